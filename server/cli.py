@@ -1,0 +1,33 @@
+"""The ``gambit`` command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="gambit", description="Card games over SSH.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    demo = sub.add_parser("demo", help="watch bots play one deal of each game")
+    demo.add_argument(
+        "--game",
+        choices=["prophets_gambit", "prophet", "fortunes"],
+        action="append",
+        help="only this game (repeatable)",
+    )
+    demo.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    demo.add_argument("--players", type=int, default=None, help="number of players")
+    demo.add_argument("--bot", default="heuristic", choices=["heuristic", "random"])
+    args = parser.parse_args(argv)
+    if args.command == "demo":
+        from .demo import run_demo
+
+        return run_demo(
+            args.game, seed=args.seed, players=args.players, bot=args.bot, out=sys.stdout
+        )
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

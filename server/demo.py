@@ -1,0 +1,102 @@
+"""``gambit demo``: bots play one game of each kind, narrated from the spectator's view.
+
+The narration reads only public events (what a spectator sees), so the demo also shows that a
+whole game can be followed without any hidden card.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, TextIO
+
+from protocol.cards import describe
+
+from .bots import make_bot
+from .engine import get_game
+
+NAMES = ["Ada", "Boris", "Chen", "Dana", "Emil", "Fay"]
+DEFAULT_PLAYERS = {"prophets_gambit": 4, "prophet": 4, "fortunes": 4}
+
+
+def card_label(deck: str, code: str) -> str:
+    try:
+        return describe(deck, code).name
+    except (ValueError, KeyError):
+        return code
+
+
+def narrate(event: dict[str, Any], deck: str, names: list[str]) -> str:
+    """One readable line for a public event: seats become names, codes become card names."""
+    kind = event.get("e", "?")
+    parts = []
+    for key, value in event.items():
+        if key == "e":
+            continue
+        parts.append(f"{key}={_readable(key, value, deck, names)}")
+    return f"{kind.replace('_', ' ')}: " + ", ".join(parts) if parts else kind.replace("_", " ")
+
+
+def _readable(key: str, value: Any, deck: str, names: list[str]) -> str:
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, int) and (
+        key
+        in {"seat", "by", "winner", "dealer", "leader", "target", "to_seat", "from_seat", "first"}
+    ):
+        return names[value] if 0 <= value < len(names) else str(value)
+    if isinstance(value, str):
+        return card_label(deck, value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_readable(key, v, deck, names) for v in value) + "]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{k}: {_readable(k, v, deck, names)}" for k, v in value.items())
+        return "{" + inner + "}"
+    return str(value)
+
+
+def play_demo_game(name: str, seed: int, players: int | None, bot: str, out: TextIO) -> dict:
+    game = get_game(name)
+    n = players or DEFAULT_PLAYERS[name]
+    n = max(game.min_players, min(game.max_players, n))
+    rng = random.Random(seed)
+    dealer = rng.randrange(n)
+    state = game.new_state(n, dealer=dealer, seed=seed)
+    names = NAMES[:n]
+    deck = game.deck_name(state.options)
+    bots = [make_bot(name, bot, f"{seed}:{s}") for s in range(n)]
+    print(
+        f"\n=== {game.title}: {n} players ({', '.join(names)}), {names[dealer]} deals, "
+        f"seed {seed} ===",
+        file=out,
+    )
+    seen = 0
+    while not state.is_over:
+        seat = min(state.pending())
+        state.apply(seat, bots[seat].choose(state.view(seat)))
+        events = state.visible_events(None, since=seen)
+        seen = len(state.events)
+        for event in events:
+            print("  " + narrate(event, deck, names), file=out)
+    outcome = state.outcome()
+    assert outcome is not None
+    print(f"--- Result of {game.title} ---", file=out)
+    for place, seat in enumerate(outcome.ranking, 1):
+        hand = (outcome.hands or [None] * n)[seat]
+        desc = f"  ({hand.get('name', '')})" if hand else ""
+        print(f"  {place}. {names[seat]}: score {outcome.scores[seat]}{desc}", file=out)
+    pot = outcome.payouts(10)
+    print(
+        "  Pot at a stake of 10: "
+        + ", ".join(f"{names[s]} takes {pot[s]}" for s in range(n) if pot[s]),
+        file=out,
+    )
+    return outcome.to_wire()
+
+
+def run_demo(
+    games: list[str] | None, seed: int | None, players: int | None, bot: str, out: TextIO
+) -> int:
+    seed = random.randrange(1_000_000) if seed is None else seed
+    for name in games or ["prophets_gambit", "prophet", "fortunes"]:
+        play_demo_game(name, seed, players, bot, out)
+    return 0
