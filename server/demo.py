@@ -7,51 +7,14 @@ whole game can be followed without any hidden card.
 from __future__ import annotations
 
 import random
-from typing import Any, TextIO
-
-from protocol.cards import describe
+from typing import TextIO
 
 from .bots import make_bot
 from .engine import get_game
+from .narrate import Narrator
 
 NAMES = ["Ada", "Boris", "Chen", "Dana", "Emil", "Fay"]
 DEFAULT_PLAYERS = {"prophets_gambit": 4, "prophet": 4, "fortunes": 4}
-
-
-def card_label(deck: str, code: str) -> str:
-    try:
-        return describe(deck, code).name
-    except (ValueError, KeyError):
-        return code
-
-
-def narrate(event: dict[str, Any], deck: str, names: list[str]) -> str:
-    """One readable line for a public event: seats become names, codes become card names."""
-    kind = event.get("e", "?")
-    parts = []
-    for key, value in event.items():
-        if key == "e":
-            continue
-        parts.append(f"{key}={_readable(key, value, deck, names)}")
-    return f"{kind.replace('_', ' ')}: " + ", ".join(parts) if parts else kind.replace("_", " ")
-
-
-def _readable(key: str, value: Any, deck: str, names: list[str]) -> str:
-    if isinstance(value, bool) or value is None:
-        return str(value)
-    if isinstance(value, int) and (
-        key
-        in {"seat", "by", "winner", "dealer", "leader", "target", "to_seat", "from_seat", "first"}
-    ):
-        return names[value] if 0 <= value < len(names) else str(value)
-    if isinstance(value, str):
-        return card_label(deck, value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_readable(key, v, deck, names) for v in value) + "]"
-    if isinstance(value, dict):
-        inner = ", ".join(f"{k}: {_readable(k, v, deck, names)}" for k, v in value.items())
-        return "{" + inner + "}"
-    return str(value)
 
 
 def play_demo_game(name: str, seed: int, players: int | None, bot: str, out: TextIO) -> dict:
@@ -62,7 +25,7 @@ def play_demo_game(name: str, seed: int, players: int | None, bot: str, out: Tex
     dealer = rng.randrange(n)
     state = game.new_state(n, dealer=dealer, seed=seed)
     names = NAMES[:n]
-    deck = game.deck_name(state.options)
+    narrator = Narrator(game.deck_name(state.options), names)
     bots = [make_bot(name, bot, f"{seed}:{s}") for s in range(n)]
     print(
         f"\n=== {game.title}: {n} players ({', '.join(names)}), {names[dealer]} deals, "
@@ -76,7 +39,7 @@ def play_demo_game(name: str, seed: int, players: int | None, bot: str, out: Tex
         events = state.visible_events(None, since=seen)
         seen = len(state.events)
         for event in events:
-            print("  " + narrate(event, deck, names), file=out)
+            print("  " + narrator.line(event), file=out)
     outcome = state.outcome()
     assert outcome is not None
     print(f"--- Result of {game.title} ---", file=out)

@@ -1,0 +1,70 @@
+"""Who takes the pot in Fortunes (ruling 10): one deal's payout and the multi-deal endings.
+
+Pure functions over scores, so each betting option's ending can be read and tested alone.
+A refund (equal teams) is returned as ``None`` winners.
+"""
+
+from __future__ import annotations
+
+from server.engine.base import tie_order
+
+#: The fixed partnerships of a multi-deal game; their High/Low roles alternate by deal.
+PARTNERSHIPS = ([0, 2], [1, 3])
+
+
+def ranking(scores: list[int], dealer: int) -> list[int]:
+    """Seats by score, highest first; equal scores by ruling 2 (dealer's left first)."""
+    order = tie_order(dealer, len(scores))
+    return sorted(order, key=lambda s: (-scores[s], order.index(s)))
+
+
+def takers(team: list[int], scores: list[int], dealer: int) -> list[int]:
+    """The winning team's higher-scoring player, or both (ruling-2 order) when equal."""
+    best = max(scores[s] for s in team)
+    return [s for s in tie_order(dealer, len(scores)) if s in team and scores[s] == best]
+
+
+def single_deal_winners(scores: list[int], dealer: int) -> list[int] | None:
+    """Option (a): the team with the higher score wins; ``None`` (refund) when equal."""
+    high = [dealer, (dealer + 2) % 4]
+    low = [(dealer + 1) % 4, (dealer + 3) % 4]
+    high_score = sum(scores[s] for s in high)
+    low_score = sum(scores[s] for s in low)
+    if high_score == low_score:
+        return None
+    return takers(high if high_score > low_score else low, scores, dealer)
+
+
+def target_verdict(
+    totals: list[int], target: int, exact: bool, deal_no: int, max_deals: int
+) -> int | str | None:
+    """After a deal of option (d) or (e): the winning partnership's index (0 for seats 0 and 2,
+    1 for seats 1 and 3), ``"tie"`` for a refund, or ``None`` to deal again.
+
+    (d): the first partnership to reach ``target`` ends it, the higher total winning.
+    (e): over the target busts (both over: the nearer one wins); exactly on it wins.
+    At ``max_deals`` (house rule) the higher total wins, for (e) the nearest from below.
+    """
+    a, b = totals
+
+    def higher(x: int, y: int) -> int | str:
+        return "tie" if x == y else (0 if x > y else 1)
+
+    if not exact:
+        if a >= target or b >= target or deal_no >= max_deals:
+            return higher(a, b)
+        return None
+    over_a, over_b = a > target, b > target
+    if over_a and over_b:
+        return higher(-a, -b)
+    if over_a or over_b:
+        return 1 if over_a else 0
+    if a == target or b == target:
+        return higher(a, b)
+    if deal_no >= max_deals:
+        return higher(a, b)
+    return None
+
+
+def partnership_totals(totals: list[int]) -> list[int]:
+    return [sum(totals[s] for s in pair) for pair in PARTNERSHIPS]

@@ -1,0 +1,447 @@
+"""A game of Fortunes in progress: deals, the betting options, tricks and the view.
+
+The trick rules live in :mod:`.tricks` and the payouts in :mod:`.settle`; this module keeps the
+phases in order. Phases: ``"bid"`` (option c, before play), ``"bet"`` (option b, before each
+trick), ``"play"``, ``"next_deal"`` (options d/e: every seat acknowledges the finished deal, so
+its reading can be shown before the cards are dealt again) and ``"over"``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, ClassVar
+
+from server.engine.base import Action, Ask, Outcome, State, tie_order
+from server.engine.rng import order_deck
+
+from . import settle
+from .tricks import (
+    HAND_SIZE,
+    SET_ASIDE,
+    SORT_KEY,
+    STAR,
+    SUIT_SINGULAR,
+    TRICKS_PER_DEAL,
+    compass,
+    disposition,
+    flipped,
+    lead_direction,
+    leader_of,
+    playable,
+    team_name,
+    team_seats,
+    trick_points,
+    trick_top,
+)
+
+MULTI_DEAL = ("target", "target_exact")
+_BET_ACTIONS = ({"type": "stay"}, {"type": "raise"}, {"type": "fold"})
+_NEXT = {"type": "next_deal"}
+
+
+class FortunesState(State):
+    """Four players, two teams, 19 tricks a deal; see RULINGS.md, Fortunes 1–10."""
+
+    ACTIONS: ClassVar[dict[str, dict[str, type]]] = {
+        "play": {"card": str},
+        "bid": {"tricks": int},
+        "stay": {},
+        "raise": {},
+        "fold": {},
+        "next_deal": {},
+    }
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        super().__init__(params)
+        if self.num_players != 4:
+            raise ValueError("Fortunes takes exactly 4 players.")
+        self.betting: str = self.options["betting"]
+        self.dealer: int = params["dealer"]
+        self.deal_no = 0
+        #: Running per-player totals over the deals (options d and e).
+        self.totals = [0, 0, 0, 0]
+        #: One summary per finished deal (numbers only: earlier deals' cards are dealt again).
+        self.deals: list[dict[str, Any]] = []
+        self.contributions = [1, 1, 1, 1]
+        self.folded_by: int | None = None
+        self.ready: list[int] = []
+        self.result: dict[str, Any] | None = None
+        #: Index in ``events`` where the current deal starts (views show only this deal's).
+        self.deal_events_from = 0
+        self._start_deal()
+
+    # --- dealing ---------------------------------------------------------------------------
+
+    def _start_deal(self) -> None:
+        self.deal_no += 1
+        if self.deal_no > 1:
+            self.dealer = (self.dealer + 1) % 4
+        d = self.dealer
+        stacked = self.params["deck"] if self.deal_no == 1 else None
+        deck = order_deck(self.game.cards(self.options), stacked, self.seed, f"deal{self.deal_no}")
+        self.set_aside = deck[:SET_ASIDE]
+        self.hands: list[list[str]] = [[], [], [], []]
+        pos = SET_ASIDE
+        for i in range(4):  # blocks from the dealer's left: South, West, North, East
+            self.hands[(d + 1 + i) % 4] = sorted(deck[pos : pos + HAND_SIZE], key=SORT_KEY.get)
+            pos += HAND_SIZE
+        self.scores = [0, 0, 0, 0]
+        self.raw_scores: list[int] | None = None
+        self.tricks_won = [0, 0, 0, 0]
+        self.tricks: list[dict[str, Any]] = []
+        self.trick: list[list] = []
+        self.trick_no = 1
+        self.leader = d
+        self.direction = lead_direction(d, d)
+        self.led: str | None = None
+        self.stars_free = False
+        self.raises = [0, 0, 0, 0]
+        self.bids: list[int | None] | None = [None] * 4 if self.betting == "bid" else None
+        self.bet_count = 0
+        self.turn: int | None = d
+        self.phase = {"bid": "bid", "raise": "bet"}.get(self.betting, "play")
+        self.deal_events_from = len(self.events)
+        self.events.append(
+            {
+                "e": "deal",
+                "deal": self.deal_no,
+                "dealer": d,
+                "high": team_seats(True, d),
+                "low": team_seats(False, d),
+            }
+        )
+
+    # --- who decides what ------------------------------------------------------------------
+
+    def pending(self) -> dict[int, Ask]:
+        phase = self.phase
+        if phase == "play":
+            return {self.turn: Ask("play", {"trick": self.trick_no, "led": self.led})}
+        if phase == "bet":
+            left = self.options["max_raises"] - self.raises[self.turn]
+            return {self.turn: Ask("bet", {"trick": self.trick_no, "raises_left": left})}
+        if phase == "bid":
+            return {self.turn: Ask("bid", {"max": TRICKS_PER_DEAL})}
+        if phase == "next_deal":
+            ask = Ask("next_deal", {"deal": self.deal_no + 1})
+            return {s: ask for s in range(4) if s not in self.ready}
+        return {}
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        phase = self.phase
+        if phase == "play":
+            if seat != self.turn:
+                return []
+            cards = playable(self.hands[seat], self.led, self.stars_free)
+            return [{"type": "play", "card": c} for c in cards]
+        if phase == "bet":
+            if seat != self.turn:
+                return []
+            acts = [dict(a) for a in _BET_ACTIONS]
+            if self.raises[seat] >= self.options["max_raises"]:
+                del acts[1]
+            return acts
+        if phase == "bid":
+            if seat != self.turn:
+                return []
+            return [{"type": "bid", "tricks": k} for k in range(TRICKS_PER_DEAL + 1)]
+        if phase == "next_deal" and seat not in self.ready:
+            return [dict(_NEXT)]
+        return []
+
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        kind = action["type"]
+        wanted = {
+            "play": "play a card",
+            "bet": "stay, raise or fold",
+            "bid": "bid",
+            "next_deal": "start the next deal",
+        }.get(self.phase, "wait")
+        expected = {"play": ("play",), "bet": ("stay", "raise", "fold"), "bid": ("bid",)}
+        if kind not in expected.get(self.phase, ("next_deal",)):
+            return f"It is time to {wanted}, not to {kind.replace('_', ' ')}."
+        if kind == "raise":
+            n = self.options["max_raises"]
+            return f"You have used all {n} of your raises this deal."
+        if kind == "bid":
+            return f"Bid a number of tricks from 0 to {TRICKS_PER_DEAL}."
+        card = action["card"]
+        hand = self.hands[seat]
+        if card not in hand:
+            return f"You do not hold {card}."
+        led = self.led
+        if led == STAR:
+            return "A Star was led: you must play a Star while you hold one."
+        name = SUIT_SINGULAR[led]
+        if card[0] == STAR:
+            return f"No Star has been played yet this deal: you must follow suit ({name})."
+        return f"You must follow suit: you hold a {name}."
+
+    # --- applying --------------------------------------------------------------------------
+
+    def _apply(self, seat: int, action: Action) -> None:
+        kind = action["type"]
+        if kind == "play":
+            self._play(seat, action["card"])
+        elif kind == "bid":
+            self._bid(seat, action["tricks"])
+        elif kind == "next_deal":
+            self.ready.append(seat)
+            if len(self.ready) == 4:
+                self.ready = []
+                self._start_deal()
+        else:
+            self._bet(seat, kind)
+
+    def _bid(self, seat: int, tricks: int) -> None:
+        self.bids[seat] = tricks
+        self.events.append({"e": "bid", "seat": seat, "tricks": tricks})
+        self.turn = (seat + 1) % 4
+        if self.turn == self.dealer:
+            self.phase = "play"
+
+    def _bet(self, seat: int, kind: str) -> None:
+        self.events.append({"e": kind, "seat": seat, "trick": self.trick_no})
+        if kind == "fold":
+            self.folded_by = seat
+            self._end_deal()
+            return
+        if kind == "raise":
+            self.raises[seat] += 1
+            self.contributions[seat] += 1
+        self.bet_count += 1
+        self.turn = (seat + 1) % 4
+        if self.bet_count == 4:
+            self.phase = "play"
+
+    def _play(self, seat: int, card: str) -> None:
+        self.hands[seat].remove(card)
+        suit = card[0]
+        if not self.trick:
+            self.led = suit
+        elif suit == STAR and self.led != STAR:
+            self.direction = flipped(self.direction)
+        if suit == STAR:
+            self.stars_free = True
+        self.trick.append([seat, card])
+        self.events.append({"e": "play", "seat": seat, "card": card})
+        if len(self.trick) == 4:
+            self._finish_trick()
+        else:
+            self.turn = (seat + 1) % 4
+
+    def _finish_trick(self) -> None:
+        d = self.dealer
+        winner, top = trick_top(self.trick, self.led, self.direction)
+        disp = disposition(winner, d, self.direction)
+        points = trick_points(top, disp)
+        self.scores[winner] += points
+        self.tricks_won[winner] += 1
+        record = {
+            "n": self.trick_no,
+            "leader": self.leader,
+            "winner": winner,
+            "top": top,
+            "direction": self.direction,
+            "disposition": disp,
+            "points": points,
+            "cards": self.trick,
+        }
+        self.tricks.append(record)
+        event = dict(record, e="trick", cards=[list(p) for p in self.trick])
+        self.events.append(event)
+        self.trick = []
+        self.led = None
+        if self.trick_no == TRICKS_PER_DEAL:
+            self._end_deal()
+            return
+        self.trick_no += 1
+        self.leader = self.turn = leader_of(self.trick_no, d)
+        self.direction = lead_direction(self.leader, d)
+        if self.betting == "raise":
+            self.phase = "bet"
+            self.bet_count = 0
+
+    # --- ending ----------------------------------------------------------------------------
+
+    def _end_deal(self) -> None:
+        """Score the deal (bids of option c), then end the game or pause for the next deal."""
+        d = self.dealer
+        made = None
+        if self.bids is not None:
+            self.raw_scores = list(self.scores)
+            made = {}
+            for name, high in (("High", True), ("Low", False)):
+                seats = team_seats(high, d)
+                ok = sum(self.tricks_won[s] for s in seats) >= sum(self.bids[s] for s in seats)
+                made[name] = ok
+                if not ok:
+                    for s in seats:
+                        self.scores[s] = 0
+        summary = {
+            "deal": self.deal_no,
+            "dealer": d,
+            "high": team_seats(True, d),
+            "scores": list(self.scores),
+            "tricks": list(self.tricks_won),
+        }
+        self.deals.append(summary)
+        self.events.append(dict(summary, e="deal_end", made=made, folded_by=self.folded_by))
+        self.turn = None
+        if self.betting not in MULTI_DEAL:
+            self._finish(self.scores, settle.single_deal_winners(self.scores, d))
+            return
+        for s in range(4):
+            self.totals[s] += self.scores[s]
+        pair_totals = settle.partnership_totals(self.totals)
+        verdict = settle.target_verdict(
+            pair_totals,
+            self.options["target"],
+            self.betting == "target_exact",
+            self.deal_no,
+            self.options["max_deals"],
+        )
+        if verdict is None:
+            self.phase = "next_deal"
+            self.ready = []
+            return
+        winners = (
+            None
+            if verdict == "tie"
+            else settle.takers(settle.PARTNERSHIPS[verdict], self.totals, d)
+        )
+        self._finish(self.totals, winners)
+
+    def _finish(self, scores: list[int], winners: list[int] | None) -> None:
+        """Record the result. ``winners`` None is a refund: every seat shares the pot in
+        proportion to what it put in, so all seats are listed, in ruling-2 order."""
+        d = self.dealer
+        refund = winners is None
+        if winners is None:
+            winners = tie_order(d, 4)
+        teams = {}
+        for name, high in (("High", True), ("Low", False)):
+            seats = team_seats(high, d)
+            teams[name] = {"seats": seats, "score": sum(self.scores[s] for s in seats)}
+        detail: dict[str, Any] = {
+            "betting": self.betting,
+            "dealer": d,
+            "teams": teams,
+            "tricks": list(self.tricks_won),
+            "reading": [
+                {k: r[k] for k in ("n", "winner", "top", "direction", "disposition", "points")}
+                for r in self.tricks
+            ],
+            "bids": list(self.bids) if self.bids is not None else None,
+            "raw_scores": self.raw_scores,
+            "folded_by": self.folded_by,
+        }
+        if self.betting in MULTI_DEAL:
+            detail["partnerships"] = [
+                {"seats": list(pair), "total": total}
+                for pair, total in zip(
+                    settle.PARTNERSHIPS, settle.partnership_totals(self.totals), strict=True
+                )
+            ]
+            detail["deals"] = copy.deepcopy(self.deals)
+        self.result = {
+            "ranking": settle.ranking(scores, d),
+            "scores": list(scores),
+            "winners": winners,
+            "contributions": list(self.contributions) if self.betting == "raise" else None,
+            "refund": refund,
+            "detail": detail,
+        }
+        self.phase = "over"
+        self.events.append({"e": "game_over", "winners": winners, "refund": refund})
+
+    def outcome(self) -> Outcome | None:
+        if self.result is None:
+            return None
+        return Outcome(**copy.deepcopy(self.result))
+
+    # --- what a seat may see ---------------------------------------------------------------
+
+    def visible_events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+        """Only this deal's events: earlier deals name cards that are hidden again now.
+
+        Every Fortunes event is public (a seat's own hand is in its view), so no filtering by
+        seat is needed; like the base class, the event dicts themselves are shared."""
+        return self.events[max(since, self.deal_events_from) :]
+
+    def card_locations(self) -> dict[str, list[str]]:
+        places: dict[str, list[str]] = {"set_aside": list(self.set_aside)}
+        for s in range(4):
+            places[f"hand:{s}"] = list(self.hands[s])
+            places[f"won:{s}"] = []
+        for record in self.tricks:
+            places[f"won:{record['winner']}"].extend(c for _, c in record["cards"])
+        places["trick"] = [c for _, c in self.trick]
+        return places
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        d = self.dealer
+        hands = self.hands
+        scores = self.scores
+        seats = [
+            {
+                "seat": s,
+                "compass": compass(s, d),
+                "team": team_name(s, d),
+                "partner": (s + 2) % 4,
+                "cards": len(hands[s]),
+                "tricks": self.tricks_won[s],
+                "score": scores[s],
+            }
+            for s in range(4)
+        ]
+        won: list[list[dict[str, Any]]] = [[], [], [], []]
+        for r in self.tricks:
+            won[r["winner"]].append(
+                {
+                    "n": r["n"],
+                    "top": r["top"],
+                    "disposition": r["disposition"],
+                    "points": r["points"],
+                }
+            )
+        high, low = team_seats(True, d), team_seats(False, d)
+        view: dict[str, Any] = {
+            "deal": self.deal_no,
+            "dealer": d,
+            "phase": self.phase,
+            "turn": self.turn,
+            "seats": seats,
+            "teams": {
+                "High": {"seats": high, "score": scores[high[0]] + scores[high[1]]},
+                "Low": {"seats": low, "score": scores[low[0]] + scores[low[1]]},
+            },
+            "hand": list(hands[seat]) if seat is not None else None,
+            "set_aside": len(self.set_aside),
+            "trick": {
+                "n": self.trick_no,
+                "leader": self.leader,
+                "cards": [list(p) for p in self.trick],
+                "led": self.led,
+                "direction": self.direction,
+                "star_led": self.led == STAR,
+            },
+            "stars_free": self.stars_free,
+            "won": won,
+            # finished tricks are never changed again, so (like events) they are shared
+            "tricks": list(self.tricks),
+            "bids": list(self.bids) if self.bids is not None else None,
+        }
+        if self.betting == "raise":
+            view["contributions"] = list(self.contributions)
+            view["raises"] = list(self.raises)
+        if self.betting in MULTI_DEAL:
+            view["totals"] = list(self.totals)
+            view["partnerships"] = [
+                {"seats": list(pair), "total": total}
+                for pair, total in zip(
+                    settle.PARTNERSHIPS, settle.partnership_totals(self.totals), strict=True
+                )
+            ]
+            view["deals"] = copy.deepcopy(self.deals)
+        return view

@@ -1,0 +1,47 @@
+"""What a Prophet's Gambit seat legitimately learns beyond public cards and its own hand.
+
+The conformance suite tracks knowledge from card locations between actions. Three things show
+cards that are in a hidden place at every step boundary:
+
+* the Seer shows the seat that turned it every affected player's Fate;
+* the Darklord shows the chooser the chosen player's hand;
+* a card discarded face-up and shuffled back into the deck within the same action (ruling 9:
+  the draw that follows finds the deck empty) was seen by everyone (key ``None``).
+
+Called *before* the action is applied, so it reads what the action is about to reveal.
+"""
+
+from __future__ import annotations
+
+from server.engine.prophets_gambit.state import PGState
+
+MOST_DRAWN_IN_ONE_ACTION = 6  # Broken One redraws a whole hand; Beast draws one per seat
+
+
+def pg_glimpses(state: PGState, seat: int, action: dict) -> dict[int | None, set[str]]:
+    ask = state.pending().get(seat)
+    if ask is None:
+        return {}
+    out: dict[int | None, set[str]] = {}
+    if ask.kind == "turn" and action["type"] == "risk" and state.high_deck[-1:] == ["HSE"]:
+        out[seat] = {state.fates[s] for s in state._affected(seat) if s != seat}
+    if ask.kind == "darklord" and action["type"] == "target":
+        out[seat] = set(state.hands[action["seat"]])
+    if len(state.deck) < MOST_DRAWN_IN_ONE_ACTION:
+        out[None] = _discarded_then_reshuffled(state, seat, action)
+    return out
+
+
+def _discarded_then_reshuffled(state: PGState, seat: int, action: dict) -> set[str]:
+    after = state.clone()
+    after.apply(seat, action)
+    new = after.events[len(state.events) :]
+    if not any(e["e"] == "reshuffle" for e in new):
+        return set()
+    shown: set[str] = set()
+    for e in new:
+        if e["e"] in ("discard", "replace_fate"):
+            shown.add(e["card"])
+        elif e["e"] == "discard_hand":
+            shown.update(e["cards"])
+    return shown

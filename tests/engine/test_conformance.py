@@ -1,0 +1,180 @@
+"""One conformance suite over every game, player count and main option, with random play.
+
+Properties (hypothesis chooses the seeds): every card is in exactly one place at every step;
+every game ends; no view ever carries a card its seat cannot know (checked on the msgpack form
+of the view); refused actions leave the state byte-identical; snapshot/restore and replay from
+the creation parameters reproduce the state exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from server.engine import RulesError, get_game
+from server.engine.errors import IllegalAction, MalformedAction, OutOfTurn
+
+from .play import is_hidden_place, owner, random_step, strings_in
+
+CASES = [
+    ("prophets_gambit", 3, {}),
+    ("prophets_gambit", 4, {}),
+    ("prophets_gambit", 5, {}),
+    ("prophet", 3, {"cap": 3}),
+    ("prophet", 4, {"cap": 4, "schedule": "up_down"}),
+    ("prophet", 5, {"deck": 52, "cap": 3, "schedule": "down_up"}),
+    ("prophet", 6, {"schedule": "fixed", "cap": 2}),
+    ("fortunes", 4, {}),
+    ("fortunes", 4, {"betting": "raise"}),
+    ("fortunes", 4, {"betting": "bid"}),
+    ("fortunes", 4, {"betting": "target", "max_deals": 2}),
+    ("fortunes", 4, {"betting": "target_exact", "max_deals": 2}),
+]
+
+
+class Knowledge:
+    """What each seat may have seen so far, tracked from card locations, not from views."""
+
+    def __init__(self, n: int) -> None:
+        self.public: set[str] = set()
+        self.own: dict[int, set[str]] = {s: set() for s in range(n)}
+
+    def observe(self, locations: dict[str, list[str]]) -> None:
+        for place, cards in locations.items():
+            if not is_hidden_place(place):
+                self.public.update(cards)
+            elif (seat := owner(place)) is not None:
+                self.own[seat].update(cards)
+
+
+def glimpses(state, seat: int, action: dict) -> dict[int | None, set[str]]:
+    """Cards a seat legitimately learns by a game's own mechanism (PG: Seer and Darklord);
+    under None, cards everyone saw face-up during the action (PG: discarded, then reshuffled
+    into the deck before the action ended, so never in a public place between steps)."""
+    if state.game.name != "prophets_gambit":
+        return {}
+    from .pg_knowledge import pg_glimpses
+
+    return pg_glimpses(state, seat, action)
+
+
+def check_refusals(state, rng: random.Random) -> None:
+    before = state.snapshot()
+    pending = state.pending()
+    seat = min(pending)
+    idle = [s for s in range(state.num_players) if s not in pending]
+    if idle:
+        with pytest.raises(OutOfTurn):
+            state.apply(rng.choice(idle), state.legal_actions(seat)[0])
+    for bad in (None, [], {"type": 7}, {"type": "no_such_action"}, "play"):
+        with pytest.raises(MalformedAction):
+            state.apply(seat, bad)
+    with pytest.raises(MalformedAction):
+        state.apply(99, state.legal_actions(seat)[0])
+    legal = state.legal_actions(seat)
+    for candidate in forged(state, legal):
+        if candidate not in legal:
+            with pytest.raises(RulesError) as err:
+                state.apply(seat, candidate)
+            assert isinstance(err.value, (IllegalAction, MalformedAction))
+            assert str(err.value)
+    assert state.snapshot() == before
+
+
+def forged(state, legal: list[dict]) -> list[dict]:
+    """Well-formed actions that are probably illegal: a legal one with a field changed."""
+    out = []
+    all_cards = list(state.game.cards(state.options))
+    for action in legal[:3]:
+        for key, value in action.items():
+            if key == "type":
+                continue
+            if isinstance(value, str):
+                out.extend({**action, key: c} for c in all_cards[:: max(1, len(all_cards) // 6)])
+            elif isinstance(value, int) and not isinstance(value, bool):
+                out.extend({**action, key: v} for v in (-1, value + 50))
+    return out
+
+
+def run_case(name: str, n: int, options: dict, seed: int) -> None:
+    game = get_game(name)
+    rng = random.Random(seed)
+    state = game.new_state(n, options, dealer=seed % n, seed=seed)
+    deck = Counter(game.cards(state.options))
+    known = Knowledge(n)
+    extra: dict[int | None, set[str]] = {s: set() for s in (None, *range(n))}
+    steps = 0
+    while True:
+        locations = state.card_locations()
+        placed = Counter(c for cards in locations.values() for c in cards)
+        assert placed == deck, "a card is missing or in two places"
+        known.observe(locations)
+        cards_in_play = set(deck)
+        spectator = set(strings_in(state.view(None))) & cards_in_play
+        public = known.public | extra[None]
+        assert spectator <= public, f"spectator sees hidden {spectator - public}"
+        for seat in range(n):
+            seen = set(strings_in(state.view(seat))) & cards_in_play
+            allowed = public | known.own[seat] | extra[seat]
+            assert seen <= allowed, f"seat {seat} sees hidden {seen - allowed}"
+        if state.is_over:
+            break
+        if steps % 7 == 0:
+            check_refusals(state, rng)
+        seat = rng.choice(sorted(state.pending()))
+        action = rng.choice(state.legal_actions(seat))
+        for who, cards in glimpses(state, seat, action).items():
+            extra[who] |= cards
+        state.apply(seat, action)
+        steps += 1
+        assert steps < 20000, "game did not end"
+    outcome = state.outcome()
+    assert sorted(outcome.ranking) == list(range(n))
+    assert outcome.winners and set(outcome.winners) <= set(range(n))
+    assert sum(outcome.payouts(7)) == sum(outcome.contributions or [1] * n) * 7
+    assert not state.pending()
+    assert game.replay(state.params, state.history).snapshot() == state.snapshot()
+    restored = game.restore(state.snapshot())
+    assert restored.snapshot() == state.snapshot()
+    assert restored.outcome().to_wire() == outcome.to_wire()
+
+
+@pytest.mark.parametrize(("name", "n", "options"), CASES, ids=lambda v: str(v))
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**31))
+def test_random_play_keeps_every_invariant(name, n, options, seed):
+    run_case(name, n, options, seed)
+
+
+@pytest.mark.parametrize(("name", "n", "options"), CASES[:8], ids=lambda v: str(v))
+def test_restore_mid_game_continues_identically(name, n, options):
+    game = get_game(name)
+    state = game.new_state(n, options, dealer=1, seed=99)
+    rng = random.Random(5)
+    for _ in range(25):
+        if state.is_over:
+            break
+        random_step(state, rng)
+    copy = game.restore(state.snapshot())
+    for seat in range(n):
+        assert copy.view(seat) == state.view(seat)
+    rng_a, rng_b = random.Random(11), random.Random(11)
+    while not state.is_over:
+        random_step(state, rng_a)
+        random_step(copy, rng_b)
+    assert copy.snapshot() == state.snapshot()
+
+
+def test_every_game_is_registered_with_its_seat_range():
+    from server.engine import all_games
+
+    games = all_games()
+    assert {(g.name, g.min_players, g.max_players) for g in games.values()} == {
+        ("prophets_gambit", 3, 5),
+        ("prophet", 3, 6),
+        ("fortunes", 4, 4),
+    }

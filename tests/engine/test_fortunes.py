@@ -1,0 +1,616 @@
+"""Fortunes, ruling by ruling (RULINGS.md, Fortunes 1–10), on literal stacked decks.
+
+Seats: with dealer 0, seat 0 is East, 1 South, 2 West, 3 North; 0 and 2 are the High team.
+``deal()`` builds a full deck order from the cards a test cares about and fills the rest of
+each hand with cards of the suits the test leaves open, so every scenario reads as its hands.
+"""
+
+from __future__ import annotations
+
+import random
+
+import msgpack
+import pytest
+
+from protocol.cards import FORTUNES_DECK
+from server.engine import GAMES
+from server.engine.base import tie_order
+from server.engine.errors import BadSetup, IllegalAction, MalformedAction, OutOfTurn
+from server.engine.fortunes import GAME, settle, tricks
+from server.engine.rng import order_deck
+from tests.engine.play import is_hidden_place, owner, play_out, strings_in
+
+MUNDANE = ("W", "C", "S", "P")
+
+
+def deal(
+    hands: dict[int, list[str]] | None = None,
+    *,
+    dealer: int = 0,
+    aside: list[str] | None = None,
+    voids: dict[int, str] | None = None,
+    options: dict | None = None,
+    seed: int = 0,
+):
+    """A new game whose deck gives each seat the listed cards.
+
+    Each hand is filled up to 19 from the unused cards, skipping the suits (letters, "*" for
+    Stars) in ``voids[seat]``; the set-aside pair is filled last from what remains.
+    """
+    hands = {s: list(cards) for s, cards in (hands or {}).items()}
+    aside = list(aside or [])
+    used = set(aside) | {c for cards in hands.values() for c in cards}
+    pool = [c for c in FORTUNES_DECK if c not in used]
+    full = {}
+    for seat in range(4):
+        mine = hands.get(seat, [])
+        banned = (voids or {}).get(seat, "")
+        while len(mine) < 19:
+            card = next(c for c in pool if c[0] not in banned)
+            pool.remove(card)
+            mine.append(card)
+        full[seat] = mine
+    while len(aside) < 2:
+        aside.append(pool.pop(0))
+    assert not pool
+    order = list(aside)
+    for i in range(4):
+        order += full[(dealer + 1 + i) % 4]
+    return GAME.new_state(4, options or {}, dealer=dealer, seed=seed, deck=order)
+
+
+def play(state, seat: int, card: str) -> None:
+    state.apply(seat, {"type": "play", "card": card})
+
+
+def play_trick(state, *cards: str) -> dict:
+    """Play one card per seat from the current leader on; returns the finished trick."""
+    seat = state.turn
+    for card in cards:
+        play(state, seat, card)
+        seat = (seat + 1) % 4
+    return state.tricks[-1]
+
+
+def legal_cards(state, seat: int) -> set[str]:
+    return {a["card"] for a in state.legal_actions(seat)}
+
+
+# --- ruling 1: the deck -------------------------------------------------------------------
+
+
+def test_deck_has_56_mundane_cards_and_22_stars():
+    cards = GAME.cards(GAME.resolve_options(4, {}))
+    assert len(cards) == len(set(cards)) == 78
+    mundane = [c for c in cards if c[0] in MUNDANE]
+    stars = [c for c in cards if c[0] == "*"]
+    assert len(mundane) == 56 and len(stars) == 22
+    for suit in MUNDANE:
+        assert sorted(tricks.value(c) for c in mundane if c[0] == suit) == list(range(1, 15))
+    assert sorted(tricks.value(c) for c in stars) == list(range(22))
+
+
+def test_game_registers_and_takes_exactly_four():
+    assert GAMES["fortunes"] is GAME
+    assert (GAME.name, GAME.title, GAME.deck) == ("fortunes", "Fortunes", "fortunes")
+    for n in (3, 5):
+        with pytest.raises(BadSetup, match="4 to 4"):
+            GAME.new_state(n)
+    with pytest.raises(BadSetup, match="betting"):
+        GAME.new_state(4, {"betting": "poker"})
+    with pytest.raises(BadSetup, match="X1"):
+        GAME.new_state(4, deck=["W1", "X1"])
+    with pytest.raises(BadSetup, match="twice"):
+        GAME.new_state(4, deck=["W1", "W1"])
+
+
+# --- rulings 2 and 3: seats, teams, the deal -----------------------------------------------
+
+
+def test_teams_and_compass_points_follow_the_dealer():
+    view = GAME.new_state(4, dealer=1).view(None)
+    seats = {s["seat"]: (s["compass"], s["team"]) for s in view["seats"]}
+    assert seats == {
+        1: ("East", "High"),
+        2: ("South", "Low"),
+        3: ("West", "High"),
+        0: ("North", "Low"),
+    }
+    assert view["teams"]["High"]["seats"] == [1, 3]
+    assert view["teams"]["Low"]["seats"] == [2, 0]
+
+
+def test_two_cards_set_aside_then_19_each_in_blocks_from_the_dealers_left():
+    order = list(FORTUNES_DECK)
+    state = GAME.new_state(4, dealer=2, deck=order)
+    places = state.card_locations()
+    assert places["set_aside"] == order[:2]
+    for i, seat in enumerate((3, 0, 1, 2)):  # South, West, North, then East (the dealer)
+        assert sorted(places[f"hand:{seat}"]) == sorted(order[2 + 19 * i : 21 + 19 * i])
+    every = [c for cards in places.values() for c in cards]
+    assert sorted(every) == sorted(FORTUNES_DECK)
+    view = state.view(0)
+    assert view["set_aside"] == 2 and len(view["hand"]) == 19
+    assert [s["cards"] for s in view["seats"]] == [19, 19, 19, 19]
+
+
+def test_explicit_deck_stacks_the_first_deal_only():
+    options = {"betting": "target", "target": 1000, "max_deals": 2}
+    state = GAME.new_state(4, options, seed=4, deck=["*21", "*20"])
+    assert state.card_locations()["set_aside"] == ["*21", "*20"]
+    finish_deal(state, random.Random(4))
+    for seat in range(4):
+        state.apply(seat, {"type": "next_deal"})
+    second = order_deck(FORTUNES_DECK, None, 4, "deal2")
+    assert state.card_locations()["set_aside"] == second[:2]
+    assert state.hands[2] == sorted(second[2:21], key=tricks.SORT_KEY.get)  # South now
+
+
+# --- ruling 4: the lead passes clockwise regardless of the winner ---------------------------
+
+
+def test_lead_passes_clockwise_whoever_wins():
+    state = GAME.new_state(4, dealer=3, seed=11)
+    play_out(state, random.Random(11))
+    leaders = [t["leader"] for t in state.tricks]
+    assert leaders == [(3 + k) % 4 for k in range(19)]
+    # the winners did not decide it: some trick's winner is not the next leader
+    assert any(t["winner"] != (t["leader"] + 1) % 4 for t in state.tricks)
+    assert [t["n"] for t in state.tricks] == list(range(1, 20))
+
+
+# --- ruling 5: direction --------------------------------------------------------------------
+
+
+def test_high_lead_is_won_high_and_low_lead_is_won_low():
+    state = deal({0: ["W7", "C2"], 1: ["W3", "C9"], 2: ["W12", "C4"], 3: ["W5", "C13"]})
+    assert state.view(0)["trick"]["direction"] == "high"
+    first = play_trick(state, "W7", "W3", "W12", "W5")
+    assert (first["direction"], first["winner"], first["top"]) == ("high", 2, "W12")
+    assert state.leader == 1 and state.view(1)["trick"]["direction"] == "low"
+    second = play_trick(state, "C9", "C4", "C13", "C2")  # South (Low) leads: lowest wins
+    assert (second["direction"], second["winner"], second["top"]) == ("low", 0, "C2")
+
+
+def test_one_star_flips_the_trick_and_a_second_flips_it_back():
+    hands = {0: ["W7", "C7"], 1: ["*3", "C3"], 2: ["*5", "C12"], 3: ["W9", "*8"]}
+    state = deal(hands, voids={1: "W", 2: "W", 0: "*"})
+    play(state, 0, "W7")
+    play(state, 1, "*3")
+    assert state.view(None)["trick"]["direction"] == "low"
+    play(state, 2, "*5")
+    assert state.view(None)["trick"]["direction"] == "high"
+    trick = play_trick(state, "W9")
+    # high again: the highest Wand wins; the Stars could not win a Wand trick
+    assert (trick["direction"], trick["winner"], trick["top"]) == ("high", 3, "W9")
+
+    one = deal(hands, voids={1: "W", 2: "W", 0: "*"})
+    trick = play_trick(one, "W7", "*3", "C12", "W9")  # one Star: the lowest Wand wins
+    assert (trick["direction"], trick["winner"], trick["top"]) == ("low", 0, "W7")
+
+
+def test_star_led_trick_cannot_flip_and_only_stars_compete():
+    state = deal(
+        {0: ["*5", "W2"], 1: ["W14", "C1"], 2: ["*2", "W3"], 3: ["*9", "W4"]},
+        voids={1: "*", 0: "*"},
+    )
+    assert "*5" in legal_cards(state, 0)  # a Star may be led before any was played
+    trick = play_trick(state, "*5", "W14", "*2", "*9")
+    assert trick["direction"] == "high"  # three Stars played, none flipped it
+    assert (trick["winner"], trick["top"]) == (3, "*9")
+    # a Low-led Star trick is won by the lowest Star, here by West (High): ill-disposed
+    low = deal({0: ["W1", "*7"], 1: ["W5", "*12"], 2: ["W6", "*4"], 3: ["W2", "*20"]})
+    play_trick(low, "W1", "W5", "W6", "W2")
+    trick = play_trick(low, "*12", "*4", "*20", "*7")
+    assert (trick["direction"], trick["winner"], trick["top"]) == ("low", 2, "*4")
+    assert (trick["disposition"], trick["points"]) == ("ill", -4)
+
+
+# --- ruling 6: following --------------------------------------------------------------------
+
+
+def test_must_follow_suit_and_the_refusal_explains_why():
+    state = deal({0: ["W7"], 1: ["W3", "C9", "*4"]})
+    play(state, 0, "W7")
+    assert legal_cards(state, 1) == {c for c in state.hands[1] if c[0] == "W"}
+    before = state.snapshot()
+    with pytest.raises(IllegalAction, match="You must follow suit: you hold a Wand"):
+        play(state, 1, "C9")
+    with pytest.raises(IllegalAction, match="No Star has been played yet"):
+        play(state, 1, "*4")
+    with pytest.raises(IllegalAction, match="You do not hold"):
+        play(state, 1, "W7")
+    assert state.snapshot() == before
+
+
+def test_void_player_may_throw_off_or_play_a_star():
+    state = deal({0: ["W7"], 1: ["C14", "*4", "S2"], 2: ["W3"], 3: ["W10"]}, voids={1: "W"})
+    play(state, 0, "W7")
+    assert legal_cards(state, 1) == set(state.hands[1])
+    trick = play_trick(state, "C14", "W3", "W10")  # a throw-off cannot win the Wand trick
+    assert (trick["winner"], trick["top"]) == (3, "W10")
+    other = deal({0: ["W7"], 1: ["C14", "*4", "S2"], 2: ["W3"], 3: ["W10"]}, voids={1: "W"})
+    trick = play_trick(other, "W7", "*4", "W3", "W10")  # or a Star, which flips it
+    assert (trick["direction"], trick["winner"], trick["top"]) == ("low", 2, "W3")
+
+
+def test_stars_are_free_once_any_star_was_played():
+    state = deal({0: ["*0", "W7"], 1: ["*6", "W3", "C5"], 2: ["*1", "W9"], 3: ["*2", "W4"]})
+    assert state.view(1)["stars_free"] is False
+    play_trick(state, "*0", "*6", "*1", "*2")
+    assert state.view(1)["stars_free"] is True
+    # trick 2 is South's lead; then West may play a Star while holding the led suit
+    state2 = deal({0: ["*0", "W7"], 1: ["*6", "W3"], 2: ["*1", "W9", "*11"], 3: ["*2", "W4"]})
+    play_trick(state2, "*0", "*6", "*1", "*2")
+    play(state2, 1, "W3")
+    assert "*11" in legal_cards(state2, 2) and "W9" in legal_cards(state2, 2)
+    play(state2, 2, "*11")
+    assert state2.view(None)["trick"]["direction"] == "high"  # flipped from low
+
+
+def test_a_star_lead_must_be_followed_with_a_star():
+    state = deal({0: ["*10"], 1: ["*3", "W3"]})
+    play(state, 0, "*10")
+    assert legal_cards(state, 1) == {c for c in state.hands[1] if c[0] == "*"}
+    with pytest.raises(IllegalAction, match="A Star was led"):
+        play(state, 1, "W3")
+
+
+# --- rulings 7–9: winning, disposition and scoring ------------------------------------------
+
+
+def test_disposition_both_ways_for_both_teams():
+    hands = {0: ["W13", "C1"], 1: ["W2", "C5"], 2: ["W1", "C6"], 3: ["W14", "C3"]}
+    state = deal(hands)
+    t1 = play_trick(state, "W13", "W2", "W1", "W14")  # high trick won by North (Low)
+    assert (t1["winner"], t1["disposition"], t1["points"]) == (3, "ill", -14)
+    t2 = play_trick(state, "C5", "C6", "C3", "C1")  # low trick won by East (High)
+    assert (t2["winner"], t2["disposition"], t2["points"]) == (0, "ill", -1)
+    assert state.scores == [-1, 0, 0, -14]
+
+    state = deal({0: ["W13", "C9"], 1: ["W2", "C2"], 2: ["W1", "C12"], 3: ["W12", "C4"]})
+    t1 = play_trick(state, "W13", "W2", "W1", "W12")  # high trick won by East (High)
+    assert (t1["winner"], t1["disposition"], t1["points"]) == (0, "well", 13)
+    t2 = play_trick(state, "C2", "C12", "C4", "C9")  # low trick won by South (Low)
+    assert (t2["winner"], t2["disposition"], t2["points"]) == (1, "well", 2)
+    assert state.scores == [13, 2, 0, 0]
+    view = state.view(None)
+    assert view["teams"]["High"]["score"] == 13 and view["teams"]["Low"]["score"] == 2
+    events = [e for e in state.events if e["e"] == "trick"]
+    assert [(e["winner"], e["direction"], e["disposition"]) for e in events] == [
+        (0, "high", "well"),
+        (1, "low", "well"),
+    ]
+
+    # a Star's flip counts: West (High) takes a trick turned low, so it is ill-disposed
+    state = deal({0: ["W13"], 1: ["W2"], 2: ["W1"], 3: ["*7", "C3"]}, voids={3: "W"})
+    t1 = play_trick(state, "W13", "W2", "W1", "*7")
+    assert (t1["direction"], t1["winner"], t1["disposition"], t1["points"]) == ("low", 2, "ill", -1)
+    assert state.view(None)["won"][2] == [{"n": 1, "top": "W1", "disposition": "ill", "points": -1}]
+
+
+@pytest.mark.parametrize("rank", range(1, 15))
+def test_a_trick_scores_its_top_cards_value(rank):
+    # East holds every Pentacle, so the others throw off and East's lead takes the trick
+    state = deal({0: [f"P{n}" for n in range(1, 15)], 1: ["W1"], 2: ["W2"], 3: ["W3"]})
+    trick = play_trick(state, f"P{rank}", "W1", "W2", "W3")
+    assert (trick["top"], trick["disposition"], trick["points"]) == (f"P{rank}", "well", rank)
+    assert state.scores == [rank, 0, 0, 0]
+
+
+def test_star_values_and_the_points_rule():
+    assert [tricks.value(f"*{n}") for n in (0, 1, 21)] == [0, 1, 21]
+    assert tricks.value("S11") == 11 and tricks.value("C14") == 14
+    assert tricks.trick_points("*21", "well") == 21
+    assert tricks.trick_points("W12", "ill") == -12
+
+
+# --- ruling 10: betting ----------------------------------------------------------------------
+
+
+def test_ante_team_with_higher_score_and_its_higher_player_take_the_pot():
+    for seed in range(6):
+        state = GAME.new_state(4, dealer=seed % 4, seed=seed)
+        play_out(state, random.Random(seed))
+        out = state.outcome()
+        d = state.dealer
+        high = state.scores[d] + state.scores[(d + 2) % 4]
+        low = state.scores[(d + 1) % 4] + state.scores[(d + 3) % 4]
+        assert out.detail["teams"]["High"]["score"] == high
+        assert out.detail["teams"]["Low"]["score"] == low
+        if high == low:
+            continue
+        team = [d, (d + 2) % 4] if high > low else [(d + 1) % 4, (d + 3) % 4]
+        assert out.winners == [max(team, key=lambda s: state.scores[s])]
+        assert out.payouts(5) == [20 if s in out.winners else 0 for s in range(4)]
+        assert out.scores == state.scores
+        assert len(out.detail["reading"]) == 19
+        assert sum(r["points"] for r in out.detail["reading"]) == sum(state.scores)
+        assert out.detail["tricks"] == state.tricks_won and sum(out.detail["tricks"]) == 19
+
+
+def test_ante_equal_partners_split_the_pot():
+    state = GAME.new_state(4, dealer=0, seed=125)
+    play_out(state, random.Random(125))
+    out = state.outcome()
+    assert state.scores == [17, -13, 17, -41]
+    assert out.winners == [2, 0]  # ruling 2: West comes before the dealer
+    assert out.payouts(1) == [2, 0, 2, 0] and out.payouts(3) == [6, 0, 6, 0]
+
+
+def test_ante_equal_teams_take_back_their_antes():
+    state = GAME.new_state(4, dealer=0, seed=1834)
+    play_out(state, random.Random(1834))
+    out = state.outcome()
+    assert state.scores[0] + state.scores[2] == state.scores[1] + state.scores[3]
+    assert out.refund and out.winners == [1, 2, 3, 0]  # all share, in ruling-2 order
+    assert out.payouts(10) == [10, 10, 10, 10]
+
+
+def test_ranking_by_score_with_ties_from_the_dealers_left():
+    assert settle.ranking([5, 5, 0, 5], dealer=0) == [1, 3, 0, 2]
+    assert settle.ranking([5, 5, 0, 5], dealer=1) == [3, 0, 1, 2]
+    assert settle.single_deal_winners([3, -1, 4, 0], dealer=0) == [2]
+    assert settle.single_deal_winners([3, 4, 3, 0], dealer=0) == [2, 0]
+    assert settle.single_deal_winners([3, 4, 3, 2], dealer=0) is None
+
+
+def raise_game(**options):
+    hands = {
+        0: ["W14", "S5"],
+        1: ["W2", "C1", "S1"],
+        2: ["W3", "C2", "S14"],
+        3: ["W4", "C3", "S12"],
+    }
+    return deal(hands, voids={0: "C*"}, options={"betting": "raise", **options})
+
+
+def bet(state, seat, kind):
+    state.apply(seat, {"type": kind})
+
+
+def test_raise_stay_and_fold_before_each_trick():
+    state = raise_game(max_raises=1)
+    assert state.pending()[0].kind == "bet"
+    bet(state, 0, "raise")
+    bet(state, 1, "stay")
+    assert {"type": "raise"} in state.legal_actions(2)
+    bet(state, 2, "raise")
+    bet(state, 3, "stay")
+    assert state.view(0)["contributions"] == [2, 1, 2, 1]
+    play_trick(state, "W14", "W2", "W3", "W4")  # East +14
+    assert state.pending()[1].kind == "bet"  # trick 2 is South's: South decides first
+    bet(state, 1, "stay")
+    assert {"type": "raise"} not in state.legal_actions(2)
+    before = state.snapshot()
+    with pytest.raises(IllegalAction, match="used all 1 of your raises"):
+        bet(state, 2, "raise")
+    with pytest.raises(OutOfTurn):
+        bet(state, 0, "stay")
+    assert state.snapshot() == before
+    bet(state, 2, "fold")  # ends the deal on the scores so far
+    out = state.outcome()
+    assert state.is_over and out.detail["folded_by"] == 2
+    assert out.scores == [14, 0, 0, 0] and out.winners == [0]
+    assert out.contributions == [2, 1, 2, 1]
+    assert out.payouts(10) == [60, 0, 0, 0]
+    assert len(out.detail["reading"]) == 1
+
+
+def test_fold_before_any_trick_refunds_and_split_after_tricks():
+    state = raise_game()
+    bet(state, 0, "raise")
+    bet(state, 1, "fold")
+    out = state.outcome()
+    assert out.refund and out.payouts(1) == [2, 1, 1, 1]
+    # East and West each take a High trick for 14, South a Low one for 1; then a fold
+    state = raise_game()
+    for _ in range(4):
+        bet(state, state.turn, "stay")
+    play_trick(state, "W14", "W2", "W3", "W4")
+    for _ in range(4):
+        bet(state, state.turn, "stay")
+    play_trick(state, "C1", "C2", "C3", state.hands[0][0])  # East has no Cup: throws off
+    for _ in range(4):
+        bet(state, state.turn, "stay")
+    play_trick(state, "S14", "S12", "S5", "S1")
+    assert state.scores == [14, 1, 14, 0]
+    bet(state, 3, "fold")
+    out = state.outcome()
+    assert out.winners == [2, 0] and out.payouts(1) == [2, 0, 2, 0]
+
+
+def test_bids_made_keep_the_score_and_missed_zero_the_team():
+    state = GAME.new_state(4, {"betting": "bid"}, dealer=1, seed=4)
+    assert state.pending()[1].kind == "bid"
+    assert len(state.legal_actions(1)) == 20
+    for seat, n in ((1, 0), (2, 19), (3, 0), (0, 19)):
+        assert sorted(state.pending()) == [seat]
+        state.apply(seat, {"type": "bid", "tricks": n})
+    with pytest.raises(MalformedAction):
+        state.apply(1, {"type": "bid", "tricks": "3"})
+    assert state.phase == "play" and state.turn == 1
+    play_out(state, random.Random(4))
+    out = state.outcome()
+    raw = out.detail["raw_scores"]
+    assert out.detail["bids"] == [19, 0, 19, 0]
+    assert out.scores[1] == raw[1] and out.scores[3] == raw[3]  # High bid 0: made
+    assert out.scores[0] == out.scores[2] == 0  # Low bid 38: missed
+    deal_end = next(e for e in state.events if e["e"] == "deal_end")
+    assert deal_end["made"] == {"High": True, "Low": False}
+
+
+def test_bid_out_of_range_is_refused():
+    state = GAME.new_state(4, {"betting": "bid"})
+    with pytest.raises(IllegalAction, match="from 0 to 19"):
+        state.apply(0, {"type": "bid", "tricks": 20})
+    with pytest.raises(IllegalAction, match="time to bid"):
+        state.apply(0, {"type": "play", "card": state.hands[0][0]})
+
+
+def finish_deal(state, rng):
+    while state.phase not in ("next_deal", "over"):
+        seat = state.turn
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+def test_target_deals_until_a_partnership_reaches_it_and_roles_alternate():
+    state = GAME.new_state(4, {"betting": "target", "target": 1000, "max_deals": 3}, seed=3)
+    rng = random.Random(3)
+    finish_deal(state, rng)
+    assert state.phase == "next_deal" and sorted(state.pending()) == [0, 1, 2, 3]
+    totals = list(state.totals)
+    state.apply(2, {"type": "next_deal"})
+    with pytest.raises(OutOfTurn):
+        state.apply(2, {"type": "next_deal"})
+    for seat in (0, 1, 3):
+        state.apply(seat, {"type": "next_deal"})
+    assert state.deal_no == 2 and state.dealer == 1
+    assert state.view(0)["seats"][1]["team"] == "High"  # seats 1 and 3 are High now
+    assert state.totals == totals
+    play_out(state, rng)
+    out = state.outcome()
+    assert len(out.detail["deals"]) == 3  # the deal cap ended it
+    assert [d["dealer"] for d in out.detail["deals"]] == [0, 1, 2]
+    pairs = settle.partnership_totals(state.totals)
+    assert [p["total"] for p in out.detail["partnerships"]] == pairs
+    assert out.scores == state.totals
+    assert pairs[0] != pairs[1]
+    team = [0, 2] if pairs[0] > pairs[1] else [1, 3]
+    best = max(state.totals[s] for s in team)
+    order = tie_order(state.dealer, 4)  # the last deal's dealer breaks ties
+    assert out.winners == [s for s in order if s in team and state.totals[s] == best]
+
+
+def test_target_ends_at_the_first_deal_that_reaches_it():
+    for seed in range(5):
+        state = GAME.new_state(4, {"betting": "target", "target": 30}, seed=seed)
+        play_out(state, random.Random(seed))
+        running = [0, 0, 0, 0]
+        deals = state.outcome().detail["deals"]
+        for i, summary in enumerate(deals):
+            running = [a + b for a, b in zip(running, summary["scores"], strict=True)]
+            reached = max(settle.partnership_totals(running)) >= 30
+            assert reached == (i == len(deals) - 1) or len(deals) == 10
+        assert running == state.totals
+
+
+def test_target_verdicts():
+    verdict = settle.target_verdict
+    assert verdict([40, 99], 100, False, 3, 10) is None
+    assert verdict([40, 100], 100, False, 3, 10) == 1
+    assert verdict([130, 120], 100, False, 3, 10) == 0
+    assert verdict([20, 10], 100, False, 10, 10) == 0  # the deal cap
+    assert verdict([20, 20], 100, False, 10, 10) == "tie"
+    # exact: over busts, both over -> nearer, exactly on target wins, cap -> nearest below
+    assert verdict([101, 60], 100, True, 3, 10) == 1
+    assert verdict([120, 110], 100, True, 3, 10) == 1
+    assert verdict([100, 99], 100, True, 3, 10) == 0
+    assert verdict([100, 100], 100, True, 3, 10) == "tie"
+    assert verdict([90, 95], 100, True, 3, 10) is None
+    assert verdict([90, 95], 100, True, 10, 10) == 1
+    assert verdict([-5, -30], 100, True, 10, 10) == 0
+
+
+def test_target_exact_game_ends_by_the_verdict():
+    for seed in range(4):
+        state = GAME.new_state(
+            4, {"betting": "target_exact", "target": 30, "max_deals": 4}, seed=seed
+        )
+        play_out(state, random.Random(seed))
+        out = state.outcome()
+        pairs = settle.partnership_totals(state.totals)
+        verdict = settle.target_verdict(pairs, 30, True, state.deal_no, 4)
+        assert verdict is not None
+        if verdict == "tie":
+            assert out.refund
+        else:
+            assert set(out.winners) <= set(settle.PARTNERSHIPS[verdict])
+            if any(p > 30 for p in pairs) and not all(p > 30 for p in pairs):
+                assert pairs[verdict] <= 30  # the other one went over
+
+
+# --- errors, snapshots, replay, views -------------------------------------------------------
+
+
+def test_malformed_out_of_turn_and_illegal_actions_change_nothing():
+    state = GAME.new_state(4, seed=2)
+    before = state.snapshot()
+    bad = [
+        (MalformedAction, 9, {"type": "play", "card": "W1"}),
+        (MalformedAction, 0, "play W1"),
+        (MalformedAction, 0, {"type": "dance"}),
+        (MalformedAction, 0, {"type": "play"}),
+        (MalformedAction, 0, {"type": "play", "card": 5}),
+        (MalformedAction, 0, {"type": "play", "card": "W1", "face": "up"}),
+        (OutOfTurn, 1, {"type": "play", "card": state.hands[1][0]}),
+        (IllegalAction, 0, {"type": "play", "card": "X99"}),
+        (IllegalAction, 0, {"type": "fold"}),
+    ]
+    for err, seat, action in bad:
+        with pytest.raises(err) as info:
+            state.apply(seat, action)
+        assert info.value.message and info.value.message[0].isupper()
+        assert state.snapshot() == before
+    play_out(state, random.Random(2))
+    with pytest.raises(OutOfTurn, match="over"):
+        state.apply(0, {"type": "play", "card": "W1"})
+
+
+@pytest.mark.parametrize("betting", ["ante", "raise", "bid", "target", "target_exact"])
+def test_snapshot_restore_and_replay_reproduce_the_game(betting):
+    options = {"betting": betting, "target": 40, "max_deals": 3}
+    state = GAME.new_state(4, options, dealer=1, seed=8)
+    rng = random.Random(8)
+    for _ in range(40):
+        if state.is_over:
+            break
+        seat = rng.choice(sorted(state.pending()))
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    copy = GAME.restore(state.snapshot())
+    assert copy.snapshot() == state.snapshot()
+    rng_a, rng_b = random.Random(9), random.Random(9)
+    play_out(state, rng_a)
+    play_out(copy, rng_b)
+    assert copy.snapshot() == state.snapshot()
+    assert copy.outcome().to_wire() == state.outcome().to_wire()
+    again = GAME.replay(state.params, state.history)
+    assert again.snapshot() == state.snapshot()
+    msgpack.packb(state.outcome().to_wire())
+
+
+@pytest.mark.parametrize("betting", ["ante", "raise", "bid", "target"])
+def test_views_never_show_a_hidden_card(betting):
+    # a target never reached: three deals, so later deals' views are audited too
+    state = GAME.new_state(4, {"betting": betting, "target": 1000, "max_deals": 3}, seed=21)
+    rng = random.Random(21)
+    while True:
+        places = state.card_locations()
+        for seat in (None, 0, 1, 2, 3):
+            seen = set(strings_in(state.view(seat)))
+            for place, cards in places.items():
+                if is_hidden_place(place) and owner(place) != seat:
+                    assert not seen & set(cards), (seat, place)
+        assert state.view(0)["hand"] == places["hand:0"]
+        assert state.view(None)["hand"] is None
+        if state.is_over:
+            break
+        seat = rng.choice(sorted(state.pending()))
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert state.deal_no == (3 if betting == "target" else 1)
+
+
+def test_view_lists_the_current_trick_and_each_seats_won_tricks():
+    state = deal({0: ["W13"], 1: ["W2"], 2: ["W1"], 3: ["W12", "*1"]})
+    play_trick(state, "W13", "W2", "W1", "W12")
+    play(state, 1, state.hands[1][0])
+    view = state.view(2)
+    assert view["trick"]["leader"] == 1 and view["trick"]["n"] == 2
+    assert view["trick"]["cards"] == [[1, state.trick[0][1]]]
+    assert view["trick"]["led"] == state.trick[0][1][0]
+    assert view["won"][0] == [{"n": 1, "top": "W13", "disposition": "well", "points": 13}]
+    assert view["won"][1] == view["won"][2] == view["won"][3] == []
+    assert view["tricks"][0]["cards"] == [[0, "W13"], [1, "W2"], [2, "W1"], [3, "W12"]]
+    assert view["ask"] == {"kind": "play", "trick": 2, "led": view["trick"]["led"]}
+    assert view["legal"] and state.view(3)["legal"] == []
+    assert state.card_locations()["won:0"] == ["W13", "W2", "W1", "W12"]
