@@ -23,9 +23,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "demo":
         from .demo import run_demo
 
-        return run_demo(
-            args.game, seed=args.seed, players=args.players, bot=args.bot, out=sys.stdout
-        )
+        try:
+            return run_demo(
+                args.game, seed=args.seed, players=args.players, bot=args.bot, out=sys.stdout
+            )
+        except BrokenPipeError:  # `gambit demo | head` is fine
+            sys.stderr.close()
+            return 0
     return 2
 
 

@@ -49,6 +49,14 @@ TEMPLATES: dict[str, str] = {
     "trick_won": "{seat} wins the trick.",
     "round_scored": "Round {round} scores {scores}; totals {totals}.",
     "game_over": "Game over.",
+    # Fortunes
+    "trick": "Trick {n}: {winner} wins with {top} ({direction} wins, {disposition}-disposed, "
+    "{points:+d} points).",
+    "stay": "{seat} stays.",
+    "raise": "{seat} raises.",
+    "fold": "{seat} folds.",
+    "deal_end": "Deal {deal} ends. Scores: {scores}. Tricks: {tricks}.",
+    "next_deal": "{seat} is ready for the next deal.",
 }
 
 
@@ -86,8 +94,12 @@ class Narrator:
 
     def line(self, event: dict[str, Any]) -> str:
         kind = event.get("e", "?")
-        fields = {k: self.value(k, v) for k, v in event.items() if k != "e"}
+        fields: dict[str, Any] = {k: self.value(k, v) for k, v in event.items() if k != "e"}
+        if isinstance(event.get("points"), int):
+            fields["points"] = event["points"]
         fields["focus_text"] = f" The Focus is {fields['focus']}." if "focus" in event else ""
+        if kind == "deal" and "high" in event:
+            fields["focus_text"] = f" High team: {fields['high']}; Low team: {fields['low']}."
         fields["trump_text"] = (
             f" Round {event.get('round')}: {event.get('cards')} card(s) each; trump card "
             f"{fields['trump']}."

@@ -1,6 +1,7 @@
 """One conformance suite over every game, player count and main option, with random play.
 
 Properties (hypothesis chooses the seeds): every card is in exactly one place at every step;
+hand sizes follow each game's rules;
 every game ends; no view ever carries a card its seat cannot know (checked on the msgpack form
 of the view); refused actions leave the state byte-identical; snapshot/restore and replay from
 the creation parameters reproduce the state exactly.
@@ -62,6 +63,38 @@ def glimpses(state, seat: int, action: dict) -> dict[int | None, set[str]]:
     return pg_glimpses(state, seat, action)
 
 
+def check_hand_sizes(state) -> None:
+    """Hand sizes follow each game's rules, read from the seats' own views."""
+    views = [state.view(s) for s in range(state.num_players)]
+    sizes = [len(v["hand"]) for v in views]
+    name = state.game.name
+    if name == "prophet":
+        v = views[0]
+        played = {seat for seat, _ in v["trick"]}
+        done = sum(v["tricks"])
+        assert sizes == [v["cards"] - done - (s in played) for s in range(state.num_players)]
+    elif name == "fortunes":
+        v = views[0]
+        played = {seat for seat, _ in v["trick"]["cards"]} if v["trick"] else set()
+        done = len(v["tricks"])
+        assert sizes == [19 - done - (s in played) for s in range(4)]
+        assert [p["cards"] for p in v["seats"]] == sizes
+    elif name == "prophets_gambit":
+        v = views[0]
+        skipped = any(e["e"] == "draw_skipped" for e in state.events)
+        assert v["hand_sizes"] == sizes
+        if v["phase"] == "bid":
+            assert all(n == 6 - (views[s]["bid"] is not None) for s, n in enumerate(sizes))
+        for s, view in enumerate(views):
+            if view["ask"] and view["ask"]["kind"] == "turn" and not skipped:
+                assert sizes[s] == 6 - view["round"], "a turn starts with 5, then 4 cards"
+        if v["over"] and not skipped:
+            donjon = any(e["e"] == "donjon" for e in state.events)
+            for s, n in enumerate(sizes):
+                innocent = "HIN" in v["fronts"][s]
+                assert n == 3 or (donjon and innocent and n > 3), f"seat {s} ends with {n}"
+
+
 def check_refusals(state, rng: random.Random) -> None:
     before = state.snapshot()
     pending = state.pending()
@@ -121,6 +154,7 @@ def run_case(name: str, n: int, options: dict, seed: int) -> None:
             seen = set(strings_in(state.view(seat))) & cards_in_play
             allowed = public | known.own[seat] | extra[seat]
             assert seen <= allowed, f"seat {seat} sees hidden {seen - allowed}"
+        check_hand_sizes(state)
         if state.is_over:
             break
         if steps % 7 == 0:
@@ -144,7 +178,7 @@ def run_case(name: str, n: int, options: dict, seed: int) -> None:
 
 
 @pytest.mark.parametrize(("name", "n", "options"), CASES, ids=lambda v: str(v))
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**31))
 def test_random_play_keeps_every_invariant(name, n, options, seed):
     run_case(name, n, options, seed)
