@@ -18,13 +18,15 @@ import statistics
 import sys
 import time
 
-from server.bots import RandomBot
+from server.bots import RandomBot, make_bot
 from server.engine import get_game
 
 
-def play_games(name: str, players: int, options: dict, seconds: float, seed0: int) -> float:
+def play_games(
+    name: str, players: int, options: dict, seconds: float, seed0: int, bot: str = "random"
+) -> float:
     game = get_game(name)
-    bots = [RandomBot(i) for i in range(players)]
+    bots = [RandomBot(i) if bot == "random" else make_bot(name, bot, i) for i in range(players)]
     done = 0
     start = time.perf_counter()
     while True:
@@ -82,6 +84,7 @@ def main() -> None:
             "fortunes_deals_per_s",
             "pg_evals_per_s",
             "treys_evals_per_s",
+            "pg_heuristic_deals_per_s",
         )
     }
     for r in range(args.repeats):
@@ -90,6 +93,9 @@ def main() -> None:
             play_games("prophet", 4, {"deck": 32, "schedule": "ascending"}, args.seconds, 1000 * r)
         )
         runs["fortunes_deals_per_s"].append(play_games("fortunes", 4, {}, args.seconds, 1000 * r))
+        runs["pg_heuristic_deals_per_s"].append(
+            play_games("prophets_gambit", 4, {}, args.seconds, 1000 * r, bot="heuristic")
+        )
         ours, theirs = eval_rates(args.seconds, r)
         runs["pg_evals_per_s"].append(ours)
         runs["treys_evals_per_s"].append(theirs)
