@@ -19,7 +19,15 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
     demo.add_argument("--players", type=int, default=None, help="number of players")
     demo.add_argument("--bot", default="heuristic", choices=["heuristic", "random"])
+    hub = sub.add_parser("hub", help="run the game hub on a local socket (no SSH)")
+    from .hub.main import add_hub_arguments
+
+    add_hub_arguments(hub)
     args = parser.parse_args(argv)
+    if args.command == "hub":
+        from .hub.main import main_hub
+
+        return main_hub(args)
     if args.command == "demo":
         from .demo import run_demo
 

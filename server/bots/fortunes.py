@@ -15,7 +15,8 @@ It weighs each legal card by that immediate value, discounted by the chance that
 to play flips the trick, minus a cost for spending a card worth keeping. No search: fast.
 Under option (e), once its partnership nears the target it plays not to score at all. Bids are
 cautious (a missed bid zeroes the team; a made one earns nothing extra); in option (b) it folds
-while its team is ahead and never raises (a raise only adds to its own stake).
+while it or its partner is the single highest scorer (a fold pays the highest-scoring player)
+and never raises (a raise only adds to its own stake).
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ def _top(cards: list[str], led: str, direction: str) -> int:
 
 @register_bot("fortunes", "heuristic")
 class FortunesBot(Bot):
-    """Plays to its team's direction; bids low, folds while its team is ahead."""
+    """Plays to its team's direction; bids low, folds while it or its partner leads alone."""
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any]:
         legal = view["legal"]
@@ -281,11 +282,13 @@ class FortunesBot(Bot):
         return len(strong) // 2
 
     def _bet(self, view: dict[str, Any]) -> str:
-        """Fold (ending the deal on the scores so far) while our team is ahead; else stay.
-        A raise only adds to our own stake, so the bot never raises."""
+        """Fold while this seat or its partner is the single highest scorer: a fold ends the
+        deal and pays the highest-scoring player on the scores so far. Else stay. A raise
+        only adds to our own stake, so the bot never raises."""
         seat = view["seat"]
-        team = view["seats"][seat]["team"]
-        other = "Low" if team == "High" else "High"
-        if view["teams"][team]["score"] > view["teams"][other]["score"]:
+        scores = [s["score"] for s in view["seats"]]
+        best = max(scores)
+        leaders = [s for s, score in enumerate(scores) if score == best]
+        if len(leaders) == 1 and leaders[0] in (seat, (seat + 2) % 4):
             return "fold"
         return "stay"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.cards import FRENCH_32, FRENCH_52, FRENCH_SUITS, french_rank
+from protocol.cards import FRENCH_SUITS, french_rank
 
 from . import register
 from .base import Action, Ask, Game, OptionSpec, Outcome, State, tie_order
@@ -323,8 +323,8 @@ class ProphetGame(Game):
     }
     state_class = ProphetState
 
-    def cards(self, options: dict[str, Any]) -> tuple[str, ...]:
-        return FRENCH_52 if options.get("deck", 32) == 52 else FRENCH_32
+    def deck_name(self, options: dict[str, Any]) -> str:
+        return "french52" if options.get("deck", 32) == 52 else "french32"
 
 
 PROPHET = register(ProphetGame())

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from protocol.cards import FRENCH_32, FRENCH_52
+from protocol.cards import DECKS, FRENCH_32, FRENCH_52
 from server.engine import BadSetup, IllegalAction, MalformedAction, OutOfTurn, RulesError
 from server.engine.base import tie_order
 from server.engine.prophet import PROPHET, ProphetState, max_cards, schedule
@@ -59,6 +59,15 @@ def test_deck_option_chooses_32_or_52_cards():
         placed = [c for cs in state.card_locations().values() for c in cs]
         assert sorted(placed) == sorted(cards)
     assert len(FRENCH_32) == 32 and {c[0] for c in FRENCH_32} == set("789TJQKA")
+
+
+def test_deck_name_follows_the_deck_option():
+    # The protocol deck (what clients and the narrator read card codes in) must be the one
+    # dealt: a 52-card table deals twos to sixes, which the 32-card deck does not have.
+    assert PROPHET.deck_name(PROPHET.resolve_options(4, {})) == "french32"
+    options = PROPHET.resolve_options(4, {"deck": 52})
+    assert PROPHET.deck_name(options) == "french52"
+    assert DECKS[PROPHET.deck_name(options)] == PROPHET.cards(options) == FRENCH_52
 
 
 @pytest.mark.parametrize(
@@ -216,6 +225,8 @@ def test_dealer_restriction_in_a_longer_round_and_bid_range():
     with pytest.raises(IllegalAction, match="from 0 to 3"):
         state.apply(0, {"type": "bid", "tricks": 4})
     for seat, bid in ((0, 1), (1, 0), (2, 1)):
+        # Before the dealer anyone may bid anything, even making the bids add up to 3.
+        assert [a["tricks"] for a in state.legal_actions(seat)] == [0, 1, 2, 3]
         state.apply(seat, {"type": "bid", "tricks": bid})
     assert state.view(3)["ask"] == {"kind": "bid", "max": 3, "forbidden": 1}
     assert state.view(3)["legal"] == [{"type": "bid", "tricks": b} for b in (0, 2, 3)]
@@ -386,8 +397,14 @@ def test_highest_total_over_several_rounds_wins():
     assert outcome.scores == totals == state.view(0)["totals"]
     assert all(totals[w] == max(totals) for w in outcome.winners)
     assert [totals[s] for s in outcome.ranking] == sorted(totals, reverse=True)
-    for row in sheet:
-        assert all(v == 0 or v >= 10 for v in row)
+    # Every row of the sheet is ruling 6 applied to that round's bids and tricks taken.
+    scored = [e for e in state.visible_events(None, 0) if e["e"] == "round_scored"]
+    assert [e["scores"] for e in scored] == sheet
+    for event, cards in zip(scored, schedule("down_up", 3), strict=True):
+        assert sum(event["tricks"]) == cards
+        pairs = zip(event["bids"], event["tricks"], strict=True)
+        assert event["scores"] == [10 + b if b == t else 0 for b, t in pairs]
+    assert any(b != t for e in scored for b, t in zip(e["bids"], e["tricks"], strict=True))
 
 
 # --- errors, views, snapshots, replay -----------------------------------------------------------

@@ -1,7 +1,7 @@
 """Who takes the pot in Fortunes (ruling 10): one deal's payout and the multi-deal endings.
 
 Pure functions over scores, so each betting option's ending can be read and tested alone.
-A refund (equal teams) is returned as ``None`` winners.
+A refund (equal teams, or all four players level after a fold) is returned as ``None`` winners.
 """
 
 from __future__ import annotations
@@ -33,6 +33,15 @@ def single_deal_winners(scores: list[int], dealer: int) -> list[int] | None:
     if high_score == low_score:
         return None
     return takers(high if high_score > low_score else low, scores, dealer)
+
+
+def fold_winners(scores: list[int], dealer: int) -> list[int] | None:
+    """Option (b) after a fold: the highest-scoring player takes the pot, whatever their team;
+    players tied for the highest score split it (ruling-2 order). ``None`` (refund) when all
+    four are level, e.g. a fold before the first trick (house rule)."""
+    best = max(scores)
+    tied = [s for s in tie_order(dealer, len(scores)) if scores[s] == best]
+    return None if len(tied) == len(scores) else tied
 
 
 def target_verdict(

@@ -289,7 +289,11 @@ class FortunesState(State):
         self.events.append(dict(summary, e="deal_end", made=made, folded_by=self.folded_by))
         self.turn = None
         if self.betting not in MULTI_DEAL:
-            self._finish(self.scores, settle.single_deal_winners(self.scores, d))
+            if self.folded_by is not None:  # option (b): the highest-scoring player
+                winners = settle.fold_winners(self.scores, d)
+            else:
+                winners = settle.single_deal_winners(self.scores, d)
+            self._finish(self.scores, winners)
             return
         for s in range(4):
             self.totals[s] += self.scores[s]
@@ -363,11 +367,10 @@ class FortunesState(State):
     # --- what a seat may see ---------------------------------------------------------------
 
     def visible_events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
-        """Only this deal's events: earlier deals name cards that are hidden again now.
-
-        Every Fortunes event is public (a seat's own hand is in its view), so no filtering by
-        seat is needed; like the base class, the event dicts themselves are shared."""
-        return self.events[max(since, self.deal_events_from) :]
+        """Only this deal's events (earlier deals name cards that are hidden again now),
+        filtered by seat like the base class: a private event (``"to"``) reaches only its
+        seats."""
+        return super().visible_events(seat, max(since, self.deal_events_from))
 
     def card_locations(self) -> dict[str, list[str]]:
         places: dict[str, list[str]] = {"set_aside": list(self.set_aside)}

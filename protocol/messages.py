@@ -1,0 +1,177 @@
+"""Every message of the Gambit protocol, and strict validation of what clients send.
+
+A message is a msgpack map with ``"t"`` naming its type. Clients send the types in
+:data:`CLIENT_MESSAGES`; the hub answers with the types in :data:`SERVER_MESSAGES`. Every
+incoming message is checked by :func:`validate_client` (type known, required fields present,
+no unknown fields, types, lengths and ranges right) before the hub looks at it.
+``docs/protocol.md`` documents each message with an example.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .codec import ProtocolError
+
+PROTOCOL_VERSION = 1
+LANGUAGES = ("en", "uk", "de")
+GAMES = ("prophets_gambit", "prophet", "fortunes")
+ACCESS = ("everyone", "friends", "invited")
+BOT_KINDS = ("heuristic", "random")
+MAX_NAME = 24
+MAX_CHAT = 500
+MAX_ID = 128
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One field's rule: accepted python types, required or not, and limits."""
+
+    types: tuple[type, ...]
+    required: bool = True
+    max_len: int | None = None
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+
+    def check(self, name: str, value: Any) -> None:
+        if value is None and self.nullable:
+            return
+        if type(value) not in self.types:  # bool is not an int here
+            wanted = " or ".join(t.__name__ for t in self.types)
+            raise ProtocolError("invalid", f"Field {name!r} must be {wanted}.")
+        if self.max_len is not None and len(value) > self.max_len:
+            raise ProtocolError("too_long", f"Field {name!r} is longer than {self.max_len}.")
+        if self.choices is not None and value not in self.choices:
+            raise ProtocolError(
+                "invalid", f"Field {name!r} must be one of {', '.join(map(str, self.choices))}."
+            )
+        if self.minimum is not None and value < self.minimum:
+            raise ProtocolError("invalid", f"Field {name!r} must be at least {self.minimum}.")
+        if self.maximum is not None and value > self.maximum:
+            raise ProtocolError("invalid", f"Field {name!r} must be at most {self.maximum}.")
+
+
+def _int(lo: int | None = None, hi: int | None = None, **kw: Any) -> Field:
+    return Field((int,), minimum=lo, maximum=hi, **kw)
+
+
+def _str(max_len: int, **kw: Any) -> Field:
+    return Field((str,), max_len=max_len, **kw)
+
+
+TABLE = _int(1, 2**31)
+SEAT = _int(0, 5)
+
+CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
+    # The first message of every connection. ``identity`` is honoured only on trusted
+    # transports (the server's own SSH sessions); elsewhere the hub makes the client a guest.
+    "hello": {
+        "v": _int(0, 1_000_000),
+        "name": _str(MAX_NAME, required=False),
+        "lang": _str(8, required=False, choices=LANGUAGES),
+        "identity": _str(MAX_ID, required=False),
+    },
+    "profile": {
+        "name": _str(MAX_NAME, required=False),
+        "lang": _str(8, required=False, choices=LANGUAGES),
+    },
+    "create_table": {
+        "game": _str(32, choices=GAMES),
+        "players": _int(3, 6),
+        "options": Field((dict,), required=False, max_len=16),
+        "access": _str(16, required=False, choices=ACCESS),
+        "max_rating": _int(0, 100_000, required=False, nullable=True),
+        "stake": _int(0, 1_000_000, required=False),
+        "timer": _int(0, 3600, required=False),
+    },
+    "join": {"table": TABLE, "seat": _int(0, 5, required=False, nullable=True)},
+    "leave": {"table": TABLE},
+    "stand": {"table": TABLE},
+    "spectate": {"table": TABLE},
+    "add_bot": {"table": TABLE, "seat": SEAT, "kind": _str(16, required=False, choices=BOT_KINDS)},
+    "remove_bot": {"table": TABLE, "seat": SEAT},
+    "start": {"table": TABLE},
+    "act": {"table": TABLE, "action": Field((dict,), max_len=8)},
+    "chat": {
+        "channel": _str(8, choices=("lobby", "table")),
+        "table": _int(1, 2**31, required=False),
+        "text": _str(MAX_CHAT),
+    },
+    "friend": {
+        "op": _str(8, choices=("add", "remove", "list")),
+        "name": _str(MAX_NAME, required=False),
+    },
+    "invite": {
+        "op": _str(8, choices=("send", "accept", "decline")),
+        "table": TABLE,
+        "name": _str(MAX_NAME, required=False),
+    },
+    "ping": {"n": _int(0, 2**31)},
+}
+
+#: What the hub sends; documented in docs/protocol.md. Checked in tests, not at run time.
+SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
+    "welcome": ("v", "you", "server"),
+    "you": ("id", "name", "guest", "chips", "ratings", "lang"),
+    "lobby": ("tables", "players"),
+    "lobby_update": ("tables", "removed", "players"),
+    "table": ("table", "info", "seat", "view"),
+    "left": ("table",),
+    "chat": ("channel", "from", "text"),
+    "invite": ("table", "from", "game"),
+    "invites": ("invites",),
+    "friends": ("friends",),
+    "error": ("code", "message"),
+    "pong": ("n",),
+    "bye": ("code", "message"),
+}
+
+
+def _check_scalar_tree(name: str, value: Any, depth: int = 0) -> None:
+    """Actions and options hold only small scalars (and, in options, one level of nesting)."""
+    if depth > 2:
+        raise ProtocolError("invalid", f"Field {name!r} is nested too deeply.")
+    if isinstance(value, dict):
+        if len(value) > 16:
+            raise ProtocolError("invalid", f"Field {name!r} has too many entries.")
+        for key, item in value.items():
+            if not isinstance(key, str) or len(key) > 32:
+                raise ProtocolError("invalid", f"Field {name!r} has a bad key.")
+            _check_scalar_tree(name, item, depth + 1)
+    elif isinstance(value, str):
+        if len(value) > 64:
+            raise ProtocolError("too_long", f"A value in {name!r} is too long.")
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, int):
+        if not -(2**31) <= value < 2**31:
+            raise ProtocolError("invalid", f"A number in {name!r} is out of range.")
+    else:
+        raise ProtocolError("invalid", f"Field {name!r} holds an unsupported value.")
+
+
+def validate_client(message: dict[str, Any]) -> dict[str, Any]:
+    """The message unchanged if it is a well-formed client message; else ProtocolError."""
+    kind = message.get("t")
+    schema = CLIENT_MESSAGES.get(kind)  # type: ignore[arg-type]
+    if schema is None:
+        raise ProtocolError("unknown_type", f"Unknown message type {kind!r}.")
+    for name in message:
+        if name != "t" and name not in schema:
+            raise ProtocolError("invalid", f"Unexpected field {str(name)[:32]!r} in {kind}.")
+    for name, field in schema.items():
+        if name not in message:
+            if field.required:
+                raise ProtocolError("invalid", f"{kind} needs the field {name!r}.")
+            continue
+        field.check(name, message[name])
+        if field.types == (dict,):
+            _check_scalar_tree(name, message[name])
+    return message
+
+
+def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"t": "error", "code": code, "message": message, **extra}

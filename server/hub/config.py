@@ -1,0 +1,28 @@
+"""The hub's settings: what a server owner can tune for a night of play."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class HubConfig:
+    starting_chips: int = 1000
+    #: Default turn timer for new tables, in seconds (0 = off). Tables may set their own.
+    turn_timer: float = 60.0
+    #: How long a dropped player keeps their seat before the bot takes it over.
+    grace: float = 120.0
+    #: Pause before a bot (or a stand-in for an absent player) acts, so people can follow.
+    bot_delay: float = 1.0
+    #: Pause after a game ends before the next deal starts.
+    between_games: float = 5.0
+    #: Chat rate limit: a burst of this many messages, refilled at this many per second.
+    chat_burst: int = 5
+    chat_per_second: float = 0.5
+    chat_limit: bool = True
+    #: Lobby updates to one client are coalesced to at most one per this many seconds.
+    lobby_interval: float = 0.25
+    #: A connection that sends this many bad frames in a row is disconnected.
+    max_bad_frames: int = 10
+    #: Seconds a new connection has to say hello.
+    hello_timeout: float = 10.0

@@ -1,0 +1,12 @@
+"""Refusals the hub sends back to a client as an ``error`` message."""
+
+from __future__ import annotations
+
+
+class HubError(Exception):
+    """A request the hub refuses; nothing has changed. ``code`` is stable for translations."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message

@@ -1,0 +1,358 @@
+"""The hub: the one place where every table, seat, chip and game of a server lives.
+
+Each connection runs :meth:`Hub.serve`, which reads protocol messages, validates them and calls
+one handler. Handlers are plain synchronous methods, so every change to the hub happens
+atomically on the event loop. Anything accepted is written to the store before anyone is told
+about it. Table play (actions, bots, timers, money) is in :mod:`server.hub.play`; seating in
+:mod:`server.hub.seating`; chat, friends and invites in :mod:`server.hub.social`; the lobby in
+:mod:`server.hub.lobby`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import unicodedata
+from typing import Any
+
+from protocol.codec import ProtocolError
+from protocol.connection import Connection, ConnectionClosed
+from protocol.messages import MAX_NAME, PROTOCOL_VERSION, error, validate_client
+from server.engine import RulesError, all_games
+from server.store import NameTaken, Store
+
+from . import ratings
+from .chat import RateLimiter
+from .config import HubConfig
+from .errors import HubError
+from .lobby import LobbyMixin
+from .play import PlayMixin
+from .seating import SeatingMixin
+from .session import Player, Session
+from .social import SocialMixin
+from .table import Table
+
+log = logging.getLogger(__name__)
+
+
+class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin):
+    """Lobby, tables, seats, timers, bots and money for every connected player."""
+
+    def __init__(self, store: Store, config: HubConfig | None = None) -> None:
+        self.store = store
+        self.config = config or HubConfig()
+        self.sessions: set[Session] = set()
+        self.players: dict[str, Player] = {}
+        self.tables: dict[int, Table] = {}
+        self.names: dict[str, str] = {}  # player id → display name, for everyone we have met
+        self._tasks: set[asyncio.Task] = set()
+        self._timers: dict[Any, asyncio.TimerHandle] = {}
+        self._init_play()
+        self._init_lobby()
+
+    # --- life cycle --------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Rebuild the tables that were running when the server last stopped (or died)."""
+        self.restore_tables()
+        self.resume_tables()
+        self._start_lobby()
+
+    async def stop(self) -> None:
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        self._stop_lobby()
+        for session in list(self.sessions):
+            with contextlib.suppress(Exception):
+                await session.conn.close()
+        for task in list(self._tasks):
+            task.cancel()
+
+    def spawn(self, coro) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def later(self, key: Any, delay: float, callback, *args: Any) -> None:
+        """Run ``callback`` after ``delay`` seconds, replacing any timer under ``key``."""
+        self.cancel(key)
+        loop = asyncio.get_running_loop()
+        self._timers[key] = loop.call_later(max(0.0, delay), self._fire, key, callback, args)
+
+    def cancel(self, key: Any) -> None:
+        handle = self._timers.pop(key, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _fire(self, key: Any, callback, args: tuple) -> None:
+        self._timers.pop(key, None)
+        try:
+            callback(*args)
+        except Exception:  # a timer must never take the hub down
+            log.exception("timer %r failed", key)
+
+    # --- one connection ----------------------------------------------------------------------
+
+    async def serve(self, conn: Connection) -> None:
+        """Talk to one client until it leaves. Never raises for anything the client sends."""
+        session = Session(conn)
+        self.sessions.add(session)
+        try:
+            hello = await self._await_hello(session)
+            if hello is None:
+                return
+            self.on_hello(session, hello)
+            while session.alive:
+                try:
+                    message = await conn.recv()
+                except ConnectionClosed:
+                    break
+                self.handle(session, message)
+        except Exception:
+            log.exception("session %s failed", session.id)
+        finally:
+            self._drop_session(session)
+            with contextlib.suppress(Exception):
+                await conn.close()
+
+    async def _await_hello(self, session: Session) -> dict[str, Any] | None:
+        while True:
+            try:
+                message = await asyncio.wait_for(
+                    session.conn.recv(), timeout=self.config.hello_timeout
+                )
+            except (ConnectionClosed, TimeoutError):
+                return None
+            try:
+                message = self._check(session, message)
+            except ProtocolError as err:
+                if not self._refuse_frame(session, err):
+                    return None
+                continue
+            if message["t"] != "hello":
+                session.push(error("hello_first", "Say hello first."))
+                continue
+            if message["v"] != PROTOCOL_VERSION:
+                self._bye(
+                    session,
+                    "version",
+                    f"This server speaks protocol version {PROTOCOL_VERSION}; your client "
+                    f"speaks version {message['v']}. Please update.",
+                )
+                return None
+            return message
+
+    def _check(self, session: Session, message: dict | ProtocolError) -> dict[str, Any]:
+        if isinstance(message, ProtocolError):
+            raise message
+        validate_client(message)
+        session.bad_frames = 0
+        return message
+
+    def _refuse_frame(self, session: Session, err: ProtocolError) -> bool:
+        """Answer a bad frame; False once the client has sent too many in a row."""
+        session.bad_frames += 1
+        if session.bad_frames >= self.config.max_bad_frames:
+            self._bye(session, "too_many_errors", "Too many malformed messages; goodbye.")
+            return False
+        session.push(error(err.code, err.message))
+        return True
+
+    def _bye(self, session: Session, code: str, message: str) -> None:
+        session.push({"t": "bye", "code": code, "message": message})
+        session.alive = False
+        self.spawn(session.conn.close())
+
+    def handle(self, session: Session, message: dict | ProtocolError) -> None:
+        """Validate and dispatch one message; refusals become ``error`` replies."""
+        try:
+            message = self._check(session, message)
+        except ProtocolError as err:
+            self._refuse_frame(session, err)
+            return
+        kind = message["t"]
+        handler = getattr(self, f"on_{kind}")
+        try:
+            handler(session, message)
+        except HubError as err:
+            session.push(error(err.code, err.message, ref=kind))
+        except RulesError as err:
+            session.push(error(err.code, err.message, ref=kind))
+        except Exception:
+            log.exception("handler %s failed", kind)
+            session.push(error("internal", "Something went wrong on the server.", ref=kind))
+
+    # --- hello, identity and names -----------------------------------------------------------
+
+    def on_hello(self, session: Session, message: dict[str, Any]) -> None:
+        if session.player is not None:
+            raise HubError("already_hello", "You have already said hello.")
+        identity = message.get("identity")
+        if session.conn.trusted and identity:
+            pid, guest = identity, False
+        else:
+            pid, guest = f"guest:{secrets.token_hex(8)}", True
+        record = self.store.ensure_player(pid, starting_chips=self.config.starting_chips)
+        lang = message.get("lang") or record.get("lang") or "en"
+        player = self.players.get(pid)
+        warning = None
+        if player is None:
+            wished = message.get("name") or record.get("name")
+            try:
+                name = self._claim_name(pid, guest, wished)
+            except HubError as err:
+                warning = err
+                name = self._claim_name(pid, guest, None)
+            player = Player(
+                pid,
+                name,
+                guest,
+                lang,
+                RateLimiter(self.config.chat_burst, self.config.chat_per_second),
+            )
+            self.players[pid] = player
+            self.names[pid] = name
+            self.lobby_players_changed()
+        if lang != record.get("lang"):
+            self.store.set_lang(pid, lang)
+        player.sessions.add(session)
+        session.player = player
+        session.push(
+            {
+                "t": "welcome",
+                "v": PROTOCOL_VERSION,
+                "you": self.you(player),
+                "server": self.server_info(),
+            }
+        )
+        if warning is not None:
+            session.push(error(warning.code, warning.message, ref="hello"))
+        session.push(self.lobby_message())
+        self.player_back(player)
+        invites = self.store.invites_for(pid)
+        if invites:
+            session.push({"t": "invites", "invites": [self.invite_info(i) for i in invites]})
+
+    def on_profile(self, session: Session, message: dict[str, Any]) -> None:
+        player = self.need_player(session)
+        if "name" in message:
+            name = self._claim_name(player.id, player.guest, message["name"], strict=True)
+            player.name = name
+            self.names[player.id] = name
+            self.lobby_players_changed()
+            for table in self.tables.values():
+                if player.id in table.humans():
+                    self.table_changed(table)
+        if "lang" in message:
+            player.lang = message["lang"]
+            self.store.set_lang(player.id, player.lang)
+        player.push({"t": "you", **self.you(player)})
+
+    def _claim_name(self, pid: str, guest: bool, wished: str | None, strict: bool = False) -> str:
+        """A display name unique among players online and not registered to another key."""
+        if wished is not None:
+            name = clean_name(wished)
+            if not name:
+                raise HubError("bad_name", "A name needs 1 to 24 letters, digits or spaces.")
+            online = {p.name.casefold(): p.id for p in self.players.values()}
+            if online.get(name.casefold(), pid) != pid:
+                raise HubError("name_taken", f"Someone online is already called {name}.")
+            owner = self.store.name_owner(name)
+            if owner is not None and owner != pid:
+                raise HubError("name_taken", f"The name {name} belongs to another player.")
+            if not guest:
+                try:
+                    self.store.set_name(pid, name)
+                except NameTaken:
+                    raise HubError(
+                        "name_taken", f"The name {name} belongs to another player."
+                    ) from None
+            return name
+        if strict:
+            raise HubError("bad_name", "Choose a name.")
+        base = "Guest" if guest else "Player"
+        while True:
+            name = f"{base}-{secrets.randbelow(10000):04d}"
+            taken = {p.name.casefold() for p in self.players.values()}
+            if name.casefold() not in taken and self.store.name_owner(name) is None:
+                return name
+
+    def need_player(self, session: Session) -> Player:
+        if session.player is None:
+            raise HubError("hello_first", "Say hello first.")
+        return session.player
+
+    def you(self, player: Player) -> dict[str, Any]:
+        return {
+            "id": player.id,
+            "name": player.name,
+            "guest": player.guest,
+            "chips": self.store.balance(f"player:{player.id}"),
+            "ratings": {
+                game: ratings.display(self.store.rating(player.id, game)) for game in all_games()
+            },
+            "lang": player.lang,
+        }
+
+    def server_info(self) -> dict[str, Any]:
+        games = []
+        for game in all_games().values():
+            games.append(
+                {
+                    "name": game.name,
+                    "title": game.title,
+                    "min_players": game.min_players,
+                    "max_players": game.max_players,
+                    "options": {
+                        name: {
+                            "default": spec.default,
+                            "choices": list(spec.choices) if spec.choices else None,
+                            "min": spec.minimum,
+                            "max": spec.maximum,
+                            "house_rule": spec.house_rule,
+                        }
+                        for name, spec in game.options.items()
+                    },
+                }
+            )
+        return {
+            "games": games,
+            "chat_max": 500,
+            "turn_timer": self.config.turn_timer,
+            "starting_chips": self.config.starting_chips,
+        }
+
+    def _drop_session(self, session: Session) -> None:
+        session.alive = False
+        self.sessions.discard(session)
+        for table_id in list(session.spectating):
+            table = self.tables.get(table_id)
+            if table is not None:
+                self.spectators.get(table_id, set()).discard(session)
+                self.lobby_table_changed(table)
+        player = session.player
+        if player is None:
+            return
+        player.sessions.discard(session)
+        if not player.sessions:
+            del self.players[player.id]
+            self.lobby_players_changed()
+            self.player_gone(player)
+
+    def on_ping(self, session: Session, message: dict[str, Any]) -> None:
+        session.push({"t": "pong", "n": message["n"]})
+
+
+def clean_name(name: str) -> str:
+    """Letters, digits, spaces and a little punctuation; no control or wide tricks."""
+    name = unicodedata.normalize("NFC", name).strip()
+    allowed = all(ch.isalnum() or ch in " -_.'" for ch in name) and not any(
+        unicodedata.category(ch).startswith("C") for ch in name
+    )
+    if not allowed or not 1 <= len(name) <= MAX_NAME:
+        return ""
+    return " ".join(name.split())

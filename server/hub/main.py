@@ -1,0 +1,86 @@
+"""``gambit hub``: run the hub alone, listening on a unix socket (and optionally TCP).
+
+The SSH server will embed the same hub; this entry point lets clients in other processes,
+tests and tools talk to it, and lets crash-recovery tests kill it with SIGKILL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from pathlib import Path
+
+from server.store import Store, default_data_dir
+
+from .config import HubConfig
+from .hub import Hub
+from .listener import serve_tcp, serve_unix
+
+log = logging.getLogger(__name__)
+
+
+async def run_hub(
+    data_dir: Path, config: HubConfig, unix: Path | None, tcp: tuple[str, int] | None
+) -> None:
+    store = Store.open(data_dir)
+    hub = Hub(store, config)
+    await hub.start()
+    servers = []
+    unix = unix or data_dir / "hub.sock"
+    servers.append(await serve_unix(hub, unix))
+    log.info("hub listening on %s", unix)
+    if tcp:
+        server = await serve_tcp(hub, *tcp)
+        servers.append(server)
+        port = server.sockets[0].getsockname()[1]
+        log.info("hub listening on tcp %s:%s", tcp[0], port)
+    print(f"gambit hub ready: unix {unix}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    for server in servers:
+        server.close()
+    await hub.stop()
+    store.close()
+
+
+def main_hub(args) -> int:
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    config = HubConfig(
+        starting_chips=args.starting_chips,
+        chat_limit=not args.no_chat_limit,
+        bot_delay=args.bot_delay,
+        turn_timer=args.turn_timer,
+        grace=args.grace,
+        between_games=args.between_games,
+    )
+    tcp = None
+    if args.tcp:
+        host, _, port = args.tcp.rpartition(":")
+        tcp = (host or "127.0.0.1", int(port))
+    data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
+    asyncio.run(run_hub(data_dir, config, Path(args.unix) if args.unix else None, tcp))
+    return 0
+
+
+def add_hub_arguments(parser) -> None:
+    parser.add_argument(
+        "--data-dir", help="where the SQLite file lives (default: per-user data folder)"
+    )
+    parser.add_argument("--unix", help="unix socket path (default: DATA_DIR/hub.sock)")
+    parser.add_argument("--tcp", help="also listen on HOST:PORT (clients there are guests)")
+    parser.add_argument("--starting-chips", type=int, default=1000)
+    parser.add_argument(
+        "--no-chat-limit", action="store_true", help="switch off the chat rate limit (a LAN night)"
+    )
+    parser.add_argument("--bot-delay", type=float, default=1.0)
+    parser.add_argument("--turn-timer", type=float, default=60.0)
+    parser.add_argument("--grace", type=float, default=120.0)
+    parser.add_argument("--between-games", type=float, default=5.0)
+    parser.add_argument("-v", "--verbose", action="store_true")

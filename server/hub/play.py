@@ -1,0 +1,380 @@
+"""Games at a table: antes, actions, bots and timers, payouts, ratings, and recovery.
+
+The order of every accepted action is fixed: check it against the engine, store it (with any
+chips it moves) in one transaction, apply it, then tell the table. A server killed at any
+moment therefore restarts at the last stored action, and replaying ``params`` + actions gives
+the very same state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from server.bots import make_bot
+from server.engine import get_game
+
+from . import ratings
+from .errors import HubError
+from .table import Seat, Table
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .session import Player, Session
+
+log = logging.getLogger(__name__)
+
+
+class PlayMixin:
+    def _init_play(self: Hub) -> None:
+        self.spectators: dict[int, set[Session]] = {}
+        # (table id, seat) → loop time by which that human must decide (turn timer)
+        self.deadlines: dict[tuple[int, int], float] = {}
+        self._asked: dict[tuple[int, int], Any] = {}
+
+    # --- accounts ---------------------------------------------------------------------------
+
+    def account(self: Hub, seat: Seat) -> str:
+        """Whose chips a seat plays with: its human's, or the bank's for a bot."""
+        return f"player:{seat.player}" if seat.player is not None else "bank"
+
+    # --- starting a game --------------------------------------------------------------------
+
+    def start_game(self: Hub, table: Table) -> None:
+        """Collect the antes and deal. Players who cannot pay the stake are stood up."""
+        for i, seat in enumerate(table.seats):
+            if seat.player is not None and self.store.balance(self.account(seat)) < table.stake:
+                table.seats[i] = Seat()
+                self.tell(
+                    seat.player,
+                    "chips",
+                    "You do not have the chips for this table's stake, so you have been stood up.",
+                )
+        if not table.full:
+            table.status = "waiting"
+            self.after_seat_change(table)
+            return
+        game = get_game(table.game)
+        state = game.new_state(
+            table.players, table.options, dealer=table.dealer, seed=secrets.randbits(63)
+        )
+        with self.store.transaction():
+            if table.stake:
+                for seat in table.seats:
+                    self.store.transfer(
+                        self.account(seat),
+                        f"pot:{table.id}",
+                        table.stake,
+                        "ante",
+                        ref=str(table.id),
+                    )
+            table.state = state
+            table.status = "playing"
+            self.store.start_game(table.id, state.params)
+            self.save(table)
+        self.table_changed(table)
+
+    # --- actions ----------------------------------------------------------------------------
+
+    def on_act(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        player = self.need_player(session)
+        table = self.table_of(message["table"])
+        seat = table.seat_of(player.id)
+        if seat is None:
+            raise HubError("not_seated", "You do not sit at this table.")
+        if table.state is None or table.status != "playing":
+            raise HubError("no_game", "No game is being played at this table.")
+        self.apply_action(table, seat, message["action"])
+
+    def apply_action(self: Hub, table: Table, seat: int, action: dict[str, Any]) -> None:
+        """Check, store, apply, tell. Raises RulesError/HubError having changed nothing."""
+        state = table.state
+        assert state is not None
+        action = state.check_action(seat, action)
+        raise_chips = table.game == "fortunes" and action["type"] == "raise" and table.stake
+        with self.store.transaction():
+            if raise_chips:
+                account = self.account(table.seats[seat])
+                if account != "bank" and self.store.balance(account) < table.stake:
+                    raise HubError("chips", "You do not have the chips to raise.")
+                self.store.transfer(
+                    account, f"pot:{table.id}", table.stake, "raise", ref=str(table.id)
+                )
+            self.store.append_action(table.id, seat, action)
+        state.apply(seat, action)
+        if state.is_over:
+            self.settle(table)
+        self.table_changed(table)
+
+    # --- the end of a game ------------------------------------------------------------------
+
+    def settle(self: Hub, table: Table) -> None:
+        """Pay the pot, rate the players, record the game — all in one transaction."""
+        state = table.state
+        assert state is not None
+        outcome = state.outcome()
+        assert outcome is not None
+        payouts = outcome.payouts(table.stake)
+        pot = f"pot:{table.id}"
+        humans = [s.player for s in table.seats]
+        with self.store.transaction():
+            for seat, amount in zip(table.seats, payouts, strict=True):
+                if amount:
+                    self.store.transfer(
+                        pot, self.account(seat), amount, "payout", ref=str(table.id)
+                    )
+            leftover = self.store.balance(pot)
+            if leftover:
+                self.store.transfer(pot, "bank", leftover, "rounding", ref=str(table.id))
+            self.rate(table, outcome.scores)
+            self.store.record_game(table.id, state.params, state.history, outcome.to_wire(), humans)
+            table.status = "between"
+            table.games_played += 1
+            table.dealer = get_game(table.game).next_dealer(table.dealer, table.players)
+            self.save(table)
+        for pid in filter(None, humans):
+            if pid in self.players:
+                self.players[pid].push({"t": "you", **self.you(self.players[pid])})
+        self.later(("next", table.id), self.config.between_games, self.next_game, table.id)
+
+    def rate(self: Hub, table: Table, scores: list[int]) -> None:
+        """openskill update for the humans at the table; bots count at the default rating."""
+        humans = [s.player for s in table.seats]
+        if not any(humans):
+            return
+        order = sorted(set(scores), reverse=True)
+        ranks = [order.index(score) for score in scores]
+        current = [self.store.rating(p, table.game) if p else None for p in humans]
+        new = ratings.update(current, ranks)
+        self.store.set_ratings(
+            table.game, {p: r for p, r in zip(humans, new, strict=True) if p is not None}
+        )
+
+    def refund_pot(self: Hub, table: Table) -> None:
+        """A game abandoned before its end shares its pot back among the seats' accounts."""
+        pot = f"pot:{table.id}"
+        left = self.store.balance(pot)
+        if not left:
+            return
+        share = left // table.players
+        with self.store.transaction():
+            for seat in table.seats:
+                if share:
+                    self.store.transfer(pot, self.account(seat), share, "refund", ref=str(table.id))
+            rest = self.store.balance(pot)
+            if rest:
+                self.store.transfer(pot, "bank", rest, "rounding", ref=str(table.id))
+
+    def next_game(self: Hub, table_id: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None or table.status != "between":
+            return
+        for i, seat in enumerate(table.seats):
+            if seat.reserved is not None and seat.player is None:
+                continue  # a bot keeps an absent player's seat until they reclaim it
+            if seat.player is None and seat.bot is None:
+                table.seats[i] = Seat()
+        if not table.humans():
+            self.close_table(table)
+            return
+        self.start_game(table)
+
+    # --- telling the table ------------------------------------------------------------------
+
+    def table_message(self: Hub, table: Table, seat: int | None) -> dict[str, Any]:
+        info = self.table_info(table)
+        now = asyncio.get_running_loop().time()
+        info["deadlines"] = {
+            str(s): round(max(0.0, t - now), 1)
+            for (tid, s), t in self.deadlines.items()
+            if tid == table.id
+        }
+        view = table.state.view(seat) if table.state is not None else None
+        return {"t": "table", "table": table.id, "info": info, "seat": seat, "view": view}
+
+    def table_changed(self: Hub, table: Table) -> None:
+        """Everyone at the table (and watching it) gets their own view; bots get their turn."""
+        if table.id not in self.tables:
+            return
+        self.arm(table)
+        for index, seat in enumerate(table.seats):
+            if seat.player is not None and seat.player in self.players:
+                self.players[seat.player].push(self.table_message(table, index))
+        watchers = self.spectators.get(table.id)
+        if watchers:
+            message = self.table_message(table, None)
+            for session in list(watchers):
+                session.push(message)
+        self.lobby_table_changed(table)
+
+    def save(self: Hub, table: Table) -> None:
+        self.store.save_table(table.id, table.record())
+
+    def tell(self: Hub, player_id: str, code: str, text: str) -> None:
+        if player_id in self.players:
+            self.players[player_id].push({"t": "error", "code": code, "message": text})
+
+    # --- bots, stand-ins and turn timers ----------------------------------------------------
+
+    def arm(self: Hub, table: Table) -> None:
+        """Schedule whoever must act next: bots soon, humans by their turn timer."""
+        state = table.state
+        key = ("table", table.id)
+        if state is None or table.status != "playing" or state.is_over:
+            self.cancel(key)
+            for k in [k for k in self.deadlines if k[0] == table.id]:
+                del self.deadlines[k]
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        pending = state.pending()
+        due: list[float] = []
+        for index, seat in enumerate(table.seats):
+            k = (table.id, index)
+            ask = pending.get(index)
+            if ask is None:
+                self.deadlines.pop(k, None)
+                self._asked.pop(k, None)
+                continue
+            human_here = seat.player is not None and seat.player in self.players
+            if not human_here:
+                self.deadlines.pop(k, None)
+                self._asked.pop(k, None)
+                due.append(now + self.config.bot_delay)
+                continue
+            # A new decision (another kind, or after this seat's own move) restarts its clock.
+            marker = (ask.kind, sum(1 for who, _ in state.history if who == index))
+            if self._asked.get(k) != marker:
+                self._asked[k] = marker
+                self.deadlines.pop(k, None)
+                if table.timer > 0:
+                    self.deadlines[k] = now + table.timer
+            if k in self.deadlines:
+                due.append(self.deadlines[k])
+        if due:
+            self.later(key, min(due) - now, self.autoplay, table.id)
+        else:
+            self.cancel(key)
+
+    def autoplay(self: Hub, table_id: int) -> None:
+        """Bots, stand-ins for absent players and expired timers act (one round of them)."""
+        table = self.tables.get(table_id)
+        if table is None or table.state is None or table.status != "playing":
+            return
+        state = table.state
+        now = asyncio.get_running_loop().time()
+        for index in sorted(state.pending()):
+            if state.is_over or index not in state.pending():
+                continue
+            seat = table.seats[index]
+            human_here = seat.player is not None and seat.player in self.players
+            if human_here:
+                deadline = self.deadlines.get((table.id, index))
+                if deadline is None or deadline > now + 0.001:
+                    continue
+                self.deadlines.pop((table.id, index), None)
+                kind = "heuristic"
+            else:
+                kind = seat.bot or "heuristic"
+            bot = make_bot(table.game, kind, seed=f"{table.id}:{index}:{len(state.history)}")
+            action = bot.choose(state.view(index))
+            self.apply_action(table, index, action)
+            break  # one action per tick: the table sees every move
+        else:
+            self.arm(table)
+
+    # --- players who drop and come back -----------------------------------------------------
+
+    def player_gone(self: Hub, player: Player) -> None:
+        """A player's last connection closed: keep their seats for the grace period."""
+        for table in list(self.tables.values()):
+            index = table.seat_of(player.id)
+            if index is None:
+                for s in list(self.spectators.get(table.id, ())):
+                    if s.player is player:
+                        self.spectators[table.id].discard(s)
+                continue
+            if table.status == "waiting":
+                table.seats[index] = Seat()
+                self.after_seat_change(table)
+                continue
+            self.later(
+                ("grace", table.id, player.id),
+                self.config.grace,
+                self.grace_over,
+                table.id,
+                player.id,
+            )
+            self.table_changed(table)
+
+    def grace_over(self: Hub, table_id: int, player_id: str) -> None:
+        table = self.tables.get(table_id)
+        if table is None or player_id in self.players:
+            return
+        index = table.seat_of(player_id)
+        if index is None:
+            return
+        table.seats[index] = Seat(bot="heuristic", reserved=player_id)
+        self.after_seat_change(table)
+
+    def player_back(self: Hub, player: Player) -> None:
+        """A player connected: give back the seats they held (within or after grace)."""
+        for table in list(self.tables.values()):
+            self.cancel(("grace", table.id, player.id))
+            index = table.seat_of(player.id)
+            if index is None:
+                index = table.reserved_seat_of(player.id)
+                if index is None:
+                    continue
+                table.seats[index] = Seat(player=player.id)
+                self.save(table)
+            self.table_changed(table)
+
+    # --- recovery ---------------------------------------------------------------------------
+
+    def restore_tables(self: Hub) -> None:
+        """Rebuild every stored table; a game replays to its last stored action."""
+        for row in self.store.live_tables():
+            table = Table.from_record(row["info"])
+            for seat in table.seats:
+                for pid in (seat.player, seat.reserved):
+                    if pid and pid not in self.names:
+                        record = self.store.get_player(pid)
+                        self.names[pid] = (record or {}).get("name") or "?"
+            self.names.setdefault(
+                table.owner, (self.store.get_player(table.owner) or {}).get("name") or "?"
+            )
+            if row["params"] is not None and table.status == "playing":
+                game = get_game(table.game)
+                table.state = game.replay(row["params"], row["actions"])
+            self.tables[table.id] = table
+            log.info("restored table %s (%s, %s)", table.id, table.game, table.status)
+
+    def resume_tables(self: Hub) -> None:
+        """After a restart: absent players get their grace period, games go on."""
+        for table in list(self.tables.values()):
+            if table.status == "waiting":
+                for i, seat in enumerate(table.seats):
+                    if seat.player is not None and seat.player not in self.players:
+                        table.seats[i] = Seat()
+                if not table.humans():
+                    self.close_table(table)
+                    continue
+                self.save(table)
+            elif table.status == "playing" and table.state is not None and table.state.is_over:
+                self.settle(table)  # killed between the last action and the payout
+            elif table.status == "between":
+                self.later(("next", table.id), self.config.between_games, self.next_game, table.id)
+            for seat in table.seats:
+                if seat.player is not None and seat.player not in self.players:
+                    self.later(
+                        ("grace", table.id, seat.player),
+                        self.config.grace,
+                        self.grace_over,
+                        table.id,
+                        seat.player,
+                    )
+            if table.id in self.tables:
+                self.arm(table)

@@ -1,0 +1,211 @@
+"""Creating tables, sitting, standing, spectating, bots in seats — with every table option
+enforced here, never trusted from the client."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from server.engine import RulesError, get_game
+
+from .errors import HubError
+from .table import Seat, Table
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .session import Player, Session
+
+
+class SeatingMixin:
+    def table_of(self: Hub, table_id: int) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise HubError("no_table", "There is no such table.")
+        return table
+
+    def on_create_table(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        player = self.need_player(session)
+        game = get_game(message["game"])
+        try:
+            options = game.resolve_options(message["players"], message.get("options"))
+            # A throwaway state proves the whole setup is playable before anything is stored.
+            game.new_state(message["players"], options, 0, 0)
+        except RulesError as err:
+            raise HubError("bad_options", err.message) from None
+        stake = message.get("stake", 0)
+        balance = self.store.balance(f"player:{player.id}")
+        if stake > balance:
+            raise HubError("chips", f"A stake of {stake} is more than your {balance} chips.")
+        table = Table(
+            id=self.store.next_table_id(),
+            game=game.name,
+            players=message["players"],
+            options=options,
+            owner=player.id,
+            access=message.get("access", "everyone"),
+            max_rating=message.get("max_rating"),
+            stake=stake,
+            timer=float(message.get("timer", self.config.turn_timer)),
+        )
+        self.tables[table.id] = table
+        self.sit(table, 0, player)  # the creator takes the first seat (and saves the table)
+        self.lobby_table_changed(table)
+
+    def may_join(self: Hub, table: Table, player: Player) -> None:
+        """Raise unless the table's options let this player in."""
+        if player.id == table.owner:
+            return
+        if table.access == "friends" and player.id not in self.store.friends(table.owner):
+            raise HubError("not_allowed", "Only the owner's friends may join this table.")
+        if table.access == "invited" and player.id not in self.store.invited(table.id):
+            raise HubError("not_allowed", "Only invited players may join this table.")
+        if table.max_rating is not None:
+            rating = self.rating_of(player.id, table.game)
+            if rating > table.max_rating:
+                raise HubError(
+                    "rating_too_high",
+                    f"Your rating {rating} is above this table's limit of {table.max_rating}.",
+                )
+
+    def on_join(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        player = self.need_player(session)
+        table = self.table_of(message["table"])
+        reclaim = table.reserved_seat_of(player.id)
+        if table.seat_of(player.id) is not None:
+            raise HubError("seated", "You already sit at this table.")
+        wanted = message.get("seat")
+        if reclaim is not None and wanted in (None, reclaim):
+            seat = table.seats[reclaim]
+            seat.player, seat.bot, seat.reserved = player.id, None, None
+            self.save(table)
+            self.table_changed(table)
+            return
+        self.may_join(table, player)
+        if wanted is None:
+            free = [i for i, s in enumerate(table.seats) if s.empty]
+            if not free:
+                raise HubError("full", "This table has no free seat.")
+            wanted = free[0]
+        if not 0 <= wanted < table.players:
+            raise HubError("no_seat", "There is no such seat at this table.")
+        if not table.seats[wanted].empty:
+            raise HubError("seat_taken", "That seat is taken.")
+        if table.status != "waiting":
+            raise HubError("started", "The game has started; join as a spectator or wait.")
+        balance = self.store.balance(f"player:{player.id}")
+        if balance < table.stake:
+            raise HubError("chips", f"This table's stake is {table.stake}; you have {balance}.")
+        self.sit(table, wanted, player)
+
+    def sit(self: Hub, table: Table, index: int, player: Player) -> None:
+        table.seats[index] = Seat(player=player.id)
+        for session in player.sessions:
+            session.spectating.discard(table.id)
+            self.spectators.get(table.id, set()).discard(session)
+        self.save(table)
+        self.table_changed(table)
+
+    def on_stand(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        player = self.need_player(session)
+        table = self.table_of(message["table"])
+        index = table.seat_of(player.id)
+        if index is None:
+            raise HubError("not_seated", "You do not sit at this table.")
+        if table.status == "playing":
+            # Mid-game a seat cannot vanish: a bot finishes the game in it, and the seat stays
+            # reserved so the player can sit down again.
+            table.seats[index] = Seat(bot="heuristic", reserved=player.id)
+        else:
+            table.seats[index] = Seat()
+        player.push({"t": "left", "table": table.id})
+        self.after_seat_change(table)
+
+    def on_leave(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        player = self.need_player(session)
+        table = self.table_of(message["table"])
+        if table.seat_of(player.id) is not None:
+            self.on_stand(session, message)
+        for s in player.sessions:
+            if table.id in s.spectating:
+                s.spectating.discard(table.id)
+                self.spectators.get(table.id, set()).discard(s)
+                s.push({"t": "left", "table": table.id})
+                self.lobby_table_changed(table)
+
+    def on_spectate(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        player = self.need_player(session)
+        table = self.table_of(message["table"])
+        if table.seat_of(player.id) is not None:
+            raise HubError("seated", "You sit at this table; you see it from your seat.")
+        if table.access != "everyone":
+            self.may_join(table, player)
+        session.spectating.add(table.id)
+        self.spectators.setdefault(table.id, set()).add(session)
+        session.push(self.table_message(table, None))
+        self.lobby_table_changed(table)
+
+    def on_add_bot(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        player = self.need_player(session)
+        table = self.table_of(message["table"])
+        self.need_seated_or_owner(table, player)
+        index = message["seat"]
+        if not 0 <= index < table.players:
+            raise HubError("no_seat", "There is no such seat at this table.")
+        if not table.seats[index].empty:
+            raise HubError("seat_taken", "That seat is taken.")
+        if table.status != "waiting":
+            raise HubError("started", "Bots can be seated only before the game starts.")
+        table.seats[index] = Seat(bot=message.get("kind", "heuristic"))
+        self.save(table)
+        self.table_changed(table)
+
+    def on_remove_bot(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        player = self.need_player(session)
+        table = self.table_of(message["table"])
+        self.need_seated_or_owner(table, player)
+        index = message["seat"]
+        if not 0 <= index < table.players or table.seats[index].bot is None:
+            raise HubError("no_bot", "There is no bot in that seat.")
+        if table.status != "waiting":
+            raise HubError("started", "Bots can be removed only before the game starts.")
+        table.seats[index] = Seat()
+        self.save(table)
+        self.table_changed(table)
+
+    def need_seated_or_owner(self: Hub, table: Table, player: Player) -> None:
+        if player.id != table.owner and table.seat_of(player.id) is None:
+            raise HubError("not_seated", "Only players at this table may do that.")
+
+    def on_start(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        player = self.need_player(session)
+        table = self.table_of(message["table"])
+        if table.seat_of(player.id) is None:
+            raise HubError("not_seated", "Only players at this table may start it.")
+        if table.status != "waiting":
+            raise HubError("started", "The game is already under way.")
+        if not table.full:
+            raise HubError("not_full", "Every seat must be taken (add bots to fill them).")
+        self.start_game(table)
+
+    def after_seat_change(self: Hub, table: Table) -> None:
+        """Save, tell everyone, and close the table once no human holds a seat in it."""
+        if not table.humans() and not any(s.reserved for s in table.seats):
+            self.close_table(table)
+            return
+        if not table.humans() and table.status != "playing":
+            self.close_table(table)
+            return
+        self.save(table)
+        self.table_changed(table)
+
+    def close_table(self: Hub, table: Table) -> None:
+        self.cancel(("table", table.id))
+        for key in [k for k in self._timers if isinstance(k, tuple) and k[1:2] == (table.id,)]:
+            self.cancel(key)
+        if table.state is not None and not table.state.is_over:
+            self.refund_pot(table)
+        del self.tables[table.id]
+        self.store.delete_table(table.id)
+        for session in self.spectators.pop(table.id, set()):
+            session.spectating.discard(table.id)
+            session.push({"t": "left", "table": table.id})
+        self.lobby_table_removed(table.id)

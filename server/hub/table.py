@@ -1,0 +1,100 @@
+"""A table: its settings, its seats and the game in play. Plain data plus rules of seating.
+
+The hub owns the I/O (messages, storage, timers); a Table only knows who sits where, what the
+table allows and which engine state is running, so it can be saved and rebuilt exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from server.engine import State, get_game
+
+
+@dataclass(slots=True)
+class Seat:
+    """Who holds a seat. A human seat keeps its player while they are away; after the grace
+    period a bot takes the seat over and the player may reclaim it (``reserved``)."""
+
+    player: str | None = None
+    bot: str | None = None
+    reserved: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return self.player is None and self.bot is None
+
+
+@dataclass(slots=True)
+class Table:
+    id: int
+    game: str
+    players: int
+    options: dict[str, Any]
+    owner: str
+    access: str = "everyone"
+    max_rating: int | None = None
+    stake: int = 0
+    timer: float = 60.0
+    seats: list[Seat] = field(default_factory=list)
+    status: str = "waiting"  # waiting → playing → between (games) → playing …
+    dealer: int = 0
+    games_played: int = 0
+    state: State | None = None
+
+    def __post_init__(self) -> None:
+        if not self.seats:
+            self.seats = [Seat() for _ in range(self.players)]
+
+    # --- seating ---------------------------------------------------------------------------
+
+    def seat_of(self, player: str) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.player == player:
+                return i
+        return None
+
+    def reserved_seat_of(self, player: str) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.reserved == player:
+                return i
+        return None
+
+    def humans(self) -> list[str]:
+        return [s.player for s in self.seats if s.player is not None]
+
+    @property
+    def full(self) -> bool:
+        return all(not s.empty for s in self.seats)
+
+    @property
+    def title(self) -> str:
+        return get_game(self.game).title
+
+    # --- saving ------------------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """Everything but the engine state (stored as params + actions) and live sessions."""
+        data = {
+            "id": self.id,
+            "game": self.game,
+            "players": self.players,
+            "options": self.options,
+            "owner": self.owner,
+            "access": self.access,
+            "max_rating": self.max_rating,
+            "stake": self.stake,
+            "timer": self.timer,
+            "seats": [asdict(s) for s in self.seats],
+            "status": self.status,
+            "dealer": self.dealer,
+            "games_played": self.games_played,
+        }
+        return data
+
+    @classmethod
+    def from_record(cls, data: dict[str, Any]) -> Table:
+        data = dict(data)
+        data["seats"] = [Seat(**s) for s in data["seats"]]
+        return cls(**data)

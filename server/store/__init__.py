@@ -1,0 +1,31 @@
+"""Persistence for the hub: players, chips, ratings, friends, invites, finished games and
+live tables in one SQLite file (see :mod:`server.store.store` for why it is built this way).
+"""
+
+from .schema import CURRENT_VERSION
+from .store import (
+    BANK,
+    DB_NAME,
+    InsufficientChips,
+    NameTaken,
+    Store,
+    StoreError,
+    default_data_dir,
+    name_key,
+    player_account,
+    pot_account,
+)
+
+__all__ = [
+    "BANK",
+    "CURRENT_VERSION",
+    "DB_NAME",
+    "InsufficientChips",
+    "NameTaken",
+    "Store",
+    "StoreError",
+    "default_data_dir",
+    "name_key",
+    "player_account",
+    "pot_account",
+]

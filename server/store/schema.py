@@ -1,0 +1,192 @@
+"""The database schema as numbered migrations.
+
+The schema version lives in ``PRAGMA user_version`` (0 for a new, empty file). Migration *n*
+upgrades a version ``n - 1`` file to version ``n``; :func:`migrate` applies the missing ones in
+order, each in its own transaction together with the version bump, so an upgrade interrupted
+by a crash leaves the file at the last complete version and the next start resumes from there.
+
+Rules for changing the schema: never edit a migration that has shipped (files in the field were
+made with it); append a new one instead, and give it a test that upgrades a file made at the
+previous version with its data in place.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+import msgpack
+
+#: Version 1: everything the hub keeps. Kept verbatim so tests can build a genuine v1 file.
+V1_SCHEMA = """
+CREATE TABLE players (
+    id       TEXT PRIMARY KEY,
+    name     TEXT,
+    name_key TEXT UNIQUE,           -- NFKC + casefold of name: names are unique ignoring case
+    lang     TEXT,
+    created  REAL NOT NULL
+);
+
+-- Double-entry chip ledger: every transfer writes two rows (src -amount, dst +amount) that
+-- share a transfer number, so SUM(amount) over the whole table is always 0.
+CREATE TABLE ledger (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    transfer INTEGER NOT NULL,
+    account  TEXT NOT NULL,
+    amount   INTEGER NOT NULL,
+    reason   TEXT NOT NULL,
+    ref,                            -- no type: an int stays an int, a str a str
+    at       REAL NOT NULL
+);
+CREATE INDEX ledger_account ON ledger (account, id);
+CREATE INDEX ledger_transfer ON ledger (transfer);
+
+-- The running balance of each account, kept in the same transaction as its ledger rows so a
+-- balance is one lookup rather than a sum over a player's whole history.
+CREATE TABLE balances (
+    account TEXT PRIMARY KEY,
+    balance INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE ratings (
+    player_id TEXT NOT NULL,
+    game      TEXT NOT NULL,
+    mu        REAL NOT NULL,
+    sigma     REAL NOT NULL,
+    updated   REAL NOT NULL,
+    PRIMARY KEY (player_id, game)
+) WITHOUT ROWID;
+
+CREATE TABLE friends (
+    owner   TEXT NOT NULL,
+    friend  TEXT NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (owner, friend)
+);
+
+CREATE TABLE invites (
+    table_id INTEGER NOT NULL,
+    invitee  TEXT NOT NULL,
+    sender   TEXT NOT NULL,
+    status   TEXT NOT NULL CHECK (status IN ('open', 'accepted', 'declined')),
+    created  REAL NOT NULL,
+    PRIMARY KEY (table_id, invitee)
+);
+CREATE INDEX invites_invitee ON invites (invitee, status);
+
+-- Finished games: creation parameters plus actions (msgpack), enough to replay each one.
+CREATE TABLE games (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id INTEGER,
+    game     TEXT,
+    params   BLOB NOT NULL,
+    history  BLOB NOT NULL,
+    outcome  BLOB NOT NULL,
+    players  BLOB NOT NULL,
+    finished REAL NOT NULL
+);
+CREATE TABLE game_players (
+    game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat      INTEGER NOT NULL,
+    player_id TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX game_players_player ON game_players (player_id, game_id);
+
+-- Named monotonic counters (the table id), persisted so ids are never reused after a restart.
+CREATE TABLE counters (
+    name  TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+
+-- Live tables: settings/seats/status, the running game's creation params and every action
+-- accepted in it, so a killed hub restores each table at its last accepted action.
+CREATE TABLE live_tables (
+    id      INTEGER PRIMARY KEY,
+    info    BLOB NOT NULL,
+    params  BLOB,
+    updated REAL NOT NULL
+);
+CREATE TABLE live_actions (
+    table_id INTEGER NOT NULL REFERENCES live_tables (id) ON DELETE CASCADE,
+    seq      INTEGER NOT NULL,
+    seat     INTEGER NOT NULL,
+    action   BLOB NOT NULL,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+"""
+
+#: Version 2: per-player preferences (a msgpack map), backfilled as an empty map.
+V2_SCHEMA = """
+ALTER TABLE players ADD COLUMN prefs BLOB;
+UPDATE players SET prefs = :empty WHERE prefs IS NULL;
+"""
+
+EMPTY_MAP = msgpack.packb({}, use_bin_type=True)
+
+
+def statements(script: str) -> list[str]:
+    """Split a script into statements so they can run inside *our* transaction.
+
+    ``executescript`` would commit first, which would break the all-or-nothing upgrade.
+    """
+    out: list[str] = []
+    buf = ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        raise ValueError(f"incomplete SQL statement: {buf.strip()!r}")
+    return out
+
+
+def _run(script: str, **params: object) -> Callable[[sqlite3.Connection], None]:
+    def apply(conn: sqlite3.Connection) -> None:
+        for stmt in statements(script):
+            conn.execute(stmt, params)
+
+    return apply
+
+
+#: MIGRATIONS[i] upgrades version i to version i + 1.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+    _run(V1_SCHEMA),
+    _run(V2_SCHEMA, empty=EMPTY_MAP),
+]
+
+#: The version this code writes.
+CURRENT_VERSION = len(MIGRATIONS)
+
+
+def get_version(conn: sqlite3.Connection) -> int:
+    return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def migrate(conn: sqlite3.Connection, target: int | None = None) -> int:
+    """Bring the file up to ``target`` (default: the latest) one version at a time; return
+    the version reached.
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``) so that the explicit
+    transactions here are the only ones. The caller checks for a too-new file beforehand.
+    """
+    if target is None:
+        target = len(MIGRATIONS)
+    version = get_version(conn)
+    while version < target:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Re-read under the write lock: another process may have upgraded meanwhile.
+            version = get_version(conn)
+            if version >= target:
+                conn.execute("COMMIT")
+                break
+            MIGRATIONS[version](conn)
+            conn.execute(f"PRAGMA user_version = {version + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        version += 1
+    return version

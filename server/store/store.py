@@ -1,0 +1,704 @@
+"""The hub's SQLite store: one file, one connection, every call short and synchronous.
+
+Why this shape:
+
+* **Durability first.** The hub must never lose an accepted action, chip or rating, so the file
+  runs in WAL mode with ``synchronous=FULL``: when a writing call returns, its commit is in the
+  WAL and fsynced, and survives SIGKILL and power loss. A commit costs one fsync (well under a
+  millisecond on the development machine), cheap next to a human's move.
+* **Synchronous on purpose.** The hub calls the store from its event loop. Calls are small
+  indexed reads and writes, so a thread hop would cost more than it saves, and running them in
+  order on one thread keeps "stored before its effects are sent" trivially true.
+* **Atomic groups.** :meth:`Store.transaction` groups calls (a deal's antes, a game's end:
+  record, payouts, ratings). Every public writing method is itself a (nested) transaction, so
+  a failing call inside a group leaves nothing half-done, even if the caller catches the error
+  and carries on.
+* **msgpack blobs** for what only the hub interprets (table info, game params, actions,
+  outcomes, preferences): the same encoding the engine's snapshots use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import time
+import unicodedata
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import platformdirs
+
+from . import schema
+
+DB_NAME = "gambit.sqlite3"
+#: The account that creates chips (starting grants) and may therefore go negative.
+BANK = "bank"
+INVITE_STATUSES = ("accepted", "declined")
+
+
+class StoreError(Exception):
+    """Anything the store refuses or cannot do; the hub catches this one base class."""
+
+
+class NameTaken(StoreError):
+    """Another player holds this name (compared ignoring case)."""
+
+    def __init__(self, name: str, owner: str) -> None:
+        super().__init__(f"The name {name!r} is taken.")
+        self.name = name
+        self.owner = owner
+
+
+class InsufficientChips(StoreError):
+    """A transfer would take an account below zero."""
+
+    def __init__(self, account: str, balance: int, amount: int) -> None:
+        super().__init__(f"{account} has {balance} chips, {amount} needed.")
+        self.account = account
+        self.balance = balance
+        self.amount = amount
+
+
+def default_data_dir() -> Path:
+    """The per-user data folder (e.g. ``~/.local/share/gambit`` on Linux)."""
+    return Path(platformdirs.user_data_dir("gambit", appauthor=False))
+
+
+def player_account(player_id: str) -> str:
+    """The ledger account of a player's chips."""
+    return f"player:{player_id}"
+
+
+def pot_account(table_id: int) -> str:
+    """The ledger account of a table's pot."""
+    return f"pot:{table_id}"
+
+
+def name_key(name: str) -> str:
+    """What two names must differ in to both be allowed: case (full Unicode casefolding) and
+    compatibility forms (NFKC: a full-width ``Ａ`` is an ``a``) are ignored."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def _pack(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def _unpack(data: bytes | None) -> Any:
+    if data is None:
+        return None
+    return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+def _check_id(what: str, value: Any) -> None:
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{what} must be a non-empty string, not {value!r}")
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make a newly created file's directory entry durable (POSIX; a no-op elsewhere)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class Store:
+    """All persistent state of the hub.
+
+    ``Store(path)`` opens (creating and migrating) one database file; ``Store()`` or
+    ``Store(":memory:")`` is a private in-memory database for fast tests. The hub uses
+    :meth:`Store.open` with a data directory. One store object belongs to one thread.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str] = ":memory:", *, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.path = os.fspath(path)
+        self._clock = clock
+        self._depth = 0
+        memory = self.path == ":memory:"
+        created = False
+        if not memory and not os.path.exists(self.path):
+            # Create it ourselves so that it (and SQLite's -wal/-shm, which copy the mode) is
+            # readable by the owner only: it holds who plays whom and every chip.
+            try:
+                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+                created = True
+            except FileExistsError:
+                pass
+            except OSError as err:
+                raise StoreError(f"Cannot create the database {self.path}: {err}") from err
+        try:
+            self._conn = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
+        except sqlite3.Error as err:
+            raise StoreError(f"Cannot open the database {self.path}: {err}") from err
+        try:
+            self._setup(memory)
+        except BaseException:
+            self._conn.close()
+            raise
+        if created:
+            _fsync_dir(Path(self.path).resolve().parent)
+
+    def _setup(self, memory: bool) -> None:
+        conn = self._conn
+        try:
+            # Check the version before anything writes: a file from a newer Gambit is left
+            # exactly as it was (even the journal mode, which is stored in the file).
+            version = schema.get_version(conn)
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"{self.path} is not a Gambit database: {err}") from err
+        if version > len(schema.MIGRATIONS):
+            raise StoreError(
+                f"{self.path} has schema version {version}, newer than this Gambit "
+                f"understands ({len(schema.MIGRATIONS)}). Upgrade Gambit to open it; "
+                "the file was not changed."
+            )
+        try:
+            if not memory:
+                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                if mode.lower() != "wal":
+                    raise StoreError(f"Cannot switch {self.path} to WAL mode (got {mode}).")
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            schema.migrate(conn)
+        except sqlite3.Error as err:
+            raise StoreError(f"Cannot prepare the database {self.path}: {err}") from err
+
+    @classmethod
+    def open(cls, data_dir: str | os.PathLike[str] | None = None, **kwargs: Any) -> Store:
+        """The store in ``data_dir`` (default: :func:`default_data_dir`), created if needed.
+
+        A new folder gets mode 0700: the database is private to the server's user.
+        """
+        folder = Path(data_dir) if data_dir is not None else default_data_dir()
+        if not folder.is_dir():
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            folder.chmod(0o700)  # mkdir's mode is filtered by the umask
+            _fsync_dir(folder.resolve().parent)
+        return cls(folder / DB_NAME, **kwargs)
+
+    def close(self) -> None:
+        """Close the connection (committed data is already safe; this only tidies the WAL)."""
+        self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        return schema.get_version(self._conn)
+
+    def pragma(self, name: str) -> Any:
+        """One PRAGMA's current value (for checks such as journal mode and synchronous)."""
+        if not name.replace("_", "").isalpha():
+            raise ValueError(f"not a pragma name: {name!r}")
+        return self._conn.execute(f"PRAGMA {name}").fetchone()[0]
+
+    # --- transactions --------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Store]:
+        """Group calls atomically: all are committed when the outermost block ends, or none.
+
+        The outermost block takes the write lock at once (``BEGIN IMMEDIATE``); an inner one
+        is a savepoint, so an exception leaving it undoes just its own work and, if it also
+        leaves the outer block, everything. Database errors come out as :class:`StoreError`.
+        """
+        conn = self._conn
+        outer = self._depth == 0
+        savepoint = f"sp{self._depth}"
+        try:
+            conn.execute("BEGIN IMMEDIATE" if outer else f"SAVEPOINT {savepoint}")
+        except sqlite3.Error as err:
+            raise StoreError(f"Cannot start a transaction: {err}") from err
+        self._depth += 1
+        try:
+            yield self
+        except BaseException as exc:
+            self._depth -= 1
+            if conn.in_transaction:  # SQLite may already have rolled back (disk full, I/O)
+                if outer:
+                    conn.execute("ROLLBACK")
+                else:
+                    conn.execute(f"ROLLBACK TO {savepoint}")
+                    conn.execute(f"RELEASE {savepoint}")
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(f"Database error: {exc}") from exc
+            raise
+        self._depth -= 1
+        try:
+            conn.execute("COMMIT" if outer else f"RELEASE {savepoint}")
+        except sqlite3.Error as err:
+            if outer and conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise StoreError(f"Cannot commit: {err}") from err
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._depth > 0
+
+    def _bump(self, counter: str) -> int:
+        """The next value of a persisted counter (1, 2, 3…); call inside a transaction."""
+        self._conn.execute(
+            "INSERT INTO counters (name, value) VALUES (?, 1) "
+            "ON CONFLICT (name) DO UPDATE SET value = value + 1",
+            (counter,),
+        )
+        return self._conn.execute(
+            "SELECT value FROM counters WHERE name = ?", (counter,)
+        ).fetchone()[0]
+
+    # --- players -------------------------------------------------------------------------
+
+    def ensure_player(self, player_id: str, *, starting_chips: int) -> dict[str, Any]:
+        """The player's record, created on first sight with ``starting_chips`` from the bank.
+
+        Creation and the grant are one transaction, so a player never exists without the
+        chips (nor gets them twice). Later calls change nothing, whatever ``starting_chips``.
+        """
+        _check_id("player_id", player_id)
+        if not isinstance(starting_chips, int) or starting_chips < 0:
+            raise ValueError(f"starting_chips must be an int >= 0, not {starting_chips!r}")
+        with self.transaction():
+            player = self.get_player(player_id)
+            if player is not None:
+                return player
+            self._conn.execute(
+                "INSERT INTO players (id, created, prefs) VALUES (?, ?, ?)",
+                (player_id, self._clock(), schema.EMPTY_MAP),
+            )
+            if starting_chips:
+                self.transfer(BANK, player_account(player_id), starting_chips, "starting chips")
+            player = self.get_player(player_id)
+            assert player is not None
+            return player
+
+    def get_player(self, player_id: str) -> dict[str, Any] | None:
+        """``{"id", "name", "lang", "prefs", "created"}``; name and lang are None until set."""
+        row = self._conn.execute(
+            "SELECT id, name, lang, prefs, created FROM players WHERE id = ?", (player_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        return {
+            "id": row[0],
+            "name": row[1],
+            "lang": row[2],
+            "prefs": _unpack(row[3]) or {},
+            "created": row[4],
+        }
+
+    def _update_player(self, player_id: str, sql: str, args: tuple[Any, ...]) -> None:
+        cur = self._conn.execute(f"UPDATE players SET {sql} WHERE id = ?", (*args, player_id))
+        if cur.rowcount == 0:
+            raise StoreError(f"No player {player_id!r}.")
+
+    def set_name(self, player_id: str, name: str | None) -> None:
+        """Register ``name`` to the player (None releases it).
+
+        Raises :class:`NameTaken` if another player holds it, ignoring case; the player may
+        change the case of their own name.
+        """
+        key = None
+        if name is not None:
+            if not isinstance(name, str) or not name:
+                raise ValueError(f"name must be a non-empty string or None, not {name!r}")
+            key = name_key(name)
+        with self.transaction():
+            if key is not None:
+                owner = self.name_owner(name)
+                if owner is not None and owner != player_id:
+                    raise NameTaken(name, owner)
+            self._update_player(player_id, "name = ?, name_key = ?", (name, key))
+
+    def name_owner(self, name: str) -> str | None:
+        """Which player holds ``name`` (ignoring case), if any."""
+        row = self._conn.execute(
+            "SELECT id FROM players WHERE name_key = ?", (name_key(name),)
+        ).fetchone()
+        return row[0] if row else None
+
+    def set_lang(self, player_id: str, lang: str | None) -> None:
+        with self.transaction():
+            self._update_player(player_id, "lang = ?", (lang,))
+
+    def set_prefs(self, player_id: str, prefs: Mapping[str, Any]) -> None:
+        """Replace the player's preferences (a msgpack-able map the hub and app interpret)."""
+        if not isinstance(prefs, Mapping):
+            raise ValueError(f"prefs must be a map, not {type(prefs).__name__}")
+        with self.transaction():
+            self._update_player(player_id, "prefs = ?", (_pack(dict(prefs)),))
+
+    # --- chips ---------------------------------------------------------------------------
+
+    def transfer(
+        self, src: str, dst: str, amount: int, reason: str, ref: str | int | None = None
+    ) -> int:
+        """Move ``amount`` chips from ``src`` to ``dst``; return the transfer's number.
+
+        Writes two ledger rows (-amount, +amount) and both balances in one transaction, so the
+        ledger always sums to zero. Only :data:`BANK` may go below zero: any other account
+        (players, and pots too, which would mean paying out chips never anted) raises
+        :class:`InsufficientChips` and nothing changes.
+        """
+        _check_id("src", src)
+        _check_id("dst", dst)
+        if src == dst:
+            raise ValueError(f"transfer from {src!r} to itself")
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise ValueError(f"amount must be a positive int, not {amount!r}")
+        if not isinstance(reason, str):
+            raise ValueError("reason must be a string")
+        with self.transaction():
+            have = self.balance(src)
+            if src != BANK and have < amount:
+                raise InsufficientChips(src, have, amount)
+            number = self._bump("transfer")
+            now = self._clock()
+            self._conn.executemany(
+                "INSERT INTO ledger (transfer, account, amount, reason, ref, at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (number, src, -amount, reason, ref, now),
+                    (number, dst, amount, reason, ref, now),
+                ],
+            )
+            self._conn.executemany(
+                "INSERT INTO balances (account, balance) VALUES (?, ?) "
+                "ON CONFLICT (account) DO UPDATE SET balance = balance + excluded.balance",
+                [(src, -amount), (dst, amount)],
+            )
+            return number
+
+    def balance(self, account: str) -> int:
+        """Chips in ``account`` (0 for one never used)."""
+        row = self._conn.execute(
+            "SELECT balance FROM balances WHERE account = ?", (account,)
+        ).fetchone()
+        return row[0] if row else 0
+
+    def balances(self, prefix: str = "") -> dict[str, int]:
+        """Every account whose name starts with ``prefix`` (e.g. ``"pot:"``) and its chips."""
+        rows = self._conn.execute(
+            "SELECT account, balance FROM balances WHERE substr(account, 1, ?) = ? "
+            "ORDER BY account",
+            (len(prefix), prefix),
+        )
+        return dict(rows.fetchall())
+
+    def ledger_total(self) -> int:
+        """The sum of every ledger row: 0 unless something is badly wrong."""
+        return self._conn.execute("SELECT COALESCE(SUM(amount), 0) FROM ledger").fetchone()[0]
+
+    def ledger(self, account: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        """The newest ledger rows (of one account, or all), newest first.
+
+        Each is ``{"id", "transfer", "account", "counterparty", "amount", "reason", "ref",
+        "at"}``; ``amount`` is signed from ``account``'s side.
+        """
+        where, args = ("WHERE l.account = ?", (account,)) if account is not None else ("", ())
+        rows = self._conn.execute(
+            "SELECT l.id, l.transfer, l.account, o.account, l.amount, l.reason, l.ref, l.at "
+            "FROM ledger l JOIN ledger o ON o.transfer = l.transfer AND o.id != l.id "
+            f"{where} ORDER BY l.id DESC LIMIT ?",
+            (*args, limit),
+        ).fetchall()
+        keys = ("id", "transfer", "account", "counterparty", "amount", "reason", "ref", "at")
+        return [dict(zip(keys, row, strict=True)) for row in rows]
+
+    def audit(self) -> list[str]:
+        """Problems with the chips, as readable lines; empty when all is well.
+
+        Checks what the hub relies on: the ledger sums to zero, each transfer's two rows
+        cancel, every stored balance equals its ledger rows, and only the bank is negative.
+        """
+        problems = []
+        total = self.ledger_total()
+        if total != 0:
+            problems.append(f"the ledger sums to {total}, not 0")
+        for number, total in self._conn.execute(
+            "SELECT transfer, SUM(amount) FROM ledger GROUP BY transfer "
+            "HAVING SUM(amount) != 0 OR COUNT(*) != 2"
+        ):
+            problems.append(f"transfer {number} is unbalanced ({total})")
+        for account, stored, summed in self._conn.execute(
+            "SELECT account, stored, summed FROM (SELECT a.account, "
+            "(SELECT balance FROM balances b WHERE b.account = a.account) AS stored, "
+            "(SELECT SUM(amount) FROM ledger l WHERE l.account = a.account) AS summed "
+            "FROM (SELECT account FROM balances UNION SELECT account FROM ledger) a) "
+            "WHERE stored IS NOT summed"
+        ):
+            problems.append(f"{account}: stored balance {stored}, ledger says {summed}")
+        for account, bal in self._conn.execute(
+            "SELECT account, balance FROM balances WHERE balance < 0 AND account != ?", (BANK,)
+        ):
+            problems.append(f"{account} is negative ({bal})")
+        return problems
+
+    # --- ratings -------------------------------------------------------------------------
+
+    def rating(self, player_id: str, game: str) -> tuple[float, float] | None:
+        """The player's (mu, sigma) at ``game``, or None if they never finished one."""
+        row = self._conn.execute(
+            "SELECT mu, sigma FROM ratings WHERE player_id = ? AND game = ?", (player_id, game)
+        ).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def set_ratings(self, game: str, ratings: Mapping[str, tuple[float, float]]) -> None:
+        """Store several players' new ratings at once (one game's update is all or nothing)."""
+        rows = []
+        now = self._clock()
+        for player_id, (mu, sigma) in ratings.items():
+            _check_id("player_id", player_id)
+            rows.append((player_id, game, float(mu), float(sigma), now))
+        with self.transaction():
+            self._conn.executemany(
+                "INSERT INTO ratings (player_id, game, mu, sigma, updated) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_id, game) DO UPDATE SET "
+                "mu = excluded.mu, sigma = excluded.sigma, updated = excluded.updated",
+                rows,
+            )
+
+    def ratings_of(self, player_id: str) -> dict[str, tuple[float, float]]:
+        """``{game: (mu, sigma)}`` for every game the player has a rating in."""
+        rows = self._conn.execute(
+            "SELECT game, mu, sigma FROM ratings WHERE player_id = ? ORDER BY game",
+            (player_id,),
+        )
+        return {game: (mu, sigma) for game, mu, sigma in rows}
+
+    # --- friends -------------------------------------------------------------------------
+
+    def add_friend(self, a: str, b: str) -> None:
+        """Put ``b`` on ``a``'s friend list (idempotent). The list is one-way."""
+        _check_id("a", a)
+        _check_id("b", b)
+        if a == b:
+            raise ValueError("a player cannot befriend themselves")
+        with self.transaction():
+            self._conn.execute(
+                "INSERT OR IGNORE INTO friends (owner, friend, created) VALUES (?, ?, ?)",
+                (a, b, self._clock()),
+            )
+
+    def remove_friend(self, a: str, b: str) -> None:
+        """Take ``b`` off ``a``'s list (idempotent)."""
+        with self.transaction():
+            self._conn.execute("DELETE FROM friends WHERE owner = ? AND friend = ?", (a, b))
+
+    def friends(self, a: str) -> list[str]:
+        """``a``'s friend list, in the order added."""
+        rows = self._conn.execute(
+            "SELECT friend FROM friends WHERE owner = ? ORDER BY created, rowid", (a,)
+        )
+        return [r[0] for r in rows]
+
+    # --- invites -------------------------------------------------------------------------
+
+    def add_invite(self, table_id: int, sender: str, invitee: str) -> None:
+        """Invite ``invitee`` to a table; inviting again re-opens the invite with the new
+        sender (one invite per table and invitee)."""
+        _check_id("sender", sender)
+        _check_id("invitee", invitee)
+        with self.transaction():
+            self._conn.execute(
+                "INSERT INTO invites (table_id, invitee, sender, status, created) "
+                "VALUES (?, ?, ?, 'open', ?) ON CONFLICT (table_id, invitee) DO UPDATE SET "
+                "sender = excluded.sender, status = 'open', created = excluded.created",
+                (table_id, invitee, sender, self._clock()),
+            )
+
+    def invites_for(self, player: str) -> list[dict[str, Any]]:
+        """The player's open invites, oldest first: ``{"table_id", "sender", "invitee",
+        "status", "created"}``."""
+        rows = self._conn.execute(
+            "SELECT table_id, sender, invitee, status, created FROM invites "
+            "WHERE invitee = ? AND status = 'open' ORDER BY created, table_id",
+            (player,),
+        )
+        keys = ("table_id", "sender", "invitee", "status", "created")
+        return [dict(zip(keys, row, strict=True)) for row in rows]
+
+    def set_invite(self, table_id: int, invitee: str, status: str) -> None:
+        """Answer an invite: ``"accepted"`` or ``"declined"``. Raises :class:`StoreError` if
+        there is no such invite, so a forged answer is not silently accepted."""
+        if status not in INVITE_STATUSES:
+            raise ValueError(f"status must be one of {INVITE_STATUSES}, not {status!r}")
+        with self.transaction():
+            cur = self._conn.execute(
+                "UPDATE invites SET status = ? WHERE table_id = ? AND invitee = ?",
+                (status, table_id, invitee),
+            )
+            if cur.rowcount == 0:
+                raise StoreError(f"{invitee!r} has no invite to table {table_id}.")
+
+    def invited(self, table_id: int) -> set[str]:
+        """Who is invited to the table (open or accepted invites; declined ones don't count)."""
+        rows = self._conn.execute(
+            "SELECT invitee FROM invites WHERE table_id = ? AND status != 'declined'",
+            (table_id,),
+        )
+        return {r[0] for r in rows}
+
+    # --- finished games ------------------------------------------------------------------
+
+    def record_game(
+        self,
+        table_id: int,
+        params: Mapping[str, Any],
+        history: list[Any],
+        outcome: Mapping[str, Any],
+        players: list[str | None],
+    ) -> int:
+        """Keep a finished game for good; return its id.
+
+        ``params`` + ``history`` replay it exactly (``game.replay``); ``players[seat]`` is who
+        sat there (None for a bot).
+        """
+        with self.transaction():
+            cur = self._conn.execute(
+                "INSERT INTO games (table_id, game, params, history, outcome, players, finished) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    table_id,
+                    params.get("game"),
+                    _pack(dict(params)),
+                    _pack(list(history)),
+                    _pack(dict(outcome)),
+                    _pack(list(players)),
+                    self._clock(),
+                ),
+            )
+            game_id = cur.lastrowid
+            assert game_id is not None
+            self._conn.executemany(
+                "INSERT INTO game_players (game_id, seat, player_id) VALUES (?, ?, ?)",
+                [(game_id, seat, pid) for seat, pid in enumerate(players) if pid is not None],
+            )
+            return game_id
+
+    _GAME_COLS = "g.id, g.table_id, g.game, g.params, g.history, g.outcome, g.players, g.finished"
+
+    @staticmethod
+    def _game_dict(row: tuple[Any, ...]) -> dict[str, Any]:
+        return {
+            "id": row[0],
+            "table_id": row[1],
+            "game": row[2],
+            "params": _unpack(row[3]),
+            "history": _unpack(row[4]),
+            "outcome": _unpack(row[5]),
+            "players": _unpack(row[6]),
+            "finished": row[7],
+        }
+
+    def game(self, game_id: int) -> dict[str, Any] | None:
+        """A finished game: ``{"id", "table_id", "game", "params", "history", "outcome",
+        "players", "finished"}``, or None if there is no such game."""
+        row = self._conn.execute(
+            f"SELECT {self._GAME_COLS} FROM games g WHERE g.id = ?", (game_id,)
+        ).fetchone()
+        return self._game_dict(row) if row else None
+
+    def games_of(self, player_id: str, limit: int = 20) -> list[dict[str, Any]]:
+        """The player's finished games, newest first, each as :meth:`game` plus ``"seat"``."""
+        rows = self._conn.execute(
+            f"SELECT {self._GAME_COLS}, p.seat FROM game_players p "
+            "JOIN games g ON g.id = p.game_id WHERE p.player_id = ? "
+            "ORDER BY p.game_id DESC, p.seat LIMIT ?",
+            (player_id, limit),
+        )
+        return [{**self._game_dict(row[:8]), "seat": row[8]} for row in rows]
+
+    # --- live tables ---------------------------------------------------------------------
+
+    def next_table_id(self) -> int:
+        """A new table id: 1, 2, 3… never reused, even across restarts."""
+        with self.transaction():
+            return self._bump("table")
+
+    def save_table(self, table_id: int, info: Mapping[str, Any]) -> None:
+        """Create or replace the table's settings/seats/status (the hub's own map)."""
+        with self.transaction():
+            self._conn.execute(
+                "INSERT INTO live_tables (id, info, updated) VALUES (?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET info = excluded.info, updated = excluded.updated",
+                (table_id, _pack(dict(info)), self._clock()),
+            )
+
+    def start_game(self, table_id: int, params: Mapping[str, Any]) -> None:
+        """A new game at a saved table: keep its creation params, forget the last game's
+        actions. (Record the finished game first, in the same transaction.)"""
+        with self.transaction():
+            cur = self._conn.execute(
+                "UPDATE live_tables SET params = ?, updated = ? WHERE id = ?",
+                (_pack(dict(params)), self._clock(), table_id),
+            )
+            if cur.rowcount == 0:
+                raise StoreError(f"No live table {table_id}; save_table it first.")
+            self._conn.execute("DELETE FROM live_actions WHERE table_id = ?", (table_id,))
+
+    def append_action(self, table_id: int, seat: int, action: Mapping[str, Any]) -> int:
+        """Store an accepted action of the table's current game; durable once this returns.
+
+        Returns its sequence number: its index in the game's history (0 for the first).
+        """
+        with self.transaction():
+            row = self._conn.execute(
+                "SELECT params IS NOT NULL FROM live_tables WHERE id = ?", (table_id,)
+            ).fetchone()
+            if row is None:
+                raise StoreError(f"No live table {table_id}.")
+            if not row[0]:
+                raise StoreError(f"Table {table_id} has no game started.")
+            seq = self._conn.execute(
+                "SELECT COALESCE(MAX(seq) + 1, 0) FROM live_actions WHERE table_id = ?",
+                (table_id,),
+            ).fetchone()[0]
+            self._conn.execute(
+                "INSERT INTO live_actions (table_id, seq, seat, action) VALUES (?, ?, ?, ?)",
+                (table_id, seq, seat, _pack(dict(action))),
+            )
+            return seq
+
+    def live_tables(self) -> list[dict[str, Any]]:
+        """Every saved table, by id: ``{"id", "info", "params", "actions"}``; ``params`` is None
+        before the first game, ``actions`` is ``[[seat, action], ...]`` like ``state.history``
+        so ``game.replay(params, actions)`` restores the game at its last accepted action."""
+        actions: dict[int, list[list[Any]]] = {}
+        for table_id, seat, action in self._conn.execute(
+            "SELECT table_id, seat, action FROM live_actions ORDER BY table_id, seq"
+        ):
+            actions.setdefault(table_id, []).append([seat, _unpack(action)])
+        return [
+            {
+                "id": table_id,
+                "info": _unpack(info),
+                "params": _unpack(params),
+                "actions": actions.get(table_id, []),
+            }
+            for table_id, info, params in self._conn.execute(
+                "SELECT id, info, params FROM live_tables ORDER BY id"
+            )
+        ]
+
+    def delete_table(self, table_id: int) -> None:
+        """Forget a closed table: its live state, its current game's actions and its invites.
+        (Its finished games stay.)"""
+        with self.transaction():
+            self._conn.execute("DELETE FROM live_tables WHERE id = ?", (table_id,))
+            self._conn.execute("DELETE FROM invites WHERE table_id = ?", (table_id,))

@@ -1,0 +1,32 @@
+import pytest
+
+from server.hub import Hub, HubConfig
+from server.store import Store
+
+
+def fast_config(**overrides) -> HubConfig:
+    values = dict(
+        bot_delay=0.0,
+        between_games=0.05,
+        grace=0.5,
+        turn_timer=0.0,
+        lobby_interval=0.02,
+        hello_timeout=2.0,
+    )
+    values.update(overrides)
+    return HubConfig(**values)
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store.open(tmp_path / "data")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+async def hub(store):
+    h = Hub(store, fast_config())
+    await h.start()
+    yield h
+    await h.stop()
