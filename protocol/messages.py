@@ -125,6 +125,7 @@ SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
     "invites": ("invites",),
     "friends": ("friends",),
     "error": ("code", "message"),
+    "notice": ("code", "message"),
     "pong": ("n",),
     "bye": ("code", "message"),
 }

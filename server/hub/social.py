@@ -95,7 +95,7 @@ class SocialMixin:
                 self.players[invitee].push(
                     {"t": "invite", "table": table.id, "from": player.name, "game": table.game}
                 )
-            session.push({"t": "error", "code": "ok", "message": f"Invited {name}."})
+            session.push({"t": "notice", "code": "invited", "message": f"Invited {name}."})
             return
         if player.id not in self.store.invited(table.id):
             raise HubError("no_invite", "You have no invitation to this table.")
