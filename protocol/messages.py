@@ -77,6 +77,8 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
     "profile": {
         "name": _str(MAX_NAME, required=False),
         "lang": _str(8, required=False, choices=LANGUAGES),
+        # The app's own preferences (alerts, card faces, theme…), remembered per identity.
+        "prefs": Field((dict,), required=False, max_len=16),
     },
     "create_table": {
         "game": _str(32, choices=GAMES),
@@ -115,7 +117,7 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
 #: What the hub sends; documented in docs/protocol.md. Checked in tests, not at run time.
 SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
     "welcome": ("v", "you", "server"),
-    "you": ("id", "name", "guest", "chips", "ratings", "lang"),
+    "you": ("id", "name", "guest", "chips", "ratings", "lang", "prefs"),
     "lobby": ("tables", "players"),
     "lobby_update": ("tables", "removed", "players"),
     "table": ("table", "info", "seat", "view"),

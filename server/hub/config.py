@@ -26,3 +26,5 @@ class HubConfig:
     max_bad_frames: int = 10
     #: Seconds a new connection has to say hello.
     hello_timeout: float = 10.0
+    #: Fixed seed for deals (tests and snapshots); None deals from the system's randomness.
+    seed: int | None = None

@@ -250,6 +250,11 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin):
         if "lang" in message:
             player.lang = message["lang"]
             self.store.set_lang(player.id, player.lang)
+        if "prefs" in message:
+            if player.guest:
+                player.prefs = dict(message["prefs"])
+            else:
+                self.store.set_prefs(player.id, message["prefs"])
         player.push({"t": "you", **self.you(player)})
 
     def _claim_name(self, pid: str, guest: bool, wished: str | None, strict: bool = False) -> str:
@@ -296,7 +301,13 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin):
                 game: ratings.display(self.store.rating(player.id, game)) for game in all_games()
             },
             "lang": player.lang,
+            "prefs": self.prefs_of(player),
         }
+
+    def prefs_of(self, player: Player) -> dict[str, Any]:
+        if player.guest:
+            return dict(player.prefs)
+        return (self.store.get_player(player.id) or {}).get("prefs") or {}
 
     def server_info(self) -> dict[str, Any]:
         games = []

@@ -57,9 +57,12 @@ class PlayMixin:
             self.after_seat_change(table)
             return
         game = get_game(table.game)
-        state = game.new_state(
-            table.players, table.options, dealer=table.dealer, seed=secrets.randbits(63)
+        seed = (
+            secrets.randbits(63)
+            if self.config.seed is None
+            else f"{self.config.seed}:{table.id}:{table.games_played}"
         )
+        state = game.new_state(table.players, table.options, dealer=table.dealer, seed=seed)
         with self.store.transaction():
             if table.stake:
                 for seat in table.seats:

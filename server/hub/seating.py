@@ -3,6 +3,8 @@ enforced here, never trusted from the client."""
 
 from __future__ import annotations
 
+import random
+import secrets
 from typing import TYPE_CHECKING, Any
 
 from server.engine import RulesError, get_game
@@ -35,8 +37,15 @@ class SeatingMixin:
         balance = self.store.balance(f"player:{player.id}")
         if stake > balance:
             raise HubError("chips", f"A stake of {stake} is more than your {balance} chips.")
+        table_id = self.store.next_table_id()
+        # The first dealer is drawn at random (Prophet ruling 3; the same for every game).
+        if self.config.seed is None:
+            dealer = secrets.randbelow(message["players"])
+        else:
+            dealer = random.Random(f"{self.config.seed}:{table_id}").randrange(message["players"])
         table = Table(
-            id=self.store.next_table_id(),
+            id=table_id,
+            dealer=dealer,
             game=game.name,
             players=message["players"],
             options=options,

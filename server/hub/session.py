@@ -46,6 +46,7 @@ class Player:
     lang: str
     chat: RateLimiter
     sessions: set[Session] = field(default_factory=set)
+    prefs: dict[str, Any] = field(default_factory=dict)  # guests' prefs live only this long
 
     def push(self, message: dict[str, Any]) -> None:
         for session in list(self.sessions):

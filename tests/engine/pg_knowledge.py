@@ -24,7 +24,10 @@ def pg_glimpses(state: PGState, seat: int, action: dict) -> dict[int | None, set
         return {}
     out: dict[int | None, set[str]] = {}
     if ask.kind == "turn" and action["type"] == "risk" and state.high_deck[-1:] == ["HSE"]:
-        out[seat] = {state.fates[s] for s in state._affected(seat) if s != seat}
+        # Ruling 10, read from the table rather than from the engine's own helper: every other
+        # seat's Fate except an Innocent holder's.
+        others = (s for s in range(state.num_players) if s != seat)
+        out[seat] = {state.fates[s] for s in others if "HIN" not in state.fronts[s]}
     if ask.kind == "darklord" and action["type"] == "target":
         out[seat] = set(state.hands[action["seat"]])
     if len(state.deck) < MOST_DRAWN_IN_ONE_ACTION:

@@ -16,6 +16,7 @@ from protocol.cards import TAROKKA_COMMON, TAROKKA_DECK
 from server.engine.base import tie_order
 from server.engine.errors import BadSetup, IllegalAction, MalformedAction, OutOfTurn
 from server.engine.prophets_gambit import GAME
+from tests.engine.pg_knowledge import pg_glimpses
 from tests.engine.play import is_hidden_place, owner, play_out, strings_in
 
 FILLER = list(reversed(TAROKKA_COMMON))
@@ -561,6 +562,8 @@ def test_raven_passes_left_only_when_all_have_chosen():
     act(st, 1, "give", card="T2")
     act(st, 2, "give", card="C1")
     assert "T2" in st.hands[1] and "C1" in st.hands[2]
+    assert st.view(2)["picked"] == "C1" and "picked" not in st.view(0)
+    assert "C1" not in set(strings_in(st.view(0))) and "C1" not in set(strings_in(st.view(1)))
     act(st, 0, "give", card="G1")
     assert "G1" in st.hands[1] and "T2" in st.hands[2] and "C1" in st.hands[0]
     received = events(st, "received", seat=2)
@@ -617,6 +620,13 @@ def innocent_then(card):
 def test_innocent_skips_beast():
     st = innocent_then("HBE")
     assert kinds(st) == {0: "beast", 2: "beast"}
+    hand1 = list(st.hands[1])
+    act(st, 2, "discard", card="G2")
+    act(st, 0, "discard", card="G1")
+    assert st.hands[1] == hand1  # the holder neither discards nor draws
+    assert st.discard == ["S1", "C1", "G2", "G1"]
+    assert st.view(None)["hand_sizes"] == [5, 4, 4]
+    assert sorted(e["seat"] for e in events(st, "draw")) == [0, 2]
 
 
 def test_innocent_skips_raven():
@@ -737,8 +747,11 @@ def test_ruling12_kill_leaves_four_card_hands():
     out = st.outcome()
     assert all(len(h["cards"]) == 4 for h in out.hands)
     assert st.card_locations()["killed"] == ["G9"] and st.view(None)["focus"] is None
-    # Without G9: seat 1 has 5-7-8 + T5 S6 …: highest card; seat 2 G1 G3 G5 G7: highest card
-    assert out.detail["killed"] is True and out.winners == [1]
+    # Ruling 14: four cards make no five-card category. Seat 1's 5-6-7-8 is no Village and
+    # seat 2's four Glyphs G1 G3 G5 G7 no Guild: all three hold only a highest card.
+    assert [h["category"] for h in out.hands] == ["highest_card"] * 3
+    assert sorted(out.hands[2]["cards"]) == ["G1", "G3", "G5", "G7"]
+    assert out.detail["killed"] is True and out.winners == [1]  # 8 high beats 7 and 4
 
 
 def test_ruling12_execution_ties_go_by_ruling_2():
@@ -856,18 +869,22 @@ def test_random_deals_keep_every_card_and_hide_what_is_hidden(n):
     for seed in range(30):
         st = GAME.new_state(n, dealer=seed % n, seed=seed)
         rng = random.Random(seed)
+        # What each seat may know of others' hidden cards, from the rules (Seer, Darklord),
+        # not from what the engine chose to put in its view.
+        seen: dict[int | None, set[str]] = {s: set() for s in (None, *range(n))}
         while not st.is_over:
             assert card_count(st) == sorted(TAROKKA_DECK)
             for seat in (None, *range(n)):
                 leaks = hidden_leaks(st, seat)
-                view = st.view(seat)
-                allowed = set((view.get("glimpse") or {}).values())
-                allowed |= set((view.get("ask") or {}).get("hand", ()))
-                assert leaks <= allowed, (seat, leaks)
+                assert leaks <= seen[seat], (seat, leaks)
             spectator = st.view(None)
             assert "hand" not in spectator and "fate" not in spectator
             seat = rng.choice(sorted(st.pending()))
-            st.apply(seat, rng.choice(st.view(seat)["legal"]))
+            action = rng.choice(st.view(seat)["legal"])
+            for who, cards in pg_glimpses(st, seat, action).items():
+                if who is not None:
+                    seen[who] |= cards
+            st.apply(seat, action)
         if not st.donjon:
             assert all(len(h) == 3 for h in st.hands)
         assert sorted(st.outcome().ranking) == list(range(n))
