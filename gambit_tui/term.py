@@ -1,0 +1,46 @@
+"""What we know of a player's terminal, as the SSH client reported it (never the server's).
+
+The SSH host fills this from the PTY request and the environment the client sent; ``gambit
+play`` fills it from the local terminal. The app reads colour depth, card faces and language
+defaults from here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class TermInfo:
+    width: int = 80
+    height: int = 24
+    term: str = "xterm-256color"
+    colorterm: str | None = None
+    no_color: bool = False
+    lang: str | None = None  # the client's LANG / LC_ALL, when sent
+
+    @property
+    def color_system(self) -> str | None:
+        """Rich's colour system name for this terminal: truecolor, 256, standard or None."""
+        if self.no_color or self.term in ("dumb", ""):
+            return None
+        if (self.colorterm or "").lower() in ("truecolor", "24bit"):
+            return "truecolor"
+        if "256color" in self.term:
+            return "256"
+        return "standard"
+
+    @property
+    def unicode(self) -> bool:
+        """Unicode card faces unless the client's locale says it cannot show them."""
+        if self.lang is None:
+            return True
+        return "utf-8" in self.lang.lower() or "utf8" in self.lang.lower()
+
+    @property
+    def language(self) -> str | None:
+        """"en", "uk" or "de" from the client's locale, if it names one of ours."""
+        if not self.lang:
+            return None
+        code = self.lang.split("_")[0].split(".")[0].lower()
+        return code if code in ("en", "uk", "de") else None

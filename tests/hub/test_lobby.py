@@ -1,0 +1,64 @@
+"""The lobby: every client sees tables and players come and go, with bursts coalesced."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server.hub import Hub
+
+from .conftest import fast_config
+from .harness import connect
+
+
+async def test_lobby_lists_tables_and_players_and_follows_changes(hub):
+    watcher = await connect(hub)
+    await watcher.hello("Watcher")
+    lobby = await watcher.expect("lobby")
+    assert [p["name"] for p in lobby["players"]] == ["Watcher"] and lobby["tables"] == []
+    ada = await connect(hub)
+    await ada.hello("Ada")
+    await ada.send("create_table", game="prophet", players=4, stake=5, access="friends")
+    update = await watcher.until(lambda m: m["t"] == "lobby_update" and m["tables"])
+    table = update["tables"][0]
+    assert table["game"] == "prophet" and table["stake"] == 5 and table["access"] == "friends"
+    assert table["seats"][0]["name"] == "Ada" and table["status"] == "waiting"
+    players = await watcher.until(
+        lambda m: m["t"] == "lobby_update" and m["players"] and len(m["players"]) == 2
+    )
+    assert {p["name"] for p in players["players"]} == {"Ada", "Watcher"}
+    await ada.send("stand", table=table["id"])
+    removed = await watcher.until(lambda m: m["t"] == "lobby_update" and m["removed"])
+    assert removed["removed"] == [table["id"]]
+
+
+async def test_a_burst_of_changes_costs_each_client_a_few_messages_per_second(store):
+    hub = Hub(store, fast_config(lobby_interval=0.25))
+    await hub.start()
+    try:
+        watcher = await connect(hub)
+        await watcher.hello("Watcher")
+        await watcher.expect("lobby")
+        makers = [await connect(hub) for _ in range(5)]
+        for i, m in enumerate(makers):
+            await m.hello(f"Maker{i}")
+        start = len(watcher.log)
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        for m in makers:  # about 60 table changes in a burst
+            for _ in range(3):
+                await m.send("create_table", game="prophets_gambit", players=5)
+        for m in makers:
+            await m.until(lambda msg, m=m: msg["t"] == "table" and len(m.tables) == 3)
+        for m in makers:
+            for table_id in m.tables:
+                for seat in range(1, 5):
+                    await m.send("add_bot", table=table_id, seat=seat)
+        await asyncio.sleep(1.0)
+        elapsed = loop.time() - t0
+        updates = [msg for msg in watcher.log[start:] if msg["t"] == "lobby_update"]
+        assert len(hub.tables) == 15
+        assert len(updates) <= elapsed / 0.25 + 2, f"{len(updates)} updates in {elapsed:.2f}s"
+        seen = {t["id"]: t for u in updates for t in u["tables"]}
+        assert all(all(s["bot"] for s in seen[t]["seats"][1:]) for t in hub.tables)
+    finally:
+        await hub.stop()
