@@ -50,7 +50,8 @@ def decode_body(body: bytes) -> dict[str, Any]:
             max_ext_len=0,
         )
     except Exception as err:  # msgpack raises several unrelated types for bad bytes
-        raise ProtocolError("bad_frame", f"The frame is not valid msgpack ({err}).") from None
+        reason = str(err) or type(err).__name__
+        raise ProtocolError("bad_frame", f"The frame is not valid msgpack ({reason}).") from None
     if not isinstance(value, dict) or not isinstance(value.get("t"), str):
         raise ProtocolError("bad_message", "A message must be a map with a string 't'.")
     return value

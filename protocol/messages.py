@@ -122,7 +122,7 @@ SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
     "lobby_update": ("tables", "removed", "players"),
     "table": ("table", "info", "seat", "view"),
     "left": ("table",),
-    "chat": ("channel", "from", "text"),
+    "chat": ("channel", "from", "text", "ts"),
     "invite": ("table", "from", "game"),
     "invites": ("invites",),
     "friends": ("friends",),

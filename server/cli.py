@@ -23,7 +23,15 @@ def main(argv: list[str] | None = None) -> int:
     from .hub.main import add_hub_arguments
 
     add_hub_arguments(hub)
+    serve = sub.add_parser("serve", help="serve the games over SSH (ssh -p 2222 play@host)")
+    from .ssh.serve import add_serve_arguments
+
+    add_serve_arguments(serve)
     args = parser.parse_args(argv)
+    if args.command == "serve":
+        from .ssh.serve import main_serve
+
+        return main_serve(args)
     if args.command == "hub":
         from .hub.main import main_hub
 

@@ -292,8 +292,13 @@ class Game:
         if not isinstance(num_players, int) or not (
             self.min_players <= num_players <= self.max_players
         ):
+            count = (
+                f"{self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
             raise BadSetup(
-                f"{self.title} takes {self.min_players} to {self.max_players} players.",
+                f"{self.title} takes {count} players.",
                 min=self.min_players,
                 max=self.max_players,
             )

@@ -49,6 +49,7 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin):
         self.names: dict[str, str] = {}  # player id → display name, for everyone we have met
         self._tasks: set[asyncio.Task] = set()
         self._timers: dict[Any, asyncio.TimerHandle] = {}
+        self._stopped = False  # once stopped, sessions that wind down schedule no timers
         self._init_play()
         self._init_lobby()
 
@@ -61,6 +62,7 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin):
         self._start_lobby()
 
     async def stop(self) -> None:
+        self._stopped = True
         for handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
@@ -80,6 +82,8 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin):
     def later(self, key: Any, delay: float, callback, *args: Any) -> None:
         """Run ``callback`` after ``delay`` seconds, replacing any timer under ``key``."""
         self.cancel(key)
+        if self._stopped:
+            return
         loop = asyncio.get_running_loop()
         self._timers[key] = loop.call_later(max(0.0, delay), self._fire, key, callback, args)
 
@@ -217,6 +221,7 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin):
             self.players[pid] = player
             self.names[pid] = name
             self.lobby_players_changed()
+        player.lang = lang
         if lang != record.get("lang"):
             self.store.set_lang(pid, lang)
         player.sessions.add(session)
@@ -349,7 +354,7 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin):
         if player is None:
             return
         player.sessions.discard(session)
-        if not player.sessions:
+        if not player.sessions and not self._stopped:
             del self.players[player.id]
             self.lobby_players_changed()
             self.player_gone(player)

@@ -64,6 +64,7 @@ class PlayMixin:
         )
         state = game.new_state(table.players, table.options, dealer=table.dealer, seed=seed)
         with self.store.transaction():
+            table.accounts = [self.account(seat) for seat in table.seats]
             if table.stake:
                 for seat in table.seats:
                     self.store.transfer(
@@ -99,7 +100,7 @@ class PlayMixin:
         raise_chips = table.game == "fortunes" and action["type"] == "raise" and table.stake
         with self.store.transaction():
             if raise_chips:
-                account = self.account(table.seats[seat])
+                account = table.accounts[seat]
                 if account != "bank" and self.store.balance(account) < table.stake:
                     raise HubError("chips", "You do not have the chips to raise.")
                 self.store.transfer(
@@ -123,11 +124,9 @@ class PlayMixin:
         pot = f"pot:{table.id}"
         humans = [s.player for s in table.seats]
         with self.store.transaction():
-            for seat, amount in zip(table.seats, payouts, strict=True):
+            for account, amount in zip(table.accounts, payouts, strict=True):
                 if amount:
-                    self.store.transfer(
-                        pot, self.account(seat), amount, "payout", ref=str(table.id)
-                    )
+                    self.store.transfer(pot, account, amount, "payout", ref=str(table.id))
             leftover = self.store.balance(pot)
             if leftover:
                 self.store.transfer(pot, "bank", leftover, "rounding", ref=str(table.id))
@@ -163,9 +162,9 @@ class PlayMixin:
             return
         share = left // table.players
         with self.store.transaction():
-            for seat in table.seats:
+            for account in table.accounts or [self.account(seat) for seat in table.seats]:
                 if share:
-                    self.store.transfer(pot, self.account(seat), share, "refund", ref=str(table.id))
+                    self.store.transfer(pot, account, share, "refund", ref=str(table.id))
             rest = self.store.balance(pot)
             if rest:
                 self.store.transfer(pot, "bank", rest, "rounding", ref=str(table.id))
@@ -349,7 +348,8 @@ class PlayMixin:
             self.names.setdefault(
                 table.owner, (self.store.get_player(table.owner) or {}).get("name") or "?"
             )
-            if row["params"] is not None and table.status == "playing":
+            # Between games the finished game stays on show, as it was before the restart.
+            if row["params"] is not None and table.status in ("playing", "between"):
                 game = get_game(table.game)
                 table.state = game.replay(row["params"], row["actions"])
             self.tables[table.id] = table

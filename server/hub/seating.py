@@ -131,6 +131,9 @@ class SeatingMixin:
     def on_leave(self: Hub, session: Session, message: dict[str, Any]) -> None:
         player = self.need_player(session)
         table = self.table_of(message["table"])
+        watching = any(table.id in s.spectating for s in player.sessions)
+        if table.seat_of(player.id) is None and not watching:
+            raise HubError("not_at_table", "You are neither seated at nor watching this table.")
         if table.seat_of(player.id) is not None:
             self.on_stand(session, message)
         for s in player.sessions:

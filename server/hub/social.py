@@ -57,7 +57,9 @@ class SocialMixin:
         op = message["op"]
         if op in ("add", "remove"):
             name = message.get("name")
-            other = self.store.name_owner(name) if name else None
+            if not name:
+                raise HubError("no_player", "Name the player.")
+            other = self.store.name_owner(name)
             if other is None:
                 raise HubError("no_player", f"There is no player called {name}.")
             if other == player.id:
@@ -84,10 +86,12 @@ class SocialMixin:
         if op == "send":
             self.need_seated_or_owner(table, player)
             name = message.get("name")
-            invitee = self.store.name_owner(name) if name else None
+            if not name:
+                raise HubError("no_player", "Name the player to invite.")
+            invitee = self.store.name_owner(name)
             if invitee is None:
                 online = {p.name.casefold(): p.id for p in self.players.values()}
-                invitee = online.get((name or "").casefold())
+                invitee = online.get(name.casefold())
             if invitee is None:
                 raise HubError("no_player", f"There is no player called {name}.")
             self.store.add_invite(table.id, player.id, invitee)
@@ -101,6 +105,7 @@ class SocialMixin:
             raise HubError("no_invite", "You have no invitation to this table.")
         if op == "decline":
             self.store.set_invite(table.id, player.id, "declined")
+            session.push({"t": "notice", "code": "declined", "message": "Invitation declined."})
             return
         self.store.set_invite(table.id, player.id, "accepted")
         self.on_join(session, {"t": "join", "table": table.id})

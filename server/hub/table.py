@@ -41,6 +41,9 @@ class Table:
     status: str = "waiting"  # waiting → playing → between (games) → playing …
     dealer: int = 0
     games_played: int = 0
+    #: The chip account each seat anted from in the current game: payouts go back there,
+    #: even if a bot has since taken the seat over.
+    accounts: list[str] = field(default_factory=list)
     state: State | None = None
 
     def __post_init__(self) -> None:
@@ -90,6 +93,7 @@ class Table:
             "status": self.status,
             "dealer": self.dealer,
             "games_played": self.games_played,
+            "accounts": self.accounts,
         }
         return data
 

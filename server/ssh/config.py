@@ -1,0 +1,27 @@
+"""What the owner of a ``gambit serve`` can set; kept apart so the CLI can read the defaults
+without importing asyncssh and Textual."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(slots=True)
+class HostConfig:
+    """What the owner of a ``gambit serve`` can set (see ``gambit serve --help``)."""
+
+    host: str = "127.0.0.1"
+    port: int = 2222
+    password: str | None = None
+    authorized_keys: Path | None = None
+    #: Most game sessions at once, and from one address.
+    max_sessions: int = 200
+    max_per_address: int = 10
+    #: A session with no key pressed for this long is closed (its seat waits out the hub's
+    #: grace period). 0 = never.
+    idle_timeout: float = 1800.0
+    #: Ping the client this often; a client that misses three in a row is gone.
+    keepalive_interval: float = 30.0
+    #: Seconds a new connection has to authenticate.
+    login_timeout: float = 30.0

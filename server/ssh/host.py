@@ -1,0 +1,253 @@
+"""The asyncssh server: who may come in, as whom, and how many.
+
+The bridge between SSH and the hub (like ssh-chat's ``host.go``): it authenticates, counts
+connections and sessions, refuses everything but terminal sessions, and gives each PTY session
+a :class:`~server.ssh.session.GameSession`. Game logic never sees SSH.
+
+Who is who:
+
+* Any username. ``play`` and ``guest`` mean "no wish"; anything else is the display name the
+  player would like (the hub decides whether they get it).
+* A public key the client offers (and proves it holds) is accepted, and its SHA256
+  fingerprint is the player's identity: the same key is the same player, from any device.
+* A client without a key joins as a guest, through keyboard-interactive auth with no prompts.
+* ``--authorized-keys FILE`` accepts only the keys listed there. ``--password PW``: keyless
+  players (and keys not in that file) must give the password, and play as guests. With either
+  option set, nobody gets in without one of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import socket
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+import asyncssh
+
+from .config import HostConfig
+from .session import AppFactory, GameSession
+
+if TYPE_CHECKING:
+    from server.hub import Hub
+
+log = logging.getLogger(__name__)
+
+#: Kernel send buffer per connection. Linux would grow it to megabytes for a client that reads
+#: slowly, and every byte there is a stale frame the player still has to receive; a frame
+#: skipped before it reaches the kernel (see driver.py) costs them nothing.
+SEND_BUFFER = 128 * 1024
+
+
+def default_app_factory(conn: Any, term: Any, identity: str | None, name: str | None) -> Any:
+    """The Gambit app (imported on first use, so the host can be tested without it)."""
+    from gambit_tui.app import GambitApp
+
+    return GambitApp(conn, term=term, identity=identity, name=name)
+
+
+class SSHHost:
+    """One listening SSH server in front of one hub."""
+
+    def __init__(
+        self,
+        hub: Hub,
+        config: HostConfig,
+        host_key: asyncssh.SSHKey,
+        app_factory: AppFactory | None = None,
+    ) -> None:
+        self.hub = hub
+        self.config = config
+        self.host_key = host_key
+        self.app_factory: AppFactory = app_factory or default_app_factory
+        self.allowed_keys: asyncssh.SSHAuthorizedKeys | None = None
+        if config.authorized_keys is not None:
+            self.allowed_keys = asyncssh.read_authorized_keys(str(config.authorized_keys))
+        self.connections: Counter[str] = Counter()
+        self.sessions: set[GameSession] = set()
+        self._per_address: Counter[str] = Counter()
+        self._server: asyncssh.SSHAcceptor | None = None
+        self.port = config.port
+
+    @property
+    def private(self) -> bool:
+        """Password or key list set: nobody comes in without one of them."""
+        return self.config.password is not None or self.allowed_keys is not None
+
+    @property
+    def public_host(self) -> str:
+        """The host name to show players in messages."""
+        if self.config.host in ("127.0.0.1", "::1", "localhost", "0.0.0.0", "::", ""):
+            return "localhost" if self.config.host in ("127.0.0.1", "::1") else socket.gethostname()
+        return self.config.host
+
+    async def start(self) -> int:
+        """Listen; returns the port (useful with port 0)."""
+        config = self.config
+        self._server = await asyncssh.listen(
+            config.host,
+            config.port,
+            server_factory=lambda: GambitServer(self),
+            server_host_keys=[self.host_key],
+            # Thin links: players who connect with ``ssh -C`` get zlib after authentication.
+            compression_algs=["zlib@openssh.com", "none"],
+            encoding=None,  # bytes: the driver decodes UTF-8 itself, split packets and all
+            line_editor=False,  # the app reads keys, not lines
+            allow_pty=True,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            allow_scp=False,
+            keepalive_interval=config.keepalive_interval or None,
+            keepalive_count_max=3,
+            login_timeout=config.login_timeout,
+        )
+        sockets = self._server.sockets
+        if sockets:
+            self.port = sockets[0].getsockname()[1]
+        return self.port
+
+    async def close(self) -> None:
+        """Stop listening and end every session."""
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+        tasks = [s.task for s in self.sessions if s.task is not None]
+        for session in list(self.sessions):
+            session.stop()
+        if tasks:
+            await asyncio.wait(tasks, timeout=5)
+
+    # --- counting --------------------------------------------------------------------------
+
+    def connection_refusal(self, address: str) -> str | None:
+        """Why a new connection from ``address`` may not come in, if it may not."""
+        if sum(self.connections.values()) > self.config.max_sessions:
+            return f"The server is full ({self.config.max_sessions} players). Try again later."
+        if self.connections[address] > self.config.max_per_address:
+            return "Too many connections from your address. Close one and try again."
+        return None
+
+    def session_refusal(self, address: str) -> str | None:
+        """Why a new game session from ``address`` may not start, if it may not."""
+        if len(self.sessions) >= self.config.max_sessions:
+            return f"The server is full ({self.config.max_sessions} players). Try again later."
+        if self._per_address[address] >= self.config.max_per_address:
+            return "Too many sessions from your address. Close one and try again."
+        return None
+
+    def session_opened(self, session: GameSession) -> None:
+        self.sessions.add(session)
+        self._per_address[session.address] += 1
+
+    def session_closed(self, session: GameSession) -> None:
+        if session in self.sessions:
+            self.sessions.discard(session)
+            self._per_address[session.address] -= 1
+            if self._per_address[session.address] <= 0:
+                del self._per_address[session.address]
+
+
+class GambitServer(asyncssh.SSHServer):
+    """asyncssh's per-connection callbacks: authentication and what channels may open."""
+
+    def __init__(self, host: SSHHost) -> None:
+        self.host = host
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.address = "?"
+        self.username = ""
+        self.identity: str | None = None
+        # The key of the publickey attempt in progress. Any other method clears it, so a
+        # key offered with a bad signature can never become the identity of a guest login.
+        self._candidate: asyncssh.SSHKey | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else "?"
+        self.host.connections[self.address] += 1
+        sock = conn.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.host.connections[self.address] -= 1
+        if self.host.connections[self.address] <= 0:
+            del self.host.connections[self.address]
+
+    def begin_auth(self, username: str) -> bool:
+        """Always authenticate: a client's key, if it has one, is who it is."""
+        refusal = self.host.connection_refusal(self.address)
+        if refusal is not None:
+            log.info("refused connection from %s: %s", self.address, refusal)
+            raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
+        self.username = username
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        config = self.host.config
+        return self.host.allowed_keys is not None or config.password is None
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        """Any key may log in (it is the player's identity), unless a key list is set."""
+        host = self.host
+        if host.allowed_keys is not None:
+            allowed = host.allowed_keys.validate(key, self.address, self.address) is not None
+        else:
+            allowed = host.config.password is None
+        self._candidate = key if allowed else None
+        return allowed
+
+    def kbdint_auth_supported(self) -> bool:
+        """Guests: keyboard-interactive with no prompt at all, on an open server only."""
+        return not self.host.private
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        self._candidate = None
+        return not self.host.private
+
+    def password_auth_supported(self) -> bool:
+        return self.host.config.password is not None
+
+    def validate_password(self, username: str, password: str) -> bool:
+        self._candidate = None
+        expected = self.host.config.password
+        if expected is None:
+            return False
+        return hmac.compare_digest(password.encode(), expected.encode())
+
+    def auth_completed(self) -> None:
+        if self._candidate is not None:
+            self.identity = self._candidate.get_fingerprint("sha256")
+        log.info(
+            "%s logged in from %s as %s",
+            self.username,
+            self.address,
+            self.identity or "a guest",
+        )
+
+    def session_requested(self) -> GameSession:
+        return GameSession(
+            self.host, identity=self.identity, username=self.username, address=self.address
+        )
+
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int):
+        raise asyncssh.ChannelOpenError(
+            asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, "Gambit does not forward connections."
+        )
+
+    def unix_connection_requested(self, dest_path: str):
+        raise asyncssh.ChannelOpenError(
+            asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, "Gambit does not forward connections."
+        )
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        log.info("refused port forwarding from %s", self.address)
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        return False

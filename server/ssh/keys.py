@@ -1,0 +1,42 @@
+"""The server's host key: made once, kept in the data directory, readable by its owner only.
+
+Players' clients remember the host key on first connection and warn loudly if it ever
+changes, so it must survive restarts; printing its fingerprint at start lets the owner tell
+friends what to expect on that first connection.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import asyncssh
+
+HOST_KEY_NAME = "ssh_host_ed25519_key"
+
+
+def load_or_create_host_key(data_dir: Path) -> asyncssh.SSHKey:
+    """The host key in ``data_dir``, generated (mode 0600) if it is not there yet."""
+    path = Path(data_dir) / HOST_KEY_NAME
+    if path.exists():
+        return asyncssh.read_private_key(str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="gambit host key")
+    data = key.export_private_key()
+    # O_EXCL and the mode at creation: the secret is never readable by others, not even
+    # for a moment, and two servers starting at once cannot both write it.
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    (path.with_suffix(".pub")).write_bytes(key.export_public_key())
+    return key
+
+
+def fingerprint(key: asyncssh.SSHKey) -> str:
+    """OpenSSH's SHA256 fingerprint (``SHA256:…``), as ``ssh`` shows it to players."""
+    return key.get_fingerprint("sha256")

@@ -1,0 +1,130 @@
+"""``gambit serve``: one process holding the store, the hub and the SSH server.
+
+Everything runs on one event loop: the hub's handlers, every player's Textual app and the SSH
+transport. Nothing here prints once players are in: the start banner goes to stdout, and
+everything after it to the log (a file, or stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from server.hub.config import HubConfig
+
+from .config import HostConfig
+
+log = logging.getLogger(__name__)
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    defaults = HostConfig()
+    parser.add_argument("--host", default=defaults.host, help="address to listen on")
+    parser.add_argument("--port", type=int, default=defaults.port, help="port (0: any free one)")
+    parser.add_argument(
+        "--data-dir", help="database and host key folder (default: per-user data folder)"
+    )
+    parser.add_argument("--password", help="players without a listed key must give this")
+    parser.add_argument(
+        "--authorized-keys", help="only these public keys (OpenSSH authorized_keys format)"
+    )
+    parser.add_argument("--max-sessions", type=int, default=defaults.max_sessions)
+    parser.add_argument("--max-per-address", type=int, default=defaults.max_per_address)
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=defaults.idle_timeout,
+        help="seconds without a key press before a session is closed (0: never)",
+    )
+    parser.add_argument("--bot-delay", type=float, default=HubConfig().bot_delay)
+    parser.add_argument("--log-file", help="log here instead of stderr")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log SSH details too")
+
+
+def connect_hint(host: str, port: int) -> str:
+    """The command a player types, as the banner and the README show it."""
+    where = "localhost" if host in ("127.0.0.1", "::1", "localhost") else host
+    if host in ("0.0.0.0", "::", ""):
+        where = "THIS-MACHINE"
+    return f"ssh -p {port} play@{where}" if port != 22 else f"ssh play@{where}"
+
+
+async def run_serve(
+    data_dir: Path, hub_config: HubConfig, host_config: HostConfig, out: TextIO
+) -> None:
+    from server.hub import Hub
+    from server.store import Store
+
+    from .host import SSHHost
+    from .keys import fingerprint, load_or_create_host_key
+
+    store = Store.open(data_dir)
+    hub = Hub(store, hub_config)
+    await hub.start()
+    key = load_or_create_host_key(data_dir)
+    host = SSHHost(hub, host_config, key)
+    port = await host.start()
+    out.write(
+        f"Gambit is serving on {host_config.host} port {port}.\n"
+        f"Connect with:  {connect_hint(host_config.host, port)}\n"
+        f"(slow link? add -C:  ssh -C -p {port} ...)\n"
+        f"Host key fingerprint: {fingerprint(key)}\n"
+        "Stop with Ctrl+C.\n"
+    )
+    out.flush()
+    log.info("serving on %s:%s, data in %s", host_config.host, port, data_dir)
+    # What exists now lives as long as the server: keep it out of the collector's full
+    # passes, which otherwise walk it all and stall every session.
+    gc.collect()
+    gc.freeze()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        log.info("stopping")
+        await host.close()
+        await hub.stop()
+        store.close()
+
+
+def setup_logging(log_file: str | None, verbose: bool) -> None:
+    handler: logging.Handler
+    handler = logging.FileHandler(log_file) if log_file else logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING)
+    logging.getLogger("server").setLevel(logging.INFO)
+    logging.getLogger("asyncssh").setLevel(logging.INFO if verbose else logging.WARNING)
+
+
+def main_serve(args: argparse.Namespace) -> int:
+    from server.store import default_data_dir
+
+    setup_logging(args.log_file, args.verbose)
+    data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
+    host_config = HostConfig(
+        host=args.host,
+        port=args.port,
+        password=args.password,
+        authorized_keys=Path(args.authorized_keys) if args.authorized_keys else None,
+        max_sessions=args.max_sessions,
+        max_per_address=args.max_per_address,
+        idle_timeout=args.idle_timeout,
+    )
+    hub_config = HubConfig(bot_delay=args.bot_delay)
+    try:
+        asyncio.run(run_serve(data_dir, hub_config, host_config, sys.stdout))
+    except OSError as err:  # e.g. the port is taken
+        sys.stderr.write(f"gambit serve: {err}\n")
+        return 1
+    return 0

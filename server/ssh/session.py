@@ -1,0 +1,320 @@
+"""One SSH session: a player's terminal, running one Gambit app in the server process.
+
+The session turns what the SSH client told us (PTY type and size, the environment it chose to
+send) into a :class:`~gambit_tui.term.TermInfo`, opens a trusted in-process connection to the
+hub, and runs the app on a :class:`~server.ssh.driver.ChannelDriver`. It is also the boundary
+where limits sit: input rate, idle time; and where anything that is not a terminal session
+(exec, sftp, a shell without a PTY) is turned away with a message the player can read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import asyncssh
+from rich.console import Console
+
+from gambit_tui.term import TermInfo
+from protocol.connection import Connection, queue_pair
+
+from .driver import ChannelDriver, bind
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from .host import SSHHost
+
+log = logging.getLogger(__name__)
+
+#: ``(conn, term, identity, wished_name) -> app``: how a session makes its app.
+AppFactory = Callable[[Connection, TermInfo, "str | None", "str | None"], "App[Any]"]
+
+#: Input rate limit: a burst of this many bytes, refilled at this many per second. Far above
+#: anyone typing or clicking; a huge paste is cut short instead of flooding the app.
+INPUT_BURST = 16 * 1024
+INPUT_PER_SECOND = 4 * 1024
+#: Input that arrives before the app is ready is kept, up to this much.
+MAX_EARLY_INPUT = 4 * 1024
+
+NEEDS_PTY = (
+    "Gambit is played in a terminal, and this connection has none.\r\n"
+    "Connect with:  ssh -t -p {port} play@{host}\r\n"
+)
+NO_EXEC = "Gambit runs no commands. Connect without one:  ssh -p {port} play@{host}\r\n"
+NO_SUBSYSTEM = "Gambit offers no file transfer or other subsystems ({name}).\r\n"
+
+
+def term_info(term_type: str | None, size: tuple[int, int], env: Mapping[str, str]) -> TermInfo:
+    """What we know of the player's terminal, from their PTY request and the env they sent.
+
+    OpenSSH sends only the variables its ``SendEnv`` names (usually ``LANG`` and ``LC_*``);
+    ``COLORTERM`` and ``NO_COLOR`` arrive only when a player asks for them.
+    """
+    width, height = size
+    lang = env.get("LC_ALL") or env.get("LANG") or env.get("LC_CTYPE") or env.get("LC_MESSAGES")
+    no_color = env.get("NO_COLOR")
+    return TermInfo(
+        width=width or 80,
+        height=height or 24,
+        term=term_type or "",
+        colorterm=env.get("COLORTERM") or None,
+        no_color=bool(no_color),
+        lang=lang or None,
+    )
+
+
+class _LogStream:
+    """A file that logs what is written to it.
+
+    Textual redirects ``sys.stdout``/``sys.stderr`` to its app while the app runs; with many
+    apps starting and stopping out of order, the restored stream can be a dead app's, which
+    keeps that app alive and sends stray prints into another player's screen. Every app
+    here gets this one shared stream instead, which holds no app.
+    """
+
+    def __init__(self, level: int) -> None:
+        self.level = level
+
+    def write(self, text: str) -> int:
+        if text.strip():
+            log.log(self.level, "app output: %s", text.rstrip())
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        return -1
+
+
+STRAY_OUTPUT = _LogStream(logging.WARNING)
+APP_ERRORS = _LogStream(logging.ERROR)
+
+
+def prepare_app(app: App[Any], term: TermInfo) -> None:
+    """Per-session settings Textual would otherwise take from the server's own environment."""
+    app._capture_stdout = STRAY_OUTPUT  # type: ignore[assignment]
+    app._capture_stderr = STRAY_OUTPUT  # type: ignore[assignment]
+    app.error_console = Console(file=APP_ERRORS, markup=False, highlight=False)  # type: ignore[arg-type]
+    from rich.console import COLOR_SYSTEMS
+
+    system = term.color_system
+    app.console._color_system = COLOR_SYSTEMS[system] if system else None
+    if term.no_color and not app.no_color:
+        from textual.filter import Monochrome
+
+        app.no_color = True
+        app._filters.append(Monochrome())
+
+
+class GameSession(asyncssh.SSHServerSession[bytes]):
+    """One SSH channel of a connection: a PTY session runs an app; anything else is refused."""
+
+    def __init__(self, host: SSHHost, *, identity: str | None, username: str, address: str) -> None:
+        self.host = host
+        self.identity = identity
+        self.username = username
+        self.address = address
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.term_type: str | None = None
+        self.size = (80, 24)
+        self.refusal: str | None = None
+        self.app: App[Any] | None = None
+        self.driver: ChannelDriver | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.idle_out = False
+        self._early_input = bytearray()
+        self._tokens = float(INPUT_BURST)
+        self._tokens_at = time.monotonic()
+        self._dropped_input = 0
+        self.last_input = time.monotonic()
+        self._idle_handle: asyncio.TimerHandle | None = None
+        self._closed = False
+
+    # --- asyncssh callbacks ----------------------------------------------------------------
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:  # type: ignore[override]
+        self.chan = chan
+
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
+    ) -> bool:
+        self.term_type = term_type
+        self.size = (term_size[0] or 80, term_size[1] or 24)
+        return True
+
+    def shell_requested(self) -> bool:
+        if self.term_type is None:
+            self.refusal = NEEDS_PTY
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        # Accepted only to answer with a readable message (a refused request shows the player
+        # nothing better than "exec request failed").
+        self.refusal = NO_EXEC
+        log.info("refused exec from %s", self.address)
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        log.info("refused subsystem %r from %s", subsystem, self.address)
+        if self.chan is not None:
+            self.chan.write_stderr(self._say(NO_SUBSYSTEM, name=subsystem[:32]))
+        return False
+
+    def session_started(self) -> None:
+        assert self.chan is not None
+        if self.refusal is not None:
+            self.chan.write_stderr(self._say(self.refusal))
+            self.chan.exit(1)
+            return
+        full = self.host.session_refusal(self.address)
+        if full is not None:
+            self.chan.write(full.encode() + b"\r\n")
+            self.chan.exit(1)
+            return
+        self.host.session_opened(self)
+        self.task = asyncio.get_running_loop().create_task(self.run())
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self.size = (width or self.size[0], height or self.size[1])
+        if self.driver is not None:
+            self.driver.resize(*self.size)
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        if not self._take_tokens(len(data)):
+            return
+        self.last_input = time.monotonic()
+        if self.driver is not None:
+            self.driver.feed(data)
+        elif len(self._early_input) + len(data) <= MAX_EARLY_INPUT:
+            self._early_input += data
+
+    def eof_received(self) -> bool:
+        self._stop_app()
+        return False
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._closed = True
+        self._stop_app()
+
+    # --- the driver's terminal (see driver.Terminal) ---------------------------------------
+
+    def send(self, data: bytes) -> None:
+        if self.chan is not None and not self._closed:
+            self.chan.write(data)
+
+    def pending_output(self) -> int:
+        """Bytes queued for this client: in the channel (flow control) and in the transport."""
+        if self.chan is None:
+            return 0
+        pending = self.chan.get_write_buffer_size()
+        transport = getattr(self.chan.get_extra_info("connection"), "_transport", None)
+        if transport is not None:
+            with contextlib.suppress(Exception):
+                pending += transport.get_write_buffer_size()
+        return pending
+
+    def attach(self, driver: ChannelDriver) -> None:
+        self.driver = driver
+        if self._early_input:
+            data, self._early_input = bytes(self._early_input), bytearray()
+            driver.feed(data)
+
+    def detach(self, driver: ChannelDriver) -> None:
+        if self.driver is driver:
+            self.driver = None
+
+    # --- running the app -------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Run the app until the player leaves, the connection drops or the server stops."""
+        assert self.chan is not None
+        term = term_info(self.term_type, self.size, self.chan.get_environment())
+        name = None if self.username.lower() in ("play", "guest", "") else self.username
+        client, hub_end = queue_pair(trusted=True, peer=f"ssh {self.address}")
+        hub_task = self.host.hub.spawn(self.host.hub.serve(hub_end))
+        message = None
+        try:
+            self.app = app = self.host.app_factory(client, term, self.identity, name)
+            prepare_app(app, term)
+            bind(app, self)
+            self._arm_idle()
+            await app.run_async(size=(term.width, term.height), mouse=True)
+            if self.idle_out:
+                minutes = round(self.host.config.idle_timeout / 60)
+                message = (
+                    f"Disconnected after {minutes} min without a key press. "
+                    "Your seat is kept for a while: connect again to carry on.\r\n"
+                )
+        except Exception:
+            log.exception("session from %s failed", self.address)
+            message = "Sorry: the server could not run your session.\r\n"
+        finally:
+            if self._idle_handle is not None:
+                self._idle_handle.cancel()
+            with contextlib.suppress(Exception):
+                await client.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(hub_task, 5)
+            self.app = None
+            self.driver = None
+            self.host.session_closed(self)
+            if not self._closed and self.chan is not None:
+                if message:
+                    self.chan.write(message.encode())
+                self.chan.exit(0 if message is None else 1)
+
+    def _stop_app(self) -> None:
+        app = self.app
+        if app is not None:
+            app.exit()  # a message to the app's own task: safe from any other task
+
+    def stop(self) -> None:
+        """End this session (the server is stopping)."""
+        self._stop_app()
+
+    # --- limits ----------------------------------------------------------------------------
+
+    def _take_tokens(self, size: int) -> bool:
+        now = time.monotonic()
+        self._tokens = min(INPUT_BURST, self._tokens + (now - self._tokens_at) * INPUT_PER_SECOND)
+        self._tokens_at = now
+        if size <= self._tokens:
+            self._tokens -= size
+            self._dropped_input = 0
+            return True
+        self._dropped_input += size
+        if self._dropped_input == size:  # log the first drop of a run, not every packet
+            log.info("input from %s over the rate limit; dropping", self.address)
+        return False
+
+    def _arm_idle(self) -> None:
+        timeout = self.host.config.idle_timeout
+        if timeout <= 0:
+            return
+        delay = self.last_input + timeout - time.monotonic()
+        loop = asyncio.get_running_loop()
+        self._idle_handle = loop.call_later(max(0.0, delay), self._check_idle)
+
+    def _check_idle(self) -> None:
+        self._idle_handle = None
+        if time.monotonic() - self.last_input >= self.host.config.idle_timeout:
+            log.info("session from %s idle; closing", self.address)
+            self.idle_out = True
+            self._stop_app()
+        else:
+            self._arm_idle()
+
+    def _say(self, template: str, **extra: Any) -> bytes:
+        return template.format(host=self.host.public_host, port=self.host.port, **extra).encode()
