@@ -94,7 +94,7 @@ def test_game_registers_and_takes_exactly_four():
     assert GAMES["fortunes"] is GAME
     assert (GAME.name, GAME.title, GAME.deck) == ("fortunes", "Fortunes", "fortunes")
     for n in (3, 5):
-        with pytest.raises(BadSetup, match="4 to 4"):
+        with pytest.raises(BadSetup, match="takes 4 players"):
             GAME.new_state(n)
     with pytest.raises(BadSetup, match="betting"):
         GAME.new_state(4, {"betting": "poker"})
