@@ -322,17 +322,18 @@ class PlayMixin:
         self.after_seat_change(table)
 
     def player_back(self: Hub, player: Player) -> None:
-        """A player connected: give back the seats they held (within or after grace)."""
+        """A player connected within the grace period: their seats are theirs again.
+
+        A seat a bot took over (after the grace period, or after standing up) is only
+        reclaimed on purpose, with ``join``; the table still shows it reserved for them.
+        """
         for table in list(self.tables.values()):
             self.cancel(("grace", table.id, player.id))
-            index = table.seat_of(player.id)
-            if index is None:
-                index = table.reserved_seat_of(player.id)
-                if index is None:
-                    continue
-                table.seats[index] = Seat(player=player.id)
-                self.save(table)
-            self.table_changed(table)
+            if (
+                table.seat_of(player.id) is not None
+                or table.reserved_seat_of(player.id) is not None
+            ):
+                self.table_changed(table)
 
     # --- recovery ---------------------------------------------------------------------------
 
