@@ -161,7 +161,7 @@ def validate_client(message: dict[str, Any]) -> dict[str, Any]:
     kind = message.get("t")
     schema = CLIENT_MESSAGES.get(kind)  # type: ignore[arg-type]
     if schema is None:
-        raise ProtocolError("unknown_type", f"Unknown message type {kind!r}.")
+        raise ProtocolError("unknown_type", f"Unknown message type {str(kind)[:32]!r}.")
     for name in message:
         if name != "t" and name not in schema:
             raise ProtocolError("invalid", f"Unexpected field {str(name)[:32]!r} in {kind}.")

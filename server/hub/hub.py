@@ -124,10 +124,12 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin):
                 await conn.close()
 
     async def _await_hello(self, session: Session) -> dict[str, Any] | None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.config.hello_timeout  # in all, not per message
         while True:
             try:
                 message = await asyncio.wait_for(
-                    session.conn.recv(), timeout=self.config.hello_timeout
+                    session.conn.recv(), timeout=max(0.0, deadline - loop.time())
                 )
             except (ConnectionClosed, TimeoutError):
                 return None

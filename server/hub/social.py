@@ -21,8 +21,6 @@ class SocialMixin:
         text = "".join(ch for ch in text if ch.isprintable())
         if not text:
             raise HubError("empty", "Say something.")
-        if self.config.chat_limit and not player.chat.allow():
-            raise HubError("slow_down", "You are sending messages too fast; wait a moment.")
         out = {
             "t": "chat",
             "channel": message["channel"],
@@ -31,6 +29,7 @@ class SocialMixin:
             "ts": int(time.time()),
         }
         if message["channel"] == "lobby":
+            self.spend_chat_token(player)
             for s in list(self.sessions):
                 if s.player is not None:
                     s.push(out)
@@ -41,12 +40,18 @@ class SocialMixin:
         watching = session in self.spectators.get(table.id, ())
         if table.seat_of(player.id) is None and not watching:
             raise HubError("not_at_table", "Sit at or watch a table to chat there.")
+        self.spend_chat_token(player)
         out["table"] = table.id
         for pid in table.humans():
             if pid in self.players:
                 self.players[pid].push(out)
         for s in list(self.spectators.get(table.id, ())):
             s.push(out)
+
+    def spend_chat_token(self: Hub, player) -> None:
+        """Only a message that would be delivered counts against the rate limit."""
+        if self.config.chat_limit and not player.chat.allow():
+            raise HubError("slow_down", "You are sending messages too fast; wait a moment.")
 
     # --- friends ----------------------------------------------------------------------------
 

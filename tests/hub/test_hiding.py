@@ -1,0 +1,329 @@
+"""Information hiding through the protocol: no frame ever carries a card hidden from its reader.
+
+Scripted clients (random legal actions), bots and a spectator play many random games of every
+type, deal after deal. The hub end of every connection is wrapped: each frame the hub sends is
+checked *inside* ``send_nowait``, synchronously, before it is written — so the check runs
+against the engine state exactly as it is when the frame goes out. What a reader may know is
+tracked the way the engine conformance suite tracks it (tests/engine/test_conformance.py): cards
+ever in a public place, its own seat's cards, and Prophet's Gambit's Seer and Darklord
+glimpses. A card in another seat's hand or Fate, or in the deck, high deck or set-aside pile,
+that the reader never legitimately saw must not appear in any string of the frame's msgpack
+form (nor as a word inside a string). Lobby frames and the other out-of-table messages must
+carry no card code at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import secrets
+from typing import Any
+
+import msgpack
+import pytest
+
+from protocol.cards import DECKS
+from protocol.codec import HEADER, MAX_CLIENT_FRAME, MAX_SERVER_FRAME, encode
+from protocol.connection import QueueConnection
+from server.engine import RulesError
+from server.hub import Hub
+from tests.engine.play import is_hidden_place, owner, strings_in
+from tests.engine.test_conformance import Knowledge, glimpses
+
+from .conftest import fast_config
+from .harness import Client
+
+ALL_CARDS = frozenset(c for deck in DECKS.values() for c in deck)
+#: Frames that are not about a table: they must hold no card code whatsoever.
+CARDLESS = {"welcome", "you", "lobby", "lobby_update", "pong", "left", "friends", "invites"}
+WORD = re.compile(r"[\w*]+")
+
+
+def words(message: dict[str, Any]) -> set[str]:
+    """Every string in the message's msgpack form, and every word inside those strings."""
+    out = set(strings_in(message))
+    for s in [s for s in out if len(s) > 3]:  # card codes have 2 or 3 characters
+        out.update(WORD.findall(s))
+    return out
+
+
+class Tracker:
+    """What each seat (and a spectator) may know about one game, as in the engine suite."""
+
+    def __init__(self, state) -> None:
+        self.state = state  # kept alive so that id(state) stays unique
+        self.known = Knowledge(state.num_players)
+        self.extra: dict[int | None, set[str]] = {
+            s: set() for s in (None, *range(state.num_players))
+        }
+        self.observe()
+
+    def observe(self) -> None:
+        self.known.observe(self.state.card_locations())
+
+    def hidden_from(self, seat: int | None) -> set[str]:
+        """Cards in a hidden place now that ``seat`` (None: a spectator) never saw."""
+        self.observe()
+        hidden: set[str] = set()
+        for place, cards in self.state.card_locations().items():
+            if is_hidden_place(place) and (seat is None or owner(place) != seat):
+                hidden.update(cards)
+        allowed = self.known.public | self.extra[None]
+        if seat is not None:
+            allowed = allowed | self.known.own[seat] | self.extra[seat]
+        return hidden - allowed
+
+
+class WatchedHub(Hub):
+    """A hub that keeps a knowledge tracker per game and records the glimpses of every
+    action it accepts (computed before the action, as the engine suite does)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.trackers: dict[int, Tracker] = {}
+
+    def tracker(self, state) -> Tracker:
+        tracker = self.trackers.get(id(state))
+        if tracker is None or tracker.state is not state:
+            tracker = self.trackers[id(state)] = Tracker(state)
+        return tracker
+
+    def apply_action(self, table, seat: int, action: dict[str, Any]) -> None:
+        state = table.state
+        tracker = self.tracker(state)
+        try:
+            checked = state.check_action(seat, action)
+        except RulesError:
+            checked = None  # the hub refuses it below; nothing is revealed
+        if checked is not None:
+            for who, cards in glimpses(state, seat, checked).items():
+                tracker.extra[who] |= cards
+        super().apply_action(table, seat, action)
+        tracker.observe()
+
+
+class Auditor:
+    """Checks every frame the hub sends, at the moment it sends it."""
+
+    def __init__(self, hub: WatchedHub) -> None:
+        self.hub = hub
+        self.frames: dict[str, list[dict[str, Any]]] = {}
+        self.violations: list[str] = []
+        self.checked_tables = 0  # table frames checked against a non-empty hidden set
+        self.errors: list[str] = []
+
+    def audit(self, who: str, data: bytes) -> None:
+        """Never raises: a failure is recorded (the hub would swallow an exception)."""
+        try:
+            message = msgpack.unpackb(data[HEADER.size :], raw=False, strict_map_key=False)
+            self.frames.setdefault(who, []).append(message)
+            self.violations.extend(self.leaks(who, message))
+            if message.get("t") == "table" and message["table"] in self.hub.tables:
+                seat = self.hub.tables[message["table"]].seat_of(who)
+                if message["seat"] != seat:  # a view for a seat this reader does not hold
+                    self.violations.append(f"{who} at seat {seat} got seat {message['seat']}")
+        except Exception as err:  # pragma: no cover - a bug in the test itself
+            self.errors.append(f"{who}: {err!r}")
+
+    def leaks(self, who: str, message: dict[str, Any]) -> list[str]:
+        seen = words(message)
+        kind = message.get("t")
+        out = []
+        if kind in CARDLESS and seen & ALL_CARDS:
+            out.append(f"{who} got card codes {sorted(seen & ALL_CARDS)} in {kind!r}")
+        for table in self.hub.tables.values():
+            if table.state is None:
+                continue
+            seat = table.seat_of(who)
+            hidden = self.hub.tracker(table.state).hidden_from(seat)
+            if kind == "table" and message["table"] == table.id and hidden:
+                self.checked_tables += 1
+            leaked = seen & hidden
+            if leaked:
+                out.append(
+                    f"{who} (seat {seat}) got hidden {sorted(leaked)} in {kind!r} at table "
+                    f"{table.id}, step {len(table.state.history)}"
+                )
+        return out
+
+
+class AuditedConnection(QueueConnection):
+    """The hub's end of an in-process connection, checking each frame as it is sent."""
+
+    def __init__(self, inbox: asyncio.Queue, outbox: asyncio.Queue, auditor, who: str) -> None:
+        super().__init__(inbox, outbox, max_frame=MAX_CLIENT_FRAME, trusted=True)
+        self.auditor = auditor
+        self.who = who
+
+    def send_nowait(self, message: dict[str, Any]) -> None:
+        data = encode(message)
+        self.auditor.audit(self.who, data)
+        self.write(data)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.send_nowait(message)
+
+
+async def audited_client(hub: Hub, auditor: Auditor, identity: str) -> Client:
+    to_hub: asyncio.Queue[bytes | None] = asyncio.Queue()
+    to_client: asyncio.Queue[bytes | None] = asyncio.Queue()
+    conn = AuditedConnection(to_hub, to_client, auditor, identity)
+    client = Client(QueueConnection(to_client, to_hub, max_frame=MAX_SERVER_FRAME))
+    client.hub_task = asyncio.get_running_loop().create_task(hub.serve(conn))  # type: ignore[attr-defined]
+    await client.hello(identity, identity=identity)
+    return client
+
+
+async def random_player(client: Client, table_id: int, rng: random.Random) -> None:
+    """Answer every fresh view that asks something with a random legal action."""
+    answered: set[int] = set()
+    while True:
+        msg = client.tables.get(table_id)
+        if msg is not None and msg["view"] is not None and id(msg) not in answered:
+            answered.add(id(msg))
+            legal = msg["view"]["legal"]
+            if legal:
+                await client.send("act", table=table_id, action=rng.choice(legal))
+        await asyncio.sleep(0.002)
+
+
+#: (game, players, options, stake, deals played in a row at one table)
+CASES = [
+    ("prophets_gambit", 3, {}, 0, 6),
+    ("prophets_gambit", 4, {}, 0, 6),
+    ("prophets_gambit", 5, {}, 5, 6),
+    ("prophet", 3, {"cap": 2}, 0, 5),
+    ("prophet", 4, {"cap": 3, "schedule": "up_down"}, 5, 4),
+    ("prophet", 5, {"deck": 52, "cap": 2, "schedule": "down_up"}, 0, 4),
+    ("fortunes", 4, {}, 0, 2),
+    ("fortunes", 4, {"betting": "raise"}, 5, 4),
+    ("fortunes", 4, {"betting": "bid"}, 0, 2),
+    ("fortunes", 4, {"betting": "target", "target": 20, "max_deals": 2}, 0, 1),
+]
+
+
+async def play_audited(store, monkeypatch, game, players, options, stake, seed, deals):
+    """One table, ``deals`` random games in a row; returns the hub, its auditor, the clients
+    (the spectator last) and the table's id. The caller closes the clients and stops the hub."""
+    rng = random.Random(seed)
+    monkeypatch.setattr(secrets, "randbits", lambda k: rng.getrandbits(k))  # seeds the deals
+    hub = WatchedHub(store, fast_config(between_games=0.01))
+    await hub.start()
+    auditor = Auditor(hub)
+    humans = rng.randint(2, min(3, players))
+    clients = [await audited_client(hub, auditor, f"key-{i}") for i in range(humans)]
+    watcher = await audited_client(hub, auditor, "key-watcher")
+    drivers: list[asyncio.Task] = []
+    try:
+        await clients[0].send(
+            "create_table", game=game, players=players, options=options, stake=stake
+        )
+        table_id = (await clients[0].expect("table"))["table"]
+        seats = rng.sample(range(1, players), humans - 1)
+        for client, seat in zip(clients[1:], seats, strict=True):
+            await client.send("join", table=table_id, seat=seat)
+            await client.expect("table", table=table_id, seat=seat)
+        for seat in sorted(set(range(1, players)) - set(seats)):
+            await clients[0].send(
+                "add_bot", table=table_id, seat=seat, kind=rng.choice(["heuristic", "random"])
+            )
+        await watcher.send("spectate", table=table_id)
+        await watcher.expect("table", table=table_id)
+        table = hub.tables[table_id]
+        async with asyncio.timeout(5):
+            while not table.full:
+                await asyncio.sleep(0.005)
+        await clients[rng.randrange(humans)].send("start", table=table_id)
+        drivers = [
+            asyncio.get_running_loop().create_task(
+                random_player(c, table_id, random.Random(rng.random()))
+            )
+            for c in clients
+        ]
+        async with asyncio.timeout(40):
+            while table.games_played < deals:
+                assert not auditor.violations, (seed, auditor.violations[:5])
+                await asyncio.sleep(0.01)
+        for client in [*clients, watcher]:
+            n = rng.randrange(1_000_000)
+            await client.send("ping", n=n)
+            await client.expect("pong", n=n)
+        return hub, auditor, [*clients, watcher], table_id
+    except BaseException:
+        for client in [*clients, watcher]:
+            await client.close()
+        await hub.stop()
+        raise
+    finally:
+        for task in drivers:
+            task.cancel()
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options", "stake", "deals"),
+    CASES,
+    ids=lambda v: str(v) if v != {} else "-",
+)
+async def test_no_frame_carries_a_card_hidden_from_its_reader(
+    store, monkeypatch, game, players, options, stake, deals
+):
+    seed = random.randrange(2**32)
+    hub, auditor, clients, _ = await play_audited(
+        store, monkeypatch, game, players, options, stake, seed, deals
+    )
+    try:
+        assert not auditor.errors, auditor.errors[:3]
+        assert not auditor.violations, (seed, auditor.violations[:5])
+        # The audit saw what the clients saw, frame for frame, and had hidden cards to guard.
+        for client in clients:
+            who = client_identity(client)
+            sent = auditor.frames[who]
+            assert client.log == sent[: len(client.log)]
+            assert any(m["t"] == "pong" for m in client.log)
+        watcher_tables = [m for m in auditor.frames["key-watcher"] if m["t"] == "table"]
+        assert watcher_tables and all(m["seat"] is None for m in watcher_tables)
+        assert sum(1 for m in watcher_tables if m["view"] and m["view"]["over"]) >= deals
+        assert auditor.checked_tables >= 3 * deals
+        assert any(m["t"] in ("lobby", "lobby_update") for m in auditor.frames["key-0"])
+        # Conservation holds after the stakes went round.
+        assert store.ledger_total() == 0 and not store.audit()
+    finally:
+        for client in clients:
+            await client.close()
+        await hub.stop()
+
+
+def client_identity(client: Client) -> str:
+    welcome = next(m for m in client.log if m["t"] == "welcome")
+    return welcome["you"]["id"]
+
+
+async def test_the_audit_catches_a_leak(store, monkeypatch):
+    """The check is not vacuous: a view of another seat, or of a hand to a spectator, or a
+    card in a lobby frame, is reported — and a player's own view is not."""
+    hub, auditor, clients, table_id = await play_audited(
+        store, monkeypatch, "prophets_gambit", 3, {}, 0, seed=7, deals=1
+    )
+    try:
+        assert not auditor.violations
+        table = hub.tables[table_id]
+        async with asyncio.timeout(5):  # the next deal is on
+            while table.state is None or table.state.is_over:
+                await asyncio.sleep(0.005)
+        state = table.state
+        me = table.seat_of("key-0")
+        other = (me + 1) % 3
+        assert auditor.leaks("key-0", hub.table_message(table, me)) == []
+        assert auditor.leaks("key-0", hub.table_message(table, other))
+        assert auditor.leaks("key-watcher", hub.table_message(table, me))
+        assert auditor.leaks("key-watcher", {"t": "chat", "text": f"psst {state.hands[me][0]}"})
+        card = state.hands[other][0]
+        assert auditor.leaks("key-0", {"t": "lobby", "tables": [], "players": [card]})
+        mine = state.hands[me][0]  # a card the reader may know, but not in a lobby frame
+        assert auditor.leaks("key-0", {"t": "lobby_update", "tables": [{"name": mine}]})
+        assert not auditor.violations
+    finally:
+        for client in clients:
+            await client.close()
+        await hub.stop()
