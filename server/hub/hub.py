@@ -360,6 +360,19 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin):
             del self.players[player.id]
             self.lobby_players_changed()
             self.player_gone(player)
+            if player.guest:
+                self.return_guest_chips(player)
+
+    def return_guest_chips(self, player: Player) -> None:
+        """A guest exists for one connection: once they hold no seat, their chips go home."""
+        if any(
+            t.seat_of(player.id) is not None or t.reserved_seat_of(player.id) is not None
+            for t in self.tables.values()
+        ):
+            return
+        balance = self.store.balance(f"player:{player.id}")
+        if balance > 0:
+            self.store.transfer(f"player:{player.id}", "bank", balance, "guest_left")
 
     def on_ping(self, session: Session, message: dict[str, Any]) -> None:
         session.push({"t": "pong", "n": message["n"]})

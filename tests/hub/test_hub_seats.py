@@ -272,3 +272,18 @@ async def test_two_humans_finish_a_game(hub, game):
     await b.send("start", table=table)
     view = await play_to_end({0: a, 1: b}, table, timeout=60)
     assert view["over"]
+
+
+async def test_a_guest_leaving_without_a_seat_returns_their_chips_to_the_bank(hub, store):
+    bank = store.balance("bank")
+    guest = await connect(hub, trusted=False)
+    welcome = await guest.hello("Visitor")
+    assert welcome["you"]["chips"] == 1000 and store.balance("bank") == bank - 1000
+    await guest.close()
+    for _ in range(100):
+        if store.balance("bank") == bank:
+            break
+        await asyncio.sleep(0.01)
+    assert store.balance("bank") == bank
+    assert store.balance(f"player:{welcome['you']['id']}") == 0
+    assert store.ledger_total() == 0
