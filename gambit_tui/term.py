@@ -39,7 +39,7 @@ class TermInfo:
 
     @property
     def language(self) -> str | None:
-        """"en", "uk" or "de" from the client's locale, if it names one of ours."""
+        """ "en", "uk" or "de" from the client's locale, if it names one of ours."""
         if not self.lang:
             return None
         code = self.lang.split("_")[0].split(".")[0].lower()

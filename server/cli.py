@@ -27,7 +27,15 @@ def main(argv: list[str] | None = None) -> int:
     from .ssh.serve import add_serve_arguments
 
     add_serve_arguments(serve)
+    play = sub.add_parser("play", help="play on this terminal against bots (no SSH)")
+    from .local_play import add_play_arguments
+
+    add_play_arguments(play)
     args = parser.parse_args(argv)
+    if args.command == "play":
+        from .local_play import main_play
+
+        return main_play(args)
     if args.command == "serve":
         from .ssh.serve import main_serve
 

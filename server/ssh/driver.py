@@ -7,16 +7,17 @@ loop: output goes to the channel through a small :class:`Terminal` interface, in
 bytes from the session and is parsed with Textual's own ``XTermParser`` (with the ``tick`` a
 lone ESC needs), and window changes become ``events.Resize``.
 
-Output is held back in two cases, and the held frames are dropped rather than queued:
+Bytes matter on a network, so output is shaped in two ways:
 
-* **Congestion.** When the client reads slower than we draw, the bytes waiting for it grow
-  past a threshold. Every frame Textual draws is complete in itself, and a full repaint makes
-  all earlier frames irrelevant, so we skip frames until the backlog has drained and then ask
-  the app for one full repaint: a slow client gets the latest screen, never a pile of stale
-  ones, and the server's memory for it stays bounded.
-* **Start-up.** Textual repaints the whole screen several times while an app starts (and
-  again when the first hub messages arrive). Holding output until the app has been quiet for
-  a moment and then sending one repaint makes the first paint several times smaller.
+* **Full repaints are coalesced.** Textual often repaints the whole screen several times in a
+  row (while an app starts, when a screen is pushed: layout, then CSS, then a resize of the
+  new widgets...). A full repaint makes everything sent before it irrelevant, so one is held
+  for a moment; if another follows, the first is dropped. Partial updates that follow a held
+  repaint ride along with it; otherwise they go out at once (a keystroke's echo never waits).
+  At start-up the hold is longer, so a player's first screen usually arrives as one frame.
+* **A congested client gets the latest screen, not every frame.** When the bytes waiting for
+  a client pass a threshold, frames are dropped until the backlog has drained; then the app
+  is asked for one full repaint. Server memory per client stays bounded.
 
 Small control sequences (bell, window title, clipboard) are never dropped: they are kept and
 sent when output resumes.
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import contextlib
 import logging
 import time
 import weakref
@@ -33,14 +35,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from textual import constants, events
+from textual._compositor import LayoutUpdate
 from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.messages import InBandWindowResize
 
+from .screen_diff import SentScreen
+
 if TYPE_CHECKING:
+    from rich.console import RenderableType
     from textual.app import App
     from textual.message import Message
+    from textual.screen import Screen
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +57,12 @@ CONGESTED_BYTES = 64 * 1024
 DRAINED_BYTES = 16 * 1024
 #: How often to look at a congested client's backlog.
 DRAIN_POLL = 0.05
-#: Start-up: send the first screen once the app has drawn nothing new for this long ...
-STARTUP_QUIET = 0.04
-#: ... or this long after the app started, whichever comes first.
+#: A full repaint waits this long for a newer one to replace it ...
+COALESCE_QUIET = 0.03
+#: ... but is sent at the latest this long after the first one was held.
+COALESCE_MAX = 0.1
+#: While the app starts, the same, longer: its first screens follow the hub's first messages.
+STARTUP_QUIET = 0.1
 STARTUP_MAX = 0.6
 #: At most this many control sequences are kept while output is held.
 MAX_KEPT_CONTROLS = 16
@@ -95,7 +105,8 @@ def _is_control(data: str) -> bool:
 class ChannelDriver(Driver):
     """Textual output to, and input from, one SSH channel; see the module docstring."""
 
-    #: Instrumentation (the load benchmark): called after each frame is sent, with its size.
+    #: Instrumentation (the load benchmark): called with the bytes of each frame handled
+    #: (0 when the player's screen already showed all of it).
     on_frame: Callable[[ChannelDriver, int], None] | None = None
 
     def __init__(
@@ -109,21 +120,43 @@ class ChannelDriver(Driver):
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self._terminal = _terminals.pop(app)
         self._buffer: list[str] = []
+        self._screen = SentScreen()
         self._parser = XTermParser(debug=False)
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         self._tick_handle: asyncio.TimerHandle | None = None
         self._input_enabled = False
         self._in_band_resize = False
-        # Output holding: the reasons it is held; frames dropped meanwhile; controls kept.
-        self._holds: set[str] = set()
+        # Coalescing: output held behind a full repaint, and when it must go.
+        self._next_is_full = False
+        self._held: list[str] = []
+        self._held_since = 0.0
+        self._quiet, self._max_hold = STARTUP_QUIET, STARTUP_MAX
+        self._send_handle: asyncio.TimerHandle | None = None
+        # Congestion: frames dropped meanwhile, controls kept.
+        self._congested = False
         self._stale = False
         self._kept: list[str] = []
-        self._startup_deadline = 0.0
-        self._startup_handle: asyncio.TimerHandle | None = None
         self._drain_handle: asyncio.TimerHandle | None = None
         self.bytes_sent = 0
         self.frames_sent = 0
+        self.frames_full = 0
         self.frames_skipped = 0
+        self._watch_full_repaints()
+
+    def _watch_full_repaints(self) -> None:
+        """Learn, for each frame, whether Textual is writing the whole screen.
+
+        Only the app knows (it renders a ``LayoutUpdate`` for a full repaint); its
+        ``_display`` is wrapped on this one instance for as long as the driver lives.
+        """
+        app = self._app
+        display = app._display
+
+        def watched_display(screen: Screen, renderable: RenderableType | None) -> None:
+            self._next_is_full = isinstance(renderable, LayoutUpdate)
+            display(screen, renderable)
+
+        app._display = watched_display  # type: ignore[method-assign]
 
     # --- output --------------------------------------------------------------------------
 
@@ -133,20 +166,53 @@ class ChannelDriver(Driver):
     def flush(self) -> None:
         if not self._buffer:
             return
-        if not self._holds and self._terminal.pending_output() > CONGESTED_BYTES:
-            self._hold("congested")
+        full, self._next_is_full = self._next_is_full, False
+        frame, self._buffer = self._buffer, []
+        if not self._congested and self._terminal.pending_output() > CONGESTED_BYTES:
+            self._congested = True
             self._drain_handle = self._loop.call_later(DRAIN_POLL, self._check_drained)
-        if self._holds:
-            self._drop_frame()
-            if "startup" in self._holds:
-                self._startup_again()
+        if self._congested:
+            self._drop(frame)
             return
-        self._send_buffer()
+        if full:
+            self.frames_full += 1
+            if self._held:
+                self._drop(self._held)
+                self._held = self._kept + frame
+                self._kept = []
+            else:
+                self._held = frame
+                self._held_since = time.monotonic()
+            self._schedule_send()
+        elif self._held:
+            self._held.extend(frame)  # on top of the held repaint
+        else:
+            self._send_text(frame)
 
-    def _send_buffer(self) -> None:
-        data = "".join(self._buffer).encode("utf-8", "replace")
-        self._buffer.clear()
-        self._send(data)
+    def _schedule_send(self) -> None:
+        if self._send_handle is not None:
+            self._send_handle.cancel()
+        deadline = self._held_since + self._max_hold
+        delay = min(self._quiet, max(0.0, deadline - time.monotonic()))
+        self._send_handle = self._loop.call_later(delay, self._send_held)
+
+    def _send_held(self) -> None:
+        self._send_handle = None
+        self._quiet, self._max_hold = COALESCE_QUIET, COALESCE_MAX
+        held, self._held = self._held, []
+        if held and not self._congested:
+            self._send_text(held)
+        elif held:
+            self._drop(held)
+
+    def _send_text(self, parts: list[str]) -> None:
+        """Send frames (only what the player's screen does not show yet) and controls."""
+        controls = "".join(part for part in parts if _is_control(part))
+        drawing = self._screen.diff("".join(part for part in parts if not _is_control(part)))
+        if controls or drawing:
+            self._send((controls + drawing).encode("utf-8", "replace"))
+        elif ChannelDriver.on_frame is not None:
+            ChannelDriver.on_frame(self, 0)  # a frame, already on the player's screen
 
     def _send(self, data: bytes) -> None:
         self._terminal.send(data)
@@ -156,59 +222,33 @@ class ChannelDriver(Driver):
         if observer is not None:
             observer(self, len(data))
 
-    def _drop_frame(self) -> None:
-        for data in self._buffer:
-            if _is_control(data):
-                self._kept.append(data)
+    def _drop(self, parts: list[str]) -> None:
+        """Drop frames that a later full repaint will replace, keeping control sequences."""
+        self._kept.extend(part for part in parts if _is_control(part))
         del self._kept[:-MAX_KEPT_CONTROLS]
-        self._buffer.clear()
         self._stale = True
         self.frames_skipped += 1
 
-    def _hold(self, reason: str) -> None:
-        self._holds.add(reason)
-
-    def _release(self, reason: str) -> None:
-        """Stop holding for ``reason``; if frames were dropped, ask for one full repaint."""
-        self._holds.discard(reason)
-        if self._holds or not self._stale:
-            return
-        self._stale = False
-        if self._kept:
-            self._send("".join(self._kept).encode("utf-8", "replace"))
-            self._kept.clear()
-        # A message, not a direct call: the repaint must run in the app's own task and
-        # context (``active_app``), never in the SSH connection's.
-        self._app.call_later(self._app.refresh)
-
     def _check_drained(self) -> None:
         self._drain_handle = None
-        if "congested" not in self._holds:
-            return
-        if self._terminal.pending_output() <= DRAINED_BYTES:
-            self._release("congested")
-        else:
+        if self._terminal.pending_output() > DRAINED_BYTES:
             self._drain_handle = self._loop.call_later(DRAIN_POLL, self._check_drained)
-
-    def _startup_again(self) -> None:
-        """Another start-up frame: wait for a quiet moment again, up to the deadline."""
-        if self._startup_handle is not None:
-            self._startup_handle.cancel()
-        delay = min(STARTUP_QUIET, max(0.0, self._startup_deadline - time.monotonic()))
-        self._startup_handle = self._loop.call_later(delay, self._end_startup)
-
-    def _end_startup(self) -> None:
-        self._startup_handle = None
-        self._release("startup")
+            return
+        self._congested = False
+        if self._kept:
+            self._send("".join(self._kept).encode("utf-8", "replace"))
+            self._kept = []
+        if self._stale:
+            self._stale = False
+            # A message, not a direct call: the repaint must run in the app's own task and
+            # context (``active_app``), never in the SSH connection's.
+            self._app.call_later(self._app.refresh)
 
     # --- modes ---------------------------------------------------------------------------
 
     def start_application_mode(self) -> None:
         self._terminal.attach(self)
         self._input_enabled = True
-        self._startup_deadline = time.monotonic() + STARTUP_MAX
-        self._hold("startup")
-        self._startup_again()
         setup = [
             "\x1b[?1049h",  # alternate screen
             "\x1b[?25l",  # hide the cursor
@@ -234,10 +274,11 @@ class ChannelDriver(Driver):
 
     def stop_application_mode(self) -> None:
         self.disable_input()
-        for handle in (self._startup_handle, self._drain_handle):
+        for handle in (self._send_handle, self._drain_handle):
             if handle is not None:
                 handle.cancel()
         self._buffer.clear()
+        self._held = []  # the player is leaving this screen anyway
         restore = ["\x1b[?2004l", "\x1b[?7h", "\x1b[?25h"]
         if self._mouse:
             restore += ["\x1b[?1000l", "\x1b[?1006l"]
@@ -249,6 +290,21 @@ class ChannelDriver(Driver):
     def close(self) -> None:
         self.disable_input()
         self._terminal.detach(self)
+        self._release_parser()
+        with contextlib.suppress(AttributeError):
+            del self._app._display  # the class's own method again; no cycle through us
+
+    def _release_parser(self) -> None:
+        """Let go of everything the parser still holds that points at the app.
+
+        The parser's generator keeps its last key event (whose sender is the app), and
+        Textual caches parsed key sequences in one class-wide LRU cache keyed by parser, so
+        up to 1024 finished sessions' apps would stay alive through it.
+        """
+        with contextlib.suppress(Exception):
+            for _ in self._parser.feed(""):
+                pass
+        XTermParser._parse_extended_key.cache_clear()
 
     # --- input ---------------------------------------------------------------------------
 
@@ -256,6 +312,8 @@ class ChannelDriver(Driver):
         """Bytes the player typed. SSH packets may split a UTF-8 character: decode as a stream."""
         if not self._input_enabled:
             return
+        if b"\x0c" in data:  # Ctrl+L: the player's screen is garbled, draw all of it again
+            self.redraw()
         text = self._decode(data)
         if text:
             for event in self._parser.feed(text):
@@ -271,15 +329,23 @@ class ChannelDriver(Driver):
             for event in self._parser.tick():
                 self.process_message(event)
 
+    def redraw(self) -> None:
+        """Forget what the player's screen shows and repaint all of it."""
+        self._screen.reset()
+        self._app.call_later(self._app.refresh)
+
     def resize(self, width: int, height: int) -> None:
         """The client's window changed (an SSH window-change request)."""
         if self._in_band_resize or not self._input_enabled:
             return  # the terminal reports its size in band; that report wins
         self._size = (width, height)
+        self._screen.reset()  # a resized terminal may have reflowed or cleared its cells
         size = Size(width, height)
         self._app.post_message(events.Resize(size, size))
 
     def process_message(self, message: Message) -> None:
+        if isinstance(message, events.Resize):
+            self._screen.reset()  # a resized terminal may have reflowed or cleared its cells
         if isinstance(message, InBandWindowResize) and message.supported:
             self._in_band_resize = True
             if not message.enabled:

@@ -68,6 +68,7 @@ class SSHHost:
             self.allowed_keys = asyncssh.read_authorized_keys(str(config.authorized_keys))
         self.connections: Counter[str] = Counter()
         self.sessions: set[GameSession] = set()
+        self.open_connections: set[asyncssh.SSHServerConnection] = set()
         self._per_address: Counter[str] = Counter()
         self._server: asyncssh.SSHAcceptor | None = None
         self.port = config.port
@@ -117,9 +118,15 @@ class SSHHost:
                 await self._server.wait_closed()
         tasks = [s.task for s in self.sessions if s.task is not None]
         for session in list(self.sessions):
-            session.stop()
+            session.stop("The Gambit server is stopping. Your seat is kept for a while.\r\n")
         if tasks:
             await asyncio.wait(tasks, timeout=5)
+        # Let the goodbyes reach the players before the connections go.
+        closing = [conn.wait_closed() for conn in self.open_connections]
+        for conn in list(self.open_connections):
+            conn.close()
+        if closing:
+            await asyncio.wait([asyncio.ensure_future(c) for c in closing], timeout=2)
 
     # --- counting --------------------------------------------------------------------------
 
@@ -169,12 +176,15 @@ class GambitServer(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
         self.host.connections[self.address] += 1
+        self.host.open_connections.add(conn)
         sock = conn.get_extra_info("socket")
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.conn is not None:
+            self.host.open_connections.discard(self.conn)
         self.host.connections[self.address] -= 1
         if self.host.connections[self.address] <= 0:
             del self.host.connections[self.address]

@@ -7,6 +7,7 @@ friends what to expect on that first connection.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -23,9 +24,11 @@ def load_or_create_host_key(data_dir: Path) -> asyncssh.SSHKey:
     path.parent.mkdir(parents=True, exist_ok=True)
     key = asyncssh.generate_private_key("ssh-ed25519", comment="gambit host key")
     data = key.export_private_key()
-    # O_EXCL and the mode at creation: the secret is never readable by others, not even
-    # for a moment, and two servers starting at once cannot both write it.
+    # The mode is set at creation, so the secret is never readable by others, not even for
+    # a moment; the rename makes the key appear whole or not at all.
     tmp = path.with_suffix(".tmp")
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()  # left by a start that died half-way
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         os.write(fd, data)

@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import asyncssh
-from rich.console import Console
+from rich.console import COLOR_SYSTEMS, Console
+from textual.filter import Monochrome
 
 from gambit_tui.term import TermInfo
 from protocol.connection import Connection, queue_pair
@@ -79,10 +81,22 @@ class _LogStream:
 
     def __init__(self, level: int) -> None:
         self.level = level
+        self._busy = False
 
     def write(self, text: str) -> int:
-        if text.strip():
+        if not text.strip():
+            return len(text)
+        if self._busy:
+            # Logging itself wrote here (its last-resort handler uses sys.stderr, which is
+            # this stream while an app runs): write to the real stderr, never recurse.
+            if sys.__stderr__ is not None:
+                sys.__stderr__.write(text)
+            return len(text)
+        self._busy = True
+        try:
             log.log(self.level, "app output: %s", text.rstrip())
+        finally:
+            self._busy = False
         return len(text)
 
     def flush(self) -> None:
@@ -104,14 +118,9 @@ def prepare_app(app: App[Any], term: TermInfo) -> None:
     app._capture_stdout = STRAY_OUTPUT  # type: ignore[assignment]
     app._capture_stderr = STRAY_OUTPUT  # type: ignore[assignment]
     app.error_console = Console(file=APP_ERRORS, markup=False, highlight=False)  # type: ignore[arg-type]
-    from rich.console import COLOR_SYSTEMS
-
     system = term.color_system
     app.console._color_system = COLOR_SYSTEMS[system] if system else None
-    if term.no_color and not app.no_color:
-        from textual.filter import Monochrome
-
-        app.no_color = True
+    if system is None and not any(isinstance(f, Monochrome) for f in app._filters):
         app._filters.append(Monochrome())
 
 
@@ -126,11 +135,14 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
         self.term_type: str | None = None
         self.size = (80, 24)
-        self.refusal: str | None = None
+        self.refusal: bytes | None = None
         self.app: App[Any] | None = None
         self.driver: ChannelDriver | None = None
         self.task: asyncio.Task[None] | None = None
+        #: The hub's end of this session's connection (tools match hub sessions to ours).
+        self.hub_conn: Connection | None = None
         self.idle_out = False
+        self.goodbye: str | None = None
         self._early_input = bytearray()
         self._tokens = float(INPUT_BURST)
         self._tokens_at = time.monotonic()
@@ -153,26 +165,26 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
 
     def shell_requested(self) -> bool:
         if self.term_type is None:
-            self.refusal = NEEDS_PTY
+            self.refusal = self._say(NEEDS_PTY)
         return True
 
     def exec_requested(self, command: str) -> bool:
         # Accepted only to answer with a readable message (a refused request shows the player
         # nothing better than "exec request failed").
-        self.refusal = NO_EXEC
+        self.refusal = self._say(NO_EXEC)
         log.info("refused exec from %s", self.address)
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
+        # Accepted for the same reason as exec: to say why in words.
         log.info("refused subsystem %r from %s", subsystem, self.address)
-        if self.chan is not None:
-            self.chan.write_stderr(self._say(NO_SUBSYSTEM, name=subsystem[:32]))
-        return False
+        self.refusal = self._say(NO_SUBSYSTEM, name=subsystem[:32])
+        return True
 
     def session_started(self) -> None:
         assert self.chan is not None
         if self.refusal is not None:
-            self.chan.write_stderr(self._say(self.refusal))
+            self.chan.write_stderr(self.refusal)
             self.chan.exit(1)
             return
         full = self.host.session_refusal(self.address)
@@ -243,6 +255,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         term = term_info(self.term_type, self.size, self.chan.get_environment())
         name = None if self.username.lower() in ("play", "guest", "") else self.username
         client, hub_end = queue_pair(trusted=True, peer=f"ssh {self.address}")
+        self.hub_conn = hub_end
         hub_task = self.host.hub.spawn(self.host.hub.serve(hub_end))
         message = None
         try:
@@ -257,6 +270,8 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                     f"Disconnected after {minutes} min without a key press. "
                     "Your seat is kept for a while: connect again to carry on.\r\n"
                 )
+            elif self.goodbye is not None:
+                message = self.goodbye
         except Exception:
             log.exception("session from %s failed", self.address)
             message = "Sorry: the server could not run your session.\r\n"
@@ -269,6 +284,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 await asyncio.wait_for(hub_task, 5)
             self.app = None
             self.driver = None
+            self.hub_conn = None
             self.host.session_closed(self)
             if not self._closed and self.chan is not None:
                 if message:
@@ -280,8 +296,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if app is not None:
             app.exit()  # a message to the app's own task: safe from any other task
 
-    def stop(self) -> None:
-        """End this session (the server is stopping)."""
+    def stop(self, goodbye: str | None = None) -> None:
+        """End this session, telling the player why once their own screen is back."""
+        self.goodbye = goodbye
         self._stop_app()
 
     # --- limits ----------------------------------------------------------------------------

@@ -1,0 +1,572 @@
+"""SSH load: N players at tables of five, probes typing, the server measured from both sides.
+
+    python bench/ssh_load.py --sessions 100 [--probes 4] [--duration 20] [--ramp 10]
+
+Not a timed test. It starts the server (the same store, hub and SSH host as ``gambit serve``)
+in a child process pinned to one core, and opens the client sessions from this process on the
+other core: asyncssh clients with 80×24 PTYs, which go through the welcome screen to the
+lobby exactly as a player would (Enter). Then the server seats them at tables of five (Prophet's
+Gambit) where a bot acts for one seat about once a second per table, and a few probe sessions
+type into the lobby chat. Prints, as its last line, one JSON object:
+
+* ``sessions``: N (the probes come on top).
+* ``rss_mb_per_session``: the server's resident memory growth over all sessions, per session.
+* ``connect_to_lobby_ms_p50/p99``: from opening the TCP connection to the lobby on screen,
+  without the wait between seeing the welcome screen and pressing Enter (client side).
+* ``keystroke_echo_ms_p50/p99``: a probe's key press to the typed text on its screen (client
+  side, the screen kept with pyte).
+* ``action_to_all_screens_ms_p50/p99``: an action accepted by the hub to the first frame
+  written to every seated player's channel after it (server side).
+* ``first_paint_bytes``: bytes a client receives until its first screen is complete (median);
+  ``_compressed``: the same through zlib@openssh.com's compression (modelled: a zlib stream per
+  client, flushed per SSH packet, as asyncssh and OpenSSH do).
+* ``bytes_per_action`` (and ``_compressed``): bytes a seated client receives per action at its
+  table, during the measured window.
+* ``cpu_percent``: the server process's CPU time over the measured window (100 = one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import logging
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+TABLE_SIZE = 5
+ANSI = re.compile(r"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+WELCOME = "Enter the lobby"
+LOBBY = "Lobby chat"
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+# --- the server (child process) ------------------------------------------------------------
+
+
+class ServerProbe:
+    """Runs inside the server: seats players, drives the tables, times actions to screens."""
+
+    def __init__(self, hub: Any, host: Any) -> None:
+        from server.ssh.driver import ChannelDriver
+
+        self.hub = hub
+        self.host = host
+        self.tables: list[int] = []
+        self.drivers: tuple[Any, ...] = ()
+        # action id → (accept time, drivers still to write a frame, latest frame time)
+        self.open: dict[int, tuple[float, set[Any], list[float]]] = {}
+        self.waiting: dict[Any, set[int]] = {}
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.unfinished = 0
+        self.next_id = 0
+        self.window = False
+        self.rss_base = rss_mb()
+        self.cpu_mark = 0.0
+        self.wall_mark = 0.0
+        original = hub.apply_action
+
+        def apply_action(table: Any, seat: int, action: dict[str, Any]) -> None:
+            accepted = time.perf_counter()
+            original(table, seat, action)
+            self.accepted(table, accepted)
+
+        hub.apply_action = apply_action
+        ChannelDriver.on_frame = self.on_frame
+
+    # seating and driving --------------------------------------------------------------------
+
+    def seat(self) -> dict[str, Any]:
+        """Tables of five for every ``load…`` player, started at once."""
+        players = sorted(
+            (p for p in self.hub.players.values() if p.name.startswith("load")),
+            key=lambda p: p.name,
+        )
+        made = 0
+        for start in range(0, len(players) - TABLE_SIZE + 1, TABLE_SIZE):
+            group = players[start : start + TABLE_SIZE]
+            owner = next(iter(group[0].sessions))
+            message = {
+                "t": "create_table",
+                "game": "prophets_gambit",
+                "players": TABLE_SIZE,
+                "timer": 0,
+            }
+            self.hub.handle(owner, message)
+            table_id = max(t.id for t in self.hub.tables.values() if t.owner == group[0].id)
+            for player in group[1:]:
+                self.hub.handle(next(iter(player.sessions)), {"t": "join", "table": table_id})
+            self.hub.handle(owner, {"t": "start", "table": table_id})
+            self.tables.append(table_id)
+            asyncio.get_running_loop().create_task(self.drive(table_id))
+            made += 1
+        return {"tables": made, "seated": made * TABLE_SIZE}
+
+    async def drive(self, table_id: int) -> None:
+        """A bot acts for one pending seat about once a second."""
+        from server.bots import make_bot
+
+        await asyncio.sleep(random.random())
+        while table_id in self.hub.tables:
+            await asyncio.sleep(1.0)
+            table = self.hub.tables.get(table_id)
+            if table is None or table.state is None or table.status != "playing":
+                continue
+            state = table.state
+            pending = state.pending()
+            if state.is_over or not pending:
+                continue
+            seat = min(pending)
+            bot = make_bot(table.game, "heuristic", seed=f"{table_id}:{len(state.history)}")
+            try:
+                self.hub.apply_action(table, seat, bot.choose(state.view(seat)))
+            except Exception as err:  # a refused action is the bot's problem, not the bench's
+                logging.getLogger(__name__).warning("action refused: %s", err)
+
+    # timing ---------------------------------------------------------------------------------
+
+    def seated_drivers(self, table: Any) -> set[Any]:
+        by_conn = {s.hub_conn: s for s in self.host.sessions if s.hub_conn is not None}
+        drivers = set()
+        for seat in table.seats:
+            player = self.hub.players.get(seat.player) if seat.player else None
+            for session in player.sessions if player else ():
+                ours = by_conn.get(session.conn)
+                if ours is not None and ours.driver is not None:
+                    drivers.add(ours.driver)
+        return drivers
+
+    def accepted(self, table: Any, when: float) -> None:
+        if not self.window:
+            return
+        self.actions += 1
+        drivers = self.seated_drivers(table)
+        if not drivers:
+            return
+        action = self.next_id
+        self.next_id += 1
+        self.open[action] = (when, set(drivers), [when])
+        for driver in drivers:
+            self.waiting.setdefault(driver, set()).add(action)
+
+    def on_frame(self, driver: Any, size: int) -> None:
+        actions = self.waiting.pop(driver, None)
+        if not actions:
+            return
+        now = time.perf_counter()
+        for action in actions:
+            accepted, left, latest = self.open[action]
+            left.discard(driver)
+            latest[0] = now
+            if not left:
+                del self.open[action]
+                self.latencies.append((now - accepted) * 1000)
+
+    def mark(self) -> dict[str, Any]:
+        self.window = True
+        self.actions = 0
+        self.latencies.clear()
+        self.open.clear()
+        self.waiting.clear()
+        times = os.times()
+        self.cpu_mark = times.user + times.system
+        self.wall_mark = time.perf_counter()
+        return {"rss_mb": rss_mb(), "sessions": len(self.host.sessions)}
+
+    def report(self) -> dict[str, Any]:
+        times = os.times()
+        cpu = times.user + times.system - self.cpu_mark
+        wall = time.perf_counter() - self.wall_mark
+        self.window = False
+        drivers = [s.driver for s in self.host.sessions if s.driver is not None]
+        return {
+            "actions": self.actions,
+            "latencies": self.latencies,
+            "unfinished": len(self.open),
+            "cpu_percent": 100 * cpu / wall,
+            "rss_base_mb": self.rss_base,
+            "rss_mb": rss_mb(),
+            "sessions": len(self.host.sessions),
+            "frames_sent": sum(d.frames_sent for d in drivers),
+            "frames_full": sum(d.frames_full for d in drivers),
+            "frames_skipped": sum(d.frames_skipped for d in drivers),
+            "gc": gc.get_stats(),
+        }
+
+
+async def serve_child(data_dir: Path) -> None:
+    """The server side: what ``gambit serve`` runs, plus the probe, driven over stdin."""
+
+    from server.hub import Hub, HubConfig
+    from server.ssh.config import HostConfig
+    from server.ssh.host import SSHHost
+    from server.ssh.keys import load_or_create_host_key
+    from server.store import Store
+
+    logging.basicConfig(filename=data_dir / "server.log", level=logging.WARNING)
+    store = Store.open(data_dir)
+    hub = Hub(store, HubConfig(bot_delay=1.0, turn_timer=0, between_games=2.0))
+    await hub.start()
+    config = HostConfig(port=0, max_sessions=10_000, max_per_address=10_000, idle_timeout=0)
+    host = SSHHost(hub, config, load_or_create_host_key(data_dir))
+    port = await host.start()
+    gc.collect()
+    gc.freeze()
+    probe = ServerProbe(hub, host)
+    # The real stdout: while apps run, Textual points sys.stdout at its capture.
+    out = sys.__stdout__
+    assert out is not None
+    out.write(json.dumps({"port": port}) + "\n")
+    out.flush()
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while line := (await reader.readline()).decode().strip():
+        if line == "seat":
+            answer = probe.seat()
+        elif line == "mark":
+            answer = probe.mark()
+        elif line == "report":
+            answer = probe.report()
+        else:
+            break
+        out.write(json.dumps(answer) + "\n")
+        out.flush()
+    await host.close()
+    await hub.stop()
+    store.close()
+
+
+# --- the clients (this process) ------------------------------------------------------------
+
+
+class Client:
+    """One player's SSH session: counts bytes, finds the welcome and lobby screens."""
+
+    def __init__(self, name: str, probe: bool) -> None:
+        self.name = name
+        self.probe = probe
+        self.bytes = 0
+        self.zbytes = 0
+        self._z = zlib.compressobj()
+        self.text = ""
+        self.started = 0.0
+        self.welcome_at = 0.0
+        self.enter_at = 0.0
+        self.lobby_at = 0.0
+        self.first_paint = (0, 0)
+        self.changed = asyncio.Event()
+        self.chan: Any = None
+        self.conn: Any = None
+        self.screen: Any = None
+        self.stream: Any = None
+        if probe:
+            import pyte
+
+            self.screen = pyte.Screen(80, 24)
+            self.stream = pyte.ByteStream(self.screen)
+
+    def received(self, data: bytes) -> None:
+        self.bytes += len(data)
+        self.zbytes += len(self._z.compress(data) + self._z.flush(zlib.Z_SYNC_FLUSH))
+        if self.stream is not None:
+            self.stream.feed(data)
+        if not self.lobby_at:
+            self.text = (self.text + ANSI.sub("", data.decode("utf-8", "replace")))[-8000:]
+        self.changed.set()
+
+    def reset_counts(self) -> None:
+        self.bytes = self.zbytes = 0
+
+    def display(self) -> str:
+        return "\n".join(self.screen.display) if self.screen is not None else ""
+
+
+def _guest_client() -> Any:
+    import asyncssh
+
+    class Guest(asyncssh.SSHClient):
+        """Keyboard-interactive with no prompts: how a guest without a key comes in."""
+
+        def kbdint_auth_requested(self) -> str:
+            return ""
+
+        def kbdint_challenge_received(self, name, instructions, lang, prompts):
+            return [""] * len(prompts)
+
+    return Guest
+
+
+def GuestClient() -> Any:  # a factory, as asyncssh expects
+    return _guest_client()()
+
+
+def make_session_class(client: Client) -> Any:
+    import asyncssh
+
+    class Session(asyncssh.SSHClientSession):
+        def data_received(self, data: bytes, datatype: Any) -> None:
+            client.received(data)
+
+    return Session
+
+
+async def wait_change(client: Client, timeout: float) -> bool:
+    client.changed.clear()
+    try:
+        await asyncio.wait_for(client.changed.wait(), timeout)
+    except TimeoutError:
+        return False
+    return True
+
+
+async def quiet(client: Client, seconds: float, limit: float = 10.0) -> None:
+    """Wait until nothing has arrived for ``seconds``."""
+    deadline = time.perf_counter() + limit
+    while time.perf_counter() < deadline and await wait_change(client, seconds):
+        pass
+
+
+async def connect(client: Client, port: int, timeout: float = 300.0) -> None:
+    import asyncssh
+
+    client.started = time.perf_counter()
+    client.conn = await asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username=client.name,
+        known_hosts=None,
+        client_keys=None,
+        agent_path=None,
+        compression_algs=["none"],
+        preferred_auth=["keyboard-interactive"],
+        client_factory=GuestClient,
+    )
+    client.chan, _ = await client.conn.create_session(
+        make_session_class(client), term_type="xterm-256color", term_size=(80, 24), encoding=None
+    )
+    deadline = time.perf_counter() + timeout
+    while WELCOME not in client.text:
+        await wait_change(client, 1.0)
+        if time.perf_counter() > deadline:
+            raise TimeoutError(f"{client.name}: no welcome screen")
+    client.welcome_at = time.perf_counter()
+    await quiet(client, 0.15)
+    client.first_paint = (client.bytes, client.zbytes)
+    client.text = ""
+    client.enter_at = time.perf_counter()
+    client.chan.write(b"\r")
+    while LOBBY not in client.text:
+        await wait_change(client, 1.0)
+        if time.perf_counter() > deadline:
+            raise TimeoutError(f"{client.name}: no lobby")
+    client.lobby_at = time.perf_counter()
+    client.text = ""
+
+
+def connect_ms(client: Client) -> float:
+    return ((client.welcome_at - client.started) + (client.lobby_at - client.enter_at)) * 1000
+
+
+#: Letters that are no lobby key binding, so a keystroke that misses the chat box does no harm.
+HARMLESS = "adeghiklmprtuvxyz"
+
+
+async def type_keys(client: Client, stop: asyncio.Event, echoes: list[float]) -> None:
+    """A probe types letters into the lobby chat, timing each until it shows on screen."""
+    rng = random.Random(client.name)
+    while not stop.is_set():
+        # A marker no other text on screen has, then up to 16 letters, then all erased.
+        typed = "zx"
+        for _attempt in range(5):
+            client.chan.write(b"c")  # into the chat box
+            await quiet(client, 0.3)
+            client.chan.write(typed.encode())
+            await quiet(client, 0.3)
+            if typed in client.display():
+                break
+            client.chan.write(b"\x1b")  # not in the chat box: try again
+            await quiet(client, 0.3)
+        else:
+            log(f"{client.name}: could not type into the chat box")
+            return
+        while len(typed) < 18 and not stop.is_set():
+            await asyncio.sleep(rng.uniform(0.15, 0.4))
+            letter = rng.choice(HARMLESS)
+            typed += letter
+            sent = time.perf_counter()
+            client.chan.write(letter.encode())
+            deadline = sent + 10.0
+            while typed not in client.display():
+                if time.perf_counter() > deadline or not await wait_change(client, 10.0):
+                    break
+            else:
+                echoes.append((time.perf_counter() - sent) * 1000)
+        client.chan.write(b"\x7f" * len(typed))  # backspace it all away
+        await quiet(client, 0.3)
+
+
+class Child:
+    """The server process and its command line on stdin/stdout."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, "--child", str(data_dir)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        self.port = self.read()["port"]
+
+    def read(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the server process died")
+        return json.loads(line)
+
+    async def ask(self, command: str) -> dict[str, Any]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        return await asyncio.to_thread(self.read)
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            assert self.proc.stdin is not None
+            self.proc.stdin.write("quit\n")
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    cores = sorted(os.sched_getaffinity(0))
+    data_dir = Path(tempfile.mkdtemp(prefix="gambit-bench-"))
+    child = Child(data_dir)
+    if len(cores) >= 2:
+        os.sched_setaffinity(child.proc.pid, {cores[0]})
+        os.sched_setaffinity(0, set(cores[1:]))
+    clients = [Client(f"load{i:04d}", False) for i in range(args.sessions)]
+    probes = [Client(f"probe{i}", True) for i in range(args.probes)]
+    try:
+        # Ramp: a steady stream of arrivals, as players would trickle in.
+        tasks = []
+        for client in clients + probes:
+            tasks.append(asyncio.create_task(connect(client, child.port)))
+            await asyncio.sleep(1 / args.ramp)
+        await asyncio.gather(*tasks)
+        log(f"{len(tasks)} sessions in the lobby")
+        seated = await child.ask("seat")
+        log(f"seated: {seated}")
+        await asyncio.sleep(args.settle)
+        stop = asyncio.Event()
+        echoes: list[float] = []
+        typing = [asyncio.create_task(type_keys(p, stop, echoes)) for p in probes]
+        await asyncio.sleep(1.0)
+        marked = await child.ask("mark")
+        for client in clients:
+            client.reset_counts()
+        await asyncio.sleep(args.duration)
+        report = await child.ask("report")
+        stop.set()
+        await asyncio.gather(*typing)
+        in_window = {c.name for c in clients[: seated["seated"]]}
+        seated_clients = [c for c in clients if c.name in in_window]
+        per_client = max(1, report["actions"]) * TABLE_SIZE
+        window_bytes = sum(c.bytes for c in seated_clients)
+        window_zbytes = sum(c.zbytes for c in seated_clients)
+        connects = [connect_ms(c) for c in clients + probes]
+        paints = [c.first_paint[0] for c in clients + probes]
+        zpaints = [c.first_paint[1] for c in clients + probes]
+        total = args.sessions + args.probes
+        details = {
+            "actions": report["actions"],
+            "unfinished_actions": report["unfinished"],
+            "frames_sent": report["frames_sent"],
+            "frames_full": report["frames_full"],
+            "frames_skipped": report["frames_skipped"],
+            "echo_samples": len(echoes),
+            "first_paint_bytes_max": max(paints),
+            "rss_mb_server": round(marked["rss_mb"], 1),
+            "rss_mb_at_start": round(report["rss_base_mb"], 1),
+            "gen2_collections": report["gc"][2]["collections"],
+        }
+        log(json.dumps(details))
+        return {
+            "sessions": args.sessions,
+            "rss_mb_per_session": round((marked["rss_mb"] - report["rss_base_mb"]) / total, 2),
+            "connect_to_lobby_ms_p50": round(percentile(connects, 50), 1),
+            "connect_to_lobby_ms_p99": round(percentile(connects, 99), 1),
+            "keystroke_echo_ms_p50": round(percentile(echoes, 50), 1),
+            "keystroke_echo_ms_p99": round(percentile(echoes, 99), 1),
+            "action_to_all_screens_ms_p50": round(percentile(report["latencies"], 50), 1),
+            "action_to_all_screens_ms_p99": round(percentile(report["latencies"], 99), 1),
+            "first_paint_bytes": round(statistics.median(paints)),
+            "first_paint_bytes_compressed": round(statistics.median(zpaints)),
+            "bytes_per_action": round(window_bytes / per_client),
+            "bytes_per_action_compressed": round(window_zbytes / per_client),
+            "cpu_percent": round(report["cpu_percent"], 1),
+        }
+    finally:
+        for client in clients + probes:
+            if client.conn is not None:
+                client.conn.close()
+        child.stop()
+
+
+def log(text: str) -> None:
+    print(text, flush=True)
+
+
+def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--child":
+        asyncio.run(serve_child(Path(sys.argv[2])))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=100, help="seated players (N)")
+    parser.add_argument("--probes", type=int, default=4, help="sessions that type keys")
+    parser.add_argument("--duration", type=float, default=20.0, help="measured seconds")
+    parser.add_argument("--ramp", type=float, default=10.0, help="new connections per second")
+    parser.add_argument("--settle", type=float, default=3.0, help="seconds after seating")
+    args = parser.parse_args()
+    result = asyncio.run(run(args))
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,328 @@
+"""The Gambit app: one per player, talking to the hub only through protocol messages.
+
+The SSH host (or ``gambit play``) makes a connection and runs::
+
+    app = GambitApp(conn, term=TermInfo(...), identity="SHA256:…" or None, name="wished")
+    await app.run_async(size=(term.width, term.height))
+
+The app says ``hello`` itself, then a worker reads the connection: each message updates the
+:class:`~gambit_tui.model.ClientModel` and every screen in the stack is told what changed with
+a Textual message (:mod:`gambit_tui.events`). Nothing here prints: many apps share one server
+process, so problems go to :mod:`logging`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, ClassVar
+
+from rich.console import ColorSystem
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.filter import Monochrome
+from textual.screen import Screen
+
+from protocol.codec import ProtocolError
+from protocol.connection import Connection, ConnectionClosed
+from protocol.messages import PROTOCOL_VERSION
+
+from . import events
+from .cards import CardStyle
+from .i18n import LANGUAGES, N_, _, translations
+from .model import ClientModel
+from .prefs import Prefs
+from .term import TermInfo
+from .themes import MONO, THEME_NAMES
+
+log = logging.getLogger(__name__)
+
+_COLOR_SYSTEMS = {
+    "truecolor": ColorSystem.TRUECOLOR,
+    "256": ColorSystem.EIGHT_BIT,
+    "standard": ColorSystem.STANDARD,
+}
+
+
+class GambitApp(App[None]):
+    """Lobby, tables and settings for one player."""
+
+    TITLE = "Gambit"
+    ENABLE_COMMAND_PALETTE = False
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (80, "-wide")]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (24, "-tall")]
+    CSS = """
+    Screen.-narrow > *, Screen.-short > * {
+        display: none;
+    }
+    Screen.-narrow > TooSmall, Screen.-short > TooSmall {
+        display: block;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "rules", N_("Rules")),
+        Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True),
+    ]
+
+    def __init__(
+        self,
+        conn: Connection,
+        *,
+        term: TermInfo | None = None,
+        identity: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.conn = conn
+        self.term = term or TermInfo()
+        self.identity = identity
+        self.wished_name = name
+        self.model = ClientModel()
+        self.prefs = Prefs()
+        self.lang = self.term.language or "en"
+        self.translations = translations(self.lang)
+        #: Tables whose screen the player closed while keeping their seat (don't reopen).
+        self.dismissed: set[int] = set()
+        #: Tables we asked to watch; their first message opens a screen.
+        self.watching: set[int] = set()
+        #: How many "your turn" alerts were raised (tests read it; the bell is invisible).
+        self.alerts = 0
+        self._asked: dict[int, bool] = {}
+        self._table_screens: dict[int, Screen] = {}
+        self.closed_reason: str | None = None
+        color_system = self.term.color_system
+        if color_system is None:
+            self._filters.append(Monochrome())
+        else:
+            self.console._color_system = _COLOR_SYSTEMS[color_system]
+
+    # --- start and the connection ------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen:
+        from .screens.connecting import ConnectingScreen
+
+        return ConnectingScreen()
+
+    def on_mount(self) -> None:
+        self.register_theme(MONO)
+        self.run_worker(self._talk(), name="connection", exit_on_error=False)
+
+    async def _talk(self) -> None:
+        """Say hello, then turn every message from the hub into model changes and events."""
+        hello: dict[str, Any] = {"t": "hello", "v": PROTOCOL_VERSION}
+        if self.wished_name:
+            hello["name"] = self.wished_name[:24]
+        if self.term.language:
+            hello["lang"] = self.term.language
+        if self.identity:
+            hello["identity"] = self.identity
+        try:
+            await self.conn.send(hello)
+            while True:
+                message = await self.conn.recv()
+                if isinstance(message, ProtocolError):
+                    log.warning("bad frame from the hub: %s", message)
+                    continue
+                try:
+                    self.receive(message)
+                except Exception:
+                    log.exception("could not handle %s", message.get("t"))
+        except ConnectionClosed:
+            pass
+        except Exception:
+            log.exception("connection reader failed")
+        self.connection_lost()
+
+    def connection_lost(self) -> None:
+        if self.closed_reason is None:
+            self.closed_reason = _("The connection to the server was lost.")
+        if self.is_running:
+            self.notify(self.closed_reason, severity="error", timeout=3)
+            self.set_timer(1.5, self.exit)
+
+    def send(self, message: dict[str, Any]) -> bool:
+        """Send one message; False (and a notice) if the server is gone."""
+        try:
+            self.conn.send_nowait(message)
+        except ConnectionClosed:
+            self.notify(_("Not connected to the server."), severity="error")
+            return False
+        return True
+
+    # --- what the hub says ---------------------------------------------------------------------
+
+    def receive(self, message: dict[str, Any]) -> None:
+        """Apply one server message and tell the screens."""
+        kind = message.get("t")
+        changed = self.model.apply(message)
+        if kind == "welcome":
+            self._adopt_you()
+            from .screens.welcome import WelcomeScreen
+
+            self.push_screen(WelcomeScreen())
+        elif kind == "you":
+            self._adopt_you()
+            self.broadcast(events.YouChanged)
+        elif changed == "lobby":
+            self.broadcast(events.LobbyChanged)
+        elif changed == "table":
+            self._table_message(message)
+        elif kind == "left":
+            self.close_table(message["table"])
+        elif changed == "chat":
+            key = "lobby" if message["channel"] == "lobby" else message.get("table", 0)
+            self.broadcast(events.ChatArrived, key)
+        elif changed == "social":
+            if kind == "invite":
+                self.notify(
+                    _("{name} invites you to table {table}: press f in the lobby.").format(
+                        name=message.get("from"), table=message.get("table")
+                    )
+                )
+            self.broadcast(events.SocialChanged)
+        elif kind in ("error", "notice"):
+            self.notify(
+                message.get("message", ""),
+                severity="error" if kind == "error" else "information",
+            )
+            if kind == "error":
+                self.broadcast(events.Refused, message.get("ref"))
+        elif kind == "bye":
+            self.closed_reason = message.get("message") or _("The server said goodbye.")
+
+    def broadcast(self, kind: type[events.ServerEvent], *args: Any) -> None:
+        for screen in list(self.screen_stack):
+            screen.post_message(kind(*args))
+
+    def _adopt_you(self) -> None:
+        you = self.model.you
+        prefs = Prefs.from_wire(you.get("prefs"))
+        lang = you.get("lang") or self.lang
+        look = prefs != self.prefs or lang != self.lang
+        self.prefs = prefs
+        if lang != self.lang:
+            self.lang = lang
+            self.translations = translations(lang)
+        self.theme = THEME_NAMES[prefs.theme]
+        if look:
+            self.broadcast(events.LookChanged)
+
+    # --- tables ------------------------------------------------------------------------------
+
+    def _table_message(self, message: dict[str, Any]) -> None:
+        table_id = message["table"]
+        self._alert_if_asked(table_id, message)
+        self.broadcast(events.TableUpdated, table_id)
+        if table_id in self._table_screens:
+            return
+        wanted = table_id in self.watching or (
+            message.get("seat") is not None and table_id not in self.dismissed
+        )
+        if wanted and self.in_lobby():
+            self.open_table(table_id)
+
+    def in_lobby(self) -> bool:
+        """Whether the player is past the welcome screen (table screens sit on the lobby)."""
+        from .screens.lobby import LobbyScreen
+
+        return any(isinstance(s, LobbyScreen) for s in self.screen_stack)
+
+    def open_table(self, table_id: int) -> None:
+        """Show a table's screen (on top of whatever is open)."""
+        if table_id in self._table_screens or table_id not in self.model.views:
+            return
+        self.dismissed.discard(table_id)
+        game = self.model.views[table_id]["info"]["game"]
+        if game == "prophets_gambit":
+            from .screens.pg_table import PGTableScreen
+
+            screen: Screen = PGTableScreen(table_id)
+        else:
+            from .screens.generic_table import GenericTableScreen
+
+            screen = GenericTableScreen(table_id)
+        self._table_screens[table_id] = screen
+        self.push_screen(screen)
+
+    def leave_table_screen(self, table_id: int, *, keep_seat: bool) -> None:
+        """Close a table's screen; with ``keep_seat`` the player stays seated (back to lobby)."""
+        if keep_seat:
+            self.dismissed.add(table_id)
+        self.watching.discard(table_id)
+        self._pop_table_screen(table_id)
+
+    def close_table(self, table_id: int) -> None:
+        """The hub says we no longer sit at or watch this table."""
+        self.watching.discard(table_id)
+        self.dismissed.discard(table_id)
+        self._asked.pop(table_id, None)
+        self._pop_table_screen(table_id)
+        self.broadcast(events.LobbyChanged)
+
+    def _pop_table_screen(self, table_id: int) -> None:
+        screen = self._table_screens.pop(table_id, None)
+        if screen is None or screen not in self.screen_stack:
+            return
+        while self.screen_stack[-1] is not screen:
+            self.pop_screen()
+        self.pop_screen()
+
+    def table_screen_closed(self, table_id: int) -> None:
+        self._table_screens.pop(table_id, None)
+
+    # --- "your turn" ---------------------------------------------------------------------------
+
+    def _alert_if_asked(self, table_id: int, message: dict[str, Any]) -> None:
+        view = message.get("view") or {}
+        asked = bool(view.get("ask")) and message.get("seat") is not None
+        before = self._asked.get(table_id, False)
+        self._asked[table_id] = asked
+        if asked and not before:
+            self.alerts += 1
+            if self.prefs.alert:
+                self.bell()
+                self.set_window_title(_("Your turn — Gambit"))
+            if table_id in self.dismissed:
+                self.notify(
+                    _("Your turn at table {table}: select it in the lobby and press o.").format(
+                        table=table_id
+                    )
+                )
+        elif before and not any(self._asked.values()):
+            self.set_window_title("Gambit")
+
+    def set_window_title(self, title: str) -> None:
+        """Set the terminal window's title (OSC 2); tests run headless and skip it."""
+        self.title = title
+        if not self.is_headless and self._driver is not None:
+            clean = "".join(ch for ch in title if ch.isprintable())
+            self._driver.write(f"\x1b]2;{clean}\x07")
+
+    # --- looks, language, preferences ----------------------------------------------------------
+
+    @property
+    def card_style(self) -> CardStyle:
+        ascii_cards = self.prefs.ascii if self.prefs.ascii is not None else not self.term.unicode
+        return CardStyle(
+            ascii=ascii_cards,
+            four_colour=self.prefs.four_colour,
+            suit_letters=self.prefs.suit_letters,
+            theme=self.prefs.theme,
+        )
+
+    def save_settings(self, lang: str, prefs: Prefs) -> None:
+        """Apply settings now and ask the hub to remember them."""
+        message: dict[str, Any] = {"t": "profile", "prefs": prefs.to_wire()}
+        if lang in LANGUAGES:
+            message["lang"] = lang
+        self.send(message)
+        self.model.you = {**self.model.you, "prefs": prefs.to_wire(), "lang": lang}
+        self._adopt_you()
+
+    # --- app-wide actions ----------------------------------------------------------------------
+
+    def action_rules(self) -> None:
+        from .screens.rules import RulesScreen
+
+        if not isinstance(self.screen, RulesScreen):
+            game = getattr(self.screen, "game", None)
+            self.push_screen(RulesScreen(game if isinstance(game, str) else None))

@@ -1,0 +1,79 @@
+"""Keep the message catalogs in step with the code: ``python -m gambit_tui.catalog``.
+
+Extracts every ``_()``, ``N_()`` and ``ngettext()`` string of the app with Babel and rewrites
+the English catalog with each message translated as itself, so English is always complete.
+Other languages' catalogs gain the new messages untranslated (and keep their translations);
+a test fails when the English catalog lags behind the code.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+from .i18n import DOMAIN, LOCALE_DIR
+
+PACKAGE = Path(__file__).parent
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+METHOD_MAP = [("**/locale/**", "ignore"), ("**.py", "python")]
+
+
+def extract() -> Catalog:
+    """Every message the app's code can show."""
+    catalog = Catalog(domain=DOMAIN, project="Gambit", charset="utf-8")
+    for filename, lineno, message, comments, context in extract_from_dir(
+        str(PACKAGE), method_map=METHOD_MAP, keywords=KEYWORDS
+    ):
+        catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    return catalog
+
+
+def english(template: Catalog) -> Catalog:
+    """The English catalog: each message translated as itself (plurals by their two forms)."""
+    out = Catalog(
+        locale="en",
+        domain=DOMAIN,
+        project="Gambit",
+        charset="utf-8",
+        header_comment="# English messages of Gambit, made by `python -m gambit_tui.catalog`.",
+        fuzzy=False,
+    )
+    for message in template:
+        if not message.id:
+            continue
+        out.add(message.id, message.id, message.locations, context=message.context)
+    return out
+
+
+def catalog_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def write(catalog: Catalog, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        write_po(handle, catalog, width=100, omit_header=False, sort_output=True,
+                 include_lineno=False)  # fmt: skip
+
+
+def main() -> int:
+    template = extract()
+    write(english(template), catalog_path("en"))
+    for lang_dir in sorted(LOCALE_DIR.iterdir()):
+        path = lang_dir / "LC_MESSAGES" / f"{DOMAIN}.po"
+        if lang_dir.name == "en" or not path.is_file():
+            continue
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=lang_dir.name, domain=DOMAIN)
+        catalog.update(template)
+        write(catalog, path)
+    print(f"{len(template)} messages", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,54 @@
+"""Textual messages the app sends its screens when the server tells it something.
+
+The app reads the connection and updates its :class:`~gambit_tui.model.ClientModel`; then each
+screen in the stack gets one of these and updates its widgets from the model ("attributes
+down, messages up"). They do not bubble: a screen that does not care simply ignores them.
+"""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+
+class ServerEvent(Message, bubble=False):
+    """Base of every message that comes from the server."""
+
+
+class YouChanged(ServerEvent):
+    """Our name, chips, ratings, language or preferences changed."""
+
+
+class LobbyChanged(ServerEvent):
+    """Tables or players online changed."""
+
+
+class TableUpdated(ServerEvent):
+    """A table we sit at or watch has a new state."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__()
+        self.table_id = table_id
+
+
+class ChatArrived(ServerEvent):
+    """A chat line arrived on ``key`` ("lobby" or a table id)."""
+
+    def __init__(self, key: str | int) -> None:
+        super().__init__()
+        self.key = key
+
+
+class SocialChanged(ServerEvent):
+    """Friends or invitations changed."""
+
+
+class Refused(ServerEvent):
+    """The hub refused something we sent (``ref`` names the message type, e.g. "act")."""
+
+    def __init__(self, ref: str | None) -> None:
+        super().__init__()
+        self.ref = ref
+
+
+class LookChanged(ServerEvent):
+    """Theme, card faces or language changed: re-render."""

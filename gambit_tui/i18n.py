@@ -1,0 +1,72 @@
+"""Translations per app instance, from gettext catalogs parsed at run time.
+
+Many players share one server process, each with their own language, so nothing here installs
+a global ``_``. A catalog (``locale/<lang>/LC_MESSAGES/gambit.po``) is parsed with Babel once
+per process and turned into a :class:`gettext.GNUTranslations` (plural forms included); each
+:class:`~gambit_tui.app.GambitApp` holds the one for its player's language. The module-level
+:func:`_` and :func:`ngettext` look up the app whose task is running (Textual's ``active_app``
+context variable), so widget code simply writes ``_("Play")``.
+
+Strings defined at import time (binding descriptions, name tables) are marked with :func:`N_`
+for extraction and translated where they are shown.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+import logging
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from textual._context import active_app
+
+log = logging.getLogger(__name__)
+
+LOCALE_DIR = Path(__file__).parent / "locale"
+DOMAIN = "gambit"
+#: Languages a player may choose; a language without a catalog falls back to English text.
+LANGUAGES: dict[str, str] = {"en": "English", "uk": "Українська", "de": "Deutsch"}
+
+
+@functools.cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The catalog for ``lang`` (cached per process: catalogs never change while running)."""
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if not path.is_file():
+        return gettext.NullTranslations()
+    try:
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=lang, domain=DOMAIN)
+        buffer = io.BytesIO()
+        write_mo(buffer, catalog)
+        buffer.seek(0)
+        return gettext.GNUTranslations(buffer)
+    except Exception:  # a broken catalog must not take a player's session down
+        log.exception("could not load the %s catalog", lang)
+        return gettext.NullTranslations()
+
+
+def _current() -> gettext.NullTranslations:
+    try:
+        app = active_app.get()
+    except LookupError:
+        return translations("en")
+    return getattr(app, "translations", None) or translations("en")
+
+
+def _(message: str) -> str:
+    """``message`` in the running app's language."""
+    return _current().gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural form for ``n``, by the running app's language's plural rule."""
+    return _current().ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction; it is translated later, where it is shown."""
+    return message

@@ -1,0 +1,127 @@
+"""What the app knows of the server: everything it has been told, and nothing else.
+
+The app's connection reader feeds each message to :meth:`ClientModel.apply`, which updates the
+model and says what changed; the app then tells its screens. Keeping this free of Textual means
+the bookkeeping (lobby updates, removed tables, chat history) is tested on its own.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+CHAT_HISTORY = 200
+
+
+@dataclass(slots=True)
+class ChatLine:
+    channel: str
+    sender: str
+    text: str
+    table: int | None = None
+
+
+@dataclass(slots=True)
+class ClientModel:
+    you: dict[str, Any] = field(default_factory=dict)
+    server: dict[str, Any] = field(default_factory=dict)
+    tables: dict[int, dict[str, Any]] = field(default_factory=dict)
+    players: list[dict[str, Any]] = field(default_factory=list)
+    #: The last ``table`` message of each table we sit at or watch.
+    views: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: When each of those arrived (monotonic), to count the turn timers down from.
+    received: dict[int, float] = field(default_factory=dict)
+    chat: dict[str | int, deque[ChatLine]] = field(default_factory=dict)
+    invites: list[dict[str, Any]] = field(default_factory=list)
+    friends: list[dict[str, Any]] | None = None
+
+    # --- reading messages ----------------------------------------------------------------------
+
+    def apply(self, message: dict[str, Any]) -> str | None:
+        """Take in one server message; returns what changed ("lobby", "you", "table", …)."""
+        kind = message.get("t")
+        if kind == "welcome":
+            self.you = dict(message["you"])
+            self.server = dict(message["server"])
+            return "welcome"
+        if kind == "you":
+            self.you = {k: v for k, v in message.items() if k != "t"}
+            return "you"
+        if kind == "lobby":
+            self.tables = {t["id"]: t for t in message["tables"]}
+            self.players = list(message["players"])
+            return "lobby"
+        if kind == "lobby_update":
+            for info in message.get("tables") or []:
+                self.tables[info["id"]] = info
+            for table_id in message.get("removed") or []:
+                self.tables.pop(table_id, None)
+            if message.get("players") is not None:
+                self.players = list(message["players"])
+            return "lobby"
+        if kind == "table":
+            table_id = message["table"]
+            self.views[table_id] = message
+            self.received[table_id] = time.monotonic()
+            self.tables[table_id] = {k: v for k, v in message["info"].items() if k != "deadlines"}
+            return "table"
+        if kind == "left":
+            self.views.pop(message["table"], None)
+            self.received.pop(message["table"], None)
+            return "left"
+        if kind == "chat":
+            line = ChatLine(
+                message["channel"], message["from"], message["text"], message.get("table")
+            )
+            key: str | int = "lobby" if line.channel == "lobby" else (line.table or 0)
+            self.chat.setdefault(key, deque(maxlen=CHAT_HISTORY)).append(line)
+            return "chat"
+        if kind == "invites":
+            self.invites = list(message["invites"])
+            return "social"
+        if kind == "invite":
+            entry = {k: message.get(k) for k in ("table", "from", "game")}
+            self.invites = [i for i in self.invites if i["table"] != entry["table"]] + [entry]
+            return "social"
+        if kind == "friends":
+            self.friends = list(message["friends"])
+            return "social"
+        return None
+
+    # --- questions screens ask -----------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self.you.get("name", "")
+
+    def chat_lines(self, key: str | int) -> list[ChatLine]:
+        return list(self.chat.get(key, ()))
+
+    def game_info(self, game: str) -> dict[str, Any] | None:
+        for info in self.server.get("games", []):
+            if info["name"] == game:
+                return info
+        return None
+
+    def my_seat(self, table_id: int) -> int | None:
+        view = self.views.get(table_id)
+        return None if view is None else view.get("seat")
+
+    def seated_tables(self) -> list[int]:
+        """Tables where we hold a seat (as the hub last told us)."""
+        return [t for t, v in self.views.items() if v.get("seat") is not None]
+
+    def deadline_left(self, table_id: int, seat: int) -> float | None:
+        """Seconds left on ``seat``'s turn timer now, if it has one."""
+        view = self.views.get(table_id)
+        if view is None:
+            return None
+        left = view["info"].get("deadlines", {}).get(str(seat))
+        if left is None:
+            return None
+        return max(0.0, left - (time.monotonic() - self.received.get(table_id, 0.0)))
+
+    def forget_invite(self, table_id: int) -> None:
+        self.invites = [i for i in self.invites if i["table"] != table_id]

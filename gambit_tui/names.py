@@ -1,0 +1,199 @@
+"""Every game term a player reads, as translatable strings.
+
+The protocol carries codes ("S7", "HEX", "two_pairs", "prophets_gambit"); this module turns
+them into words in the player's language. The English words are the msgids, so the English
+catalog is complete when every one of them is listed here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .i18n import N_, _
+
+GAME_TITLES = {
+    "prophets_gambit": N_("Prophet's Gambit"),
+    "prophet": N_("Prophet"),
+    "fortunes": N_("Fortunes"),
+}
+GAME_SHORT = {"prophets_gambit": N_("PG"), "prophet": N_("Pr"), "fortunes": N_("Fo")}
+
+TAROKKA_SUITS = {"S": N_("Swords"), "T": N_("Stars"), "C": N_("Coins"), "G": N_("Glyphs")}
+
+#: The "n of Suit" pattern for each suit, so languages can inflect the suit.
+_OF_SUIT = {
+    "S": N_("{rank} of Swords"),
+    "T": N_("{rank} of Stars"),
+    "C": N_("{rank} of Coins"),
+    "G": N_("{rank} of Glyphs"),
+}
+
+HIGH_CARDS = {
+    "HAR": N_("Artifact"),
+    "HBE": N_("Beast"),
+    "HBR": N_("Broken One"),
+    "HDA": N_("Darklord"),
+    "HDO": N_("Donjon"),
+    "HEX": N_("Executioner"),
+    "HMI": N_("Mists"),
+    "HGH": N_("Ghost"),
+    "HHO": N_("Horseman"),
+    "HIN": N_("Innocent"),
+    "HMA": N_("Marionette"),
+    "HRA": N_("Raven"),
+    "HSE": N_("Seer"),
+    "HTE": N_("Tempter"),
+}
+
+_TAROKKA_NAMES = {
+    "S": (
+        N_("Avenger"),
+        N_("Paladin"),
+        N_("Soldier"),
+        N_("Mercenary"),
+        N_("Myrmidon"),
+        N_("Berserker"),
+        N_("Hooded One"),
+        N_("Dictator"),
+        N_("Torturer"),
+        N_("Warrior"),
+    ),
+    "T": (
+        N_("Transmuter"),
+        N_("Diviner"),
+        N_("Enchanter"),
+        N_("Abjurer"),
+        N_("Elementalist"),
+        N_("Evoker"),
+        N_("Illusionist"),
+        N_("Necromancer"),
+        N_("Conjurer"),
+        N_("Wizard"),
+    ),
+    "C": (
+        N_("Swashbuckler"),
+        N_("Philanthropist"),
+        N_("Trader"),
+        N_("Merchant"),
+        N_("Guild Member"),
+        N_("Beggar"),
+        N_("Thief"),
+        N_("Tax Collector"),
+        N_("Miser"),
+        N_("Rogue"),
+    ),
+    "G": (
+        N_("Monk"),
+        N_("Missionary"),
+        N_("Healer"),
+        N_("Shepherd"),
+        N_("Druid"),
+        N_("Anarchist"),
+        N_("Charlatan"),
+        N_("Bishop"),
+        N_("Traitor"),
+        N_("Priest"),
+    ),
+}
+
+CATEGORIES = {
+    "highest_card": N_("Highest card"),
+    "one_pair": N_("One pair"),
+    "two_pairs": N_("Two pairs"),
+    "three_of_a_kind": N_("Three of a kind"),
+    "guild": N_("Guild"),
+    "village": N_("Village"),
+    "fortune": N_("Fortune"),
+    "circle": N_("Circle"),
+    "family": N_("Family"),
+}
+
+ACCESS = {
+    "everyone": N_("everyone"),
+    "friends": N_("friends"),
+    "invited": N_("invited"),
+}
+
+STATUS = {
+    "waiting": N_("waiting"),
+    "playing": N_("playing"),
+    "between": N_("between deals"),
+}
+
+OPTION_LABELS = {
+    "deck": N_("Deck"),
+    "schedule": N_("Cards per round"),
+    "cap": N_("Cap"),
+    "betting": N_("Betting"),
+    "max_raises": N_("Most raises"),
+    "target": N_("Target"),
+    "max_deals": N_("Most deals"),
+}
+
+CHOICE_LABELS = {
+    "ascending": N_("ascending"),
+    "fixed": N_("fixed"),
+    "descending": N_("descending"),
+    "down_up": N_("down and up"),
+    "up_down": N_("up and down"),
+    "ante": N_("fixed ante"),
+    "raise": N_("raise"),
+    "bid": N_("bid"),
+    "target": N_("target"),
+    "target_exact": N_("exact target"),
+}
+
+
+def game_title(game: str) -> str:
+    return _(GAME_TITLES.get(game, game))
+
+
+def game_short(game: str) -> str:
+    return _(GAME_SHORT.get(game, game[:2]))
+
+
+def suit_name(letter: str) -> str:
+    return _(TAROKKA_SUITS.get(letter, letter))
+
+
+def tarokka_card_name(code: str) -> str:
+    """The full name of a Tarokka card: "7 of Swords (Hooded One)", "Master of Coins
+    (Rogue)", "Seer"."""
+    if code.startswith("H"):
+        return _(HIGH_CARDS.get(code, code))
+    suit, rank = code[0], code[1]
+    label = _("Master") if rank == "M" else rank
+    index = 9 if rank == "M" else int(rank) - 1
+    title = _(_TAROKKA_NAMES[suit][index])
+    return _("{card} ({title})").format(card=_(_OF_SUIT[suit]).format(rank=label), title=title)
+
+
+def category_name(category: str) -> str:
+    return _(CATEGORIES.get(category, category))
+
+
+def option_label(name: str) -> str:
+    return _(OPTION_LABELS.get(name, name.replace("_", " ")))
+
+
+def choice_label(value: Any) -> str:
+    if isinstance(value, str):
+        return _(CHOICE_LABELS.get(value, value))
+    return str(value)
+
+
+def access_label(access: str) -> str:
+    return _(ACCESS.get(access, access))
+
+
+def status_label(status: str) -> str:
+    return _(STATUS.get(status, status))
+
+
+def seat_name(seat: dict[str, Any]) -> str:
+    """Who sits in a lobby seat entry, in words: a name, a bot, or nobody."""
+    if seat.get("name"):
+        return seat["name"]
+    if seat.get("bot"):
+        return _("Bot {n}").format(n=seat["seat"] + 1)
+    return _("empty")

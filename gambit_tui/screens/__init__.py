@@ -1,0 +1,1 @@
+"""Gambit's screens: one per module."""

@@ -1,0 +1,127 @@
+"""What every Gambit screen shares: the status line, the footer and the "too small" notice."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ParamSpec, TypeVar, cast
+
+from textual.app import ComposeResult
+from textual.css.query import NoMatches
+from textual.screen import ModalScreen, Screen
+
+from .. import events
+from ..widgets.footer import GambitFooter
+from ..widgets.status_bar import StatusBar
+from ..widgets.too_small import TooSmall
+
+if TYPE_CHECKING:
+    from ..app import GambitApp
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def while_composed(method: Callable[P, R]) -> Callable[P, R | None]:
+    """Skip a refresh that finds its widgets gone: a language or theme change recomposes the
+    screen, and a server message or a timer may arrive while the new widgets are mounting
+    (the refresh after the recompose shows the latest state anyway)."""
+
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R | None:
+        try:
+            return method(*args, **kwargs)
+        except NoMatches:
+            return None
+
+    return wrapper
+
+
+class GambitScreen(Screen):
+    """A full screen: status bar on top, the body, the footer, and the too-small notice.
+
+    Subclasses write :meth:`compose_body`, :meth:`setup` (titles, columns, focus: whatever
+    a freshly composed body needs) and :meth:`refresh_view`, which sets the widgets' attributes
+    from the app's model. Both run after mounting and after a language or theme change (which
+    recomposes the screen); ``refresh_view`` also whenever the model changes.
+    """
+
+    #: The game whose rating the status bar shows (None: every game).
+    game: str | None = None
+
+    @property
+    def gapp(self) -> GambitApp:
+        return cast("GambitApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar()
+        yield from self.compose_body()
+        yield GambitFooter()
+        yield TooSmall()
+
+    def compose_body(self) -> ComposeResult:
+        yield from ()
+
+    def status_context(self) -> str:
+        return ""
+
+    def on_mount(self) -> None:
+        self.setup()
+        self.refresh_status()
+        self.refresh_view()
+
+    def setup(self) -> None:
+        """Prepare freshly composed widgets (border titles, table columns, focus)."""
+
+    @while_composed
+    def refresh_status(self) -> None:
+        bar = self.query_one(StatusBar)
+        bar.lang = self.gapp.lang
+        bar.game = self.game
+        bar.context = self.status_context()
+        bar.you = self.gapp.model.you
+
+    def refresh_view(self) -> None:
+        """Set every widget's attributes from the model."""
+
+    def on_you_changed(self, event: events.YouChanged) -> None:
+        self.refresh_status()
+
+    async def on_look_changed(self, event: events.LookChanged) -> None:
+        await self.recompose()
+        self.setup()
+        self.refresh_status()
+        self.refresh_view()
+        self.refresh_bindings()
+
+
+class GambitModal(ModalScreen):
+    """A dialog over another screen, with its own footer and the too-small notice."""
+
+    DEFAULT_CSS = """
+    GambitModal {
+        align: center middle;
+    }
+    GambitModal > .dialog {
+        width: 76;
+        height: auto;
+        max-height: 21;
+        border: round $accent;
+        border-title-color: $foreground;
+        background: $surface;
+        padding: 0 1;
+    }
+    """
+
+    @property
+    def gapp(self) -> GambitApp:
+        return cast("GambitApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield from self.compose_body()
+        yield GambitFooter()
+        yield TooSmall()
+
+    def compose_body(self) -> ComposeResult:
+        yield from ()

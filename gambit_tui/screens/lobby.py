@@ -1,0 +1,312 @@
+"""The lobby: every table, who is online, lobby chat; create, join, watch, fill with bots."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
+from textual.widgets import DataTable, Static
+
+from .. import events
+from ..i18n import N_, _, ngettext
+from ..names import access_label, choice_label, game_title, option_label, seat_name, status_label
+from ..widgets.chat_panel import ChatPanel
+from .base import GambitScreen, while_composed
+
+
+class LobbyScreen(GambitScreen):
+    """Tables on the left (the selected one described below them), players online on the
+    right, lobby chat at the bottom. Keys act on the selected table."""
+
+    DEFAULT_CSS = """
+    LobbyScreen #main {
+        height: 1fr;
+    }
+    LobbyScreen #tables {
+        height: 1fr;
+        border: round $primary 50%;
+        border-title-color: $foreground;
+    }
+    LobbyScreen #tables:focus {
+        border: round $accent;
+    }
+    LobbyScreen #detail {
+        height: 3;
+        padding: 0 1;
+        color: $text-muted;
+    }
+    LobbyScreen #online {
+        width: 20;
+        height: 1fr;
+        border: round $primary 50%;
+        border-title-color: $foreground;
+        padding: 0 1;
+    }
+    LobbyScreen ChatPanel {
+        height: 7;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "new_table", N_("New")),
+        Binding("j", "join", N_("Join")),
+        Binding("o", "open", N_("Open")),
+        Binding("w", "watch", N_("Watch")),
+        Binding("b", "add_bot", N_("Bot")),
+        Binding("s", "start", N_("Start")),
+        Binding("f", "social", N_("Friends")),
+        Binding("c", "chat", N_("Chat")),
+        Binding("comma", "settings", N_("Settings")),
+        Binding("q", "app.quit", N_("Quit")),
+        Binding("escape", "leave_chat", N_("Tables"), show=False),
+    ]
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Vertical():
+                yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
+                yield Static(id="detail")
+            yield Static(id="online")
+        yield ChatPanel(id="chat", title=_("Lobby chat"), max_length=self._chat_max())
+
+    def _chat_max(self) -> int:
+        return int(self.gapp.model.server.get("chat_max", 500))
+
+    def setup(self) -> None:
+        table = self.query_one("#tables", DataTable)
+        table.border_title = _("Tables")
+        table.add_column(_("#"), key="id")
+        table.add_column(_("Game"), key="game")
+        table.add_column(_("Seats"), key="seats")
+        table.add_column(_("Stake"), key="stake")
+        table.add_column(_("Who may join"), key="access")
+        table.add_column(_("Status"), key="status")
+        self.query_one("#online").border_title = _("Online")
+        self.query_one(ChatPanel).show_lines(self.gapp.model.chat_lines("lobby"))
+        table.focus()
+
+    def on_mount(self) -> None:
+        # (Textual calls GambitScreen.on_mount too: handlers run for every class.)
+        # Back after a dropped connection: the hub has already sent the tables we sit at.
+        self.call_after_refresh(self._reopen_seated)
+
+    def _reopen_seated(self) -> None:
+        for table_id in self.gapp.model.seated_tables():
+            if table_id not in self.gapp.dismissed:
+                self.gapp.open_table(table_id)
+
+    def status_context(self) -> str:
+        return _("Lobby")
+
+    # --- showing the model ---------------------------------------------------------------------
+
+    @while_composed
+    def refresh_view(self) -> None:
+        self._fill_tables()
+        self._fill_online()
+        self._fill_detail()
+        self.refresh_bindings()
+
+    def _fill_tables(self) -> None:
+        table = self.query_one("#tables", DataTable)
+        keep = self.selected_id
+        table.clear()
+        for info in sorted(self.gapp.model.tables.values(), key=lambda t: t["id"]):
+            taken = sum(1 for s in info["seats"] if s["name"] or s["bot"])
+            mine = any(s["name"] == self.gapp.model.name for s in info["seats"])
+            table.add_row(
+                Text(str(info["id"]), style="bold" if mine else ""),
+                game_title(info["game"]),
+                f"{taken}/{info['players']}",
+                str(info["stake"]),
+                access_label(info["access"]),
+                status_label(info["status"]),
+                key=str(info["id"]),
+            )
+        if keep is not None and str(keep) in table.rows:
+            table.move_cursor(row=table.get_row_index(str(keep)))
+        if not table.rows:
+            self.query_one("#detail", Static).update(
+                _("No tables yet. Press n to open one and fill it with bots.")
+            )
+
+    def _fill_online(self) -> None:
+        out = Text()
+        invites = len(self.gapp.model.invites)
+        if invites:
+            out.append(
+                ngettext("{n} invitation (f)", "{n} invitations (f)", invites).format(n=invites),
+                style="bold",
+            )
+        for player in self.gapp.model.players:
+            if out:
+                out.append("\n")
+            out.append(
+                player["name"], style="bold" if player["name"] == self.gapp.model.name else ""
+            )
+            if player.get("guest"):
+                out.append(" " + _("(guest)"), style="dim")
+        self.query_one("#online", Static).update(out)
+
+    def _fill_detail(self) -> None:
+        info = self.selected
+        if info is None:
+            return
+        seats = ", ".join(seat_name(s) for s in info["seats"])
+        parts = [
+            _("Table {id}, opened by {owner}.").format(id=info["id"], owner=info["owner"]),
+            _("Seats: {seats}.").format(seats=seats),
+        ]
+        details = []
+        for name, value in sorted((info.get("options") or {}).items()):
+            details.append(f"{option_label(name)}: {choice_label(value)}")
+        if info.get("timer"):
+            details.append(_("timer {n}s").format(n=int(info["timer"])))
+        if info.get("max_rating") is not None:
+            details.append(_("rating ≤ {n}").format(n=info["max_rating"]))
+        if info.get("spectators"):
+            details.append(_("{n} watching").format(n=info["spectators"]))
+        if details:
+            parts.append(" · ".join(details))
+        self.query_one("#detail", Static).update("\n".join(parts))
+
+    # --- events ----------------------------------------------------------------------------
+
+    def on_lobby_changed(self, event: events.LobbyChanged) -> None:
+        self.refresh_view()
+
+    def on_table_updated(self, event: events.TableUpdated) -> None:
+        self.refresh_view()
+
+    @while_composed
+    def on_chat_arrived(self, event: events.ChatArrived) -> None:
+        if event.key == "lobby":
+            lines = self.gapp.model.chat_lines("lobby")
+            if lines:
+                self.query_one(ChatPanel).add_line(lines[-1])
+
+    @while_composed
+    def on_social_changed(self, event: events.SocialChanged) -> None:
+        self._fill_online()
+
+    def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
+        self.gapp.send({"t": "chat", "channel": "lobby", "text": event.text})
+
+    @while_composed
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._fill_detail()
+        self.refresh_bindings()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if self.check_action("open", ()):
+            self.action_open()
+        elif self.check_action("join", ()):
+            self.action_join()
+        elif self.check_action("watch", ()):
+            self.action_watch()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_status()
+        self.refresh_view()
+
+    # --- the selected table ----------------------------------------------------------------
+
+    @property
+    def selected_id(self) -> int | None:
+        try:
+            table = self.query_one("#tables", DataTable)
+        except NoMatches:  # asked before the screen is composed
+            return None
+        if not table.rows:
+            return None
+        try:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        except Exception:
+            return None
+        return int(key.value) if key.value is not None else None
+
+    @property
+    def selected(self) -> dict[str, Any] | None:
+        table_id = self.selected_id
+        return None if table_id is None else self.gapp.model.tables.get(table_id)
+
+    def _seated(self, info: dict[str, Any]) -> bool:
+        return self.gapp.model.my_seat(info["id"]) is not None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        info = self.selected
+        if action in ("join", "open", "watch", "add_bot", "start"):
+            if info is None:
+                return False
+            seated = self._seated(info)
+            free = any(not (s["name"] or s["bot"]) for s in info["seats"])
+            waiting = info["status"] == "waiting"
+            if action == "join":
+                mine = any(s.get("reserved") == self.gapp.model.name for s in info["seats"])
+                return not seated and (mine or (waiting and free))
+            if action == "open":
+                return seated
+            if action == "watch":
+                return not seated
+            if action == "add_bot":
+                return seated and waiting and free
+            if action == "start":
+                return seated and waiting and not free
+        return True
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def action_new_table(self) -> None:
+        from .create_table import CreateTableScreen
+
+        self.app.push_screen(CreateTableScreen())
+
+    def action_join(self) -> None:
+        info = self.selected
+        if info is not None:
+            self.gapp.dismissed.discard(info["id"])
+            self.gapp.send({"t": "join", "table": info["id"]})
+
+    def action_open(self) -> None:
+        info = self.selected
+        if info is not None:
+            self.gapp.open_table(info["id"])
+
+    def action_watch(self) -> None:
+        info = self.selected
+        if info is not None:
+            self.gapp.watching.add(info["id"])
+            self.gapp.send({"t": "spectate", "table": info["id"]})
+
+    def action_add_bot(self) -> None:
+        info = self.selected
+        if info is None:
+            return
+        free = next((s["seat"] for s in info["seats"] if not (s["name"] or s["bot"])), None)
+        if free is not None:
+            self.gapp.send({"t": "add_bot", "table": info["id"], "seat": free})
+
+    def action_start(self) -> None:
+        info = self.selected
+        if info is not None:
+            self.gapp.dismissed.discard(info["id"])
+            self.gapp.send({"t": "start", "table": info["id"]})
+
+    def action_social(self) -> None:
+        from .social import SocialScreen
+
+        self.app.push_screen(SocialScreen())
+
+    def action_settings(self) -> None:
+        from .settings import SettingsScreen
+
+        self.app.push_screen(SettingsScreen())
+
+    def action_chat(self) -> None:
+        self.query_one(ChatPanel).focus_input()
+
+    def action_leave_chat(self) -> None:
+        self.query_one("#tables", DataTable).focus()

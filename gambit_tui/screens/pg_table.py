@@ -1,0 +1,299 @@
+"""The Prophet's Gambit table: seats, the middle of the table, the log, your hand, the
+question pending, and a key for every legal answer."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+
+from .. import events
+from ..cards import card_text
+from ..i18n import N_, _
+from ..names import game_title, tarokka_card_name
+from ..pg_text import ask_text, event_text
+from ..widgets.chat_panel import ChatPanel
+from ..widgets.choice_row import Choice, ChoiceRow
+from ..widgets.event_log import EventLog
+from ..widgets.pg_center import PGCenter
+from ..widgets.pg_seats import PGSeats
+from ..widgets.prompt_bar import PromptBar
+from .base import while_composed
+from .table_base import TABLE_KEYS, TableScreen
+
+#: Ask kinds answered with a card from the player's own hand.
+HAND_KINDS = ("bid", "turn", "discard", "beast", "donjon", "raven", "tempter", "forced")
+#: Ask kinds answered by choosing another player.
+SEAT_KINDS = ("darklord", "marionette", "tempter_target")
+#: Action types that carry a card, and the one that carries a seat.
+CARD_TYPES = ("bid", "play", "risk", "discard", "give", "pick", "take")
+SEAT_TYPES = ("target",)
+
+
+class PGTableScreen(TableScreen, inherit_bindings=False):
+    """One Prophet's Gambit table. The screen reads the table message from the model, sets
+    its widgets, and offers exactly the legal actions of the pending ask as keys: an action is
+    sent only if it is one of ``view["legal"]``."""
+
+    DEFAULT_CSS = """
+    PGTableScreen #top {
+        height: 8;
+    }
+    PGTableScreen #lower {
+        height: 1fr;
+    }
+    PGTableScreen ChatPanel {
+        height: 1fr;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "act('bid')", N_("Bid")),
+        Binding("p", "act('play')", N_("Play")),
+        Binding("enter", "act('play')", N_("Play"), show=False),
+        Binding("x", "act('risk')", N_("Risk")),
+        Binding("r", "act('replace')", N_("Replace Fate")),
+        Binding("k", "act('keep')", N_("Keep Fate")),
+        Binding("d", "act('draw')", N_("Draw")),
+        Binding("n", "act('pass')", N_("Pass")),
+        Binding("enter", "act('discard')", N_("Discard")),
+        Binding("enter", "act('give')", N_("Give")),
+        Binding("enter", "act('target')", N_("Choose")),
+        Binding("enter", "act('pick')", N_("Pick")),
+        Binding("enter", "act('take')", N_("Take")),
+        Binding("h", "act('highest')", N_("Highest")),
+        Binding("l", "act('lowest')", N_("Lowest")),
+        Binding("k", "act('kill')", N_("Kill")),
+        Binding("s", "act('save')", N_("Save")),
+        Binding("left", "move(-1)", N_("Pick card"), key_display="←→"),
+        Binding("right", "move(1)", N_("Pick card"), show=False),
+        *[Binding(str(n), f"pick({n - 1})", N_("Pick card"), show=False) for n in range(1, 10)],
+        *TABLE_KEYS,
+    ]
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(table_id)
+        self._acted_on: tuple[int, str] | None = None
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield PGSeats()
+            yield PGCenter()
+        yield EventLog(id="log")
+        yield ChatPanel(id="chat", title=_("Table chat"), max_length=self.chat_max)
+        yield ChoiceRow(id="choices")
+        yield PromptBar()
+
+    def on_mount(self) -> None:
+        # (Textual calls GambitScreen.on_mount too: handlers run for every class.)
+        self.set_interval(1.0, self._tick)
+
+    # --- showing the table -----------------------------------------------------------------
+
+    @while_composed
+    def refresh_view(self) -> None:
+        message = self.message
+        if message is None:
+            return
+        style = self.gapp.card_style
+        view = message.get("view")
+        for widget in (self.query_one(PGSeats), self.query_one(PGCenter)):
+            widget.style = style
+            widget.message = message
+        self.query_one(PGSeats).border_title = game_title("prophets_gambit")
+        self._tick()
+        lines = []
+        for ev in (view or {}).get("events", []):
+            line = event_text(ev, self.name_of, style)
+            if line is not None:
+                lines.append(line)
+        self.query_one(EventLog).lines = lines
+        self._set_choices(view)
+        self._set_prompt(view)
+        self.refresh_bindings()
+
+    @while_composed
+    def set_chat(self, open_: bool) -> None:
+        self.query_one(EventLog).display = not open_
+        super().set_chat(open_)
+
+    @property
+    def ask(self) -> dict[str, Any] | None:
+        view = self.view
+        return view.get("ask") if view else None
+
+    def _set_choices(self, view: dict[str, Any] | None) -> None:
+        row = self.query_one(ChoiceRow)
+        style = self.gapp.card_style
+        ask = self.ask or {}
+        kind = ask.get("kind")
+        row.set_class(bool(ask), "-active")
+        if view is None:
+            row.border_title = _("Your hand")
+            row.choices = []
+            row.placeholder = _("The game has not started yet.")
+            return
+        if self.seat is None:
+            row.border_title = _("Watching")
+            row.choices = []
+            row.placeholder = _("You are watching this table: hands stay hidden.")
+            return
+        if kind in SEAT_KINDS:
+            row.border_title = _("Choose a player")
+            row.choices = [
+                Choice(Text(self.name_of(s), style="bold"), s) for s in ask.get("targets", [])
+            ]
+            return
+        if kind == "darklord_pick":
+            row.border_title = _("{name}'s hand").format(name=self.name_of(ask["target"]))
+            row.choices = [Choice(card_text(c, style), c) for c in ask.get("hand", [])]
+            return
+        if kind == "ghost":
+            row.border_title = _("The discard pile")
+            row.choices = [Choice(card_text(c, style), c) for c in view.get("discard", [])]
+            return
+        allowed = set(ask.get("cards", [])) if kind == "forced" else None
+        row.border_title = _("Your hand")
+        row.choices = [
+            Choice(card_text(c, style), c, enabled=allowed is None or c in allowed)
+            for c in view.get("hand", [])
+        ]
+        row.placeholder = _("No cards in hand.")
+
+    def _set_prompt(self, view: dict[str, Any] | None) -> None:
+        prompt = self.query_one(PromptBar)
+        style = self.gapp.card_style
+        info = self.info
+        ask = self.ask
+        prompt.yours = bool(ask)
+        if view is None:
+            seats = info["seats"]
+            free = sum(1 for s in seats if not (s.get("name") or s.get("bot")))
+            if self.seat is None:
+                prompt.question = Text(_("Waiting for the players to start the game."))
+            elif free:
+                prompt.question = Text(
+                    _("Waiting for players: {n} seats free. Add bots or invite friends.").format(
+                        n=free
+                    )
+                )
+            else:
+                prompt.question = Text(_("Every seat is taken: press s to start."))
+            prompt.hint = Text("")
+            return
+        if view.get("over"):
+            winner = (view.get("outcome") or {}).get("winners", [None])[0]
+            prompt.question = Text(
+                _("The Reveal: {name} wins the deal.").format(
+                    name=self.name_of(winner) if winner is not None else "?"
+                )
+            )
+            prompt.hint = Text(_("The next deal starts soon."), style="dim")
+            return
+        if ask:
+            prompt.question = ask_text(ask, view, self.name_of, style)
+            prompt.hint = self._card_hint()
+            return
+        waiting = [self.name_of(s) for s in view.get("waiting", [])]
+        if view.get("phase") == "bid" and waiting:
+            prompt.question = Text(
+                _("Waiting for {names} to commit a card to the Bid.").format(
+                    names=", ".join(waiting)
+                )
+            )
+        elif view.get("turn") is not None and len(waiting) <= 1:
+            prompt.question = Text(_("{name}'s turn.").format(name=self.name_of(view["turn"])))
+            if waiting and waiting[0] != self.name_of(view["turn"]):
+                prompt.question.append(" " + _("{name} is choosing.").format(name=waiting[0]))
+        elif waiting:
+            prompt.question = Text(_("Still choosing: {names}.").format(names=", ".join(waiting)))
+        else:
+            prompt.question = Text("")
+        prompt.hint = self._card_hint()
+
+    def _card_hint(self) -> Text:
+        """A line naming the picked card (or player) and how to pick another."""
+        row = self.query_one(ChoiceRow)
+        value = row.selected
+        out = Text(style="dim")
+        if isinstance(value, str):
+            out.append_text(card_text(value, self.gapp.card_style))
+            out.append(" " + tarokka_card_name(value))
+            if self.ask:
+                out.append("  ·  " + _("←→ or 1–{n} pick").format(n=min(9, len(row.choices))))
+        elif isinstance(value, int):
+            out.append(self.name_of(value))
+        return out
+
+    @while_composed
+    def on_choice_row_moved(self, event: ChoiceRow.Moved) -> None:
+        if self.view and not self.view.get("over"):
+            self.query_one(PromptBar).hint = self._card_hint()
+
+    @while_composed
+    def _tick(self) -> None:
+        message = self.message
+        if message is None:
+            return
+        deadlines = message["info"].get("deadlines") or {}
+        timers = {}
+        for seat in deadlines:
+            left = self.gapp.model.deadline_left(self.table_id, int(seat))
+            if left is not None:
+                timers[int(seat)] = left
+        seats = self.query_one(PGSeats)
+        if timers or seats.timers:
+            seats.timers = timers
+
+    # --- acting ----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.is_mounted or not self.query(ChoiceRow):
+            return False
+        if action == "act":
+            return self.legal_action(str(parameters[0])) is not None
+        if action in ("move", "pick"):
+            return bool(self.query_one(ChoiceRow).choices) and not self.chat_open
+        return super().check_action(action, parameters)
+
+    def legal_action(self, kind: str) -> dict[str, Any] | None:
+        """The legal action of type ``kind`` for the picked card or player, if there is one."""
+        view = self.view
+        if not view or self.chat_open:
+            return None
+        candidates = [a for a in view.get("legal", []) if a["type"] == kind]
+        if not candidates:
+            return None
+        if kind in CARD_TYPES:
+            card = self.query_one(ChoiceRow).selected
+            return next((a for a in candidates if a.get("card") == card), None)
+        if kind in SEAT_TYPES:
+            seat = self.query_one(ChoiceRow).selected
+            return next((a for a in candidates if a.get("seat") == seat), None)
+        return candidates[0]
+
+    def action_act(self, kind: str) -> None:
+        """Send the legal action of type ``kind`` (once per decision)."""
+        action = self.legal_action(kind)
+        view = self.view
+        if action is None or view is None:
+            return
+        marker = (len(view.get("events", [])), repr(view.get("ask")))
+        if self._acted_on == marker:
+            return
+        self._acted_on = marker
+        self.gapp.send({"t": "act", "table": self.table_id, "action": action})
+
+    def on_refused(self, event: events.Refused) -> None:
+        if event.ref == "act":
+            self._acted_on = None  # let the player try again
+
+    def action_move(self, delta: int) -> None:
+        self.query_one(ChoiceRow).move(delta)
+        self.refresh_bindings()
+
+    def action_pick(self, index: int) -> None:
+        self.query_one(ChoiceRow).pick(index)
+        self.refresh_bindings()

@@ -1,0 +1,206 @@
+"""What every table screen shares: the seat, the waiting room, chat, leaving, the Reveal."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.binding import Binding, BindingType
+
+from .. import events
+from ..i18n import N_, _
+from ..names import seat_name, status_label
+from ..widgets.chat_panel import ChatPanel
+from .base import GambitScreen, while_composed
+
+#: Keys of every table screen. A subclass lists them after its own keys (and does not inherit
+#: bindings): a subclass's binding for a key would otherwise replace these ("s" both starts the
+#: game and, in Prophet's Gambit, saves the Focus), and the footer shows the game's keys first.
+TABLE_KEYS: list[BindingType] = [
+    Binding("b", "add_bot", N_("Add bot")),
+    Binding("u", "remove_bot", N_("Remove bot")),
+    Binding("s", "start", N_("Start")),
+    Binding("i", "invite", N_("Invite")),
+    Binding("c", "chat", N_("Chat")),
+    Binding("q", "leave", N_("Leave")),
+    Binding("escape", "back", N_("Lobby")),
+]
+
+
+class TableScreen(GambitScreen):
+    """A table the player sits at or watches. Subclasses draw the game; this class keeps the
+    keys of the waiting room (bots, start, invite), chat, leaving and the result screen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = TABLE_KEYS
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__()
+        self.table_id = table_id
+        self._results_shown: set[int] = set()
+        #: Seats we asked a bot for and the hub has not confirmed yet (keys can outrun it).
+        self._bot_asked: set[int] = set()
+        self.chat_open = False
+
+    # --- the model -------------------------------------------------------------------------
+
+    @property
+    def message(self) -> dict[str, Any] | None:
+        return self.gapp.model.views.get(self.table_id)
+
+    @property
+    def info(self) -> dict[str, Any]:
+        message = self.message
+        return message["info"] if message else {"seats": [], "game": "", "status": "waiting"}
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        message = self.message
+        return message.get("view") if message else None
+
+    @property
+    def seat(self) -> int | None:
+        message = self.message
+        return message.get("seat") if message else None
+
+    @property
+    def game(self) -> str | None:  # type: ignore[override]
+        return self.info.get("game") or None
+
+    @property
+    def chat_max(self) -> int:
+        """The hub's longest chat line."""
+        return int(self.gapp.model.server.get("chat_max", 500))
+
+    def name_of(self, seat: int) -> str:
+        seats = self.info["seats"]
+        return seat_name(seats[seat]) if 0 <= seat < len(seats) else "?"
+
+    def status_context(self) -> str:
+        info = self.info
+        parts = [
+            _("Table {id}").format(id=self.table_id),
+            _("stake {n}").format(n=info.get("stake", 0)),
+        ]
+        if self.seat is None:
+            parts.append(_("watching"))
+        elif info.get("status") != "playing":
+            parts.append(status_label(info.get("status", "")))
+        return " · ".join(parts)
+
+    # --- events ------------------------------------------------------------------------------
+
+    def setup(self) -> None:
+        self.query_one(ChatPanel).show_lines(self.gapp.model.chat_lines(self.table_id))
+        self.set_chat(self.chat_open)
+
+    def on_unmount(self) -> None:
+        self.gapp.table_screen_closed(self.table_id)
+
+    def on_table_updated(self, event: events.TableUpdated) -> None:
+        if event.table_id == self.table_id:
+            self._bot_asked.clear()
+            self.refresh_status()
+            self.refresh_view()
+            self.refresh_bindings()
+            self.maybe_show_result()
+
+    @while_composed
+    def on_chat_arrived(self, event: events.ChatArrived) -> None:
+        if event.key != self.table_id:
+            return
+        lines = self.gapp.model.chat_lines(self.table_id)
+        if lines:
+            self.query_one(ChatPanel).add_line(lines[-1])
+            if not self.chat_open:
+                self.notify(f"{lines[-1].sender}: {lines[-1].text}", timeout=4)
+
+    def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
+        self.gapp.send(
+            {"t": "chat", "channel": "table", "table": self.table_id, "text": event.text}
+        )
+
+    def maybe_show_result(self) -> None:
+        view = self.view
+        if not view or not view.get("over"):
+            return
+        key = self.info.get("games_played", 0)
+        if key in self._results_shown:
+            return
+        self._results_shown.add(key)
+        from .result import ResultScreen
+
+        self.app.push_screen(ResultScreen(self.table_id))
+
+    # --- chat ------------------------------------------------------------------------------
+
+    @while_composed
+    def set_chat(self, open_: bool) -> None:
+        """Show the chat panel (and focus its input) or hide it again."""
+        self.chat_open = open_
+        panel = self.query_one(ChatPanel)
+        panel.display = open_
+        if open_:
+            panel.focus_input()
+        else:
+            self.set_focus(None)
+        self.refresh_bindings()
+
+    # --- keys ------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        info = self.info
+        seated = self.seat is not None
+        waiting = info.get("status") == "waiting"
+        free = [s["seat"] for s in info["seats"] if not (s.get("name") or s.get("bot"))]
+        if action == "add_bot":
+            return seated and waiting and bool(free)
+        if action == "remove_bot":
+            return seated and waiting and any(s.get("bot") for s in info["seats"])
+        if action == "start":
+            return seated and waiting and not free
+        if action == "invite":
+            return seated
+        if action == "chat":
+            return not self.chat_open
+        return True
+
+    def action_add_bot(self) -> None:
+        free = [
+            s["seat"]
+            for s in self.info["seats"]
+            if not (s.get("name") or s.get("bot")) and s["seat"] not in self._bot_asked
+        ]
+        if free:
+            self._bot_asked.add(free[0])
+            self.gapp.send({"t": "add_bot", "table": self.table_id, "seat": free[0]})
+
+    def action_remove_bot(self) -> None:
+        bots = [s["seat"] for s in self.info["seats"] if s.get("bot")]
+        if bots:
+            self.gapp.send({"t": "remove_bot", "table": self.table_id, "seat": bots[-1]})
+
+    def action_start(self) -> None:
+        self.gapp.send({"t": "start", "table": self.table_id})
+
+    def action_invite(self) -> None:
+        from .ask_name import AskNameScreen
+
+        def invite(name: str | None) -> None:
+            if name:
+                self.gapp.send({"t": "invite", "op": "send", "table": self.table_id, "name": name})
+
+        self.app.push_screen(AskNameScreen(_("Invite a player to this table")), invite)
+
+    def action_chat(self) -> None:
+        self.set_chat(True)
+
+    def action_leave(self) -> None:
+        """Stand up (a bot finishes a game in progress) or stop watching."""
+        self.gapp.send({"t": "leave", "table": self.table_id})
+
+    def action_back(self) -> None:
+        if self.chat_open:
+            self.set_chat(False)
+            return
+        self.gapp.leave_table_screen(self.table_id, keep_seat=self.seat is not None)
+        if self.seat is None:
+            self.gapp.send({"t": "leave", "table": self.table_id})

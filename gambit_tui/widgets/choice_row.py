@@ -1,0 +1,115 @@
+"""A row of things to pick from — your hand, another player's hand, the discard pile, players —
+with a cursor moved by arrows and digits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One pickable thing: how it looks, what it stands for, and whether it may be picked."""
+
+    label: Text
+    value: Any
+    enabled: bool = True
+
+
+class ChoiceRow(Widget):
+    """The cards (or players) a decision is about. The screen sets :attr:`choices`; keys call
+    :meth:`move` and :meth:`pick` (the same methods tests call), and every change of the cursor
+    posts :class:`ChoiceRow.Moved` so the screen can name the picked card."""
+
+    DEFAULT_CSS = """
+    ChoiceRow {
+        height: 3;
+        border: round $primary 50%;
+        border-title-color: $foreground;
+        padding: 0 1;
+    }
+    ChoiceRow.-active {
+        border: round $accent;
+    }
+    """
+
+    choices: reactive[list[Choice]] = reactive(list)
+    """What may be picked, in order (an equal list changes nothing: the cursor stays)."""
+    cursor: reactive[int] = reactive(0)
+    """Index of the picked choice."""
+    numbered: reactive[bool] = reactive(True)
+    """Show the digit that picks each choice."""
+    placeholder: reactive[str] = reactive("")
+    """Shown when there is nothing to pick."""
+
+    class Moved(Message):
+        """The cursor now rests on ``value``."""
+
+        def __init__(self, value: Any) -> None:
+            super().__init__()
+            self.value = value
+
+    def watch_choices(self, choices: list[Choice]) -> None:
+        if not choices:
+            self.cursor = 0
+            return
+        if not 0 <= self.cursor < len(choices) or not choices[self.cursor].enabled:
+            self.cursor = next((i for i, c in enumerate(choices) if c.enabled), 0)
+        self.post_message(self.Moved(self.selected))
+
+    def watch_cursor(self, cursor: int) -> None:
+        self.post_message(self.Moved(self.selected))
+
+    @property
+    def selected(self) -> Any:
+        """The value under the cursor, or None when nothing may be picked."""
+        if not self.choices or not 0 <= self.cursor < len(self.choices):
+            return None
+        choice = self.choices[self.cursor]
+        return choice.value if choice.enabled else None
+
+    def move(self, delta: int) -> None:
+        """Move to the next enabled choice ``delta`` steps away (wrapping around)."""
+        n = len(self.choices)
+        if not n:
+            return
+        index = self.cursor
+        for _ in range(n):
+            index = (index + (1 if delta > 0 else -1)) % n
+            if self.choices[index].enabled:
+                self.cursor = index
+                return
+
+    def pick(self, index: int) -> bool:
+        """Put the cursor on choice ``index`` (0-based); False if there is no such choice."""
+        if 0 <= index < len(self.choices) and self.choices[index].enabled:
+            self.cursor = index
+            return True
+        return False
+
+    def render(self) -> Text:
+        if not self.choices:
+            return Text(self.placeholder, style="dim")
+        out = Text()
+        for i, choice in enumerate(self.choices):
+            if i:
+                out.append("  ")
+            item = Text()
+            if self.numbered and i < 9:
+                item.append(f"{i + 1}", style="dim")
+                item.append(" ")
+            item.append_text(choice.label)
+            if not choice.enabled:
+                item.stylize("dim strike")
+            elif i == self.cursor:
+                item = Text("[", style="bold") + item + Text("]", style="bold")
+                item.stylize("reverse")
+            else:
+                item = Text(" ") + item + Text(" ")
+            out.append_text(item)
+        return out

@@ -1,0 +1,106 @@
+"""The middle of a Prophet's Gambit table: Focus, your Fate, the decks, the discards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..cards import CardStyle, card_text
+from ..i18n import _
+from ..names import seat_name
+from .pg_seats import FRONT_MARKS
+
+
+class PGCenter(Widget):
+    """What lies on the table for everyone, plus the player's own Fate (and the Seer's
+    glimpse, which lasts only until their next action)."""
+
+    DEFAULT_CSS = """
+    PGCenter {
+        border: round $primary 50%;
+        border-title-color: $foreground;
+        height: 100%;
+        width: 32;
+        padding: 0 1;
+    }
+    """
+
+    message: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
+    """The last ``table`` message of this table."""
+    style: reactive[CardStyle] = reactive(CardStyle)
+    """How to draw cards."""
+
+    def on_mount(self) -> None:
+        self.border_title = _("Table")
+
+    def render(self) -> Table:
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(style="dim", no_wrap=True, min_width=9)
+        grid.add_column(no_wrap=True, overflow="ellipsis")
+        message = self.message
+        if not message:
+            return grid
+        info = message["info"]
+        view = message.get("view")
+        style = self.style
+        pot = info.get("stake", 0) * info.get("players", 0)
+        if not view:
+            grid.add_row(_("Stake"), str(info.get("stake", 0)))
+            grid.add_row(_("Pot"), str(pot))
+            return grid
+        if view.get("killed"):
+            focus = card_text(view["killed"], style)
+            focus.stylize("strike")
+            focus.append(" " + _("killed"), style="dim")
+        else:
+            focus = card_text(view.get("focus"), style)
+        grid.add_row(_("Focus"), focus)
+        if message.get("seat") is not None:
+            grid.add_row(_("Your Fate"), card_text(view.get("fate"), style))
+        grid.add_row(
+            _("Deck"),
+            Text(
+                _("{common} · High {high}").format(
+                    common=view.get("deck", 0), high=view.get("high_deck", 0)
+                )
+            ),
+        )
+        discard = Text(str(len(view.get("discard") or [])))
+        if view.get("discard_top"):
+            discard.append(" · " + _("top") + " ")
+            discard.append_text(card_text(view["discard_top"], style))
+        grid.add_row(_("Discard"), discard)
+        holders = self._holders(info, view)
+        if holders:
+            grid.add_row(_("Fronts"), holders)
+        elif view.get("high_discard"):
+            grid.add_row(_("Last High"), card_text(view["high_discard"][-1], style))
+        glimpse = view.get("glimpse")
+        if glimpse:
+            # The Seer's sight lasts until the next action: it takes the pot's line meanwhile.
+            seen = Text()
+            for seat, code in sorted(glimpse.items(), key=lambda item: int(item[0])):
+                if seen:
+                    seen.append(" ")
+                seen.append(seat_name(info["seats"][int(seat)])[:6] + " ")
+                seen.append_text(card_text(code, style))
+            grid.add_row(_("Seer"), seen)
+        else:
+            grid.add_row(_("Pot"), str(pot))
+        return grid
+
+    def _holders(self, info: dict[str, Any], view: dict[str, Any]) -> Text:
+        out = Text()
+        seats = info["seats"]
+        for s, front in enumerate(view.get("fronts") or []):
+            for code in front:
+                if out:
+                    out.append(" ")
+                mark = ("^" if self.style.ascii else "♛") + _(FRONT_MARKS.get(code, "?"))
+                out.append(mark, style=self.style.high_style())
+                out.append(" " + seat_name(seats[s])[:8])
+        return out

@@ -1,0 +1,126 @@
+"""Every seat around a Prophet's Gambit table: who, showing card, Fate, fronts, turn, timer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..cards import CardStyle, card_text, cards_text, face_down
+from ..i18n import N_, _
+from ..names import seat_name
+
+#: Short marks of the two High cards that stay in front of a player (Executioner, Innocent).
+FRONT_MARKS = {"HEX": N_("Ex"), "HIN": N_("In")}
+
+
+class PGSeats(Widget):
+    """One line per seat, the player's own seat marked. Everything comes from the table message
+    the screen sets; timers come as seconds left per seat, counted down by the screen."""
+
+    DEFAULT_CSS = """
+    PGSeats {
+        border: round $primary 50%;
+        border-title-color: $foreground;
+        height: 100%;
+        width: 1fr;
+        padding: 0 1;
+    }
+    """
+
+    message: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
+    """The last ``table`` message of this table."""
+    style: reactive[CardStyle] = reactive(CardStyle)
+    """How to draw cards."""
+    timers: reactive[dict[int, float]] = reactive(dict, always_update=True)
+    """Seconds left on each seat's turn timer."""
+
+    def on_mount(self) -> None:
+        self.border_title = _("Seats")
+
+    def render(self) -> Table:
+        grid = Table.grid(padding=(0, 1))
+        for _i in range(8):
+            grid.add_column(no_wrap=True)
+        message = self.message
+        if not message:
+            return grid
+        info = message["info"]
+        view = message.get("view") or {}
+        mine = message.get("seat")
+        waiting = set(view.get("waiting", []))
+        committed = view.get("committed") or []
+        reveal = view.get("reveal")
+        for seat in info["seats"]:
+            s = seat["seat"]
+            turn, choosing, done = (">", "?", "+") if self.style.ascii else ("▶", "…", "✓")
+            marker = Text(" ")
+            if view and view.get("turn") == s:
+                marker = Text(turn, style="bold")
+            elif s in waiting:
+                marker = Text(choosing, style="bold")
+            elif committed and s < len(committed) and committed[s]:
+                marker = Text(done, style="green")
+            name = Text(seat_name(seat)[:14], style="bold" if s == mine else "")
+            if seat.get("bot") and not seat.get("name"):
+                name.stylize("italic")
+            if seat.get("away"):
+                name.append(_(" (away)"), style="dim")
+            if s == mine:
+                name.append(_(" (you)"), style="dim")
+            dealer_seat = view.get("dealer", info.get("dealer")) if view else info.get("dealer")
+            dealer = Text(_("D"), style="bold") if dealer_seat == s else Text(" ")
+            grid.add_row(
+                marker,
+                name,
+                dealer,
+                *self._cards(view, s, mine, reveal),
+                self._timer(s),
+            )
+        return grid
+
+    def _cards(
+        self, view: dict[str, Any], s: int, mine: int | None, reveal: list | None
+    ) -> list[Text]:
+        style = self.style
+        if not view:
+            return [Text(""), Text(""), Text(""), Text("")]
+        showing = card_text((view.get("showing") or [None])[s], style, empty="··")
+        stack = (view.get("stacks") or [0])[s]
+        if stack > 1:
+            showing.append(f" {'x' if style.ascii else '×'}{stack}", style="dim")
+        if reveal:
+            hand = cards_text(reveal[s].get("hand", []), style)
+        else:
+            hand = Text(_("hand {n}").format(n=(view.get("hand_sizes") or [0])[s]), style="dim")
+        fate = self._fate(view, s, mine, reveal)
+        fronts = Text()
+        for code in (view.get("fronts") or [[]])[s]:
+            fronts.append(("♛" if not style.ascii else "^") + _(FRONT_MARKS.get(code, "?")))
+            fronts.stylize(style.high_style())
+        return [showing, hand, fate, fronts]
+
+    def _fate(self, view: dict[str, Any], s: int, mine: int | None, reveal: list | None) -> Text:
+        style = self.style
+        if reveal:
+            return card_text(reveal[s].get("fate"), style)
+        if s == mine and view.get("fate"):
+            return card_text(view["fate"], style)
+        open_fate = (view.get("open_fates") or {}).get(str(s))
+        if open_fate:
+            return card_text(open_fate, style)
+        seen = (view.get("glimpse") or {}).get(str(s))
+        if seen:
+            text = card_text(seen, style)
+            text.stylize("italic")
+            return text
+        return face_down(style)
+
+    def _timer(self, s: int) -> Text:
+        left = self.timers.get(s)
+        if left is None:
+            return Text("")
+        return Text(f"{int(left + 0.999)}s", style="bold" if left > 10 else "bold red")

@@ -1,0 +1,39 @@
+"""The question the player must answer now, and what the keys do."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+
+class PromptBar(Widget):
+    """Two lines: the pending decision (or whom we wait for) and a hint about the picked card.
+    It says exactly what is asked; the footer lists the keys that answer it."""
+
+    DEFAULT_CSS = """
+    PromptBar {
+        height: 2;
+        padding: 0 1;
+        background: $boost;
+    }
+    PromptBar.-yours {
+        background: $accent 30%;
+    }
+    """
+
+    question: reactive[Text] = reactive(Text, always_update=True)
+    """The first line."""
+    hint: reactive[Text] = reactive(Text, always_update=True)
+    """The second line."""
+    yours: reactive[bool] = reactive(False)
+    """Whether the decision is the player's (highlights the bar)."""
+
+    def watch_yours(self, yours: bool) -> None:
+        self.set_class(yours, "-yours")
+
+    def render(self) -> Text:
+        first = self.question.copy()
+        if self.yours:
+            first.stylize("bold")
+        return Text("\n").join([first, self.hint])

@@ -1,0 +1,65 @@
+"""The line at the top of every screen: who you are, your chips and rating, and where you are."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from babel.numbers import format_decimal
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..i18n import _
+from ..names import game_short
+
+
+class StatusBar(Widget):
+    """Always visible, so a player never has to look for their own chips or rating."""
+
+    DEFAULT_CSS = """
+    StatusBar {
+        height: 1;
+        dock: top;
+        background: $panel;
+        color: $foreground;
+        padding: 0 1;
+    }
+    """
+
+    you: reactive[dict[str, Any]] = reactive(dict, always_update=True)
+    """The ``you`` record from the server."""
+    game: reactive[str | None] = reactive(None)
+    """The game whose rating to show (None: all of them)."""
+    context: reactive[str] = reactive("")
+    """Where the player is, shown on the right."""
+    lang: reactive[str] = reactive("en")
+    """Locale for numbers."""
+
+    def render(self) -> Text:
+        you = self.you or {}
+        left = Text()
+        left.append(you.get("name", "…"), style="bold")
+        chips = you.get("chips")
+        if chips is not None:
+            left.append(" · ")
+            left.append(_("{chips} chips").format(chips=self._num(chips)))
+        ratings = you.get("ratings") or {}
+        if ratings:
+            left.append(" · ")
+            if self.game and self.game in ratings:
+                left.append(_("rating {rating}").format(rating=self._num(ratings[self.game])))
+            else:
+                parts = [f"{game_short(g)} {self._num(r)}" for g, r in sorted(ratings.items())]
+                left.append(_("rating {rating}").format(rating=" ".join(parts)))
+        width = self.size.width - 2
+        right = Text(self.context, style="dim")
+        space = max(1, width - left.cell_len - right.cell_len)
+        if left.cell_len + right.cell_len + 1 > width:
+            right.truncate(max(0, width - left.cell_len - 1), overflow="ellipsis")
+        return left + Text(" " * space) + right
+
+    def _num(self, value: int) -> str:
+        try:
+            return format_decimal(value, locale=self.lang)
+        except Exception:
+            return str(value)

@@ -1,0 +1,299 @@
+"""End to end: ``gambit serve`` with the real Gambit app, played through the real OpenSSH client.
+
+Each player is an ``ssh`` process in a pseudo-terminal whose screen is read with pyte; they
+press keys exactly as a person would. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+import signal
+import time
+import weakref
+
+import pytest
+
+from .conftest import needs_openssh
+from .harness import ServeProcess, SSHTerminal, ThreadServer, ssh_command, ssh_keygen
+from .test_host import run_ssh
+
+pytestmark = needs_openssh
+
+
+@pytest.fixture(scope="module")
+def serve(tmp_path_factory):
+    server = ServeProcess(tmp_path_factory.mktemp("serve"), "--bot-delay", "0.1")
+    yield server
+    assert server.stop() == 0, server.log()
+    assert "Traceback" not in server.log(), server.log()
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("keys")
+    return {name: ssh_keygen(folder / name) for name in ("ada", "bo", "cy", "di")}
+
+
+class Player:
+    """One person at one terminal."""
+
+    def __init__(self, serve, user: str = "play", key=None, cols=80, rows=24):
+        self.term = SSHTerminal(ssh_command(serve.port, user, key=key), cols=cols, rows=rows)
+
+    def settle(self, quiet: float = 0.3, timeout: float = 5.0) -> str:
+        """Let the screen finish drawing: until nothing arrives for ``quiet`` seconds."""
+        deadline = time.monotonic() + timeout
+        seen, since = len(self.term.raw), time.monotonic()
+        while time.monotonic() < deadline and time.monotonic() - since < quiet:
+            self.term.pump(0.05)
+            if len(self.term.raw) != seen:
+                seen, since = len(self.term.raw), time.monotonic()
+        return self.term.text()
+
+    def wait_for(self, pattern: str, timeout: float = 20.0) -> str:
+        return self.term.wait_for(pattern, timeout)
+
+    def press(self, keys: str) -> None:
+        self.term.send(keys)
+
+    def enter_lobby(self) -> str:
+        self.wait_for("Enter the lobby")
+        self.settle()
+        self.press("\r")
+        self.wait_for("Lobby chat")
+        return self.settle()
+
+    def footer(self) -> str:
+        return self.term.text().rstrip().splitlines()[-1]
+
+    def close(self) -> None:
+        self.term.close()
+
+
+@pytest.fixture
+def players():
+    made: list[Player] = []
+    yield made
+    for player in made:
+        player.close()
+
+
+def test_serve_says_how_to_connect(serve):
+    assert re.search(r"Connect with:  ssh -p \d+ play@localhost", serve.banner)
+    assert re.search(r"Host key fingerprint: SHA256:\S+", serve.banner)
+
+
+def test_a_guest_reaches_the_lobby(serve, players):
+    guest = Player(serve)
+    players.append(guest)
+    screen = guest.enter_lobby()
+    assert re.search(r"Guest-\d{4}[\s│]+\(guest\)", screen)  # in the online list
+    assert "Tables" in screen
+
+
+def test_a_key_is_remembered_with_its_name(serve, players, keys):
+    first = Player(serve, "Ada", key=keys["ada"])
+    players.append(first)
+    screen = first.enter_lobby()
+    assert re.search(r"│ Ada\s+│", screen)  # in the online list, not a guest
+    first.press("q")
+    assert first.term.wait_exit() == 0
+    # Next time, from "anywhere", the same key is the same player with the same name.
+    again = Player(serve, "play", key=keys["ada"])
+    players.append(again)
+    assert "Ada" in again.wait_for("Enter the lobby")
+    assert re.search(r"│ Ada\s+│", again.enter_lobby())
+
+
+def test_the_screen_follows_the_window(serve, players):
+    player = Player(serve)
+    players.append(player)
+    player.enter_lobby()
+    player.term.resize(100, 30)
+    # The header spans the new width: "Lobby" moves to its right end.
+    player.term.wait_for(lambda t: re.fullmatch(r" .{85,}Lobby", t.splitlines()[0].rstrip()))
+    player.term.resize(60, 20)
+    player.wait_for("terminal is too small")
+    player.term.resize(80, 24)
+    player.wait_for("Lobby chat")
+
+
+def test_stopping_the_server_says_goodbye(tmp_path):
+    server = ServeProcess(tmp_path)
+    try:
+        player = Player(server)
+        player.enter_lobby()
+        server.proc.send_signal(signal.SIGTERM)
+        assert player.term.wait_exit() != 0
+        assert "server is stopping" in player.term.output()
+        player.close()
+    finally:
+        assert server.stop() == 0
+
+
+def test_no_app_outlives_its_session(tmp_path):
+    """Sessions of the real app, ended every way: no app (or its screens) stays in memory."""
+    from server.ssh.host import default_app_factory
+
+    made: list[weakref.ref] = []
+
+    def factory(*args):
+        app = default_app_factory(*args)
+        made.append(weakref.ref(app))
+        return app
+
+    server = ThreadServer(tmp_path, factory).start()
+    try:
+        ada, bo, cy = (Player(server, name) for name in ("Ada", "Bo", "Cy"))
+        for player in (ada, bo, cy):
+            player.enter_lobby()
+        ada.press("n")
+        ada.wait_for("New table")
+        ada.settle()
+        ada.press("\x13")
+        ada.wait_for(r"Table \d+ · stake")
+        bo.press("q")  # quits
+        ada.term.kill()  # drops
+        cy.press("c")
+        cy.press("typing when the line goes")
+        cy.term.kill()
+        assert bo.term.wait_exit() == 0
+        for player in (ada, bo, cy):
+            player.close()
+        deadline = time.monotonic() + 10
+        while server.sync(lambda: len(server.host.sessions)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+        def alive() -> int:
+            gc.collect()
+            return sum(ref() is not None for ref in made)
+
+        assert len(made) == 3
+        assert server.sync(alive) == 0
+    finally:
+        server.stop()
+
+
+def test_only_terminal_sessions(serve):
+    code, out = run_ssh(ssh_command(serve.port, remote=["cat", "/etc/passwd"]))
+    assert code == 1 and "Gambit runs no commands" in out
+
+
+def test_a_dropped_player_gets_their_seat_back(serve, players, keys):
+    bo = Player(serve, "Bo", key=keys["bo"])
+    players.append(bo)
+    bo.enter_lobby()
+    bo.press("n")
+    bo.wait_for("New table")
+    bo.settle()
+    bo.press("\x13")  # ctrl+s: create
+    number = re.search(r"Table (\d+) · stake", bo.wait_for(r"Table \d+ · stake")).group(1)
+    for n in (2, 3, 4):
+        bo.press("b")
+        bo.wait_for(rf"Bot {n}")
+    bo.press("s")
+    seat = seat_line(bo.wait_for("The Bid"), "Bo (you)")
+    bo.term.kill()  # the connection drops without a goodbye
+    back = Player(serve, "play", key=keys["bo"])
+    players.append(back)
+    back.wait_for("Enter the lobby")
+    back.settle()
+    back.press("\r")
+    # Back to the table (from the lobby, where it is listed with Bo seated, if the app does
+    # not open it by itself), in the same seat; a stand-in played meanwhile.
+    screen = back.wait_for(rf"(Table {number} · stake|Seats: Bo, )")
+    if "Seats: Bo, " in screen:
+        back.settle()
+        back.press("o")
+    screen = back.wait_for(rf"Table {number} · stake.*(?s:.*)Bo \(you\)")
+    assert seat_line(screen, "Bo (you)") == seat
+
+
+def seat_line(screen: str, who: str) -> int:
+    """Which line of the seats box shows ``who``."""
+    return next(i for i, line in enumerate(screen.splitlines()) if who in line)
+
+
+def play_until_result(table: list[Player], timeout: float = 180.0) -> None:
+    """Each player does what the footer offers whenever it is their decision."""
+    done: set[int] = set()
+    pressed: dict[int, tuple[str, float]] = {}
+    deadline = time.monotonic() + timeout
+    while len(done) < len(table):
+        assert time.monotonic() < deadline, "\n\n".join(p.term.text() for p in table)
+        for index, player in enumerate(table):
+            if index in done:
+                continue
+            player.term.pump(0.02)
+            screen = player.term.text()
+            if "The Reveal" in screen:
+                done.add(index)
+                continue
+            footer = player.footer()
+            key = decision_key(footer)
+            if key is None:
+                continue
+            last = pressed.get(index)
+            now = time.monotonic()
+            if last and last[0] == footer and now - last[1] < 1.0:
+                continue  # give the last key press time to show
+            if last and last[0] == footer:
+                player.press("\x1b[C")  # same question again: that card was refused, try the next
+            player.press(key)
+            pressed[index] = (footer, now)
+
+
+def decision_key(footer: str) -> str | None:
+    """The key for a decision the footer offers, if any (the first card by default)."""
+    if "⏎" in footer:
+        return "\r"
+    for label, key in (
+        ("Keep Fate", "k"),
+        ("Pass", "n"),
+        ("Highest", "h"),
+        ("Save", "s"),
+        ("Risk", "x"),
+    ):
+        if re.search(rf"\b{key} {label}", footer):
+            return key
+    return None
+
+
+def test_three_players_and_bots_play_a_deal(serve, players, keys):
+    ada = Player(serve, "Ada", key=keys["ada"])
+    cy = Player(serve, "Cy", key=keys["cy"])
+    di = Player(serve, "Di", key=keys["di"])
+    table = [ada, cy, di]
+    players.extend(table)
+    for player in table:
+        player.enter_lobby()
+    ada.press("n")
+    ada.wait_for("New table")
+    ada.settle()
+    ada.press("\x13")
+    number = re.search(r"Table (\d+) · stake", ada.wait_for(r"Table \d+ · stake")).group(1)
+    for friend in (cy, di):
+        join(friend, number, owner="Ada")
+    ada.wait_for(r"Di")
+    ada.press("b")  # a bot in the fourth seat
+    ada.wait_for(r"Bot 4")
+    ada.settle()
+    ada.press("s")
+    for player in table:
+        player.wait_for("The Bid")
+    play_until_result(table)
+    for player in table:
+        assert "The Reveal" in player.term.text()
+
+
+def join(player: Player, number: str, owner: str) -> None:
+    """Select table ``number`` in the lobby's list and join it."""
+    screen = player.wait_for(rf"│ {number}  Prophet")
+    rows = [line for line in screen.splitlines() if re.match(r"│ \d+  ", line)]
+    index = next(i for i, line in enumerate(rows) if line.startswith(f"│ {number}  "))
+    player.settle()
+    player.press("\x1b[B" * index)  # down to its row
+    player.wait_for(rf"Table {number}, opened by {owner}")
+    player.press("j")
+    player.wait_for(rf"Table {number} · stake")

@@ -1,0 +1,99 @@
+"""Pilot tests of the app against a real hub: real messages, no SSH.
+
+Each app gets an in-process connection to a hub with fast timers, no bot delay and a fixed deal
+seed, so a test can play a deal by keys in well under a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+import pytest
+from textual.pilot import Pilot
+
+from gambit_tui.app import GambitApp
+from gambit_tui.term import TermInfo
+from protocol.connection import queue_pair
+from server.hub import Hub
+from server.store import Store
+from tests.hub.conftest import fast_config
+
+
+def tui_config(**overrides):
+    """Fast hub settings; the result of a deal stays up (the next deal waits a minute)."""
+    values = {"seed": 1, "between_games": 60.0}
+    values.update(overrides)
+    return fast_config(**values)
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store.open(tmp_path / "data")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+async def hub(store):
+    h = Hub(store, tui_config())
+    await h.start()
+    yield h
+    await h.stop()
+
+
+def make_app(
+    hub: Hub,
+    name: str = "Ada",
+    identity: str | None = "SHA256:ada",
+    term: TermInfo | None = None,
+) -> GambitApp:
+    """An app connected to ``hub`` the way the SSH host connects one."""
+    client_end, hub_end = queue_pair(trusted=True)
+    asyncio.get_running_loop().create_task(hub.serve(hub_end))
+    return GambitApp(client_end, term=term or TermInfo(), identity=identity, name=name)
+
+
+async def wait_for(pilot: Pilot, predicate: Callable[[], object], timeout: float = 5.0) -> None:
+    """Let the app run until ``predicate()`` holds (the hub answers asynchronously)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting; screen:\n{screen_text(pilot.app)}")
+        await pilot.pause(0.02)
+    await pilot.pause()  # let the screen render what made the predicate true
+
+
+def screen_text(app: GambitApp) -> str:
+    """What the terminal shows, as plain text (one line per row)."""
+    return "\n".join(strip.text.rstrip() for strip in app.screen._compositor.render_strips())
+
+
+async def enter_lobby(pilot: Pilot) -> None:
+    """From the welcome screen to the lobby, keeping the name."""
+    from gambit_tui.screens.lobby import LobbyScreen
+    from gambit_tui.screens.welcome import WelcomeScreen
+
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, WelcomeScreen))
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
+
+
+async def open_pg_table_with_bots(pilot: Pilot, bots: int = 2, players: int | None = None) -> None:
+    """From the lobby: a new Prophet's Gambit table (1 + ``bots`` seats unless ``players``
+    says more), the bots seated."""
+    from gambit_tui.screens.create_table import CreateTableScreen
+    from gambit_tui.screens.pg_table import PGTableScreen
+
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, CreateTableScreen))
+    form = pilot.app.screen
+    from textual.widgets import Select
+
+    form.query_one("#players", Select).value = players or 1 + bots
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, PGTableScreen))
+    await pilot.press(*["b"] * bots)
+    screen = pilot.app.screen
+    await wait_for(pilot, lambda: all(s["bot"] or s["name"] for s in screen.info["seats"]))

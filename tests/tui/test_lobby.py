@@ -1,0 +1,165 @@
+"""Welcome, lobby, the create-table form and friends, driven by keys against a real hub."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, Select
+
+from gambit_tui.screens.create_table import CreateTableScreen
+from gambit_tui.screens.generic_table import GenericTableScreen
+from gambit_tui.screens.lobby import LobbyScreen
+from gambit_tui.screens.pg_table import PGTableScreen
+from gambit_tui.screens.social import SocialScreen
+from gambit_tui.screens.welcome import WelcomeScreen
+
+from .conftest import enter_lobby, make_app, open_pg_table_with_bots, screen_text, wait_for
+
+
+async def test_welcome_shows_the_name_and_renames_by_keys(hub):
+    app = make_app(hub, name="Ada")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, WelcomeScreen))
+        text = screen_text(app)
+        assert "Your name" in text and "Language" in text and "Ada · 1,000 chips" in text
+        assert app.screen.query_one("#name", Input).value == "Ada"
+        await pilot.press(*["backspace"] * 3, *"Adele", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await wait_for(pilot, lambda: app.model.name == "Adele")
+        await pilot.pause()
+        assert screen_text(app).startswith(" Adele · 1,000 chips")
+
+
+async def test_lobby_lists_tables_and_players_and_joins_by_keys(hub):
+    ada = make_app(hub, name="Ada")
+    bob = make_app(hub, name="Bob", identity="SHA256:bob")
+    async with ada.run_test(size=(80, 24)) as ada_pilot, bob.run_test(size=(80, 24)) as bob_pilot:
+        await enter_lobby(ada_pilot)
+        await enter_lobby(bob_pilot)
+        await open_pg_table_with_bots(ada_pilot, bots=1, players=3)  # Ada, a bot, a free seat
+        await wait_for(bob_pilot, lambda: 1 in bob.model.tables)
+        await wait_for(bob_pilot, lambda: "2/3" in screen_text(bob))
+        text = screen_text(bob)
+        assert "Prophet's Gambit" in text and "everyone" in text and "waiting" in text
+        assert "Ada" in text and "Bob" in text  # online list
+        assert "Seats: Ada, Bot 2, empty." in text
+        await bob_pilot.press("j")
+        await wait_for(bob_pilot, lambda: isinstance(bob.screen, PGTableScreen))
+        await wait_for(ada_pilot, lambda: "s Start" in screen_text(ada))
+        await ada_pilot.press("s")
+        await wait_for(bob_pilot, lambda: bob.screen.ask is not None)
+        assert "The Bid" in screen_text(bob)
+
+
+async def test_lobby_chat_reaches_everyone(hub):
+    ada = make_app(hub, name="Ada")
+    bob = make_app(hub, name="Bob", identity="SHA256:bob")
+    async with ada.run_test(size=(80, 24)) as ada_pilot, bob.run_test(size=(80, 24)) as bob_pilot:
+        await enter_lobby(ada_pilot)
+        await enter_lobby(bob_pilot)
+        # Keys that are bindings elsewhere (q quits, n opens a table, ? the rules) are text here.
+        await ada_pilot.press("c", *"quick: new game?", "enter", "escape")
+        await wait_for(bob_pilot, lambda: "Ada: quick: new game?" in screen_text(bob))
+        assert isinstance(ada.screen, LobbyScreen)
+
+
+async def test_create_form_offers_every_option_of_every_game(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        form = app.screen
+        assert "no table options of its own" in screen_text(app)
+        for game in app.model.server["games"]:
+            form.query_one("#game", Select).value = game["name"]
+            await pilot.pause()
+            for name, spec in game["options"].items():
+                field = form.query_one(f"#opt-{name}")
+                value = field.value if isinstance(field, Select) else int(field.value)
+                assert value == spec["default"]
+            players = form.query_one("#players", Select)
+            assert players.value in range(game["min_players"], game["max_players"] + 1)
+        form.query_one("#game", Select).value = "prophet"
+        await pilot.pause()
+        form.query_one("#opt-schedule", Select).value = "down_up"
+        form.query_one("#opt-cap", Input).value = "3"
+        form.query_one("#stake", Input).value = "25"
+        message = form.build_message()
+        assert message["game"] == "prophet"
+        assert message["options"] == {"schedule": "down_up", "cap": 3}
+        assert message["stake"] == 25
+        form.query_one("#opt-cap", Input).value = "99"
+        await pilot.press("ctrl+s")  # refused here, the form stays
+        await pilot.pause()
+        assert isinstance(app.screen, CreateTableScreen)
+        form.query_one("#opt-cap", Input).value = "3"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, GenericTableScreen))
+        options = app.model.tables[1]["options"]
+        assert options["schedule"] == "down_up" and options["cap"] == 3
+
+
+async def test_create_form_by_keys_alone(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        # Game list has focus: Tab to players, open it, pick the first (3), confirm.
+        await pilot.press("tab", "enter", "home", "enter")
+        await pilot.press("tab", "end", "ctrl+u", *"50")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+        info = app.model.tables[1]
+        assert info["players"] == 3 and info["stake"] == 50
+
+
+async def test_friends_and_invitations(hub):
+    ada = make_app(hub, name="Ada")
+    bob = make_app(hub, name="Bob", identity="SHA256:bob")
+    async with ada.run_test(size=(80, 24)) as ada_pilot, bob.run_test(size=(80, 24)) as bob_pilot:
+        await enter_lobby(ada_pilot)
+        await enter_lobby(bob_pilot)
+        await ada_pilot.press("f")
+        await wait_for(ada_pilot, lambda: isinstance(ada.screen, SocialScreen))
+        await wait_for(ada_pilot, lambda: ada.model.friends is not None)
+        assert "No friends yet" in screen_text(ada)
+        await ada_pilot.press("a", *"Bob", "enter")
+        await wait_for(ada_pilot, lambda: "Bob · online" in screen_text(ada))
+        await ada_pilot.press("escape")
+        await open_pg_table_with_bots(ada_pilot, bots=1, players=3)
+        await ada_pilot.press("i", *"Bob", "enter")
+        await wait_for(bob_pilot, lambda: bob.model.invites)
+        await bob_pilot.press("f")
+        await wait_for(bob_pilot, lambda: "Table 1 (Prophet's Gambit) from Ada" in screen_text(bob))
+        await bob_pilot.press("y")
+        await wait_for(bob_pilot, lambda: isinstance(bob.screen, PGTableScreen))
+        assert bob.screen.seat == 2
+
+
+async def test_other_games_play_through_the_plain_table(hub):
+    """Prophet has no screen of its own yet: its legal actions are a list, Enter acts."""
+    from gambit_tui.screens.result import ResultScreen
+
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        form = app.screen
+        form.query_one("#game", Select).value = "prophet"
+        await pilot.pause()
+        form.query_one("#players", Select).value = 3
+        form.query_one("#opt-cap", Input).value = "1"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, GenericTableScreen))
+        await pilot.press("b", "b")
+        await wait_for(pilot, lambda: "s Start" in screen_text(app))
+        await pilot.press("s")
+        for _ in range(200):
+            if isinstance(app.screen, ResultScreen):
+                break
+            if app.screen.view and app.screen.view.get("legal"):
+                await pilot.press("enter")
+            await pilot.pause(0.03)
+        assert isinstance(app.screen, ResultScreen), screen_text(app)
+        assert "Score" in screen_text(app)

@@ -1,0 +1,221 @@
+"""The Prophet's Gambit table, driven by keys against bots through a real hub."""
+
+from __future__ import annotations
+
+import re
+
+from gambit_tui.screens.lobby import LobbyScreen
+from gambit_tui.screens.pg_table import PGTableScreen
+from gambit_tui.screens.result import ResultScreen
+from gambit_tui.screens.welcome import WelcomeScreen
+from gambit_tui.widgets.choice_row import ChoiceRow
+
+from .conftest import enter_lobby, make_app, open_pg_table_with_bots, screen_text, wait_for
+
+#: The key that answers each ask (with the card or player under the cursor).
+ANSWER = {
+    "bid": "enter",
+    "fate": "r",
+    "turn": "p",
+    "bonus": "d",
+    "discard": "enter",
+    "beast": "enter",
+    "donjon": "enter",
+    "raven": "enter",
+    "darklord": "enter",
+    "darklord_pick": "enter",
+    "ghost": "enter",
+    "tempter": "enter",
+    "tempter_target": "enter",
+    "marionette": "enter",
+    "marionette_order": "h",
+    "forced": "enter",
+    "execution": "k",
+}
+
+
+async def play_deal_by_keys(pilot, *, risk: bool = False) -> list[str]:
+    """Answer every decision with its key until the result screen; returns the asks seen."""
+    app = pilot.app
+    seen: list[str] = []
+    for _ in range(200):
+        if isinstance(app.screen, ResultScreen):
+            return seen
+        screen = app.screen
+        ask = screen.ask if isinstance(screen, PGTableScreen) else None
+        if ask and (not seen or seen[-1] != repr(ask) + str(len(screen.view["events"]))):
+            seen.append(repr(ask) + str(len(screen.view["events"])))
+            key = "x" if (risk and ask["kind"] == "turn" and screen.view["high_deck"]) else None
+            await pilot.press(key or ANSWER[ask["kind"]])
+        await pilot.pause(0.03)
+    raise AssertionError("the deal did not end:\n" + screen_text(app))
+
+
+async def test_a_whole_deal_by_keys_reaches_the_result(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await open_pg_table_with_bots(pilot, bots=2)
+        table = app.screen
+        assert "Every seat is taken" in screen_text(app)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: table.ask is not None)
+        text = screen_text(app)
+        assert "The Bid: choose a card to commit in secret." in text
+        assert "⏎ Bid" in text  # the footer names the key
+        assert app.alerts == 1  # bell and title when the decision became ours
+        asks = await play_deal_by_keys(pilot)
+        assert len(asks) >= 3  # bid and two turns at least
+        result = screen_text(app)
+        assert "The Reveal" in result and "wins the pot of 30 chips" in result
+        assert "Ada (you)" in result
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+        assert "The Reveal:" in screen_text(app)
+        # Chips moved: the status bar shows the balance after the deal.
+        assert app.model.you["chips"] != 1000
+
+
+async def test_risking_turns_high_cards_and_every_ask_has_a_key(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await open_pg_table_with_bots(pilot, bots=2)
+        await pilot.press("s")
+        table = app.screen
+        await wait_for(pilot, lambda: table.ask is not None)
+        await play_deal_by_keys(pilot, risk=True)
+        events = [e["e"] for e in table.view["events"]]
+        assert "high" in events  # a Risk turned a High card
+
+
+async def test_arrows_and_digits_pick_cards_and_the_hint_names_them(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await open_pg_table_with_bots(pilot, bots=2)
+        await pilot.press("s")
+        table = app.screen
+        await wait_for(pilot, lambda: table.ask is not None)
+        row = table.query_one(ChoiceRow)
+        hand = table.view["hand"]
+        await pilot.press("right")
+        assert row.selected == hand[1]
+        await pilot.press("3")
+        assert row.selected == hand[2]
+        await pilot.press("left", "left", "left")
+        assert row.selected == hand[-1]  # wraps around
+        await pilot.pause()
+        assert "←→ or 1–6 pick" in screen_text(app)
+        await pilot.press("2", "enter")
+        await wait_for(pilot, lambda: table.view["phase"] != "bid")
+        bids = next(e for e in table.view["events"] if e["e"] == "bids")
+        assert bids["cards"][0] == hand[1]  # the second card was committed
+
+
+async def test_escape_returns_to_the_lobby_and_o_reopens_the_table(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await open_pg_table_with_bots(pilot, bots=2)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        assert "Prophet's Gambit" in screen_text(app)
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+        await pilot.press("q")  # leave: the table closes (no human left)
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await wait_for(pilot, lambda: not app.model.tables)
+
+
+async def test_a_spectator_sees_the_table_and_its_chat_but_no_hand(hub):
+    ada = make_app(hub)
+    bob = make_app(hub, name="Bob", identity="SHA256:bob")
+    async with ada.run_test(size=(80, 24)) as ada_pilot, bob.run_test(size=(80, 24)) as bob_pilot:
+        await enter_lobby(ada_pilot)
+        await enter_lobby(bob_pilot)
+        await open_pg_table_with_bots(ada_pilot, bots=2)
+        await ada_pilot.press("s")
+        await wait_for(bob_pilot, lambda: bob.model.tables.get(1, {}).get("status") == "playing")
+        await bob_pilot.press("w")
+        await wait_for(bob_pilot, lambda: isinstance(bob.screen, PGTableScreen))
+        text = screen_text(bob)
+        assert "You are watching this table" in text and "watching" in text
+        await ada_pilot.press("c")
+        await ada_pilot.press(*"hello", "enter")
+        await wait_for(bob_pilot, lambda: bob.model.chat_lines(1))
+        assert bob.model.chat_lines(1)[-1].text == "hello"
+        await bob_pilot.press("c")
+        await bob_pilot.pause()
+        assert "Ada: hello" in screen_text(bob)
+
+
+async def test_too_small_a_terminal_says_so(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(79, 24)) as pilot:
+        await pilot.pause(0.2)
+        assert "too small" in screen_text(app)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.1)
+        assert "too small" not in screen_text(app)
+        await pilot.resize_terminal(100, 23)
+        await pilot.pause(0.1)
+        assert "too small" in screen_text(app)
+
+
+async def test_the_turn_timer_counts_down_beside_the_deciding_seat(hub):
+    from textual.widgets import Input, Select
+
+    from gambit_tui.screens.create_table import CreateTableScreen
+
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        app.screen.query_one("#players", Select).value = 3
+        app.screen.query_one("#timer", Input).value = "30"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+        await pilot.press("b", "b")
+        table = app.screen
+        await wait_for(pilot, lambda: "s Start" in screen_text(app))
+        await pilot.press("s")
+        await wait_for(pilot, lambda: table.ask is not None)
+        seat_line = next(line for line in screen_text(app).splitlines() if "Ada (you)" in line)
+        seats_panel = seat_line.split("││")[0]
+        assert re.search(r"\b(30|29)s\b", seats_panel), seat_line
+
+
+async def test_a_player_who_reconnects_is_back_at_their_table(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await open_pg_table_with_bots(pilot, bots=2)
+        await pilot.press("s")
+        table = app.screen
+        await wait_for(pilot, lambda: table.ask is not None)
+        hand = list(table.view["hand"])
+    again = make_app(hub)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(again.screen, WelcomeScreen))
+        await pilot.press("enter")  # the lobby opens, and the table at once on top of it
+        await wait_for(pilot, lambda: isinstance(again.screen, PGTableScreen))
+        assert again.screen.view["hand"] == hand
+        assert "The Bid: choose a card" in screen_text(again)
+
+
+async def test_leaving_mid_game_hands_the_seat_to_a_bot_and_j_takes_it_back(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await open_pg_table_with_bots(pilot, bots=2)
+        await pilot.press("s")
+        table = app.screen
+        await wait_for(pilot, lambda: table.ask is not None)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await wait_for(pilot, lambda: app.model.tables[1]["seats"][0]["reserved"] == "Ada")
+        await pilot.press("j")
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+        assert app.screen.seat == 0
