@@ -9,6 +9,7 @@ a test fails when the English catalog lags behind the code.
 from __future__ import annotations
 
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -19,6 +20,7 @@ from .i18n import DOMAIN, LOCALE_DIR
 
 PACKAGE = Path(__file__).parent
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 METHOD_MAP = [("**/locale/**", "ignore"), ("**.py", "python")]
 
 
@@ -33,7 +35,9 @@ def extract() -> Catalog:
 
 
 def english(template: Catalog) -> Catalog:
-    """The English catalog: each message translated as itself (plurals by their two forms)."""
+    """The English catalog: each message translated as itself (plurals by their two forms).
+
+    Its dates are fixed, so running the tool without changing a message changes no file."""
     out = Catalog(
         locale="en",
         domain=DOMAIN,
@@ -41,6 +45,12 @@ def english(template: Catalog) -> Catalog:
         charset="utf-8",
         header_comment="# English messages of Gambit, made by `python -m gambit_tui.catalog`.",
         fuzzy=False,
+        creation_date=FIXED_DATE,
+        revision_date=FIXED_DATE,
+        version="0.1",
+        last_translator="Gambit",
+        language_team="Gambit",
+        msgid_bugs_address="-",
     )
     for message in template:
         if not message.id:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -46,6 +47,11 @@ class ChoiceRow(Widget):
     """Show the digit that picks each choice."""
     placeholder: reactive[str] = reactive("")
     """Shown when there is nothing to pick."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        #: Where each choice was drawn (first and last cell), for mouse clicks.
+        self._cells: list[tuple[int, int]] = []
 
     class Moved(Message):
         """The cursor now rests on ``value``."""
@@ -96,6 +102,7 @@ class ChoiceRow(Widget):
         if not self.choices:
             return Text(self.placeholder, style="dim")
         out = Text()
+        self._cells = []
         for i, choice in enumerate(self.choices):
             if i:
                 out.append("  ")
@@ -111,5 +118,16 @@ class ChoiceRow(Widget):
                 item.stylize("reverse")
             else:
                 item = Text(" ") + item + Text(" ")
+            self._cells.append((out.cell_len, out.cell_len + item.cell_len))
             out.append_text(item)
         return out
+
+    def on_click(self, event: events.Click) -> None:
+        """Mouse is optional: a click picks the choice under it, like its digit key."""
+        offset = event.get_content_offset(self)
+        if offset is None:  # on the border
+            return
+        for index, (start, end) in enumerate(self._cells):
+            if start <= offset.x < end:
+                self.pick(index)
+                return
