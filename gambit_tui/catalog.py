@@ -2,8 +2,9 @@
 
 Extracts every ``_()``, ``N_()`` and ``ngettext()`` string of the app with Babel and rewrites
 the English catalog with each message translated as itself, so English is always complete.
-Other languages' catalogs gain the new messages untranslated (and keep their translations);
-a test fails when the English catalog lags behind the code.
+Other languages' catalogs (``uk``, ``de``) gain the new messages untranslated, keep their
+translations and their own Plural-Forms header; messages the code no longer uses are kept as
+obsolete (``#~``) entries. Tests fail when any catalog lags behind the code.
 """
 
 from __future__ import annotations
@@ -79,7 +80,9 @@ def main() -> int:
             continue
         with path.open("rb") as handle:
             catalog = read_po(handle, locale=lang_dir.name, domain=DOMAIN)
-        catalog.update(template)
+        # Fuzzy guesses for new messages stay untranslated (fuzzy) until a translator checks them;
+        # the creation date stays fixed so an unchanged catalog is not rewritten.
+        catalog.update(template, update_creation_date=False)
         write(catalog, path)
     print(f"{len(template)} messages", file=sys.stderr)
     return 0

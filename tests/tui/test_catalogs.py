@@ -1,0 +1,196 @@
+"""The Ukrainian and German catalogs: complete, consistent with the code, valid for gettext."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import string
+import subprocess
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+
+from gambit_tui import catalog as catalog_tool
+from gambit_tui.catalog import catalog_path, extract
+from gambit_tui.i18n import translations
+from gambit_tui.screens.lobby import LobbyScreen
+from gambit_tui.screens.welcome import WelcomeScreen
+from gambit_tui.term import TermInfo
+
+from .conftest import make_app, screen_text, wait_for
+
+LANGS = ("uk", "de")
+NPLURALS = {"uk": 3, "de": 2}
+UK_PLURALS = (
+    "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
+    "(n%100<10 || n%100>=20) ? 1 : 2);"
+)
+
+
+def load(lang: str) -> Catalog:
+    with catalog_path(lang).open("rb") as handle:
+        return read_po(handle, locale=lang)
+
+
+def fields(text: str) -> set[str]:
+    """The replacement fields of a ``str.format`` pattern, and any %-style ones."""
+    names = {f"{{{name}}}" for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    return names | set(re.findall(r"%(?:\([a-z_]+\))?[sdr]", text))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_message_the_code_uses_is_translated(lang):
+    translated = load(lang)
+    missing, untranslated = [], []
+    for message in extract():
+        if not message.id:
+            continue
+        entry = translated.get(message.id)
+        if entry is None:
+            missing.append(message.id)
+            continue
+        strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        if entry.fuzzy or not all(strings):
+            untranslated.append(message.id)
+    assert not missing, f"run python -m gambit_tui.catalog, then translate: {missing}"
+    assert not untranslated, f"{lang} lacks translations for {untranslated}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_placeholders_are_the_same_in_every_translation(lang):
+    for entry in load(lang):
+        if not entry.id or not entry.string:
+            continue
+        if isinstance(entry.id, tuple):
+            singular, plural = (fields(text) for text in entry.id)
+            for form in entry.string:
+                # Each form names what the plural names; a form may spell out "one" as a word
+                # where the English singular does, but nothing the singular needs may go.
+                assert singular <= fields(form) <= plural, (lang, entry.id, form)
+        else:
+            assert fields(entry.string) == fields(entry.id), (lang, entry.id, entry.string)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_plural_entries_have_every_form(lang):
+    catalog = load(lang)
+    assert catalog.num_plurals == NPLURALS[lang]
+    plurals = [entry for entry in catalog if isinstance(entry.id, tuple)]
+    assert plurals
+    for entry in plurals:
+        assert len(entry.string) == NPLURALS[lang], entry.id
+
+
+def test_ukrainian_plural_rule():
+    assert UK_PLURALS in catalog_path("uk").read_text(encoding="utf-8").replace('"\n"', "")
+    forms = ("{name} draws a card.", "{name} draws {n} cards.")
+    uk = translations("uk")
+    words = {n: uk.ngettext(*forms, n).format(name="Ада", n=n) for n in (1, 2, 5, 11, 21, 22, 25)}
+    assert words[1] == "Ада витягує 1 карту."
+    assert words[21] == "Ада витягує 21 карту."
+    assert words[2] == words[22].replace("22", "2") == "Ада витягує 2 карти."
+    assert words[5] == "Ада витягує 5 карт."
+    assert words[11] == "Ада витягує 11 карт."
+    de = translations("de")
+    assert de.ngettext(*forms, 1).format(name="Ada", n=1) == "Ada zieht eine Karte."
+    assert de.ngettext(*forms, 3).format(name="Ada", n=3) == "Ada zieht 3 Karten."
+
+
+def test_the_games_own_words():
+    uk, de = translations("uk"), translations("de")
+    for english, word in {
+        "Focus": "Фокус",
+        "Fate": "Доля",
+        "Master": "Майстер",
+        "Play": "Зіграти",
+        "Risk": "Ризикнути",
+        "The Reveal": "Розкриття",
+        "Family": "Родина",
+        "Circle": "Коло",
+        "Fortune": "Фортуна",
+        "Village": "Селище",
+        "Guild": "Гільдія",
+        "Three of a kind": "Трійка",
+        "Two pairs": "Дві пари",
+        "One pair": "Пара",
+        "Highest card": "Старша карта",
+    }.items():
+        assert uk.gettext(english) == word
+    assert "Страта" in uk.gettext("The Execution: kill the Focus or save it?")
+    assert "Вища колода" in uk.gettext(
+        "Your turn in round {n}: Play a card (the High deck is empty)."
+    )
+    for english, word in {
+        "Stake": "Einsatz",
+        "Bid": "Ansage",
+        "Highest rating": "Maximale Spielstärke",
+        "Cards per round": "Karten pro Runde",
+        "ascending": "aufsteigend",
+        "descending": "absteigend",
+        "fixed": "fix",
+    }.items():
+        assert de.gettext(english) == word
+    assert "Runde" in de.gettext("Round {n}: {name} shows the highest card and starts.")
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_msgfmt_accepts_the_catalog(lang):
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        pytest.skip("GNU gettext's msgfmt is not installed, so `msgfmt --check` cannot run")
+    done = subprocess.run(
+        [msgfmt, "--check", "-o", "/dev/null", str(catalog_path(lang))],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_tool_merges_new_messages_and_keeps_translations(tmp_path, monkeypatch):
+    """``python -m gambit_tui.catalog`` adds a new message to uk and de untranslated, keeps the
+    translations and the Plural-Forms, and leaves an up-to-date catalog byte for byte."""
+    locale = tmp_path / "locale"
+    shutil.copytree(catalog_path("en").parents[2], locale)
+    monkeypatch.setattr(catalog_tool, "LOCALE_DIR", locale)
+    before = {lang: catalog_tool.catalog_path(lang).read_bytes() for lang in LANGS}
+    assert catalog_tool.main() == 0
+    for lang in LANGS:
+        assert catalog_tool.catalog_path(lang).read_bytes() == before[lang]
+
+    template = extract()
+    template.add("A brand new message", locations=[("screens/lobby.py", 1)])
+    monkeypatch.setattr(catalog_tool, "extract", lambda: template)
+    assert catalog_tool.main() == 0
+    for lang in LANGS:
+        merged = load_from(catalog_tool.catalog_path(lang), lang)
+        assert merged.get("A brand new message").string == ""
+        assert merged.get("Focus").string == {"uk": "Фокус", "de": "Fokus"}[lang]
+        assert merged.num_plurals == NPLURALS[lang]
+    assert UK_PLURALS in catalog_tool.catalog_path("uk").read_text("utf-8").replace('"\n"', "")
+
+
+def load_from(path, lang: str) -> Catalog:
+    with path.open("rb") as handle:
+        return read_po(handle, locale=lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "welcome", "lobby"),
+    [
+        ("uk_UA.UTF-8", "Вітаємо в Gambit", "Хто може грати"),
+        ("de_DE.UTF-8", "Willkommen bei Gambit", "Wer darf spielen"),
+    ],
+)
+async def test_the_app_speaks_the_clients_language(hub, lang, welcome, lobby):
+    app = make_app(hub, term=TermInfo(lang=lang))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, WelcomeScreen))
+        await pilot.pause(0.1)
+        assert welcome in screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.pause(0.1)
+        assert lobby in screen_text(app)
+        assert "Who may join" not in screen_text(app)
