@@ -73,7 +73,7 @@ class PGCenter(Widget):
         if view.get("discard_top"):
             discard.append(" · " + _("top") + " ")
             discard.append_text(card_text(view["discard_top"], style))
-        grid.add_row(_("Discard"), discard)
+        grid.add_row(_("Discards"), discard)
         holders = self._holders(info, view)
         if holders:
             grid.add_row(_("Fronts"), holders)
