@@ -25,3 +25,6 @@ class HostConfig:
     keepalive_interval: float = 30.0
     #: Seconds a new connection has to authenticate.
     login_timeout: float = 30.0
+    #: Freeze settled sessions out of the garbage collector's sight (see memory.py). Off in
+    #: tests that check that ended sessions are freed at once.
+    freeze_sessions: bool = False

@@ -173,6 +173,7 @@ class ChannelDriver(Driver):
             self._drain_handle = self._loop.call_later(DRAIN_POLL, self._check_drained)
         if self._congested:
             self._drop(frame)
+            self._stale = True  # the player must get the latest screen once it drains
             return
         if full:
             self.frames_full += 1
@@ -204,6 +205,7 @@ class ChannelDriver(Driver):
             self._send_text(held)
         elif held:
             self._drop(held)
+            self._stale = True
 
     def _send_text(self, parts: list[str]) -> None:
         """Send frames (only what the player's screen does not show yet) and controls."""
@@ -226,7 +228,6 @@ class ChannelDriver(Driver):
         """Drop frames that a later full repaint will replace, keeping control sequences."""
         self._kept.extend(part for part in parts if _is_control(part))
         del self._kept[:-MAX_KEPT_CONTROLS]
-        self._stale = True
         self.frames_skipped += 1
 
     def _check_drained(self) -> None:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from .config import HostConfig
+from .memory import FrozenSessions
 from .session import AppFactory, GameSession
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ class SSHHost:
         self._per_address: Counter[str] = Counter()
         self._server: asyncssh.SSHAcceptor | None = None
         self.port = config.port
+        self.memory = FrozenSessions() if config.freeze_sessions else None
 
     @property
     def private(self) -> bool:
@@ -108,6 +110,8 @@ class SSHHost:
         sockets = self._server.sockets
         if sockets:
             self.port = sockets[0].getsockname()[1]
+        if self.memory is not None:
+            self.memory.started()
         return self.port
 
     async def close(self) -> None:
@@ -121,12 +125,15 @@ class SSHHost:
             session.stop("The Gambit server is stopping. Your seat is kept for a while.\r\n")
         if tasks:
             await asyncio.wait(tasks, timeout=5)
-        # Let the goodbyes reach the players before the connections go.
-        closing = [conn.wait_closed() for conn in self.open_connections]
+        # Clients leave once their session has ended; closing a connection under them
+        # would lose the goodbye still in their buffers (OpenSSH exits on a disconnect).
+        closing = [asyncio.ensure_future(c.wait_closed()) for c in self.open_connections]
+        if closing:
+            await asyncio.wait(closing, timeout=2)
         for conn in list(self.open_connections):
             conn.close()
-        if closing:
-            await asyncio.wait([asyncio.ensure_future(c) for c in closing], timeout=2)
+        if self.memory is not None:
+            self.memory.close()
 
     # --- counting --------------------------------------------------------------------------
 
@@ -149,6 +156,8 @@ class SSHHost:
     def session_opened(self, session: GameSession) -> None:
         self.sessions.add(session)
         self._per_address[session.address] += 1
+        if self.memory is not None:
+            self.memory.session_started()
 
     def session_closed(self, session: GameSession) -> None:
         if session in self.sessions:
@@ -156,6 +165,8 @@ class SSHHost:
             self._per_address[session.address] -= 1
             if self._per_address[session.address] <= 0:
                 del self._per_address[session.address]
+            if self.memory is not None:
+                self.memory.session_ended(len(self.sessions))
 
 
 class GambitServer(asyncssh.SSHServer):

@@ -31,6 +31,8 @@ class SentScreen:
     def __init__(self) -> None:
         # row → [(first column, end column, the piece's text)]
         self._rows: dict[int, list[tuple[int, int, str]]] = {}
+        #: Frames sent as they were, not understood (a measure of how well this works).
+        self.not_understood = 0
 
     def reset(self) -> None:
         """Forget everything (resize, a fresh screen, the player asked for a redraw)."""
@@ -47,6 +49,7 @@ class SentScreen:
         parts = _MOVE.split(body)
         if parts[0].strip("\n"):
             self.reset()  # something before the first move: not a frame we understand
+            self.not_understood += 1
             return frame
         kept: list[str] = []
         rows = self._rows
@@ -56,6 +59,7 @@ class SentScreen:
             plain = _STYLE.sub("", text)
             if _CONTROL.search(plain):
                 self.reset()
+                self.not_understood += 1
                 return frame
             width = cell_len(plain)
             if width == 0:

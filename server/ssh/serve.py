@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import logging
 import signal
 import sys
@@ -79,10 +78,6 @@ async def run_serve(
     )
     out.flush()
     log.info("serving on %s:%s, data in %s", host_config.host, port, data_dir)
-    # What exists now lives as long as the server: keep it out of the collector's full
-    # passes, which otherwise walk it all and stall every session.
-    gc.collect()
-    gc.freeze()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -120,6 +115,7 @@ def main_serve(args: argparse.Namespace) -> int:
         max_sessions=args.max_sessions,
         max_per_address=args.max_per_address,
         idle_timeout=args.idle_timeout,
+        freeze_sessions=True,
     )
     hub_config = HubConfig(bot_delay=args.bot_delay)
     try:

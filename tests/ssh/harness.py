@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import gc
 import os
 import re
 import select
@@ -253,6 +254,22 @@ class ThreadServer:
             return fn()
 
         return self.call(run(), timeout)
+
+    def alive(self, refs: list[Any], timeout: float = 10.0) -> int:
+        """How many of ``refs`` (weak references) still live once they have had time to go.
+
+        Not at once: asyncio keeps a cancelled timer, with the context it was made in (and so
+        its app, Textual's ``active_app``), until the timer's deadline passes.
+        """
+
+        def count() -> int:
+            gc.collect()
+            return sum(ref() is not None for ref in refs)
+
+        deadline = time.monotonic() + timeout
+        while (left := self.sync(count)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        return left
 
     def stop(self) -> None:
         async def shutdown() -> None:

@@ -6,7 +6,6 @@ press keys exactly as a person would. Every wait is bounded.
 
 from __future__ import annotations
 
-import gc
 import re
 import signal
 import time
@@ -165,12 +164,8 @@ def test_no_app_outlives_its_session(tmp_path):
         while server.sync(lambda: len(server.host.sessions)) and time.monotonic() < deadline:
             time.sleep(0.05)
 
-        def alive() -> int:
-            gc.collect()
-            return sum(ref() is not None for ref in made)
-
         assert len(made) == 3
-        assert server.sync(alive) == 0
+        assert server.alive(made) == 0
     finally:
         server.stop()
 

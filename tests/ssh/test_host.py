@@ -6,16 +6,17 @@ handed it, so these tests do not depend on the Gambit app's screens.
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 import stat
 import subprocess
 import sys
 import time
+import weakref
 
 from .conftest import needs_openssh
 from .harness import SSHTerminal, key_fingerprint, ssh_command
+from .standin import make_standin
 
 pytestmark = needs_openssh
 
@@ -197,11 +198,7 @@ def test_no_app_outlives_its_session(standin_server):
     made: list = []
 
     def factory(conn, term, identity, name):
-        from .standin import make_standin
-
         app = make_standin(conn, term, identity, name)
-        import weakref
-
         made.append(weakref.ref(app))
         return app
 
@@ -215,7 +212,8 @@ def test_no_app_outlives_its_session(standin_server):
         terms[0].kill()
         terms[2].send("q")
         for term in terms:
-            term.wait_exit() if term.proc.poll() is None else None
+            if term.proc.poll() is None:
+                term.wait_exit()
     finally:
         for term in terms:
             term.close()
@@ -223,10 +221,72 @@ def test_no_app_outlives_its_session(standin_server):
     while server.sync(lambda: len(server.host.sessions)) and time.monotonic() < deadline:
         time.sleep(0.05)
 
-    def alive() -> int:
-        gc.collect()
-        return sum(ref() is not None for ref in made)
-
     assert len(made) == 4
-    assert server.sync(alive) == 0
+    assert server.alive(made) == 0
     assert "textual" not in type(sys.stdout).__module__
+
+
+async def test_a_client_that_stops_reading_gets_the_latest_screen(standin_server, monkeypatch):
+    """Its backlog stays bounded while it does not read; when it reads again, it is current."""
+    import asyncio
+
+    import asyncssh
+    import pyte
+
+    from server.ssh import driver
+
+    monkeypatch.setattr(driver, "CONGESTED_BYTES", 4096)
+    monkeypatch.setattr(driver, "DRAINED_BYTES", 1024)
+    server = standin_server()
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+
+    class Reader(asyncssh.SSHClientSession):
+        def data_received(self, data, datatype):
+            stream.feed(data)
+
+    class Guest(asyncssh.SSHClient):
+        def kbdint_auth_requested(self):
+            return ""
+
+    async with asyncssh.connect(
+        "127.0.0.1",
+        server.port,
+        username="play",
+        known_hosts=None,
+        client_keys=None,
+        agent_path=None,
+        client_factory=Guest,
+        preferred_auth=["keyboard-interactive"],
+    ) as conn:
+        chan, _ = await conn.create_session(
+            Reader, term_type="xterm-256color", term_size=(80, 24), encoding=None, window=8192
+        )
+        for _ in range(100):
+            if "hub name" in "\n".join(screen.display):
+                break
+            await asyncio.sleep(0.05)
+        chan.write(b"c")  # the stand-in starts redrawing a counter every 10 ms
+        await asyncio.sleep(0.3)
+        chan.pause_reading()
+        session_driver = server.sync(lambda: next(iter(server.host.sessions)).driver)
+        backlog = []
+        for _ in range(100):  # until it has skipped frames for a while (at most 5 s)
+            await asyncio.sleep(0.05)
+            backlog.append(
+                server.sync(lambda: max(s.pending_output() for s in server.host.sessions))
+            )
+            if session_driver.frames_skipped > 20:
+                break
+        assert session_driver.frames_skipped > 20
+        assert max(backlog) < 4096 + 2048  # the threshold and at most one frame over it
+        chan.resume_reading()
+        latest = 0
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            shown = re.findall(r"count=(\d+)", "\n".join(screen.display))
+            app_count = server.sync(lambda: next(iter(server.host.sessions)).app.count)
+            if shown and app_count - int(shown[0]) < 30:  # within a few frames of the app
+                latest = int(shown[0])
+                break
+        assert latest > 0

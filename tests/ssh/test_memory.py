@@ -1,0 +1,56 @@
+"""The freeze-and-sweep policy: frozen garbage waits for a sweep, and sweeps come by themselves."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+
+import pytest
+
+from server.ssh import memory
+from server.ssh.memory import FrozenSessions
+
+
+class Node:
+    """A reference cycle: only the garbage collector can free it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.fixture
+def policy():
+    made = FrozenSessions()
+    yield made
+    made.close()
+    gc.unfreeze()  # leave the test process as it was
+
+
+def test_frozen_garbage_waits_for_a_sweep(policy):
+    node = Node()
+    ref = weakref.ref(node)
+    policy._freeze()
+    del node
+    gc.collect()
+    assert ref() is not None  # out of the collector's sight
+    policy.sweep()
+    assert ref() is None
+    assert gc.get_freeze_count() > 0  # what is alive is frozen again
+
+
+async def test_sweeps_follow_ended_sessions(policy, monkeypatch):
+    monkeypatch.setattr(memory, "SWEEP_AFTER_ENDED", 3)
+    monkeypatch.setattr(memory, "MIN_SWEEP_INTERVAL", 0.0)
+    for _ in range(2):
+        policy.session_ended(still_open=0)
+    await asyncio.sleep(0.05)
+    assert policy.sweeps == 0
+    policy.session_ended(still_open=0)
+    await asyncio.sleep(0.05)
+    assert policy.sweeps == 1 and policy.ended == 0
+    # With many players still here, a sweep (its stall grows with them) waits for turnover.
+    for _ in range(5):
+        policy.session_ended(still_open=10)
+    await asyncio.sleep(0.05)
+    assert policy.sweeps == 1
