@@ -176,10 +176,18 @@ class LobbyScreen(GambitScreen):
     # --- events ----------------------------------------------------------------------------
 
     def on_lobby_changed(self, event: events.LobbyChanged) -> None:
-        self.refresh_view()
+        self.refresh_if_shown()
 
     def on_table_updated(self, event: events.TableUpdated) -> None:
-        self.refresh_view()
+        self.refresh_if_shown()
+
+    def refresh_if_shown(self) -> None:
+        """Rebuild only while the lobby is on screen; under a table it catches up on resume.
+
+        Under load, rebuilding hidden lobbies on every update was half the server's CPU.
+        """
+        if self.is_current:
+            self.refresh_view()
 
     @while_composed
     def on_chat_arrived(self, event: events.ChatArrived) -> None:
@@ -190,7 +198,8 @@ class LobbyScreen(GambitScreen):
 
     @while_composed
     def on_social_changed(self, event: events.SocialChanged) -> None:
-        self._fill_online()
+        if self.is_current:
+            self._fill_online()
 
     def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
         self.gapp.send({"t": "chat", "channel": "lobby", "text": event.text})
