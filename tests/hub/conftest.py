@@ -1,7 +1,6 @@
 import pytest
 
 from server.hub import Hub, HubConfig
-from server.store import Store
 
 
 def fast_config(**overrides) -> HubConfig:
@@ -15,13 +14,6 @@ def fast_config(**overrides) -> HubConfig:
     )
     values.update(overrides)
     return HubConfig(**values)
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store.open(tmp_path / "data")
-    yield s
-    s.close()
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ from gambit_tui.app import GambitApp
 from gambit_tui.term import TermInfo
 from protocol.connection import queue_pair
 from server.hub import Hub
-from server.store import Store
 from tests.hub.conftest import fast_config
 
 
@@ -26,13 +25,6 @@ def tui_config(**overrides):
     values = {"seed": 1, "between_games": 60.0}
     values.update(overrides)
     return fast_config(**values)
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store.open(tmp_path / "data")
-    yield s
-    s.close()
 
 
 @pytest.fixture
