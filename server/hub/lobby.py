@@ -23,6 +23,7 @@ class LobbyMixin:
         self._dirty_tables: set[int] = set()
         self._removed_tables: set[int] = set()
         self._players_dirty = False
+        self._lobby_rows: dict[int, dict[str, Any]] = {}  # the rows clients were last sent
         self._lobby_task: asyncio.Task | None = None
         self._lobby_wakeup = asyncio.Event()
 
@@ -58,19 +59,27 @@ class LobbyMixin:
         """Send one coalesced update of everything that changed since the last flush."""
         if not (self._dirty_tables or self._removed_tables or self._players_dirty):
             return
+        # A move at a table usually leaves its lobby row as it was: send only rows that changed.
+        tables = []
+        for table_id in sorted(self._dirty_tables):
+            if table_id in self.tables:
+                info = self.table_info(self.tables[table_id])
+                if self._lobby_rows.get(table_id) != info:
+                    self._lobby_rows[table_id] = info
+                    tables.append(info)
+        for table_id in self._removed_tables:
+            self._lobby_rows.pop(table_id, None)
         update: dict[str, Any] = {
             "t": "lobby_update",
-            "tables": [
-                self.table_info(self.tables[t])
-                for t in sorted(self._dirty_tables)
-                if t in self.tables
-            ],
+            "tables": tables,
             "removed": sorted(self._removed_tables),
             "players": self.players_info() if self._players_dirty else None,
         }
         self._dirty_tables.clear()
         self._removed_tables.clear()
         self._players_dirty = False
+        if not (tables or update["removed"] or update["players"] is not None):
+            return
         for session in list(self.sessions):
             if session.player is not None:
                 session.push(update)

@@ -211,7 +211,8 @@ async def test_turn_timer_lets_the_bot_act_for_a_slow_player(store):
 
 
 async def test_dropped_player_keeps_the_seat_and_gets_it_back(store):
-    hub = Hub(store, fast_config(grace=30.0))
+    # between_games is long so the deal checked below is still the one the player left
+    hub = Hub(store, fast_config(grace=30.0, between_games=30.0))
     await hub.start()
     try:
         a = await connect(hub)

@@ -62,3 +62,23 @@ async def test_a_burst_of_changes_costs_each_client_a_few_messages_per_second(st
         assert all(all(s["bot"] for s in seen[t]["seats"][1:]) for t in hub.tables)
     finally:
         await hub.stop()
+
+
+async def test_a_table_whose_lobby_row_did_not_change_costs_no_update(hub):
+    watcher, ada = await connect(hub), await connect(hub)
+    await watcher.hello("Watcher")
+    await ada.hello("Ada")
+    await ada.send("create_table", game="prophet", players=3)
+    table_id = (await ada.expect("table"))["table"]
+    await watcher.until(lambda m: m["t"] == "lobby_update" and m["tables"])
+    hub.flush_lobby()
+    before = len(watcher.log)
+    hub.lobby_table_changed(hub.tables[table_id])  # a move that leaves the row as it was
+    hub.flush_lobby()
+    await asyncio.sleep(0.05)
+    assert [m for m in watcher.log[before:] if m["t"] == "lobby_update"] == []
+    await ada.send("add_bot", table=table_id, seat=1)  # the row changes: one update
+    update = await watcher.until(
+        lambda m: m["t"] == "lobby_update" and m["tables"] and m["tables"][0]["seats"][1]["bot"]
+    )
+    assert update["tables"][0]["id"] == table_id
