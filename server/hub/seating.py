@@ -200,17 +200,15 @@ class SeatingMixin:
 
     def after_seat_change(self: Hub, table: Table) -> None:
         """Save, tell everyone, and close the table once no human holds a seat in it."""
-        if not table.humans() and not any(s.reserved for s in table.seats):
-            self.close_table(table)
-            return
-        if not table.humans() and table.status != "playing":
+        # Mid-game, a seat reserved for a player who stood up keeps the table (a bot finishes).
+        reserved = table.status == "playing" and any(s.reserved for s in table.seats)
+        if not table.humans() and not reserved:
             self.close_table(table)
             return
         self.save(table)
         self.table_changed(table)
 
     def close_table(self: Hub, table: Table) -> None:
-        self.cancel(("table", table.id))
         for key in [k for k in self._timers if isinstance(k, tuple) and k[1:2] == (table.id,)]:
             self.cancel(key)
         if table.state is not None and not table.state.is_over:

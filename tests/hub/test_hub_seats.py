@@ -210,18 +210,24 @@ async def test_turn_timer_lets_the_bot_act_for_a_slow_player(store):
         await hub.stop()
 
 
+async def start_then_drop(hub) -> int:
+    """Ada (key-a) starts a deal with two bots, then her only connection drops."""
+    a = await connect(hub)
+    await a.hello("Ada", identity="key-a")
+    table = await new_table(a)
+    await fill_with_bots(a, table, [1, 2])
+    await a.send("start", table=table)
+    await a.until(lambda m: m["t"] == "table" and m["view"] is not None)
+    await a.close()
+    return table
+
+
 async def test_dropped_player_keeps_the_seat_and_gets_it_back(store):
     # between_games is long so the deal checked below is still the one the player left
     hub = Hub(store, fast_config(grace=30.0, between_games=30.0))
     await hub.start()
     try:
-        a = await connect(hub)
-        await a.hello("Ada", identity="key-a")
-        table = await new_table(a)
-        await fill_with_bots(a, table, [1, 2])
-        await a.send("start", table=table)
-        await a.until(lambda m: m["t"] == "table" and m["view"] is not None)
-        await a.close()
+        table = await start_then_drop(hub)
         # the bot plays for the absent player while the seat stays hers
         await asyncio.sleep(0.3)
         assert hub.tables[table].seats[0].player == "key-a"
@@ -238,13 +244,7 @@ async def test_after_the_grace_period_the_bot_keeps_the_seat_until_reclaimed(sto
     hub = Hub(store, fast_config(grace=0.2, bot_delay=0.05))
     await hub.start()
     try:
-        a = await connect(hub)
-        await a.hello("Ada", identity="key-a")
-        table = await new_table(a)
-        await fill_with_bots(a, table, [1, 2])
-        await a.send("start", table=table)
-        await a.until(lambda m: m["t"] == "table" and m["view"] is not None)
-        await a.close()
+        table = await start_then_drop(hub)
         await asyncio.sleep(0.5)
         seat = hub.tables[table].seats[0]
         assert seat.player is None and seat.bot == "heuristic" and seat.reserved == "key-a"
