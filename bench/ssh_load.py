@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import gc
 import json
@@ -235,6 +236,11 @@ class ServerProbe:
             "frames_skipped": sum(d.frames_skipped for d in drivers),
             "frames_not_understood": sum(d._screen.not_understood for d in drivers),
             "gc": gc.get_stats(),
+            "screens": dict(
+                collections.Counter(
+                    type(s.app.screen).__name__ for s in self.host.sessions if s.app is not None
+                )
+            ),
         }
 
 
@@ -546,6 +552,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "gen2_collections": report["gc"][2]["collections"],
             "full_gc_ms": round(report["full_gc_ms"], 1),
             "sweep_ms": round(report["sweep_ms"], 1),
+            "screens": report["screens"],
         }
         log(json.dumps(details))
         return {

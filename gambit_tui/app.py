@@ -86,6 +86,8 @@ class GambitApp(App[None]):
         self.watching: set[int] = set()
         #: How many "your turn" alerts were raised (tests read it; the bell is invisible).
         self.alerts = 0
+        #: What the terminal's window title was last set to.
+        self.window_title = "Gambit"
         self._asked: dict[int, bool] = {}
         self._table_screens: dict[int, Screen] = {}
         self.closed_reason: str | None = None
@@ -94,6 +96,23 @@ class GambitApp(App[None]):
             self._filters.append(Monochrome())
         else:
             self.console._color_system = _COLOR_SYSTEMS[color_system]
+
+    @property
+    def _background_screens(self) -> list[Screen]:
+        """The screens that show through the current one: below each see-through screen, the
+        next one down (a dialog's translucent backdrop shows the table under it).
+
+        Textual always counts the screen just below the current one, even under an opaque
+        screen; a hidden lobby that repainted anything then made the table on top of it
+        repaint the whole terminal, over and over (most of the bytes and CPU under load).
+        """
+        stack = self._screen_stack
+        shown: list[Screen] = []
+        for upper, lower in zip(reversed(stack), reversed(stack[:-1]), strict=False):
+            if upper.styles.background.a >= 1:
+                break
+            shown.append(lower)
+        return shown[::-1]
 
     # --- start and the connection ------------------------------------------------------------
 
@@ -236,6 +255,14 @@ class GambitApp(App[None]):
             from .screens.pg_table import PGTableScreen
 
             screen: Screen = PGTableScreen(table_id)
+        elif game == "prophet":
+            from .screens.prophet_table import ProphetTableScreen
+
+            screen = ProphetTableScreen(table_id)
+        elif game == "fortunes":
+            from .screens.fortunes_table import FortunesTableScreen
+
+            screen = FortunesTableScreen(table_id)
         else:
             from .screens.generic_table import GenericTableScreen
 
@@ -291,8 +318,11 @@ class GambitApp(App[None]):
             self.set_window_title("Gambit")
 
     def set_window_title(self, title: str) -> None:
-        """Set the terminal window's title (OSC 2); tests run headless and skip it."""
-        self.title = title
+        """Set the terminal window's title (OSC 2); tests run headless and skip it.
+
+        Not through ``App.title``: that reactive repaints the whole screen when it changes.
+        """
+        self.window_title = title
         if not self.is_headless and self._driver is not None:
             clean = "".join(ch for ch in title if ch.isprintable())
             self._driver.write(f"\x1b]2;{clean}\x07")

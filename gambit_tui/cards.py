@@ -8,6 +8,7 @@ player's preferences and terminal, so a screen re-renders its cards when those c
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -87,3 +88,87 @@ def cards_text(codes: list[str], style: CardStyle, sep: str = " ") -> Text:
             out.append(sep)
         out.append_text(card_text(code, style))
     return out
+
+
+# --- French deck (Prophet) ---------------------------------------------------------------
+
+FRENCH_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+#: Suit colours of the French deck: black and red, or the four-colour deck's
+#: black, red, blue and green (Diamonds and Clubs take the second pair).
+_FRENCH_TWO = {"S": "bold", "C": "bold", "H": "bold red", "D": "bold red"}
+_FRENCH_FOUR = {
+    "dark": {"S": "bold", "H": "bold red", "D": "bold cyan", "C": "bold green"},
+    "light": {"S": "bold", "H": "bold red3", "D": "bold blue", "C": "bold green4"},
+}
+#: French ranks in order of strength (2 low, ace high); "T" is the ten.
+FRENCH_RANKS = "23456789TJQKA"
+
+
+def french_suit_style(suit: str, style: CardStyle) -> str:
+    """The colour of a French suit (Spades/Clubs dark, Hearts/Diamonds red, or four colours)."""
+    if style.theme == "mono":
+        return "bold"
+    if style.four_colour:
+        return _FRENCH_FOUR.get(style.theme, _FRENCH_FOUR["dark"])[suit]
+    return _FRENCH_TWO[suit]
+
+
+def french_label(code: str, style: CardStyle) -> str:
+    """The plain text of a French card: "10♥", "A♠", "Q♣C" with letters, "10H" in ASCII."""
+    rank, suit = code[0], code[1]
+    shown = "10" if rank == "T" else rank
+    if style.ascii:
+        return f"{shown}{suit}"
+    if style.suit_letters:
+        return f"{shown}{FRENCH_SYMBOLS[suit]}{suit}"
+    return f"{shown}{FRENCH_SYMBOLS[suit]}"
+
+
+def french_text(code: str | None, style: CardStyle, *, empty: str = "—") -> Text:
+    """A French card face with its suit colour; ``None`` shows ``empty``."""
+    if code is None:
+        return Text(empty, style="dim")
+    return Text(french_label(code, style), style=french_suit_style(code[1], style))
+
+
+def french_suit_text(suit: str, style: CardStyle) -> Text:
+    """A French suit's symbol (or letter in ASCII), in its colour."""
+    symbol = suit if style.ascii else FRENCH_SYMBOLS[suit]
+    if style.suit_letters and not style.ascii:
+        symbol += suit
+    return Text(symbol, style=french_suit_style(suit, style))
+
+
+@dataclass(frozen=True, slots=True)
+class DeckFaces:
+    """How one trick game's cards are drawn and ordered in a hand, so the shared hand row
+    and trick view work for any deck: a face, a suit and a rank per card code."""
+
+    text: Callable[[str, CardStyle], Text]
+    """The coloured face of a card."""
+    suit: Callable[[str], str]
+    """A card's suit key."""
+    rank: Callable[[str], int]
+    """A card's strength within its suit (higher is stronger)."""
+    suits: str
+    """Suit keys in the order a hand sorted by suit shows them."""
+
+    def sort(self, cards: list[str], by: str = "suit") -> list[str]:
+        """``cards`` sorted by suit (then rank) or by rank (then suit), low to high."""
+        order = {s: i for i, s in enumerate(self.suits)}
+
+        def suit_index(code: str) -> int:
+            return order.get(self.suit(code), len(order))
+
+        if by == "rank":
+            return sorted(cards, key=lambda c: (self.rank(c), suit_index(c)))
+        return sorted(cards, key=lambda c: (suit_index(c), self.rank(c)))
+
+
+#: The French deck: suits alternate black and red (♠ ♥ ♣ ♦), so two colours keep them apart.
+FRENCH_FACES = DeckFaces(
+    text=lambda code, style: french_text(code, style),
+    suit=lambda code: code[1],
+    rank=lambda code: FRENCH_RANKS.index(code[0]) + 2,
+    suits="SHCD",
+)

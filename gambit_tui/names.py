@@ -28,6 +28,16 @@ _OF_SUIT = {
     "G": N_("{rank} of Glyphs"),
 }
 
+#: French suits (Prophet), and the "rank of Suit" pattern of each, so languages can inflect.
+FRENCH_SUITS = {"S": N_("Spades"), "H": N_("Hearts"), "D": N_("Diamonds"), "C": N_("Clubs")}
+_FRENCH_OF_SUIT = {
+    "S": N_("{rank} of Spades"),
+    "H": N_("{rank} of Hearts"),
+    "D": N_("{rank} of Diamonds"),
+    "C": N_("{rank} of Clubs"),
+}
+_FRENCH_RANK_NAMES = {"J": N_("Jack"), "Q": N_("Queen"), "K": N_("King"), "A": N_("Ace")}
+
 HIGH_CARDS = {
     "HAR": N_("Artifact"),
     "HBE": N_("Beast"),
@@ -166,6 +176,21 @@ def tarokka_card_name(code: str) -> str:
     index = 9 if rank == "M" else int(rank) - 1
     title = _(_TAROKKA_NAMES[suit][index])
     return _("{card} ({title})").format(card=_(_OF_SUIT[suit]).format(rank=label), title=title)
+
+
+def french_suit_name(letter: str) -> str:
+    """A French suit's name: "Hearts"."""
+    return _(FRENCH_SUITS.get(letter, letter))
+
+
+def french_card_name(code: str) -> str:
+    """A French card in words: "Ace of Spades", "10 of Hearts"."""
+    rank, suit = code[0], code[1]
+    if rank in _FRENCH_RANK_NAMES:
+        label = _(_FRENCH_RANK_NAMES[rank])
+    else:
+        label = "10" if rank == "T" else rank
+    return _(_FRENCH_OF_SUIT[suit]).format(rank=label)
 
 
 def category_name(category: str) -> str:

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 THEMES = ("dark", "light", "mono")
+SORTS = ("suit", "rank")
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +26,10 @@ class Prefs:
     """A suit letter beside each symbol, so suits are told apart without colour."""
     alert: bool = True
     """Bell and window title when a decision becomes yours."""
+    sort: str = "suit"
+    """How a hand is ordered in the trick games: "suit" (then rank) or "rank" (then suit)."""
+    autoplay_forced: bool = False
+    """Play the card for the player when it is their only legal one (after a random pause)."""
 
     @classmethod
     def from_wire(cls, data: dict[str, Any] | None) -> Prefs:
@@ -37,6 +42,8 @@ class Prefs:
             value = data[f.name]
             if f.name == "theme":
                 ok = value in THEMES
+            elif f.name == "sort":
+                ok = value in SORTS
             elif f.name == "ascii":
                 ok = value is None or isinstance(value, bool)
             else:

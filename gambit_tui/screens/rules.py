@@ -1,8 +1,10 @@
-"""The rules of the games, as played here, with house rules marked."""
+"""The rules of the games, as played here, in the player's language, with house rules marked."""
 
 from __future__ import annotations
 
 import functools
+import logging
+import re
 from pathlib import Path
 from typing import ClassVar
 
@@ -14,7 +16,10 @@ from textual.widgets import Markdown
 from ..i18n import N_, _
 from .base import GambitScreen
 
-HOUSE_RULE = "**House rule**"
+log = logging.getLogger(__name__)
+
+#: How each language's rules file marks a house rule; the screen makes the marker stand out.
+HOUSE_RULE = {"en": "House rule", "uk": "Домашнє правило", "de": "Hausregel"}
 #: Section titles of the rules document, in order; keys 1–5 show them.
 SECTIONS = (
     "About these rules",
@@ -26,18 +31,30 @@ SECTIONS = (
 GAME_SECTIONS = {"prophets_gambit": 1, "prophet": 2, "fortunes": 3}
 
 
-RULES_PATH = Path(__file__).parent.parent / "content" / "rules.md"
+CONTENT_DIR = Path(__file__).parent.parent / "content"
+RULES_PATH = CONTENT_DIR / "rules.md"
 
 
-def rules_text() -> str:
-    """The rules document shipped with the app (package data, so it works when installed)."""
-    return RULES_PATH.read_text("utf-8")
+def rules_language(lang: str) -> str:
+    """``lang`` when its translation of the rules is shipped, else ``"en"``."""
+    if lang != "en" and lang in HOUSE_RULE and (CONTENT_DIR / f"rules.{lang}.md").is_file():
+        return lang
+    return "en"
 
 
-@functools.cache
-def sections() -> tuple[str, ...]:
-    """The document split at its top-level headings, house rules made to stand out."""
-    text = rules_text().replace(HOUSE_RULE, "**▲ House rule**")
+def rules_text(lang: str = "en") -> str:
+    """The rules document in ``lang`` (English without a translation), shipped as package
+    data so it works when installed (``rules.md``, ``rules.uk.md``, ``rules.de.md``)."""
+    lang = rules_language(lang)
+    path = RULES_PATH if lang == "en" else CONTENT_DIR / f"rules.{lang}.md"
+    return path.read_text("utf-8")
+
+
+def split_sections(text: str, marker: str) -> tuple[str, ...]:
+    """``text`` split at its top-level headings, each ``**marker**`` (even one wrapped across
+    lines) shown as ``**▲ marker**`` so house rules stand out on the screen."""
+    pattern = r"\*\*" + r"\s+".join(map(re.escape, marker.split())) + r"\*\*"
+    text = re.sub(pattern, f"**▲ {marker}**", text)
     parts: list[str] = []
     for line in text.splitlines(keepends=True):
         if line.startswith("# ") or not parts:
@@ -46,9 +63,27 @@ def sections() -> tuple[str, ...]:
     return tuple(parts)
 
 
+@functools.cache
+def sections(lang: str = "en") -> tuple[str, ...]:
+    """The rules in ``lang`` by section (cached per process: the files never change while
+    running). A translation whose sections do not match the English ones is not shown, so
+    the digit keys always lead to the same game."""
+    english = split_sections(rules_text("en"), HOUSE_RULE["en"])
+    lang = rules_language(lang)
+    if lang == "en":
+        return english
+    translated = split_sections(rules_text(lang), HOUSE_RULE[lang])
+    if len(translated) != len(english):
+        log.error("rules.%s.md has %d sections, not %d", lang, len(translated), len(english))
+        return english
+    return translated
+
+
 class RulesScreen(GambitScreen):
-    """One section of ``docs/rules.md`` at a time, rendered by Textual's Markdown widget (the
-    whole document is slow to lay out and long to scroll); digits switch sections."""
+    """One section of the rules at a time, in the player's language (``docs/rules.md`` is the
+    English one), rendered by Textual's Markdown widget (the whole document is slow to lay out
+    and long to scroll); digits switch sections. A language change recomposes the screen,
+    which then shows the new language's text."""
 
     DEFAULT_CSS = """
     RulesScreen VerticalScroll {
@@ -75,7 +110,7 @@ class RulesScreen(GambitScreen):
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="rules"):
-            yield Markdown(sections()[self.section])
+            yield Markdown(sections(self.gapp.lang)[self.section])
 
     def setup(self) -> None:
         self.query_one("#rules").focus()
@@ -87,9 +122,10 @@ class RulesScreen(GambitScreen):
         self.dismiss()
 
     async def action_section(self, index: int) -> None:
-        if 0 <= index < len(sections()) and index != self.section:
+        parts = sections(self.gapp.lang)
+        if 0 <= index < len(parts) and index != self.section:
             self.section = index
-            await self.query_one(Markdown).update(sections()[index])
+            await self.query_one(Markdown).update(parts[index])
             self.query_one("#rules", VerticalScroll).scroll_home(animate=False)
 
     def action_page(self, direction: int) -> None:

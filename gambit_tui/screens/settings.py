@@ -1,4 +1,5 @@
-"""Settings: language, theme, card faces, suit colours and letters, the turn alert."""
+"""Settings: language, theme, card faces, suit colours and letters, the turn alert, how a
+hand is sorted and whether a forced card plays itself."""
 
 from __future__ import annotations
 
@@ -99,6 +100,26 @@ class SettingsScreen(GambitScreen):
                 _("Bell and title on your turn"),
                 Select(yes_no, value=prefs.alert, allow_blank=False, id="alert", compact=True),
             )
+            yield from self._row(
+                _("Sort your hand by"),
+                Select(
+                    [(_("suit"), "suit"), (_("rank"), "rank")],
+                    value=prefs.sort,
+                    allow_blank=False,
+                    id="sort",
+                    compact=True,
+                ),
+            )
+            yield from self._row(
+                _("Play a forced card for me"),
+                Select(
+                    yes_no,
+                    value=prefs.autoplay_forced,
+                    allow_blank=False,
+                    id="autoplay",
+                    compact=True,
+                ),
+            )
             yield Static(id="sample")
 
     @staticmethod
@@ -125,6 +146,8 @@ class SettingsScreen(GambitScreen):
             four_colour=bool(value("four")),
             suit_letters=bool(value("letters")),
             alert=bool(value("alert")),
+            sort=str(value("sort")),
+            autoplay_forced=bool(value("autoplay")),
         )
         return str(value("lang")), prefs
 

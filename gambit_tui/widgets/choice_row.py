@@ -10,7 +10,8 @@ from rich.text import Text
 from textual import events
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widget import Widget
+
+from .text_lines import TextLines
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +23,7 @@ class Choice:
     enabled: bool = True
 
 
-class ChoiceRow(Widget):
+class ChoiceRow(TextLines):
     """The cards (or players) a decision is about. The screen sets :attr:`choices`; keys call
     :meth:`move` and :meth:`pick` (the same methods tests call), and every change of the cursor
     posts :class:`ChoiceRow.Moved` so the screen can name the picked card."""
@@ -98,7 +99,7 @@ class ChoiceRow(Widget):
             return True
         return False
 
-    def render(self) -> Text:
+    def build(self) -> Text:
         if not self.choices:
             return Text(self.placeholder, style="dim")
         out = Text()

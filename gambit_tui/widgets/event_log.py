@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from ..i18n import _
+from .text_lines import TextLines
 
 
-class EventLog(Widget):
+class EventLog(TextLines):
     """Shows the tail of the deal's events that fits. The whole deal's events come with every
     table message, so the log is rebuilt rather than appended (a reconnect loses nothing)."""
 
@@ -28,15 +28,14 @@ class EventLog(Widget):
     def on_mount(self) -> None:
         self.border_title = _("Log")
 
-    def render(self) -> Text:
+    def build(self) -> Text:
         height = max(1, self.content_size.height)
         width = max(1, self.content_size.width)
+        console = self.app.console
         shown: list[Text] = []
-        used = 0
         for line in reversed(self.lines):
-            rows = max(1, -(-line.cell_len // width))
-            if used + rows > height:
+            rows = list(line.wrap(console, width)) if line.cell_len > width else [line]
+            if len(shown) + len(rows) > height:
                 break
-            shown.append(line)
-            used += rows
+            shown.extend(reversed(rows))
         return Text("\n").join(reversed(shown))

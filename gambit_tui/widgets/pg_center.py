@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from ..cards import CardStyle, card_text
 from ..i18n import _
 from ..names import seat_name
+from .grid import grid_text
 from .pg_seats import FRONT_MARKS
+from .text_lines import TextLines
 
 
-class PGCenter(Widget):
+class PGCenter(TextLines):
     """What lies on the table for everyone, plus the player's own Fate (and the Seer's
     glimpse, which lasts only until their next action)."""
 
@@ -37,20 +37,30 @@ class PGCenter(Widget):
     def on_mount(self) -> None:
         self.border_title = _("Table")
 
-    def render(self) -> Table:
-        grid = Table.grid(padding=(0, 1))
-        grid.add_column(style="dim", no_wrap=True, min_width=9)
-        grid.add_column(no_wrap=True, overflow="ellipsis")
+    def build(self) -> Text:
         message = self.message
         if not message:
-            return grid
+            return Text()
+        rows = self._rows(message)
+        width = max(1, self.content_size.width)
+        label_width = max([9, *(Text(label).cell_len for label, _ in rows)])
+        return grid_text(
+            rows,
+            min_widths=(9,),
+            max_widths=(None, max(1, width - label_width - 1)),
+            styles=("dim",),
+        )
+
+    def _rows(self, message: dict[str, Any]) -> list[tuple[str, Text | str]]:
+        """(label, value) lines: what lies on the table now."""
+        grid: list[tuple[str, Text | str]] = []
         info = message["info"]
         view = message.get("view")
         style = self.style
         pot = info.get("stake", 0) * info.get("players", 0)
         if not view:
-            grid.add_row(_("Stake"), str(info.get("stake", 0)))
-            grid.add_row(_("Pot"), str(pot))
+            grid.append((_("Stake"), str(info.get("stake", 0))))
+            grid.append((_("Pot"), str(pot)))
             return grid
         if view.get("killed"):
             focus = card_text(view["killed"], style)
@@ -58,27 +68,29 @@ class PGCenter(Widget):
             focus.append(" " + _("killed"), style="dim")
         else:
             focus = card_text(view.get("focus"), style)
-        grid.add_row(_("Focus"), focus)
+        grid.append((_("Focus"), focus))
         if message.get("seat") is not None:
-            grid.add_row(_("Your Fate"), card_text(view.get("fate"), style))
-        grid.add_row(
-            _("Deck"),
-            Text(
-                _("{common} · High {high}").format(
-                    common=view.get("deck", 0), high=view.get("high_deck", 0)
-                )
-            ),
+            grid.append((_("Your Fate"), card_text(view.get("fate"), style)))
+        grid.append(
+            (
+                _("Deck"),
+                Text(
+                    _("{common} · High {high}").format(
+                        common=view.get("deck", 0), high=view.get("high_deck", 0)
+                    )
+                ),
+            )
         )
         discard = Text(str(len(view.get("discard") or [])))
         if view.get("discard_top"):
             discard.append(" · " + _("top") + " ")
             discard.append_text(card_text(view["discard_top"], style))
-        grid.add_row(_("Discards"), discard)
+        grid.append((_("Discards"), discard))
         holders = self._holders(info, view)
         if holders:
-            grid.add_row(_("Fronts"), holders)
+            grid.append((_("Fronts"), holders))
         elif view.get("high_discard"):
-            grid.add_row(_("Last High"), card_text(view["high_discard"][-1], style))
+            grid.append((_("Last High"), card_text(view["high_discard"][-1], style)))
         glimpse = view.get("glimpse")
         if glimpse:
             # The Seer's sight lasts until the next action: it takes the pot's line meanwhile.
@@ -88,9 +100,9 @@ class PGCenter(Widget):
                     seen.append(" ")
                 seen.append(seat_name(info["seats"][int(seat)])[:6] + " ")
                 seen.append_text(card_text(code, style))
-            grid.add_row(_("Seer"), seen)
+            grid.append((_("Seer"), seen))
         else:
-            grid.add_row(_("Pot"), str(pot))
+            grid.append((_("Pot"), str(pot)))
         return grid
 
     def _holders(self, info: dict[str, Any], view: dict[str, Any]) -> Text:

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from ..cards import CardStyle, card_text, cards_text, face_down
 from ..i18n import N_, _
 from ..names import seat_name
+from .grid import grid_text
+from .text_lines import TextLines
 
 #: Short marks of the two High cards that stay in front of a player (Executioner, Innocent).
 FRONT_MARKS = {"HEX": N_("Ex"), "HIN": N_("In")}
 
 
-class PGSeats(Widget):
+class PGSeats(TextLines):
     """One line per seat, the player's own seat marked. Everything comes from the table message
     the screen sets; timers come as seconds left per seat, counted down by the screen."""
 
@@ -41,13 +41,11 @@ class PGSeats(Widget):
     def on_mount(self) -> None:
         self.border_title = _("Seats")
 
-    def render(self) -> Table:
-        grid = Table.grid(padding=(0, 1))
-        for _i in range(8):
-            grid.add_column(no_wrap=True)
+    def build(self) -> Text:
         message = self.message
         if not message:
-            return grid
+            return Text()
+        rows: list[list[Text]] = []
         info = message["info"]
         view = message.get("view") or {}
         mine = message.get("seat")
@@ -73,14 +71,8 @@ class PGSeats(Widget):
                 name.append(_(" (you)"), style="dim")
             dealer_seat = view.get("dealer", info.get("dealer")) if view else info.get("dealer")
             dealer = Text(_("D"), style="bold") if dealer_seat == s else Text(" ")
-            grid.add_row(
-                marker,
-                name,
-                dealer,
-                *self._cards(view, s, mine, reveal),
-                self._timer(s),
-            )
-        return grid
+            rows.append([marker, name, dealer, *self._cards(view, s, mine, reveal), self._timer(s)])
+        return grid_text(rows)
 
     def _cards(
         self, view: dict[str, Any], s: int, mine: int | None, reveal: list | None

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
+
+from .text_lines import TextLines
 
 
-class PromptBar(Widget):
+class PromptBar(TextLines):
     """Two lines: the pending decision (or whom we wait for) and a hint about the picked card.
     It says exactly what is asked; the footer lists the keys that answer it."""
+
+    WRAP = True
 
     DEFAULT_CSS = """
     PromptBar {
@@ -32,7 +35,7 @@ class PromptBar(Widget):
     def watch_yours(self, yours: bool) -> None:
         self.set_class(yours, "-yours")
 
-    def render(self) -> Text:
+    def build(self) -> Text:
         first = self.question.copy()
         if self.yours:
             first.stylize("bold")

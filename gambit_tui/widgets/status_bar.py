@@ -7,13 +7,13 @@ from typing import Any
 from babel.numbers import format_decimal
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from ..i18n import _
 from ..names import game_short
+from .text_lines import TextLines
 
 
-class StatusBar(Widget):
+class StatusBar(TextLines):
     """Always visible, so a player never has to look for their own chips or rating."""
 
     DEFAULT_CSS = """
@@ -35,7 +35,7 @@ class StatusBar(Widget):
     lang: reactive[str] = reactive("en")
     """Locale for numbers."""
 
-    def render(self) -> Text:
+    def build(self) -> Text:
         you = self.you or {}
         left = Text()
         left.append(you.get("name", "…"), style="bold")

@@ -42,6 +42,7 @@ from textual.geometry import Size
 from textual.messages import InBandWindowResize
 
 from .screen_diff import SentScreen
+from .sgr import compact as compact_styles
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -120,7 +121,7 @@ class ChannelDriver(Driver):
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self._terminal = _terminals.pop(app)
         self._buffer: list[str] = []
-        self._screen = SentScreen()
+        self._screen = SentScreen(width=(size or (0, 0))[0])
         self._parser = XTermParser(debug=False)
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         self._tick_handle: asyncio.TimerHandle | None = None
@@ -211,6 +212,7 @@ class ChannelDriver(Driver):
         """Send frames (only what the player's screen does not show yet) and controls."""
         controls = "".join(part for part in parts if _is_control(part))
         drawing = self._screen.diff("".join(part for part in parts if not _is_control(part)))
+        drawing = compact_styles(drawing)
         if controls or drawing:
             self._send((controls + drawing).encode("utf-8", "replace"))
         elif ChannelDriver.on_frame is not None:
@@ -341,12 +343,14 @@ class ChannelDriver(Driver):
             return  # the terminal reports its size in band; that report wins
         self._size = (width, height)
         self._screen.reset()  # a resized terminal may have reflowed or cleared its cells
+        self._screen.width = width
         size = Size(width, height)
         self._app.post_message(events.Resize(size, size))
 
     def process_message(self, message: Message) -> None:
         if isinstance(message, events.Resize):
             self._screen.reset()  # a resized terminal may have reflowed or cleared its cells
+            self._screen.width = message.size.width
         if isinstance(message, InBandWindowResize) and message.supported:
             self._in_band_resize = True
             if not message.enabled:

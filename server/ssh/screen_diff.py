@@ -7,6 +7,12 @@ though: each piece is a cursor move to (row, column) followed by styled text for
 cells, every style opened and closed inside the piece. So the driver can remember what each
 run of cells last received and skip a piece that would write exactly the same thing again.
 
+When a block of whole rows moves up (a log gaining a line at the bottom), rewriting every row
+would cost as much as the first paint of that block; the terminal can move them itself. Rows
+that show, in the new frame, exactly what the rows a few lines below them showed are scrolled
+up inside a scroll region (DECSTBM, which every VT100 descendant has), and only the rows that
+are really new are written.
+
 The memory is of what was *sent*, so it stays true when frames are dropped for a slow client.
 Anything this module does not understand (another escape sequence inside a piece) is sent as
 it is, and the memory is forgotten, so the worst case is today's output, never a wrong screen.
@@ -28,9 +34,14 @@ _STYLE = re.compile(r"\x1b\[[0-9;:]*m|\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\)")
 class SentScreen:
     """What the player's terminal shows, as runs of cells we wrote there, row by row."""
 
-    def __init__(self) -> None:
+    #: Shifts looked for when rows move up (a log gains at most a few lines per frame).
+    MAX_SHIFT = 4
+
+    def __init__(self, width: int = 0) -> None:
         # row → [(first column, end column, the piece's text)]
         self._rows: dict[int, list[tuple[int, int, str]]] = {}
+        #: The terminal's width; rows are only scrolled when it is known (0: never).
+        self.width = width
         #: Frames sent as they were, not understood (a measure of how well this works).
         self.not_understood = 0
 
@@ -51,8 +62,7 @@ class SentScreen:
             self.reset()  # something before the first move: not a frame we understand
             self.not_understood += 1
             return frame
-        kept: list[str] = []
-        rows = self._rows
+        pieces: list[tuple[int, int, str, int]] = []
         for index in range(1, len(parts), 3):
             row, column = int(parts[index]), int(parts[index + 1])
             text = parts[index + 2].rstrip("\n")
@@ -61,7 +71,10 @@ class SentScreen:
                 self.reset()
                 self.not_understood += 1
                 return frame
-            width = cell_len(plain)
+            pieces.append((row, column, text, cell_len(plain)))
+        kept: list[str] = self._scroll(pieces) if self.width else []
+        rows = self._rows
+        for row, column, text, width in pieces:
             if width == 0:
                 continue  # a bare cursor move (the cursor is hidden): not worth a byte
             end = column + width
@@ -76,3 +89,43 @@ class SentScreen:
         if not kept:
             return ""
         return head + "".join(kept) + tail
+
+    def _whole(self, row: int) -> str | None:
+        """The text of ``row`` if one piece we sent covers all of it."""
+        runs = self._rows.get(row)
+        if runs and len(runs) == 1 and runs[0][:2] == (1, self.width + 1):
+            return runs[0][2]
+        return None
+
+    def _scroll(self, pieces: list[tuple[int, int, str, int]]) -> list[str]:
+        """Scroll up the blocks of rows that ``pieces`` would rewrite with what the rows below
+        them show now; the memory follows, so those rows' pieces are then skipped."""
+        new: dict[int, str | None] = {}
+        for row, column, text, width in pieces:
+            whole = column == 1 and width == self.width and row not in new
+            new[row] = text if whole else None
+        ops: list[str] = []
+        done: set[int] = set()
+        for top in sorted(new):
+            if top in done or new[top] is None or new[top] == self._whole(top):
+                continue
+            for shift in range(1, self.MAX_SHIFT + 1):
+                bottom = top
+                while (
+                    new.get(bottom) is not None
+                    and new[bottom] != self._whole(bottom)
+                    and self._whole(bottom + shift) == new[bottom]
+                ):
+                    bottom += 1
+                moved = bottom - top  # rows that will show what was ``shift`` rows below
+                fresh = range(bottom, bottom + shift)  # rows the frame must write anew
+                if moved >= 2 and all(new.get(r) is not None for r in fresh):
+                    end = bottom + shift - 1
+                    ops.append(f"\x1b[{top};{end}r\x1b[{end};1H" + "\n" * shift + "\x1b[r")
+                    for r in range(top, bottom):
+                        self._rows[r] = list(self._rows[r + shift])
+                    for r in fresh:
+                        self._rows.pop(r, None)
+                    done.update(range(top, end + 1))
+                    break
+        return ops

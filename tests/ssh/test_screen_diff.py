@@ -69,3 +69,50 @@ def test_anything_unknown_is_sent_as_it_is():
     odd = "\x1b[2J" + frame  # a clear screen: not Textual's, not understood
     assert sent.diff(odd) == odd
     assert sent.diff(frame) == frame  # and nothing is assumed about the screen after it
+
+
+def log_frame(lines: list[str], top: int, height: int, extra: list[tuple]) -> str:
+    """A log box of whole rows (its last ``height`` lines) plus pieces elsewhere."""
+    rows = []
+    shown = lines[-height:]
+    for i in range(height):
+        text = (shown[i] if i < len(shown) else "").ljust(COLS)[:COLS]
+        rows.append(piece(top + i, 1, text, sum(map(ord, text)) % 3))  # styled by content
+    others = "".join(piece(*p) for p in extra)
+    return SYNC_START + "\n".join(rows) + others + "\x1b[1;1H" + SYNC_END
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.text("xy♠ z", min_size=1, max_size=12), min_size=0, max_size=3),
+            st.lists(pieces, max_size=2),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_a_scrolling_log_is_scrolled_and_draws_the_same_screen(steps):
+    sent = SentScreen(width=COLS)
+    lines: list[str] = []
+    full, diffed = "", ""
+    for added, extra in steps:
+        lines.extend(added)
+        others = [p for p in extra if p[0] == 1]  # pieces outside the box (row 1 only)
+        frame = log_frame(lines, 2, ROWS - 1, others)
+        full += frame
+        diffed += sent.diff(frame)
+        assert show(diffed) == show(full)
+
+
+def test_one_new_log_line_costs_one_row():
+    sent = SentScreen(width=COLS)
+    lines = [f"line {i}" for i in range(5)]
+    sent.diff(log_frame(lines, 2, 5, []))
+    lines.append("line 5")
+    frame = log_frame(lines, 2, 5, [])
+    out = sent.diff(frame)
+    assert "\x1b[2;6r" in out and out.count("line") == 1  # scrolled, one row written
+    full = log_frame(lines[:-1], 2, 5, []) + frame
+    assert show(log_frame(lines[:-1], 2, 5, []) + out) == show(full)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from textual.widgets import Input, Select
 
 from gambit_tui.screens.create_table import CreateTableScreen
-from gambit_tui.screens.generic_table import GenericTableScreen
 from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.pg_table import PGTableScreen
+from gambit_tui.screens.prophet_table import ProphetTableScreen
 from gambit_tui.screens.social import SocialScreen
 from gambit_tui.screens.welcome import WelcomeScreen
 
@@ -93,7 +93,7 @@ async def test_create_form_offers_every_option_of_every_game(hub):
         assert isinstance(app.screen, CreateTableScreen)
         form.query_one("#opt-cap", Input).value = "3"
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, GenericTableScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ProphetTableScreen))
         options = app.model.tables[1]["options"]
         assert options["schedule"] == "down_up" and options["cap"] == 3
 
@@ -136,8 +136,9 @@ async def test_friends_and_invitations(hub):
         assert bob.screen.seat == 2
 
 
-async def test_other_games_play_through_the_plain_table(hub):
-    """Prophet has no screen of its own yet: its legal actions are a list, Enter acts."""
+async def test_prophet_plays_through_by_enter_alone(hub):
+    """Prophet has its own table: Enter bids or plays whatever the cursor rests on (always a
+    legal choice), so a game reaches its result by Enter alone."""
     from gambit_tui.screens.result import ResultScreen
 
     app = make_app(hub)
@@ -151,7 +152,7 @@ async def test_other_games_play_through_the_plain_table(hub):
         form.query_one("#players", Select).value = 3
         form.query_one("#opt-cap", Input).value = "1"
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, GenericTableScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, ProphetTableScreen))
         await pilot.press("b", "b")
         await wait_for(pilot, lambda: "s Start" in screen_text(app))
         await pilot.press("s")

@@ -85,3 +85,68 @@ def test_pg_table_snapshot(snap_compare, tmp_path):
         assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
     finally:
         store.close()
+
+
+def test_prophet_table_snapshot(snap_compare, tmp_path):
+    from gambit_tui.screens.prophet_table import ProphetTableScreen
+
+    from .test_prophet_table import open_prophet_table
+
+    app, _hub, store, start_hub = snapshot_app(tmp_path)
+
+    async def run_before(pilot) -> None:
+        await start_hub()
+        await enter_lobby(pilot)
+        table = await open_prophet_table(pilot, players=4, schedule="up_down", cap=3)
+        await pilot.press("s")
+        assert isinstance(table, ProphetTableScreen)
+        # Bid the first legal number each round; stop at our first play of round 3.
+        for _ in range(400):
+            view, ask = table.view or {}, table.ask or {}
+            if view.get("round") == 3 and ask.get("kind") == "play":
+                break
+            if ask:
+                key = table._decision_key()
+                await pilot.press("enter")
+                await wait_for(pilot, lambda k=key: table._decision_key() != k)
+            else:
+                await pilot.pause(0.02)
+        await pilot.press("right")
+
+    try:
+        assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+    finally:
+        store.close()
+
+
+def test_fortunes_table_snapshot(snap_compare, tmp_path):
+    from gambit_tui.screens.fortunes_table import FortunesTableScreen
+
+    from .test_fortunes_table import open_fortunes_table
+
+    app, _hub, store, start_hub = snapshot_app(tmp_path)
+
+    async def run_before(pilot) -> None:
+        await start_hub()
+        await enter_lobby(pilot)
+        table = await open_fortunes_table(pilot)
+        assert isinstance(table, FortunesTableScreen)
+        # Play the card under the cursor until our turn in trick 5 (Stars are free by then).
+        for _ in range(400):
+            view, ask = table.view or {}, table.ask or {}
+            if view.get("trick", {}).get("n", 0) >= 5 and ask.get("kind") == "play":
+                break
+            if ask:
+                key = table._decision_key()
+                await pilot.press("enter")
+                await wait_for(pilot, lambda k=key: table._decision_key() != k)
+            else:
+                await pilot.pause(0.02)
+        await pilot.press("right")
+        app.clear_notifications()  # the toasts of flips fade on a clock: not in the picture
+        await pilot.pause()
+
+    try:
+        assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+    finally:
+        store.close()

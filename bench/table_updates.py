@@ -1,0 +1,180 @@
+"""What one action at a table costs each seated player's app, without SSH in the way.
+
+    python bench/table_updates.py [--apps 20] [--actions 200] [--profile out.prof]
+
+The load benchmark (``ssh_load.py``) measures the whole server; this one isolates the app: it
+runs ``--apps`` Gambit apps in one process, each on the real ``ChannelDriver`` over a terminal
+that only counts bytes, seats them at Prophet's Gambit tables of five, lets each table act
+(a heuristic bot's choice for the pending seat) one action at a time, waits until every app
+has drawn it, and reports the server CPU and the bytes each app's update cost. Prints one
+JSON line last: ``cpu_ms_per_update`` (median over rounds: CPU time / app updates),
+``bytes_per_update`` (median), ``full_frames`` (whole-screen repaints during the actions).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+TABLE_SIZE = 5
+
+
+class CountingTerminal:
+    """A terminal that takes everything at once and counts it."""
+
+    def __init__(self) -> None:
+        self.bytes = 0
+        self.frames = 0
+        self.driver: Any = None
+
+    def send(self, data: bytes) -> None:
+        self.bytes += len(data)
+        self.frames += 1
+
+    def pending_output(self) -> int:
+        return 0
+
+    def attach(self, driver: Any) -> None:
+        self.driver = driver
+
+    def detach(self, driver: Any) -> None:
+        self.driver = None
+
+
+async def settle(
+    terminals: list[CountingTerminal], quiet: float = 0.15, limit: float = 30.0
+) -> None:
+    """Until every terminal has received something and then nothing for ``quiet`` seconds."""
+    deadline = time.monotonic() + limit
+    before = [t.frames for t in terminals]
+    while time.monotonic() < deadline and any(
+        t.frames == b for t, b in zip(terminals, before, strict=True)
+    ):
+        await asyncio.sleep(0.01)
+    last = -1
+    while time.monotonic() < deadline:
+        total = sum(t.frames for t in terminals)
+        if total == last:
+            return
+        last = total
+        await asyncio.sleep(quiet)
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    from gambit_tui.app import GambitApp
+    from gambit_tui.term import TermInfo
+    from protocol.connection import queue_pair
+    from server.bots import make_bot
+    from server.hub import Hub, HubConfig
+    from server.ssh.app_settings import prepare_app
+    from server.ssh.driver import bind
+    from server.store import Store
+
+    store = Store.open(Path(tempfile.mkdtemp(prefix="gambit-updates-")))
+    hub = Hub(store, HubConfig(bot_delay=0.0, turn_timer=0, between_games=3600.0, seed=7))
+    await hub.start()
+    apps: list[Any] = []
+    terminals: list[CountingTerminal] = []
+    runs: list[asyncio.Task[Any]] = []
+    term = TermInfo(width=80, height=24, term="xterm-256color", lang="en_US.UTF-8")
+    for i in range(args.apps):
+        client, hub_end = queue_pair(trusted=True)
+        hub.spawn(hub.serve(hub_end))
+        app = GambitApp(client, term=term, identity=f"SHA256:bench{i}", name=f"load{i:04d}")
+        prepare_app(app, term)
+        terminal = CountingTerminal()
+        bind(app, terminal)
+        apps.append(app)
+        terminals.append(terminal)
+        runs.append(asyncio.create_task(app.run_async(size=(80, 24), mouse=True)))
+    await settle(terminals)
+    for terminal in terminals:
+        terminal.driver.feed(b"\r")  # welcome → lobby
+    await settle(terminals)
+    players = sorted(
+        (p for p in hub.players.values() if p.name.startswith("load")), key=lambda p: p.name
+    )
+    tables = []
+    for start in range(0, len(players) - TABLE_SIZE + 1, TABLE_SIZE):
+        group = players[start : start + TABLE_SIZE]
+        owner = next(iter(group[0].sessions))
+        hub.handle(
+            owner, {"t": "create_table", "game": "prophets_gambit", "players": 5, "timer": 0}
+        )
+        table_id = max(t.id for t in hub.tables.values() if t.owner == group[0].id)
+        for player in group[1:]:
+            hub.handle(next(iter(player.sessions)), {"t": "join", "table": table_id})
+        hub.handle(owner, {"t": "start", "table": table_id})
+        tables.append(table_id)
+    await settle(terminals, quiet=0.5)
+    screens = {type(app.screen).__name__ for app in apps}
+    profile = cProfile.Profile() if args.profile else None
+    cpu_per_update: list[float] = []
+    bytes_per_update: list[float] = []
+    full_before = sum(t.driver.frames_full for t in terminals)
+    done = 0
+    while done < args.actions:
+        for terminal in terminals:
+            terminal.bytes = 0
+        start_cpu = time.process_time()
+        if profile:
+            profile.enable()
+        for table_id in tables:
+            table = hub.tables[table_id]
+            state = table.state
+            if state is None or state.is_over or not state.pending():
+                continue
+            seat = min(state.pending())
+            bot = make_bot(table.game, "heuristic", seed=f"{table_id}:{len(state.history)}")
+            hub.apply_action(table, seat, bot.choose(state.view(seat)))
+            done += 1
+        await settle(terminals, quiet=0.05)
+        if profile:
+            profile.disable()
+        cpu = (time.process_time() - start_cpu) * 1000
+        cpu_per_update.append(cpu / (len(tables) * TABLE_SIZE))
+        bytes_per_update.append(sum(t.bytes for t in terminals) / (len(tables) * TABLE_SIZE))
+    full = sum(t.driver.frames_full for t in terminals) - full_before
+    if profile:
+        profile.dump_stats(args.profile)
+    for app in apps:
+        app.exit()
+    await asyncio.gather(*runs, return_exceptions=True)
+    await hub.stop()
+    store.close()
+    return {
+        "apps": args.apps,
+        "actions": done,
+        "screens": sorted(screens),
+        "cpu_ms_per_update": round(statistics.median(cpu_per_update), 2),
+        "bytes_per_update": round(statistics.median(bytes_per_update)),
+        "full_frames": full,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--apps", type=int, default=20)
+    parser.add_argument("--actions", type=int, default=200)
+    parser.add_argument("--profile", help="write a cProfile of the actions here")
+    args = parser.parse_args()
+    result = asyncio.run(run(args))
+    # Textual points sys.stdout at its apps while they run; the real one is still there.
+    assert sys.__stdout__ is not None
+    print(json.dumps(result), file=sys.__stdout__)
+
+
+if __name__ == "__main__":
+    main()

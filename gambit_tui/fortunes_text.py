@@ -1,0 +1,330 @@
+"""Fortunes in words and faces: cards, compass seats, teams, the direction and dispositions.
+
+The engine sends codes ("W14", "*7", "high", "well") and seat numbers; this module is the one
+place that turns them into what a player reads, in their language and card style, and that
+re-reads a trick's cards the way the rules do (who is winning it now, how often it flipped),
+so every Fortunes widget tells the same story.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.text import Text
+
+from .cards import CardStyle, DeckFaces
+from .i18n import N_, _
+
+STAR = "*"
+#: Tarot's mundane suits and their French cousins: Wands ♣, Cups ♥, Swords ♠, Pentacles ♦.
+SUIT_SYMBOLS = {"W": "♣", "C": "♥", "S": "♠", "P": "♦"}
+STAR_SYMBOL = "★"
+SUITS = "WCSP*"
+SUIT_NAMES = {
+    "W": N_("Wands"),
+    "C": N_("Cups"),
+    "S": N_("Swords"),
+    "P": N_("Pentacles"),
+    STAR: N_("Stars"),
+}
+#: The "rank of Suit" pattern of each mundane suit, so languages can inflect the suit.
+_OF_SUIT = {
+    "W": N_("{rank} of Wands"),
+    "C": N_("{rank} of Cups"),
+    "S": N_("{rank} of Swords"),
+    "P": N_("{rank} of Pentacles"),
+}
+RANK_NAMES = {1: N_("Ace"), 11: N_("Herald"), 12: N_("Knight"), 13: N_("Riga"), 14: N_("Righ")}
+#: Card faces as the rules page writes them: A, 2–10, H, K, Rg, Rh.
+RANK_FACES = {1: "A", 11: "H", 12: "K", 13: "Rg", 14: "Rh"}
+
+#: Seats by their place from the dealer: East deals, then South, West and North clockwise.
+COMPASS = (N_("East"), N_("South"), N_("West"), N_("North"))
+COMPASS_SHORT = (N_("E"), N_("S"), N_("W"), N_("N"))
+TEAMS = {"High": N_("High"), "Low": N_("Low")}
+
+_TWO = {"W": "bold", "S": "bold", "C": "bold red", "P": "bold red"}
+_FOUR = {
+    "dark": {"S": "bold", "C": "bold red", "P": "bold cyan", "W": "bold green"},
+    "light": {"S": "bold", "C": "bold red3", "P": "bold blue", "W": "bold green4"},
+}
+#: Stars in a colour of their own: the dark theme draws ANSI magenta as red, so blue (violet).
+_STAR_STYLE = {"dark": "bold blue", "light": "bold magenta"}
+_TEAM_STYLE = {
+    "dark": {"High": "bold yellow", "Low": "bold cyan"},
+    "light": {"High": "bold dark_orange3", "Low": "bold blue"},
+}
+
+
+# --- sentences with coloured parts ------------------------------------------------------------
+
+
+def fill(template: str, **parts: str | Text) -> Text:
+    """``template`` (a translated sentence) with its ``{name}`` fields filled; Text parts keep
+    their colours, so a card or a marker can sit anywhere a language puts it."""
+    out = Text()
+    rest = template
+    while rest:
+        start = rest.find("{")
+        end = rest.find("}", start)
+        if start < 0 or end < 0:
+            out.append(rest)
+            break
+        out.append(rest[:start])
+        key = rest[start + 1 : end]
+        value = parts.get(key, "{" + key + "}")
+        if isinstance(value, Text):
+            out.append_text(value)
+        else:
+            out.append(str(value))
+        rest = rest[end + 1 :]
+    return out
+
+
+# --- cards ---------------------------------------------------------------------------------
+
+
+def value(code: str) -> int:
+    """Ace 1 … 10, Herald 11, Knight 12, Riga 13, Righ 14; a Star its number 0–21."""
+    return int(code[1:])
+
+
+def suit_style(suit: str, style: CardStyle) -> str:
+    """A suit's colour: Stars violet, the mundane suits black and red (or four colours, as the
+    French deck's)."""
+    if style.theme == "mono":
+        return "bold"
+    if suit == STAR:
+        return _STAR_STYLE.get(style.theme, _STAR_STYLE["dark"])
+    if style.four_colour:
+        return _FOUR.get(style.theme, _FOUR["dark"])[suit]
+    return _TWO[suit]
+
+
+def card_label(code: str, style: CardStyle) -> str:
+    """The plain face of a card: "Rh♣", "10♥", "★7"; "Rh♣W" with letters; "RhW", "*7" in
+    ASCII."""
+    n = value(code)
+    if code[0] == STAR:
+        return f"{STAR if style.ascii else STAR_SYMBOL}{n}"
+    rank = RANK_FACES.get(n, str(n))
+    suit = code[0]
+    if style.ascii:
+        return f"{rank}{suit}"
+    if style.suit_letters:
+        return f"{rank}{SUIT_SYMBOLS[suit]}{suit}"
+    return f"{rank}{SUIT_SYMBOLS[suit]}"
+
+
+def card_text(code: str | None, style: CardStyle, *, empty: str = "—") -> Text:
+    """A card face in its suit colour; ``None`` shows ``empty``."""
+    if code is None:
+        return Text(empty, style="dim")
+    return Text(card_label(code, style), style=suit_style(code[0], style))
+
+
+def suit_text(suit: str, style: CardStyle) -> Text:
+    """A suit's symbol (its letter in ASCII) and name: "♣ Wands"."""
+    if suit == STAR:
+        symbol = STAR if style.ascii else STAR_SYMBOL
+    else:
+        symbol = suit if style.ascii else SUIT_SYMBOLS[suit]
+    out = Text()
+    out.append(symbol, style=suit_style(suit, style))
+    out.append(" " + suit_name(suit))
+    return out
+
+
+def suit_name(suit: str) -> str:
+    return _(SUIT_NAMES.get(suit, suit))
+
+
+def card_name(code: str) -> str:
+    """A card in words: "Righ of Wands", "7 of Cups", "Star 7"."""
+    n = value(code)
+    if code[0] == STAR:
+        return _("Star {n}").format(n=n)
+    rank = _(RANK_NAMES[n]) if n in RANK_NAMES else str(n)
+    return _(_OF_SUIT[code[0]]).format(rank=rank)
+
+
+def _rank(code: str) -> int:
+    """Strength for sorting: the value; Stars after every mundane card (they are no rank of
+    the mundane suits, and a hand reads better with them together at the end)."""
+    return value(code) + (100 if code[0] == STAR else 0)
+
+
+#: The Fortunes deck for the shared hand row and trick view.
+FORTUNES_FACES = DeckFaces(
+    text=lambda code, style: card_text(code, style),
+    suit=lambda code: code[0],
+    rank=_rank,
+    suits=SUITS,
+)
+
+
+# --- seats and teams -----------------------------------------------------------------------
+
+
+def compass_index(seat: int, dealer: int) -> int:
+    return (seat - dealer) % 4
+
+
+def compass_name(seat: int, dealer: int) -> str:
+    """The compass point of ``seat``: East for the dealer, then South, West, North."""
+    return _(COMPASS[compass_index(seat, dealer)])
+
+
+def compass_letter(seat: int, dealer: int) -> str:
+    return _(COMPASS_SHORT[compass_index(seat, dealer)])
+
+
+def team_of(seat: int, dealer: int) -> str:
+    """The team of ``seat``: "High" (East, West: the dealer's) or "Low" (South, North)."""
+    return "High" if compass_index(seat, dealer) % 2 == 0 else "Low"
+
+
+def team_label(team: str) -> str:
+    return _(TEAMS.get(team, team))
+
+
+def team_style(team: str, style: CardStyle) -> str:
+    if style.theme == "mono":
+        return "bold"
+    return _TEAM_STYLE.get(style.theme, _TEAM_STYLE["dark"])[team]
+
+
+def team_text(team: str, style: CardStyle) -> Text:
+    """A team's name in its colour."""
+    return Text(team_label(team), style=team_style(team, style))
+
+
+# --- the direction and dispositions --------------------------------------------------------
+
+
+def arrow(direction: str, style: CardStyle) -> str:
+    if direction == "high":
+        return "^" if style.ascii else "▲"
+    return "v" if style.ascii else "▼"
+
+
+def direction_text(
+    direction: str, style: CardStyle, *, favours: bool | None = None, short: bool = False
+) -> Text:
+    """The direction marker, "▲ HIGH wins" or "▼ LOW wins" ("▲ HIGH" short): green when it
+    favours the player's team, red when it favours the other (the colour only repeats what
+    the words say)."""
+    if short:
+        words = _("HIGH") if direction == "high" else _("LOW")
+    else:
+        words = _("HIGH wins") if direction == "high" else _("LOW wins")
+    colour = "bold"
+    if style.theme != "mono" and favours is not None:
+        colour = "bold green" if favours else "bold red"
+    out = Text()
+    out.append(f"{arrow(direction, style)} {words}", style=colour)
+    return out
+
+
+def disposition_mark(disposition: str, style: CardStyle) -> Text:
+    """✓ for a well-disposed trick, ✗ for an ill-disposed one (+ and - in ASCII)."""
+    well = disposition == "well"
+    marks = ("+", "-") if style.ascii else ("✓", "✗")
+    mark = marks[0] if well else marks[1]
+    colour = "bold" if style.theme == "mono" else ("bold green" if well else "bold red")
+    return Text(mark, style=colour)
+
+
+def disposition_word(disposition: str) -> str:
+    return _("well-disposed") if disposition == "well" else _("ill-disposed")
+
+
+def disposition_short(disposition: str) -> str:
+    """The disposition in one short word, where a column is narrow (a legend spells it out)."""
+    return _("well") if disposition == "well" else _("ill")
+
+
+def lead_direction(leader: int, dealer: int) -> str:
+    """A High-team lead is won high, a Low-team lead low (ruling 5)."""
+    return "high" if team_of(leader, dealer) == "High" else "low"
+
+
+def flips(cards: list[list[Any]], led: str | None) -> int:
+    """How many times the Stars played into a mundane-led trick flipped its direction."""
+    if not cards or led in (None, STAR):
+        return 0
+    return sum(1 for _seat, code in cards[1:] if code[0] == STAR)
+
+
+def winning_seat(cards: list[list[Any]], led: str | None, direction: str) -> int | None:
+    """The seat whose card wins the trick as it stands: only the led suit competes, the
+    highest or lowest of it by the direction (ruling 7)."""
+    best: list[Any] | None = None
+    for pair in cards:
+        code = pair[1]
+        if led is None or code[0] != led:
+            continue
+        if best is None:
+            best = pair
+            continue
+        v, b = value(code), value(best[1])
+        if (v > b) if direction == "high" else (v < b):
+            best = pair
+    return None if best is None else best[0]
+
+
+# --- what just happened --------------------------------------------------------------------
+
+Names = Callable[[int], str]
+
+
+def notices(
+    events: list[dict[str, Any]],
+    start: int,
+    dealer: int,
+    names: Names,
+    style: CardStyle,
+    *,
+    mine: int | None = None,
+) -> list[str]:
+    """Sentences worth a notice for the events from ``start`` on: a Star flipping a trick,
+    Stars becoming free, a raise or a fold. The deal's earlier events give each play its
+    trick (the led suit and the direction so far). The player's own raise or fold (seat
+    ``mine``) needs no notice."""
+    out: list[str] = []
+    led: str | None = None
+    direction = "high"
+    stars_seen = False
+    trick_no = 1
+    for index, ev in enumerate(events):
+        kind = ev.get("e")
+        new = index >= start
+        if kind == "play":
+            code = ev["card"]
+            if led is None:
+                led = code[0]
+                direction = lead_direction(ev["seat"], dealer)
+            elif code[0] == STAR and led != STAR:
+                direction = "low" if direction == "high" else "high"
+                if new:
+                    out.append(
+                        _("{name} plays {card}: trick {n} flips to {direction}.").format(
+                            name=names(ev["seat"]),
+                            card=card_label(code, style),
+                            n=trick_no,
+                            direction=direction_text(direction, style).plain,
+                        )
+                    )
+            if code[0] == STAR and not stars_seen:
+                stars_seen = True
+                if new:
+                    out.append(_("Stars are free: anyone may play a Star at any time now."))
+        elif kind == "trick":
+            led = None
+            trick_no = ev["n"] + 1
+        elif kind == "raise" and new and ev["seat"] != mine:
+            out.append(_("{name} raises.").format(name=names(ev["seat"])))
+        elif kind == "fold" and new and ev["seat"] != mine:
+            out.append(_("{name} folds: the deal ends.").format(name=names(ev["seat"])))
+    return out

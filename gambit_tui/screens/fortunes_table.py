@@ -1,0 +1,557 @@
+"""The Fortunes table: seats by compass point around the trick, the deal's state (direction,
+led suit, Stars, scores, betting), the tricks each player has won, your hand, the question
+pending, and a key for every legal action."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+
+from .. import events
+from ..autoplay import AutoPlay
+from ..fortunes_text import (
+    FORTUNES_FACES,
+    card_name,
+    card_text,
+    compass_name,
+    direction_text,
+    disposition_mark,
+    disposition_word,
+    fill,
+    lead_direction,
+    notices,
+    suit_text,
+    team_label,
+    team_of,
+)
+from ..i18n import N_, _, ngettext
+from ..widgets.chat_panel import ChatPanel
+from ..widgets.choice_row import ChoiceRow
+from ..widgets.fortunes_compass import FortunesCompass
+from ..widgets.fortunes_hand import FortunesHand
+from ..widgets.fortunes_status import TRICKS, FortunesStatus, signed
+from ..widgets.fortunes_won import FortunesWon
+from ..widgets.hand_row import HandRow
+from ..widgets.prompt_bar import PromptBar
+from ..widgets.trick_view import LastTrickScreen, trick_grid
+from .base import while_composed
+from .table_base import TABLE_KEYS, TableScreen
+
+#: A quarter of the tricks: where the bid starts before the player changes it.
+FIRST_BID = 5
+
+
+class FortunesTableScreen(TableScreen, inherit_bindings=False):
+    """One Fortunes table. The screen reads the table message from the model and sets its
+    widgets; an action is sent only if it is one of ``view["legal"]``, once per decision."""
+
+    #: Nothing takes the focus by itself: Textual would give it to the hidden chat log, whose
+    #: scroll keys would then shadow the arrows (bid and card keys) of this screen.
+    AUTO_FOCUS = ""
+    DEFAULT_CSS = """
+    FortunesTableScreen #top {
+        height: 10;
+    }
+    FortunesTableScreen FortunesWon {
+        height: 1fr;
+    }
+    FortunesTableScreen ChatPanel {
+        height: 1fr;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "play", N_("Play")),
+        Binding("p", "play", N_("Play"), show=False),
+        Binding("enter", "bid", N_("Bid")),
+        Binding("up", "bid_step(1)", N_("More"), key_display="↑↓"),
+        Binding("down", "bid_step(-1)", N_("Fewer"), show=False),
+        Binding("s", "bet('stay')", N_("Stay")),
+        Binding("r", "bet('raise')", N_("Raise")),
+        Binding("f", "bet('fold')", N_("Fold")),
+        Binding("enter", "next_deal", N_("Next deal")),
+        Binding("n", "next_deal", N_("Next deal"), show=False),
+        Binding("left", "move(-1)", N_("Pick card"), key_display="←→"),
+        Binding("right", "move(1)", N_("Pick card"), show=False),
+        *[Binding(str(n), f"digit({n})", N_("Pick card"), show=False) for n in range(10)],
+        Binding("l", "last_trick", N_("Last trick")),
+        Binding("v", "reading", N_("Reading")),
+        *TABLE_KEYS,
+    ]
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(table_id)
+        self._acted_on: tuple[Any, ...] | None = None
+        self.autoplay = AutoPlay(self, self._send_action)
+        #: The number of tricks the player is about to bid.
+        self.bid = FIRST_BID
+        #: (deal, events seen): where the notices of new events start.
+        self._seen: tuple[int, int] | None = None
+        #: Readings already shown: ("deal", games played, deal) or ("over", games played).
+        self._readings_shown: set[tuple[Any, ...]] = set()
+        #: Every notice raised, newest last (tests read it; the toasts fade).
+        self.notices: list[str] = []
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield FortunesCompass()
+            yield FortunesStatus()
+        yield FortunesWon()
+        yield ChatPanel(id="chat", title=_("Table chat"), max_length=self.chat_max)
+        yield FortunesHand(id="hand")
+        yield PromptBar()
+
+    def on_mount(self) -> None:
+        # (Textual calls GambitScreen.on_mount too: handlers run for every class.)
+        self.set_interval(1.0, self._tick)
+
+    # --- what the screen reads -------------------------------------------------------------
+
+    @property
+    def ask(self) -> dict[str, Any] | None:
+        view = self.view
+        return view.get("ask") if view else None
+
+    @property
+    def ask_kind(self) -> str | None:
+        return (self.ask or {}).get("kind")
+
+    def _decision_key(self) -> tuple[Any, ...]:
+        """Names the decision the current view is about (changes with every event)."""
+        view = self.view or {}
+        return (
+            self.info.get("games_played", 0),
+            view.get("deal"),
+            len(view.get("events", [])),
+            repr(view.get("ask")),
+        )
+
+    # --- showing the table -----------------------------------------------------------------
+
+    @while_composed
+    def refresh_view(self) -> None:
+        message = self.message
+        if message is None:
+            return
+        style = self.gapp.card_style
+        view = message.get("view")
+        for widget in (
+            self.query_one(FortunesCompass),
+            self.query_one(FortunesStatus),
+            self.query_one(FortunesWon),
+        ):
+            widget.style = style
+            widget.message = message
+        self._tick()
+        self._notify_new(view)
+        self._set_hand(view)
+        self._set_prompt(view)
+        self.autoplay.consider(
+            self._decision_key(),
+            (view or {}).get("legal", []) if self.ask_kind == "play" else [],
+            enabled=self.gapp.prefs.autoplay_forced and self.seat is not None,
+        )
+        self.refresh_bindings()
+
+    def _notify_new(self, view: dict[str, Any] | None) -> None:
+        """A notice for each new flip, Stars becoming free, a raise or a fold (not for what
+        was already on the table when the screen opened)."""
+        if not view:
+            return
+        deal = int(view.get("deal", 1))
+        evs = view.get("events") or []
+        seen = self._seen
+        self._seen = (deal, len(evs))
+        if seen is None:
+            return
+        # A new deal (or a new game: its deal 1 starts with fewer events) starts afresh.
+        start = seen[1] if seen[0] == deal and seen[1] <= len(evs) else 0
+        if start >= len(evs):
+            return
+        for text in notices(
+            evs,
+            start,
+            int(view.get("dealer", 0)),
+            self.name_of,
+            self.gapp.card_style,
+            mine=self.seat,
+        ):
+            self.notices.append(text)
+            self.notify(text, timeout=4, markup=False)
+
+    def _set_hand(self, view: dict[str, Any] | None) -> None:
+        row = self.query_one(FortunesHand)
+        kind = self.ask_kind
+        row.set_class(kind == "play", "-active")
+        if view is None:
+            row.border_title = _("Your hand")
+            row.choices = []
+            row.placeholder = _("The game has not started yet.")
+            return
+        if self.seat is None:
+            row.border_title = _("Watching")
+            row.choices = []
+            row.placeholder = _("You are watching this table: hands stay hidden.")
+            return
+        playable = None
+        if kind == "play":
+            playable = {a["card"] for a in view.get("legal", []) if a["type"] == "play"}
+        hand = view.get("hand") or []
+        row.border_title = ngettext(
+            "Your hand: {n} card", "Your hand: {n} cards", len(hand)
+        ).format(n=len(hand))
+        row.placeholder = _("No cards in hand.")
+        row.show(
+            hand,
+            faces=FORTUNES_FACES,
+            style=self.gapp.card_style,
+            order=self.gapp.prefs.sort,
+            playable=playable,
+        )
+
+    def _set_prompt(self, view: dict[str, Any] | None) -> None:
+        prompt = self.query_one(PromptBar)
+        info = self.info
+        ask = self.ask
+        prompt.yours = bool(ask)
+        if view is None:
+            free = sum(1 for s in info["seats"] if not (s.get("name") or s.get("bot")))
+            if self.seat is None:
+                prompt.question = Text(_("Waiting for the players to start the game."))
+            elif free:
+                prompt.question = Text(
+                    _("Waiting for players: {n} seats free. Add bots or invite friends.").format(
+                        n=free
+                    )
+                )
+            else:
+                prompt.question = Text(_("Every seat is taken: press s to start."))
+            prompt.hint = Text("")
+            return
+        if view.get("over"):
+            prompt.question = self._over_text(view)
+            prompt.hint = Text(
+                _("v shows the reading again. The next game starts soon."), style="dim"
+            )
+            return
+        if ask:
+            prompt.question = self._ask_text(ask, view)
+            prompt.hint = self._hint(ask, view)
+            return
+        prompt.question = self._waiting_text(view)
+        prompt.hint = self._card_hint()
+
+    def _over_text(self, view: dict[str, Any]) -> Text:
+        outcome = view.get("outcome") or {}
+        if outcome.get("refund"):
+            return Text(_("The game is over: a draw, every player takes back their ante."))
+        winners = outcome.get("winners") or []
+        names = ", ".join(self.name_of(s) for s in winners)
+        return Text(
+            ngettext(
+                "The game is over: {names} takes the pot.",
+                "The game is over: {names} share the pot.",
+                len(winners),
+            ).format(names=names)
+        )
+
+    def _ask_text(self, ask: dict[str, Any], view: dict[str, Any]) -> Text:
+        """The question of the pending decision, in words."""
+        kind = ask.get("kind")
+        trick = view.get("trick") or {}
+        style = self.gapp.card_style
+        if kind == "play":
+            n = trick.get("n", ask.get("trick", 1))
+            led = trick.get("led")
+            if not led:
+                return fill(
+                    _("You lead trick {n}: {direction}. Play any card."),
+                    n=str(n),
+                    direction=direction_text(trick.get("direction", "high"), style),
+                )
+            out = fill(
+                _("Play to trick {n}: follow {suit} if you can."),
+                n=str(n),
+                suit=suit_text(led, style),
+            )
+            if view.get("stars_free") and led != "*":
+                out.append(" " + _("Stars may be played."))
+            return out
+        if kind == "bid":
+            return Text(
+                _("Bid the tricks you will win (0–{n}); your team's bid is the sum.").format(
+                    n=ask.get("max", TRICKS)
+                )
+            )
+        if kind == "bet":
+            return Text(
+                _("Before trick {n}: stay, raise one stake, or fold (ends the deal).").format(
+                    n=ask.get("trick", trick.get("n", 1))
+                )
+            )
+        if kind == "next_deal":
+            return Text(
+                _("Deal {n} is over: press Enter when you are ready for deal {m}.").format(
+                    n=view.get("deal", 1), m=ask.get("deal", view.get("deal", 1) + 1)
+                )
+            )
+        return Text(kind or "")
+
+    def _hint(self, ask: dict[str, Any], view: dict[str, Any]) -> Text:
+        kind = ask.get("kind")
+        if kind == "bid":
+            out = Text(_("Your bid:") + " ")
+            left, right = ("<", ">") if self.gapp.card_style.ascii else ("◀", "▶")
+            out.append(f"{left} {self.bid} {right}", style="bold reverse")
+            out.append("  ·  " + _("↑↓ or 0–9 change · house rule: each player bids"), style="dim")
+            return out
+        if kind == "bet":
+            left = int(ask.get("raises_left", 0))
+            return Text(
+                ngettext(
+                    "You may raise {n} more time this deal (house rule).",
+                    "You may raise {n} more times this deal (house rule).",
+                    left,
+                ).format(n=left),
+                style="dim",
+            )
+        if kind == "next_deal":
+            return Text(_("v shows the reading of the deal."), style="dim")
+        return self._card_hint()
+
+    def _waiting_text(self, view: dict[str, Any]) -> Text:
+        phase = view.get("phase")
+        waiting = view.get("waiting") or []
+        turn = view.get("turn")
+        name = self.name_of(turn) if turn is not None else "?"
+        if phase == "bid":
+            return Text(_("{name} is bidding.").format(name=name))
+        if phase == "bet":
+            return Text(_("{name} decides: stay, raise or fold.").format(name=name))
+        if phase == "next_deal":
+            return Text(
+                _("Waiting for {names} to start the next deal.").format(
+                    names=", ".join(self.name_of(s) for s in waiting)
+                )
+            )
+        return Text(_("{name}'s turn.").format(name=name))
+
+    def _card_hint(self) -> Text:
+        """A line naming the picked card, how to pick another, and why cards are dimmed."""
+        row = self.query_one(FortunesHand)
+        card = row.selected
+        out = Text(style="dim")
+        if isinstance(card, str):
+            out.append_text(card_text(card, self.gapp.card_style))
+            out.append(" " + card_name(card))
+            if self.ask_kind == "play":
+                out.append("  ·  " + _("←→ or 1–{n} pick").format(n=min(9, len(row.choices))))
+                if not all(c.enabled for c in row.choices):
+                    out.append("  ·  " + _("dimmed cards may not be played"))
+        return out
+
+    @while_composed
+    def on_choice_row_moved(self, event: ChoiceRow.Moved) -> None:
+        view = self.view
+        if view and not view.get("over") and self.ask_kind in (None, "play"):
+            self.query_one(PromptBar).hint = self._card_hint()
+
+    @while_composed
+    def set_chat(self, open_: bool) -> None:
+        self.query_one(FortunesWon).display = not open_
+        super().set_chat(open_)
+
+    @while_composed
+    def _tick(self) -> None:
+        """Count the turn timers down between table messages: seconds left come from the
+        model, which knows when the message came."""
+        message = self.message
+        if message is None:
+            return
+        timers = {}
+        for seat in message["info"].get("deadlines") or {}:
+            left = self.gapp.model.deadline_left(self.table_id, int(seat))
+            if left is not None:
+                timers[int(seat)] = left
+        compass = self.query_one(FortunesCompass)
+        if timers or compass.timers:
+            compass.timers = timers
+
+    # --- the reading -----------------------------------------------------------------------
+
+    def maybe_show_result(self) -> None:
+        """The reading comes up by itself when a deal ends (between the deals of a target
+        game, and at the end of the game, where it also says who takes the pot)."""
+        view = self.view
+        message = self.message
+        if not view or message is None:
+            return
+        games = self.info.get("games_played", 0)
+        if view.get("over"):
+            key: tuple[Any, ...] = ("over", games)
+        elif view.get("phase") == "next_deal":
+            key = ("deal", games, view.get("deal"))
+        else:
+            return
+        if key in self._readings_shown:
+            return
+        self._readings_shown.add(key)
+        from .fortunes_reading import FortunesReadingScreen
+
+        self.app.push_screen(FortunesReadingScreen(message))
+
+    def action_reading(self) -> None:
+        from .fortunes_reading import FortunesReadingScreen
+
+        if self.message is not None:
+            self.app.push_screen(FortunesReadingScreen(self.message))
+
+    def action_last_trick(self) -> None:
+        self.app.push_screen(LastTrickScreen(self.table_id, self.last_trick_body))
+
+    def last_trick_body(self) -> RenderableType:
+        """The last trick taken: every card in playing order, who won it, which way it went
+        in the end (and whether Stars flipped it), its disposition and its points."""
+        view = self.view or {}
+        tricks = view.get("tricks") or []
+        style = self.gapp.card_style
+        if not tricks:
+            return Text(_("No trick has been taken yet this deal."), style="dim")
+        last = tricks[-1]
+        dealer = int(view.get("dealer", 0))
+        winner = int(last["winner"])
+        out = Table.grid()
+        out.add_column()
+        leader = int(last["leader"])
+        head = Text(
+            _("Trick {n}, led by {name} ({point}).").format(
+                n=last["n"], name=self.name_of(leader), point=compass_name(leader, dealer)
+            )
+        )
+        out.add_row(head)
+        out.add_row(
+            trick_grid(last["cards"], 4, self.name_of, FORTUNES_FACES, style, winner=winner)
+        )
+        line = direction_text(last["direction"], style)
+        if last["direction"] != lead_direction(leader, dealer):
+            line.append(" " + _("(flipped by Stars)"), style="dim")
+        out.add_row(line)
+        result = fill(
+            _("{name} won it with {card}: {mark} {disposition} for the {team} team, {points}."),
+            name=self.name_of(winner),
+            card=card_text(last["top"], style),
+            mark=disposition_mark(last["disposition"], style),
+            disposition=disposition_word(last["disposition"]),
+            team=team_label(team_of(winner, dealer)),
+            points=Text(signed(int(last["points"])), style="bold"),
+        )
+        out.add_row(result)
+        return out
+
+    # --- acting ----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.is_mounted or not self.query(FortunesHand):
+            return False
+        kind = self.ask_kind
+        if action == "play":
+            return self.legal_play() is not None
+        if action in ("bid", "bid_step"):
+            return kind == "bid" and not self.chat_open
+        if action == "bet":
+            return self._legal("stay" if not parameters else str(parameters[0])) is not None
+        if action == "next_deal":
+            return self._legal("next_deal") is not None
+        if action == "move":
+            return bool(self.query_one(FortunesHand).choices) and not self.chat_open
+        if action == "digit":
+            return (kind == "bid" or bool(self.query_one(FortunesHand).choices)) and not (
+                self.chat_open
+            )
+        if action == "last_trick":
+            return bool((self.view or {}).get("tricks")) and not self.chat_open
+        if action == "reading":
+            return self.view is not None and not self.chat_open
+        return super().check_action(action, parameters)
+
+    def _legal(self, kind: str) -> dict[str, Any] | None:
+        """The legal action of type ``kind`` without fields (stay, raise, fold, next deal)."""
+        view = self.view
+        if not view or self.chat_open:
+            return None
+        return next((a for a in view.get("legal", []) if a == {"type": kind}), None)
+
+    def legal_play(self) -> dict[str, Any] | None:
+        """The legal play of the card under the cursor, if the player is to play."""
+        view = self.view
+        if not view or self.chat_open or self.ask_kind != "play":
+            return None
+        action = {"type": "play", "card": self.query_one(FortunesHand).selected}
+        return action if action in view.get("legal", []) else None
+
+    def _send_action(self, action: dict[str, Any]) -> None:
+        """Send ``action`` if it is legal now, at most once per decision."""
+        view = self.view
+        if view is None or action not in view.get("legal", []):
+            return
+        marker = self._decision_key()
+        if self._acted_on == marker:
+            return
+        self._acted_on = marker
+        self.autoplay.cancel()
+        self.gapp.send({"t": "act", "table": self.table_id, "action": action})
+
+    def action_play(self) -> None:
+        self.query_one(FortunesHand).play()
+
+    def on_hand_row_play(self, event: HandRow.Play) -> None:
+        action = {"type": "play", "card": event.card}
+        if self.legal_play() == action:
+            self._send_action(action)
+
+    def action_bid(self) -> None:
+        action = {"type": "bid", "tricks": self.bid}
+        if self.ask_kind == "bid":
+            self._send_action(action)
+
+    def action_bid_step(self, delta: int) -> None:
+        self.set_bid(self.bid + delta)
+
+    def set_bid(self, tricks: int) -> None:
+        """Put the bid at ``tricks`` (kept within 0 and the most the ask allows)."""
+        most = int((self.ask or {}).get("max", TRICKS))
+        self.bid = max(0, min(most, tricks))
+        view = self.view
+        if view and self.ask:
+            self.query_one(PromptBar).hint = self._hint(self.ask, view)
+
+    def action_bet(self, kind: str) -> None:
+        action = self._legal(kind)
+        if action is not None:
+            self._send_action(action)
+
+    def action_next_deal(self) -> None:
+        action = self._legal("next_deal")
+        if action is not None:
+            self._send_action(action)
+
+    def on_refused(self, event: events.Refused) -> None:
+        if event.ref == "act":
+            self._acted_on = None  # let the player try again
+
+    def action_move(self, delta: int) -> None:
+        self.query_one(FortunesHand).move(delta)
+        self.refresh_bindings()
+
+    def action_digit(self, digit: int) -> None:
+        """A digit sets the bid while bidding (0–9), else picks the card in that place."""
+        if self.ask_kind == "bid":
+            self.set_bid(digit)
+            return
+        self.query_one(FortunesHand).pick_digit(digit)
+        self.refresh_bindings()

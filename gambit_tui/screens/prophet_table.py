@@ -1,0 +1,417 @@
+"""The Prophet table: the round and trump, every seat's bid against tricks won, the trick on
+the table, the log, your bid and your hand, and a key for every legal action."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from .. import events
+from ..autoplay import AutoPlay
+from ..cards import FRENCH_FACES, french_text
+from ..i18n import N_, _
+from ..names import choice_label, french_card_name, game_title
+from ..prophet_text import (
+    ask_text,
+    bid_hint,
+    event_text,
+    round_line,
+    round_scored_text,
+    trump_line,
+)
+from ..widgets.chat_panel import ChatPanel
+from ..widgets.choice_row import Choice, ChoiceRow
+from ..widgets.event_log import EventLog
+from ..widgets.hand_row import FittingChoiceRow, HandRow
+from ..widgets.prompt_bar import PromptBar
+from ..widgets.prophet_seats import ProphetSeats
+from ..widgets.trick_view import LastTrickScreen, TrickView, last_trick_text
+from .base import while_composed
+from .table_base import TABLE_KEYS, TableScreen
+
+#: Log lines kept from earlier rounds (the hub sends only the current round's events).
+LOG_KEEP = 200
+
+
+class ProphetTableScreen(TableScreen, inherit_bindings=False):
+    """One Prophet table. The screen reads the table message from the model and sets its
+    widgets; an action is sent only if it is one of ``view["legal"]``, once per decision."""
+
+    DEFAULT_CSS = """
+    ProphetTableScreen #round {
+        height: 2;
+        padding: 0 1;
+        background: $boost;
+    }
+    ProphetTableScreen #top {
+        height: 7;
+    }
+    ProphetTableScreen ChatPanel {
+        height: 1fr;
+    }
+    ProphetTableScreen #bids {
+        display: none;
+    }
+    ProphetTableScreen #bids.-shown {
+        display: block;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "bid", N_("Bid")),
+        Binding("enter", "play", N_("Play")),
+        Binding("left", "move(-1)", N_("Pick card"), key_display="←→"),
+        Binding("right", "move(1)", N_("Pick card"), show=False),
+        *[Binding(str(n), f"digit({n})", N_("Pick card"), show=False) for n in range(10)],
+        Binding("t", "score_sheet", N_("Scores")),
+        Binding("l", "last_trick", N_("Last trick")),
+        *TABLE_KEYS,
+    ]
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(table_id)
+        self._acted_on: tuple[Any, ...] | None = None
+        self.autoplay = AutoPlay(self, self._send_action)
+        #: The log of earlier rounds, and the round whose events the log shows now.
+        self._log_before: list[Text] = []
+        self._log_current: list[Text] = []
+        self._log_round: int | None = None
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(id="round")
+        with Horizontal(id="top"):
+            yield ProphetSeats()
+            yield TrickView()
+        yield EventLog(id="log")
+        yield ChatPanel(id="chat", title=_("Table chat"), max_length=self.chat_max)
+        yield FittingChoiceRow(id="bids")
+        yield HandRow(id="hand")
+        yield PromptBar()
+
+    def on_mount(self) -> None:
+        # (Textual calls GambitScreen.on_mount too: handlers run for every class.)
+        self.set_interval(1.0, self._tick)
+
+    # --- what the screen reads -------------------------------------------------------------
+
+    @property
+    def ask(self) -> dict[str, Any] | None:
+        view = self.view
+        return view.get("ask") if view else None
+
+    def _decision_key(self) -> tuple[Any, ...]:
+        """Names the decision the current view is about: it changes with every event, and
+        with the game (a table plays game after game, each from round 1)."""
+        view = self.view or {}
+        return (
+            self.info.get("games_played"),
+            view.get("round"),
+            len(view.get("events", [])),
+            repr(view.get("ask")),
+        )
+
+    # --- showing the table -----------------------------------------------------------------
+
+    @while_composed
+    def refresh_view(self) -> None:
+        message = self.message
+        if message is None:
+            return
+        style = self.gapp.card_style
+        view = message.get("view")
+        players = len(message["info"]["seats"])
+        self.query_one("#top").styles.height = players + 3
+        seats = self.query_one(ProphetSeats)
+        seats.style = style
+        seats.message = message
+        seats.border_title = game_title("prophet")
+        self._tick()
+        self._set_round_bar(view)
+        self.query_one(TrickView).show(
+            (view or {}).get("trick") or [],
+            players=players,
+            leader=(view or {}).get("leader"),
+            turn=(view or {}).get("turn"),
+            last=(view or {}).get("last_trick"),
+            names=self.name_of,
+            faces=FRENCH_FACES,
+            style=style,
+        )
+        self._set_log(view)
+        self._set_bids(view)
+        self._set_hand(view)
+        self._set_prompt(view)
+        self.autoplay.consider(
+            self._decision_key(),
+            (view or {}).get("legal", []) if self.ask else [],
+            enabled=self.gapp.prefs.autoplay_forced and self.seat is not None,
+        )
+        self.refresh_bindings()
+
+    def _set_round_bar(self, view: dict[str, Any] | None) -> None:
+        bar = self.query_one("#round", Static)
+        if not view:
+            options = self.info.get("options") or {}
+            line = Text(game_title("prophet"), style="bold")
+            line.append(
+                " · "
+                + _("schedule {name}").format(
+                    name=choice_label(options.get("schedule", "ascending"))
+                ),
+                style="dim",
+            )
+            bar.update(line)
+            return
+        trump = trump_line(view, self.name_of, self.gapp.card_style)
+        bar.update(Text("\n").join([round_line(view), trump]))
+
+    def _set_log(self, view: dict[str, Any] | None) -> None:
+        """The log keeps earlier rounds: each table message carries only this round's events,
+        so when the round moves on the old round's lines (and its score) stay above."""
+        if not view:
+            return
+        round_no = view.get("round")
+        if self._log_round is not None and round_no != self._log_round:
+            self._log_before += self._log_current
+            sheet = view.get("sheet") or []
+            if round_no == self._log_round + 1 and len(sheet) >= self._log_round:
+                self._log_before.append(
+                    round_scored_text(self._log_round, sheet[self._log_round - 1], self.name_of)
+                )
+            self._log_before = self._log_before[-LOG_KEEP:]
+        self._log_round = round_no
+        style = self.gapp.card_style
+        lines = []
+        for ev in view.get("events", []):
+            line = event_text(ev, self.name_of, style)
+            if line is not None:
+                lines.append(line)
+        self._log_current = lines
+        self.query_one(EventLog).lines = self._log_before + lines
+
+    def _set_bids(self, view: dict[str, Any] | None) -> None:
+        row = self.query_one("#bids", ChoiceRow)
+        ask = self.ask or {}
+        bidding = ask.get("kind") == "bid"
+        row.set_class(bidding, "-shown", "-active")
+        if not bidding or view is None:
+            row.choices = []
+            return
+        legal = {a["tricks"] for a in view.get("legal", []) if a["type"] == "bid"}
+        row.border_title = _("Your bid")
+        row.numbered = False
+        row.choices = [
+            Choice(Text(str(b), style="bold"), b, enabled=b in legal)
+            for b in range(ask.get("max", view.get("cards", 0)) + 1)
+        ]
+
+    def _set_hand(self, view: dict[str, Any] | None) -> None:
+        row = self.query_one(HandRow)
+        ask = self.ask or {}
+        row.set_class(ask.get("kind") == "play", "-active")
+        if view is None:
+            row.border_title = _("Your hand")
+            row.choices = []
+            row.placeholder = _("The game has not started yet.")
+            return
+        if self.seat is None:
+            row.border_title = _("Watching")
+            row.choices = []
+            row.placeholder = _("You are watching this table: hands stay hidden.")
+            return
+        playable = None
+        if ask.get("kind") == "play":
+            playable = {a["card"] for a in view.get("legal", []) if a["type"] == "play"}
+        row.border_title = _("Your hand")
+        row.placeholder = _("No cards in hand.")
+        row.show(
+            view.get("hand") or [],
+            faces=FRENCH_FACES,
+            style=self.gapp.card_style,
+            order=self.gapp.prefs.sort,
+            playable=playable,
+        )
+
+    def _set_prompt(self, view: dict[str, Any] | None) -> None:
+        prompt = self.query_one(PromptBar)
+        info = self.info
+        ask = self.ask
+        prompt.yours = bool(ask)
+        if view is None:
+            free = sum(1 for s in info["seats"] if not (s.get("name") or s.get("bot")))
+            if self.seat is None:
+                prompt.question = Text(_("Waiting for the players to start the game."))
+            elif free:
+                prompt.question = Text(
+                    _("Waiting for players: {n} seats free. Add bots or invite friends.").format(
+                        n=free
+                    )
+                )
+            else:
+                prompt.question = Text(_("Every seat is taken: press s to start."))
+            prompt.hint = Text("")
+            return
+        if view.get("over"):
+            winners = (view.get("outcome") or {}).get("winners", [])
+            prompt.question = Text(
+                _("The game is over. Highest total: {names}.").format(
+                    names=", ".join(self.name_of(s) for s in winners)
+                )
+            )
+            prompt.hint = Text(_("The next game starts soon."), style="dim")
+            return
+        if ask:
+            prompt.question = ask_text(ask, view, self.gapp.card_style)
+            prompt.hint = bid_hint(ask, view) if ask.get("kind") == "bid" else self._card_hint()
+            return
+        turn = view.get("turn")
+        name = self.name_of(turn) if turn is not None else "?"
+        if view.get("phase") == "bid":
+            prompt.question = Text(_("{name} is bidding.").format(name=name))
+            prompt.hint = bid_hint({}, view) if view.get("dealer") != self.seat else Text("")
+        else:
+            prompt.question = Text(_("{name}'s turn.").format(name=name))
+            prompt.hint = self._card_hint()
+
+    def _card_hint(self) -> Text:
+        """A line naming the picked card and how to pick another."""
+        row = self.query_one(HandRow)
+        card = row.selected
+        out = Text(style="dim")
+        if isinstance(card, str):
+            out.append_text(french_text(card, self.gapp.card_style))
+            out.append(" " + french_card_name(card))
+            if (self.ask or {}).get("kind") == "play":
+                out.append("  ·  " + _("←→ or 1–{n} pick").format(n=min(9, len(row.choices))))
+        return out
+
+    @while_composed
+    def on_choice_row_moved(self, event: ChoiceRow.Moved) -> None:
+        view = self.view
+        if view and not view.get("over") and (self.ask or {}).get("kind") != "bid":
+            self.query_one(PromptBar).hint = self._card_hint()
+
+    @while_composed
+    def set_chat(self, open_: bool) -> None:
+        self.query_one(EventLog).display = not open_
+        super().set_chat(open_)
+
+    @while_composed
+    def _tick(self) -> None:
+        """Count the turn timers down between table messages (as the Prophet's Gambit
+        table does): seconds left come from the model, which knows when the message came."""
+        message = self.message
+        if message is None:
+            return
+        timers = {}
+        for seat in message["info"].get("deadlines") or {}:
+            left = self.gapp.model.deadline_left(self.table_id, int(seat))
+            if left is not None:
+                timers[int(seat)] = left
+        seats = self.query_one(ProphetSeats)
+        if timers or seats.timers:
+            seats.timers = timers
+
+    # --- acting ----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.is_mounted or not self.query(HandRow):
+            return False
+        if action == "bid":
+            return self.legal_bid() is not None
+        if action == "play":
+            return self.legal_play() is not None
+        if action in ("move", "digit"):
+            return bool(self._active_row().choices) and not self.chat_open
+        if action in ("score_sheet", "last_trick"):
+            return self.view is not None and not self.chat_open
+        return super().check_action(action, parameters)
+
+    def _active_row(self) -> ChoiceRow:
+        """The row the arrows and digits move in: the bids while bidding, else the hand."""
+        if (self.ask or {}).get("kind") == "bid":
+            return self.query_one("#bids", ChoiceRow)
+        return self.query_one(HandRow)
+
+    def legal_bid(self) -> dict[str, Any] | None:
+        """The legal bid under the cursor of the bid row, if the player is bidding."""
+        view = self.view
+        if not view or self.chat_open or (self.ask or {}).get("kind") != "bid":
+            return None
+        tricks = self.query_one("#bids", ChoiceRow).selected
+        action = {"type": "bid", "tricks": tricks}
+        return action if action in view.get("legal", []) else None
+
+    def legal_play(self) -> dict[str, Any] | None:
+        """The legal play of the card under the cursor, if the player is to play."""
+        view = self.view
+        if not view or self.chat_open or (self.ask or {}).get("kind") != "play":
+            return None
+        action = {"type": "play", "card": self.query_one(HandRow).selected}
+        return action if action in view.get("legal", []) else None
+
+    def _send_action(self, action: dict[str, Any]) -> None:
+        """Send ``action`` if it is legal now, at most once per decision."""
+        view = self.view
+        if view is None or action not in view.get("legal", []):
+            return
+        marker = self._decision_key()
+        if self._acted_on == marker:
+            return
+        self._acted_on = marker
+        self.autoplay.cancel()
+        self.gapp.send({"t": "act", "table": self.table_id, "action": action})
+
+    def action_bid(self) -> None:
+        action = self.legal_bid()
+        if action is not None:
+            self._send_action(action)
+
+    def action_play(self) -> None:
+        action = self.legal_play()
+        if action is not None:
+            self._send_action(action)
+
+    def on_hand_row_play(self, event: HandRow.Play) -> None:
+        """A card played from the row itself (a second click on the picked card)."""
+        if (self.ask or {}).get("kind") == "play":
+            self._send_action({"type": "play", "card": event.card})
+
+    def on_refused(self, event: events.Refused) -> None:
+        if event.ref == "act":
+            self._acted_on = None  # let the player try again
+
+    def action_move(self, delta: int) -> None:
+        self._active_row().move(delta)
+        self.refresh_bindings()
+
+    def action_digit(self, digit: int) -> None:
+        """A digit picks that bid while bidding (0–9), else the card in that place."""
+        row = self._active_row()
+        if isinstance(row, HandRow):
+            row.pick_digit(digit)
+        else:
+            row.pick(digit)
+        self.refresh_bindings()
+
+    def action_score_sheet(self) -> None:
+        from .score_sheet import ScoreSheetScreen
+
+        self.app.push_screen(ScoreSheetScreen(self.table_id))
+
+    def action_last_trick(self) -> None:
+        self.app.push_screen(LastTrickScreen(self.table_id, self._last_trick_body))
+
+    def _last_trick_body(self) -> Any:
+        view = self.view or {}
+        return last_trick_text(
+            view.get("last_trick"),
+            len(self.info["seats"]),
+            self.name_of,
+            FRENCH_FACES,
+            self.gapp.card_style,
+        )

@@ -1,0 +1,110 @@
+"""The tricks each Fortunes player has won, in order, top card showing, each marked well- or
+ill-disposed, with the player's trick count and score."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.reactive import reactive
+
+from ..cards import CardStyle
+from ..fortunes_text import (
+    card_text,
+    compass_letter,
+    disposition_mark,
+    team_of,
+    team_style,
+)
+from ..i18n import _
+from ..names import seat_name
+from .fortunes_status import signed
+from .text_lines import TextLines
+
+NAME_WIDTH = 12
+
+
+class FortunesWon(TextLines):
+    """One row per seat, East first and clockwise: tricks won (against the bid, when the
+    table bids), the score, then the tricks. A row keeps the newest tricks when they do not
+    all fit (the reading at the end lists every one)."""
+
+    DEFAULT_CSS = """
+    FortunesWon {
+        border: round $primary 50%;
+        border-title-color: $foreground;
+        height: 6;
+        padding: 0 1;
+    }
+    """
+
+    message: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
+    """The last ``table`` message of this table."""
+    style: reactive[CardStyle] = reactive(CardStyle)
+    """How to draw cards."""
+
+    def on_mount(self) -> None:
+        self.set_title()
+
+    def set_title(self) -> None:
+        well = disposition_mark("well", self.style).plain
+        ill = disposition_mark("ill", self.style).plain
+        self.border_title = _("Won tricks · {well} well-disposed · {ill} ill-disposed").format(
+            well=well, ill=ill
+        )
+
+    def watch_style(self, style: CardStyle) -> None:
+        self.set_title()
+
+    def row(self, seat: int, width: int) -> Text:
+        """``seat``'s row: compass point, name, tricks, score, then the tricks won."""
+        message = self.message or {}
+        view = message.get("view") or {}
+        style = self.style
+        dealer = view.get("dealer", 0)
+        seats = message.get("info", {}).get("seats", [])
+        entry = seats[seat] if seat < len(seats) else {"seat": seat}
+        facts = (view.get("seats") or [{}] * 4)[seat]
+        out = Text()
+        out.append(compass_letter(seat, dealer) + " ", style="bold")
+        name = Text(seat_name(entry), style=team_style(team_of(seat, dealer), style))
+        if message.get("seat") == seat:
+            name.stylize("bold underline")
+        name.truncate(NAME_WIDTH, overflow="ellipsis")
+        name.align("left", NAME_WIDTH)
+        out.append_text(name)
+        tricks = str(facts.get("tricks", 0))
+        bids = view.get("bids")
+        if bids and bids[seat] is not None:
+            tricks += f"/{bids[seat]}"  # tricks won against the bid (option c)
+        out.append(f"{tricks:>5}", style="dim")
+        out.append(f"{signed(int(facts.get('score', 0))):>5}", style="bold")
+        out.append(" │ " if not style.ascii else " | ", style="dim")
+        room = width - out.cell_len
+        pieces = []
+        for won in (view.get("won") or [[], [], [], []])[seat]:
+            piece = card_text(won["top"], style)
+            piece.append_text(disposition_mark(won["disposition"], style))
+            pieces.append(piece)
+        shown: list[Text] = []
+        used = 0
+        for piece in reversed(pieces):
+            need = piece.cell_len + (1 if shown else 0)
+            more = len(pieces) - len(shown) - 1
+            if used + need + (2 if more else 0) > room:
+                break
+            shown.append(piece)
+            used += need
+        if len(shown) < len(pieces):
+            out.append("… ", style="dim")
+        out.append_text(Text(" ").join(reversed(shown)))
+        return out
+
+    def build(self) -> Text:
+        message = self.message or {}
+        view = message.get("view")
+        if not view:
+            return Text(_("No tricks yet: the game has not started."), style="dim")
+        dealer = view.get("dealer", 0)
+        width = max(20, self.content_size.width)
+        return Text("\n").join(self.row((dealer + point) % 4, width) for point in range(4))

@@ -1,0 +1,118 @@
+"""The player's hand in a trick game: cards in a row with a cursor, the unplayable ones dimmed.
+
+Shared by the trick games' table screens (Prophet, Fortunes): the screen gives the cards, which
+of them may be played now and how its deck looks (:class:`~gambit_tui.cards.DeckFaces`); the
+row sorts them by the player's preference, keeps the cursor on the same card as the hand
+changes, and posts :class:`HandRow.Play` when the player plays the card under the cursor.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.message import Message
+
+from ..cards import CardStyle, DeckFaces
+from .choice_row import Choice, ChoiceRow
+
+
+class FittingChoiceRow(ChoiceRow):
+    """A :class:`ChoiceRow` that always fits one line: when the roomy layout (digits, wide
+    gaps, brackets round the cursor) is too wide, every choice is drawn bare, one space
+    apart, the cursor in reverse video. 17 cards or 18 bids fit 80 columns this way."""
+
+    def build(self) -> Text:
+        if not self.choices:
+            return Text(self.placeholder, style="dim")
+        width = max(1, self.content_size.width)
+        roomy = self._layout(compact=False)
+        if roomy.cell_len <= width:
+            return roomy
+        return self._layout(compact=True)
+
+    def _layout(self, *, compact: bool) -> Text:
+        out = Text()
+        self._cells = []
+        for i, choice in enumerate(self.choices):
+            if i:
+                out.append(" " if compact else "  ")
+            item = Text()
+            if self.numbered and not compact and i < 10:
+                item.append(str((i + 1) % 10), style="dim")
+                item.append(" ")
+            item.append_text(choice.label)
+            if not choice.enabled:
+                item.stylize("dim strike")
+                if not compact:
+                    item = Text(" ") + item + Text(" ")
+            elif i == self.cursor:
+                if not compact:
+                    item = Text("[", style="bold") + item + Text("]", style="bold")
+                item.stylize("reverse")
+            elif not compact:
+                item = Text(" ") + item + Text(" ")
+            self._cells.append((out.cell_len, out.cell_len + item.cell_len))
+            out.append_text(item)
+        return out
+
+
+class HandRow(FittingChoiceRow):
+    """A hand of cards. Left/Right (:meth:`move`) and digits (:meth:`pick`, 1–9 and 0 for the
+    tenth card) move the cursor over the playable cards only; :meth:`play` is what Enter does.
+    A long hand drops the digit labels and the spacing so it still fits one line."""
+
+    class Play(Message):
+        """The player plays ``card`` (always one of the playable cards)."""
+
+        def __init__(self, card: str) -> None:
+            super().__init__()
+            self.card = card
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        #: The cards as last shown, in hand order.
+        self.cards: list[str] = []
+
+    def show(
+        self,
+        cards: list[str],
+        *,
+        faces: DeckFaces,
+        style: CardStyle,
+        order: str = "suit",
+        playable: set[str] | None = None,
+    ) -> None:
+        """Show ``cards`` sorted by ``order`` ("suit" or "rank"); with ``playable``, every other
+        card is dimmed and cannot be picked (None: every card may be picked)."""
+        before = self.selected
+        self.cards = faces.sort(list(cards), order)
+        self.choices = [
+            Choice(faces.text(c, style), c, enabled=playable is None or c in playable)
+            for c in self.cards
+        ]
+        if before in self.cards:
+            index = self.cards.index(before)
+            if self.choices[index].enabled:
+                self.cursor = index
+
+    def play(self) -> bool:
+        """Play the card under the cursor; False when there is none that may be played."""
+        card = self.selected
+        if card is None:
+            return False
+        self.post_message(self.Play(card))
+        return True
+
+    def on_click(self, event: events.Click) -> None:
+        """Mouse is optional: a click picks a card (:class:`ChoiceRow` does that, as Textual
+        runs its handler too); a double click on the picked card plays it."""
+        offset = event.get_content_offset(self)
+        if event.chain < 2 or offset is None or not 0 <= self.cursor < len(self._cells):
+            return
+        start, end = self._cells[self.cursor]
+        if start <= offset.x < end:
+            self.play()
+
+    def pick_digit(self, digit: int) -> bool:
+        """Pick by a digit key: 1–9 the first nine cards, 0 the tenth."""
+        return self.pick(digit - 1 if digit else 9)

@@ -1,0 +1,143 @@
+"""Fewer bytes for the same colours: SGR sequences rewritten as changes of state.
+
+Textual writes every run of text as a complete style, the text, and a reset
+(``ESC[38;5;253;48;5;233m text ESC[0m``), so on a card table more than half of a frame's
+bytes are styles repeated between neighbouring runs. This module replays a frame's styles as
+the terminal would see them and writes only what changes from one run to the next; spaces
+whose look does not depend on the foreground keep whatever foreground is set. The screen
+that results is the same cell for cell (``tests/ssh/test_sgr.py`` checks it with a terminal
+emulator). A frame with anything this module does not understand is sent as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+_TOKEN = re.compile(r"\x1b\[([0-9;:]*)m|\x1b\[\d+;\d+[Hr]|\x1b\[r|\x1b\[\?2026[hl]")
+
+#: Attribute codes and the code that turns each off.
+_OFF = {1: 22, 2: 22, 3: 23, 4: 24, 5: 25, 7: 27, 8: 28, 9: 29, 21: 24, 53: 55}
+#: Attributes that change how a space looks (the others only shape glyphs).
+_VISIBLE_ON_SPACE = frozenset({4, 7, 8, 9, 21, 53})
+
+
+class Pen(NamedTuple):
+    """The terminal's current style: foreground, background (as SGR parameters), attributes."""
+
+    fg: str | None = None
+    bg: str | None = None
+    attrs: frozenset[int] = frozenset()
+
+
+PLAIN = Pen()
+
+
+class NotUnderstood(ValueError):
+    """A sequence this module does not rewrite."""
+
+
+def apply(pen: Pen, params: str) -> Pen:
+    """The pen after ``ESC[{params}m``."""
+    if ":" in params:
+        raise NotUnderstood(params)
+    codes = [int(p) if p else 0 for p in params.split(";")]
+    fg, bg, attrs = pen
+    i = 0
+    while i < len(codes):
+        code = codes[i]
+        if code == 0:
+            fg, bg, attrs = None, None, frozenset()
+        elif code in (38, 48):
+            if i + 2 < len(codes) and codes[i + 1] == 5:
+                colour, i = f"{code};5;{codes[i + 2]}", i + 2
+            elif i + 4 < len(codes) and codes[i + 1] == 2:
+                colour = f"{code};2;{codes[i + 2]};{codes[i + 3]};{codes[i + 4]}"
+                i += 4
+            else:
+                raise NotUnderstood(params)
+            if code == 38:
+                fg = colour
+            else:
+                bg = colour
+        elif 30 <= code <= 37 or 90 <= code <= 97:
+            fg = str(code)
+        elif 40 <= code <= 47 or 100 <= code <= 107:
+            bg = str(code)
+        elif code == 39:
+            fg = None
+        elif code == 49:
+            bg = None
+        elif code in _OFF:
+            attrs = attrs | {code}
+        elif code in (22, 23, 24, 25, 27, 28, 29, 55):
+            attrs = frozenset(a for a in attrs if _OFF[a] != code)
+        else:
+            raise NotUnderstood(params)
+        i += 1
+    return Pen(fg, bg, attrs)
+
+
+def change(old: Pen, new: Pen) -> str:
+    """The shortest simple SGR that takes the terminal from ``old`` to ``new`` ("" if none)."""
+    if old == new:
+        return ""
+    if new == PLAIN:
+        return "\x1b[0m"
+    params: list[str] = []
+    gone = old.attrs - new.attrs
+    offs = {_OFF[a] for a in gone}
+    params.extend(str(code) for code in sorted(offs))
+    # 22 turns off both bold and dim: put back the one that stays.
+    added = new.attrs - old.attrs | (new.attrs & {1, 2} if 22 in offs else frozenset())
+    params.extend(str(a) for a in sorted(added))
+    if new.fg != old.fg:
+        params.append(new.fg or "39")
+    if new.bg != old.bg:
+        params.append(new.bg or "49")
+    reset = "0;" + ";".join(
+        [str(a) for a in sorted(new.attrs)] + [c for c in (new.fg, new.bg) if c]
+    )
+    short = ";".join(params)
+    return f"\x1b[{short if len(short) <= len(reset) else reset}m"
+
+
+def compact(frame: str) -> str:
+    """``frame`` with its styles rewritten as changes (the frame itself if not understood)."""
+    out: list[str] = []
+    shown = PLAIN  # what the terminal has
+    pen = PLAIN  # what the frame has asked for so far
+    pos = 0
+    try:
+        for match in _TOKEN.finditer(frame):
+            text = frame[pos : match.start()]
+            pos = match.end()
+            if text:
+                shown = _write(out, text, shown, pen)
+            params = match.group(1)
+            if params is not None:
+                pen = apply(pen, params)
+            else:
+                out.append(match.group(0))  # a cursor move, scroll region or sync marker
+        text = frame[pos:]
+        if text:
+            shown = _write(out, text, shown, pen)
+    except NotUnderstood:
+        return frame
+    out.append(change(shown, PLAIN))
+    return "".join(out)
+
+
+def _write(out: list[str], text: str, shown: Pen, pen: Pen) -> Pen:
+    if "\x1b" in text:
+        raise NotUnderstood(text)
+    if (
+        text.strip(" ") == ""
+        and pen.bg == shown.bg
+        and not (pen.attrs | shown.attrs) & _VISIBLE_ON_SPACE
+    ):
+        out.append(text)  # spaces look the same whatever the foreground and weight
+        return shown
+    out.append(change(shown, pen))
+    out.append(text)
+    return pen

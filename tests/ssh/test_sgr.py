@@ -1,0 +1,101 @@
+"""Styles rewritten as changes draw the same screen, in fewer bytes."""
+
+from __future__ import annotations
+
+import pyte
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from server.ssh.sgr import PLAIN, Pen, apply, change, compact
+
+COLOURS = ["38;5;24", "38;5;253", "38;5;246", "31", "92", "38;2;10;20;30"]
+BACKS = ["48;5;233", "48;5;234", "44", "48;2;1;2;3"]
+ATTRS = ["1", "2", "3", "4", "7", "9"]
+
+
+@st.composite
+def sgr(draw: st.DrawFn) -> str:
+    parts = draw(st.lists(st.sampled_from(ATTRS), max_size=2))
+    if draw(st.booleans()):
+        parts.append(draw(st.sampled_from(COLOURS)))
+    if draw(st.booleans()):
+        parts.append(draw(st.sampled_from(BACKS)))
+    return ";".join(parts)
+
+
+@st.composite
+def textual_frame(draw: st.DrawFn) -> str:
+    """Pieces the way Textual writes them: a cursor move, then styled runs each reset."""
+    out = []
+    for _ in range(draw(st.integers(1, 4))):
+        row, column = draw(st.integers(1, 6)), draw(st.integers(1, 30))
+        out.append(f"\x1b[{row};{column}H")
+        for _ in range(draw(st.integers(1, 6))):
+            text = draw(st.sampled_from([" ", "   ", "ab", "│", "7♦ x", " M● ", "load 1"]))
+            out.append(f"\x1b[{draw(sgr())}m{text}\x1b[0m")
+    return "".join(out)
+
+
+def screen_after(frame: str) -> list[list[tuple]]:
+    screen = pyte.Screen(40, 8)
+    stream = pyte.Stream(screen)
+    stream.feed(frame)
+    # What the player sees in each cell: a space's foreground, weight and slant do not show.
+    cells = []
+    for y in range(8):
+        row = []
+        for x in range(40):
+            c = screen.buffer[y][x]
+            ink = bool(c.data.strip()) or c.reverse or c.underscore or c.strikethrough
+            glyph = bool(c.data.strip())
+            row.append(
+                (
+                    c.data,
+                    c.fg if ink else "",
+                    c.bg,
+                    c.bold and glyph,
+                    c.italics and glyph,
+                    c.underscore,
+                    c.reverse,
+                    c.strikethrough,
+                )
+            )
+        cells.append(row)
+    return cells
+
+
+@settings(max_examples=300, deadline=None)
+@given(textual_frame())
+def test_the_screen_is_the_same_cell_for_cell(frame: str) -> None:
+    smaller = compact(frame)
+    assert screen_after(smaller) == screen_after(frame)
+    assert len(smaller) <= len(frame)
+
+
+def test_a_textual_line_shrinks_by_more_than_half() -> None:
+    line = (
+        "\x1b[4;1H\x1b[38;5;24;48;5;233m│\x1b[0m\x1b[48;5;233m \x1b[0m\x1b[38;5;112;48;5;233m✓"
+        "\x1b[0m\x1b[38;5;253;48;5;233m load0001         \x1b[0m\x1b[38;5;246;48;5;233m··\x1b[0m"
+        "\x1b[38;5;253;48;5;233m \x1b[0m\x1b[38;5;246;48;5;233mhand 5\x1b[0m\x1b[38;5;253;48;5;233m"
+        " \x1b[0m\x1b[38;5;246;48;5;233m▒▒\x1b[0m\x1b[38;5;253;48;5;233m             \x1b[0m"
+        "\x1b[48;5;233m \x1b[0m\x1b[38;5;24;48;5;233m│\x1b[0m"
+    )
+    smaller = compact(line)
+    assert len(smaller.encode()) < len(line.encode()) / 2
+    assert screen_after(smaller) == screen_after(line)
+
+
+def test_pen_changes() -> None:
+    bold_red = apply(PLAIN, "1;31")
+    assert bold_red == Pen("31", None, frozenset({1}))
+    assert change(PLAIN, bold_red) == "\x1b[1;31m"
+    assert change(bold_red, PLAIN) == "\x1b[0m"
+    # Bold off but dim on: 22 turns off both, so dim comes back.
+    assert apply(
+        apply(PLAIN, "1;2"), change(Pen(attrs=frozenset({1, 2})), Pen(attrs=frozenset({2})))[2:-1]
+    ) == Pen(attrs=frozenset({2}))
+
+
+def test_anything_else_is_left_alone() -> None:
+    for frame in ("\x1b[38:5:1mx", "\x1b]2;title\x07", "\x1b[1;31mx\x1b[2Jy", "\x1b[58;5;1mx"):
+        assert compact(frame) == frame

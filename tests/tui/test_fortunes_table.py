@@ -1,0 +1,440 @@
+"""The Fortunes table, played by keys against three bots through a real hub."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.console import Console
+from textual.widgets import Input, Select
+
+from gambit_tui.fortunes_text import (
+    COMPASS,
+    FORTUNES_FACES,
+    card_label,
+    flips,
+    lead_direction,
+)
+from gambit_tui.screens.create_table import CreateTableScreen
+from gambit_tui.screens.fortunes_reading import FortunesReadingScreen
+from gambit_tui.screens.fortunes_table import FortunesTableScreen
+from gambit_tui.widgets.fortunes_hand import FortunesHand
+from gambit_tui.widgets.fortunes_status import FortunesStatus
+from gambit_tui.widgets.fortunes_won import FortunesWon
+from gambit_tui.widgets.trick_view import LastTrickScreen
+
+from .conftest import enter_lobby, make_app, screen_text, wait_for
+
+
+async def open_fortunes_table(pilot, **options: Any) -> FortunesTableScreen:
+    """From the lobby: a new Fortunes table with ``options``, three bots seated, started."""
+    app = pilot.app
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+    form = app.screen
+    form.query_one("#game", Select).value = "fortunes"
+    await wait_for(pilot, lambda: bool(form.query("#opt-betting")))
+    for name, value in options.items():
+        field = form.query_one(f"#opt-{name}")
+        if isinstance(field, Select):
+            field.value = value
+        else:
+            assert isinstance(field, Input)
+            field.value = str(value)
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: isinstance(app.screen, FortunesTableScreen))
+    table = app.screen
+    assert isinstance(table, FortunesTableScreen)
+    await pilot.press("b", "b", "b")
+    await wait_for(pilot, lambda: all(s["bot"] or s["name"] for s in table.info["seats"]))
+    await wait_for(pilot, lambda: table.check_action("start", ()))
+    await pilot.press("s")
+    await wait_for(pilot, lambda: table.ask is not None)
+    return table
+
+
+def plain(renderable) -> str:
+    """A Rich renderable as plain text, wide enough not to wrap."""
+    console = Console(width=400, color_system=None)
+    with console.capture() as capture:
+        console.print(renderable)
+    return capture.get()
+
+
+def status_text(app) -> str:
+    """The deal panel's text on one line (its last line may wrap)."""
+    return " ".join(app.screen.query_one(FortunesStatus).build().plain.split())
+
+
+def row_of(app, seat: int) -> str:
+    """The won-tricks row of ``seat``, as shown."""
+    won = app.screen.query_one(FortunesWon)
+    return won.row(seat, won.content_size.width).plain
+
+
+class Record:
+    """What a played deal showed along the way."""
+
+    def __init__(self) -> None:
+        self.dimmed_refused = 0
+        self.flipped_seen = 0
+        self.star_flips = 0
+        self.plays = 0
+        self.autoplayed = 0
+        #: Tricks we flipped with a Star, by number, to look at once they are taken.
+        self.flipped_by_us: list[int] = []
+        self.last_trick_checked = 0
+
+
+async def play_card(pilot, table: FortunesTableScreen, record: Record) -> None:
+    """Our turn: check the dimmed cards cannot be chosen, play a Star into a mundane trick
+    when we may (it flips the direction), else the first playable card."""
+    app = pilot.app
+    view = table.view
+    if record.flipped_by_us and record.flipped_by_us[-1] < view["trick"]["n"]:
+        await check_last_trick_flipped(pilot, table, record.flipped_by_us.pop())
+        record.last_trick_checked += 1
+    hand = table.query_one(FortunesHand)
+    legal = {a["card"] for a in view["legal"]}
+    if len(legal) == 1 and app.prefs.autoplay_forced:
+        # A forced card plays itself: no key at all.
+        events_before = len(view["events"])
+        await wait_for(
+            pilot,
+            lambda: table.view["over"] or len(table.view["events"]) > events_before,
+        )
+        record.autoplayed += 1
+        return
+    trick = view["trick"]
+    text = screen_text(app)
+    # The direction marker says what the trick's direction is now, flips included.
+    arrow = "▲ HIGH wins" if trick["direction"] == "high" else "▼ LOW wins"
+    assert arrow in text
+    if flips(trick["cards"], trick["led"]):
+        record.flipped_seen += 1
+        assert trick["direction"] != lead_direction(trick["leader"], view["dealer"])
+        assert "flipped ×" in text
+    assert ("Stars are free" in text) == view["stars_free"]
+    dimmed = [i for i, c in enumerate(hand.cards) if c not in legal]
+    if dimmed and dimmed[0] < 10:
+        before = hand.selected
+        await pilot.press(str((dimmed[0] + 1) % 10))
+        assert hand.selected == before  # a dimmed card cannot be chosen
+        assert table.legal_play() is not None and table.legal_play()["card"] in legal
+        record.dimmed_refused += 1
+    stars = [c for c in hand.cards if c.startswith("*") and c in legal]
+    choice = hand.selected
+    if stars and trick["led"] not in (None, "*"):
+        choice = stars[0]
+        assert hand.pick(hand.cards.index(choice))
+        record.star_flips += 1
+        if trick["n"] < 19:
+            record.flipped_by_us.append(trick["n"])
+    assert choice in legal
+    events_before = len(view["events"])
+    await pilot.press("enter")
+    record.plays += 1
+    await wait_for(
+        pilot,
+        lambda: (
+            table.view["over"]
+            or len(table.view["events"]) > events_before
+            or table.view["deal"] != view["deal"]
+        ),
+    )
+
+
+async def check_last_trick_flipped(pilot, table: FortunesTableScreen, n: int) -> None:
+    """The last-trick overlay (key l) shows the trick our Star flipped, flipped."""
+    app = pilot.app
+    last = table.view["tricks"][-1]
+    assert last["n"] == n
+    await pilot.press("l")
+    await wait_for(pilot, lambda: isinstance(app.screen, LastTrickScreen))
+    shown = screen_text(app)
+    assert f"Trick {n}, led by" in shown
+    arrow = "▲ HIGH wins" if last["direction"] == "high" else "▼ LOW wins"
+    flipped = last["direction"] != lead_direction(last["leader"], table.view["dealer"])
+    assert arrow in shown and ("(flipped by Stars)" in shown) == flipped
+    await pilot.press("l")
+    await wait_for(pilot, lambda: app.screen is table)
+
+
+async def play_until(pilot, table: FortunesTableScreen, done, record: Record) -> None:
+    """Answer every decision until ``done()``: cards by :func:`play_card`, bets by staying,
+    bids as they stand, the next deal when asked."""
+    app = pilot.app
+    for _ in range(400):
+        if done():
+            return
+        if isinstance(app.screen, FortunesReadingScreen):
+            await pilot.press("enter")
+        ask = table.ask if app.screen is table else None
+        kind = (ask or {}).get("kind")
+        if kind == "play":
+            await play_card(pilot, table, record)
+            continue
+        if kind in ("bet", "bid", "next_deal"):
+            count = len(table.view["events"])
+            await pilot.press({"bet": "s", "bid": "enter", "next_deal": "enter"}[kind])
+            await wait_for(
+                pilot,
+                lambda count=count, ask=ask: len(table.view["events"]) != count or table.ask != ask,
+            )
+            continue
+        await pilot.pause(0.02)
+    raise AssertionError("the game did not end:\n" + screen_text(app))
+
+
+async def test_a_whole_deal_by_keys_shows_compass_direction_stars_tricks_and_reading(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        table = await open_fortunes_table(pilot)
+        view = table.view
+        dealer, me = view["dealer"], table.seat
+        text = screen_text(app)
+        # Seats by compass point, East the dealer, with their teams.
+        for point, team in zip(COMPASS, ("High", "Low", "High", "Low"), strict=True):
+            assert f"{point} · {team}" in text
+        my_point = COMPASS[(me - dealer) % 4]
+        assert "Ada (you)" in text and f"{my_point} ·" in text
+        assert "Stars not free yet" in text and "High 0 · Low 0" in text
+        assert "fixed ante · pot 40" in text and "House rules: scoring" in text
+        assert "⏎ Play" in text
+        record = Record()
+        await play_until(pilot, table, lambda: table.view["over"], record)
+        assert record.plays == 19
+        assert record.dimmed_refused > 0 and record.star_flips > 0
+        assert record.last_trick_checked > 0
+        # Our own Stars flipped tricks: each raised a notice naming the new direction.
+        assert any("flips to" in n for n in table.notices)
+        assert any("Stars are free" in n for n in table.notices)
+        # The reading comes up by itself: all 19 tricks in order with their dispositions.
+        await wait_for(pilot, lambda: isinstance(app.screen, FortunesReadingScreen))
+        reading = screen_text(app)
+        view = table.view
+        assert "The reading" in reading
+        assert len(re.findall(r"[✓✗] (?:well|ill) ", reading)) == 19
+        for record_ in view["tricks"]:
+            assert card_label(record_["top"], app.card_style) in reading
+        assert "house rule" in reading
+        assert "takes the pot" in reading or "share the pot" in reading or "A draw" in reading
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is table)
+        text = screen_text(app)
+        assert "The game is over" in text
+        # The won tricks: each seat's count, score and every top card with its mark.
+        for seat in range(4):
+            facts = view["seats"][seat]
+            row = row_of(app, seat)
+            assert f" {facts['tricks']} " in row
+            for won in view["won"][seat][-3:]:
+                mark = "✓" if won["disposition"] == "well" else "✗"
+                assert card_label(won["top"], app.card_style) + mark in row
+        high, low = view["teams"]["High"]["score"], view["teams"]["Low"]["score"]
+        assert f"High {high:+d}".replace("+0", "0").replace("-", "−") in text
+        assert f"Low {low:+d}".replace("+0", "0").replace("-", "−") in text
+        # The last trick, on its key, with its final direction and disposition.
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LastTrickScreen))
+        last = view["tricks"][-1]
+        shown = screen_text(app)
+        assert f"Trick 19, led by {table.name_of(last['leader'])}" in shown
+        assert ("well-disposed" if last["disposition"] == "well" else "ill-disposed") in shown
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is table)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, FortunesReadingScreen))
+
+
+async def test_raise_option_stay_raise_and_fold_by_keys(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        table = await open_fortunes_table(pilot, betting="raise")
+        view = table.view
+        me, dealer = table.seat, view["dealer"]
+        assert table.ask_kind == "bet"
+        text = screen_text(app)
+        assert "stay, raise one stake, or fold" in text
+        assert "s Stay" in text and "r Raise" in text and "f Fold" in text
+        assert "Raises E0 S0 W0 N0 (most 3)" in text and "pot 40" in text
+        assert "House rules: scoring, most raises" in status_text(app)
+        assert "You may raise 3 more times this deal (house rule)." in text
+        await pilot.press("r")
+        await wait_for(pilot, lambda: table.view["contributions"][me] == 2)
+        letter = "ESWN"[(me - dealer) % 4]
+        pot = 10 * sum(table.view["contributions"])
+        text = screen_text(app)
+        assert f"pot {pot}" in text and f"{letter}1" in text
+        # Stay and play on until we may bet again, then fold: the deal ends at once.
+        record = Record()
+        await play_until(
+            pilot,
+            table,
+            lambda: (
+                table.view["over"] or (table.ask_kind == "bet" and table.view["trick"]["n"] > 1)
+            ),
+            record,
+        )
+        if not table.view["over"]:
+            await pilot.press("f")
+        await wait_for(pilot, lambda: isinstance(app.screen, FortunesReadingScreen))
+        reading = screen_text(app)
+        assert "folded: the highest score takes the pot" in reading
+        assert "takes the pot" in reading or "share the pot" in reading or "A draw" in reading
+
+
+async def test_bids_by_keys_show_in_the_status_and_the_won_tricks(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        table = await open_fortunes_table(pilot, betting="bid")
+        me = table.seat
+        await wait_for(pilot, lambda: table.ask_kind == "bid")
+        text = screen_text(app)
+        assert "Bid the tricks you will win" in text and "Your bid: ◀ 5 ▶" in text
+        assert "↑↓ More" in text and "⏎ Bid" in text
+        assert "House rules: scoring, bids per player" in status_text(app)
+        await pilot.press("up", "up")
+        assert "Your bid: ◀ 7 ▶" in screen_text(app)
+        await pilot.press("3", "enter")
+        await wait_for(pilot, lambda: table.view["bids"][me] == 3)
+        await wait_for(pilot, lambda: table.view["phase"] == "play")
+        bids = table.view["bids"]
+        teams = table.view["teams"]
+        high = sum(bids[s] for s in teams["High"]["seats"])
+        low = sum(bids[s] for s in teams["Low"]["seats"])
+        assert f"Bids High {high} · Low {low}" in screen_text(app)
+        assert " 0/3 " in row_of(app, me)
+
+
+async def test_a_target_game_with_rank_sorting_and_autoplay_deals_again_after_the_reading(
+    hub, monkeypatch
+):
+    monkeypatch.setattr("gambit_tui.autoplay.DELAY", (0.05, 0.05))
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        app.save_settings(app.lang, app.prefs.with_(sort="rank", autoplay_forced=True))
+        table = await open_fortunes_table(pilot, betting="target_exact", target=1000, max_deals=2)
+        first_dealer, me = table.view["dealer"], table.seat
+        hand = table.query_one(FortunesHand)
+        by_rank = FORTUNES_FACES.sort(table.view["hand"], "rank")
+        assert hand.cards == by_rank != FORTUNES_FACES.sort(table.view["hand"], "suit")
+        text = screen_text(app)
+        assert "exact target 1000 · deal 1/2" in text
+        assert "House rules: scoring, target, most deals" in status_text(app)
+        record = Record()
+        await play_until(
+            pilot, table, lambda: isinstance(app.screen, FortunesReadingScreen), record
+        )
+        ours = [e for e in table.view["events"] if e["e"] == "play" and e["seat"] == me]
+        assert len(ours) == 19 and not table.view["hand"]
+        # Forced cards (the last one at least) played themselves, without a key.
+        assert record.plays < 19
+        reading = screen_text(app)
+        assert "The reading of deal 1" in reading and "Totals (target 1000, house rule)" in reading
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is table)
+        text = screen_text(app)
+        assert "Deal 1 is over: press Enter when you are ready for deal 2." in text
+        assert "⏎ Next deal" in text
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: table.view["deal"] == 2)
+        view = table.view
+        assert view["dealer"] == (first_dealer + 1) % 4  # East moves on: new compass points
+        assert "deal 2/2" in screen_text(app)
+        assert f"{COMPASS[(me - view['dealer']) % 4]} · " in screen_text(app)
+
+
+# --- the screen fed with engine states: exact positions, no hub table -----------------------
+
+
+def table_message(state, seat: int, table_id: int = 99) -> dict[str, Any]:
+    """The table message the hub would send ``seat`` for ``state`` (bots in the other seats)."""
+    seats = [
+        {"seat": s, "name": "Ada" if s == seat else None, "bot": s != seat, "away": False}
+        for s in range(4)
+    ]
+    info = {
+        "id": table_id,
+        "game": "fortunes",
+        "players": 4,
+        "options": dict(state.options),
+        "stake": 10,
+        "status": "over" if state.is_over else "playing",
+        "dealer": state.dealer,
+        "games_played": 0,
+        "seats": seats,
+        "deadlines": {},
+    }
+    return {"t": "table", "table": table_id, "info": info, "seat": seat, "view": state.view(seat)}
+
+
+def stacked_state(**options: Any):
+    """East (seat 0) deals and holds the Wands; South only Stars; West (seat 2, us) Cups and
+    Swords; North the Pentacles and one Star."""
+    from protocol.cards import FORTUNES_DECK
+    from server.engine import get_game
+
+    east = [c for c in FORTUNES_DECK if c[0] == "W"] + ["C1", "C2", "C3", "C4", "C5"]
+    south = [f"*{n}" for n in range(19)]
+    west = [f"C{n}" for n in range(6, 15)] + [f"S{n}" for n in range(1, 11)]
+    north = [f"S{n}" for n in range(11, 15)] + [f"P{n}" for n in range(1, 15)] + ["*19"]
+    deck = ["*20", "*21", *south, *west, *north, *east]
+    game = get_game("fortunes")
+    return game.new_state(4, options=options, dealer=0, seed=1, deck=deck)
+
+
+async def test_a_star_flips_the_direction_marker_and_says_so(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        state = stacked_state()
+        state.apply(0, {"type": "play", "card": "W5"})  # East (High) leads: high wins
+        app.receive(table_message(state, 2))
+        await wait_for(pilot, lambda: isinstance(app.screen, FortunesTableScreen))
+        table = app.screen
+        text = screen_text(app)
+        assert "▲ HIGH wins" in text and "led ♣" in text and "Stars not free yet" in text
+        assert "flipped" not in text
+        state.apply(1, {"type": "play", "card": "*3"})  # South has no Wand: a Star flips it
+        app.receive(table_message(state, 2))
+        await wait_for(pilot, lambda: "▼ LOW wins" in screen_text(app))
+        text = screen_text(app)
+        assert "▼ LOW wins · flipped ×1" in text and "▼ LOW" in text and "Stars are free" in text
+        assert "Bot 2 plays ★3: trick 1 flips to ▼ LOW wins." in table.notices
+        assert "Stars are free: anyone may play a Star at any time now." in table.notices
+        # Our turn (West): no Wand, so every card may be played; W5 wins as it stands.
+        assert table.ask_kind == "play"
+        assert all(c.enabled for c in table.query_one(FortunesHand).choices)
+        state.apply(2, {"type": "play", "card": "C6"})
+        state.apply(3, {"type": "play", "card": "*19"})  # North flips it back
+        app.receive(table_message(state, 2))
+        await wait_for(pilot, lambda: table.view["trick"]["n"] == 2)
+        assert "Bot 4 plays ★19: trick 1 flips to ▲ HIGH wins." in table.notices
+        row = row_of(app, 0)
+        assert "5♣✓" in row and " +5" in row  # East took it high: well-disposed, +5
+
+
+async def test_the_reading_of_a_bid_deal_says_which_bids_were_made(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        state = stacked_state(betting="bid")
+        for seat, tricks in ((0, 19), (1, 0), (2, 0), (3, 0)):
+            state.apply(seat, {"type": "bid", "tricks": tricks})
+        app.receive(table_message(state, 2))
+        await wait_for(pilot, lambda: isinstance(app.screen, FortunesTableScreen))
+        while not state.is_over:
+            (seat,) = state.pending()
+            state.apply(seat, state.legal_actions(seat)[0])
+        app.receive(table_message(state, 2))
+        await wait_for(pilot, lambda: isinstance(app.screen, FortunesReadingScreen))
+        reading = plain(app.screen.render_reading())
+        assert "Bids (house rule: per player, a team's is the sum):" in reading
+        assert "High 10 of 19, missed: scores 0 · Low 9 of 0, made" in reading
+        assert "Bot 2 takes the pot of 40 chips.  You: −10 chips." in reading
+        assert len(re.findall(r"[✓✗] (?:well|ill) ", reading)) == 19

@@ -1,0 +1,355 @@
+"""The Prophet table, driven by keys against bots through a real hub; its shared pieces (the
+hand row, the trick view, autoplay) and the two preferences they follow."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from textual.widgets import Input, Select
+
+from gambit_tui import autoplay
+from gambit_tui.cards import FRENCH_FACES, CardStyle, french_label
+from gambit_tui.prefs import Prefs
+from gambit_tui.screens.create_table import CreateTableScreen
+from gambit_tui.screens.lobby import LobbyScreen
+from gambit_tui.screens.prophet_table import ProphetTableScreen
+from gambit_tui.screens.result import ResultScreen
+from gambit_tui.screens.score_sheet import ScoreSheetScreen
+from gambit_tui.screens.settings import SettingsScreen
+from gambit_tui.widgets.choice_row import ChoiceRow
+from gambit_tui.widgets.hand_row import HandRow
+from gambit_tui.widgets.trick_view import LastTrickScreen
+from protocol.cards import FRENCH_52
+
+from .conftest import enter_lobby, make_app, screen_text, wait_for
+
+SUITS = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+
+
+async def open_prophet_table(
+    pilot, *, players: int = 3, schedule: str = "up_down", cap: int = 2
+) -> ProphetTableScreen:
+    """From the lobby: a new Prophet table with these options, every other seat a bot."""
+    app = pilot.app
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+    form = app.screen
+    form.query_one("#game", Select).value = "prophet"
+    await pilot.pause()
+    form.query_one("#players", Select).value = players
+    form.query_one("#opt-schedule", Select).value = schedule
+    form.query_one("#opt-cap", Input).value = str(cap)
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: isinstance(app.screen, ProphetTableScreen))
+    table = app.screen
+    await pilot.press(*["b"] * (players - 1))
+    await wait_for(pilot, lambda: all(s["bot"] or s["name"] for s in table.info["seats"]))
+    return table
+
+
+def seat_rows(app) -> dict[str, tuple[str, int, int]]:
+    """The seats panel as read off the screen: name → (bid, tricks won, total)."""
+    rows = {}
+    for line in screen_text(app).splitlines():
+        seats_part = line.split("││")[0]
+        found = re.search(r"(Ada|Bot \d)(?: \(you\))?\s+D?\s+(—|\d+)\s+(\d+)\s+(\d+)", seats_part)
+        if found:
+            rows[found[1]] = (found[2], int(found[3]), int(found[4]))
+    return rows
+
+
+async def test_a_whole_prophet_game_by_keys(hub):
+    """Every round of a short schedule (1-2-1 cards), each decision made by keys, checking
+    what the table shows on the way: round and trump, the dealer's barred bid, bids and tricks
+    against them, dimmed cards that cannot be picked, the last trick and the score sheet."""
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        table = await open_prophet_table(pilot, players=3, schedule="up_down", cap=2)
+        await pilot.press("s")
+        style = CardStyle()
+        seen: set[str] = set()
+        decisions = 0
+        last_marker = None
+        for _ in range(600):
+            if isinstance(app.screen, ResultScreen):
+                break
+            view, ask = table.view, table.ask
+            marker = (view or {}).get("round"), len((view or {}).get("events", [])), repr(ask)
+            if not ask or marker == last_marker or app.screen is not table:
+                await pilot.pause(0.02)
+                continue
+            last_marker = marker
+            decisions += 1
+            await pilot.pause()
+            text = screen_text(app)
+            trump = view["trump"]
+            assert f"Round {view['round']} of 3" in text
+            assert f"Trump {french_label(trump, style)} ({SUITS[trump[1]]})" in text
+            dealer = table.name_of(view["dealer"])
+            assert f"Dealer {dealer}" in text
+            if ask["kind"] == "bid":
+                await bid_by_keys(pilot, table, seen)
+            else:
+                await play_by_keys(pilot, table, seen)
+        assert isinstance(app.screen, ResultScreen), screen_text(app)
+        # Every round had a bid and every card a play: 1+2+1 cards, plus 3 bids.
+        assert decisions == 4 + 3
+        assert seen >= {"forbidden", "dimmed", "last_trick", "sheet", "bids_shown"}
+        result = screen_text(app)
+        view = table.view
+        assert view["over"] and len(view["sheet"]) == 3
+        assert "Score" in result and "Ada (you)" in result
+        for seat, total in enumerate(view["totals"]):
+            assert re.search(rf"{re.escape(table.name_of(seat))}(?: \(you\))?\s+{total}\b", result)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is table)
+        assert "The game is over. Highest total:" in screen_text(app)
+
+
+async def bid_by_keys(pilot, table: ProphetTableScreen, seen: set[str]) -> None:
+    """Bid by digit and Enter; the dealer's barred number cannot be picked."""
+    app = pilot.app
+    view, ask = table.view, table.ask
+    row = table.query_one("#bids", ChoiceRow)
+    legal = [a["tricks"] for a in view["legal"]]
+    text = screen_text(app)
+    assert "Your bid: how many tricks will you take?" in text
+    assert "⏎ Bid" in text
+    forbidden = ask.get("forbidden")
+    if forbidden is not None:
+        assert view["dealer"] == table.seat
+        assert (
+            f"You may not bid {forbidden}: the bids would add up to the number of cards "
+            f"({view['cards']})." in text
+        )
+        assert forbidden not in legal
+        await pilot.press(str(forbidden))
+        assert row.selected != forbidden and row.selected in legal
+        seen.add("forbidden")
+    bid = legal[-1]
+    await pilot.press(str(bid), "enter")
+    await wait_for(pilot, lambda: table.view["bids"][table.seat] == bid)
+    rows = seat_rows(app)
+    for seat, value in enumerate(table.view["bids"]):
+        if value is not None:
+            assert rows[table.name_of(seat)][0] == str(value)
+            seen.add("bids_shown")
+
+
+async def play_by_keys(pilot, table: ProphetTableScreen, seen: set[str]) -> None:
+    """Play by digit and Enter; a card that may not be played is dimmed and cannot be picked.
+    Between plays: tricks won against bids, the last trick (l) and the score sheet (t)."""
+    app = pilot.app
+    view = table.view
+    hand = table.query_one(HandRow)
+    legal = {a["card"] for a in view["legal"]}
+    assert sorted(hand.cards) == sorted(view["hand"])
+    dimmed = [c.value for c in hand.choices if not c.enabled]
+    assert set(dimmed) == set(view["hand"]) - legal
+    for card in dimmed:
+        assert not hand.pick_digit(hand.cards.index(card) + 1)
+        assert hand.selected in legal
+        seen.add("dimmed")
+    rows = seat_rows(app)
+    for seat, won in enumerate(view["tricks"]):
+        assert rows[table.name_of(seat)][1] == won
+    if view["last_trick"] and "last_trick" not in seen:
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LastTrickScreen))
+        text = screen_text(app)
+        last = view["last_trick"]
+        assert "Last trick" in text
+        assert f"Led by {table.name_of(last['leader'])}" in text
+        assert f"{table.name_of(last['winner'])} won the trick." in text
+        for _seat, card in last["cards"]:
+            assert french_label(card, CardStyle()) in text
+        await pilot.press("l")
+        await wait_for(pilot, lambda: app.screen is table)
+        seen.add("last_trick")
+    if view["round"] >= 2 and "sheet" not in seen:
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, ScoreSheetScreen))
+        text = screen_text(app)
+        assert "Score sheet" in text and "Total" in text
+        first = " ".join(str(p) for p in view["sheet"][0])
+        assert re.search(r"\b1\s+1\s+" + r"\s+".join(first.split()) + r"\b", text), text
+        await pilot.press("t")
+        await wait_for(pilot, lambda: app.screen is table)
+        seen.add("sheet")
+    card = hand.selected
+    before = len(view["hand"])
+    await pilot.press(str(hand.cards.index(card) + 1), "enter")
+    await wait_for(
+        pilot,
+        lambda: (
+            table.view["round"] != view["round"]
+            or table.view["over"]
+            or len(table.view["hand"]) < before
+        ),
+    )
+
+
+async def test_a_forced_card_plays_itself_only_with_the_preference(hub, monkeypatch):
+    """Rounds of 1, 2 and 3 cards. Round 1 (one card: the play is forced) with autoplay on
+    plays itself after a pause; in round 2 the player acts before a long pause ends (played
+    once); in round 3, with autoplay off, the forced last card waits for a key."""
+    monkeypatch.setattr(autoplay, "DELAY", (0.3, 0.4))
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        app.save_settings("en", Prefs(autoplay_forced=True))
+        table = await open_prophet_table(pilot, players=3, schedule="ascending", cap=3)
+        await pilot.press("s")
+
+        async def next_decision(kind: str, after: object = None) -> object:
+            await wait_for(
+                pilot,
+                lambda: (table.ask or {}).get("kind") == kind and table._decision_key() != after,
+            )
+            return table._decision_key()
+
+        def my_plays(round_no: int) -> list[str]:
+            """The cards we played in a round, from the hub's own record of the game."""
+            (hub_table,) = hub.tables.values()
+            plays, current = [], 0
+            for e in hub_table.state.events:
+                if e["e"] == "deal":
+                    current = e["round"]
+                elif e["e"] == "play" and e["seat"] == table.seat and current == round_no:
+                    plays.append(e["card"])
+            return plays
+
+        key = await next_decision("bid")
+        await pilot.press("enter")
+        key = await next_decision("play", key)  # one card: forced
+        assert table.autoplay.pending == table.view["legal"][0]
+        started = time.monotonic()
+        await wait_for(pilot, lambda: table.view["round"] == 2, timeout=2)  # no key pressed
+        assert time.monotonic() - started > 0.2  # after a pause, not at once
+        assert len(my_plays(1)) == 1
+
+        monkeypatch.setattr(autoplay, "DELAY", (5.0, 6.0))
+        key = await next_decision("bid", key)
+        started = time.monotonic()
+        await pilot.press("enter")
+        for _ in range(2):
+            key = await next_decision("play", key)
+            legal = table.view["legal"]
+            assert table.autoplay.pending == (legal[0] if len(legal) == 1 else None)
+            await pilot.press("enter")  # acting first: the key sends the play at once
+            assert table._acted_on == key
+        await wait_for(pilot, lambda: table.view["round"] == 3)
+        assert time.monotonic() - started < 5.0  # so no timer played them
+        assert len(my_plays(2)) == 2
+
+        monkeypatch.setattr(autoplay, "DELAY", (0.05, 0.1))
+        app.save_settings("en", Prefs(autoplay_forced=False))
+        key = await next_decision("bid", key)
+        await pilot.press("enter")
+        for left in (3, 2, 1):
+            key = await next_decision("play", key)
+            assert len(table.view["hand"]) == left and table.autoplay.pending is None
+            if left == 1:
+                await pilot.pause(0.3)  # thrice the longest pause: still waiting for a key
+                assert table.ask is not None and len(table.view["hand"]) == 1
+            await pilot.press("enter")
+        await wait_for(pilot, lambda: table.view["over"])
+        assert len(my_plays(3)) == 3
+
+        # A new view drops a pending play; a free choice is never played for the player.
+        table.autoplay.consider("k1", [{"type": "play", "card": "AS"}], enabled=True)
+        assert table.autoplay.pending == {"type": "play", "card": "AS"}
+        table.autoplay.consider("k2", [], enabled=True)
+        assert table.autoplay.pending is None
+        two = [{"type": "play", "card": "AS"}, {"type": "play", "card": "KS"}]
+        table.autoplay.consider("k3", two, enabled=True)
+        assert table.autoplay.pending is None
+
+
+async def test_the_hand_is_sorted_by_suit_or_by_rank_as_the_player_prefers(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        table = await open_prophet_table(pilot, players=3, schedule="fixed", cap=7)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: table.ask is not None)
+        hand = table.query_one(HandRow)
+        cards = table.view["hand"]
+        assert hand.cards == FRENCH_FACES.sort(cards, "suit")
+        suits = [c[1] for c in hand.cards]
+        assert suits == sorted(suits, key="SHCD".index)  # ♠ ♥ ♣ ♦: colours alternate
+        app.save_settings("en", Prefs(sort="rank"))
+        await wait_for(pilot, lambda: table.query_one(HandRow).cards != hand.cards)
+        ranked = table.query_one(HandRow).cards
+        assert ranked == FRENCH_FACES.sort(cards, "rank")
+        ranks = ["789TJQKA".index(c[0]) for c in ranked]
+        assert ranks == sorted(ranks) and ranked != hand.cards
+
+
+def test_deck_faces_sort_and_french_faces_fit_one_cell_per_character():
+    faces = FRENCH_FACES
+    assert faces.sort(["AS", "7H", "KS", "7S"], "suit") == ["7S", "KS", "AS", "7H"]
+    assert faces.sort(["AS", "7H", "KS", "7S"], "rank") == ["7S", "7H", "KS", "AS"]
+    for style in (CardStyle(), CardStyle(ascii=True), CardStyle(suit_letters=True)):
+        for code in FRENCH_52:
+            label = french_label(code, style)
+            assert len(label) in (2, 3, 4) and (label.isascii() or not style.ascii)
+    assert french_label("TH", CardStyle()) == "10♥"
+    assert french_label("QC", CardStyle(suit_letters=True)) == "Q♣C"
+    assert french_label("AD", CardStyle(ascii=True)) == "AD"
+    four = CardStyle(four_colour=True)
+    assert len({faces.text(c, four).style for c in ("AS", "AH", "AD", "AC")}) == 4
+
+
+async def test_sort_and_autoplay_are_settings_that_come_back(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("comma")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        assert "Sort your hand by" in screen_text(app)
+        assert "Play a forced card for me" in screen_text(app)
+        app.screen.query_one("#sort", Select).value = "rank"
+        app.screen.query_one("#autoplay", Select).value = True
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        assert app.prefs.sort == "rank" and app.prefs.autoplay_forced
+    again = make_app(hub)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        assert again.prefs == Prefs(sort="rank", autoplay_forced=True)
+    assert Prefs.from_wire({"sort": "colour", "autoplay_forced": "yes"}) == Prefs()
+
+
+async def test_six_seats_fit_80x24_and_a_spectator_sees_no_hand(hub):
+    ada = make_app(hub)
+    bob = make_app(hub, name="Bob", identity="SHA256:bob")
+    async with ada.run_test(size=(80, 24)) as ada_pilot, bob.run_test(size=(80, 24)) as bob_pilot:
+        await enter_lobby(ada_pilot)
+        await enter_lobby(bob_pilot)
+        await open_prophet_table(ada_pilot, players=6, schedule="fixed", cap=5)
+        await ada_pilot.press("s")
+        # (With two apps in one test, read each app's model: a screen's ``app`` is whichever
+        # app's context the caller runs in.)
+        await wait_for(ada_pilot, lambda: (ada.model.views[1]["view"] or {}).get("ask"))
+        text = screen_text(ada)
+        for n in range(2, 7):
+            assert f"Bot {n}" in text
+        assert "Round 1 of 5 · 5 cards · schedule fixed" in text
+        assert "Your bid" in text and "Your hand" in text and "⏎ Bid" in text
+        assert "Log" in text  # the log keeps a line even with six seats and the bid row
+        await wait_for(bob_pilot, lambda: bob.model.tables.get(1, {}).get("status") == "playing")
+        await bob_pilot.press("w")
+        await wait_for(bob_pilot, lambda: isinstance(bob.screen, ProphetTableScreen))
+        watcher = bob.screen
+        await bob_pilot.pause()
+        text = screen_text(bob)
+        assert "You are watching this table: hands stay hidden." in text
+        assert "Trump" in text and "Ada (you)" not in text
+        assert watcher.query_one(HandRow).choices == []
+        assert not watcher.query_one("#bids").display
+        await bob_pilot.press("t")
+        await wait_for(bob_pilot, lambda: isinstance(bob.screen, ScoreSheetScreen))
+        assert "Score sheet" in screen_text(bob)
