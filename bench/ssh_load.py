@@ -56,6 +56,8 @@ TABLE_SIZE = 5
 ANSI = re.compile(r"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 WELCOME = "Enter the lobby"
 LOBBY = "Lobby chat"
+#: The footer of the deal's result dialog ("⏎ Close"): only dialogs have it.
+CLOSE_KEY = b"Close"
 
 
 def percentile(values: list[float], p: float) -> float | None:
@@ -108,6 +110,16 @@ class ServerProbe:
 
         hub.apply_action = apply_action
         ChannelDriver.on_frame = self.on_frame
+        self.gc_pauses: list[float] = []
+        self._gc_started = 0.0
+        gc.callbacks.append(self.on_gc)
+
+    def on_gc(self, phase: str, info: dict[str, int]) -> None:
+        """Time every collection in the measured window (they stall every screen)."""
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        elif self.window:
+            self.gc_pauses.append((time.perf_counter() - self._gc_started) * 1000)
 
     # seating and driving --------------------------------------------------------------------
 
@@ -201,6 +213,7 @@ class ServerProbe:
         self.window = True
         self.actions = 0
         self.latencies.clear()
+        self.gc_pauses.clear()
         self.open.clear()
         self.waiting.clear()
         times = os.times()
@@ -223,6 +236,8 @@ class ServerProbe:
         sweep_ms = (time.perf_counter() - started) * 1000
         return {
             "full_gc_ms": full_gc_ms,
+            "gc_pause_ms_max": max(self.gc_pauses, default=0.0),
+            "gc_pauses": len(self.gc_pauses),
             "sweep_ms": sweep_ms,
             "actions": self.actions,
             "latencies": self.latencies,
@@ -306,6 +321,7 @@ class Client:
         self.lobby_at = 0.0
         self.first_paint = (0, 0)
         self.changed = asyncio.Event()
+        self.closing = False
         self.chan: Any = None
         self.conn: Any = None
         self.screen: Any = None
@@ -323,7 +339,16 @@ class Client:
             self.stream.feed(data)
         if not self.lobby_at:
             self.text = (self.text + ANSI.sub("", data.decode("utf-8", "replace")))[-8000:]
+        elif CLOSE_KEY in data and not self.closing:
+            # The result of a deal is up: a player reads it and closes it, as people do.
+            self.closing = True
+            asyncio.get_running_loop().call_later(random.uniform(0.5, 2.0), self.close_dialog)
         self.changed.set()
+
+    def close_dialog(self) -> None:
+        self.closing = False
+        if self.chan is not None:
+            self.chan.write(b"\r")
 
     def reset_counts(self) -> None:
         self.bytes = self.zbytes = 0
@@ -551,6 +576,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "rss_mb_at_start": round(report["rss_base_mb"], 1),
             "gen2_collections": report["gc"][2]["collections"],
             "full_gc_ms": round(report["full_gc_ms"], 1),
+            "gc_pause_ms_max": round(report["gc_pause_ms_max"], 1),
+            "gc_pauses": report["gc_pauses"],
             "sweep_ms": round(report["sweep_ms"], 1),
             "screens": report["screens"],
         }

@@ -1,7 +1,8 @@
 """Keep the message catalogs in step with the code: ``python -m gambit_tui.catalog``.
 
-Extracts every ``_()``, ``N_()`` and ``ngettext()`` string of the app with Babel and rewrites
-the English catalog with each message translated as itself, so English is always complete.
+Extracts every ``_()``, ``N_()``, ``ngettext()``, ``pgettext()`` and ``NC_()`` string of the
+app with Babel (the last two with their context) and rewrites the English catalog with each
+message translated as itself, so English is always complete.
 Other languages' catalogs (``uk``, ``de``) gain the new messages untranslated, keep their
 translations and their own Plural-Forms header; messages the code no longer uses are kept as
 obsolete (``#~``) entries. Tests fail when any catalog lags behind the code.
@@ -20,7 +21,13 @@ from babel.messages.pofile import read_po, write_po
 from .i18n import DOMAIN, LOCALE_DIR
 
 PACKAGE = Path(__file__).parent
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {
+    "_": None,
+    "N_": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "NC_": ((1, "c"), 2),
+}
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 METHOD_MAP = [("**/locale/**", "ignore"), ("**.py", "python")]
 

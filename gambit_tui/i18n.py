@@ -8,7 +8,9 @@ per process and turned into a :class:`gettext.GNUTranslations` (plural forms inc
 context variable), so widget code simply writes ``_("Play")``.
 
 Strings defined at import time (binding descriptions, name tables) are marked with :func:`N_`
-for extraction and translated where they are shown.
+for extraction and translated where they are shown. One English word with two meanings gets a
+context (gettext's ``msgctxt``): :func:`pgettext` where it is shown, or :func:`NC_` where it is
+only marked, so each language can say "Save" (the Focus) and "Save" (the settings) differently.
 """
 
 from __future__ import annotations
@@ -57,9 +59,21 @@ def _current() -> gettext.NullTranslations:
     return getattr(app, "translations", None) or translations("en")
 
 
+#: What joins a context and a message in a catalog key (as in compiled gettext catalogs).
+CONTEXT_SEP = "\x04"
+
+
 def _(message: str) -> str:
-    """``message`` in the running app's language."""
+    """``message`` in the running app's language (a key made by :func:`NC_` in its context)."""
+    if CONTEXT_SEP in message:
+        context, _sep, text = message.partition(CONTEXT_SEP)
+        return _current().pgettext(context, text)
     return _current().gettext(message)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` as meant in ``context``, for an English word that has two meanings."""
+    return _current().pgettext(context, message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -70,3 +84,9 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Mark a string for extraction; it is translated later, where it is shown."""
     return message
+
+
+def NC_(context: str, message: str) -> str:
+    """Mark ``message`` in ``context`` for extraction (a binding's description, say): the key
+    it returns is translated in that context by :func:`_` where it is shown."""
+    return f"{context}{CONTEXT_SEP}{message}"

@@ -236,7 +236,12 @@ class FortunesReadingScreen(GambitModal):
         mine = message.get("seat")
         if mine is not None and mine < len(payouts):
             won = payouts[mine] - contributions[mine] * stake
-            out.append("  " + _("You: {chips} chips.").format(chips=signed(won)))
+            out.append(
+                "  "
+                + ngettext("You: {chips} chip.", "You: {chips} chips.", abs(won)).format(
+                    chips=signed(won)
+                )
+            )
         return out
 
     def action_close(self) -> None:

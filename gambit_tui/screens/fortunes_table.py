@@ -51,9 +51,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
     """One Fortunes table. The screen reads the table message from the model and sets its
     widgets; an action is sent only if it is one of ``view["legal"]``, once per decision."""
 
-    #: Nothing takes the focus by itself: Textual would give it to the hidden chat log, whose
-    #: scroll keys would then shadow the arrows (bid and card keys) of this screen.
-    AUTO_FOCUS = ""
     DEFAULT_CSS = """
     FortunesTableScreen #top {
         height: 10;
@@ -225,9 +222,11 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
                 prompt.question = Text(_("Waiting for the players to start the game."))
             elif free:
                 prompt.question = Text(
-                    _("Waiting for players: {n} seats free. Add bots or invite friends.").format(
-                        n=free
-                    )
+                    ngettext(
+                        "Waiting for players: {n} seat free. Add bots or invite friends.",
+                        "Waiting for players: {n} seats free. Add bots or invite friends.",
+                        free,
+                    ).format(n=free)
                 )
             else:
                 prompt.question = Text(_("Every seat is taken: press s to start."))
@@ -371,7 +370,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         """Count the turn timers down between table messages: seconds left come from the
         model, which knows when the message came."""
         message = self.message
-        if message is None:
+        if message is None or self._behind:
             return
         timers = {}
         for seat in message["info"].get("deadlines") or {}:

@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from .. import events
 from ..i18n import N_, _, ngettext
 from ..names import access_label, choice_label, game_title, option_label, seat_name, status_label
 from ..widgets.chat_panel import ChatPanel
+from ..widgets.text_lines import TextPanel
 from .base import GambitScreen, while_composed
 
 
@@ -64,18 +65,24 @@ class LobbyScreen(GambitScreen):
         Binding("escape", "leave_chat", N_("Tables"), show=False),
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        #: The rows the tables' list shows (it is rebuilt only when they change).
+        self._rows: list[tuple[Any, ...]] = []
+
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="main"):
             with Vertical():
                 yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
-                yield Static(id="detail")
-            yield Static(id="online")
+                yield TextPanel(id="detail", wrap=True)
+            yield TextPanel(id="online", wrap=True)
         yield ChatPanel(id="chat", title=_("Lobby chat"), max_length=self._chat_max())
 
     def _chat_max(self) -> int:
         return int(self.gapp.model.server.get("chat_max", 500))
 
     def setup(self) -> None:
+        self._rows = []  # a freshly composed list is empty
         table = self.query_one("#tables", DataTable)
         table.border_title = _("Tables")
         table.add_column(_("#"), key="id")
@@ -111,26 +118,36 @@ class LobbyScreen(GambitScreen):
         self.refresh_bindings()
 
     def _fill_tables(self) -> None:
-        table = self.query_one("#tables", DataTable)
-        keep = self.selected_id
-        table.clear()
+        rows = []
         for info in sorted(self.gapp.model.tables.values(), key=lambda t: t["id"]):
             taken = sum(1 for s in info["seats"] if s["name"] or s["bot"])
             mine = any(s["name"] == self.gapp.model.name for s in info["seats"])
+            rows.append(
+                (
+                    info["id"],
+                    mine,
+                    game_title(info["game"]),
+                    f"{taken}/{info['players']}",
+                    str(info["stake"]),
+                    access_label(info["access"]),
+                    status_label(info["status"]),
+                )
+            )
+        if rows == self._rows:
+            return  # players came or went: the tables are as they were
+        self._rows = rows
+        table = self.query_one("#tables", DataTable)
+        keep = self.selected_id
+        table.clear()
+        for table_id, mine, *cells in rows:
             table.add_row(
-                Text(str(info["id"]), style="bold" if mine else ""),
-                game_title(info["game"]),
-                f"{taken}/{info['players']}",
-                str(info["stake"]),
-                access_label(info["access"]),
-                status_label(info["status"]),
-                key=str(info["id"]),
+                Text(str(table_id), style="bold" if mine else ""), *cells, key=str(table_id)
             )
         if keep is not None and str(keep) in table.rows:
             table.move_cursor(row=table.get_row_index(str(keep)))
         if not table.rows:
-            self.query_one("#detail", Static).update(
-                _("No tables yet. Press n to open one and fill it with bots.")
+            self.query_one("#detail", TextPanel).text = _(
+                "No tables yet. Press n to open one and fill it with bots."
             )
 
     def _fill_online(self) -> None:
@@ -149,7 +166,7 @@ class LobbyScreen(GambitScreen):
             )
             if player.get("guest"):
                 out.append(" " + _("(guest)"), style="dim")
-        self.query_one("#online", Static).update(out)
+        self.query_one("#online", TextPanel).text = out
 
     def _fill_detail(self) -> None:
         info = self.selected
@@ -168,10 +185,14 @@ class LobbyScreen(GambitScreen):
         if info.get("max_rating") is not None:
             details.append(_("rating ≤ {n}").format(n=info["max_rating"]))
         if info.get("spectators"):
-            details.append(_("{n} watching").format(n=info["spectators"]))
+            details.append(
+                ngettext("{n} watching", "{n} watching", info["spectators"]).format(
+                    n=info["spectators"]
+                )
+            )
         if details:
             parts.append(" · ".join(details))
-        self.query_one("#detail", Static).update("\n".join(parts))
+        self.query_one("#detail", TextPanel).text = "\n".join(parts)
 
     # --- events ----------------------------------------------------------------------------
 

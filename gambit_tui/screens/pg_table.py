@@ -12,7 +12,7 @@ from textual.containers import Horizontal
 
 from .. import events
 from ..cards import card_text
-from ..i18n import N_, _
+from ..i18n import N_, NC_, _, ngettext
 from ..names import game_title, tarokka_card_name
 from ..pg_text import ask_text, event_text
 from ..widgets.chat_panel import ChatPanel
@@ -66,7 +66,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         Binding("h", "act('highest')", N_("Highest")),
         Binding("l", "act('lowest')", N_("Lowest")),
         Binding("k", "act('kill')", N_("Kill")),
-        Binding("s", "act('save')", N_("Save")),
+        Binding("s", "act('save')", NC_("the Focus at the Execution", "Save")),
         Binding("left", "move(-1)", N_("Pick card"), key_display="←→"),
         Binding("right", "move(1)", N_("Pick card"), show=False),
         *[Binding(str(n), f"pick({n - 1})", N_("Pick card"), show=False) for n in range(1, 10)],
@@ -176,9 +176,11 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
                 prompt.question = Text(_("Waiting for the players to start the game."))
             elif free:
                 prompt.question = Text(
-                    _("Waiting for players: {n} seats free. Add bots or invite friends.").format(
-                        n=free
-                    )
+                    ngettext(
+                        "Waiting for players: {n} seat free. Add bots or invite friends.",
+                        "Waiting for players: {n} seats free. Add bots or invite friends.",
+                        free,
+                    ).format(n=free)
                 )
             else:
                 prompt.question = Text(_("Every seat is taken: press s to start."))
@@ -236,7 +238,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
     @while_composed
     def _tick(self) -> None:
         message = self.message
-        if message is None:
+        if message is None or self._behind:
             return
         deadlines = message["info"].get("deadlines") or {}
         timers = {}

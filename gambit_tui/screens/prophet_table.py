@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -14,16 +15,9 @@ from textual.widgets import Static
 from .. import events
 from ..autoplay import AutoPlay
 from ..cards import FRENCH_FACES, french_text
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from ..names import choice_label, french_card_name, game_title
-from ..prophet_text import (
-    ask_text,
-    bid_hint,
-    event_text,
-    round_line,
-    round_scored_text,
-    trump_line,
-)
+from ..prophet_text import ask_text, bid_hint, event_text, round_line, trump_line
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.choice_row import Choice, ChoiceRow
 from ..widgets.event_log import EventLog
@@ -36,6 +30,27 @@ from .table_base import TABLE_KEYS, TableScreen
 
 #: Log lines kept from earlier rounds (the hub sends only the current round's events).
 LOG_KEEP = 200
+
+
+def split_round(events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A view's events as (the previous round's tail, this round's from its ``deal``).
+
+    The engine deals the next round in the action that ends one, so until the new round's
+    first trick is won a view starts with the old round's final trick and ``round_scored``.
+    """
+    for i in range(len(events) - 1, -1, -1):
+        if events[i].get("e") == "deal":
+            return events[:i], events[i:]
+    return [], list(events)
+
+
+def join_tail(seen: list[dict[str, Any]], tail: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The old round's events as this client saw them, completed by the tail a later view
+    carries: the tail begins with plays already seen, so only what follows them is added."""
+    for overlap in range(min(len(seen), len(tail)), 0, -1):
+        if seen[-overlap:] == tail[:overlap]:
+            return seen + tail[overlap:]
+    return seen + tail
 
 
 class ProphetTableScreen(TableScreen, inherit_bindings=False):
@@ -76,9 +91,9 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         super().__init__(table_id)
         self._acted_on: tuple[Any, ...] | None = None
         self.autoplay = AutoPlay(self, self._send_action)
-        #: The log of earlier rounds, and the round whose events the log shows now.
+        #: The log of earlier rounds, and the round whose events (from its deal) it shows now.
         self._log_before: list[Text] = []
-        self._log_current: list[Text] = []
+        self._log_events: list[dict[str, Any]] = []
         self._log_round: int | None = None
 
     def compose_body(self) -> ComposeResult:
@@ -105,12 +120,13 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
 
     def _decision_key(self) -> tuple[Any, ...]:
         """Names the decision the current view is about: it changes with every event, and
-        with the game (a table plays game after game, each from round 1)."""
+        with the game (a table plays game after game, each from round 1). Events count from
+        the round's deal: the old round's tail leaves the view mid-round."""
         view = self.view or {}
         return (
             self.info.get("games_played"),
             view.get("round"),
-            len(view.get("events", [])),
+            len(split_round(view.get("events", []))[1]),
             repr(view.get("ask")),
         )
 
@@ -169,29 +185,27 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         trump = trump_line(view, self.name_of, self.gapp.card_style)
         bar.update(Text("\n").join([round_line(view), trump]))
 
+    def _lines(self, evs: list[dict[str, Any]]) -> list[Text]:
+        style = self.gapp.card_style
+        lines = (event_text(ev, self.name_of, style) for ev in evs)
+        return [line for line in lines if line is not None]
+
     def _set_log(self, view: dict[str, Any] | None) -> None:
-        """The log keeps earlier rounds: each table message carries only this round's events,
-        so when the round moves on the old round's lines (and its score) stay above."""
+        """The log keeps earlier rounds: each table message carries only this round's events
+        (after a round's end, until the next round's first trick, also that end), so when the
+        round moves on the old round's lines, completed by its end, stay above."""
         if not view:
             return
         round_no = view.get("round")
-        if self._log_round is not None and round_no != self._log_round:
-            self._log_before += self._log_current
-            sheet = view.get("sheet") or []
-            if round_no == self._log_round + 1 and len(sheet) >= self._log_round:
-                self._log_before.append(
-                    round_scored_text(self._log_round, sheet[self._log_round - 1], self.name_of)
-                )
+        tail, current = split_round(view.get("events", []))
+        if self._log_round is None:
+            self._log_before = self._lines(tail)
+        elif round_no != self._log_round:
+            self._log_before += self._lines(join_tail(self._log_events, tail))
             self._log_before = self._log_before[-LOG_KEEP:]
         self._log_round = round_no
-        style = self.gapp.card_style
-        lines = []
-        for ev in view.get("events", []):
-            line = event_text(ev, self.name_of, style)
-            if line is not None:
-                lines.append(line)
-        self._log_current = lines
-        self.query_one(EventLog).lines = self._log_before + lines
+        self._log_events = current
+        self.query_one(EventLog).lines = self._log_before + self._lines(current)
 
     def _set_bids(self, view: dict[str, Any] | None) -> None:
         row = self.query_one("#bids", ChoiceRow)
@@ -247,9 +261,11 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
                 prompt.question = Text(_("Waiting for the players to start the game."))
             elif free:
                 prompt.question = Text(
-                    _("Waiting for players: {n} seats free. Add bots or invite friends.").format(
-                        n=free
-                    )
+                    ngettext(
+                        "Waiting for players: {n} seat free. Add bots or invite friends.",
+                        "Waiting for players: {n} seats free. Add bots or invite friends.",
+                        free,
+                    ).format(n=free)
                 )
             else:
                 prompt.question = Text(_("Every seat is taken: press s to start."))
@@ -305,7 +321,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         """Count the turn timers down between table messages (as the Prophet's Gambit
         table does): seconds left come from the model, which knows when the message came."""
         message = self.message
-        if message is None:
+        if message is None or self._behind:
             return
         timers = {}
         for seat in message["info"].get("deadlines") or {}:
@@ -407,11 +423,14 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         self.app.push_screen(LastTrickScreen(self.table_id, self._last_trick_body))
 
     def _last_trick_body(self) -> Any:
+        """The last trick; before a round's first trick is won, the previous round's final
+        one, named as such."""
         view = self.view or {}
-        return last_trick_text(
-            view.get("last_trick"),
-            len(self.info["seats"]),
-            self.name_of,
-            FRENCH_FACES,
-            self.gapp.card_style,
+        last = view.get("last_trick")
+        body = last_trick_text(
+            last, len(self.info["seats"]), self.name_of, FRENCH_FACES, self.gapp.card_style
         )
+        if last and last.get("round", view.get("round")) != view.get("round"):
+            head = _("Round {round} ended with this trick.").format(round=last["round"])
+            return Group(Text(head, style="bold"), body)
+        return body

@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from ..cards import card_text, cards_text
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from ..names import category_name, seat_name
 from .base import GambitModal
 
@@ -105,7 +105,11 @@ class ResultScreen(GambitModal):
         pot = sum(payouts)
         out.add_row(
             Text(
-                _("{names} wins the pot of {pot} chips.").format(names=", ".join(winners), pot=pot),
+                ngettext(
+                    "{names} wins the pot of {pot} chip.",
+                    "{names} wins the pot of {pot} chips.",
+                    pot,
+                ).format(names=", ".join(winners), pot=pot),
                 style="bold",
             )
         )

@@ -31,6 +31,9 @@ class TableScreen(GambitScreen):
     keys of the waiting room (bots, start, invite), chat, leaving and the result screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = TABLE_KEYS
+    #: Nothing takes the focus by itself: the first focusable widget is the hidden chat
+    #: panel's log, whose scroll keys would take the arrows the hand needs.
+    AUTO_FOCUS = ""
 
     def __init__(self, table_id: int) -> None:
         super().__init__()
@@ -39,6 +42,8 @@ class TableScreen(GambitScreen):
         #: Seats we asked a bot for and the hub has not confirmed yet (keys can outrun it).
         self._bot_asked: set[int] = set()
         self.chat_open = False
+        #: A table message came while another screen covered this one.
+        self._behind = False
 
     # --- the model -------------------------------------------------------------------------
 
@@ -96,12 +101,29 @@ class TableScreen(GambitScreen):
         self.gapp.table_screen_closed(self.table_id)
 
     def on_table_updated(self, event: events.TableUpdated) -> None:
-        if event.table_id == self.table_id:
-            self._bot_asked.clear()
-            self.refresh_status()
-            self.refresh_view()
-            self.refresh_bindings()
-            self.maybe_show_result()
+        if event.table_id != self.table_id:
+            return
+        self._bot_asked.clear()
+        if self.is_current:
+            self.redraw()
+        else:
+            # Under a dialog (the result, the rules…) the table waits, and is drawn once when
+            # it is on top again: Textual repaints the whole dialog, backdrop and all, for any
+            # change in the screen below it, and a player who leaves the result of a deal open
+            # would get the whole terminal again after every move at the table.
+            self._behind = True
+        self.maybe_show_result()
+
+    def redraw(self) -> None:
+        """Show the latest state of the table."""
+        self._behind = False
+        self.refresh_status()
+        self.refresh_view()
+        self.refresh_bindings()
+
+    def on_screen_resume(self) -> None:
+        if self._behind:
+            self.redraw()
 
     @while_composed
     def on_chat_arrived(self, event: events.ChatArrived) -> None:

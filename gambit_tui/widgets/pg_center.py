@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.reactive import reactive
 
 from ..cards import CardStyle, card_text
-from ..i18n import _
+from ..i18n import _, pgettext
 from ..names import seat_name
 from .grid import grid_text
 from .pg_seats import FRONT_MARKS
@@ -73,7 +73,7 @@ class PGCenter(TextLines):
             grid.append((_("Your Fate"), card_text(view.get("fate"), style)))
         grid.append(
             (
-                _("Deck"),
+                pgettext("the Common and High decks", "Deck"),
                 Text(
                     _("{common} · High {high}").format(
                         common=view.get("deck", 0), high=view.get("high_deck", 0)

@@ -55,3 +55,29 @@ class TextLines(Widget):
         if y < len(self._strips):
             return self._strips[y]
         return Strip.blank(self.size.width, self.rich_style)
+
+
+class TextPanel(TextLines):
+    """A ``Static`` for text that changes often: set :attr:`text`; an equal text repaints
+    nothing, and a change never asks for a new layout (the panel's size is set by CSS)."""
+
+    def __init__(
+        self, *, wrap: bool = False, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.WRAP = wrap
+        self._content = Text()
+
+    @property
+    def text(self) -> Text:
+        return self._content
+
+    @text.setter
+    def text(self, value: Text | str) -> None:
+        value = Text(value) if isinstance(value, str) else value
+        if value != self._content:
+            self._content = value
+            self.refresh()
+
+    def build(self) -> Text:
+        return self._content

@@ -7,7 +7,10 @@ may not make the bids add up to the number of tricks, so someone must miss. Tric
 suit (no duty to win or to trump). Taking exactly the bid scores 10 + bid, else 0. The deal
 moves one seat clockwise each round; after the last round the highest total takes the pot.
 
-The state keeps one round at a time; earlier rounds survive only in the score sheet.
+The state keeps one round at a time; earlier rounds survive only in the score sheet. The
+final card of a round deals the next round in the same action, so until the new round's first
+trick is won a view still shows how the old round ended: its final trick as ``last_trick``
+and, among the events, that trick's plays, ``trick_won`` and ``round_scored``.
 """
 
 from __future__ import annotations
@@ -82,6 +85,9 @@ class ProphetState(State):
         self.sheet: list[list[int]] = []
         self.totals: list[int] = [0] * n
         self.round_event = 0  # index in ``events`` of this round's deal
+        #: Index in ``events`` of the previous round's final trick (its first play), where a
+        #: view's events start until this round's first trick is won; round 1: its deal.
+        self.tail_event = 0
         self._deal()
 
     # --- the round cycle ----------------------------------------------------------------------
@@ -104,7 +110,7 @@ class ProphetState(State):
         self.won = [[] for _ in range(n)]
         self.trick = []
         self.leader = None
-        self.last_trick = None
+        # ``last_trick`` stays: the old round's final trick until this round's first is won.
         self.phase = "bid"
         self.turn = (self.dealer + 1) % n
         self.round_event = len(self.events)
@@ -120,6 +126,9 @@ class ProphetState(State):
 
     def _finish_round(self) -> None:
         """Score the round (ruling 6), then deal the next one or end the game."""
+        # The final trick's plays and its ``trick_won`` are the latest events.
+        assert self.last_trick is not None
+        self.tail_event = len(self.events) - len(self.last_trick["cards"]) - 1
         scores = [10 + b if b == t else 0 for b, t in zip(self.bids, self.tricks, strict=True)]
         self.sheet.append(scores)
         self.totals = [a + b for a, b in zip(self.totals, scores, strict=True)]
@@ -237,7 +246,12 @@ class ProphetState(State):
         winner = self.trick_winner(self.trick)
         self.tricks[winner] += 1
         self.won[winner].extend(c for _, c in self.trick)
-        self.last_trick = {"leader": self.leader, "cards": self.trick, "winner": winner}
+        self.last_trick = {
+            "round": self.round,
+            "leader": self.leader,
+            "cards": self.trick,
+            "winner": winner,
+        }
         self.events.append({"e": "trick_won", "seat": winner, "cards": self.trick})
         self.trick = []
         self.leader = winner
@@ -270,12 +284,19 @@ class ProphetState(State):
         }
 
     def visible_events(self, seat: int | None, since: int | None = None) -> list[dict[str, Any]]:
-        """Events from ``since``; without it (as in a view) only this round's, from its deal.
+        """Events from ``since``; without it (as in a view) this round's, from its deal, and
+        until this round's first trick is won also the previous round's tail: its final
+        trick's plays, ``trick_won`` and ``round_scored``. That tail is dealt over in the same
+        action that ends the round, so no view would show it otherwise.
 
         Every round deals a fresh deck, so an older event names a card that may now lie in
         someone's hand or the undealt deck; the score sheet keeps what earlier rounds decided.
+        Cards of the final trick were seen by everyone as they were played, so the tail tells
+        nobody anything about the new deal.
         """
-        return super().visible_events(seat, self.round_event if since is None else since)
+        if since is None:
+            since = self.round_event if any(self.tricks) else self.tail_event
+        return super().visible_events(seat, since)
 
     def outcome(self) -> Outcome | None:
         if self.phase != "over":

@@ -55,7 +55,10 @@ class Knowledge:
 def glimpses(state, seat: int, action: dict) -> dict[int | None, set[str]]:
     """Cards a seat legitimately learns by a game's own mechanism (PG: Seer and Darklord);
     under None, cards everyone saw face-up during the action (PG: discarded, then reshuffled
-    into the deck before the action ended, so never in a public place between steps)."""
+    into the deck before the action ended, so never in a public place between steps; Prophet:
+    the final card of a round, played face-up, then dealt again in the same action)."""
+    if state.game.name == "prophet":
+        return {None: {action["card"]}} if action["type"] == "play" else {}
     if state.game.name != "prophets_gambit":
         return {}
     from .pg_knowledge import pg_glimpses

@@ -264,6 +264,7 @@ def test_must_follow_suit_and_a_void_player_is_free():
     play(state, 0, "AS")
     assert state.tricks == [1, 0, 0, 0]
     assert state.last_trick == {
+        "round": 1,
         "leader": 1,
         "cards": [[1, "9S"], [2, "8S"], [3, "QD"], [0, "AS"]],
         "winner": 0,
@@ -330,10 +331,12 @@ def test_exact_bid_scores_ten_plus_bid_else_zero():
     assert view["round"] == 2 and view["dealer"] == 1 and view["cards"] == 1
     assert view["bids"] == [None] * 4 and view["tricks"] == [0] * 4
     assert view["sheet"] == [[10, 12, 10, 0]] and view["turn"] == 2
-    # A view's log starts at this round's deal (the old cards are back in a fresh deck);
-    # asked from an index, the log is complete.
-    assert view["events"] == [
-        {"e": "deal", "round": 2, "dealer": 1, "cards": 1, "trump": state.trump}
+    # A view's log starts at the old round's final trick (dealt over in the same action)
+    # and this round's deal; asked from an index, the log is complete.
+    assert [e["e"] for e in view["events"]] == [*["play"] * 4, "trick_won", "round_scored", "deal"]
+    assert view["events"][-2:] == [
+        scored,
+        {"e": "deal", "round": 2, "dealer": 1, "cards": 1, "trump": state.trump},
     ]
     assert [e["e"] for e in state.visible_events(0, 0)].count("trick_won") == 2
     assert state.visible_events(0, len(state.events) - 2)[0]["e"] == "round_scored"
@@ -466,10 +469,16 @@ def test_views_never_show_a_hidden_card():
 def _audit(state: ProphetState) -> None:
     places = state.card_locations()
     hidden = {c: place for place, cs in places.items() if is_hidden_place(place) for c in cs}
+    # Until this round's first trick is won, views show the previous round's final trick:
+    # everyone saw those cards played, though they are dealt again now.
+    seen_played = set()
+    if state.round > 1 and not any(state.tricks):
+        before = [e for e in state.events[: state.round_event] if e["e"] == "trick_won"]
+        seen_played = {card for _, card in before[-1]["cards"]}
     for seat in [None, *range(state.num_players)]:
         view = state.view(seat)
         for text in strings_in(view):
-            if text in hidden:
+            if text in hidden and text not in seen_played:
                 assert owner(hidden[text]) == seat and seat is not None, (seat, text)
         if seat is not None:
             assert sorted(view["hand"]) == sorted(places[f"hand:{seat}"])
@@ -507,6 +516,63 @@ def test_view_carries_the_table():
     kinds = [e["e"] for e in view["events"]]
     assert kinds == ["deal", "bid", "bid", "bid", "bid", *["play"] * 4, "trick_won", "play"]
     assert not any("to" in e for e in state.events)
+
+
+def test_a_rounds_final_trick_and_score_stay_in_view_until_the_next_first_trick():
+    """The final card of a round deals the next round in the same action (issue 5): every
+    view still shows that final trick and the round's score until a trick of the new round
+    is won, and then only the new round."""
+    hands = {0: ["7S", "8S", "9S"], 1: ["AS", "AD", "AH"], 2: ["KS", "KD", "KH"]}
+    hands[3] = ["QS", "QD", "QH"]
+    state = one_round(4, 0, hands, "7C")  # rounds of 3, 2 and 1 cards
+    bid_all(state, {1: 3, 2: 0, 3: 0, 0: 1})
+    for suit in "SDH":
+        for seat, rank in ((1, "A"), (2, "K"), (3, "Q")):
+            play(state, seat, rank + suit)
+        play(state, 0, {"S": "7S", "D": "8S", "H": "9S"}[suit])
+    final = [[1, "AH"], [2, "KH"], [3, "QH"], [0, "9S"]]
+    tail = [
+        *({"e": "play", "seat": seat, "card": card} for seat, card in final),
+        {"e": "trick_won", "seat": 1, "cards": final},
+        {
+            "e": "round_scored",
+            "round": 1,
+            "bids": [1, 3, 0, 0],
+            "tricks": [0, 3, 0, 0],
+            "scores": [0, 13, 10, 10],
+            "totals": [0, 13, 10, 10],
+        },
+    ]
+    deal = {"e": "deal", "round": 2, "dealer": 1, "cards": 2, "trump": state.trump}
+    for seat in (None, 0, 1, 2, 3):
+        view = state.view(seat)
+        assert view["round"] == 2 and view["tricks"] == [0] * 4 and view["trick"] == []
+        assert view["last_trick"] == {"round": 1, "leader": 1, "cards": final, "winner": 1}
+        assert view["events"] == [*tail, deal]
+    assert PROPHET.restore(state.snapshot()).view(2) == state.view(2)
+    # Through the bidding and the first trick of round 2 the old round's end stays in view.
+    bid_all(state, {2: 0, 3: 0, 0: 0, 1: 0})
+    for _ in range(3):
+        seat = state.turn
+        play(state, seat, state.legal_actions(seat)[0]["card"])
+    view = state.view(0)
+    assert view["last_trick"]["round"] == 1
+    assert view["events"][: len(tail) + 1] == [*tail, deal]
+    assert [e["e"] for e in view["events"][len(tail) + 1 :]] == ["bid"] * 4 + ["play"] * 3
+    # The first trick won: the view shows round 2 alone, from its deal.
+    seat = state.turn
+    play(state, seat, state.legal_actions(seat)[0]["card"])
+    view = state.view(0)
+    assert view["last_trick"]["round"] == 2 and sum(view["tricks"]) == 1
+    assert view["events"][0] == deal
+    assert "round_scored" not in [e["e"] for e in view["events"]]
+    # The last round's end needs no tail: no round follows it.
+    play_out(state, random.Random(1))
+    view = state.view(None)
+    assert view["last_trick"]["round"] == 3
+    kinds = [e["e"] for e in view["events"]]
+    assert kinds[0] == "deal" and kinds[-3:] == ["trick_won", "round_scored", "game_over"]
+    assert view["events"][0]["round"] == 3
 
 
 def test_snapshot_restore_and_replay_give_the_same_game():

@@ -6,19 +6,25 @@ import re
 import shutil
 import string
 import subprocess
+from types import SimpleNamespace
 
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+from textual._context import active_app
+from textual.widgets import Select
 
 from gambit_tui import catalog as catalog_tool
 from gambit_tui.catalog import catalog_path, extract
-from gambit_tui.i18n import translations
+from gambit_tui.i18n import _, translations
+from gambit_tui.screens.create_table import CreateTableScreen
 from gambit_tui.screens.lobby import LobbyScreen
+from gambit_tui.screens.pg_table import PGTableScreen
+from gambit_tui.screens.settings import SettingsScreen
 from gambit_tui.screens.welcome import WelcomeScreen
 from gambit_tui.term import TermInfo
 
-from .conftest import make_app, screen_text, wait_for
+from .conftest import enter_lobby, make_app, screen_text, wait_for
 
 LANGS = ("uk", "de")
 NPLURALS = {"uk": 3, "de": 2}
@@ -46,7 +52,7 @@ def test_every_message_the_code_uses_is_translated(lang):
     for message in extract():
         if not message.id:
             continue
-        entry = translated.get(message.id)
+        entry = translated.get(message.id, context=message.context)
         if entry is None:
             missing.append(message.id)
             continue
@@ -194,3 +200,64 @@ async def test_the_app_speaks_the_clients_language(hub, lang, welcome, lobby):
         await pilot.pause(0.1)
         assert lobby in screen_text(app)
         assert "Who may join" not in screen_text(app)
+
+
+def description(screen: type, action: str) -> str:
+    """The footer text (a msgid, or a context key) of ``screen``'s binding for ``action``."""
+    return next(b.description for b in screen.BINDINGS if getattr(b, "action", None) == action)
+
+
+def test_one_english_word_with_two_meanings_gets_two_translations():
+    """Saving the Focus at the Execution is a rescue, saving settings is storing them; the
+    Prophet option "Deck" is a German Blatt, the draw piles a Stapel. English keeps one word."""
+    save_focus = description(PGTableScreen, "act('save')")
+    save_settings = description(SettingsScreen, "save")
+    words = {"en": ("Save", "Save"), "uk": ("Врятувати", "Зберегти"), "de": ("Retten", "Speichern")}
+    for lang, (focus, settings) in words.items():
+        token = active_app.set(SimpleNamespace(translations=translations(lang)))
+        try:
+            # The footer translates every description with _(), context keys included.
+            assert (_(save_focus), _(save_settings)) == (focus, settings)
+        finally:
+            active_app.reset(token)
+    de = translations("de")
+    assert de.gettext("Deck") == "Blatt"
+    assert de.pgettext("the Common and High decks", "Deck") == "Stapel"
+    assert translations("uk").pgettext("the Common and High decks", "Deck") == "Колода"
+
+
+def test_counts_follow_each_languages_plural_rule():
+    seats = (
+        "Waiting for players: {n} seat free. Add bots or invite friends.",
+        "Waiting for players: {n} seats free. Add bots or invite friends.",
+    )
+    uk, de = translations("uk"), translations("de")
+    said = {n: uk.ngettext(*seats, n).format(n=n) for n in (1, 2, 5, 21)}
+    assert "1 вільне місце." in said[1] and "21 вільне місце." in said[21]
+    assert "2 вільні місця." in said[2] and "5 вільних місць." in said[5]
+    assert "1 Platz frei." in de.ngettext(*seats, 1).format(n=1)
+    assert "3 Plätze frei." in de.ngettext(*seats, 3).format(n=3)
+    pot = ("{names} wins the pot of {pot} chip.", "{names} wins the pot of {pot} chips.")
+    assert uk.ngettext(*pot, 21).format(names="Ада", pot=21) == "Ада виграє банк у 21 фішку."
+    assert uk.ngettext(*pot, 30).format(names="Ада", pot=30) == "Ада виграє банк у 30 фішок."
+    watching = ("{n} watching", "{n} watching")
+    assert [uk.ngettext(*watching, n).format(n=n) for n in (1, 3, 7)] == [
+        "1 глядач",
+        "3 глядачі",
+        "7 глядачів",
+    ]
+
+
+async def test_a_free_seat_is_counted_in_the_players_language(hub):
+    app = make_app(hub, term=TermInfo(lang="uk_UA.UTF-8"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        app.screen.query_one("#players", Select).value = 3
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+        await wait_for(pilot, lambda: "2 вільні місця" in screen_text(app))
+        await pilot.press("b")
+        await wait_for(pilot, lambda: "1 вільне місце" in screen_text(app))
+        assert "q Піти" in screen_text(app)  # leaving the table is not quitting the app

@@ -13,11 +13,12 @@ from gambit_tui.cards import FRENCH_FACES, CardStyle, french_label
 from gambit_tui.prefs import Prefs
 from gambit_tui.screens.create_table import CreateTableScreen
 from gambit_tui.screens.lobby import LobbyScreen
-from gambit_tui.screens.prophet_table import ProphetTableScreen
+from gambit_tui.screens.prophet_table import ProphetTableScreen, join_tail, split_round
 from gambit_tui.screens.result import ResultScreen
 from gambit_tui.screens.score_sheet import ScoreSheetScreen
 from gambit_tui.screens.settings import SettingsScreen
 from gambit_tui.widgets.choice_row import ChoiceRow
+from gambit_tui.widgets.event_log import EventLog
 from gambit_tui.widgets.hand_row import HandRow
 from gambit_tui.widgets.trick_view import LastTrickScreen
 from protocol.cards import FRENCH_52
@@ -62,7 +63,9 @@ def seat_rows(app) -> dict[str, tuple[str, int, int]]:
 async def test_a_whole_prophet_game_by_keys(hub):
     """Every round of a short schedule (1-2-1 cards), each decision made by keys, checking
     what the table shows on the way: round and trump, the dealer's barred bid, bids and tricks
-    against them, dimmed cards that cannot be picked, the last trick and the score sheet."""
+    against them, dimmed cards that cannot be picked, the last trick and the score sheet; and
+    a log with every play, trick and round score exactly once (each round's final trick and
+    score arrive in the next round's first views)."""
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
@@ -76,7 +79,7 @@ async def test_a_whole_prophet_game_by_keys(hub):
             if isinstance(app.screen, ResultScreen):
                 break
             view, ask = table.view, table.ask
-            marker = (view or {}).get("round"), len((view or {}).get("events", [])), repr(ask)
+            marker = table._decision_key()
             if not ask or marker == last_marker or app.screen is not table:
                 await pilot.pause(0.02)
                 continue
@@ -106,6 +109,14 @@ async def test_a_whole_prophet_game_by_keys(hub):
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is table)
         assert "The game is over. Highest total:" in screen_text(app)
+        log = [line.plain for line in table.query_one(EventLog).lines]
+        assert sum(" plays " in line for line in log) == 3 * 4, log
+        assert sum(line.endswith(" wins the trick.") for line in log) == 4, log
+        scored = [line for line in log if line.startswith("Round ") and " scored: " in line]
+        assert [line.split(" scored")[0] for line in scored] == ["Round 1", "Round 2", "Round 3"]
+        for row, line in zip(view["sheet"], scored, strict=True):
+            points = ", ".join(f"{table.name_of(s)} {p}" for s, p in enumerate(row))
+            assert line.endswith(f" scored: {points}.")
 
 
 async def bid_by_keys(pilot, table: ProphetTableScreen, seen: set[str]) -> None:
@@ -161,6 +172,9 @@ async def play_by_keys(pilot, table: ProphetTableScreen, seen: set[str]) -> None
         text = screen_text(app)
         last = view["last_trick"]
         assert "Last trick" in text
+        # Round 1 has one card, so the first last trick shown is round 1's, in round 2.
+        assert view["round"] == 2 and last["round"] == 1 and sum(view["tricks"]) == 0
+        assert "Round 1 ended with this trick." in text
         assert f"Led by {table.name_of(last['leader'])}" in text
         assert f"{table.name_of(last['winner'])} won the trick." in text
         for _seat, card in last["cards"]:
@@ -286,6 +300,23 @@ async def test_the_hand_is_sorted_by_suit_or_by_rank_as_the_player_prefers(hub):
         assert ranked == FRENCH_FACES.sort(cards, "rank")
         ranks = ["789TJQKA".index(c[0]) for c in ranked]
         assert ranks == sorted(ranks) and ranked != hand.cards
+
+
+def test_a_rounds_tail_joins_the_log_once_however_much_of_it_was_seen():
+    """The next round's view repeats the final trick's plays the client may already have
+    seen; joined to the old round they appear once, whatever view the client saw last."""
+    deal1 = {"e": "deal", "round": 1}
+    bids = [{"e": "bid", "seat": s, "tricks": 0} for s in range(3)]
+    plays = [{"e": "play", "seat": s, "card": c} for s, c in enumerate(("AS", "KS", "QS"))]
+    end = [{"e": "trick_won", "seat": 0}, {"e": "round_scored", "round": 1}]
+    whole = [deal1, *bids, *plays, *end]
+    deal2 = {"e": "deal", "round": 2}
+    view = [*plays, *end, deal2, {"e": "bid", "seat": 1, "tricks": 0}]
+    tail, current = split_round(view)
+    assert tail == [*plays, *end] and current == view[-2:]
+    for seen in range(4, len(whole) + 1):  # from the last bid to the whole round
+        assert join_tail(whole[:seen], tail) == whole
+    assert split_round([deal1, *bids]) == ([], [deal1, *bids])
 
 
 def test_deck_faces_sort_and_french_faces_fit_one_cell_per_character():

@@ -8,7 +8,7 @@ import re
 import pytest
 from markdown_it import MarkdownIt
 
-from gambit_tui import names
+from gambit_tui import fortunes_text, names
 from gambit_tui.i18n import translations
 from gambit_tui.screens.rules import (
     CONTENT_DIR,
@@ -133,6 +133,36 @@ def test_translation_names_cards_hands_and_options_as_the_catalog_does(lang):
     lowered = text.casefold()
     missing = [c for c in choices if catalog.gettext(c).casefold() not in lowered]
     assert not missing
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_fortunes_and_prophet_screens_use_the_rules_words(lang):
+    """Suits, ranks, seats, teams, dispositions and the betting keys of Fortunes, and the French
+    suits and court cards of Prophet, as whole words of the rules text (so "Ріг" for the
+    rules' "Ріх" fails, though "Рігу" is in the text)."""
+    catalog = translations(lang)
+    text = flat(rules_text(lang)).casefold()
+    terms = [
+        *fortunes_text.SUIT_NAMES.values(),
+        *fortunes_text.RANK_NAMES.values(),
+        *fortunes_text.COMPASS,
+        *fortunes_text.TEAMS.values(),
+        *names.FRENCH_SUITS.values(),
+        *names._FRENCH_RANK_NAMES.values(),
+        "well-disposed",
+        "ill-disposed",
+        "Reading",
+        "Stay",
+        "Raise",
+        "Fold",
+    ]
+    missing = [
+        (term, catalog.gettext(term))
+        for term in terms
+        if not re.search(rf"(?<!\w){re.escape(catalog.gettext(term).casefold())}(?!\w)", text)
+    ]
+    assert not missing
+    assert catalog.gettext("Star {n}").format(n=7) in rules_text(lang)
 
 
 def test_sections_follow_the_language_and_fall_back_to_english():
