@@ -68,7 +68,7 @@ class LobbyScreen(GambitScreen):
     def __init__(self) -> None:
         super().__init__()
         #: The rows the tables' list shows (it is rebuilt only when they change).
-        self._rows: list[tuple[Any, ...]] = []
+        self._rows: list[tuple[Any, ...]] | None = None
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -82,7 +82,7 @@ class LobbyScreen(GambitScreen):
         return int(self.gapp.model.server.get("chat_max", 500))
 
     def setup(self) -> None:
-        self._rows = []  # a freshly composed list is empty
+        self._rows = None  # a freshly composed list shows nothing yet
         table = self.query_one("#tables", DataTable)
         table.border_title = _("Tables")
         table.add_column(_("#"), key="id")

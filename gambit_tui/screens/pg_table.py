@@ -207,9 +207,10 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
                 )
             )
         elif view.get("turn") is not None and len(waiting) <= 1:
-            prompt.question = Text(_("{name}'s turn.").format(name=self.name_of(view["turn"])))
+            question = Text(_("{name}'s turn.").format(name=self.name_of(view["turn"])))
             if waiting and waiting[0] != self.name_of(view["turn"]):
-                prompt.question.append(" " + _("{name} is choosing.").format(name=waiting[0]))
+                question.append(" " + _("{name} is choosing.").format(name=waiting[0]))
+            prompt.question = question
         elif waiting:
             prompt.question = Text(_("Still choosing: {names}.").format(names=", ".join(waiting)))
         else:

@@ -25,9 +25,9 @@ class PromptBar(TextLines):
     }
     """
 
-    question: reactive[Text] = reactive(Text, always_update=True)
-    """The first line."""
-    hint: reactive[Text] = reactive(Text, always_update=True)
+    question: reactive[Text] = reactive(Text)
+    """The first line (an equal text repaints nothing)."""
+    hint: reactive[Text] = reactive(Text)
     """The second line."""
     yours: reactive[bool] = reactive(False)
     """Whether the decision is the player's (highlights the bar)."""

@@ -26,8 +26,9 @@ class StatusBar(TextLines):
     }
     """
 
-    you: reactive[dict[str, Any]] = reactive(dict, always_update=True)
-    """The ``you`` record from the server."""
+    you: reactive[dict[str, Any]] = reactive(dict)
+    """The ``you`` record from the server (an equal record repaints nothing: the bar is set
+    after every move at a table)."""
     game: reactive[str | None] = reactive(None)
     """The game whose rating to show (None: all of them)."""
     context: reactive[str] = reactive("")

@@ -27,6 +27,8 @@ class TextLines(Widget):
         self._text: Text | None = None
         self._key: tuple[int, Style] | None = None
         self._strips: list[Strip] = []
+        self._look: tuple[object, ...] | None = None
+        self._drawn: list[Strip] = []
 
     def build(self) -> Text:
         """The widget's content: one line of the widget per line of text (no wrapping)."""
@@ -35,10 +37,19 @@ class TextLines(Widget):
     def render_lines(self, crop: Region) -> list[Strip]:
         text = self.build()
         key = (self.size.width, self.rich_style)
+        styles = self.styles
+        # Everything else the finished lines depend on: a change of class or focus shows here.
+        look = (crop, self.size, styles.border, styles.padding, self.border_title)
+        if text == self._text and key == self._key and look == self._look:
+            # Refreshed, but nothing shown changed (a move elsewhere at the table): the lines
+            # with their border and padding are the ones drawn last time.
+            return self._drawn
         if key != self._key or text != self._text:
             self._text, self._key = text, key
             self._strips = self._to_strips(text, *key)
-        return super().render_lines(crop)
+        self._look = look
+        self._drawn = super().render_lines(crop)
+        return self._drawn
 
     def _to_strips(self, text: Text, width: int, base: Style) -> list[Strip]:
         console = self.app.console
