@@ -7,7 +7,10 @@ in a child process pinned to one core, and opens the client sessions from this p
 other core: asyncssh clients with 80×24 PTYs, which go through the welcome screen to the
 lobby exactly as a player would (Enter). Then the server seats them at tables of five (Prophet's
 Gambit) where a bot acts for one seat about once a second per table, and a few probe sessions
-type into the lobby chat. Prints, as its last line, one JSON object:
+type into the lobby chat. Seated players close the result of a deal when it comes up (Enter,
+0.5–2 s later), as people do. The measured window starts once the server has caught up with
+seating everyone at once (its event loop keeps time again). Prints, as its last line, one
+JSON object:
 
 * ``sessions``: N (the probes come on top).
 * ``rss_mb_per_session``: the server's resident memory growth over all sessions, per session.
@@ -259,6 +262,18 @@ class ServerProbe:
         }
 
 
+async def caught_up(limit: float = 120.0) -> dict[str, Any]:
+    """Wait until the event loop keeps time again (seating everyone at once is a burst of
+    screens to build): ten 0.1 s sleeps in a row that each overslept by less than 20 ms."""
+    started = time.perf_counter()
+    calm = 0
+    while calm < 10 and time.perf_counter() - started < limit:
+        before = time.perf_counter()
+        await asyncio.sleep(0.1)
+        calm = calm + 1 if time.perf_counter() - before < 0.12 else 0
+    return {"waited_s": round(time.perf_counter() - started, 1)}
+
+
 async def serve_child(data_dir: Path) -> None:
     """The server side: what ``gambit serve`` runs, plus the probe, driven over stdin."""
 
@@ -269,6 +284,12 @@ async def serve_child(data_dir: Path) -> None:
     from server.store import Store
 
     logging.basicConfig(filename=data_dir / "server.log", level=logging.WARNING)
+    if os.environ.get("BENCH_SLOW_CALLBACKS"):  # log what stalls the event loop
+        loop = asyncio.get_running_loop()
+        loop.set_debug(True)
+        loop.slow_callback_duration = float(os.environ["BENCH_SLOW_CALLBACKS"])
+        logging.getLogger("asyncio").setLevel(logging.WARNING)
+        print(data_dir, file=sys.stderr)
     store = Store.open(data_dir)
     hub = Hub(store, HubConfig(bot_delay=1.0, turn_timer=0, between_games=2.0))
     await hub.start()
@@ -289,6 +310,8 @@ async def serve_child(data_dir: Path) -> None:
     while line := (await reader.readline()).decode().strip():
         if line == "seat":
             answer = probe.seat()
+        elif line == "caught_up":
+            answer = await caught_up()
         elif line == "mark":
             answer = probe.mark()
         elif line == "report":
@@ -348,7 +371,8 @@ class Client:
     def close_dialog(self) -> None:
         self.closing = False
         if self.chan is not None:
-            self.chan.write(b"\r")
+            with contextlib.suppress(Exception):  # the session may be over by now
+                self.chan.write(b"\r")
 
     def reset_counts(self) -> None:
         self.bytes = self.zbytes = 0
@@ -543,6 +567,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         seated = await child.ask("seat")
         log(f"seated: {seated}")
         await asyncio.sleep(args.settle)
+        log(f"caught up: {await child.ask('caught_up')}")
         stop = asyncio.Event()
         echoes: list[float] = []
         typing = [asyncio.create_task(type_keys(p, stop, echoes)) for p in probes]
@@ -602,7 +627,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if client.conn is not None:
                 client.conn.close()
         child.stop()
-        shutil.rmtree(data_dir, ignore_errors=True)
+        if not os.environ.get("BENCH_SLOW_CALLBACKS"):
+            shutil.rmtree(data_dir, ignore_errors=True)
 
 
 def log(text: str) -> None:

@@ -43,7 +43,10 @@ class ResultScreen(GambitModal):
             yield Static(self._render_result(), id="body")
 
     def on_mount(self) -> None:
-        self.query_one("#result").border_title = _("The Reveal")
+        game = (self.snapshot.get("info") or {}).get("game")
+        # The Reveal is Prophet's Gambit's own word for the end of a deal.
+        title = _("The Reveal") if game == "prophets_gambit" else _("Result")
+        self.query_one("#result").border_title = title
 
     def _render_result(self) -> Table | Text:
         message = self.snapshot
