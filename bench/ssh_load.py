@@ -262,15 +262,15 @@ class ServerProbe:
         }
 
 
-async def caught_up(limit: float = 120.0) -> dict[str, Any]:
+async def caught_up(limit: float = 60.0) -> dict[str, Any]:
     """Wait until the event loop keeps time again (seating everyone at once is a burst of
-    screens to build): ten 0.1 s sleeps in a row that each overslept by less than 20 ms."""
+    screens to build): five 0.1 s sleeps in a row that each overslept by less than 50 ms."""
     started = time.perf_counter()
     calm = 0
-    while calm < 10 and time.perf_counter() - started < limit:
+    while calm < 5 and time.perf_counter() - started < limit:
         before = time.perf_counter()
         await asyncio.sleep(0.1)
-        calm = calm + 1 if time.perf_counter() - before < 0.12 else 0
+        calm = calm + 1 if time.perf_counter() - before < 0.15 else 0
     return {"waited_s": round(time.perf_counter() - started, 1)}
 
 
