@@ -9,7 +9,10 @@ from rich.text import Text
 from textual import events
 from textual.widget import Widget
 
-from ..i18n import _
+from ..i18n import N_, _
+
+#: Footer keys of Textual's own widgets, so that the catalogs translate them too.
+TEXTUAL_KEYS = (N_("Dismiss menu"),)
 
 if TYPE_CHECKING:
     from textual.screen import Screen

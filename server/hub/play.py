@@ -78,6 +78,8 @@ class PlayMixin:
             table.status = "playing"
             self.store.start_game(table.id, state.params)
             self.save(table)
+        if table.stake:
+            self.tell_balances(table)
         self.table_changed(table)
 
     # --- actions ----------------------------------------------------------------------------
@@ -110,7 +112,16 @@ class PlayMixin:
         state.apply(seat, action)
         if state.is_over:
             self.settle(table)
+        elif raise_chips:
+            self.tell_balances(table)
         self.table_changed(table)
+
+    def tell_balances(self: Hub, table: Table) -> None:
+        """Chips moved into the pot: every human at the table sees their balance now."""
+        for seat in table.seats:
+            player = self.players.get(seat.player) if seat.player else None
+            if player is not None:
+                player.push({"t": "you", **self.you(player)})
 
     # --- the end of a game ------------------------------------------------------------------
 

@@ -42,6 +42,9 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds without a key press before a session is closed (0: never)",
     )
     parser.add_argument("--bot-delay", type=float, default=HubConfig().bot_delay)
+    parser.add_argument(
+        "--seed", type=int, default=None, help="fixed deal seed, for repeatable games (tests)"
+    )
     parser.add_argument("--log-file", help="log here instead of stderr")
     parser.add_argument("-v", "--verbose", action="store_true", help="log SSH details too")
 
@@ -117,7 +120,7 @@ def main_serve(args: argparse.Namespace) -> int:
         idle_timeout=args.idle_timeout,
         freeze_sessions=True,
     )
-    hub_config = HubConfig(bot_delay=args.bot_delay)
+    hub_config = HubConfig(bot_delay=args.bot_delay, seed=args.seed)
     try:
         asyncio.run(run_serve(data_dir, hub_config, host_config, sys.stdout))
     except OSError as err:  # e.g. the port is taken

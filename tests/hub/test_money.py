@@ -210,12 +210,12 @@ async def test_chips_are_conserved_over_many_games(store):
         for client in (ada, bob):
             pid = client.pid  # type: ignore[attr-defined]
             assert store.balance(f"player:{pid}") == expected_balance(hub, auditor, pid)
-        # each player was told a fresh balance after every game they finished
+        # each player was told a fresh balance when every game they played started (the ante)
+        # and when it ended (the payout)
         for client in (ada, bob):
             pid = client.pid  # type: ignore[attr-defined]
             finished = sum(1 for g in auditor.settled if f"player:{pid}" in g["accounts"])
-            await asyncio.wait_for(_until(lambda c=client, n=finished: len(yous(c)) >= n), 5)
-            assert len(yous(client)) == finished
+            await asyncio.wait_for(_until(lambda c=client, n=finished: len(yous(c)) >= 2 * n), 5)
             assert all(m["chips"] >= 0 for m in yous(client))
 
 
@@ -486,3 +486,16 @@ async def test_ratings_follow_each_game_and_max_rating_keeps_strong_players_out(
         at = await new_table(cy, max_rating=1000)
         await join(newcomer, at)
         assert hub.tables[at].seat_of("key-Dee") == 1
+
+
+async def test_players_see_their_ante_leave_at_once(store):
+    """The balance in a player's header drops by the stake when the game starts, not only
+    when it is settled."""
+    async with running_hub(store, bot_delay=30.0) as hub:
+        ada, bo = await player(hub, "ada"), await player(hub, "bo")
+        table = await new_table(ada, bots={2: "random"}, stake=25)
+        await join(bo, table)
+        await start(ada, table)
+        for client in (ada, bo):
+            you = await client.until(lambda m: m["t"] == "you" and m["chips"] == START - 25)
+            assert you["chips"] == hub.store.balance(f"player:{you['id']}") == START - 25

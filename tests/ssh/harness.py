@@ -286,15 +286,16 @@ class ThreadServer:
 
 class ServeProcess:
     """``gambit serve`` on a free loopback port with a temporary data directory; with ``seed``,
-    its hub deals (and its bots choose) the same every run (see ``seeded_serve.py``)."""
+    its hub deals (and its bots choose) the same every run (``--seed``)."""
 
     def __init__(self, data_dir: Path, *args: str, seed: int | None = None) -> None:
         self.log_file = data_dir / "serve.log"
-        command = ["server.cli"] if seed is None else ["tests.ssh.seeded_serve", str(seed)]
+        if seed is not None:
+            args = (*args, "--seed", str(seed))
         cmd = [
             sys.executable,
             "-m",
-            *command,
+            "server.cli",
             "serve",
             "--port",
             "0",
