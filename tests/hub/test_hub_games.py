@@ -33,8 +33,10 @@ async def test_one_client_plays_a_full_game_against_bots(hub, store, game, playe
     assert sorted(outcome["ranking"]) == list(range(players))
     # the pot moved: Ada's balance is 1000 - 10 + her share, and the ledger still sums to 0
     share = outcome_share(outcome, 0, 10, players)
-    you = await ada.until(lambda m: m["t"] == "you")
-    assert you["chips"] == 1000 - 10 + share
+    # two balances: after the ante, then after the payout
+    await ada.until(lambda m: m["t"] == "you" and sum(x["t"] == "you" for x in ada.log) >= 2)
+    ante, payout = [m["chips"] for m in ada.log if m["t"] == "you"][:2]
+    assert (ante, payout) == (1000 - 10, 1000 - 10 + share)
     assert store.ledger_total() == 0
     games = store.games_of("SHA256:ada", 5)
     assert len(games) == 1
