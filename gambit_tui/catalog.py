@@ -87,9 +87,10 @@ def main() -> int:
             continue
         with path.open("rb") as handle:
             catalog = read_po(handle, locale=lang_dir.name, domain=DOMAIN)
-        # Fuzzy guesses for new messages stay untranslated (fuzzy) until a translator checks them;
-        # the creation date stays fixed so an unchanged catalog is not rewritten.
-        catalog.update(template, update_creation_date=False)
+        # No fuzzy guesses (Babel offered "Priest" for "Result", "Cancel" for "Ace"): a new
+        # message stays untranslated, and the catalog tests say so until a translator fills it
+        # in. The creation date stays fixed so an unchanged catalog is not rewritten.
+        catalog.update(template, no_fuzzy_matching=True, update_creation_date=False)
         write(catalog, path)
     print(f"{len(template)} messages", file=sys.stderr)
     return 0
