@@ -8,7 +8,9 @@ other core: asyncssh clients with 80×24 PTYs, which go through the welcome scre
 lobby exactly as a player would (Enter). Then the server seats them at tables of five (Prophet's
 Gambit) where a bot acts for one seat about once a second per table, and a few probe sessions
 type into the lobby chat. Seated players close the result of a deal when it comes up (Enter,
-0.5–2 s later), as people do. Prints, as its last line, one JSON object:
+0.5–2 s later), as people do. With ``BENCH_SLOW_CALLBACKS=0.15`` in the environment the server
+runs asyncio's debug mode and logs every callback slower than that (its data folder is kept
+and named on stderr). Prints, as its last line, one JSON object:
 
 * ``sessions``: N (the probes come on top).
 * ``rss_mb_per_session``: the server's resident memory growth over all sessions, per session.
