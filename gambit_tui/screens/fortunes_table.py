@@ -213,23 +213,10 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
 
     def _set_prompt(self, view: dict[str, Any] | None) -> None:
         prompt = self.query_one(PromptBar)
-        info = self.info
         ask = self.ask
         prompt.yours = bool(ask)
         if view is None:
-            free = sum(1 for s in info["seats"] if not (s.get("name") or s.get("bot")))
-            if self.seat is None:
-                prompt.question = Text(_("Waiting for the players to start the game."))
-            elif free:
-                prompt.question = Text(
-                    ngettext(
-                        "Waiting for players: {n} seat free. Add bots or invite friends.",
-                        "Waiting for players: {n} seats free. Add bots or invite friends.",
-                        free,
-                    ).format(n=free)
-                )
-            else:
-                prompt.question = Text(_("Every seat is taken: press s to start."))
+            prompt.question = self.waiting_room_text()
             prompt.hint = Text("")
             return
         if view.get("over"):

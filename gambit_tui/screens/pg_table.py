@@ -12,7 +12,7 @@ from textual.containers import Horizontal
 
 from .. import events
 from ..cards import card_text
-from ..i18n import N_, NC_, _, ngettext
+from ..i18n import N_, NC_, _
 from ..names import game_title, tarokka_card_name
 from ..pg_text import ask_text, event_text
 from ..widgets.chat_panel import ChatPanel
@@ -166,24 +166,10 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
     def _set_prompt(self, view: dict[str, Any] | None) -> None:
         prompt = self.query_one(PromptBar)
         style = self.gapp.card_style
-        info = self.info
         ask = self.ask
         prompt.yours = bool(ask)
         if view is None:
-            seats = info["seats"]
-            free = sum(1 for s in seats if not (s.get("name") or s.get("bot")))
-            if self.seat is None:
-                prompt.question = Text(_("Waiting for the players to start the game."))
-            elif free:
-                prompt.question = Text(
-                    ngettext(
-                        "Waiting for players: {n} seat free. Add bots or invite friends.",
-                        "Waiting for players: {n} seats free. Add bots or invite friends.",
-                        free,
-                    ).format(n=free)
-                )
-            else:
-                prompt.question = Text(_("Every seat is taken: press s to start."))
+            prompt.question = self.waiting_room_text()
             prompt.hint = Text("")
             return
         if view.get("over"):

@@ -15,7 +15,7 @@ from textual.widgets import Static
 from .. import events
 from ..autoplay import AutoPlay
 from ..cards import FRENCH_FACES, french_text
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _
 from ..names import choice_label, french_card_name, game_title
 from ..prophet_text import ask_text, bid_hint, event_text, round_line, trump_line
 from ..widgets.chat_panel import ChatPanel
@@ -252,23 +252,10 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
 
     def _set_prompt(self, view: dict[str, Any] | None) -> None:
         prompt = self.query_one(PromptBar)
-        info = self.info
         ask = self.ask
         prompt.yours = bool(ask)
         if view is None:
-            free = sum(1 for s in info["seats"] if not (s.get("name") or s.get("bot")))
-            if self.seat is None:
-                prompt.question = Text(_("Waiting for the players to start the game."))
-            elif free:
-                prompt.question = Text(
-                    ngettext(
-                        "Waiting for players: {n} seat free. Add bots or invite friends.",
-                        "Waiting for players: {n} seats free. Add bots or invite friends.",
-                        free,
-                    ).format(n=free)
-                )
-            else:
-                prompt.question = Text(_("Every seat is taken: press s to start."))
+            prompt.question = self.waiting_room_text()
             prompt.hint = Text("")
             return
         if view.get("over"):

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.binding import Binding, BindingType
 
 from .. import events
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from ..names import seat_name, status_label
 from ..widgets.chat_panel import ChatPanel
 from .base import GambitScreen, while_composed
@@ -78,6 +79,21 @@ class TableScreen(GambitScreen):
     def name_of(self, seat: int) -> str:
         seats = self.info["seats"]
         return seat_name(seats[seat]) if 0 <= seat < len(seats) else "?"
+
+    def waiting_room_text(self) -> Text:
+        """The prompt before a game starts: who we wait for, or that it may start."""
+        free = sum(1 for s in self.info["seats"] if not (s.get("name") or s.get("bot")))
+        if self.seat is None:
+            return Text(_("Waiting for the players to start the game."))
+        if free:
+            return Text(
+                ngettext(
+                    "Waiting for players: {n} seat free. Add bots or invite friends.",
+                    "Waiting for players: {n} seats free. Add bots or invite friends.",
+                    free,
+                ).format(n=free)
+            )
+        return Text(_("Every seat is taken: press s to start."))
 
     def status_context(self) -> str:
         info = self.info
