@@ -34,7 +34,12 @@ def run_and_kill(folder: Path, lines_wanted: int) -> list[list[str]]:
         while len(lines) < lines_wanted and (line := child.stdout.readline()):
             lines.append(line.split())
         child.send_signal(signal.SIGKILL)
-        rest, err = child.communicate(timeout=10)
+        # Read the rest through the same buffered stream: ``communicate()`` reads the pipe's
+        # file descriptor and would miss lines ``readline()`` had already buffered.
+        rest = child.stdout.read()
+        assert child.stderr is not None
+        err = child.stderr.read()
+        child.wait(timeout=10)
     finally:
         if child.poll() is None:
             child.kill()
