@@ -103,16 +103,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         yield FortunesHand(id="hand")
         yield PromptBar()
 
-    def on_mount(self) -> None:
-        # (Textual calls GambitScreen.on_mount too: handlers run for every class.)
-        self.set_interval(1.0, self._tick)
-
     # --- what the screen reads -------------------------------------------------------------
-
-    @property
-    def ask(self) -> dict[str, Any] | None:
-        view = self.view
-        return view.get("ask") if view else None
 
     @property
     def ask_kind(self) -> str | None:
@@ -352,22 +343,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         self.query_one(FortunesWon).display = not open_
         super().set_chat(open_)
 
-    @while_composed
-    def _tick(self) -> None:
-        """Count the turn timers down between table messages: seconds left come from the
-        model, which knows when the message came."""
-        message = self.message
-        if message is None or self._behind:
-            return
-        timers = {}
-        for seat in message["info"].get("deadlines") or {}:
-            left = self.gapp.model.deadline_left(self.table_id, int(seat))
-            if left is not None:
-                timers[int(seat)] = left
-        compass = self.query_one(FortunesCompass)
-        if timers or compass.timers:
-            compass.timers = timers
-
     # --- the reading -----------------------------------------------------------------------
 
     def maybe_show_result(self) -> None:
@@ -541,3 +516,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             return
         self.query_one(FortunesHand).pick_digit(digit)
         self.refresh_bindings()
+
+    def timers_widget(self) -> FortunesCompass:
+        return self.query_one(FortunesCompass)

@@ -87,10 +87,6 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         yield ChoiceRow(id="choices")
         yield PromptBar()
 
-    def on_mount(self) -> None:
-        # (Textual calls GambitScreen.on_mount too: handlers run for every class.)
-        self.set_interval(1.0, self._tick)
-
     # --- showing the table -----------------------------------------------------------------
 
     @while_composed
@@ -119,11 +115,6 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
     def set_chat(self, open_: bool) -> None:
         self.query_one(EventLog).display = not open_
         super().set_chat(open_)
-
-    @property
-    def ask(self) -> dict[str, Any] | None:
-        view = self.view
-        return view.get("ask") if view else None
 
     def _set_choices(self, view: dict[str, Any] | None) -> None:
         row = self.query_one(ChoiceRow)
@@ -222,21 +213,6 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         if self.view and not self.view.get("over"):
             self.query_one(PromptBar).hint = self._card_hint()
 
-    @while_composed
-    def _tick(self) -> None:
-        message = self.message
-        if message is None or self._behind:
-            return
-        deadlines = message["info"].get("deadlines") or {}
-        timers = {}
-        for seat in deadlines:
-            left = self.gapp.model.deadline_left(self.table_id, int(seat))
-            if left is not None:
-                timers[int(seat)] = left
-        seats = self.query_one(PGSeats)
-        if timers or seats.timers:
-            seats.timers = timers
-
     # --- acting ----------------------------------------------------------------------------
 
     @property
@@ -299,3 +275,6 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
     def action_pick(self, index: int) -> None:
         self.query_one(ChoiceRow).pick(index)
         self.refresh_bindings()
+
+    def timers_widget(self) -> PGSeats:
+        return self.query_one(PGSeats)

@@ -107,16 +107,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         yield HandRow(id="hand")
         yield PromptBar()
 
-    def on_mount(self) -> None:
-        # (Textual calls GambitScreen.on_mount too: handlers run for every class.)
-        self.set_interval(1.0, self._tick)
-
     # --- what the screen reads -------------------------------------------------------------
-
-    @property
-    def ask(self) -> dict[str, Any] | None:
-        view = self.view
-        return view.get("ask") if view else None
 
     def _decision_key(self) -> tuple[Any, ...]:
         """Names the decision the current view is about: it changes with every event, and
@@ -303,22 +294,6 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         self.query_one(EventLog).display = not open_
         super().set_chat(open_)
 
-    @while_composed
-    def _tick(self) -> None:
-        """Count the turn timers down between table messages (as the Prophet's Gambit
-        table does): seconds left come from the model, which knows when the message came."""
-        message = self.message
-        if message is None or self._behind:
-            return
-        timers = {}
-        for seat in message["info"].get("deadlines") or {}:
-            left = self.gapp.model.deadline_left(self.table_id, int(seat))
-            if left is not None:
-                timers[int(seat)] = left
-        seats = self.query_one(ProphetSeats)
-        if timers or seats.timers:
-            seats.timers = timers
-
     # --- acting ----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -421,3 +396,6 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
             head = _("Round {round} ended with this trick.").format(round=last["round"])
             return Group(Text(head, style="bold"), body)
         return body
+
+    def timers_widget(self) -> ProphetSeats:
+        return self.query_one(ProphetSeats)

@@ -68,6 +68,12 @@ class TableScreen(GambitScreen):
         return message.get("seat") if message else None
 
     @property
+    def ask(self) -> dict[str, Any] | None:
+        """The decision this player must make now, if any."""
+        view = self.view
+        return view.get("ask") if view else None
+
+    @property
     def game(self) -> str | None:  # type: ignore[override]
         return self.info.get("game") or None
 
@@ -112,6 +118,31 @@ class TableScreen(GambitScreen):
     def setup(self) -> None:
         self.query_one(ChatPanel).show_lines(self.gapp.model.chat_lines(self.table_id))
         self.set_chat(self.chat_open)
+
+    def on_mount(self) -> None:
+        # (Textual calls GambitScreen.on_mount too: handlers run for every class.)
+        self.set_interval(1.0, self._tick)
+
+    def timers_widget(self) -> Any:
+        """The widget with a ``timers`` attribute (seconds left per seat), if the game shows
+        turn timers."""
+        return None
+
+    @while_composed
+    def _tick(self) -> None:
+        """Count the turn timers down between table messages: seconds left come from the
+        model, which knows when the message came."""
+        message = self.message
+        widget = self.timers_widget()
+        if message is None or self._behind or widget is None:
+            return
+        timers = {}
+        for seat in message["info"].get("deadlines") or {}:
+            left = self.gapp.model.deadline_left(self.table_id, int(seat))
+            if left is not None:
+                timers[int(seat)] = left
+        if timers or widget.timers:
+            widget.timers = timers
 
     def on_unmount(self) -> None:
         self.gapp.table_screen_closed(self.table_id)
