@@ -8,7 +8,8 @@ that only counts bytes, seats them at Prophet's Gambit tables of five, lets each
 (a heuristic bot's choice for the pending seat) one action at a time, waits until every app
 has drawn it, and reports the server CPU and the bytes each app's update cost. Prints one
 JSON line last: ``cpu_ms_per_update`` (median over rounds: CPU time / app updates),
-``bytes_per_update`` (median), ``full_frames`` (whole-screen repaints during the actions).
+``bytes_per_update`` (median), ``frames_per_update`` (mean: frames written per app
+update), ``full_frames`` (whole-screen repaints during the actions).
 """
 
 from __future__ import annotations
@@ -123,9 +124,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     profile = cProfile.Profile() if args.profile else None
     cpu_per_update: list[float] = []
     bytes_per_update: list[float] = []
+    frames_per_update: list[float] = []
     full_before = sum(t.driver.frames_full for t in terminals)
     done = 0
     while done < args.actions:
+        if all(
+            hub.tables[t].state is None
+            or hub.tables[t].state.is_over
+            or not hub.tables[t].state.pending()
+            for t in tables
+        ):
+            break  # every game is over: fewer actions than asked
+        frames_before = sum(t.frames for t in terminals)
         for terminal in terminals:
             terminal.bytes = 0
         start_cpu = time.process_time()
@@ -146,6 +156,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         cpu = (time.process_time() - start_cpu) * 1000
         cpu_per_update.append(cpu / (len(tables) * TABLE_SIZE))
         bytes_per_update.append(sum(t.bytes for t in terminals) / (len(tables) * TABLE_SIZE))
+        frames = sum(t.frames for t in terminals) - frames_before
+        frames_per_update.append(frames / (len(tables) * TABLE_SIZE))
     full = sum(t.driver.frames_full for t in terminals) - full_before
     if profile:
         profile.dump_stats(args.profile)
@@ -160,6 +172,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "screens": sorted(screens),
         "cpu_ms_per_update": round(statistics.median(cpu_per_update), 2),
         "bytes_per_update": round(statistics.median(bytes_per_update)),
+        "frames_per_update": round(statistics.mean(frames_per_update), 2),
         "full_frames": full,
     }
 

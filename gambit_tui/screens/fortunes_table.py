@@ -39,6 +39,7 @@ from ..widgets.fortunes_status import TRICKS, FortunesStatus, signed
 from ..widgets.fortunes_won import FortunesWon
 from ..widgets.hand_row import HandRow
 from ..widgets.prompt_bar import PromptBar
+from ..widgets.text_lines import retitle
 from ..widgets.trick_view import LastTrickScreen, trick_grid
 from .base import while_composed
 from .table_base import TABLE_KEYS, TableScreen
@@ -177,12 +178,12 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         kind = self.ask_kind
         row.set_class(kind == "play", "-active")
         if view is None:
-            row.border_title = _("Your hand")
+            retitle(row, _("Your hand"))
             row.choices = []
             row.placeholder = _("The game has not started yet.")
             return
         if self.seat is None:
-            row.border_title = _("Watching")
+            retitle(row, _("Watching"))
             row.choices = []
             row.placeholder = _("You are watching this table: hands stay hidden.")
             return
@@ -190,9 +191,10 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         if kind == "play":
             playable = {a["card"] for a in view.get("legal", []) if a["type"] == "play"}
         hand = view.get("hand") or []
-        row.border_title = ngettext(
-            "Your hand: {n} card", "Your hand: {n} cards", len(hand)
-        ).format(n=len(hand))
+        retitle(
+            row,
+            ngettext("Your hand: {n} card", "Your hand: {n} cards", len(hand)).format(n=len(hand)),
+        )
         row.placeholder = _("No cards in hand.")
         row.show(
             hand,

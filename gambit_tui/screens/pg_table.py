@@ -21,6 +21,7 @@ from ..widgets.event_log import EventLog
 from ..widgets.pg_center import PGCenter
 from ..widgets.pg_seats import PGSeats
 from ..widgets.prompt_bar import PromptBar
+from ..widgets.text_lines import retitle
 from .base import while_composed
 from .table_base import TABLE_KEYS, TableScreen
 
@@ -99,7 +100,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         for widget in (self.query_one(PGSeats), self.query_one(PGCenter)):
             widget.style = style
             widget.message = message
-        self.query_one(PGSeats).border_title = game_title("prophets_gambit")
+        retitle(self.query_one(PGSeats), game_title("prophets_gambit"))
         self._tick()
         lines = []
         for ev in (view or {}).get("events", []):
@@ -123,31 +124,31 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         kind = ask.get("kind")
         row.set_class(bool(ask), "-active")
         if view is None:
-            row.border_title = _("Your hand")
+            retitle(row, _("Your hand"))
             row.choices = []
             row.placeholder = _("The game has not started yet.")
             return
         if self.seat is None:
-            row.border_title = _("Watching")
+            retitle(row, _("Watching"))
             row.choices = []
             row.placeholder = _("You are watching this table: hands stay hidden.")
             return
         if kind in SEAT_KINDS:
-            row.border_title = _("Choose a player")
+            retitle(row, _("Choose a player"))
             row.choices = [
                 Choice(Text(self.name_of(s), style="bold"), s) for s in ask.get("targets", [])
             ]
             return
         if kind == "darklord_pick":
-            row.border_title = _("{name}'s hand").format(name=self.name_of(ask["target"]))
+            retitle(row, _("{name}'s hand").format(name=self.name_of(ask["target"])))
             row.choices = [Choice(card_text(c, style), c) for c in ask.get("hand", [])]
             return
         if kind == "ghost":
-            row.border_title = _("The discard pile")
+            retitle(row, _("The discard pile"))
             row.choices = [Choice(card_text(c, style), c) for c in view.get("discard", [])]
             return
         allowed = set(ask.get("cards", [])) if kind == "forced" else None
-        row.border_title = _("Your hand")
+        retitle(row, _("Your hand"))
         row.choices = [
             Choice(card_text(c, style), c, enabled=allowed is None or c in allowed)
             for c in view.get("hand", [])

@@ -24,6 +24,7 @@ from ..widgets.event_log import EventLog
 from ..widgets.hand_row import FittingChoiceRow, HandRow
 from ..widgets.prompt_bar import PromptBar
 from ..widgets.prophet_seats import ProphetSeats
+from ..widgets.text_lines import retitle
 from ..widgets.trick_view import LastTrickScreen, TrickView, last_trick_text
 from .base import while_composed
 from .table_base import TABLE_KEYS, TableScreen
@@ -135,7 +136,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         seats = self.query_one(ProphetSeats)
         seats.style = style
         seats.message = message
-        seats.border_title = game_title("prophet")
+        retitle(seats, game_title("prophet"))
         self._tick()
         self._set_round_bar(view)
         self.query_one(TrickView).show(
@@ -207,7 +208,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
             row.choices = []
             return
         legal = {a["tricks"] for a in view.get("legal", []) if a["type"] == "bid"}
-        row.border_title = _("Your bid")
+        retitle(row, _("Your bid"))
         row.numbered = False
         row.choices = [
             Choice(Text(str(b), style="bold"), b, enabled=b in legal)
@@ -219,19 +220,19 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         ask = self.ask or {}
         row.set_class(ask.get("kind") == "play", "-active")
         if view is None:
-            row.border_title = _("Your hand")
+            retitle(row, _("Your hand"))
             row.choices = []
             row.placeholder = _("The game has not started yet.")
             return
         if self.seat is None:
-            row.border_title = _("Watching")
+            retitle(row, _("Watching"))
             row.choices = []
             row.placeholder = _("You are watching this table: hands stay hidden.")
             return
         playable = None
         if ask.get("kind") == "play":
             playable = {a["card"] for a in view.get("legal", []) if a["type"] == "play"}
-        row.border_title = _("Your hand")
+        retitle(row, _("Your hand"))
         row.placeholder = _("No cards in hand.")
         row.show(
             view.get("hand") or [],

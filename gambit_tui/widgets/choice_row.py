@@ -9,9 +9,8 @@ from typing import Any
 from rich.text import Text
 from textual import events
 from textual.message import Message
-from textual.reactive import reactive
 
-from .text_lines import TextLines
+from .text_lines import TextLines, shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,13 +39,13 @@ class ChoiceRow(TextLines):
     }
     """
 
-    choices: reactive[list[Choice]] = reactive(list)
+    choices: shown[list[Choice]] = shown(list)
     """What may be picked, in order (an equal list changes nothing: the cursor stays)."""
-    cursor: reactive[int] = reactive(0)
+    cursor: shown[int] = shown(0)
     """Index of the picked choice."""
-    numbered: reactive[bool] = reactive(True)
+    numbered: shown[bool] = shown(True)
     """Show the digit that picks each choice."""
-    placeholder: reactive[str] = reactive("")
+    placeholder: shown[str] = shown("")
     """Shown when there is nothing to pick."""
 
     def __init__(self, *, id: str | None = None) -> None:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.reactive import reactive
 
 from ..i18n import _
-from .text_lines import TextLines
+from .text_lines import TextLines, shown
 
 
 class EventLog(TextLines):
@@ -22,7 +21,7 @@ class EventLog(TextLines):
     }
     """
 
-    lines: reactive[list[Text]] = reactive(list)
+    lines: shown[list[Text]] = shown(list)
     """Every line of the deal so far (an equal list repaints nothing)."""
 
     def on_mount(self) -> None:

@@ -11,7 +11,6 @@ from typing import Any
 
 from rich.align import AlignMethod
 from rich.text import Text
-from textual.reactive import reactive
 
 from ..cards import CardStyle
 from ..fortunes_text import (
@@ -29,7 +28,7 @@ from ..fortunes_text import (
 )
 from ..i18n import _
 from ..names import game_title, seat_name
-from .text_lines import TextLines
+from .text_lines import TextLines, shown
 
 #: Where each compass point sits: index from the dealer → East, South, West, North.
 EAST, SOUTH, WEST, NORTH = range(4)
@@ -59,11 +58,11 @@ class FortunesCompass(TextLines):
     }
     """
 
-    message: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
+    message: shown[dict[str, Any] | None] = shown(None, always_update=True)
     """The last ``table`` message of this table."""
-    style: reactive[CardStyle] = reactive(CardStyle)
+    style: shown[CardStyle] = shown(CardStyle)
     """How to draw cards."""
-    timers: reactive[dict[int, float]] = reactive(dict, always_update=True)
+    timers: shown[dict[int, float]] = shown(dict, always_update=True)
     """Seconds left on each seat's turn timer."""
 
     def on_mount(self) -> None:

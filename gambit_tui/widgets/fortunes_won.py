@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual.reactive import reactive
 
 from ..cards import CardStyle
 from ..fortunes_text import (
@@ -19,7 +18,7 @@ from ..fortunes_text import (
 from ..i18n import _
 from ..names import seat_name
 from .fortunes_status import signed
-from .text_lines import TextLines
+from .text_lines import TextLines, shown
 
 NAME_WIDTH = 12
 
@@ -38,9 +37,9 @@ class FortunesWon(TextLines):
     }
     """
 
-    message: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
+    message: shown[dict[str, Any] | None] = shown(None, always_update=True)
     """The last ``table`` message of this table."""
-    style: reactive[CardStyle] = reactive(CardStyle)
+    style: shown[CardStyle] = shown(CardStyle)
     """How to draw cards."""
 
     def on_mount(self) -> None:

@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual.reactive import reactive
 
 from ..cards import CardStyle, card_text
 from ..i18n import _, pgettext
 from ..names import seat_name
 from .grid import grid_text
 from .pg_seats import FRONT_MARKS
-from .text_lines import TextLines
+from .text_lines import TextLines, shown
 
 
 class PGCenter(TextLines):
@@ -29,9 +28,9 @@ class PGCenter(TextLines):
     }
     """
 
-    message: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
+    message: shown[dict[str, Any] | None] = shown(None, always_update=True)
     """The last ``table`` message of this table."""
-    style: reactive[CardStyle] = reactive(CardStyle)
+    style: shown[CardStyle] = shown(CardStyle)
     """How to draw cards."""
 
     def on_mount(self) -> None:

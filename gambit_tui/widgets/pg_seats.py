@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual.reactive import reactive
 
 from ..cards import CardStyle, card_text, cards_text, face_down
 from ..i18n import N_, _
 from ..names import seat_name
 from .grid import grid_text
-from .text_lines import TextLines
+from .text_lines import TextLines, shown
 
 #: Short marks of the two High cards that stay in front of a player (Executioner, Innocent).
 FRONT_MARKS = {"HEX": N_("Ex"), "HIN": N_("In")}
@@ -31,11 +30,11 @@ class PGSeats(TextLines):
     }
     """
 
-    message: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
+    message: shown[dict[str, Any] | None] = shown(None, always_update=True)
     """The last ``table`` message of this table."""
-    style: reactive[CardStyle] = reactive(CardStyle)
+    style: shown[CardStyle] = shown(CardStyle)
     """How to draw cards."""
-    timers: reactive[dict[int, float]] = reactive(dict, always_update=True)
+    timers: shown[dict[int, float]] = shown(dict, always_update=True)
     """Seconds left on each seat's turn timer."""
 
     def on_mount(self) -> None:

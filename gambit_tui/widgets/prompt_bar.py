@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.reactive import reactive
 
-from .text_lines import TextLines
+from .text_lines import TextLines, shown
 
 
 class PromptBar(TextLines):
@@ -25,11 +24,11 @@ class PromptBar(TextLines):
     }
     """
 
-    question: reactive[Text] = reactive(Text)
+    question: shown[Text] = shown(Text)
     """The first line (an equal text repaints nothing)."""
-    hint: reactive[Text] = reactive(Text)
+    hint: shown[Text] = shown(Text)
     """The second line."""
-    yours: reactive[bool] = reactive(False)
+    yours: shown[bool] = shown(False)
     """Whether the decision is the player's (highlights the bar)."""
 
     def watch_yours(self, yours: bool) -> None:

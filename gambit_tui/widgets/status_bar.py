@@ -6,11 +6,10 @@ from typing import Any
 
 from babel.numbers import format_decimal
 from rich.text import Text
-from textual.reactive import reactive
 
 from ..i18n import _
 from ..names import game_short
-from .text_lines import TextLines
+from .text_lines import TextLines, shown
 
 
 class StatusBar(TextLines):
@@ -26,14 +25,14 @@ class StatusBar(TextLines):
     }
     """
 
-    you: reactive[dict[str, Any]] = reactive(dict)
+    you: shown[dict[str, Any]] = shown(dict)
     """The ``you`` record from the server (an equal record repaints nothing: the bar is set
     after every move at a table)."""
-    game: reactive[str | None] = reactive(None)
+    game: shown[str | None] = shown(None)
     """The game whose rating to show (None: all of them)."""
-    context: reactive[str] = reactive("")
+    context: shown[str] = shown("")
     """Where the player is, shown on the right."""
-    lang: reactive[str] = reactive("en")
+    lang: shown[str] = shown("en")
     """Locale for numbers."""
 
     def build(self) -> Text:

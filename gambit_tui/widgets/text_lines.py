@@ -1,71 +1,148 @@
-"""A widget drawn from a rich ``Text``, a line at a time, converted only when it changed.
+"""A widget drawn from a rich ``Text``, a line at a time, repainting only the lines that changed.
 
 Under load the server draws every table for every seated player after every move, all in one
-process, and Textual's general path for a widget's ``render()`` (a Visual, then Content, then
-wrapping and formatting) cost 0.3–0.5 ms per line. Table widgets hold short, unwrapped lines,
-so this class turns their text into strips directly (Textual's Line API) and keeps them until
-the text, the width or the widget's own style changes.
+process. Textual's general path for a widget's ``render()`` (a Visual, then Content, then
+wrapping and formatting) cost 0.3–0.5 ms per line, and any change repainted the whole widget:
+its border, padding and every line. Table widgets hold short lines of which a move changes one
+or two, so this class turns their text into strips directly (Textual's Line API), compares the
+new lines with the ones on screen, and asks Textual to repaint just the rows that differ.
 """
 
 from __future__ import annotations
 
+from typing import Any, Generic, TypeVar
+
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region
+from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
+T = TypeVar("T")
+
+
+class shown(reactive[T], Generic[T]):
+    """A reactive attribute of a :class:`TextLines`: setting it repaints the changed lines only
+    (a plain ``reactive`` would repaint the whole widget)."""
+
+    def __init__(self, default: Any, *, always_update: bool = False) -> None:
+        super().__init__(default, repaint=False, always_update=always_update)
+
+    def __set__(self, obj: Any, value: T) -> None:
+        super().__set__(obj, value)
+        obj.content_changed()
+
+
+def retitle(widget: Widget, title: str) -> None:
+    """Set a widget's border title. Textual repaints the whole widget on every set, even of the
+    same title, and tables set theirs after every move."""
+    if widget.border_title != title:
+        widget.border_title = title
+
 
 class TextLines(Widget):
-    """Subclasses write :meth:`build` (what ``render`` would return: a ``Text`` of lines)."""
+    """Subclasses write :meth:`build` (what ``render`` would return: a ``Text`` of lines) and
+    declare what it reads as :class:`shown` attributes."""
 
     #: Wrap lines longer than the widget (otherwise they are cropped).
     WRAP = False
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self._text: Text | None = None
-        self._key: tuple[int, Style] | None = None
-        self._strips: list[Strip] = []
-        self._look: tuple[object, ...] | None = None
-        self._drawn: list[Strip] = []
+        self._shown_text: Text | None = None
+        self._shown_key: tuple[int, Style] | None = None
+        self._shown_lines: list[Text] = []
+        self._shown_strips: list[Strip] = []
+        self._diff_pending = False
+        self._stale = True
 
     def build(self) -> Text:
         """The widget's content: one line of the widget per line of text (no wrapping)."""
         return Text()
 
-    def render_lines(self, crop: Region) -> list[Strip]:
-        text = self.build()
-        key = (self.size.width, self.rich_style)
-        styles = self.styles
-        # Everything else the finished lines depend on: a change of class or focus shows here.
-        look = (crop, self.size, styles.border, styles.padding, self.border_title)
-        if text == self._text and key == self._key and look == self._look:
-            # Refreshed, but nothing shown changed (a move elsewhere at the table): the lines
-            # with their border and padding are the ones drawn last time.
-            return self._drawn
-        if key != self._key or text != self._text:
-            self._text, self._key = text, key
-            self._strips = self._to_strips(text, *key)
-        self._look = look
-        self._drawn = super().render_lines(crop)
-        return self._drawn
+    def content_changed(self) -> None:
+        """What :meth:`build` reads changed: once the current message is handled, repaint the
+        lines that now differ (several attributes set together cost one comparison)."""
+        self._stale = True
+        if self._diff_pending or not self.is_mounted or self._shown_key is None:
+            return
+        self._diff_pending = True
+        self.call_next(self._repaint_changed)
 
-    def _to_strips(self, text: Text, width: int, base: Style) -> list[Strip]:
-        console = self.app.console
-        strips = []
+    def _repaint_changed(self) -> None:
+        self._diff_pending = False
+        if self._shown_key is None:
+            return
+        changed = self._sync_lines()
+        if changed is None or len(changed) * 2 > len(self._shown_lines):
+            # Most rows changed (a log that moved up): repaint the widget whole, so the driver
+            # sees whole rows and can scroll them instead of writing them again.
+            self.refresh()
+        elif changed:
+            self.refresh(*self._row_regions(changed))
+
+    def _row_regions(self, rows: list[int]) -> list[Region]:
+        """Rows as regions of the content area, a run of neighbouring rows as one region."""
+        width = max(self._shown_key[0] if self._shown_key else 0, 1)
+        regions: list[Region] = []
+        start = previous = rows[0]
+        for y in [*rows[1:], -2]:
+            if y != previous + 1:
+                regions.append(Region(0, start, width, previous - start + 1))
+                start = y
+            previous = y
+        return regions
+
+    def _sync_lines(self) -> list[int] | None:
+        """Bring the strips up to date: the rows that changed, or None if all of them did."""
+        key = (self.content_size.width, self.rich_style)
+        if key == self._shown_key and not self._stale:
+            return []
+        self._stale = False
+        text = self.build()
+        if key == self._shown_key and text == self._shown_text:
+            return []
+        self._shown_text = text
         lines = text.split("\n", allow_blank=True)
         if self.WRAP:
-            lines = [part for line in lines for part in line.wrap(console, max(1, width))]
-        for line in lines:
-            strip = Strip(line.render(console, end=""))
-            strips.append(strip.crop_extend(0, width, base).apply_style(base))
-        return strips
+            console = self.app.console
+            lines = [part for line in lines for part in line.wrap(console, max(1, key[0]))]
+        if key != self._shown_key:
+            self._shown_key = key
+            self._shown_lines = list(lines)
+            self._shown_strips = [self._line_strip(line) for line in lines]
+            return None
+        old_lines, old_strips = self._shown_lines, self._shown_strips
+        changed: list[int] = []
+        strips: list[Strip] = []
+        for y, line in enumerate(lines):
+            if y < len(old_lines) and line == old_lines[y]:
+                strips.append(old_strips[y])
+            else:
+                strips.append(self._line_strip(line))
+                changed.append(y)
+        changed.extend(range(len(lines), len(old_lines)))
+        self._shown_lines, self._shown_strips = list(lines), strips
+        return changed
+
+    def _line_strip(self, line: Text) -> Strip:
+        width, base = self._shown_key or (0, Style())
+        strip = Strip(line.render(self.app.console, end=""))
+        return strip.crop_extend(0, width, base).apply_style(base)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # A full repaint (first paint, a resize, a style change) or one for another reason
+        # while a comparison is pending: anything that changed meanwhile is drawn now.
+        changed = self._sync_lines()
+        if changed:
+            self.refresh(*self._row_regions(changed))
+        return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
-        if y < len(self._strips):
-            return self._strips[y]
-        return Strip.blank(self.size.width, self.rich_style)
+        if y < len(self._shown_strips):
+            return self._shown_strips[y]
+        return Strip.blank(self.content_size.width, self.rich_style)
 
 
 class TextPanel(TextLines):
@@ -88,7 +165,7 @@ class TextPanel(TextLines):
         value = Text(value) if isinstance(value, str) else value
         if value != self._content:
             self._content = value
-            self.refresh()
+            self.content_changed()
 
     def build(self) -> Text:
         return self._content
