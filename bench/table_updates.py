@@ -9,7 +9,8 @@ that only counts bytes, seats them at Prophet's Gambit tables of five, lets each
 has drawn it, and reports the server CPU and the bytes each app's update cost. Prints one
 JSON line last: ``cpu_ms_per_update`` (median over rounds: CPU time / app updates),
 ``bytes_per_update`` (median), ``frames_per_update`` (mean: frames written per app
-update), ``full_frames`` (whole-screen repaints during the actions).
+update), ``full_frames`` (whole-screen repaints during the actions), ``all_drawn_ms_p50``
+(median over rounds: every table acting at once until the last app has written its frame).
 """
 
 from __future__ import annotations
@@ -38,11 +39,14 @@ class CountingTerminal:
     def __init__(self) -> None:
         self.bytes = 0
         self.frames = 0
+        self.first_frame_at: float | None = None
         self.driver: Any = None
 
     def send(self, data: bytes) -> None:
         self.bytes += len(data)
         self.frames += 1
+        if self.first_frame_at is None:
+            self.first_frame_at = time.perf_counter()
 
     def pending_output(self) -> int:
         return 0
@@ -125,6 +129,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     cpu_per_update: list[float] = []
     bytes_per_update: list[float] = []
     frames_per_update: list[float] = []
+    latencies: list[float] = []
     full_before = sum(t.driver.frames_full for t in terminals)
     done = 0
     while done < args.actions:
@@ -138,7 +143,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         frames_before = sum(t.frames for t in terminals)
         for terminal in terminals:
             terminal.bytes = 0
+            terminal.first_frame_at = None
         start_cpu = time.process_time()
+        started = time.perf_counter()
         if profile:
             profile.enable()
         for table_id in tables:
@@ -157,6 +164,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         cpu_per_update.append(cpu / (len(tables) * TABLE_SIZE))
         bytes_per_update.append(sum(t.bytes for t in terminals) / (len(tables) * TABLE_SIZE))
         frames = sum(t.frames for t in terminals) - frames_before
+        drawn = [t.first_frame_at for t in terminals if t.first_frame_at is not None]
+        if drawn:
+            latencies.append((max(drawn) - started) * 1000)
         frames_per_update.append(frames / (len(tables) * TABLE_SIZE))
     full = sum(t.driver.frames_full for t in terminals) - full_before
     if profile:
@@ -174,6 +184,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "bytes_per_update": round(statistics.median(bytes_per_update)),
         "frames_per_update": round(statistics.mean(frames_per_update), 2),
         "full_frames": full,
+        "all_drawn_ms_p50": round(statistics.median(latencies), 1),
     }
 
 

@@ -102,12 +102,9 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
             widget.message = message
         retitle(self.query_one(PGSeats), game_title("prophets_gambit"))
         self._tick()
-        lines = []
-        for ev in (view or {}).get("events", []):
-            line = event_text(ev, self.name_of, style)
-            if line is not None:
-                lines.append(line)
-        self.query_one(EventLog).lines = lines
+        self.query_one(EventLog).lines = self.event_lines(
+            (view or {}).get("events", []), lambda ev: event_text(ev, self.name_of, style)
+        )
         self._set_choices(view)
         self._set_prompt(view)
         self.refresh_bindings()

@@ -179,8 +179,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
 
     def _lines(self, evs: list[dict[str, Any]]) -> list[Text]:
         style = self.gapp.card_style
-        lines = (event_text(ev, self.name_of, style) for ev in evs)
-        return [line for line in lines if line is not None]
+        return self.event_lines(evs, lambda ev: event_text(ev, self.name_of, style))
 
     def _set_log(self, view: dict[str, Any] | None) -> None:
         """The log keeps earlier rounds: each table message carries only this round's events

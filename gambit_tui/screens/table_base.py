@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
 
 from .. import events
+from ..event_lines import EventLines
 from ..i18n import N_, _, ngettext
 from ..names import seat_name, status_label
 from ..widgets.chat_panel import ChatPanel
@@ -45,6 +47,7 @@ class TableScreen(GambitScreen):
         self.chat_open = False
         #: A table message came while another screen covered this one.
         self._behind = False
+        self._event_lines = EventLines()
 
     # --- the model -------------------------------------------------------------------------
 
@@ -85,6 +88,14 @@ class TableScreen(GambitScreen):
     def name_of(self, seat: int) -> str:
         seats = self.info["seats"]
         return seat_name(seats[seat]) if 0 <= seat < len(seats) else "?"
+
+    def event_lines(
+        self, evs: list[dict[str, Any]], make: Callable[[dict[str, Any]], Text | None]
+    ) -> list[Text]:
+        """The log lines of ``evs`` (``make`` draws one event), each event drawn once."""
+        names = tuple(seat_name(seat) for seat in self.info["seats"])
+        context = (self.gapp.card_style, names, id(getattr(self.gapp, "translations", None)))
+        return self._event_lines.lines(evs, make, context)
 
     def waiting_room_text(self) -> Text:
         """The prompt before a game starts: who we wait for, or that it may start."""

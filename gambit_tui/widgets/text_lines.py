@@ -10,7 +10,7 @@ new lines with the ones on screen, and asks Textual to repaint just the rows tha
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from rich.style import Style
 from rich.text import Text
@@ -41,6 +41,10 @@ def retitle(widget: Widget, title: str) -> None:
         widget.border_title = title
 
 
+def _line_key(line: Text) -> tuple[object, ...]:
+    return (line.plain, str(line.style), *line.spans)
+
+
 class TextLines(Widget):
     """Subclasses write :meth:`build` (what ``render`` would return: a ``Text`` of lines) and
     declare what it reads as :class:`shown` attributes."""
@@ -56,6 +60,9 @@ class TextLines(Widget):
         self._shown_strips: list[Strip] = []
         self._diff_pending = False
         self._stale = True
+        # What Textual draws beside each row (see :meth:`_learn_sides`), and the rows drawn.
+        self._sides: tuple[tuple[int, int], Strip, Strip] | None = None
+        self._framed: dict[int, tuple[Strip | None, Strip]] = {}
 
     def build(self) -> Text:
         """The widget's content: one line of the widget per line of text (no wrapping)."""
@@ -68,7 +75,9 @@ class TextLines(Widget):
         if self._diff_pending or not self.is_mounted or self._shown_key is None:
             return
         self._diff_pending = True
-        self.call_next(self._repaint_changed)
+        # On the screen's queue, not the widget's: the screen is usually the one setting the
+        # attributes, and runs this right after, without waking one task per widget.
+        self.screen.call_next(self._repaint_changed)
 
     def _repaint_changed(self) -> None:
         self._diff_pending = False
@@ -116,12 +125,16 @@ class TextLines(Widget):
         old_lines, old_strips = self._shown_lines, self._shown_strips
         changed: list[int] = []
         strips: list[Strip] = []
+        moved: dict[tuple[object, ...], Strip] | None = None
         for y, line in enumerate(lines):
             if y < len(old_lines) and line == old_lines[y]:
                 strips.append(old_strips[y])
-            else:
-                strips.append(self._line_strip(line))
-                changed.append(y)
+                continue
+            if moved is None:  # a log's lines move up: their strips are still good
+                moved = {_line_key(a): b for a, b in zip(old_lines, old_strips, strict=True)}
+            strip = moved.get(_line_key(line))
+            strips.append(strip if strip is not None else self._line_strip(line))
+            changed.append(y)
         changed.extend(range(len(lines), len(old_lines)))
         self._shown_lines, self._shown_strips = list(lines), strips
         return changed
@@ -131,13 +144,76 @@ class TextLines(Widget):
         strip = Strip(line.render(self.app.console, end=""))
         return strip.crop_extend(0, width, base).apply_style(base)
 
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        if repaint and not regions:
+            self._sides = None  # a style, a title or a size may have changed: learn them anew
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
     def render_lines(self, crop: Region) -> list[Strip]:
         # A full repaint (first paint, a resize, a style change) or one for another reason
         # while a comparison is pending: anything that changed meanwhile is drawn now.
         changed = self._sync_lines()
         if changed:
             self.refresh(*self._row_regions(changed))
-        return super().render_lines(crop)
+        sides = self._learn_sides()
+        if sides is None:
+            return super().render_lines(crop)
+        size, left, right = sides
+        width, height = size
+        top, _right, bottom, _left = self.styles.gutter
+        rows: list[Strip] = []
+        framed = self._framed
+        for y in crop.line_range:
+            if y < top or y >= height - bottom:
+                # Border and padding rows: as Textual draws them, until the next full repaint.
+                done = framed.get(y)
+                if done is None:
+                    done = (None, super().render_lines(Region(0, y, width, 1))[0])
+                    framed[y] = done
+                rows.append(done[1])
+                continue
+            content = self.render_line(y - top)
+            done = framed.get(y)
+            if done is None or done[0] is not content:
+                done = (content, self._filtered(Strip.join([left, content, right])))
+                framed[y] = done
+            rows.append(done[1])
+        if crop.column_span != (0, width):
+            x1, x2 = crop.column_span
+            rows = [row.crop(x1, x2) for row in rows]
+        return rows
+
+    def _learn_sides(self) -> tuple[tuple[int, int], Strip, Strip] | None:
+        """What Textual draws left and right of a content row (border and padding), learnt
+        from one row it draws; None when the widget's style needs Textual's full treatment."""
+        size = self.outer_size
+        if self._sides is not None and self._sides[0] == size:
+            return self._sides
+        styles = self.styles
+        top, right, bottom, left = styles.gutter
+        plain = (
+            styles.text_opacity == 1.0
+            and self.opacity == 1.0
+            and not styles.tint.a
+            and not (styles.has_rule("hatch") and styles.hatch != "none")
+            and not any(edge for edge, _colour in styles.outline)
+        )
+        if not plain or size.height - top - bottom < 1 or size.width - left - right < 1:
+            return None
+        content = self.render_line(0)
+        row = super().render_lines(Region(0, top, size.width, 1))[0]
+        # The row as Textual draws it is the content between its sides, already filtered.
+        self._sides = (size, row.crop(0, left), row.crop(size.width - right, size.width))
+        self._framed = {top: (content, row)}
+        return self._sides
+
+    def _filtered(self, strip: Strip) -> Strip:
+        background = self.background_colors[1]
+        for line_filter in self.get_line_filters():
+            strip = strip.apply_filter(line_filter, background)
+        return strip
 
     def render_line(self, y: int) -> Strip:
         if y < len(self._shown_strips):

@@ -12,6 +12,7 @@ emulator). A frame with anything this module does not understand is sent as it w
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 _TOKEN = re.compile(r"\x1b\[([0-9;:]*)m|\x1b\[\d+;\d+[Hr]|\x1b\[r|\x1b\[\?2026[hl]")
@@ -37,8 +38,9 @@ class NotUnderstood(ValueError):
     """A sequence this module does not rewrite."""
 
 
+@lru_cache(maxsize=4096)
 def apply(pen: Pen, params: str) -> Pen:
-    """The pen after ``ESC[{params}m``."""
+    """The pen after ``ESC[{params}m`` (remembered: a server's frames use a few dozen styles)."""
     if ":" in params:
         raise NotUnderstood(params)
     codes = [int(p) if p else 0 for p in params.split(";")]
@@ -78,6 +80,7 @@ def apply(pen: Pen, params: str) -> Pen:
     return Pen(fg, bg, attrs)
 
 
+@lru_cache(maxsize=4096)
 def change(old: Pen, new: Pen) -> str:
     """The shortest simple SGR that takes the terminal from ``old`` to ``new`` ("" if none)."""
     if old == new:
