@@ -6,11 +6,12 @@ Not a timed test. It starts the server (the same store, hub and SSH host as ``ga
 in a child process pinned to one core, and opens the client sessions from this process on the
 other core: asyncssh clients with 80×24 PTYs, which go through the welcome screen to the
 lobby exactly as a player would (Enter). Then the server seats them at tables of five (Prophet's
-Gambit) where a bot acts for one seat about once a second per table, and a few probe sessions
-type into the lobby chat. Seated players close the result of a deal when it comes up (Enter,
-0.5–2 s later), as people do. With ``BENCH_SLOW_CALLBACKS=0.15`` in the environment the server
-runs asyncio's debug mode and logs every callback slower than that (its data folder is kept
-and named on stderr). Prints, as its last line, one JSON object:
+Gambit) where a bot acts for one seat about once a second per table (0.75–1.25 s apart, as the
+hub's own bots), and a few probe sessions type into the lobby chat. Seated players close the
+result of a deal when it comes up (Enter, 0.5–2 s later), as people do. With
+``BENCH_SLOW_CALLBACKS=0.15`` in the environment the server runs asyncio's debug mode and logs
+every callback slower than that (its data folder is kept and named on stderr). Prints, as its
+last line, one JSON object:
 
 * ``sessions``: N (the probes come on top).
 * ``rss_mb_per_session``: the server's resident memory growth over all sessions, per session.
@@ -156,9 +157,12 @@ class ServerProbe:
         """A bot acts for one pending seat about once a second."""
         from server.bots import make_bot
 
-        await asyncio.sleep(random.random())
+        rng = random.Random(table_id)
+        await asyncio.sleep(rng.random())
         while table_id in self.hub.tables:
-            await asyncio.sleep(1.0)
+            # About once a second, as people and the hub's bots do: never exactly, or every
+            # table that a busy moment delayed would wake, and act, in the same instant.
+            await asyncio.sleep(rng.uniform(0.75, 1.25))
             table = self.hub.tables.get(table_id)
             if table is None or table.state is None or table.status != "playing":
                 continue
@@ -563,9 +567,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for client in clients:
             client.reset_counts()
         await asyncio.sleep(args.duration)
-        report = await child.ask("report")
+        # Typing stops before the report: the server's report runs a full collection, which
+        # stalls it, and a key pressed meanwhile would time that stall, not the window.
         stop.set()
         await asyncio.gather(*typing)
+        report = await child.ask("report")
         in_window = {c.name for c in clients[: seated["seated"]]}
         seated_clients = [c for c in clients if c.name in in_window]
         per_client = max(1, report["actions"]) * TABLE_SIZE

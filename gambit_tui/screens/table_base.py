@@ -162,13 +162,14 @@ class TableScreen(GambitScreen):
         if event.table_id != self.table_id:
             return
         self._bot_asked.clear()
-        if self.is_current:
+        if self.app.screen is self:
             self.redraw()
         else:
             # Under a dialog (the result, the rules…) the table waits, and is drawn once when
             # it is on top again: Textual repaints the whole dialog, backdrop and all, for any
             # change in the screen below it, and a player who leaves the result of a deal open
-            # would get the whole terminal again after every move at the table.
+            # would get the whole terminal again after every move at the table. (Not
+            # ``is_current``: that is also true under a see-through dialog.)
             self._behind = True
         self.maybe_show_result()
 

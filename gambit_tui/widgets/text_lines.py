@@ -86,8 +86,9 @@ class TextLines(Widget):
         changed = self._sync_lines()
         if changed is None or len(changed) * 2 > len(self._shown_lines):
             # Most rows changed (a log that moved up): repaint the widget whole, so the driver
-            # sees whole rows and can scroll them instead of writing them again.
-            self.refresh()
+            # sees whole rows and can scroll them instead of writing them again. Only the text
+            # changed: what is drawn beside it stays (Widget's refresh, not ours).
+            super().refresh()
         elif changed:
             self.refresh(*self._row_regions(changed))
 

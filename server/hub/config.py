@@ -12,7 +12,8 @@ class HubConfig:
     turn_timer: float = 60.0
     #: How long a dropped player keeps their seat before the bot takes it over.
     grace: float = 120.0
-    #: Pause before a bot (or a stand-in for an absent player) acts, so people can follow.
+    #: Pause before a bot (or a stand-in for an absent player) acts, so people can follow:
+    #: 0.75–1.25 times this, drawn for each move.
     bot_delay: float = 1.0
     #: Pause after a game ends before the next deal starts.
     between_games: float = 5.0

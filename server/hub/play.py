@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 from typing import TYPE_CHECKING, Any
 
@@ -255,7 +256,7 @@ class PlayMixin:
             if not human_here:
                 self.deadlines.pop(k, None)
                 self._asked.pop(k, None)
-                due.append(now + self.config.bot_delay)
+                due.append(now + self.bot_pause(table))
                 continue
             # A new decision (another kind, or after this seat's own move) restarts its clock.
             marker = (ask.kind, sum(1 for who, _ in state.history if who == index))
@@ -270,6 +271,14 @@ class PlayMixin:
             self.later(key, min(due) - now, self.autoplay, table.id)
         else:
             self.cancel(key)
+
+    def bot_pause(self: Hub, table: Table) -> float:
+        """How long a bot thinks before this move: about ``bot_delay``, never exactly (bots that
+        all wait the same second move in step, and a busy server then draws every table at
+        once). Fixed by the seed and the move, so a seeded game replays the same."""
+        moves = len(table.state.history) if table.state is not None else 0
+        rng = random.Random(f"{self.config.seed}:{table.id}:{moves}")
+        return self.config.bot_delay * rng.uniform(0.75, 1.25)
 
     def autoplay(self: Hub, table_id: int) -> None:
         """Bots, stand-ins for absent players and expired timers act (one round of them)."""
