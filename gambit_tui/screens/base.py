@@ -103,7 +103,8 @@ class GambitModal(ModalScreen):
     backdrop and dialog, whenever the screen below receives anything (its own repaint request
     comes back to it): a player who kept the result of a deal open while the next deal went on
     cost the server 15–35 ms per move (and 140 with more screens below), for a backdrop that at
-    80×24 is two columns wide. Nothing below a dialog is drawn until it is on top again.
+    80×24 is two columns wide. Nothing below a dialog is drawn until it is on top again, so the
+    dialog has its own status bar: the player's name, chips and rating stay in sight.
     """
 
     DEFAULT_CSS = """
@@ -127,9 +128,28 @@ class GambitModal(ModalScreen):
         return cast("GambitApp", self.app)
 
     def compose(self) -> ComposeResult:
+        yield StatusBar()
         yield from self.compose_body()
         yield GambitFooter()
         yield TooSmall()
 
     def compose_body(self) -> ComposeResult:
         yield from ()
+
+    def on_mount(self) -> None:
+        self.refresh_status()
+
+    def on_you_changed(self, event: events.YouChanged) -> None:
+        self.refresh_status()
+
+    @while_composed
+    def refresh_status(self) -> None:
+        """The status bar of the screen below (its game and place), with the latest chips."""
+        below = next(
+            (s for s in reversed(self.app.screen_stack) if isinstance(s, GambitScreen)), None
+        )
+        bar = self.query_one(StatusBar)
+        bar.lang = self.gapp.lang
+        bar.game = below.game if below is not None else None
+        bar.context = below.status_context() if below is not None else ""
+        bar.you = self.gapp.model.you

@@ -43,6 +43,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--bot-delay", type=float, default=HubConfig().bot_delay)
     parser.add_argument(
+        "--between-games",
+        type=float,
+        default=HubConfig().between_games,
+        help="seconds between the end of a deal and the next one",
+    )
+    parser.add_argument(
         "--seed", type=int, default=None, help="fixed deal seed, for repeatable games (tests)"
     )
     parser.add_argument("--log-file", help="log here instead of stderr")
@@ -120,7 +126,9 @@ def main_serve(args: argparse.Namespace) -> int:
         idle_timeout=args.idle_timeout,
         freeze_sessions=True,
     )
-    hub_config = HubConfig(bot_delay=args.bot_delay, seed=args.seed)
+    hub_config = HubConfig(
+        bot_delay=args.bot_delay, between_games=args.between_games, seed=args.seed
+    )
     try:
         asyncio.run(run_serve(data_dir, hub_config, host_config, sys.stdout))
     except OSError as err:  # e.g. the port is taken

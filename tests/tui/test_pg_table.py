@@ -9,8 +9,16 @@ from gambit_tui.screens.pg_table import PGTableScreen
 from gambit_tui.screens.result import ResultScreen
 from gambit_tui.screens.welcome import WelcomeScreen
 from gambit_tui.widgets.choice_row import ChoiceRow
+from server.hub import Hub
 
-from .conftest import enter_lobby, make_app, open_pg_table_with_bots, screen_text, wait_for
+from .conftest import (
+    enter_lobby,
+    make_app,
+    open_pg_table_with_bots,
+    screen_text,
+    tui_config,
+    wait_for,
+)
 
 #: The key that answers each ask (with the card or player under the cursor).
 ANSWER = {
@@ -69,11 +77,41 @@ async def test_a_whole_deal_by_keys_reaches_the_result(hub):
         result = screen_text(app)
         assert "The Reveal" in result and "wins the pot of 30 chips" in result
         assert "Ada (you)" in result
+        # The dialog has its own status bar (the table below is hidden by its backdrop).
+        status = result.splitlines()[0].strip()
+        assert status.startswith("Ada · ") and "chips" in status and "Table 1" in status
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
         assert "The Reveal:" in screen_text(app)
         # Chips moved: the status bar shows the balance after the deal.
         assert app.model.you["chips"] != 1000
+
+
+async def test_a_table_under_the_result_waits_and_shows_the_next_deal_when_closed(store):
+    hub = Hub(store, tui_config(between_games=0.2))
+    await hub.start()
+    try:
+        app = make_app(hub)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await enter_lobby(pilot)
+            await open_pg_table_with_bots(pilot, bots=2)
+            table = app.screen
+            await pilot.press("s")
+            await play_deal_by_keys(pilot)
+            result = screen_text(app)
+            # The next deal begins below the open result, and asks Ada for her Bid.
+            await wait_for(pilot, lambda: table.ask is not None and table.ask["kind"] == "bid")
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, ResultScreen)
+            assert table._behind  # nothing of the table was drawn meanwhile
+            # Only the status bar moved on (the ante of the new deal).
+            assert screen_text(app).splitlines()[1:] == result.splitlines()[1:]
+            assert f"{app.model.you['chips']:,} chips" in screen_text(app).splitlines()[0]
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.screen is table)
+            assert "The Bid: choose a card to commit in secret." in screen_text(app)
+    finally:
+        await hub.stop()
 
 
 async def test_risking_turns_high_cards_and_every_ask_has_a_key(hub):
