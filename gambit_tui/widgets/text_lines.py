@@ -6,6 +6,10 @@ wrapping and formatting) cost 0.3–0.5 ms per line, and any change repainted th
 its border, padding and every line. Table widgets hold short lines of which a move changes one
 or two, so this class turns their text into strips directly (Textual's Line API), compares the
 new lines with the ones on screen, and asks Textual to repaint just the rows that differ.
+
+Textual still draws the border, the padding and the border title (its styles cache did that
+again for every row of every repaint): a row is the new text joined to the sides Textual drew
+beside one row, learnt again on every full repaint, the moments Textual clears its own cache.
 """
 
 from __future__ import annotations
@@ -81,8 +85,8 @@ class TextLines(Widget):
 
     def _repaint_changed(self) -> None:
         self._diff_pending = False
-        if self._shown_key is None:
-            return
+        if self._shown_key is None or not self.is_attached:
+            return  # not drawn yet, or removed meanwhile (a recomposed screen)
         changed = self._sync_lines()
         if changed is None or len(changed) * 2 > len(self._shown_lines):
             # Most rows changed (a log that moved up): repaint the widget whole, so the driver
