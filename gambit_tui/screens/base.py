@@ -38,6 +38,14 @@ def while_composed(method: Callable[P, R]) -> Callable[P, R | None]:
     return wrapper
 
 
+def show_status(bar: StatusBar, gapp: GambitApp, game: str | None, context: str) -> None:
+    """The player's name, chips and rating (for ``game``) and where they are."""
+    bar.lang = gapp.lang
+    bar.game = game
+    bar.context = context
+    bar.you = gapp.model.you
+
+
 class GambitScreen(Screen):
     """A full screen: status bar on top, the body, the footer, and the too-small notice.
 
@@ -76,11 +84,7 @@ class GambitScreen(Screen):
 
     @while_composed
     def refresh_status(self) -> None:
-        bar = self.query_one(StatusBar)
-        bar.lang = self.gapp.lang
-        bar.game = self.game
-        bar.context = self.status_context()
-        bar.you = self.gapp.model.you
+        show_status(self.query_one(StatusBar), self.gapp, self.game, self.status_context())
 
     def refresh_view(self) -> None:
         """Set every widget's attributes from the model."""
@@ -148,8 +152,5 @@ class GambitModal(ModalScreen):
         below = next(
             (s for s in reversed(self.app.screen_stack) if isinstance(s, GambitScreen)), None
         )
-        bar = self.query_one(StatusBar)
-        bar.lang = self.gapp.lang
-        bar.game = below.game if below is not None else None
-        bar.context = below.status_context() if below is not None else ""
-        bar.you = self.gapp.model.you
+        game, context = (below.game, below.status_context()) if below is not None else (None, "")
+        show_status(self.query_one(StatusBar), self.gapp, game, context)

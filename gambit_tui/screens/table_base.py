@@ -94,7 +94,7 @@ class TableScreen(GambitScreen):
     ) -> list[Text]:
         """The log lines of ``evs`` (``make`` draws one event), each event drawn once."""
         names = tuple(seat_name(seat) for seat in self.info["seats"])
-        context = (self.gapp.card_style, names, id(getattr(self.gapp, "translations", None)))
+        context = (self.gapp.card_style, names, id(self.gapp.translations))
         return self._event_lines.lines(evs, make, context)
 
     def waiting_room_text(self) -> Text:

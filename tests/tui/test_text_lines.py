@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.geometry import Region
+from textual.pilot import Pilot
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -42,15 +46,23 @@ def screen_text(app: App) -> str:
 ROWS = [f"row {i}" for i in range(8)]
 
 
-async def test_one_changed_row_is_the_only_row_drawn_again() -> None:
+@asynccontextmanager
+async def showing_rows(title: str | None = None) -> AsyncIterator[tuple[App, Pilot, Rows]]:
+    """An app whose widget shows ROWS (and ``title``), with nothing counted as drawn yet."""
     app = RowsApp()
     async with app.run_test(size=(40, 12)) as pilot:
         rows = app.query_one(Rows)
         rows.rows = list(ROWS)
+        if title is not None:
+            retitle(rows, title)
         await pilot.pause()
         assert "row 7" in screen_text(app)
         rows.drawn.clear()
+        yield app, pilot, rows
 
+
+async def test_one_changed_row_is_the_only_row_drawn_again() -> None:
+    async with showing_rows() as (app, pilot, rows):
         rows.rows = [*ROWS[:3], "row three, now longer", *ROWS[4:]]
         await pilot.pause()
 
@@ -61,14 +73,7 @@ async def test_one_changed_row_is_the_only_row_drawn_again() -> None:
 
 
 async def test_equal_text_draws_nothing_and_a_same_title_repaints_nothing() -> None:
-    app = RowsApp()
-    async with app.run_test(size=(40, 12)) as pilot:
-        rows = app.query_one(Rows)
-        rows.rows = list(ROWS)
-        retitle(rows, "Rows")
-        await pilot.pause()
-        rows.drawn.clear()
-
+    async with showing_rows(title="Rows") as (app, pilot, rows):
         rows.rows = list(ROWS)  # a new list, equal text
         retitle(rows, "Rows")
         await pilot.pause()
@@ -80,13 +85,7 @@ async def test_equal_text_draws_nothing_and_a_same_title_repaints_nothing() -> N
 
 
 async def test_rows_that_all_moved_are_drawn_whole_and_shorter_text_clears_the_rest() -> None:
-    app = RowsApp()
-    async with app.run_test(size=(40, 12)) as pilot:
-        rows = app.query_one(Rows)
-        rows.rows = list(ROWS)
-        await pilot.pause()
-        rows.drawn.clear()
-
+    async with showing_rows() as (app, pilot, rows):
         rows.rows = [*ROWS[1:], "row 8"]  # a log gaining a line at the bottom
         await pilot.pause()
         assert rows.drawn == ["row 8"]  # the rows that moved up keep what was drawn
