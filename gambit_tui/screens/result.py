@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import Static
 
 from ..cards import card_text, cards_text
 from ..i18n import N_, _, ngettext
 from ..names import category_name, seat_name
+from ..widgets.grid import grid_text
+from ..widgets.text_lines import TextPanel
 from .base import GambitModal
 
 
@@ -21,11 +21,6 @@ class ResultScreen(GambitModal):
     """Shown over the table when a deal ends; it stays until the player closes it, so a
     result is never missed, even if the next deal has begun underneath."""
 
-    DEFAULT_CSS = """
-    ResultScreen #result Static {
-        height: auto;
-    }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "close", N_("Close")),
         Binding("escape", "close", N_("Close"), show=False),
@@ -39,8 +34,14 @@ class ResultScreen(GambitModal):
         self.snapshot: dict[str, Any] = message
 
     def compose_body(self) -> ComposeResult:
+        body = TextPanel(id="body")
+        body.text = self._render_result()
+        # Line-drawn, at the height of its text: Rich tables in a ``Static`` were measured and
+        # rendered again for each of the several layouts a new screen goes through (about
+        # 100 ms of the server's time per player at the end of every deal).
+        body.styles.height = len(body.text.plain.splitlines()) or 1
         with Vertical(classes="dialog", id="result"):
-            yield Static(self._render_result(), id="body")
+            yield body
 
     def on_mount(self) -> None:
         game = (self.snapshot.get("info") or {}).get("game")
@@ -48,7 +49,7 @@ class ResultScreen(GambitModal):
         title = _("The Reveal") if game == "prophets_gambit" else _("Result")
         self.query_one("#result").border_title = title
 
-    def _render_result(self) -> Table | Text:
+    def _render_result(self) -> Text:
         message = self.snapshot
         view = message.get("view") or {}
         outcome = view.get("outcome")
@@ -61,8 +62,6 @@ class ResultScreen(GambitModal):
         detail = outcome.get("detail") or {}
         stake = info.get("stake", 0)
         payouts = self._payouts(outcome, stake)
-        out = Table.grid(padding=(0, 1))
-        out.add_column()
         head = Text()
         focus = detail.get("focus")
         head.append(_("Focus") + " ")
@@ -75,70 +74,64 @@ class ResultScreen(GambitModal):
             head.append_text(focus_text)
         if detail.get("donjon"):
             head.append(" · " + _("Donjon"), style="dim")
-        out.add_row(head)
-        hands = Table(box=None, padding=(0, 1), show_edge=False, expand=False)
-        hands.add_column("#", justify="right")
-        hands.add_column(_("Player"), no_wrap=True, max_width=14)
-        hands.add_column(_("Hand"), no_wrap=True)
-        hands.add_column(_("Fate"), no_wrap=True)
-        hands.add_column(_("Best hand"), no_wrap=True)
-        hands.add_column(_("Chips"), justify="right")
+        rows: list[list[Text | str]] = [
+            [_header(h) for h in ("#", _("Player"), _("Hand"), _("Fate"), _("Best hand"))]
+        ]
+        won: list[int] = []
         seats = info["seats"]
         for place, seat in enumerate(outcome.get("ranking", [])):
             hand = (outcome.get("hands") or [])[seat] or {}
-            name = Text(seat_name(seats[seat]))
-            if seat in outcome.get("winners", []):
-                name.stylize("bold")
-            if seat == message.get("seat"):
-                name.append(" " + _("(you)"), style="dim")
             best = Text(category_name(hand.get("category", "")))
             best.append(" ")
             best.append_text(cards_text(hand.get("cards", []), style))
-            won = payouts[seat] - stake
-            hands.add_row(
-                str(place + 1),
-                name,
-                cards_text(hand.get("hand", []), style),
-                card_text(hand.get("fate"), style),
-                best,
-                Text(f"{won:+d}", style="bold" if won > 0 else "dim"),
+            rows.append(
+                [
+                    str(place + 1),
+                    self._player(message, outcome, seat),
+                    cards_text(hand.get("hand", []), style),
+                    card_text(hand.get("fate"), style),
+                    best,
+                ]
             )
-        out.add_row(hands)
+            won.append(payouts[seat] - stake)
+        _add_chips_column(rows, won)
         winners = [seat_name(seats[s]) for s in outcome.get("winners", [])]
         pot = sum(payouts)
-        out.add_row(
-            Text(
-                ngettext(
-                    "{names} wins the pot of {pot} chip.",
-                    "{names} wins the pot of {pot} chips.",
-                    pot,
-                ).format(names=", ".join(winners), pot=pot),
-                style="bold",
-            )
+        summary = Text(
+            ngettext(
+                "{names} wins the pot of {pot} chip.",
+                "{names} wins the pot of {pot} chips.",
+                pot,
+            ).format(names=", ".join(winners), pot=pot),
+            style="bold",
         )
-        return out
+        return Text("\n", end="").join([head, _table(rows), summary])
 
-    def _render_scores(self, message: dict[str, Any], outcome: dict[str, Any]) -> Table:
+    def _render_scores(self, message: dict[str, Any], outcome: dict[str, Any]) -> Text:
         """Any other game's result: places, scores and chips won or lost."""
         info = message["info"]
-        seats = info["seats"]
         stake = info.get("stake", 0)
         payouts = self._payouts(outcome, stake)
         contrib = outcome.get("contributions") or [1] * len(payouts)
-        out = Table(box=None, padding=(0, 1), show_edge=False)
-        out.add_column("#", justify="right")
-        out.add_column(_("Player"), no_wrap=True)
-        out.add_column(_("Score"), justify="right")
-        out.add_column(_("Chips"), justify="right")
+        rows: list[list[Text | str]] = [[_header("#"), _header(_("Player"))]]
+        scores: list[str] = []
+        won: list[int] = []
         for place, seat in enumerate(outcome.get("ranking", [])):
-            name = Text(seat_name(seats[seat]))
-            if seat in outcome.get("winners", []):
-                name.stylize("bold")
-            if seat == message.get("seat"):
-                name.append(" " + _("(you)"), style="dim")
-            won = payouts[seat] - contrib[seat] * stake
-            out.add_row(str(place + 1), name, str(outcome["scores"][seat]), Text(f"{won:+d}"))
-        return out
+            rows.append([str(place + 1), self._player(message, outcome, seat)])
+            scores.append(str(outcome["scores"][seat]))
+            won.append(payouts[seat] - contrib[seat] * stake)
+        _add_right_column(rows, _("Score"), scores)
+        _add_chips_column(rows, won, bold_gains=False)
+        return _table(rows)
+
+    @staticmethod
+    def _player(message: dict[str, Any], outcome: dict[str, Any], seat: int) -> Text:
+        name = Text(seat_name(message["info"]["seats"][seat]))
+        if seat in outcome.get("winners", []):
+            name.stylize("bold")
+        if seat == message.get("seat"):
+            name.append(" " + _("(you)"), style="dim")
+        return name
 
     @staticmethod
     def _payouts(outcome: dict[str, Any], stake: int) -> list[int]:
@@ -160,3 +153,35 @@ class ResultScreen(GambitModal):
 
     def action_close(self) -> None:
         self.dismiss()
+
+
+#: A player's name (with "(you)") in the result is cut to this many cells.
+NAME_WIDTH = 14
+
+
+def _header(text: str) -> Text:
+    return Text(text, style="bold")
+
+
+def _add_right_column(rows: list[list[Text | str]], title: str, cells: list[str]) -> None:
+    """A right-aligned column (numbers): ``title`` above ``cells``, one per row below it."""
+    width = max([len(title), *(len(c) for c in cells)])
+    rows[0].append(_header(title.rjust(width)))
+    for row, cell in zip(rows[1:], cells, strict=True):
+        row.append(cell.rjust(width))
+
+
+def _add_chips_column(
+    rows: list[list[Text | str]], won: list[int], *, bold_gains: bool = True
+) -> None:
+    """Chips won (+) or lost (-) by each row's player, right-aligned."""
+    _add_right_column(rows, _("Chips"), [f"{n:+d}" for n in won])
+    for row, n in zip(rows[1:], won, strict=True):
+        if bold_gains:
+            row[-1] = Text(str(row[-1]), style="bold" if n > 0 else "dim")
+
+
+def _table(rows: list[list[Text | str]]) -> Text:
+    """Rows in columns two cells apart, names cut to fit."""
+    widths: list[int | None] = [None, NAME_WIDTH]
+    return grid_text(rows, gap=2, max_widths=widths)
