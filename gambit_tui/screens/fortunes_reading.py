@@ -25,9 +25,9 @@ from ..fortunes_text import (
 )
 from ..i18n import N_, _, ngettext
 from ..names import seat_name
+from ..result_text import payouts
 from ..widgets.fortunes_status import signed
 from .base import GambitModal
-from .result import ResultScreen
 
 #: Tricks per column of the reading (19 tricks: two columns of up to ten).
 PER_COLUMN = 10
@@ -219,8 +219,8 @@ class FortunesReadingScreen(GambitModal):
         """Who takes the pot and what it means for the player."""
         info = message.get("info", {})
         stake = int(info.get("stake", 0))
-        payouts = ResultScreen._payouts(outcome, stake)
-        contributions = outcome.get("contributions") or [1] * len(payouts)
+        paid = payouts(outcome, stake)
+        contributions = outcome.get("contributions") or [1] * len(paid)
         if outcome.get("refund"):
             out = Text(_("A draw: every player takes back what they put in."), style="bold")
         else:
@@ -230,12 +230,12 @@ class FortunesReadingScreen(GambitModal):
                     "{names} takes the pot of {pot} chips.",
                     "{names} share the pot of {pot} chips.",
                     len(seats),
-                ).format(names=", ".join(self.name_of(s) for s in seats), pot=sum(payouts)),
+                ).format(names=", ".join(self.name_of(s) for s in seats), pot=sum(paid)),
                 style="bold",
             )
         mine = message.get("seat")
-        if mine is not None and mine < len(payouts):
-            won = payouts[mine] - contributions[mine] * stake
+        if mine is not None and mine < len(paid):
+            won = paid[mine] - contributions[mine] * stake
             out.append(
                 "  "
                 + ngettext("You: {chips} chip.", "You: {chips} chips.", abs(won)).format(

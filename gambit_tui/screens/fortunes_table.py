@@ -418,7 +418,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
 
     # --- acting ----------------------------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def check_table_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.is_mounted or not self.query(FortunesHand):
             return False
         kind = self.ask_kind
@@ -440,7 +440,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             return bool((self.view or {}).get("tricks")) and not self.chat_open
         if action == "reading":
             return self.view is not None and not self.chat_open
-        return super().check_action(action, parameters)
+        return super().check_table_action(action, parameters)
 
     def _legal(self, kind: str) -> dict[str, Any] | None:
         """The legal action of type ``kind`` without fields (stay, raise, fold, next deal)."""

@@ -223,7 +223,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
             row = self._choice_row = rows.first() if rows else None
         return row
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def check_table_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         row = self.choice_row if self.is_mounted else None
         if row is None:
             return False
@@ -231,7 +231,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
             return self.legal_action(str(parameters[0])) is not None
         if action in ("move", "pick"):
             return bool(row.choices) and not self.chat_open
-        return super().check_action(action, parameters)
+        return super().check_table_action(action, parameters)
 
     def legal_action(self, kind: str) -> dict[str, Any] | None:
         """The legal action of type ``kind`` for the picked card or player, if there is one."""

@@ -296,7 +296,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
 
     # --- acting ----------------------------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def check_table_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.is_mounted or not self.query(HandRow):
             return False
         if action == "bid":
@@ -307,7 +307,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
             return bool(self._active_row().choices) and not self.chat_open
         if action in ("score_sheet", "last_trick"):
             return self.view is not None and not self.chat_open
-        return super().check_action(action, parameters)
+        return super().check_table_action(action, parameters)
 
     def _active_row(self) -> ChoiceRow:
         """The row the arrows and digits move in: the bids while bidding, else the hand."""

@@ -6,13 +6,17 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events as textual_events
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 
 from .. import events
 from ..event_lines import EventLines
 from ..i18n import N_, _, ngettext
 from ..names import seat_name, status_label
+from ..result_text import result_text, result_title
 from ..widgets.chat_panel import ChatPanel
+from ..widgets.result_panel import ResultPanel
 from .base import GambitScreen, while_composed
 
 #: Keys of every table screen. A subclass lists them after its own keys (and does not inherit
@@ -26,13 +30,25 @@ TABLE_KEYS: list[BindingType] = [
     Binding("c", "chat", N_("Chat")),
     Binding("q", "leave", N_("Leave")),
     Binding("escape", "back", N_("Lobby")),
+    # Only while the result of a deal is open, and then the only keys.
+    Binding("enter", "close_result", N_("Close")),
+    Binding("escape", "close_result", N_("Close"), show=False),
 ]
 
 
 class TableScreen(GambitScreen):
     """A table the player sits at or watches. Subclasses draw the game; this class keeps the
-    keys of the waiting room (bots, start, invite), chat, leaving and the result screen."""
+    keys of the waiting room (bots, start, invite), chat, leaving and the result of a deal.
 
+    The result is a panel over the table (:class:`ResultPanel`): while it is open its keys
+    are the only ones, as in a dialog, and the table goes on below it.
+    """
+
+    DEFAULT_CSS = """
+    TableScreen {
+        layers: default dialog;
+    }
+    """
     BINDINGS: ClassVar[list[BindingType]] = TABLE_KEYS
     #: Nothing takes the focus by itself: the first focusable widget is the hidden chat
     #: panel's log, whose scroll keys would take the arrows the hand needs.
@@ -48,6 +64,9 @@ class TableScreen(GambitScreen):
         #: A table message came while another screen covered this one.
         self._behind = False
         self._event_lines = EventLines()
+        self._result_panel: ResultPanel | None = None
+        #: The table message whose result is open (shown again if the screen is recomposed).
+        self._open_result: dict[str, Any] | None = None
 
     # --- the model -------------------------------------------------------------------------
 
@@ -126,9 +145,17 @@ class TableScreen(GambitScreen):
 
     # --- events ------------------------------------------------------------------------------
 
+    def compose(self) -> ComposeResult:
+        yield from super().compose()
+        # Kept, not queried: the keys ask whether it is open many times after every move.
+        self._result_panel = ResultPanel()
+        yield self._result_panel
+
     def setup(self) -> None:
         self.query_one(ChatPanel).show_lines(self.gapp.model.chat_lines(self.table_id))
         self.set_chat(self.chat_open)
+        if self._open_result is not None:  # a language or theme change recomposed the screen
+            self.show_result(self._open_result)
 
     def on_mount(self) -> None:
         # (Textual calls GambitScreen.on_mount too: handlers run for every class.)
@@ -165,11 +192,10 @@ class TableScreen(GambitScreen):
         if self.app.screen is self:
             self.redraw()
         else:
-            # Under a dialog (the result, the rules…) the table waits, and is drawn once when
-            # it is on top again: Textual repaints the whole dialog, backdrop and all, for any
-            # change in the screen below it, and a player who leaves the result of a deal open
-            # would get the whole terminal again after every move at the table. (Not
-            # ``is_current``: that is also true under a see-through dialog.)
+            # Under a dialog (the rules, the score sheet…) the table waits, and is drawn once
+            # when it is on top again: Textual repaints the whole dialog, backdrop and all, for
+            # any change in the screen below it. (Not ``is_current``: that is also true under a
+            # see-through dialog.)
             self._behind = True
         self.maybe_show_result()
 
@@ -207,9 +233,34 @@ class TableScreen(GambitScreen):
         if key in self._results_shown:
             return
         self._results_shown.add(key)
-        from .result import ResultScreen
+        self.show_result(self.message or {})
 
-        self.app.push_screen(ResultScreen(self.table_id))
+    @while_composed
+    def show_result(self, message: dict[str, Any]) -> None:
+        """Show the result of the deal that ``message`` ended; it stays until the player
+        closes it, so a result is never missed, even if the next deal begins below it."""
+        self._open_result = message
+        if self._result_panel is None:
+            return  # shown by setup() once composed
+        if self.chat_open:
+            self.set_chat(False)  # Enter must close the result, not send a chat line
+        self._result_panel.show(result_title(message), result_text(message, self.gapp.card_style))
+        self.refresh_bindings()
+
+    @property
+    def result_open(self) -> bool:
+        panel = self._result_panel
+        return panel is not None and panel.is_open
+
+    def action_close_result(self) -> None:
+        self._open_result = None
+        if self._result_panel is not None:
+            self._result_panel.close()
+        self.refresh_bindings()
+
+    def on_resize(self, event: textual_events.Resize) -> None:
+        if self.result_open and self._result_panel is not None:
+            self._result_panel.place()
 
     # --- chat ------------------------------------------------------------------------------
 
@@ -228,6 +279,13 @@ class TableScreen(GambitScreen):
     # --- keys ------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # While the result of a deal is open, closing it is the only key (as in a dialog).
+        if action == "close_result" or self.result_open:
+            return action == "close_result" and self.result_open
+        return self.check_table_action(action, parameters)
+
+    def check_table_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Whether a key of the table (not the result panel) is available now."""
         info = self.info
         seated = self.seat is not None
         waiting = info.get("status") == "waiting"

@@ -57,6 +57,11 @@ async def wait_for(pilot: Pilot, predicate: Callable[[], object], timeout: float
     await pilot.pause()  # let the screen render what made the predicate true
 
 
+def result_shown(app: GambitApp) -> bool:
+    """Whether the result of a deal is open over the table on top."""
+    return bool(getattr(app.screen, "result_open", False))
+
+
 def screen_text(app: GambitApp) -> str:
     """What the terminal shows, as plain text (one line per row)."""
     return "\n".join(strip.text.rstrip() for strip in app.screen._compositor.render_strips())

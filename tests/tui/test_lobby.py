@@ -11,7 +11,14 @@ from gambit_tui.screens.prophet_table import ProphetTableScreen
 from gambit_tui.screens.social import SocialScreen
 from gambit_tui.screens.welcome import WelcomeScreen
 
-from .conftest import enter_lobby, make_app, open_pg_table_with_bots, screen_text, wait_for
+from .conftest import (
+    enter_lobby,
+    make_app,
+    open_pg_table_with_bots,
+    result_shown,
+    screen_text,
+    wait_for,
+)
 
 
 async def test_welcome_shows_the_name_and_renames_by_keys(hub):
@@ -139,8 +146,6 @@ async def test_friends_and_invitations(hub):
 async def test_prophet_plays_through_by_enter_alone(hub):
     """Prophet has its own table: Enter bids or plays whatever the cursor rests on (always a
     legal choice), so a game reaches its result by Enter alone."""
-    from gambit_tui.screens.result import ResultScreen
-
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
@@ -157,10 +162,10 @@ async def test_prophet_plays_through_by_enter_alone(hub):
         await wait_for(pilot, lambda: "s Start" in screen_text(app))
         await pilot.press("s")
         for _ in range(200):
-            if isinstance(app.screen, ResultScreen):
+            if result_shown(app):
                 break
             if app.screen.view and app.screen.view.get("legal"):
                 await pilot.press("enter")
             await pilot.pause(0.03)
-        assert isinstance(app.screen, ResultScreen), screen_text(app)
+        assert result_shown(app), screen_text(app)
         assert "Score" in screen_text(app)

@@ -6,7 +6,6 @@ import re
 
 from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.pg_table import PGTableScreen
-from gambit_tui.screens.result import ResultScreen
 from gambit_tui.screens.welcome import WelcomeScreen
 from gambit_tui.widgets.choice_row import ChoiceRow
 from server.hub import Hub
@@ -15,6 +14,7 @@ from .conftest import (
     enter_lobby,
     make_app,
     open_pg_table_with_bots,
+    result_shown,
     screen_text,
     tui_config,
     wait_for,
@@ -47,7 +47,7 @@ async def play_deal_by_keys(pilot, *, risk: bool = False) -> list[str]:
     app = pilot.app
     seen: list[str] = []
     for _ in range(200):
-        if isinstance(app.screen, ResultScreen):
+        if result_shown(app):
             return seen
         screen = app.screen
         ask = screen.ask if isinstance(screen, PGTableScreen) else None
@@ -81,13 +81,14 @@ async def test_a_whole_deal_by_keys_reaches_the_result(hub):
         status = result.splitlines()[0].strip()
         assert status.startswith("Ada · ") and "chips" in status and "Table 1" in status
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+        await wait_for(pilot, lambda: not result_shown(app))
+        assert app.screen is table
         assert "The Reveal:" in screen_text(app)
         # Chips moved: the status bar shows the balance after the deal.
         assert app.model.you["chips"] != 1000
 
 
-async def test_a_table_under_the_result_waits_and_shows_the_next_deal_when_closed(store):
+async def test_the_next_deal_goes_on_below_the_result_until_it_is_closed(store):
     hub = Hub(store, tui_config(between_games=0.2))
     await hub.start()
     try:
@@ -99,17 +100,23 @@ async def test_a_table_under_the_result_waits_and_shows_the_next_deal_when_close
             await pilot.press("s")
             await play_deal_by_keys(pilot)
             result = screen_text(app)
+            pot_line = next(line for line in result.splitlines() if "wins the pot" in line)
             # The next deal begins below the open result, and asks Ada for her Bid.
             await wait_for(pilot, lambda: table.ask is not None and table.ask["kind"] == "bid")
             await pilot.pause(0.2)
-            assert isinstance(app.screen, ResultScreen)
-            assert table._behind  # nothing of the table was drawn meanwhile
-            # Only the status bar moved on (the ante of the new deal).
-            assert screen_text(app).splitlines()[1:] == result.splitlines()[1:]
-            assert f"{app.model.you['chips']:,} chips" in screen_text(app).splitlines()[0]
+            assert app.screen is table and table.result_open
+            text = screen_text(app)
+            assert pot_line in text  # the result of the last deal stays in sight
+            assert "The Bid: choose a card to commit in secret." in text  # the table below
+            assert f"{app.model.you['chips']:,} chips" in text.splitlines()[0]
+            # Only Close works while the result is open: Enter closes it, and bids nothing.
+            assert text.splitlines()[-1].startswith("⏎ Close")
             await pilot.press("enter")
-            await wait_for(pilot, lambda: app.screen is table)
-            assert "The Bid: choose a card to commit in secret." in screen_text(app)
+            await wait_for(pilot, lambda: not table.result_open)
+            assert table.ask is not None and table.ask["kind"] == "bid"
+            text = screen_text(app)
+            assert pot_line not in text
+            assert "⏎ Bid" in text
     finally:
         await hub.stop()
 

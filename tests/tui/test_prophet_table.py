@@ -14,7 +14,6 @@ from gambit_tui.prefs import Prefs
 from gambit_tui.screens.create_table import CreateTableScreen
 from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.prophet_table import ProphetTableScreen, join_tail, split_round
-from gambit_tui.screens.result import ResultScreen
 from gambit_tui.screens.score_sheet import ScoreSheetScreen
 from gambit_tui.screens.settings import SettingsScreen
 from gambit_tui.widgets.choice_row import ChoiceRow
@@ -23,7 +22,7 @@ from gambit_tui.widgets.hand_row import HandRow
 from gambit_tui.widgets.trick_view import LastTrickScreen
 from protocol.cards import FRENCH_52
 
-from .conftest import enter_lobby, make_app, screen_text, wait_for
+from .conftest import enter_lobby, make_app, result_shown, screen_text, wait_for
 
 SUITS = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
 
@@ -76,7 +75,7 @@ async def test_a_whole_prophet_game_by_keys(hub):
         decisions = 0
         last_marker = None
         for _ in range(600):
-            if isinstance(app.screen, ResultScreen):
+            if result_shown(app):
                 break
             view, ask = table.view, table.ask
             marker = table._decision_key()
@@ -96,7 +95,7 @@ async def test_a_whole_prophet_game_by_keys(hub):
                 await bid_by_keys(pilot, table, seen)
             else:
                 await play_by_keys(pilot, table, seen)
-        assert isinstance(app.screen, ResultScreen), screen_text(app)
+        assert result_shown(app), screen_text(app)
         # Every round had a bid and every card a play: 1+2+1 cards, plus 3 bids.
         assert decisions == 4 + 3
         assert seen >= {"forbidden", "dimmed", "last_trick", "sheet", "bids_shown"}

@@ -1,0 +1,159 @@
+"""The result of a deal as text: every hand and Fate, its category, the winner and the pot.
+
+Drawn line by line (``grid_text``), not with Rich tables: at the end of a deal every player at
+the table is shown it at once, and a Rich table was measured and rendered again for each
+layout (about 100 ms of the server's time per player).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from .cards import CardStyle, card_text, cards_text
+from .i18n import _, ngettext
+from .names import category_name, seat_name
+from .widgets.grid import grid_text
+
+
+def result_title(message: dict[str, Any]) -> str:
+    """The dialog's title: "The Reveal" is Prophet's Gambit's own word for the end of a deal."""
+    game = (message.get("info") or {}).get("game")
+    return _("The Reveal") if game == "prophets_gambit" else _("Result")
+
+
+def result_text(message: dict[str, Any], style: CardStyle) -> Text:
+    """The body of the result: for Prophet's Gambit every hand, Fate and category, the
+    winners and the pot; for other games places, scores and chips."""
+    view = message.get("view") or {}
+    outcome = view.get("outcome")
+    if not outcome:
+        return Text(_("The deal is over."))
+    info = message["info"]
+    if info.get("game") != "prophets_gambit" or not outcome.get("hands"):
+        return _scores_text(message, outcome)
+    detail = outcome.get("detail") or {}
+    stake = info.get("stake", 0)
+    paid = payouts(outcome, stake)
+    head = Text()
+    focus = detail.get("focus")
+    head.append(_("Focus") + " ")
+    focus_text = card_text(focus, style)
+    if detail.get("killed"):
+        focus_text.stylize("strike")
+        head.append_text(focus_text)
+        head.append(" " + _("(killed: hands of four cards)"), style="dim")
+    else:
+        head.append_text(focus_text)
+    if detail.get("donjon"):
+        head.append(" · " + _("Donjon"), style="dim")
+    rows: list[list[Text | str]] = [
+        [_header(h) for h in ("#", _("Player"), _("Hand"), _("Fate"), _("Best hand"))]
+    ]
+    won: list[int] = []
+    seats = info["seats"]
+    for place, seat in enumerate(outcome.get("ranking", [])):
+        hand = (outcome.get("hands") or [])[seat] or {}
+        best = Text(category_name(hand.get("category", "")))
+        best.append(" ")
+        best.append_text(cards_text(hand.get("cards", []), style))
+        rows.append(
+            [
+                str(place + 1),
+                _player(message, outcome, seat),
+                cards_text(hand.get("hand", []), style),
+                card_text(hand.get("fate"), style),
+                best,
+            ]
+        )
+        won.append(paid[seat] - stake)
+    _add_chips_column(rows, won)
+    winners = [seat_name(seats[s]) for s in outcome.get("winners", [])]
+    pot = sum(paid)
+    summary = Text(
+        ngettext(
+            "{names} wins the pot of {pot} chip.",
+            "{names} wins the pot of {pot} chips.",
+            pot,
+        ).format(names=", ".join(winners), pot=pot),
+        style="bold",
+    )
+    return Text("\n", end="").join([head, _table(rows), summary])
+
+
+def _scores_text(message: dict[str, Any], outcome: dict[str, Any]) -> Text:
+    """Any other game's result: places, scores and chips won or lost."""
+    info = message["info"]
+    stake = info.get("stake", 0)
+    paid = payouts(outcome, stake)
+    contrib = outcome.get("contributions") or [1] * len(paid)
+    rows: list[list[Text | str]] = [[_header("#"), _header(_("Player"))]]
+    scores: list[str] = []
+    won: list[int] = []
+    for place, seat in enumerate(outcome.get("ranking", [])):
+        rows.append([str(place + 1), _player(message, outcome, seat)])
+        scores.append(str(outcome["scores"][seat]))
+        won.append(paid[seat] - contrib[seat] * stake)
+    _add_right_column(rows, _("Score"), scores)
+    _add_chips_column(rows, won, bold_gains=False)
+    return _table(rows)
+
+
+def _player(message: dict[str, Any], outcome: dict[str, Any], seat: int) -> Text:
+    name = Text(seat_name(message["info"]["seats"][seat]))
+    if seat in outcome.get("winners", []):
+        name.stylize("bold")
+    if seat == message.get("seat"):
+        name.append(" " + _("(you)"), style="dim")
+    return name
+
+
+def payouts(outcome: dict[str, Any], stake: int) -> list[int]:
+    """Chips each seat takes from the pot (the hub's rule: winners share, remainder to the
+    first listed), computed from the outcome so the result needs no extra message."""
+    n = len(outcome.get("scores", []))
+    contrib = outcome.get("contributions") or [1] * n
+    if outcome.get("refund"):
+        return [c * stake for c in contrib]
+    pot = sum(contrib) * stake
+    winners = outcome.get("winners") or []
+    out = [0] * n
+    if not winners:
+        return out
+    share, rest = divmod(pot, len(winners))
+    for i, seat in enumerate(winners):
+        out[seat] = share + (1 if i < rest else 0)
+    return out
+
+
+#: A player's name (with "(you)") in the result is cut to this many cells.
+NAME_WIDTH = 14
+
+
+def _header(text: str) -> Text:
+    return Text(text, style="bold")
+
+
+def _add_right_column(rows: list[list[Text | str]], title: str, cells: list[str]) -> None:
+    """A right-aligned column (numbers): ``title`` above ``cells``, one per row below it."""
+    width = max([len(title), *(len(c) for c in cells)])
+    rows[0].append(_header(title.rjust(width)))
+    for row, cell in zip(rows[1:], cells, strict=True):
+        row.append(cell.rjust(width))
+
+
+def _add_chips_column(
+    rows: list[list[Text | str]], won: list[int], *, bold_gains: bool = True
+) -> None:
+    """Chips won (+) or lost (-) by each row's player, right-aligned."""
+    _add_right_column(rows, _("Chips"), [f"{n:+d}" for n in won])
+    for row, n in zip(rows[1:], won, strict=True):
+        if bold_gains:
+            row[-1] = Text(str(row[-1]), style="bold" if n > 0 else "dim")
+
+
+def _table(rows: list[list[Text | str]]) -> Text:
+    """Rows in columns two cells apart, names cut to fit."""
+    widths: list[int | None] = [None, NAME_WIDTH]
+    return grid_text(rows, gap=2, max_widths=widths)
