@@ -26,7 +26,7 @@ from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
 from protocol.messages import PROTOCOL_VERSION
 
-from . import events
+from . import events, textual_patches
 from .cards import CardStyle
 from .i18n import LANGUAGES, N_, _, translations
 from .model import ClientModel
@@ -35,6 +35,7 @@ from .term import TermInfo
 from .themes import MONO, THEME_NAMES
 
 log = logging.getLogger(__name__)
+textual_patches.apply()
 
 _COLOR_SYSTEMS = {
     "truecolor": ColorSystem.TRUECOLOR,
