@@ -1,33 +1,42 @@
 """SSH load: N players at tables of five, probes typing, the server measured from both sides.
 
-    python bench/ssh_load.py --sessions 100 [--probes 4] [--duration 20] [--ramp 10]
+    python bench/ssh_load.py --sessions 100 [--workers W] [--server-cores C] [--probes 4]
+                             [--duration 20] [--ramp 10]
 
-Not a timed test. It starts the server (the same store, hub and SSH host as ``gambit serve``)
-in a child process pinned to one core, and opens the client sessions from this process on the
-other core: asyncssh clients with 80×24 PTYs, which go through the welcome screen to the
-lobby exactly as a player would (Enter). Then the server seats them at tables of five (Prophet's
-Gambit) where a bot acts for one seat about once a second per table (0.75–1.25 s apart, as the
-hub's own bots), and a few probe sessions type into the lobby chat. Seated players close the
-result of a deal when it comes up (Enter, 0.5–2 s later), as people do. With
+Not a timed test. It starts the server (the same store, hub, SSH host and app workers as
+``gambit serve``; ``--workers`` as there, by default one per core) in a child process, and
+opens the client sessions from this process: asyncssh clients with 80×24 PTYs, which go
+through the welcome screen to the lobby exactly as a player would (Enter). Then the server
+seats them at tables of five (Prophet's Gambit) where a bot acts for one seat about once a
+second per table (0.75–1.25 s apart, as the hub's own bots), and a few probe sessions type
+into the lobby chat. Seated players close the result of a deal when it comes up (Enter,
+0.5–2 s later), as people do. With
 ``BENCH_SLOW_CALLBACKS=0.15`` in the environment the server runs asyncio's debug mode and logs
-every callback slower than that (its data folder is kept and named on stderr). Prints, as its
-last line, one JSON object:
+every callback slower than that (its data folder is kept and named on stderr). With
+``--server-cores C`` the server (with its workers) is pinned to the first C cores and the
+clients to the others (all of them when none are left); by default both float over every
+core, the clients' work competing with the server's. Prints, as its last line, one JSON
+object:
 
 * ``sessions``: N (the probes come on top).
-* ``rss_mb_per_session``: the server's resident memory growth over all sessions, per session.
+* ``rss_mb_per_session``: the server's memory growth over all sessions, per session: its
+  proportional set size (PSS, shared pages split between the processes that share them),
+  the SSH process's and its workers' together.
 * ``connect_to_lobby_ms_p50/p99``: from opening the TCP connection to the lobby on screen,
   without the wait between seeing the welcome screen and pressing Enter (client side).
 * ``keystroke_echo_ms_p50/p99``: a probe's key press to the typed text on its screen (client
   side, the screen kept with pyte).
 * ``action_to_all_screens_ms_p50/p99``: an action accepted by the hub to the first frame
-  every seated player's driver handles after it: written to the channel (or, rarely, found to
-  be on that player's screen already). Server side.
+  every seated player's session writes to its channel after it (or, rarely, finds already on
+  that player's screen). Server side, in the SSH process (with workers, after the frame has
+  crossed back from the worker).
 * ``first_paint_bytes``: bytes a client receives until its first screen is complete (median);
   ``_compressed``: the same through zlib@openssh.com's compression (modelled: a zlib stream per
   client, flushed per SSH packet, as asyncssh and OpenSSH do).
 * ``bytes_per_action`` (and ``_compressed``): bytes a seated client receives per action at its
   table, during the measured window.
-* ``cpu_percent``: the server process's CPU time over the measured window (100 = one core).
+* ``cpu_percent``: the server's CPU time (SSH process and workers) over the measured window
+  (100 = one core).
 """
 
 from __future__ import annotations
@@ -73,12 +82,24 @@ def percentile(values: list[float], p: float) -> float | None:
     return round(ordered[index], 1)
 
 
-def rss_mb() -> float:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
+def pss_mb(pid: int) -> float:
+    """A process's proportional set size: its own pages, and its share of shared ones."""
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        for line in rollup:
+            if line.startswith("Pss:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def server_pss_mb(pids: list[int]) -> float:
+    return sum(pss_mb(pid) for pid in pids)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time a process has used so far (``/proc/PID/stat``)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # --- the server (child process) ------------------------------------------------------------
@@ -88,13 +109,14 @@ class ServerProbe:
     """Runs inside the server: seats players, drives the tables, times actions to screens."""
 
     def __init__(self, hub: Any, host: Any) -> None:
-        from server.ssh.driver import ChannelDriver
+        from server.ssh.session import GameSession
 
         self.hub = hub
         self.host = host
         self.tables: list[int] = []
-        self.drivers: tuple[Any, ...] = ()
-        # action id → (accept time, drivers still to write a frame, latest frame time)
+        self.frames = 0
+        self.frames_unchanged = 0
+        # action id → (accept time, sessions still to write a frame, latest frame time)
         self.open: dict[int, tuple[float, set[Any], list[float]]] = {}
         self.waiting: dict[Any, set[int]] = {}
         self.latencies: list[float] = []
@@ -102,7 +124,7 @@ class ServerProbe:
         self.unfinished = 0
         self.next_id = 0
         self.window = False
-        self.rss_base = rss_mb()
+        self.rss_base = server_pss_mb(self.pids())
         self.cpu_mark = 0.0
         self.wall_mark = 0.0
         original = hub.apply_action
@@ -113,7 +135,7 @@ class ServerProbe:
             self.accepted(table, accepted)
 
         hub.apply_action = apply_action
-        ChannelDriver.on_frame = self.on_frame
+        GameSession.on_output = self.on_frame
         self.gc_pauses: list[float] = []
         self._gc_started = 0.0
         gc.callbacks.append(self.on_gc)
@@ -179,38 +201,45 @@ class ServerProbe:
 
     # timing ---------------------------------------------------------------------------------
 
-    def seated_drivers(self, table: Any) -> set[Any]:
+    def pids(self) -> list[int]:
+        workers = self.host.workers
+        return [os.getpid(), *(workers.pids if workers is not None else [])]
+
+    def seated_sessions(self, table: Any) -> set[Any]:
         by_conn = {s.hub_conn: s for s in self.host.sessions if s.hub_conn is not None}
-        drivers = set()
+        sessions = set()
         for seat in table.seats:
             player = self.hub.players.get(seat.player) if seat.player else None
             for session in player.sessions if player else ():
                 ours = by_conn.get(session.conn)
                 if ours is not None and ours.driver is not None:
-                    drivers.add(ours.driver)
-        return drivers
+                    sessions.add(ours)
+        return sessions
 
     def accepted(self, table: Any, when: float) -> None:
         if not self.window:
             return
         self.actions += 1
-        drivers = self.seated_drivers(table)
-        if not drivers:
+        sessions = self.seated_sessions(table)
+        if not sessions:
             return
         action = self.next_id
         self.next_id += 1
-        self.open[action] = (when, set(drivers), [when])
-        for driver in drivers:
-            self.waiting.setdefault(driver, set()).add(action)
+        self.open[action] = (when, set(sessions), [when])
+        for session in sessions:
+            self.waiting.setdefault(session, set()).add(action)
 
-    def on_frame(self, driver: Any, size: int) -> None:
-        actions = self.waiting.pop(driver, None)
+    def on_frame(self, session: Any, size: int) -> None:
+        if self.window:
+            self.frames += 1
+            self.frames_unchanged += size == 0
+        actions = self.waiting.pop(session, None)
         if not actions:
             return
         now = time.perf_counter()
         for action in actions:
             accepted, left, latest = self.open[action]
-            left.discard(driver)
+            left.discard(session)
             latest[0] = now
             if not left:
                 del self.open[action]
@@ -223,17 +252,22 @@ class ServerProbe:
         self.gc_pauses.clear()
         self.open.clear()
         self.waiting.clear()
-        times = os.times()
-        self.cpu_mark = times.user + times.system
+        self.frames = self.frames_unchanged = 0
+        self.cpu_pids = self.pids()
+        self.cpu_mark = sum(cpu_seconds(pid) for pid in self.cpu_pids)
         self.wall_mark = time.perf_counter()
-        return {"rss_mb": rss_mb(), "sessions": len(self.host.sessions)}
+        return {"rss_mb": server_pss_mb(self.pids()), "sessions": len(self.host.sessions)}
 
     def report(self) -> dict[str, Any]:
-        times = os.times()
-        cpu = times.user + times.system - self.cpu_mark
+        cpu = sum(cpu_seconds(pid) for pid in self.cpu_pids) - self.cpu_mark
         wall = time.perf_counter() - self.wall_mark
         self.window = False
-        drivers = [s.driver for s in self.host.sessions if s.driver is not None]
+        # In-process drivers, when the apps run here (with workers, they are theirs).
+        drivers = [
+            s.driver
+            for s in self.host.sessions
+            if s.driver is not None and hasattr(s.driver, "frames_full")
+        ]
         started = time.perf_counter()
         gc.collect()
         full_gc_ms = (time.perf_counter() - started) * 1000
@@ -251,22 +285,24 @@ class ServerProbe:
             "unfinished": len(self.open),
             "cpu_percent": 100 * cpu / wall,
             "rss_base_mb": self.rss_base,
-            "rss_mb": rss_mb(),
             "sessions": len(self.host.sessions),
-            "frames_sent": sum(d.frames_sent for d in drivers),
-            "frames_full": sum(d.frames_full for d in drivers),
-            "frames_skipped": sum(d.frames_skipped for d in drivers),
-            "frames_not_understood": sum(d._screen.not_understood for d in drivers),
+            "workers": len(self.pids()) - 1,
+            "frames_in_window": self.frames,
+            "frames_unchanged_in_window": self.frames_unchanged,
+            "frames_full": sum(d.frames_full for d in drivers) if drivers else None,
+            "frames_skipped": sum(d.frames_skipped for d in drivers) if drivers else None,
             "gc": gc.get_stats(),
             "screens": dict(
                 collections.Counter(
-                    type(s.app.screen).__name__ for s in self.host.sessions if s.app is not None
+                    type(s.app.screen).__name__
+                    for s in self.host.sessions
+                    if s.app is not None and hasattr(s.app, "screen")
                 )
             ),
         }
 
 
-async def serve_child(data_dir: Path) -> None:
+async def serve_child(data_dir: Path, workers: int) -> None:
     """The server side: what ``gambit serve`` runs, plus the probe, driven over stdin."""
 
     from server.hub import Hub, HubConfig
@@ -286,7 +322,13 @@ async def serve_child(data_dir: Path) -> None:
     hub = Hub(store, HubConfig(bot_delay=1.0, turn_timer=0, between_games=2.0))
     await hub.start()
     config = HostConfig(
-        port=0, max_sessions=10_000, max_per_address=10_000, idle_timeout=0, freeze_sessions=True
+        port=0,
+        max_sessions=10_000,
+        max_per_address=10_000,
+        idle_timeout=0,
+        freeze_sessions=True,
+        app_workers=workers,
+        log_file=str(data_dir / "server.log"),
     )
     host = SSHHost(hub, config, load_or_create_host_key(data_dir))
     port = await host.start()
@@ -306,6 +348,8 @@ async def serve_child(data_dir: Path) -> None:
             answer = probe.mark()
         elif line == "report":
             answer = probe.report()
+        elif line == "pids":
+            answer = {"pids": probe.pids()}
         else:
             break
         out.write(json.dumps(answer) + "\n")
@@ -505,9 +549,12 @@ async def type_keys(client: Client, stop: asyncio.Event, echoes: list[float]) ->
 class Child:
     """The server process and its command line on stdin/stdout."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, workers: int) -> None:
+        from server.ssh.app_worker import REPORT_UNCHANGED
+
         self.proc = subprocess.Popen(
-            [sys.executable, __file__, "--child", str(data_dir)],
+            [sys.executable, __file__, "--child", str(data_dir), str(workers)],
+            env={**os.environ, REPORT_UNCHANGED: "1"},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -542,10 +589,13 @@ class Child:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     cores = sorted(os.sched_getaffinity(0))
     data_dir = Path(tempfile.mkdtemp(prefix="gambit-bench-"))
-    child = Child(data_dir)
-    if len(cores) >= 2:
-        os.sched_setaffinity(child.proc.pid, {cores[0]})
-        os.sched_setaffinity(0, set(cores[1:]))
+    child = Child(data_dir, args.workers)
+    if args.server_cores:
+        server_cores = set(cores[: args.server_cores])
+        os.sched_setaffinity(child.proc.pid, server_cores)
+        for pid in (await child.ask("pids"))["pids"]:
+            os.sched_setaffinity(pid, server_cores)
+        os.sched_setaffinity(0, set(cores[args.server_cores :]) or set(cores))
     clients = [Client(f"load{i:04d}", False) for i in range(args.sessions)]
     probes = [Client(f"probe{i}", True) for i in range(args.probes)]
     try:
@@ -582,17 +632,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         zpaints = [c.first_paint[1] for c in clients + probes]
         total = args.sessions + args.probes
         details = {
+            "workers": report["workers"],
+            "server_cores": args.server_cores or len(cores),
             "actions": report["actions"],
             "unfinished_actions": report["unfinished"],
-            "frames_sent": report["frames_sent"],
+            "frames_in_window": report["frames_in_window"],
+            "frames_unchanged_in_window": report["frames_unchanged_in_window"],
             "frames_full": report["frames_full"],
             "frames_skipped": report["frames_skipped"],
-            "frames_not_understood": report["frames_not_understood"],
             "echo_samples": len(echoes),
             "first_paint_bytes_max": max(paints),
             "rss_mb_server": round(marked["rss_mb"], 1),
             "rss_mb_at_start": round(report["rss_base_mb"], 1),
-            "gen2_collections": report["gc"][2]["collections"],
+            "gen2_collections_ssh_process": report["gc"][2]["collections"],
             "full_gc_ms": round(report["full_gc_ms"], 1),
             "gc_pause_ms_max": round(report["gc_pause_ms_max"], 1),
             "gc_pauses": report["gc_pauses"],
@@ -629,11 +681,25 @@ def log(text: str) -> None:
 
 
 def main() -> None:
-    if len(sys.argv) == 3 and sys.argv[1] == "--child":
-        asyncio.run(serve_child(Path(sys.argv[2])))
+    if len(sys.argv) == 4 and sys.argv[1] == "--child":
+        asyncio.run(serve_child(Path(sys.argv[2]), int(sys.argv[3])))
         return
+    from server.ssh.serve import default_workers
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=100, help="seated players (N)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=default_workers(),
+        help="app worker processes, as gambit serve --workers (default: one per core)",
+    )
+    parser.add_argument(
+        "--server-cores",
+        type=int,
+        default=0,
+        help="pin the server to this many cores, the clients to the rest (0: no pinning)",
+    )
     parser.add_argument("--probes", type=int, default=4, help="sessions that type keys")
     parser.add_argument("--duration", type=float, default=20.0, help="measured seconds")
     parser.add_argument("--ramp", type=float, default=10.0, help="new connections per second")

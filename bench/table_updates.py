@@ -51,6 +51,9 @@ class CountingTerminal:
     def pending_output(self) -> int:
         return 0
 
+    def frame_unchanged(self) -> None:
+        pass
+
     def attach(self, driver: Any) -> None:
         self.driver = driver
 

@@ -28,3 +28,9 @@ class HostConfig:
     #: Freeze settled sessions out of the garbage collector's sight (see memory.py). Off in
     #: tests that check that ended sessions are freed at once.
     freeze_sessions: bool = False
+    #: Run the players' apps in this many worker processes (see app_worker.py); 0: in this
+    #: process. ``gambit serve`` starts one per core when there is more than one.
+    app_workers: int = 0
+    #: Where workers log (None: stderr), and whether SSH details are logged too.
+    log_file: str | None = None
+    verbose: bool = False

@@ -31,7 +31,6 @@ import contextlib
 import logging
 import time
 import weakref
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from textual import constants, events
@@ -78,6 +77,9 @@ class Terminal(Protocol):
     def pending_output(self) -> int:
         """Bytes written but not yet taken by the client."""
 
+    def frame_unchanged(self) -> None:
+        """A frame was drawn that the player's screen already shows (nothing was sent)."""
+
     def attach(self, driver: ChannelDriver) -> None:
         """The driver is ready for input and resize events."""
 
@@ -105,10 +107,6 @@ def _is_control(data: str) -> bool:
 
 class ChannelDriver(Driver):
     """Textual output to, and input from, one SSH channel; see the module docstring."""
-
-    #: Instrumentation (the load benchmark): called with the bytes of each frame handled
-    #: (0 when the player's screen already showed all of it).
-    on_frame: Callable[[ChannelDriver, int], None] | None = None
 
     def __init__(
         self,
@@ -215,16 +213,13 @@ class ChannelDriver(Driver):
         drawing = compact_styles(drawing)
         if controls or drawing:
             self._send((controls + drawing).encode("utf-8", "replace"))
-        elif ChannelDriver.on_frame is not None:
-            ChannelDriver.on_frame(self, 0)  # a frame, already on the player's screen
+        else:
+            self._terminal.frame_unchanged()
 
     def _send(self, data: bytes) -> None:
         self._terminal.send(data)
         self.bytes_sent += len(data)
         self.frames_sent += 1
-        observer = ChannelDriver.on_frame
-        if observer is not None:
-            observer(self, len(data))
 
     def _drop(self, parts: list[str]) -> None:
         """Drop frames that a later full repaint will replace, keeping control sequences."""

@@ -31,6 +31,7 @@ import asyncssh
 from .config import HostConfig
 from .memory import FrozenSessions
 from .session import AppFactory, GameSession
+from .workers import AppWorkers
 
 if TYPE_CHECKING:
     from server.hub import Hub
@@ -74,6 +75,7 @@ class SSHHost:
         self._server: asyncssh.SSHAcceptor | None = None
         self.port = config.port
         self.memory = FrozenSessions() if config.freeze_sessions else None
+        self.workers: AppWorkers | None = None
 
     @property
     def private(self) -> bool:
@@ -90,6 +92,11 @@ class SSHHost:
     async def start(self) -> int:
         """Listen; returns the port (useful with port 0)."""
         config = self.config
+        if config.app_workers > 0:
+            self.workers = AppWorkers(
+                config.app_workers, log_file=config.log_file, verbose=config.verbose
+            )
+            await self.workers.start()
         self._server = await asyncssh.listen(
             config.host,
             config.port,
@@ -132,6 +139,8 @@ class SSHHost:
             await asyncio.wait(closing, timeout=2)
         for conn in list(self.open_connections):
             conn.close()
+        if self.workers is not None:
+            await self.workers.close()
         if self.memory is not None:
             self.memory.close()
 

@@ -1,8 +1,9 @@
-"""``gambit serve``: one process holding the store, the hub and the SSH server.
+"""``gambit serve``: one process holding the store, the hub and the SSH server, and the
+players' apps in app workers, one process per core (``--workers``; see app_worker.py).
 
-Everything runs on one event loop: the hub's handlers, every player's Textual app and the SSH
-transport. Nothing here prints once players are in: the start banner goes to stdout, and
-everything after it to the log (a file, or stderr).
+With ``--workers 0`` everything runs on one event loop: the hub's handlers, every player's
+Textual app and the SSH transport. Nothing here prints once players are in: the start banner
+goes to stdout, and everything after it to the log (a file, or stderr).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -51,8 +53,22 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, default=None, help="fixed deal seed, for repeatable games (tests)"
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes that run the players' apps (default: one per core, "
+        "none on a single core; 0: all in the server process)",
+    )
     parser.add_argument("--log-file", help="log here instead of stderr")
     parser.add_argument("-v", "--verbose", action="store_true", help="log SSH details too")
+
+
+def default_workers() -> int:
+    """One app worker per core this process may use; none on a single core (a worker there
+    would only add the cost of the link)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return cores if cores and cores > 1 else 0
 
 
 def connect_hint(host: str, port: int) -> str:
@@ -125,6 +141,9 @@ def main_serve(args: argparse.Namespace) -> int:
         max_per_address=args.max_per_address,
         idle_timeout=args.idle_timeout,
         freeze_sessions=True,
+        app_workers=default_workers() if args.workers is None else max(0, args.workers),
+        log_file=args.log_file,
+        verbose=args.verbose,
     )
     hub_config = HubConfig(
         bot_delay=args.bot_delay, between_games=args.between_games, seed=args.seed

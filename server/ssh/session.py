@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from .host import SSHHost
+    from .workers import RemoteApp
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,16 @@ NO_SUBSYSTEM = "Gambit offers no file transfer or other subsystems ({name}).\r\n
 
 
 class GameSession(asyncssh.SSHServerSession[bytes]):
-    """One SSH channel of a connection: a PTY session runs an app; anything else is refused."""
+    """One SSH channel of a connection: a PTY session runs an app; anything else is refused.
+
+    The app runs in this process, or on an app worker (``host.workers``) when the server has
+    them; either way its hub connection is served by this process's hub, and what it draws
+    reaches the player through :meth:`output`.
+    """
+
+    #: Instrumentation (the load benchmark): called with each frame's size as it is written
+    #: to the player (0: a frame the player's screen already showed).
+    on_output: Callable[[GameSession, int], None] | None = None
 
     def __init__(self, host: SSHHost, *, identity: str | None, username: str, address: str) -> None:
         self.host = host
@@ -61,8 +71,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.term_type: str | None = None
         self.size = (80, 24)
         self.refusal: bytes | None = None
-        self.app: App[Any] | None = None
-        self.driver: ChannelDriver | None = None
+        #: The app, or a worker's :class:`~.workers.RemoteApp` (both have ``exit``) ...
+        self.app: App[Any] | RemoteApp | None = None
+        #: ... and what takes its keystrokes and window changes (``feed``, ``resize``).
+        self.driver: ChannelDriver | RemoteApp | None = None
         self.task: asyncio.Task[None] | None = None
         #: The hub's end of this session's connection (tools match hub sessions to ours).
         self.hub_conn: Connection | None = None
@@ -148,8 +160,18 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     # --- the driver's terminal (see driver.Terminal) ---------------------------------------
 
     def send(self, data: bytes) -> None:
-        if self.chan is not None and not self._closed:
+        self.output(data)
+
+    def output(self, data: bytes) -> None:
+        """A frame for the player's terminal (empty: their screen already shows it)."""
+        if data and self.chan is not None and not self._closed:
             self.chan.write(data)
+        observer = GameSession.on_output
+        if observer is not None:
+            observer(self, len(data))
+
+    def frame_unchanged(self) -> None:
+        self.output(b"")
 
     def pending_output(self) -> int:
         """Bytes queued for this client: in the channel (flow control) and in the transport."""
@@ -179,16 +201,31 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         assert self.chan is not None
         term = term_info(self.term_type, self.size, self.chan.get_environment())
         name = None if self.username.lower() in ("play", "guest", "") else self.username
-        client, hub_end = queue_pair(trusted=True, peer=f"ssh {self.address}")
-        self.hub_conn = hub_end
-        hub_task = self.host.hub.spawn(self.host.hub.serve(hub_end))
         message = None
+        hub_task = None
+        client: Connection | None = None
         try:
-            self.app = app = self.host.app_factory(client, term, self.identity, name)
-            prepare_app(app, term)
-            bind(app, self)
-            self._arm_idle()
-            await app.run_async(size=(term.width, term.height), mouse=True)
+            workers = self.host.workers
+            if workers is not None:
+                remote = workers.open(self, term, self.identity, name)
+                self.hub_conn = remote.hub_conn
+                hub_task = self.host.hub.spawn(self.host.hub.serve(remote.hub_conn))
+                self.app = self.driver = remote
+                self._arm_idle()
+                if self._early_input:
+                    data, self._early_input = bytes(self._early_input), bytearray()
+                    remote.feed(data)
+                result = await remote.result
+                if result.get("failed"):
+                    raise RuntimeError("the app failed on its worker")
+            else:
+                client, self.hub_conn = queue_pair(trusted=True, peer=f"ssh {self.address}")
+                hub_task = self.host.hub.spawn(self.host.hub.serve(self.hub_conn))
+                self.app = app = self.host.app_factory(client, term, self.identity, name)
+                prepare_app(app, term)
+                bind(app, self)
+                self._arm_idle()
+                await app.run_async(size=(term.width, term.height), mouse=True)
             if self.idle_out:
                 minutes = round(self.host.config.idle_timeout / 60)
                 message = (
@@ -203,10 +240,15 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         finally:
             if self._idle_handle is not None:
                 self._idle_handle.cancel()
-            with contextlib.suppress(Exception):
-                await client.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(hub_task, 5)
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    await client.close()
+            elif self.hub_conn is not None:
+                with contextlib.suppress(Exception):
+                    await self.hub_conn.close()
+            if hub_task is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(hub_task, 5)
             self.app = None
             self.driver = None
             self.hub_conn = None

@@ -19,6 +19,7 @@ class FakeTerminal:
     def __init__(self) -> None:
         self.out = bytearray()
         self.pending = 0
+        self.unchanged = 0
         self.driver: ChannelDriver | None = None
 
     def send(self, data: bytes) -> None:
@@ -26,6 +27,9 @@ class FakeTerminal:
 
     def pending_output(self) -> int:
         return self.pending
+
+    def frame_unchanged(self) -> None:
+        self.unchanged += 1
 
     def attach(self, driver: ChannelDriver) -> None:
         self.driver = driver

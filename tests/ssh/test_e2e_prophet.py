@@ -300,7 +300,7 @@ def join(player: Seat, number: str, owner: str) -> None:
     player.wait_for(re.escape(lang("Table {id}").format(id=number) + " · "))
 
 
-def play_to_the_result(table: list[Seat], timeout: float = 30.0) -> None:
+def play_to_the_result(table: list[Seat], timeout: float = 60.0) -> None:
     """Whenever the seats box gives a player the turn, they press what the footer offers:
     ⏎ (Bid / Play) when the choice under the cursor is legal, else → to the next choice."""
     done: set[str] = set()

@@ -1,0 +1,221 @@
+"""An app worker: a process that runs Gambit apps for sessions of the SSH process.
+
+    python -m server.ssh.app_worker --fd N [--log-file F] [--verbose]
+
+One Python process is one core, and a hundred apps redrawing after every move at twenty
+tables need more than one. ``gambit serve`` keeps the hub, the store and every SSH connection
+in one process and starts workers that each run some of the players' apps; an app talks to
+the one hub through the protocol's messages, exactly as it does in-process (see
+``worker_link``). A worker's garbage collections stall only its own players, over a heap a
+fraction of the size.
+
+The worker knows nothing of SSH: it is told a session's terminal, gets its keystrokes and
+window changes, and sends back what to draw. When the link closes (the SSH process stopped or
+died), every app ends and so does the worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import socket
+from typing import Any
+
+from gambit_tui.term import TermInfo
+from protocol.codec import MAX_SERVER_FRAME
+
+from . import worker_link as wl
+from .app_settings import prepare_app
+from .driver import ChannelDriver, bind
+from .memory import FrozenSessions
+
+log = logging.getLogger(__name__)
+
+#: Input that arrives before the app's driver is ready is kept, up to this much.
+MAX_EARLY_INPUT = 4 * 1024
+#: Set in the environment, every frame the driver finds already on the player's screen is
+#: reported to the SSH process as an empty OUTPUT frame (the load benchmark counts them).
+REPORT_UNCHANGED = "GAMBIT_REPORT_UNCHANGED_FRAMES"
+
+
+class WorkerSession:
+    """One session's app in this worker, and the driver's :class:`~.driver.Terminal`."""
+
+    def __init__(self, worker: Worker, session: int, spec: dict[str, Any]) -> None:
+        self.worker = worker
+        self.session = session
+        self.spec = spec
+        self.driver: ChannelDriver | None = None
+        self.pending = 0
+        self.app: Any = None
+        self.conn = wl.LinkConnection(worker.link, session, max_frame=MAX_SERVER_FRAME, peer="hub")
+        self._early = bytearray()
+        self._stopped = False
+
+    # --- the driver's terminal -------------------------------------------------------------
+
+    def send(self, data: bytes) -> None:
+        self.worker.link.send(self.session, wl.OUTPUT, data)
+
+    def frame_unchanged(self) -> None:
+        if self.worker.report_unchanged:
+            self.worker.link.send(self.session, wl.OUTPUT)
+
+    def pending_output(self) -> int:
+        return self.pending
+
+    def attach(self, driver: ChannelDriver) -> None:
+        self.driver = driver
+        if self._early:
+            data, self._early = bytes(self._early), bytearray()
+            driver.feed(data)
+
+    def detach(self, driver: ChannelDriver) -> None:
+        if self.driver is driver:
+            self.driver = None
+
+    # --- from the SSH process --------------------------------------------------------------
+
+    def feed(self, data: bytes) -> None:
+        if self.driver is not None:
+            self.driver.feed(data)
+        elif len(self._early) + len(data) <= MAX_EARLY_INPUT:
+            self._early += data
+
+    def resize(self, width: int, height: int) -> None:
+        if self.driver is not None:
+            self.driver.resize(width, height)
+
+    def stop(self) -> None:
+        self._stopped = True
+        if self.app is not None:
+            self.app.exit()
+
+    # --- running ---------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        spec = self.spec
+        term = TermInfo(**spec["term"])
+        failed = False
+        try:
+            from gambit_tui.app import GambitApp
+
+            self.app = app = GambitApp(
+                self.conn, term=term, identity=spec.get("identity"), name=spec.get("name")
+            )
+            prepare_app(app, term)
+            bind(app, self)
+            if not self._stopped:
+                await app.run_async(size=(term.width, term.height), mouse=True)
+        except Exception:
+            log.exception("session %d failed", self.session)
+            failed = True
+        finally:
+            with contextlib.suppress(Exception):
+                await self.conn.close()
+            self.app = None
+            self.driver = None
+            self.worker.session_ended(self, failed)
+
+
+class Worker:
+    """The sessions of this process, fed by the link."""
+
+    def __init__(self) -> None:
+        self.link = wl.Link(self.on_frame, self.on_lost)
+        self.sessions: dict[int, WorkerSession] = {}
+        self.report_unchanged = bool(os.environ.get(REPORT_UNCHANGED))
+        self.memory = FrozenSessions()
+        self.done = asyncio.Event()
+
+    def on_frame(self, session: int, kind: int, payload: bytes) -> None:
+        if kind == wl.OPEN:
+            ws = WorkerSession(self, session, wl.unpack(payload))
+            self.sessions[session] = ws
+            self.memory.session_started()
+            asyncio.get_running_loop().create_task(ws.run())
+            return
+        if kind == wl.STOP and session == 0:
+            self.stop_all()
+            return
+        ws = self.sessions.get(session)
+        if ws is None:
+            return  # a session that has just ended
+        if kind == wl.INPUT:
+            ws.feed(payload)
+        elif kind == wl.HUB:
+            ws.conn.received(payload)
+        elif kind == wl.HUB_END:
+            ws.conn.received(None)
+        elif kind == wl.RESIZE:
+            width, height = wl.unpack(payload)
+            ws.resize(int(width), int(height))
+        elif kind == wl.PENDING:
+            ws.pending = int(wl.unpack(payload))
+        elif kind == wl.STOP:
+            ws.stop()
+
+    def session_ended(self, ws: WorkerSession, failed: bool) -> None:
+        if self.sessions.pop(ws.session, None) is not None:
+            self.link.send(ws.session, wl.EXITED, wl.pack({"failed": failed}))
+            self.memory.session_ended(len(self.sessions))
+        if not self.sessions and self.link.transport is None:
+            self.done.set()
+
+    def stop_all(self) -> None:
+        for ws in list(self.sessions.values()):
+            ws.stop()
+
+    def on_lost(self) -> None:
+        self.stop_all()
+        if not self.sessions:
+            self.done.set()
+
+
+def _preload() -> None:
+    """Import every screen now, not when the first player opens one (a worker starts once)."""
+    import gambit_tui.app
+    import gambit_tui.screens.fortunes_table
+    import gambit_tui.screens.lobby
+    import gambit_tui.screens.pg_table
+    import gambit_tui.screens.prophet_table
+    import gambit_tui.screens.welcome  # noqa: F401
+
+
+async def serve(fd: int) -> None:
+    _preload()
+    loop = asyncio.get_running_loop()
+    worker = Worker()
+    sock = socket.socket(fileno=fd)
+    await loop.create_unix_connection(lambda: worker.link, sock=sock)
+    worker.memory.started()
+    worker.link.send(0, wl.READY)
+    await worker.link.closed
+    # The SSH process is gone: end every app (their hub connections are gone too).
+    worker.stop_all()
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(worker.done.wait(), 5)
+    worker.memory.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fd", type=int, required=True)
+    parser.add_argument("--log-file")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    from .serve import setup_logging
+
+    setup_logging(args.log_file, args.verbose)
+    # Ctrl+C at the server's terminal reaches the whole process group: the SSH process
+    # decides when apps end (it says goodbye to each player first).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    asyncio.run(serve(args.fd))
+
+
+if __name__ == "__main__":
+    main()

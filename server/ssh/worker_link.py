@@ -1,0 +1,153 @@
+"""The link between the SSH process and an app worker process: one socket, many sessions.
+
+Each frame is ``length (4 bytes) · session (4) · kind (1) · payload``. The SSH process sends
+a session's PTY details, its keystrokes, window changes and the hub's messages; the worker
+sends back the session's screen output and the app's messages to the hub. Hub messages
+travel as the protocol's own encoded frames, untouched: the hub checks them exactly as it
+checks an in-process app's, so a worker is trusted no more than an app is.
+
+Session 0 is the link itself (a worker says it is ready, the SSH process asks it to stop).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import struct
+from collections.abc import Callable
+from typing import Any
+
+import msgpack
+
+from protocol.connection import Connection, ConnectionClosed
+
+log = logging.getLogger(__name__)
+
+HEADER = struct.Struct("!IIB")
+
+# SSH process → worker
+OPEN = 1  # msgpack: the session's terminal, identity and wished name
+INPUT = 2  # bytes the player typed
+RESIZE = 3  # msgpack [width, height]
+STOP = 4  # end the app (the player left, idled out, or the server stops)
+PENDING = 5  # msgpack int: bytes the player's connection has not taken yet
+# both ways
+HUB = 6  # encoded protocol frames, to or from the hub
+HUB_END = 7  # that direction of the hub connection is closed
+# worker → SSH process
+OUTPUT = 8  # bytes for the player's terminal (empty: a frame already on their screen)
+EXITED = 9  # msgpack map: the app has ended ({"failed": bool})
+READY = 10  # session 0: the worker has loaded the app and takes sessions
+
+#: A frame larger than this ends the link: neither side ever sends one.
+MAX_FRAME = 8 * 1024 * 1024
+
+Handler = Callable[[int, int, bytes], None]
+
+
+def pack(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def unpack(data: bytes) -> Any:
+    return msgpack.unpackb(data, raw=False)
+
+
+class Link(asyncio.Protocol):
+    """One end of the socket: ``send`` frames, and each frame received goes to ``handler``."""
+
+    def __init__(self, handler: Handler, on_lost: Callable[[], None] | None = None) -> None:
+        self.handler = handler
+        self.on_lost = on_lost
+        self.transport: asyncio.Transport | None = None
+        self.closed = asyncio.get_running_loop().create_future()
+        self._buffer = bytearray()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def send(self, session: int, kind: int, payload: bytes = b"") -> None:
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        transport.write(HEADER.pack(len(payload), session, kind) + payload)
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self._buffer
+        buffer += data
+        offset = 0
+        size = len(buffer)
+        while size - offset >= HEADER.size:
+            length, session, kind = HEADER.unpack_from(buffer, offset)
+            if length > MAX_FRAME:
+                log.error("worker link: a frame of %d bytes; closing the link", length)
+                self.close()
+                return
+            end = offset + HEADER.size + length
+            if end > size:
+                break
+            payload = bytes(buffer[offset + HEADER.size : end])
+            offset = end
+            try:
+                self.handler(session, kind, payload)
+            except Exception:
+                log.exception("worker link: could not handle a frame of kind %d", kind)
+        del buffer[:offset]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.transport = None
+        if not self.closed.done():
+            self.closed.set_result(None)
+        if self.on_lost is not None:
+            self.on_lost()
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+
+class LinkConnection(Connection):
+    """A protocol connection whose bytes cross a :class:`Link` as one session's HUB frames.
+
+    The worker's app holds one end (its connection to the hub) and the SSH process the other
+    (the hub serves it like any in-process connection).
+    """
+
+    def __init__(
+        self,
+        link: Link,
+        session: int,
+        *,
+        max_frame: int,
+        trusted: bool = False,
+        peer: str = "worker",
+    ) -> None:
+        super().__init__(max_frame)
+        self._link = link
+        self._session = session
+        self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._out_closed = False
+        self.trusted = trusted
+        self.peer = peer
+
+    def write(self, data: bytes) -> None:
+        if self._out_closed or self._link.transport is None:
+            raise ConnectionClosed
+        self._link.send(self._session, HUB, data)
+
+    def received(self, data: bytes | None) -> None:
+        """A HUB frame (or, as None, HUB_END) from the other side."""
+        self._inbox.put_nowait(data)
+
+    async def _read_some(self) -> bytes:
+        data = await self._inbox.get()
+        return data or b""
+
+    async def close(self) -> None:
+        if not self._out_closed:
+            self._out_closed = True
+            with contextlib.suppress(Exception):
+                self._link.send(self._session, HUB_END)
+        self.closed = True
+        self._inbox.put_nowait(None)  # wake our own pending recv

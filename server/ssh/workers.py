@@ -1,0 +1,233 @@
+"""The SSH process's side of the app workers (see ``app_worker``): start them, give each new
+session to the least busy one, carry its bytes, and restart a worker that dies.
+
+A session on a worker looks to :class:`~.session.GameSession` like an app with a driver
+(:class:`RemoteApp`: ``feed``, ``resize``, ``exit``), and its hub connection is a
+:class:`~.worker_link.LinkConnection` the hub serves like any other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import socket
+import sys
+import time
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from protocol.codec import MAX_CLIENT_FRAME
+
+from . import worker_link as wl
+
+if TYPE_CHECKING:
+    from gambit_tui.term import TermInfo
+
+    from .session import GameSession
+
+log = logging.getLogger(__name__)
+
+#: A worker has this long to load the app and say it is ready.
+START_TIMEOUT = 60.0
+#: A worker that dies this soon after it started is replaced only after a pause (a worker
+#: that cannot run must not be restarted in a tight loop).
+SHORT_LIFE = 10.0
+RESTART_PAUSE = 2.0
+#: While a player's connection has output waiting, their worker hears how much this often.
+PENDING_POLL = 0.05
+#: ... and between polls, whenever it grew by this much.
+PENDING_STEP = 16 * 1024
+
+
+class RemoteApp:
+    """One session's app on a worker, as its :class:`GameSession` drives it."""
+
+    def __init__(self, worker: AppWorker, session_id: int, session: GameSession) -> None:
+        self.worker = worker
+        self.id = session_id
+        self.session = session
+        self.hub_conn = wl.LinkConnection(
+            worker.link,
+            session_id,
+            max_frame=MAX_CLIENT_FRAME,
+            trusted=True,
+            peer=f"ssh {session.address}",
+        )
+        self.result: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._reported = 0
+        self._poll: asyncio.TimerHandle | None = None
+
+    # the driver's part, as GameSession calls it
+    def feed(self, data: bytes) -> None:
+        self.worker.link.send(self.id, wl.INPUT, data)
+
+    def resize(self, width: int, height: int) -> None:
+        self.worker.link.send(self.id, wl.RESIZE, wl.pack([width, height]))
+
+    # the app's part
+    def exit(self) -> None:
+        self.worker.link.send(self.id, wl.STOP)
+
+    def output_written(self) -> None:
+        """Tell the worker when the player's connection falls behind, and when it catches up
+        (its driver then skips frames, as it does in-process)."""
+        pending = self.session.pending_output()
+        if abs(pending - self._reported) >= PENDING_STEP or (pending == 0) != (self._reported == 0):
+            self._report(pending)
+
+    def _report(self, pending: int) -> None:
+        self._reported = pending
+        self.worker.link.send(self.id, wl.PENDING, wl.pack(pending))
+        if pending and self._poll is None:
+            self._poll = asyncio.get_running_loop().call_later(PENDING_POLL, self._check)
+
+    def _check(self) -> None:
+        self._poll = None
+        if not self.result.done():
+            self._report(self.session.pending_output())
+
+    def ended(self, result: dict[str, Any]) -> None:
+        if self._poll is not None:
+            self._poll.cancel()
+        self.hub_conn.received(None)
+        if not self.result.done():
+            self.result.set_result(result)
+
+
+class AppWorker:
+    """One worker process and its link."""
+
+    def __init__(self, pool: AppWorkers, number: int) -> None:
+        self.pool = pool
+        self.number = number
+        self.sessions: dict[int, RemoteApp] = {}
+        self.link = wl.Link(self.on_frame, self.on_lost)
+        self.process: asyncio.subprocess.Process | None = None
+        self.ready = asyncio.get_running_loop().create_future()
+        self.started = time.monotonic()
+
+    async def start(self) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        command = [sys.executable, "-m", "server.ssh.app_worker", "--fd", str(theirs.fileno())]
+        if self.pool.log_file:
+            command += ["--log-file", self.pool.log_file]
+        if self.pool.verbose:
+            command.append("--verbose")
+        try:
+            self.process = await asyncio.create_subprocess_exec(
+                *command, pass_fds=(theirs.fileno(),), stdin=asyncio.subprocess.DEVNULL
+            )
+        finally:
+            theirs.close()
+        loop = asyncio.get_running_loop()
+        await loop.create_unix_connection(lambda: self.link, sock=ours)
+        await asyncio.wait_for(asyncio.shield(self.ready), START_TIMEOUT)
+
+    def on_frame(self, session_id: int, kind: int, payload: bytes) -> None:
+        if session_id == 0:
+            if kind == wl.READY and not self.ready.done():
+                self.ready.set_result(None)
+            return
+        remote = self.sessions.get(session_id)
+        if remote is None:
+            return
+        if kind == wl.OUTPUT:
+            remote.session.output(payload)
+            if payload:
+                remote.output_written()
+        elif kind == wl.HUB:
+            remote.hub_conn.received(payload)
+        elif kind == wl.HUB_END:
+            remote.hub_conn.received(None)
+        elif kind == wl.EXITED:
+            self.sessions.pop(session_id, None)
+            remote.ended(wl.unpack(payload))
+
+    def on_lost(self) -> None:
+        """The worker died or was stopped: its sessions end (their players are told)."""
+        if not self.ready.done():
+            self.ready.set_exception(ConnectionError("the app worker exited while starting"))
+        sessions, self.sessions = self.sessions, {}
+        for remote in sessions.values():
+            remote.ended({"failed": True})
+        self.pool.worker_lost(self)
+
+    def open(self, session_id: int, session: GameSession, spec: dict[str, Any]) -> RemoteApp:
+        remote = RemoteApp(self, session_id, session)
+        self.sessions[session_id] = remote
+        self.link.send(session_id, wl.OPEN, wl.pack(spec))
+        return remote
+
+    async def stop(self, timeout: float = 5.0) -> None:
+        self.link.send(0, wl.STOP)
+        self.link.close()
+        if self.process is not None:
+            try:
+                await asyncio.wait_for(self.process.wait(), timeout)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    self.process.kill()
+                await self.process.wait()
+
+
+class AppWorkers:
+    """The pool: ``count`` workers, kept at that number while the server runs."""
+
+    def __init__(self, count: int, *, log_file: str | None = None, verbose: bool = False) -> None:
+        self.count = count
+        self.log_file = log_file
+        self.verbose = verbose
+        self.workers: list[AppWorker] = []
+        self._ids = itertools.count(1)
+        self._numbers = itertools.count(1)
+        self._closing = False
+        self._restarts: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        self.workers = [AppWorker(self, next(self._numbers)) for _ in range(self.count)]
+        await asyncio.gather(*(w.start() for w in self.workers))
+        log.info("%d app workers ready", self.count)
+
+    @property
+    def pids(self) -> list[int]:
+        return [w.process.pid for w in self.workers if w.process is not None]
+
+    def open(self, session: GameSession, term: TermInfo, identity: str | None, name: str | None):
+        """Start a session's app on the least busy worker."""
+        ready = [w for w in self.workers if w.ready.done() and not w.ready.exception()]
+        if not ready:
+            raise RuntimeError("no app worker is running")
+        worker = min(ready, key=lambda w: len(w.sessions))
+        spec = {"term": asdict(term), "identity": identity, "name": name}
+        return worker.open(next(self._ids), session, spec)
+
+    def worker_lost(self, worker: AppWorker) -> None:
+        if worker in self.workers:
+            self.workers.remove(worker)
+        if self._closing:
+            return
+        log.error("app worker %d exited; starting another", worker.number)
+        pause = RESTART_PAUSE if time.monotonic() - worker.started < SHORT_LIFE else 0.0
+        task = asyncio.get_running_loop().create_task(self._replace(pause))
+        self._restarts.add(task)
+        task.add_done_callback(self._restarts.discard)
+
+    async def _replace(self, pause: float) -> None:
+        await asyncio.sleep(pause)
+        worker = AppWorker(self, next(self._numbers))
+        self.workers.append(worker)
+        try:
+            await worker.start()
+        except Exception:
+            log.exception("could not start an app worker")
+            if worker in self.workers:
+                self.workers.remove(worker)
+
+    async def close(self) -> None:
+        self._closing = True
+        for task in list(self._restarts):
+            task.cancel()
+        await asyncio.gather(*(w.stop() for w in self.workers), return_exceptions=True)
+        self.workers = []
