@@ -7,12 +7,21 @@ its lines (with their segments and seven small caches each) for the garbage coll
 load about 120 objects per app update, which made the collector run more often and its full
 collections, which stall every player at once, longer. Here that one case returns a new list
 and caches nothing; every other cut is Textual's own code.
+
+Textual counts a callback's parameters before it calls it, and remembers the count on the
+function, except for a ``functools.partial`` (which ``call_next`` and ``call_later`` wrap
+every callback in): that was counted anew, with ``inspect.signature``, several times per app
+update. Here a partial's count is remembered on the function it wraps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
+from inspect import signature
+from typing import Any
 
+import textual._callback
 from textual.strip import Strip
 
 _divide = Strip.divide
@@ -26,6 +35,26 @@ def _divide_without_cycle(self: Strip, cuts: Iterable[int]) -> Sequence[Strip]:
     return _divide(self, cuts)
 
 
+_count_parameters = textual._callback.count_parameters
+
+
+def _count_parameters_of_partials_too(func: Callable[..., Any]) -> int:
+    if not isinstance(func, partial):
+        return _count_parameters(func)
+    inner = func.func
+    function = getattr(inner, "__func__", inner)  # a bound method's function
+    count = getattr(function, "_gambit_param_count", None)
+    if count is None:
+        try:
+            count = len(signature(function).parameters)
+            function._gambit_param_count = count
+        except (TypeError, ValueError, AttributeError):
+            return _count_parameters(func)  # a builtin, say: Textual's own way
+    bound = 1 if function is not inner else 0
+    return count - bound - len(func.args) - len(func.keywords)
+
+
 def apply() -> None:
     """Install the corrections (idempotent)."""
     Strip.divide = _divide_without_cycle  # type: ignore[method-assign]
+    textual._callback.count_parameters = _count_parameters_of_partials_too

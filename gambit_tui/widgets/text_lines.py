@@ -14,6 +14,7 @@ beside one row, learnt again on every full repaint, the moments Textual clears i
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Generic, Self, TypeVar
 
 from rich.style import Style
@@ -24,6 +25,15 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 T = TypeVar("T")
+
+#: Per screen, the widgets whose text changed during the message being handled: compared and
+#: repainted in one pass after it (one callback for the screen, not one per widget).
+_dirty: weakref.WeakKeyDictionary[Any, list[TextLines]] = weakref.WeakKeyDictionary()
+
+
+def _repaint_dirty(screen: Any) -> None:
+    for widget in _dirty.pop(screen, ()):
+        widget._repaint_changed()
 
 
 class shown(reactive[T], Generic[T]):
@@ -81,7 +91,12 @@ class TextLines(Widget):
         self._diff_pending = True
         # On the screen's queue, not the widget's: the screen is usually the one setting the
         # attributes, and runs this right after, without waking one task per widget.
-        self.screen.call_next(self._repaint_changed)
+        screen = self.screen
+        dirty = _dirty.get(screen)
+        if dirty is None:
+            dirty = _dirty[screen] = []
+            screen.call_next(_repaint_dirty, screen)
+        dirty.append(self)
 
     def _repaint_changed(self) -> None:
         self._diff_pending = False
