@@ -57,6 +57,19 @@ class GambitScreen(Screen):
 
     #: The game whose rating the status bar shows (None: every game).
     game: str | None = None
+    _bindings_pending = False
+
+    def refresh_bindings(self) -> None:
+        """Ask the footer to look at the keys again, once the current message is handled
+        (a move sets several things that each ask, and the footer checks every key)."""
+        if self._bindings_pending:
+            return
+        self._bindings_pending = True
+        self.call_next(self._publish_bindings)
+
+    def _publish_bindings(self) -> None:
+        self._bindings_pending = False
+        super().refresh_bindings()
 
     @property
     def gapp(self) -> GambitApp:

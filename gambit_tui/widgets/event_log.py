@@ -27,7 +27,7 @@ class EventLog(TextLines):
     def on_mount(self) -> None:
         self.border_title = _("Log")
 
-    def build(self) -> Text:
+    def build(self) -> list[Text]:
         height = max(1, self.content_size.height)
         width = max(1, self.content_size.width)
         console = self.app.console
@@ -37,4 +37,4 @@ class EventLog(TextLines):
             if len(shown) + len(rows) > height:
                 break
             shown.extend(reversed(rows))
-        return Text("\n").join(reversed(shown))
+        return shown[::-1]

@@ -9,7 +9,7 @@ from rich.text import Text
 from ..cards import CardStyle, card_text
 from ..i18n import _, pgettext
 from ..names import seat_name
-from .grid import grid_text
+from .grid import grid_lines
 from .pg_seats import FRONT_MARKS
 from .text_lines import TextLines, shown
 
@@ -36,14 +36,14 @@ class PGCenter(TextLines):
     def on_mount(self) -> None:
         self.border_title = _("Table")
 
-    def build(self) -> Text:
+    def build(self) -> list[Text]:
         message = self.message
         if not message:
-            return Text()
+            return []
         rows = self._rows(message)
         width = max(1, self.content_size.width)
         label_width = max([9, *(Text(label).cell_len for label, _ in rows)])
-        return grid_text(
+        return grid_lines(
             rows,
             min_widths=(9,),
             max_widths=(None, max(1, width - label_width - 1)),

@@ -9,7 +9,7 @@ from rich.text import Text
 from ..cards import CardStyle, card_text, cards_text, face_down
 from ..i18n import N_, _
 from ..names import seat_name
-from .grid import grid_text
+from .grid import grid_lines
 from .text_lines import TextLines, shown
 
 #: Short marks of the two High cards that stay in front of a player (Executioner, Innocent).
@@ -40,10 +40,10 @@ class PGSeats(TextLines):
     def on_mount(self) -> None:
         self.border_title = _("Seats")
 
-    def build(self) -> Text:
+    def build(self) -> list[Text]:
         message = self.message
         if not message:
-            return Text()
+            return []
         rows: list[list[Text]] = []
         info = message["info"]
         view = message.get("view") or {}
@@ -71,7 +71,7 @@ class PGSeats(TextLines):
             dealer_seat = view.get("dealer", info.get("dealer")) if view else info.get("dealer")
             dealer = Text(_("D"), style="bold") if dealer_seat == s else Text(" ")
             rows.append([marker, name, dealer, *self._cards(view, s, mine, reveal), self._timer(s)])
-        return grid_text(rows)
+        return grid_lines(rows)
 
     def _cards(
         self, view: dict[str, Any], s: int, mine: int | None, reveal: list | None

@@ -25,6 +25,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 T = TypeVar("T")
+_UNSET = object()
 
 #: Per screen, the widgets whose text changed during the message being handled: compared and
 #: repainted in one pass after it (one callback for the screen, not one per widget).
@@ -44,8 +45,11 @@ class shown(reactive[T], Generic[T]):
         super().__init__(default, repaint=False, always_update=always_update)
 
     def __set__(self, obj: Any, value: T) -> None:
+        # Screens set every attribute after every move: an equal value changes nothing.
+        before = getattr(obj, self.internal_name, _UNSET)
         super().__set__(obj, value)
-        obj.content_changed()
+        if self._always_update or before is _UNSET or before != value:
+            obj.content_changed()
 
 
 def retitle(widget: Widget, title: str) -> None:
@@ -77,9 +81,14 @@ class TextLines(Widget):
         # What Textual draws beside each row (see :meth:`_learn_sides`), and the rows drawn.
         self._sides: tuple[tuple[int, int], Strip, Strip] | None = None
         self._framed: dict[int, tuple[Strip | None, Strip]] = {}
+        #: ``rich_style`` and the background, which Textual works out from every ancestor's
+        #: styles each time it is asked; forgotten when styles change or on a full repaint.
+        self._base_style: Style | None = None
+        self._background: Any = None
 
-    def build(self) -> Text:
-        """The widget's content: one line of the widget per line of text (no wrapping)."""
+    def build(self) -> Text | list[Text]:
+        """The widget's content: one line of the widget per line of text (no wrapping), as
+        one ``Text`` or as its lines (cheaper, when the widget makes them one by one)."""
         return Text()
 
     def content_changed(self) -> None:
@@ -125,15 +134,18 @@ class TextLines(Widget):
 
     def _sync_lines(self) -> list[int] | None:
         """Bring the strips up to date: the rows that changed, or None if all of them did."""
-        key = (self.content_size.width, self.rich_style)
+        key = (self.content_size.width, self.base_style)
         if key == self._shown_key and not self._stale:
             return []
         self._stale = False
-        text = self.build()
-        if key == self._shown_key and text == self._shown_text:
-            return []
-        self._shown_text = text
-        lines = text.split("\n", allow_blank=True)
+        built = self.build()
+        if isinstance(built, list):
+            lines = built
+        else:
+            if key == self._shown_key and built == self._shown_text:
+                return []
+            self._shown_text = built
+            lines = built.split("\n", allow_blank=True)
         if self.WRAP:
             console = self.app.console
             lines = [part for line in lines for part in line.wrap(console, max(1, key[0]))]
@@ -143,6 +155,8 @@ class TextLines(Widget):
             self._shown_strips = [self._line_strip(line) for line in lines]
             return None
         old_lines, old_strips = self._shown_lines, self._shown_strips
+        if lines == old_lines:
+            return []
         changed: list[int] = []
         strips: list[Strip] = []
         moved: dict[tuple[object, ...], Strip] | None = None
@@ -168,7 +182,9 @@ class TextLines(Widget):
         self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
     ) -> Self:
         if repaint and not regions:
-            self._sides = None  # a style, a title or a size may have changed: learn them anew
+            # A style, a title or a size may have changed: learn them anew.
+            self._sides = None
+            self._base_style = self._background = None
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def render_lines(self, crop: Region) -> list[Strip]:
@@ -205,6 +221,18 @@ class TextLines(Widget):
             rows = [row.crop(x1, x2) for row in rows]
         return rows
 
+    @property
+    def base_style(self) -> Style:
+        """The widget's ``rich_style`` (remembered)."""
+        style = self._base_style
+        if style is None:
+            style = self._base_style = self.rich_style
+        return style
+
+    def notify_style_update(self) -> None:
+        self._base_style = self._background = None
+        super().notify_style_update()
+
     def _learn_sides(self) -> tuple[tuple[int, int], Strip, Strip] | None:
         """What Textual draws left and right of a content row (border and padding), learnt
         from one row it draws; None when the widget's style needs Textual's full treatment."""
@@ -230,7 +258,9 @@ class TextLines(Widget):
         return self._sides
 
     def _filtered(self, strip: Strip) -> Strip:
-        background = self.background_colors[1]
+        background = self._background
+        if background is None:
+            background = self._background = self.background_colors[1]
         for line_filter in self.get_line_filters():
             strip = strip.apply_filter(line_filter, background)
         return strip
@@ -238,7 +268,7 @@ class TextLines(Widget):
     def render_line(self, y: int) -> Strip:
         if y < len(self._shown_strips):
             return self._shown_strips[y]
-        return Strip.blank(self.content_size.width, self.rich_style)
+        return Strip.blank(self.content_size.width, self.base_style)
 
 
 class TextPanel(TextLines):

@@ -1,0 +1,73 @@
+"""Aligned columns of styled cells (``widgets/grid.py``), checked cell by cell."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.console import Console
+from rich.style import Style
+from rich.text import Text
+
+from gambit_tui.widgets.grid import grid_lines, grid_text
+
+CONSOLE = Console(width=200, color_system="truecolor")
+
+
+def styles_of(line: Text) -> list[tuple[str, Style]]:
+    """Every character with the style it is drawn in."""
+    return [(ch, seg.style or Style()) for seg in line.render(CONSOLE) for ch in seg.text]
+
+
+def test_columns_line_up_at_their_widest_cell_and_trailing_space_goes():
+    lines = grid_lines([["▶", "Ada", "7★"], [" ", "Oleksandra", "M●"], ["", "Bo"]])
+    assert [line.plain for line in lines] == ["▶ Ada        7★", "  Oleksandra M●", "  Bo"]
+
+
+def test_gap_min_and_max_widths():
+    lines = grid_lines(
+        [["Focus", "6★"], ["Discards", "2 · top 5♦ and a long tail"]],
+        gap=2,
+        min_widths=(9,),
+        max_widths=(None, 10),
+    )
+    assert [line.plain for line in lines] == ["Focus      6★", "Discards   2 · top 5…"]
+
+
+def test_a_column_style_goes_over_the_cells_own_styles():
+    cell = Text("ab", style="red")
+    cell.stylize("bold", 1, 2)
+    (line,) = grid_lines([["x", cell]], styles=("", "dim"))
+    drawn = styles_of(line)
+    assert drawn[0] == ("x", Style())
+    assert drawn[2] == ("a", Style(color="red", dim=True))
+    assert drawn[3] == ("b", Style(color="red", bold=True, dim=True))
+
+
+cells = st.one_of(
+    st.text(alphabet="ab★● ", max_size=6),
+    st.builds(
+        lambda text, style: Text(text, style=style),
+        st.text(alphabet="xyz♦", max_size=5),
+        st.sampled_from(["", "bold", "red", "dim strike"]),
+    ),
+)
+
+
+@given(st.lists(st.lists(cells, max_size=4), max_size=5), st.integers(1, 3))
+def test_every_cell_starts_where_its_column_starts(rows, gap):
+    lines = grid_lines(rows, gap=gap)
+    assert grid_text(rows, gap=gap).plain == "\n".join(line.plain for line in lines)
+    texts = [[c if isinstance(c, Text) else Text(c) for c in row] for row in rows]
+    widths = [
+        max((row[i].cell_len for row in texts if i < len(row)), default=0)
+        for i in range(max((len(r) for r in texts), default=0))
+    ]
+    for row, line in zip(texts, lines, strict=True):
+        start = 0
+        for index, cell in enumerate(row):
+            drawn = line.plain[start : start + len(cell.plain)]
+            assert drawn == cell.plain[: len(drawn)]  # the end of a line may be stripped
+            for offset, (_char, style) in enumerate(styles_of(line)[start : start + len(drawn)]):
+                if cell.plain[offset] != " ":
+                    assert style == (cell.get_style_at_offset(CONSOLE, offset) or Style())
+            start += widths[index] + gap
