@@ -77,3 +77,51 @@ def test_partials_count_their_parameters_as_textual_does_and_once():
         for module in modules:
             module.signature = original
     assert calls == []  # counted once, on the function, not once per call
+
+
+async def test_repainting_only_the_changed_rows_draws_the_cells_textual_draws(hub):
+    """On a real table screen (with the result panel over it), for many sets of changed
+    regions: the same strips, row by row, as Textual's own compositor gives."""
+    import random
+
+    from textual.geometry import Region
+
+    from gambit_tui import textual_patches
+    from tests.tui.conftest import enter_lobby, make_app, open_pg_table_with_bots, wait_for
+
+    from .test_pg_table import play_deal_by_keys
+
+    def rows_drawn(compositor, crop, lines, render) -> list[list[tuple[str, object]]]:
+        chops = render(compositor, crop, lines.__contains__)
+        return [
+            [(piece.text, piece.style) for piece in Strip.join(chops[y].values())]
+            for y in sorted(lines)
+        ]
+
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await open_pg_table_with_bots(pilot, bots=2)
+        await pilot.press("s")
+        table = app.screen
+        await wait_for(pilot, lambda: table.ask is not None)
+        rng = random.Random(5)
+        for stage in ("playing", "result"):
+            if stage == "result":
+                await play_deal_by_keys(pilot)
+            compositor = app.screen._compositor
+            width, height = compositor.size
+            for _ in range(60):
+                regions = []
+                for _ in range(rng.randint(1, 4)):
+                    x, y = rng.randrange(width), rng.randrange(height)
+                    regions.append(
+                        Region(x, y, rng.randint(1, width - x), rng.randint(1, height - y))
+                    )
+                crop = Region.from_union(regions)
+                lines = {y for r in regions for y in range(r.y, r.bottom)}
+                ours = rows_drawn(
+                    compositor, crop, lines, textual_patches._render_chops_of_changed_rows
+                )
+                theirs = rows_drawn(compositor, crop, lines, textual_patches._render_chops)
+                assert ours == theirs, (stage, regions)
