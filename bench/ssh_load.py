@@ -7,10 +7,11 @@ Not a timed test. It starts the server (the same store, hub, SSH host and app wo
 ``gambit serve``; ``--workers`` as there, by default one per core) in a child process, and
 opens the client sessions from this process: asyncssh clients with 80×24 PTYs, which go
 through the welcome screen to the lobby exactly as a player would (Enter). Then the server
-seats them at tables of five (Prophet's Gambit) where a bot acts for one seat about once a
-second per table (0.75–1.25 s apart, as the hub's own bots), and a few probe sessions type
-into the lobby chat. Seated players close the result of a deal when it comes up (Enter,
-0.5–2 s later), as people do. With
+seats them at tables of five (Prophet's Gambit), starts the tables one after another over
+``--stagger`` seconds (about one deal: tables in every phase, as on a real server), where a
+bot acts for one seat about once a second per table (0.75–1.25 s apart, as the hub's own
+bots), and a few probe sessions type into the lobby chat. Seated players close the result of
+a deal when it comes up (Enter, 0.5–2 s later), as people do. With
 ``BENCH_SLOW_CALLBACKS=0.15`` in the environment the server runs asyncio's debug mode and logs
 every callback slower than that (its data folder is kept and named on stderr). With
 ``--server-cores C`` the server (with its workers) is pinned to the first C cores and the
@@ -28,8 +29,10 @@ object:
   side, the screen kept with pyte).
 * ``action_to_all_screens_ms_p50/p99``: an action accepted by the hub to the first frame
   every seated player's session writes to its channel after it (or, rarely, finds already on
-  that player's screen). Server side, in the SSH process (with workers, after the frame has
-  crossed back from the worker).
+  that player's screen), for every seated player whose view of the table the action changed
+  (a secret choice changes nothing on the other players' screens, and nothing is drawn).
+  Server side, in the SSH process (with workers, after the frame has crossed back from the
+  worker).
 * ``first_paint_bytes``: bytes a client receives until its first screen is complete (median);
   ``_compressed``: the same through zlib@openssh.com's compression (modelled: a zlib stream per
   client, flushed per SSH packet, as asyncssh and OpenSSH do).
@@ -120,6 +123,9 @@ class ServerProbe:
         self.open: dict[int, tuple[float, set[Any], list[float]]] = {}
         self.waiting: dict[Any, set[int]] = {}
         self.latencies: list[float] = []
+        #: What each action was, and the slowest to reach every screen (for the details).
+        self.kinds: dict[int, str] = {}
+        self.slowest: list[tuple[float, str]] = []
         self.actions = 0
         self.unfinished = 0
         self.next_id = 0
@@ -131,8 +137,16 @@ class ServerProbe:
 
         def apply_action(table: Any, seat: int, action: dict[str, Any]) -> None:
             accepted = time.perf_counter()
+            # What each seat sees before and after: a seat whose view the action leaves as it
+            # was has nothing new to draw, so no frame of theirs is waited for.
+            seats = range(len(table.seats))
+            state = table.state
+            before = [state.view(s) for s in seats] if self.window and state else None
             original(table, seat, action)
-            self.accepted(table, accepted)
+            state = table.state
+            after = [state.view(s) for s in seats] if before is not None and state else None
+            changed = {s for s in seats if after is None or before[s] != after[s]}
+            self.accepted(table, accepted, action, changed)
 
         hub.apply_action = apply_action
         GameSession.on_output = self.on_frame
@@ -149,8 +163,10 @@ class ServerProbe:
 
     # seating and driving --------------------------------------------------------------------
 
-    def seat(self) -> dict[str, Any]:
-        """Tables of five for every ``load…`` player, started at once."""
+    def seat(self, stagger: float = 0.0) -> dict[str, Any]:
+        """Tables of five for every ``load…`` player, seated at once and started one after
+        another over ``stagger`` seconds (a server's tables are at every stage of a deal, not
+        all at the same one)."""
         players = sorted(
             (p for p in self.hub.players.values() if p.name.startswith("load")),
             key=lambda p: p.name,
@@ -169,11 +185,19 @@ class ServerProbe:
             table_id = max(t.id for t in self.hub.tables.values() if t.owner == group[0].id)
             for player in group[1:]:
                 self.hub.handle(next(iter(player.sessions)), {"t": "join", "table": table_id})
-            self.hub.handle(owner, {"t": "start", "table": table_id})
             self.tables.append(table_id)
-            asyncio.get_running_loop().create_task(self.drive(table_id))
             made += 1
+        loop = asyncio.get_running_loop()
+        for number, table_id in enumerate(self.tables):
+            table = self.hub.tables[table_id]
+            owner = next(iter(self.hub.players[table.owner].sessions))
+            delay = stagger * number / max(1, made)
+            loop.call_later(delay, self.start_table, owner, table_id)
         return {"tables": made, "seated": made * TABLE_SIZE}
+
+    def start_table(self, owner: Any, table_id: int) -> None:
+        self.hub.handle(owner, {"t": "start", "table": table_id})
+        asyncio.get_running_loop().create_task(self.drive(table_id))
 
     async def drive(self, table_id: int) -> None:
         """A bot acts for one pending seat about once a second."""
@@ -205,10 +229,12 @@ class ServerProbe:
         workers = self.host.workers
         return [os.getpid(), *(workers.pids if workers is not None else [])]
 
-    def seated_sessions(self, table: Any) -> set[Any]:
+    def seated_sessions(self, table: Any, seats: set[int] | None = None) -> set[Any]:
         by_conn = {s.hub_conn: s for s in self.host.sessions if s.hub_conn is not None}
         sessions = set()
-        for seat in table.seats:
+        for number, seat in enumerate(table.seats):
+            if seats is not None and number not in seats:
+                continue
             player = self.hub.players.get(seat.player) if seat.player else None
             for session in player.sessions if player else ():
                 ours = by_conn.get(session.conn)
@@ -216,16 +242,26 @@ class ServerProbe:
                     sessions.add(ours)
         return sessions
 
-    def accepted(self, table: Any, when: float) -> None:
+    def accepted(
+        self,
+        table: Any,
+        when: float,
+        what: dict[str, Any] | None = None,
+        changed: set[int] | None = None,
+    ) -> None:
         if not self.window:
             return
         self.actions += 1
-        sessions = self.seated_sessions(table)
+        sessions = self.seated_sessions(table, changed)
         if not sessions:
             return
         action = self.next_id
         self.next_id += 1
         self.open[action] = (when, set(sessions), [when])
+        state = table.state
+        self.kinds[action] = (what or {}).get("type", "?") + (
+            " (ends the deal)" if state is not None and state.is_over else ""
+        )
         for session in sessions:
             self.waiting.setdefault(session, set()).add(action)
 
@@ -244,22 +280,26 @@ class ServerProbe:
             if not left:
                 del self.open[action]
                 self.latencies.append((now - accepted) * 1000)
+                self.slowest.append((self.latencies[-1], self.kinds.get(action, "?")))
 
     def mark(self) -> dict[str, Any]:
         self.window = True
         self.actions = 0
         self.latencies.clear()
+        self.slowest.clear()
         self.gc_pauses.clear()
         self.open.clear()
         self.waiting.clear()
         self.frames = self.frames_unchanged = 0
         self.cpu_pids = self.pids()
-        self.cpu_mark = sum(cpu_seconds(pid) for pid in self.cpu_pids)
+        self.cpu_marks = [cpu_seconds(pid) for pid in self.cpu_pids]
+        self.cpu_mark = sum(self.cpu_marks)
         self.wall_mark = time.perf_counter()
         return {"rss_mb": server_pss_mb(self.pids()), "sessions": len(self.host.sessions)}
 
     def report(self) -> dict[str, Any]:
-        cpu = sum(cpu_seconds(pid) for pid in self.cpu_pids) - self.cpu_mark
+        cpus = [cpu_seconds(pid) - m for pid, m in zip(self.cpu_pids, self.cpu_marks, strict=True)]
+        cpu = sum(cpus)
         wall = time.perf_counter() - self.wall_mark
         self.window = False
         # In-process drivers, when the apps run here (with workers, they are theirs).
@@ -284,6 +324,10 @@ class ServerProbe:
             "latencies": self.latencies,
             "unfinished": len(self.open),
             "cpu_percent": 100 * cpu / wall,
+            "slowest_actions": [
+                (round(ms), kind) for ms, kind in sorted(self.slowest, reverse=True)[:8]
+            ],
+            "cpu_percent_by_process": [round(100 * c / wall, 1) for c in cpus],
             "rss_base_mb": self.rss_base,
             "sessions": len(self.host.sessions),
             "workers": len(self.pids()) - 1,
@@ -342,8 +386,8 @@ async def serve_child(data_dir: Path, workers: int) -> None:
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     while line := (await reader.readline()).decode().strip():
-        if line == "seat":
-            answer = probe.seat()
+        if line.startswith("seat"):
+            answer = probe.seat(float(line.split()[1]) if " " in line else 0.0)
         elif line == "mark":
             answer = probe.mark()
         elif line == "report":
@@ -606,9 +650,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(1 / args.ramp)
         await asyncio.gather(*tasks)
         log(f"{len(tasks)} sessions in the lobby")
-        seated = await child.ask("seat")
+        seated = await child.ask(f"seat {args.stagger}")
         log(f"seated: {seated}")
-        await asyncio.sleep(args.settle)
+        await asyncio.sleep(args.stagger + args.settle)
         stop = asyncio.Event()
         echoes: list[float] = []
         typing = [asyncio.create_task(type_keys(p, stop, echoes)) for p in probes]
@@ -616,7 +660,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         marked = await child.ask("mark")
         for client in clients:
             client.reset_counts()
+        client_mark, window_mark = time.process_time(), time.perf_counter()
         await asyncio.sleep(args.duration)
+        client_cpu = time.process_time() - client_mark
+        window = time.perf_counter() - window_mark
         # Typing stops before the report: the server's report runs a full collection, which
         # stalls it, and a key pressed meanwhile would time that stall, not the window.
         stop.set()
@@ -634,6 +681,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         details = {
             "workers": report["workers"],
             "server_cores": args.server_cores or len(cores),
+            "cpu_percent_ssh_process_and_workers": report["cpu_percent_by_process"],
+            "cpu_percent_clients": round(100 * client_cpu / window, 1),
             "actions": report["actions"],
             "unfinished_actions": report["unfinished"],
             "frames_in_window": report["frames_in_window"],
@@ -649,6 +698,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "gc_pause_ms_max": round(report["gc_pause_ms_max"], 1),
             "gc_pauses": report["gc_pauses"],
             "sweep_ms": round(report["sweep_ms"], 1),
+            "slowest_actions_ms": report["slowest_actions"],
             "screens": report["screens"],
         }
         log(json.dumps(details))
@@ -672,7 +722,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if client.conn is not None:
                 client.conn.close()
         child.stop()
-        if not os.environ.get("BENCH_SLOW_CALLBACKS"):
+        if not (os.environ.get("BENCH_SLOW_CALLBACKS") or os.environ.get("BENCH_KEEP")):
             shutil.rmtree(data_dir, ignore_errors=True)
 
 
@@ -682,6 +732,9 @@ def log(text: str) -> None:
 
 def main() -> None:
     if len(sys.argv) == 4 and sys.argv[1] == "--child":
+        from server.ssh.serve import use_app_fps
+
+        use_app_fps()  # as gambit serve does
         asyncio.run(serve_child(Path(sys.argv[2]), int(sys.argv[3])))
         return
     from server.ssh.serve import default_workers
@@ -703,7 +756,15 @@ def main() -> None:
     parser.add_argument("--probes", type=int, default=4, help="sessions that type keys")
     parser.add_argument("--duration", type=float, default=20.0, help="measured seconds")
     parser.add_argument("--ramp", type=float, default=10.0, help="new connections per second")
-    parser.add_argument("--settle", type=float, default=3.0, help="seconds after seating")
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=30.0,
+        help="start the tables one after another over this many seconds (about a deal)",
+    )
+    parser.add_argument(
+        "--settle", type=float, default=3.0, help="seconds after the last table started"
+    )
     args = parser.parse_args()
     result = asyncio.run(run(args))
     print(json.dumps(result))
