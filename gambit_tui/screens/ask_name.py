@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.widgets import Input, Label
 
 from ..i18n import N_, _
+from ..widgets.line_input import LineInput
 from .base import GambitModal
 
 
@@ -27,7 +28,7 @@ class AskNameScreen(GambitModal):
     def compose_body(self) -> ComposeResult:
         with Vertical(classes="dialog", id="ask"):
             yield Label(_("Name"))
-            yield Input(id="name", max_length=24, compact=True)
+            yield LineInput(id="name", max_length=24, compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#ask").border_title = self._title

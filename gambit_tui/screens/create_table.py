@@ -12,6 +12,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from ..i18n import N_, _
 from ..names import ACCESS, choice_label, game_title, option_label
+from ..widgets.line_input import LineInput
 from .base import GambitModal
 
 
@@ -79,11 +80,11 @@ class CreateTableScreen(GambitModal):
                 )
             with Horizontal(classes="row"):
                 yield Label(_("Stake (chips each deal)"))
-                yield Input("10", id="stake", type="integer", compact=True)
+                yield LineInput("10", id="stake", type="integer", compact=True)
             with Horizontal(classes="row"):
                 yield Label(_("Turn timer (seconds, 0 off)"))
                 timer = int(self.gapp.model.server.get("turn_timer", 60))
-                yield Input(str(timer), id="timer", type="integer", compact=True)
+                yield LineInput(str(timer), id="timer", type="integer", compact=True)
             with Horizontal(classes="row"):
                 yield Label(_("Who may join"))
                 yield Select(
@@ -95,7 +96,7 @@ class CreateTableScreen(GambitModal):
                 )
             with Horizontal(classes="row"):
                 yield Label(_("Highest rating (blank: any)"))
-                yield Input("", id="max_rating", type="integer", compact=True)
+                yield LineInput("", id="max_rating", type="integer", compact=True)
             yield Static(id="options-title")
             yield VerticalScroll(id="options")
             with Horizontal(id="buttons"):
@@ -158,7 +159,9 @@ class CreateTableScreen(GambitModal):
                     compact=True,
                 )
             else:
-                field = Input(str(spec["default"]), id=f"opt-{name}", type="integer", compact=True)
+                field = LineInput(
+                    str(spec["default"]), id=f"opt-{name}", type="integer", compact=True
+                )
                 lo, hi = spec.get("min"), spec.get("max")
                 if lo is not None and hi is not None:
                     field.tooltip = _("{lo} to {hi}").format(lo=lo, hi=hi)

@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.widgets import Button, Input, Label, Select, Static
 
 from ..i18n import LANGUAGES, N_, _
+from ..widgets.line_input import LineInput
 from .base import GambitScreen
 
 
@@ -51,7 +52,7 @@ class WelcomeScreen(GambitScreen):
                 id="intro",
             )
             yield Label(_("Your name"))
-            yield Input(self.gapp.model.name, id="name", max_length=24, compact=True)
+            yield LineInput(self.gapp.model.name, id="name", max_length=24, compact=True)
             yield Label(_("Language"))
             yield Select(
                 [(title, code) for code, title in LANGUAGES.items()],

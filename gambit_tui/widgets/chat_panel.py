@@ -12,6 +12,7 @@ from textual.widgets import Input, RichLog
 
 from ..i18n import _
 from ..model import ChatLine
+from .line_input import LineInput
 
 
 class ChatPanel(Vertical):
@@ -51,7 +52,7 @@ class ChatPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield RichLog(wrap=True, markup=False, highlight=False, auto_scroll=True)
-        yield Input(
+        yield LineInput(
             placeholder=_("Say something (Enter sends, Esc leaves the chat)"),
             max_length=self._max_length,
             compact=True,
