@@ -57,7 +57,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         app = GambitApp(client, term=term, identity=f"SHA256:bench{i}", name=f"load{i:04d}")
         prepare_app(app, term)
         terminal = CountingTerminal()
-        bind(app, terminal)
+        bind(app, terminal, erase=term.erases_in_colour)  # as gambit serve does
         apps.append(app)
         terminals.append(terminal)
         runs.append(asyncio.create_task(app.run_async(size=(80, 24), mouse=True)))

@@ -9,6 +9,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: TERM names (prefixes) of terminals that erase in the current background colour.
+_ERASES_IN_COLOUR = (
+    "xterm",
+    "tmux",
+    "rxvt",
+    "linux",
+    "putty",
+    "alacritty",
+    "kitty",
+    "foot",
+    "wezterm",
+    "vte",
+    "gnome",
+    "konsole",
+    "ms-terminal",
+    "ghostty",
+    "contour",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class TermInfo:
@@ -29,6 +48,13 @@ class TermInfo:
         if "256color" in self.term:
             return "256"
         return "standard"
+
+    @property
+    def erases_in_colour(self) -> bool:
+        """Whether the terminal erases cells in the current background colour (terminfo's
+        ``bce``, with ECH): xterm and the terminals that follow it, and tmux. GNU screen does
+        not by default, and an unknown terminal is not assumed to."""
+        return self.term.lower().startswith(_ERASES_IN_COLOUR)
 
     @property
     def unicode(self) -> bool:

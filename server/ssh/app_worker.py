@@ -108,7 +108,7 @@ class WorkerSession:
                 self.conn, term=term, identity=spec.get("identity"), name=spec.get("name")
             )
             prepare_app(app, term)
-            bind(app, self)
+            bind(app, self, erase=term.erases_in_colour)
             if not self._stopped:
                 await app.run_async(size=(term.width, term.height), mouse=True)
         except Exception:

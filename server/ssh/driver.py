@@ -87,17 +87,18 @@ class Terminal(Protocol):
         """The driver takes no more input."""
 
 
-_terminals: weakref.WeakKeyDictionary[App[Any], Terminal] = weakref.WeakKeyDictionary()
+_terminals: weakref.WeakKeyDictionary[App[Any], tuple[Terminal, bool]] = weakref.WeakKeyDictionary()
 
 
-def bind(app: App[Any], terminal: Terminal) -> None:
-    """Make ``app`` draw on ``terminal`` when it runs.
+def bind(app: App[Any], terminal: Terminal, *, erase: bool = False) -> None:
+    """Make ``app`` draw on ``terminal`` when it runs (``erase``: the terminal erases in the
+    current background colour, so blank runs can be erased instead of written).
 
     Textual builds its driver itself, as ``driver_class(app, debug=, mouse=, size=)``, so the
     driver finds its terminal here, by its app.
     """
     app.driver_class = ChannelDriver
-    _terminals[app] = terminal
+    _terminals[app] = (terminal, erase)
 
 
 def _is_control(data: str) -> bool:
@@ -117,7 +118,7 @@ class ChannelDriver(Driver):
         size: tuple[int, int] | None = None,
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
-        self._terminal = _terminals.pop(app)
+        self._terminal, self._erase = _terminals.pop(app)
         self._buffer: list[str] = []
         self._screen = SentScreen(width=(size or (0, 0))[0])
         self._parser = XTermParser(debug=False)
@@ -210,7 +211,7 @@ class ChannelDriver(Driver):
         """Send frames (only what the player's screen does not show yet) and controls."""
         controls = "".join(part for part in parts if _is_control(part))
         drawing = self._screen.diff("".join(part for part in parts if not _is_control(part)))
-        drawing = compact_styles(drawing)
+        drawing = compact_styles(drawing, erase=self._erase)
         if controls or drawing:
             self._send((controls + drawing).encode("utf-8", "replace"))
         else:

@@ -223,7 +223,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 hub_task = self.host.hub.spawn(self.host.hub.serve(self.hub_conn))
                 self.app = app = self.host.app_factory(client, term, self.identity, name)
                 prepare_app(app, term)
-                bind(app, self)
+                bind(app, self, erase=term.erases_in_colour)
                 self._arm_idle()
                 await app.run_async(size=(term.width, term.height), mouse=True)
             if self.idle_out:

@@ -7,6 +7,11 @@ the terminal would see them and writes only what changes from one run to the nex
 whose look does not depend on the foreground keep whatever foreground is set. The screen
 that results is the same cell for cell (``tests/ssh/test_sgr.py`` checks it with a terminal
 emulator). A frame with anything this module does not understand is sent as it was.
+
+A long run of blank cells (the rest of a log line, a prompt, a panel) costs a byte per cell. On
+a terminal that erases in the current background colour (terminfo's ``bce``: xterm and its
+kind, tmux) the run is erased instead and the cursor moved over it, ``ESC[nX ESC[nC``: ten
+bytes for any run up to 99 cells.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ _TOKEN = re.compile(r"\x1b\[([0-9;:]*)m|\x1b\[\d+;\d+[Hr]|\x1b\[r|\x1b\[\?2026[h
 _OFF = {1: 22, 2: 22, 3: 23, 4: 24, 5: 25, 7: 27, 8: 28, 9: 29, 21: 24, 53: 55}
 #: Attributes that change how a space looks (the others only shape glyphs).
 _VISIBLE_ON_SPACE = frozenset({4, 7, 8, 9, 21, 53})
+#: Blank runs at least this long are erased rather than written (shorter ones cost no more).
+_ERASE_RUN = re.compile(r" {12,}")
 
 
 class Pen(NamedTuple):
@@ -105,8 +112,10 @@ def change(old: Pen, new: Pen) -> str:
     return f"\x1b[{short if len(short) <= len(reset) else reset}m"
 
 
-def compact(frame: str) -> str:
-    """``frame`` with its styles rewritten as changes (the frame itself if not understood)."""
+def compact(frame: str, erase: bool = False) -> str:
+    """``frame`` with its styles rewritten as changes (the frame itself if not understood);
+    with ``erase``, long blank runs erased (only for terminals that erase in colour)."""
+    write = _write_erasing if erase else _write
     out: list[str] = []
     shown = PLAIN  # what the terminal has
     pen = PLAIN  # what the frame has asked for so far
@@ -116,7 +125,7 @@ def compact(frame: str) -> str:
             text = frame[pos : match.start()]
             pos = match.end()
             if text:
-                shown = _write(out, text, shown, pen)
+                shown = write(out, text, shown, pen)
             params = match.group(1)
             if params is not None:
                 pen = apply(pen, params)
@@ -124,7 +133,7 @@ def compact(frame: str) -> str:
                 out.append(match.group(0))  # a cursor move, scroll region or sync marker
         text = frame[pos:]
         if text:
-            shown = _write(out, text, shown, pen)
+            shown = write(out, text, shown, pen)
     except NotUnderstood:
         return frame
     out.append(change(shown, PLAIN))
@@ -144,3 +153,24 @@ def _write(out: list[str], text: str, shown: Pen, pen: Pen) -> Pen:
     out.append(change(shown, pen))
     out.append(text)
     return pen
+
+
+def _write_erasing(out: list[str], text: str, shown: Pen, pen: Pen) -> Pen:
+    """As ``_write``, with long blank runs erased in the background colour (ECH) and skipped
+    (CUF). Erased cells take only the background, so a pen that shows on a blank (reverse,
+    underline, strike) writes its spaces."""
+    if len(text) < 12 or pen.attrs & _VISIBLE_ON_SPACE or "            " not in text:
+        return _write(out, text, shown, pen)
+    pos = 0
+    for run in _ERASE_RUN.finditer(text):
+        if run.start() > pos:
+            shown = _write(out, text[pos : run.start()], shown, pen)
+        if shown.bg != pen.bg or shown.attrs & _VISIBLE_ON_SPACE:
+            out.append(change(shown, pen))
+            shown = pen
+        cells = run.end() - run.start()
+        out.append(f"\x1b[{cells}X\x1b[{cells}C")
+        pos = run.end()
+    if pos < len(text):
+        shown = _write(out, text[pos:], shown, pen)
+    return shown

@@ -164,3 +164,27 @@ async def test_what_the_player_sees_is_what_the_app_drew(running):
     expected = pyte.Screen(width, height)
     pyte.Stream(expected).feed(drawn)
     assert term.screen(width, height) == "\n".join(expected.display)
+
+
+async def test_a_terminal_that_erases_in_colour_gets_blank_runs_erased():
+    """The same app on two terminals: one that erases in colour gets fewer bytes, same cells."""
+    screens = []
+    for erase in (False, True):
+        term = FakeTerminal()
+        app = KeysApp()
+        bind(app, term, erase=erase)
+        task = asyncio.create_task(app.run_async(size=(80, 24)))
+        await wait_until(lambda term=term: b"hello" in term.out)
+        app.show("a longer line, then the rest of the row blank")
+        await wait_until(lambda term=term: b"blank" in term.out)
+        app.exit()
+        await asyncio.wait_for(task, 10)
+        screen = pyte.Screen(80, 24)
+        pyte.ByteStream(screen).feed(bytes(term.out).split(b"\x1b[?1049l")[0])
+        rows = [screen.buffer[y] for y in range(24)]
+        cells = [[(row[x].data, row[x].bg) for x in range(80)] for row in rows]
+        screens.append((len(term.out), bytes(term.out).count(b"X\x1b["), cells))
+    (plain_bytes, plain_erases, plain), (erased_bytes, erases, erased) = screens
+    assert plain_erases == 0 and erases > 0
+    assert erased_bytes < plain_bytes / 2
+    assert erased == plain

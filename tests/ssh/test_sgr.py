@@ -36,15 +36,31 @@ def textual_frame(draw: st.DrawFn) -> str:
     return "".join(out)
 
 
-def screen_after(frame: str) -> list[list[tuple]]:
-    screen = pyte.Screen(40, 8)
+@st.composite
+def frame_with_blank_runs(draw: st.DrawFn) -> str:
+    """As ``textual_frame``, with the long blank runs of log lines and prompts, inside 140
+    columns (Textual never writes past the edge; the most here is 10 + 4 × 30)."""
+    out = []
+    for _ in range(draw(st.integers(1, 4))):
+        row, column = draw(st.integers(1, 6)), draw(st.integers(1, 10))
+        out.append(f"\x1b[{row};{column}H")
+        for _ in range(draw(st.integers(1, 4))):
+            text = draw(
+                st.sampled_from(["│", "ab", " " * 11, " " * 12, " " * 30, "x" + " " * 14 + "y"])
+            )
+            out.append(f"\x1b[{draw(sgr())}m{text}\x1b[0m")
+    return "".join(out)
+
+
+def screen_after(frame: str, width: int = 40) -> list[list[tuple]]:
+    screen = pyte.Screen(width, 8)
     stream = pyte.Stream(screen)
     stream.feed(frame)
     # What the player sees in each cell: a space's foreground, weight and slant do not show.
     cells = []
     for y in range(8):
         row = []
-        for x in range(40):
+        for x in range(width):
             c = screen.buffer[y][x]
             ink = bool(c.data.strip()) or c.reverse or c.underscore or c.strikethrough
             glyph = bool(c.data.strip())
@@ -70,6 +86,28 @@ def test_the_screen_is_the_same_cell_for_cell(frame: str) -> None:
     smaller = compact(frame)
     assert screen_after(smaller) == screen_after(frame)
     assert len(smaller) <= len(frame)
+
+
+@settings(max_examples=300, deadline=None)
+@given(frame_with_blank_runs())
+def test_erasing_blank_runs_draws_the_same_screen(frame: str) -> None:
+    erased = compact(frame, erase=True)
+    assert screen_after(erased, 140) == screen_after(frame, 140)
+    assert len(erased) <= len(compact(frame))
+
+
+def test_a_log_line_erases_its_blank_end_but_not_under_a_reverse_pen() -> None:
+    line = (
+        "\x1b[15;1H\x1b[38;5;24;48;5;233m│\x1b[0m\x1b[38;5;253;48;5;233m load0004 draws 2 cards."
+        + " " * 54
+        + "\x1b[0m\x1b[38;5;24;48;5;233m│\x1b[0m"
+    )
+    erased = compact(line, erase=True)
+    assert "\x1b[54X\x1b[54C" in erased
+    assert len(erased) < len(compact(line)) - 40
+    assert screen_after(erased, 80) == screen_after(line, 80)
+    selected = "\x1b[1;1H\x1b[7;48;5;233m" + " " * 20 + "\x1b[0m"  # a highlighted bar
+    assert "X" not in compact(selected, erase=True)
 
 
 def test_a_textual_line_shrinks_by_more_than_half() -> None:

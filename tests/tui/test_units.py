@@ -106,6 +106,11 @@ def test_terminal_info_drives_defaults():
     assert TermInfo(no_color=True).color_system is None
     assert not TermInfo(lang="C").unicode
     assert TermInfo(lang="uk_UA.UTF-8").language == "uk"
+    # Blank runs are erased only where erasing keeps the background colour.
+    assert TermInfo(term="xterm-256color").erases_in_colour
+    assert TermInfo(term="tmux-256color").erases_in_colour
+    assert not TermInfo(term="screen-256color").erases_in_colour
+    assert not TermInfo(term="vt100").erases_in_colour
 
 
 def test_colour_depth_comes_from_the_players_terminal():
