@@ -35,7 +35,9 @@ class ChoiceRow(TextLines):
         padding: 0 1;
     }
     ChoiceRow.-active {
-        border: round $accent;
+        /* The title, not the whole border: a border in a new colour is two rows to send. */
+        border-title-color: $accent;
+        border-title-style: bold reverse;
     }
     """
 

@@ -13,6 +13,10 @@ that show, in the new frame, exactly what the rows a few lines below them showed
 up inside a scroll region (DECSTBM, which every VT100 descendant has), and only the rows that
 are really new are written.
 
+A piece that changed only in part (a seat's card count, a panel title's colour) is cut down to
+the cells that changed: the runs of text and style it shares with what that span of cells last
+received, at its start and at its end, are left on the terminal as they are.
+
 The memory is of what was *sent*, so it stays true when frames are dropped for a slow client.
 Anything this module does not understand (another escape sequence inside a piece) is sent as
 it is, and the memory is forgotten, so the worst case is today's output, never a wrong screen.
@@ -23,6 +27,8 @@ from __future__ import annotations
 import re
 
 from rich.cells import cell_len
+
+from .sgr import PLAIN, NotUnderstood, Pen, apply, change
 
 SYNC_START = "\x1b[?2026h"
 SYNC_END = "\x1b[?2026l"
@@ -81,11 +87,17 @@ class SentScreen:
             runs = rows.get(row)
             if runs and (column, end, text) in runs:
                 continue
+            old = next((r[2] for r in runs or () if r[0] == column and r[1] == end), None)
+            part = _changed_part(old, text) if old is not None else None
             # Remember it at once: a later piece of this frame may cover these cells again.
             runs = [r for r in runs or () if r[1] <= column or r[0] >= end]
             runs.append((column, end, text))
             rows[row] = runs
-            kept.append(f"\x1b[{row};{column}H{text}")
+            if part is not None:
+                skipped, text = part
+                kept.append(f"\x1b[{row};{column + skipped}H{text}")
+            else:
+                kept.append(f"\x1b[{row};{column}H{text}")
         if not kept:
             return ""
         return head + "".join(kept) + tail
@@ -129,3 +141,87 @@ class SentScreen:
                     done.update(range(top, end + 1))
                     break
         return ops
+
+
+def _styled_runs(text: str) -> list[tuple[Pen, str]] | None:
+    """A piece as (style, text) runs, each style as the terminal has it from a plain start."""
+    runs: list[tuple[Pen, str]] = []
+    pen = PLAIN
+    pos = 0
+    try:
+        for match in _STYLE.finditer(text):
+            if match.group(0).startswith("\x1b]"):
+                return None  # a hyperlink: not cut
+            if match.start() > pos:
+                runs.append((pen, text[pos : match.start()]))
+            pen = apply(pen, match.group(0)[2:-1])
+            pos = match.end()
+    except NotUnderstood:
+        return None
+    if pos < len(text):
+        runs.append((pen, text[pos:]))
+    return runs
+
+
+def _changed_part(old: str, new: str) -> tuple[int, str] | None:
+    """Where ``new`` starts to differ from ``old`` (both the same span of cells), in cells,
+    and ``new`` from there up to where the two agree again; None if cutting saves nothing."""
+    before, after = _styled_runs(old), _styled_runs(new)
+    if not before or not after:
+        return None
+    first = 0  # runs alike at the start
+    limit = min(len(before), len(after))
+    while first < limit and before[first] == after[first]:
+        first += 1
+    last = 0  # runs alike at the end, not overlapping the start
+    while last < limit - first and before[len(before) - 1 - last] == after[len(after) - 1 - last]:
+        last += 1
+    middle = after[first : len(after) - last]
+    if not middle:
+        return None
+    skipped = sum(cell_len(t) for _, t in after[:first])
+    # Within the first and last changed runs, characters alike in the same style stay too.
+    old_middle = before[first : len(before) - last]
+    if old_middle:
+        (pen, text), (old_pen, old_text) = middle[0], old_middle[0]
+        if pen == old_pen:
+            same = _common_prefix(old_text, text)
+            if same and same < len(text):
+                skipped += cell_len(text[:same])
+                middle[0] = (pen, text[same:])
+        (pen, text), (old_pen, old_text) = middle[-1], old_middle[-1]
+        if pen == old_pen:
+            same = _common_suffix(old_text, text)
+            if same and same < len(text):
+                middle[-1] = (pen, text[: len(text) - same])
+    out = []
+    for pen, text in middle:
+        out.append("\x1b[0m" + change(PLAIN, pen) if pen != PLAIN else "\x1b[0m")
+        out.append(text)
+    out.append("\x1b[0m")
+    part = "".join(out)
+    return (skipped, part) if len(part) < len(new) else None
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """Characters ``a`` and ``b`` share at the start, never ending before a zero-width one."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    while n > 0 and ((n < len(a) and cell_len(a[n]) == 0) or (n < len(b) and cell_len(b[n]) == 0)):
+        n -= 1
+    return n
+
+
+def _common_suffix(a: str, b: str) -> int:
+    """Characters ``a`` and ``b`` share at the end, never starting on a zero-width one."""
+    n = 0
+    for x, y in zip(reversed(a), reversed(b), strict=False):
+        if x != y:
+            break
+        n += 1
+    while n > 0 and (cell_len(a[len(a) - n]) == 0 or cell_len(b[len(b) - n]) == 0):
+        n -= 1
+    return n

@@ -116,3 +116,82 @@ def test_one_new_log_line_costs_one_row():
     assert "\x1b[2;6r" in out and out.count("line") == 1  # scrolled, one row written
     full = log_frame(lines[:-1], 2, 5, []) + frame
     assert show(log_frame(lines[:-1], 2, 5, []) + out) == show(full)
+
+
+def cells(data: str) -> list[list[tuple]]:
+    """Every cell's character and colours."""
+    screen = pyte.Screen(COLS, ROWS)
+    pyte.Stream(screen).feed(data)
+    return [
+        [(c.data, c.fg, c.bg, c.bold) for c in map(screen.buffer[y].__getitem__, range(COLS))]
+        for y in range(ROWS)
+    ]
+
+
+STYLES = ["38;5;24", "38;5;253;48;5;233", "1;38;5;197", "48;5;58"]
+#: Spans Textual would keep from frame to frame (a widget's line), as (row, column, width).
+SPANS = [(1, 1, COLS), (2, 3, 12), (3, 1, 8), (3, 9, 12), (5, 2, 16)]
+
+
+@st.composite
+def styled_line(draw: st.DrawFn, width: int) -> str:
+    """``width`` cells as styled runs, each style reset after its run, as Textual writes."""
+    out, used = [], 0
+    while used < width:
+        text = draw(st.text(st.sampled_from("ab ♠字é"), min_size=1, max_size=5))
+        text = text.replace("é", "e\u0301")  # a combining accent: no cell of its own
+        fitted = ""
+        for char in text:
+            size = 2 if char == "字" else 0 if char == "\u0301" else 1
+            if used + size > width:
+                break
+            fitted += char
+            used += size
+        if not fitted:
+            fitted, used = " " * (width - used), width
+        out.append(f"\x1b[{draw(st.sampled_from(STYLES))}m{fitted}\x1b[0m")
+    return "".join(out)
+
+
+@st.composite
+def changing_spans(draw: st.DrawFn) -> list[str]:
+    """Frames that redraw some of the same spans, each with new or partly changed runs."""
+    frames = []
+    for _ in range(draw(st.integers(1, 8))):
+        chosen = draw(st.lists(st.sampled_from(SPANS), min_size=1, max_size=4, unique=True))
+        chosen.sort()
+        text = "".join(
+            f"\x1b[{row};{column}H{draw(styled_line(width))}" for row, column, width in chosen
+        )
+        frames.append(SYNC_START + text + SYNC_END)
+    return frames
+
+
+@settings(max_examples=300, deadline=None)
+@given(changing_spans())
+def test_pieces_cut_to_their_changed_cells_draw_the_same_screen(frame_list):
+    sent = SentScreen(width=COLS)
+    full, diffed = "", ""
+    for frame in frame_list:
+        full += frame
+        diffed += sent.diff(frame)
+        assert cells(diffed) == cells(full)
+
+
+def test_a_changed_count_in_a_seat_row_costs_only_its_cells():
+    sent = SentScreen(width=COLS)
+    row = "\x1b[2;1H\x1b[38;5;24m│\x1b[0m\x1b[38;5;253m Ada \x1b[0m\x1b[38;5;246mhand {}  \x1b[0m"
+    first = sent.diff(row.format(5))
+    out = sent.diff(row.format(4))
+    assert out.startswith("\x1b[2;12H") and "Ada" not in out and "4" in out
+    assert len(out) < len(first) / 2
+    assert cells(first + out) == cells(row.format(4))
+
+
+def test_a_combining_accent_is_never_left_behind_or_cut_off():
+    for old, new in (("e\u0301x", "ex"), ("x\u0301", "y\u0301"), ("ab", "ae\u0301")):
+        old, new = "long enough" + old, "long enough" + new  # worth cutting
+        sent = SentScreen(width=COLS)
+        line = "\x1b[3;2H\x1b[1;38;5;197m{}\x1b[0m"
+        shown = sent.diff(line.format(old)) + sent.diff(line.format(new))
+        assert cells(shown) == cells(line.format(new)), (old, new)
