@@ -19,7 +19,7 @@ from typing import Any, Generic, Self, TypeVar
 
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
@@ -186,6 +186,15 @@ class TextLines(Widget):
             self._sides = None
             self._base_style = self._background = None
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # No children and no scrolling of its own: a new size needs a repaint (the caches
+        # here are keyed by size), not the second layout of the whole screen that Textual's
+        # virtual-size reactive asks for (a panel shown at the end of a deal laid every
+        # player's screen out twice).
+        return super()._size_updated(size, virtual_size, container_size, layout=False)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # A full repaint (first paint, a resize, a style change) or one for another reason

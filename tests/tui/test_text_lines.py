@@ -114,6 +114,29 @@ async def test_a_resize_draws_every_row_at_the_new_width() -> None:
         assert "x" * 60 in screen_text(app)
 
 
+async def test_a_new_size_is_one_layout_and_every_row_at_the_new_size(monkeypatch) -> None:
+    """Textual lays the screen out a second time for a widget whose size changed; a text
+    widget does not need it (a result panel shown made every player's screen lay out twice)."""
+    from textual.screen import Screen
+
+    layouts = [0]
+    original = Screen._refresh_layout
+
+    def counted(self, size=None, scroll=False):
+        layouts[0] += 1
+        return original(self, size, scroll)
+
+    async with showing_rows() as (app, pilot, rows):
+        monkeypatch.setattr(Screen, "_refresh_layout", counted)
+        rows.styles.height = 6
+        await pilot.pause()
+        await pilot.pause()
+        assert layouts[0] == 1
+        text = screen_text(app).split("\n")
+        assert "row 3" in text[4] and "row 4" not in screen_text(app)  # 4 rows inside the border
+        assert text[5].startswith("╰")  # the bottom border at the new height
+
+
 def cells(strip: Strip) -> list[tuple[str, object]]:
     return [(char, segment.style) for segment in strip for char in segment.text]
 
