@@ -19,7 +19,6 @@ import gc
 import json
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -30,56 +29,14 @@ for folder in (ROOT, BENCH):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from table_updates import TABLE_SIZE, CountingTerminal, settle  # noqa: E402
+from table_updates import TABLE_SIZE, seat_apps, settle  # noqa: E402
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    from gambit_tui.app import GambitApp
-    from gambit_tui.term import TermInfo
-    from protocol.connection import queue_pair
     from server.bots import make_bot
     from server.engine import get_game
-    from server.hub import Hub, HubConfig
-    from server.ssh.app_settings import prepare_app
-    from server.ssh.driver import bind
-    from server.store import Store
 
-    store = Store.open(Path(tempfile.mkdtemp(prefix="gambit-deal-end-")))
-    hub = Hub(store, HubConfig(bot_delay=0.0, turn_timer=0, between_games=3600.0, seed=7))
-    await hub.start()
-    apps: list[Any] = []
-    terminals: list[CountingTerminal] = []
-    runs: list[asyncio.Task[Any]] = []
-    term = TermInfo(width=80, height=24, term="xterm-256color", lang="en_US.UTF-8")
-    for i in range(args.apps):
-        client, hub_end = queue_pair(trusted=True)
-        hub.spawn(hub.serve(hub_end))
-        app = GambitApp(client, term=term, identity=f"SHA256:bench{i}", name=f"load{i:04d}")
-        prepare_app(app, term)
-        terminal = CountingTerminal()
-        bind(app, terminal, erase=term.erases_in_colour)  # as gambit serve does
-        apps.append(app)
-        terminals.append(terminal)
-        runs.append(asyncio.create_task(app.run_async(size=(80, 24), mouse=True)))
-    await settle(terminals)
-    for terminal in terminals:
-        terminal.driver.feed(b"\r")  # welcome → lobby
-    await settle(terminals)
-    players = sorted(
-        (p for p in hub.players.values() if p.name.startswith("load")), key=lambda p: p.name
-    )
-    tables = []
-    for start in range(0, len(players) - TABLE_SIZE + 1, TABLE_SIZE):
-        group = players[start : start + TABLE_SIZE]
-        owner = next(iter(group[0].sessions))
-        create = {"t": "create_table", "game": "prophets_gambit", "players": 5, "timer": 0}
-        hub.handle(owner, create)
-        table_id = max(t.id for t in hub.tables.values() if t.owner == group[0].id)
-        for player in group[1:]:
-            hub.handle(next(iter(player.sessions)), {"t": "join", "table": table_id})
-        hub.handle(owner, {"t": "start", "table": table_id})
-        tables.append(table_id)
-    await settle(terminals, quiet=0.5)
+    store, hub, apps, terminals, runs, tables = await seat_apps(args.apps, "gambit-deal-end-")
     gc.collect()
     gc.freeze()  # as the server does once sessions have settled
     by_name = {app.wished_name: terminal for app, terminal in zip(apps, terminals, strict=True)}

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -80,24 +80,36 @@ async def settle(
         await asyncio.sleep(quiet)
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
+class Seated(NamedTuple):
+    """Apps on counting terminals, seated at started Prophet's Gambit tables of five."""
+
+    store: Any
+    hub: Any
+    apps: list[Any]
+    terminals: list[CountingTerminal]
+    runs: list[asyncio.Task[Any]]
+    tables: list[int]
+
+
+async def seat_apps(count: int, prefix: str) -> Seated:
+    """``count`` Gambit apps on the real driver, through the welcome screen, at tables of five
+    that have started (the hub's store in a new temporary folder named with ``prefix``)."""
     from gambit_tui.app import GambitApp
     from gambit_tui.term import TermInfo
     from protocol.connection import queue_pair
-    from server.bots import make_bot
     from server.hub import Hub, HubConfig
     from server.ssh.app_settings import prepare_app
     from server.ssh.driver import bind
     from server.store import Store
 
-    store = Store.open(Path(tempfile.mkdtemp(prefix="gambit-updates-")))
+    store = Store.open(Path(tempfile.mkdtemp(prefix=prefix)))
     hub = Hub(store, HubConfig(bot_delay=0.0, turn_timer=0, between_games=3600.0, seed=7))
     await hub.start()
     apps: list[Any] = []
     terminals: list[CountingTerminal] = []
     runs: list[asyncio.Task[Any]] = []
     term = TermInfo(width=80, height=24, term="xterm-256color", lang="en_US.UTF-8")
-    for i in range(args.apps):
+    for i in range(count):
         client, hub_end = queue_pair(trusted=True)
         hub.spawn(hub.serve(hub_end))
         app = GambitApp(client, term=term, identity=f"SHA256:bench{i}", name=f"load{i:04d}")
@@ -118,15 +130,21 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     for start in range(0, len(players) - TABLE_SIZE + 1, TABLE_SIZE):
         group = players[start : start + TABLE_SIZE]
         owner = next(iter(group[0].sessions))
-        hub.handle(
-            owner, {"t": "create_table", "game": "prophets_gambit", "players": 5, "timer": 0}
-        )
+        create = {"t": "create_table", "game": "prophets_gambit", "players": 5, "timer": 0}
+        hub.handle(owner, create)
         table_id = max(t.id for t in hub.tables.values() if t.owner == group[0].id)
         for player in group[1:]:
             hub.handle(next(iter(player.sessions)), {"t": "join", "table": table_id})
         hub.handle(owner, {"t": "start", "table": table_id})
         tables.append(table_id)
     await settle(terminals, quiet=0.5)
+    return Seated(store, hub, apps, terminals, runs, tables)
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    from server.bots import make_bot
+
+    store, hub, apps, terminals, runs, tables = await seat_apps(args.apps, "gambit-updates-")
     screens = {type(app.screen).__name__ for app in apps}
     profile = cProfile.Profile() if args.profile else None
     cpu_per_update: list[float] = []
