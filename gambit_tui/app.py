@@ -210,8 +210,11 @@ class GambitApp(App[None]):
             self.closed_reason = message.get("message") or _("The server said goodbye.")
 
     def broadcast(self, kind: type[events.ServerEvent], *args: Any) -> None:
+        """Tell every screen that handles ``kind`` (waking a screen that does not costs as
+        much as a small repaint, after every move, under every table)."""
         for screen in list(self.screen_stack):
-            screen.post_message(kind(*args))
+            if hasattr(screen, kind.handler_name):
+                screen.post_message(kind(*args))
 
     def _adopt_you(self) -> None:
         you = self.model.you

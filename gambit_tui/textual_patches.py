@@ -13,6 +13,12 @@ function, except for a ``functools.partial`` (which ``call_next`` and ``call_lat
 every callback in): that was counted anew, with ``inspect.signature``, several times per app
 update. Here a partial's count is remembered on the function it wraps.
 
+A ``Strip`` made seven empty caches (fourteen objects) as it was made, and the compositor,
+the driver's filters and our widgets make some forty strips per app update, most of which
+are drawn once and never asked anything a cache would answer. Here a strip makes each cache
+the first time it is used; the strip behaves the same, with a seventh of the objects for the
+collector to count.
+
 The compositor repaints a change by asking every widget that overlaps the changed rows for
 *all* of its visible lines, then keeps the changed rows of the front-most widget at each
 cell. A move changes a few rows here and there; the screen, its containers and every panel
@@ -30,6 +36,7 @@ from typing import Any
 
 import textual._callback
 from textual._compositor import Compositor
+from textual.cache import FIFOCache
 from textual.geometry import Region
 from textual.strip import Strip
 
@@ -42,6 +49,37 @@ def _divide_without_cycle(self: Strip, cuts: Iterable[int]) -> Sequence[Strip]:
     if [cut for cut in cuts if cut <= length] == [length]:
         return [self]
     return _divide(self, cuts)
+
+
+#: Each cache of a ``Strip`` and its size, as ``Strip.__init__`` makes them.
+_STRIP_CACHES = {
+    "_divide_cache": 4,
+    "_crop_cache": 16,
+    "_style_cache": 16,
+    "_filter_cache": 4,
+    "_line_length_cache": 4,
+    "_crop_extend_cache": 4,
+    "_offsets_cache": 4,
+}
+
+
+def _init_strip_without_caches(
+    self: Strip, segments: Iterable[Any], cell_length: int | None = None
+) -> None:
+    self._segments = list(segments)
+    self._cell_length = cell_length
+    self._render_cache = None
+    self._link_ids = None
+    self._cell_count = None
+
+
+def _make_strip_cache(self: Strip, name: str) -> Any:
+    size = _STRIP_CACHES.get(name)
+    if size is None:
+        raise AttributeError(name)
+    cache: FIFOCache[Any, Any] = FIFOCache(size)
+    setattr(self, name, cache)
+    return cache
 
 
 _count_parameters = textual._callback.count_parameters
@@ -118,5 +156,7 @@ def _render_chops_of_changed_rows(
 def apply() -> None:
     """Install the corrections (idempotent)."""
     Strip.divide = _divide_without_cycle  # type: ignore[method-assign]
+    Strip.__init__ = _init_strip_without_caches  # type: ignore[method-assign]
+    Strip.__getattr__ = _make_strip_cache  # type: ignore[attr-defined]
     textual._callback.count_parameters = _count_parameters_of_partials_too
     Compositor._render_chops = _render_chops_of_changed_rows  # type: ignore[method-assign]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import gc
 
+import pytest
 from rich.segment import Segment
+from rich.style import Style
 from textual.strip import Strip
 
 import gambit_tui.app  # noqa: F401  (installs the patches, as the server does)
@@ -28,6 +30,26 @@ def test_other_cuts_divide_as_textual_does():
     assert [part.text for part in parts] == ["a", "bcde", "f"]
     assert strip.divide([1, 5, 6]) is parts  # Textual's own cache still serves them
     assert strip.divide([9]) == []  # a cut past the end is ignored, as Textual does
+
+
+def test_a_strip_makes_its_caches_when_first_used_and_they_still_serve():
+    strip = Strip([Segment("abcd"), Segment("ef")])
+    for name in ("_crop_cache", "_style_cache", "_divide_cache", "_filter_cache"):
+        with pytest.raises(AttributeError):
+            object.__getattribute__(strip, name)  # not made yet
+    gc.collect()
+    before = len(gc.get_objects())
+    strips = [Strip([Segment("x")], 1) for _ in range(1000)]
+    # A segment, its list and the strip: 3 objects each (with seven caches made at once, 10).
+    assert len(gc.get_objects()) - before < 4000
+    del strips
+    cropped = strip.crop(1, 5)
+    assert cropped.text == "bcde"
+    assert strip.crop(1, 5) is cropped  # the crop cache, made on first use, answers
+    styled = strip.apply_style(Style(bold=True))
+    assert strip.apply_style(Style(bold=True)) is styled
+    with pytest.raises(AttributeError):
+        strip._no_such_attribute  # noqa: B018
 
 
 def test_partials_count_their_parameters_as_textual_does_and_once():

@@ -1,0 +1,122 @@
+"""What an app update costs in machine instructions: a figure the machine's noise cannot move.
+
+    python bench/update_instructions.py [--apps 5] [--actions 10]
+
+``table_updates.py`` measures CPU time, which on a shared machine moves by 10–20 % from run to
+run, more than most single changes save. This benchmark runs the same thing (Gambit apps on
+the real driver, seated at Prophet's Gambit tables of five, one action per table at a time, a
+heuristic bot choosing) under valgrind's callgrind, which counts the instructions executed,
+and counts them only while the tables act (not while the apps start). Two runs of the same
+code agree within about 0.5 %; the count includes the asyncio loop and the apps' own timers.
+It needs valgrind (``apt-get install valgrind``) and takes about a minute.
+
+Prints one JSON line last: ``instructions_per_app_update`` (millions), ``app_updates``
+(seated apps times actions), ``instructions`` (millions, in all).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+for path in (ROOT, ROOT / "bench"):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+
+
+def _instrument(on: bool) -> None:
+    subprocess.run(
+        ["callgrind_control", "-i", "on" if on else "off", str(os.getpid())],
+        capture_output=True,
+        check=True,
+    )
+
+
+async def _act(apps: int, actions: int) -> int:
+    """Under callgrind: seat the apps, then count the instructions of ``actions`` actions."""
+    from table_updates import TABLE_SIZE, seat_apps, settle
+
+    from server.bots import make_bot
+
+    seated = await seat_apps(apps, "gambit-instructions-")
+    gc.collect()
+    _instrument(True)
+    done = 0
+    while done < actions:
+        for table_id in seated.tables:
+            table = seated.hub.tables[table_id]
+            state = table.state
+            seat = min(state.pending())
+            bot = make_bot(table.game, "heuristic", seed=f"{table_id}:{len(state.history)}")
+            seated.hub.apply_action(table, seat, bot.choose(state.view(seat)))
+            done += 1
+        await settle(seated.terminals, quiet=0.05)
+    _instrument(False)
+    for app in seated.apps:
+        app.exit()
+    await asyncio.gather(*seated.runs, return_exceptions=True)
+    await seated.hub.stop()
+    seated.store.close()
+    return done * TABLE_SIZE
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--apps", type=int, default=5, help="seated apps (a multiple of 5)")
+    parser.add_argument("--actions", type=int, default=10, help="actions, over all tables")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        updates = asyncio.run(_act(args.apps, args.actions))
+        assert sys.__stdout__ is not None
+        print(json.dumps({"app_updates": updates}), file=sys.__stdout__)
+        return
+    if shutil.which("valgrind") is None:
+        sys.exit("valgrind is needed: apt-get install valgrind")
+    out = Path(tempfile.mkdtemp(prefix="gambit-callgrind-")) / "callgrind.out"
+    run = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            __file__,
+            "--child",
+            f"--apps={args.apps}",
+            f"--actions={args.actions}",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    updates = json.loads(run.stdout.strip().splitlines()[-1])["app_updates"]
+    refs = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
+    assert refs, run.stderr[-2000:]
+    instructions = int(refs.group(1).replace(",", ""))
+    shutil.rmtree(out.parent, ignore_errors=True)
+    print(
+        json.dumps(
+            {
+                "apps": args.apps,
+                "actions": args.actions,
+                "app_updates": updates,
+                "instructions": round(instructions / 1e6, 1),
+                "instructions_per_app_update": round(instructions / updates / 1e6, 3),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
