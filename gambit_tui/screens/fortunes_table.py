@@ -62,6 +62,10 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
     FortunesTableScreen ChatPanel {
         height: 1fr;
     }
+    /* Every row of 80x24 is taken: a second footer row would hide a player's won tricks. */
+    FortunesTableScreen GambitFooter {
+        max-height: 1;
+    }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "play", N_("Play")),

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.geometry import Size
 from textual.widget import Widget
 
 from ..i18n import N_, _
 
+#: Cells between two keys.
+GAP = 2
 #: Footer keys of Textual's own widgets, so that the catalogs translate them too.
 TEXTUAL_KEYS = (N_("Dismiss menu"),)
 
@@ -29,7 +33,7 @@ class FooterItem(NamedTuple):
 
 
 class GambitFooter(Widget):
-    """One line of keys, drawn by one widget.
+    """A line of keys (two or three when they do not fit), drawn by one widget.
 
     Textual's own footer is a widget per key and is rebuilt (composed, mounted, styled) every
     time the screen's bindings are re-checked, which a table does after every move: with a
@@ -43,7 +47,8 @@ class GambitFooter(Widget):
     DEFAULT_CSS = """
     GambitFooter {
         dock: bottom;
-        height: 1;
+        height: auto;
+        max-height: 3;
         background: $panel;
         color: $foreground;
     }
@@ -56,7 +61,8 @@ class GambitFooter(Widget):
     def __init__(self) -> None:
         super().__init__()
         self.items: tuple[FooterItem, ...] = ()
-        self._spans: list[tuple[int, int, FooterItem]] = []
+        #: Where each item is drawn: row, first and last column.
+        self._spans: list[tuple[int, int, int, FooterItem]] = []
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
@@ -70,8 +76,10 @@ class GambitFooter(Widget):
             return
         items = self.collect(screen)
         if items != self.items:
+            rows = len(self._rows(self.size.width))
             self.items = items
-            self.refresh()
+            # A new layout only when the keys need another number of rows.
+            self.refresh(layout=len(self._rows(self.size.width)) != rows)
 
     def collect(self, screen: Screen) -> tuple[FooterItem, ...]:
         """The shown bindings, one item per action (as Textual's footer groups them)."""
@@ -87,23 +95,54 @@ class GambitFooter(Widget):
             )
         return tuple(by_action.values())
 
+    @staticmethod
+    def _label(item: FooterItem) -> str:
+        return f"{item.shown} {item.description}" if item.description else item.shown
+
+    def _rows(self, width: int) -> list[list[FooterItem]]:
+        """The items in rows of at most ``width`` cells, first row first (it is drawn at the
+        bottom, the others above it): a row that would be longer starts a new one (the keys
+        of a table in German do not fit one row of 80 columns), up to the footer's
+        ``max-height`` (a screen with no row to spare sets it to 1: its row is then cut at
+        the edge)."""
+        rows: list[list[FooterItem]] = [[]]
+        most = self.styles.max_height
+        most_rows = int(most.value) if most is not None and most.is_cells else 3
+        used = 0
+        for item in self.items:
+            length = cell_len(self._label(item))
+            if rows[-1] and width and used + GAP + length > width and len(rows) < most_rows:
+                rows.append([])
+                used = 0
+            used += (GAP if rows[-1] else 0) + length
+            rows[-1].append(item)
+        return rows
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._rows(width))
+
     def render(self) -> Text:
         key_style = self.get_component_rich_style("footer--key", partial=True)
         dim = Style(dim=True)
-        text = Text(no_wrap=True, overflow="crop", end="")
         self._spans = []
-        for item in self.items:
-            start = text.cell_len
-            text.append(item.shown, key_style if item.enabled else key_style + dim)
-            if item.description:
-                text.append(" " + item.description, None if item.enabled else dim)
-            self._spans.append((start, text.cell_len, item))
-            text.append("  ")
-        return text
+        lines: list[Text] = []
+        # The first keys (the game's) on the bottom row, always; the rest above them.
+        for y, row in enumerate(reversed(self._rows(self.size.width))):
+            line = Text(no_wrap=True, overflow="crop", end="")
+            for index, item in enumerate(row):
+                if index:
+                    line.append(" " * GAP)
+                start = line.cell_len
+                line.append(item.shown, key_style if item.enabled else key_style + dim)
+                if item.description:
+                    line.append(" " + item.description, None if item.enabled else dim)
+                self._spans.append((y, start, line.cell_len, item))
+            lines.append(line)
+        return Text("\n", no_wrap=True, overflow="crop", end="").join(lines)
 
     def on_click(self, event: events.Click) -> None:
-        for start, end, item in self._spans:
-            if start <= event.x < end:
+        for y, start, end, item in self._spans:
+            if y == event.y and start <= event.x < end:
                 if item.enabled:
                     self.app.simulate_key(item.key)
                 else:

@@ -16,8 +16,10 @@ from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.prophet_table import ProphetTableScreen, join_tail, split_round
 from gambit_tui.screens.score_sheet import ScoreSheetScreen
 from gambit_tui.screens.settings import SettingsScreen
+from gambit_tui.term import TermInfo
 from gambit_tui.widgets.choice_row import ChoiceRow
 from gambit_tui.widgets.event_log import EventLog
+from gambit_tui.widgets.footer import GambitFooter
 from gambit_tui.widgets.hand_row import HandRow
 from gambit_tui.widgets.trick_view import LastTrickScreen
 from protocol.cards import FRENCH_52
@@ -383,3 +385,21 @@ async def test_six_seats_fit_80x24_and_a_spectator_sees_no_hand(hub):
         await bob_pilot.press("t")
         await wait_for(bob_pilot, lambda: isinstance(bob.screen, ScoreSheetScreen))
         assert "Score sheet" in screen_text(bob)
+
+
+async def test_every_key_in_the_footer_is_in_sight_at_80_columns_in_every_language(hub):
+    """The Prophet table offers the most keys; in German they need a second footer row."""
+    for lang in ("en_GB.UTF-8", "de_DE.UTF-8", "uk_UA.UTF-8"):
+        term = TermInfo(width=80, height=24, term="xterm-256color", lang=lang)
+        app = make_app(hub, name="Ada", identity=f"SHA256:{lang}", term=term)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await enter_lobby(pilot)
+            table = await open_prophet_table(pilot, players=3)
+            await pilot.press("s")
+            await wait_for(pilot, lambda t=table: t.ask is not None, timeout=10)
+            footer = table.query_one(GambitFooter)
+            text = screen_text(app)
+            assert len(footer.items) >= 8, footer.items
+            for item in footer.items:
+                assert f"{item.shown} {item.description}" in text, (lang, item, text)
+            assert footer.size.height == len(footer._rows(80)) <= 3
