@@ -26,7 +26,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 for path in (ROOT, ROOT / "bench"):
@@ -42,9 +44,25 @@ def _instrument(on: bool) -> None:
     )
 
 
+async def _settle(terminals: list[Any], poll: float = 0.05, limit: float = 120.0) -> None:
+    """Until every app has drawn since the action, then nothing for ``poll`` seconds. Slow
+    polls: under callgrind every poll's instructions count, and there are more of them the
+    slower the run."""
+    deadline = time.monotonic() + limit
+    before = [t.frames for t in terminals]
+    while time.monotonic() < deadline and any(
+        t.frames == b for t, b in zip(terminals, before, strict=True)
+    ):
+        await asyncio.sleep(poll)
+    last = -1
+    while time.monotonic() < deadline and (total := sum(t.frames for t in terminals)) != last:
+        last = total
+        await asyncio.sleep(poll)
+
+
 async def _act(apps: int, actions: int) -> int:
     """Under callgrind: seat the apps, then count the instructions of ``actions`` actions."""
-    from table_updates import TABLE_SIZE, seat_apps, settle
+    from table_updates import TABLE_SIZE, seat_apps
 
     from server.bots import make_bot
 
@@ -60,7 +78,7 @@ async def _act(apps: int, actions: int) -> int:
             bot = make_bot(table.game, "heuristic", seed=f"{table_id}:{len(state.history)}")
             seated.hub.apply_action(table, seat, bot.choose(state.view(seat)))
             done += 1
-        await settle(seated.terminals, quiet=0.05)
+        await _settle(seated.terminals)
     _instrument(False)
     for app in seated.apps:
         app.exit()

@@ -8,7 +8,9 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.geometry import Size
+from textual.strip import Strip
 from textual.widget import Widget
 
 from ..i18n import N_, _
@@ -63,6 +65,8 @@ class GambitFooter(Widget):
         self.items: tuple[FooterItem, ...] = ()
         #: Where each item is drawn: row, first and last column.
         self._spans: list[tuple[int, int, int, FooterItem]] = []
+        self._strips: list[Strip] = []
+        self._strips_key: tuple[object, ...] | None = None
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
@@ -82,14 +86,35 @@ class GambitFooter(Widget):
             self.refresh(layout=len(self._rows(self.size.width)) != rows)
 
     def collect(self, screen: Screen) -> tuple[FooterItem, ...]:
-        """The shown bindings, one item per action (as Textual's footer groups them)."""
+        """The shown bindings, one item per action (as Textual's footer groups them).
+
+        The same as Textual's ``Screen.active_bindings`` read for the shown bindings: for each
+        key, the first binding along the binding chain that is not disabled (a priority
+        binding replaces one without). But it asks a screen's ``check_action`` only about
+        bindings that can matter: none for a key that no binding shows (the digits), none
+        for a binding that could not replace the key's winner. A table asks after every move.
+        """
+        app = self.app
+        chain = [(namespace, list(bindings)) for namespace, bindings in screen._modal_binding_chain]
+        shown_keys = {key for _ns, bindings in chain for key, binding in bindings if binding.show}
+        winners: dict[str, tuple[Binding, bool]] = {}
+        for namespace, bindings in chain:
+            for key, binding in bindings:
+                if key not in shown_keys:
+                    continue
+                winner = winners.get(key)
+                if winner is not None and not (binding.priority and not winner[0].priority):
+                    continue
+                state = app._check_action_state(binding.action, namespace)
+                if state is not False:
+                    winners[key] = (binding, bool(state))
         by_action: dict[str, FooterItem] = {}
-        for _node, binding, enabled, _tooltip in screen.active_bindings.values():
+        for binding, enabled in winners.values():
             if not binding.show or binding.action in by_action:
                 continue
             by_action[binding.action] = FooterItem(
                 binding.key,
-                self.app.get_key_display(binding),
+                app.get_key_display(binding),
                 _(binding.description) if binding.description else "",
                 enabled,
             )
@@ -139,6 +164,21 @@ class GambitFooter(Widget):
                 self._spans.append((y, start, line.cell_len, item))
             lines.append(line)
         return Text("\n", no_wrap=True, overflow="crop", end="").join(lines)
+
+    def render_line(self, y: int) -> Strip:
+        # The Line API, each row made once per change of keys, size or style: Textual's
+        # render() path made a Visual and its Content again on every repaint.
+        width = self.size.width
+        base = self.rich_style
+        key = (self.items, width, base)
+        if self._strips_key != key:
+            console = self.app.console
+            self._strips = [
+                Strip(line.render(console, end="")).crop_extend(0, width, base).apply_style(base)
+                for line in self.render().split("\n", allow_blank=True)
+            ]
+            self._strips_key = key
+        return self._strips[y] if y < len(self._strips) else Strip.blank(width, base)
 
     def on_click(self, event: events.Click) -> None:
         for y, start, end, item in self._spans:

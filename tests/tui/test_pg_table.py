@@ -258,3 +258,49 @@ async def test_a_player_who_reconnects_is_back_at_their_table(hub):
         await wait_for(pilot, lambda: isinstance(again.screen, PGTableScreen))
         assert again.screen.view["hand"] == hand
         assert "The Bid: choose a card" in screen_text(again)
+
+
+def textual_footer_items(footer, screen) -> tuple:
+    """The footer's items as read from Textual's own ``Screen.active_bindings``."""
+    from gambit_tui.i18n import _
+    from gambit_tui.widgets.footer import FooterItem
+
+    by_action = {}
+    for _node, binding, enabled, _tooltip in screen.active_bindings.values():
+        if not binding.show or binding.action in by_action:
+            continue
+        by_action[binding.action] = FooterItem(
+            binding.key,
+            footer.app.get_key_display(binding),
+            _(binding.description) if binding.description else "",
+            enabled,
+        )
+    return tuple(by_action.values())
+
+
+async def test_the_footer_offers_what_textuals_active_bindings_offer(hub, monkeypatch):
+    """The footer asks the screen about fewer bindings than Textual does, with the same
+    answer: checked at every change of keys through a deal with every kind of ask."""
+    from gambit_tui.widgets.footer import GambitFooter
+
+    checked: list[tuple] = []
+    collect = GambitFooter.collect
+
+    def compare(self, screen):
+        items = collect(self, screen)
+        assert items == textual_footer_items(self, screen)
+        checked.append(items)
+        return items
+
+    monkeypatch.setattr(GambitFooter, "collect", compare)
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await open_pg_table_with_bots(pilot, bots=2)
+        await pilot.press("s")
+        table = app.screen
+        await wait_for(pilot, lambda: table.ask is not None)
+        await play_deal_by_keys(pilot, risk=True)
+        await pilot.press("c")  # chat open: other keys
+        await pilot.pause()
+    assert len(set(checked)) >= 8, set(checked)
