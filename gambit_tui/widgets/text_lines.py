@@ -210,6 +210,7 @@ class TextLines(Widget):
         top, _right, bottom, _left = self.styles.gutter
         rows: list[Strip] = []
         framed = self._framed
+        moved: dict[int, tuple[Strip | None, Strip]] | None = None
         for y in crop.line_range:
             if y < top or y >= height - bottom:
                 # Border and padding rows: as Textual draws them, until the next full repaint.
@@ -222,7 +223,11 @@ class TextLines(Widget):
             content = self.render_line(y - top)
             done = framed.get(y)
             if done is None or done[0] is not content:
-                done = (content, self._filtered(Strip.join([left, content, right])))
+                if moved is None:  # a log's rows move up: their framed rows are still good
+                    moved = {id(c): (c, row) for c, row in framed.values() if c is not None}
+                done = moved.get(id(content))
+                if done is None or done[0] is not content:
+                    done = (content, self._filtered(Strip.join([left, content, right])))
                 framed[y] = done
             rows.append(done[1])
         if crop.column_span != (0, width):

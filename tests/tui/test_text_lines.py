@@ -167,6 +167,8 @@ async def test_rows_beside_their_borders_are_what_textual_draws(css: str) -> Non
         await pilot.pause()
         rows.rows = [*ROWS[:4], "changed", "", "row 6"]
         await pilot.pause()
+        rows.rows = [*ROWS[1:4], "changed", "", "row 6", "row 7"]  # moved up, as in a log
+        await pilot.pause()
         whole = Region(0, 0, *rows.outer_size)
         ours = rows.render_lines(whole)
         rows.refresh()  # Textual's own way, from scratch
