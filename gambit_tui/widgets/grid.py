@@ -9,7 +9,7 @@ copy per styled column, were most of the cost of drawing the seats).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from rich.text import Span, Text
 
@@ -21,9 +21,15 @@ def grid_lines(
     min_widths: Sequence[int] = (),
     max_widths: Sequence[int | None] = (),
     styles: Sequence[str] = (),
+    keys: Sequence[Hashable] | None = None,
+    made: dict[Hashable, Text] | None = None,
 ) -> list[Text]:
     """``rows`` as lines of columns ``gap`` cells apart; a cell wider than its column's
-    ``max_widths`` entry ends in an ellipsis, ``styles`` style a whole column."""
+    ``max_widths`` entry ends in an ellipsis, ``styles`` style a whole column.
+
+    With ``keys`` (one per row, equal only for rows of equal cells) and ``made`` (a dict the
+    caller keeps), a row whose line was made before at the same column widths is not made
+    again: ``made`` is left holding this call's lines."""
     cells = [[cell if isinstance(cell, Text) else Text(cell) for cell in row] for row in rows]
     columns = max((len(row) for row in cells), default=0)
     widths = [0] * columns
@@ -37,7 +43,17 @@ def grid_lines(
             widths[index] = min(widths[index], max_widths[index])
     spacer = " " * gap
     lines: list[Text] = []
-    for row in cells:
+    before = dict(made) if made is not None else {}
+    if made is not None:
+        made.clear()
+    for number, row in enumerate(cells):
+        key = keys[number] if keys is not None else None
+        line_key = (key, tuple(widths)) if key is not None else None
+        if line_key is not None and (line := before.get(line_key)) is not None:
+            lines.append(line)
+            if made is not None:
+                made[line_key] = line
+            continue
         parts: list[str] = []
         spans: list[Span] = []
         at = 0  # characters so far (span offsets count characters, widths count cells)
@@ -68,6 +84,8 @@ def grid_lines(
         line = Text("".join(parts), spans=spans, no_wrap=True, end="")
         line.rstrip()
         lines.append(line)
+        if made is not None and line_key is not None:
+            made[line_key] = line
     return lines
 
 

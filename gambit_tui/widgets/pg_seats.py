@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from rich.text import Text
@@ -37,6 +38,12 @@ class PGSeats(TextLines):
     timers: shown[dict[int, float]] = shown(dict, always_update=True)
     """Seconds left on each seat's turn timer."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        #: Each seat's cells and lines, by what they are made of (this message's only).
+        self._cells_made: dict[Hashable, list[Text]] = {}
+        self._lines_made: dict[Hashable, Text] = {}
+
     def on_mount(self) -> None:
         self.border_title = _("Seats")
 
@@ -45,33 +52,93 @@ class PGSeats(TextLines):
         if not message:
             return []
         rows: list[list[Text]] = []
+        keys: list[Hashable] = []
         info = message["info"]
         view = message.get("view") or {}
         mine = message.get("seat")
         waiting = set(view.get("waiting", []))
         committed = view.get("committed") or []
         reveal = view.get("reveal")
+        dealer_seat = view.get("dealer", info.get("dealer")) if view else info.get("dealer")
+        # A move changes a seat or two: the others' cells (and lines) are made once.
+        made, self._cells_made = self._cells_made, {}
         for seat in info["seats"]:
             s = seat["seat"]
-            turn, choosing, done = (">", "?", "+") if self.style.ascii else ("▶", "…", "✓")
-            marker = Text(" ")
-            if view and view.get("turn") == s:
-                marker = Text(turn, style="bold")
-            elif s in waiting:
-                marker = Text(choosing, style="bold")
-            elif committed and s < len(committed) and committed[s]:
-                marker = Text(done, style="green")
-            name = Text(seat_name(seat)[:14], style="bold" if s == mine else "")
-            if seat.get("bot") and not seat.get("name"):
-                name.stylize("italic")
-            if seat.get("away"):
-                name.append(_(" (away)"), style="dim")
-            if s == mine:
-                name.append(_(" (you)"), style="dim")
-            dealer_seat = view.get("dealer", info.get("dealer")) if view else info.get("dealer")
-            dealer = Text(_("D"), style="bold") if dealer_seat == s else Text(" ")
-            rows.append([marker, name, dealer, *self._cards(view, s, mine, reveal), self._timer(s)])
-        return grid_lines(rows)
+            key = self._row_key(view, seat, s, mine, waiting, committed, dealer_seat)
+            cells = made.get(key) if key is not None else None
+            if cells is None:
+                cells = self._row(view, seat, s, mine, waiting, committed, reveal, dealer_seat)
+            if key is not None:
+                self._cells_made[key] = cells
+            rows.append(cells)
+            keys.append(key)
+        return grid_lines(rows, keys=keys, made=self._lines_made)
+
+    def _row_key(
+        self,
+        view: dict[str, Any],
+        seat: dict[str, Any],
+        s: int,
+        mine: int | None,
+        waiting: set[int],
+        committed: list[Any],
+        dealer_seat: int | None,
+    ) -> Hashable | None:
+        """Everything a seat's row is made of (None at the Reveal: made every time)."""
+        if view.get("reveal"):
+            return None
+
+        def at(name: str) -> Any:
+            values = view.get(name)
+            return values[s] if values and s < len(values) else None
+
+        return (
+            tuple(seat.items()),
+            bool(view),
+            view.get("turn") == s,
+            s in waiting,
+            bool(committed and s < len(committed) and committed[s]),
+            s == mine,
+            dealer_seat == s,
+            at("showing"),
+            at("stacks"),
+            at("hand_sizes"),
+            tuple(at("fronts") or ()),
+            view.get("fate") if s == mine else None,
+            (view.get("open_fates") or {}).get(str(s)),
+            (view.get("glimpse") or {}).get(str(s)),
+            self.timers.get(s),
+            self.style,
+        )
+
+    def _row(
+        self,
+        view: dict[str, Any],
+        seat: dict[str, Any],
+        s: int,
+        mine: int | None,
+        waiting: set[int],
+        committed: list[Any],
+        reveal: list | None,
+        dealer_seat: int | None,
+    ) -> list[Text]:
+        turn, choosing, done = (">", "?", "+") if self.style.ascii else ("▶", "…", "✓")
+        marker = Text(" ")
+        if view and view.get("turn") == s:
+            marker = Text(turn, style="bold")
+        elif s in waiting:
+            marker = Text(choosing, style="bold")
+        elif committed and s < len(committed) and committed[s]:
+            marker = Text(done, style="green")
+        name = Text(seat_name(seat)[:14], style="bold" if s == mine else "")
+        if seat.get("bot") and not seat.get("name"):
+            name.stylize("italic")
+        if seat.get("away"):
+            name.append(_(" (away)"), style="dim")
+        if s == mine:
+            name.append(_(" (you)"), style="dim")
+        dealer = Text(_("D"), style="bold") if dealer_seat == s else Text(" ")
+        return [marker, name, dealer, *self._cards(view, s, mine, reveal), self._timer(s)]
 
     def _cards(
         self, view: dict[str, Any], s: int, mine: int | None, reveal: list | None

@@ -71,3 +71,21 @@ def test_every_cell_starts_where_its_column_starts(rows, gap):
                 if cell.plain[offset] != " ":
                     assert style == (cell.get_style_at_offset(CONSOLE, offset) or Style())
             start += widths[index] + gap
+
+
+def test_rows_made_before_at_the_same_widths_are_not_made_again():
+    made: dict = {}
+    rows = [[Text("a"), Text("bb", style="bold")], [Text("ccc"), Text("d")]]
+    first = grid_lines(rows, keys=["r0", "r1"], made=made)
+    assert first == grid_lines(rows)
+    again = grid_lines(rows, keys=["r0", "r1"], made=made)
+    assert again[0] is first[0] and again[1] is first[1]
+    # Another row changes the column widths: every line is made anew, and right.
+    wider = [*rows, [Text("eeeeee"), Text("f")]]
+    lines = grid_lines(wider, keys=["r0", "r1", "r2"], made=made)
+    assert lines == grid_lines(wider)
+    assert lines[0] is not first[0]
+    assert len(made) == 3  # only this call's lines are kept
+    # A row without a key is always made.
+    lines = grid_lines(wider, keys=["r0", None, "r2"], made=made)
+    assert lines == grid_lines(wider) and len(made) == 2

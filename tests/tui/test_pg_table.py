@@ -304,3 +304,32 @@ async def test_the_footer_offers_what_textuals_active_bindings_offer(hub, monkey
         await pilot.press("c")  # chat open: other keys
         await pilot.pause()
     assert len(set(checked)) >= 8, set(checked)
+
+
+async def test_seat_rows_kept_from_earlier_moves_equal_rows_made_anew(hub, monkeypatch):
+    """The seats panel makes again only the rows a move changed: through a deal with every
+    kind of ask, what it shows equals what it would show made from scratch."""
+    from gambit_tui.widgets.pg_seats import PGSeats
+
+    build = PGSeats.build
+    compared = []
+
+    def checked(self):
+        lines = build(self)
+        kept = self._cells_made, self._lines_made
+        self._cells_made, self._lines_made = {}, {}
+        assert lines == build(self)
+        self._cells_made, self._lines_made = kept
+        compared.append(len(lines))
+        return lines
+
+    monkeypatch.setattr(PGSeats, "build", checked)
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await open_pg_table_with_bots(pilot, bots=2)
+        await pilot.press("s")
+        table = app.screen
+        await wait_for(pilot, lambda: table.ask is not None)
+        await play_deal_by_keys(pilot, risk=True)
+    assert len(compared) > 20
