@@ -59,6 +59,14 @@ def retitle(widget: Widget, title: str) -> None:
         widget.border_title = title
 
 
+def _needs_wrap(line: Text, width: int) -> bool:
+    """Whether rich's ``wrap`` would change the line: wider than ``width``, or holding what
+    it expands or trims (tabs, whitespace at its end). Most lines fit, and are kept as they
+    are (wrapping them cost a tenth of a prompt's update)."""
+    plain = line.plain
+    return line.cell_len > width or "\t" in plain or plain != plain.rstrip()
+
+
 def _line_key(line: Text) -> tuple[object, ...]:
     return (line.plain, str(line.style), *line.spans)
 
@@ -147,8 +155,12 @@ class TextLines(Widget):
             self._shown_text = built
             lines = built.split("\n", allow_blank=True)
         if self.WRAP:
-            console = self.app.console
-            lines = [part for line in lines for part in line.wrap(console, max(1, key[0]))]
+            console, width = self.app.console, max(1, key[0])
+            lines = [
+                part
+                for line in lines
+                for part in (line.wrap(console, width) if _needs_wrap(line, width) else (line,))
+            ]
         if key != self._shown_key:
             self._shown_key = key
             self._shown_lines = list(lines)

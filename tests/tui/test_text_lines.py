@@ -6,6 +6,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.geometry import Region
@@ -175,3 +177,20 @@ async def test_rows_beside_their_borders_are_what_textual_draws(css: str) -> Non
         theirs = Widget.render_lines(rows, whole)
         assert [cells(row) for row in ours] == [cells(row) for row in theirs]
         assert any("changed" in row.text for row in ours)
+
+
+@given(
+    words=st.lists(st.text(alphabet="ab ★·\t←", min_size=0, max_size=12), max_size=8),
+    width=st.integers(min_value=1, max_value=40),
+    bold_end=st.integers(min_value=0, max_value=20),
+)
+def test_a_line_kept_unwrapped_is_what_rich_would_have_wrapped_it_to(words, width, bold_end):
+    from rich.console import Console
+
+    from gambit_tui.widgets.text_lines import _needs_wrap
+
+    line = Text(" ".join(words), style="italic")
+    line.stylize("bold", 0, bold_end)
+    if not _needs_wrap(line, width):
+        wrapped = line.wrap(Console(width=200), width)
+        assert list(wrapped) == [line]
