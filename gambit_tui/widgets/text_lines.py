@@ -32,6 +32,15 @@ _UNSET = object()
 _dirty: weakref.WeakKeyDictionary[Any, list[TextLines]] = weakref.WeakKeyDictionary()
 
 
+#: Lines already turned into strips, by their text, spans, width and base style, for every
+#: app in the process: the players at a table see mostly the same lines (a log line, a seat),
+#: and rich's ``Text.render`` was the costliest part of drawing a changed row. Strips are
+#: never changed once made, so sharing them shares nothing that differs between players.
+_made_strips: dict[tuple[object, ...], Strip] = {}
+#: ... at most this many (the oldest made go first).
+MADE_STRIPS = 4096
+
+
 def _repaint_dirty(screen: Any) -> None:
     for widget in _dirty.pop(screen, ()):
         widget._repaint_changed()
@@ -187,8 +196,15 @@ class TextLines(Widget):
 
     def _line_strip(self, line: Text) -> Strip:
         width, base = self._shown_key or (0, Style())
-        strip = Strip(line.render(self.app.console, end=""))
-        return strip.crop_extend(0, width, base).apply_style(base)
+        key = (_line_key(line), width, base)
+        strip = _made_strips.get(key)
+        if strip is None:
+            strip = Strip(line.render(self.app.console, end=""))
+            strip = strip.crop_extend(0, width, base).apply_style(base)
+            _made_strips[key] = strip
+            if len(_made_strips) > MADE_STRIPS:
+                del _made_strips[next(iter(_made_strips))]
+        return strip
 
     def refresh(
         self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False

@@ -194,3 +194,37 @@ def test_a_line_kept_unwrapped_is_what_rich_would_have_wrapped_it_to(words, widt
     if not _needs_wrap(line, width):
         wrapped = line.wrap(Console(width=200), width)
         assert list(wrapped) == [line]
+
+
+async def test_a_line_is_made_into_a_strip_once_for_every_widget_that_shows_it() -> None:
+    from gambit_tui.widgets import text_lines
+
+    def rows_with_id(name: str | None) -> Rows:
+        rows = Rows()
+        rows.id = name
+        return rows
+
+    class ManyRows(App[None]):
+        CSS = "Rows { height: 4; } #narrow { width: 20; } #red { background: red; }"
+
+        def compose(self) -> ComposeResult:
+            yield rows_with_id("wide")
+            yield rows_with_id("narrow")
+            yield rows_with_id("red")
+            yield rows_with_id("twin")
+
+    app = ManyRows()
+    async with app.run_test(size=(40, 16)) as pilot:
+        wide, narrow, red, twin = app.query(Rows)
+        line = "[bold]same[/] line " + "z" * 25
+        wide.rows = [line]
+        await pilot.pause()
+        for rows in (narrow, red, twin):
+            rows.rows = [line]
+        await pilot.pause()
+        made = [rows.render_line(0) for rows in (wide, narrow, red, twin)]
+        assert made[3] is made[0]  # the same line, width and style: made once, shared
+        assert made[1] is not made[0] and made[1].cell_length == narrow.content_size.width
+        assert made[2] is not made[0] and made[2].text == made[0].text
+        assert cells(made[2]) != cells(made[0])  # another background
+        assert len(text_lines._made_strips) <= text_lines.MADE_STRIPS
