@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from rich.text import Text
@@ -36,18 +37,53 @@ class PGCenter(TextLines):
     def on_mount(self) -> None:
         self.border_title = _("Table")
 
+    def __init__(self) -> None:
+        super().__init__()
+        #: What the lines were last made of, and the lines (most moves change nothing here).
+        self._made: tuple[Hashable, list[Text]] | None = None
+
     def build(self) -> list[Text]:
         message = self.message
         if not message:
             return []
-        rows = self._rows(message)
         width = max(1, self.content_size.width)
+        key = self._key(message, width)
+        if self._made is not None and self._made[0] == key:
+            return self._made[1]
+        rows = self._rows(message)
         label_width = max([9, *(Text(label).cell_len for label, _ in rows)])
-        return grid_lines(
+        lines = grid_lines(
             rows,
             min_widths=(9,),
             max_widths=(None, max(1, width - label_width - 1)),
             styles=("dim",),
+        )
+        self._made = (key, lines)
+        return lines
+
+    def _key(self, message: dict[str, Any], width: int) -> Hashable:
+        """Everything :meth:`_rows` reads."""
+        info = message["info"]
+        view = message.get("view") or {}
+        high_discard = view.get("high_discard") or [None]
+        return (
+            width,
+            self.style,
+            info.get("stake"),
+            info.get("players"),
+            tuple(seat_name(seat) for seat in info["seats"]),
+            bool(message.get("view")),
+            message.get("seat") is not None,
+            view.get("killed"),
+            view.get("focus"),
+            view.get("fate"),
+            view.get("deck"),
+            view.get("high_deck"),
+            len(view.get("discard") or []),
+            view.get("discard_top"),
+            tuple(tuple(front) for front in view.get("fronts") or []),
+            high_discard[-1],
+            tuple(sorted((view.get("glimpse") or {}).items())),
         )
 
     def _rows(self, message: dict[str, Any]) -> list[tuple[str, Text | str]]:

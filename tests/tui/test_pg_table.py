@@ -306,24 +306,35 @@ async def test_the_footer_offers_what_textuals_active_bindings_offer(hub, monkey
     assert len(set(checked)) >= 8, set(checked)
 
 
-async def test_seat_rows_kept_from_earlier_moves_equal_rows_made_anew(hub, monkeypatch):
-    """The seats panel makes again only the rows a move changed: through a deal with every
-    kind of ask, what it shows equals what it would show made from scratch."""
+async def test_rows_kept_from_earlier_moves_equal_rows_made_anew(hub, monkeypatch):
+    """The seats panel makes again only the rows a move changed, the middle of the table only
+    what changed at all: through a deal with every kind of ask, what they show equals what
+    they would show made from scratch."""
+    from gambit_tui.widgets.pg_center import PGCenter
     from gambit_tui.widgets.pg_seats import PGSeats
 
-    build = PGSeats.build
+    seats_build, center_build = PGSeats.build, PGCenter.build
     compared = []
 
-    def checked(self):
-        lines = build(self)
+    def seats_checked(self):
+        lines = seats_build(self)
         kept = self._cells_made, self._lines_made
         self._cells_made, self._lines_made = {}, {}
-        assert lines == build(self)
+        assert lines == seats_build(self)
         self._cells_made, self._lines_made = kept
         compared.append(len(lines))
         return lines
 
-    monkeypatch.setattr(PGSeats, "build", checked)
+    def center_checked(self):
+        lines = center_build(self)
+        kept, self._made = self._made, None
+        assert lines == center_build(self)
+        self._made = kept
+        compared.append(len(lines))
+        return lines
+
+    monkeypatch.setattr(PGSeats, "build", seats_checked)
+    monkeypatch.setattr(PGCenter, "build", center_checked)
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
@@ -332,4 +343,4 @@ async def test_seat_rows_kept_from_earlier_moves_equal_rows_made_anew(hub, monke
         table = app.screen
         await wait_for(pilot, lambda: table.ask is not None)
         await play_deal_by_keys(pilot, risk=True)
-    assert len(compared) > 20
+    assert len(compared) > 40
