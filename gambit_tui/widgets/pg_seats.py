@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.text import Text
 
@@ -15,6 +15,20 @@ from .text_lines import TextLines, shown
 
 #: Short marks of the two High cards that stay in front of a player (Executioner, Innocent).
 FRONT_MARKS = {"HEX": N_("Ex"), "HIN": N_("In")}
+
+
+class _Table(NamedTuple):
+    """What every seat's row reads of the table message."""
+
+    view: dict[str, Any]
+    mine: int | None
+    waiting: set[int]
+    committed: list[Any]
+    reveal: list | None
+    dealer: int | None
+
+    def has_committed(self, s: int) -> bool:
+        return bool(self.committed and s < len(self.committed) and self.committed[s])
 
 
 class PGSeats(TextLines):
@@ -55,37 +69,31 @@ class PGSeats(TextLines):
         keys: list[Hashable] = []
         info = message["info"]
         view = message.get("view") or {}
-        mine = message.get("seat")
-        waiting = set(view.get("waiting", []))
-        committed = view.get("committed") or []
-        reveal = view.get("reveal")
-        dealer_seat = view.get("dealer", info.get("dealer")) if view else info.get("dealer")
+        table = _Table(
+            view,
+            message.get("seat"),
+            set(view.get("waiting", [])),
+            view.get("committed") or [],
+            view.get("reveal"),
+            view.get("dealer", info.get("dealer")) if view else info.get("dealer"),
+        )
         # A move changes a seat or two: the others' cells (and lines) are made once.
         made, self._cells_made = self._cells_made, {}
         for seat in info["seats"]:
-            s = seat["seat"]
-            key = self._row_key(view, seat, s, mine, waiting, committed, dealer_seat)
+            key = self._row_key(table, seat)
             cells = made.get(key) if key is not None else None
             if cells is None:
-                cells = self._row(view, seat, s, mine, waiting, committed, reveal, dealer_seat)
+                cells = self._row(table, seat)
             if key is not None:
                 self._cells_made[key] = cells
             rows.append(cells)
             keys.append(key)
         return grid_lines(rows, keys=keys, made=self._lines_made)
 
-    def _row_key(
-        self,
-        view: dict[str, Any],
-        seat: dict[str, Any],
-        s: int,
-        mine: int | None,
-        waiting: set[int],
-        committed: list[Any],
-        dealer_seat: int | None,
-    ) -> Hashable | None:
+    def _row_key(self, table: _Table, seat: dict[str, Any]) -> Hashable | None:
         """Everything a seat's row is made of (None at the Reveal: made every time)."""
-        if view.get("reveal"):
+        view, s = table.view, seat["seat"]
+        if table.reveal:
             return None
 
         def at(name: str) -> Any:
@@ -96,39 +104,30 @@ class PGSeats(TextLines):
             tuple(seat.items()),
             bool(view),
             view.get("turn") == s,
-            s in waiting,
-            bool(committed and s < len(committed) and committed[s]),
-            s == mine,
-            dealer_seat == s,
+            s in table.waiting,
+            table.has_committed(s),
+            s == table.mine,
+            table.dealer == s,
             at("showing"),
             at("stacks"),
             at("hand_sizes"),
             tuple(at("fronts") or ()),
-            view.get("fate") if s == mine else None,
+            view.get("fate") if s == table.mine else None,
             (view.get("open_fates") or {}).get(str(s)),
             (view.get("glimpse") or {}).get(str(s)),
             self.timers.get(s),
             self.style,
         )
 
-    def _row(
-        self,
-        view: dict[str, Any],
-        seat: dict[str, Any],
-        s: int,
-        mine: int | None,
-        waiting: set[int],
-        committed: list[Any],
-        reveal: list | None,
-        dealer_seat: int | None,
-    ) -> list[Text]:
+    def _row(self, table: _Table, seat: dict[str, Any]) -> list[Text]:
+        view, s, mine = table.view, seat["seat"], table.mine
         turn, choosing, done = (">", "?", "+") if self.style.ascii else ("▶", "…", "✓")
         marker = Text(" ")
         if view and view.get("turn") == s:
             marker = Text(turn, style="bold")
-        elif s in waiting:
+        elif s in table.waiting:
             marker = Text(choosing, style="bold")
-        elif committed and s < len(committed) and committed[s]:
+        elif table.has_committed(s):
             marker = Text(done, style="green")
         name = Text(seat_name(seat)[:14], style="bold" if s == mine else "")
         if seat.get("bot") and not seat.get("name"):
@@ -137,8 +136,8 @@ class PGSeats(TextLines):
             name.append(_(" (away)"), style="dim")
         if s == mine:
             name.append(_(" (you)"), style="dim")
-        dealer = Text(_("D"), style="bold") if dealer_seat == s else Text(" ")
-        return [marker, name, dealer, *self._cards(view, s, mine, reveal), self._timer(s)]
+        dealer = Text(_("D"), style="bold") if table.dealer == s else Text(" ")
+        return [marker, name, dealer, *self._cards(view, s, mine, table.reveal), self._timer(s)]
 
     def _cards(
         self, view: dict[str, Any], s: int, mine: int | None, reveal: list | None

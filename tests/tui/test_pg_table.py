@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from textual.pilot import Pilot
 
 from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.pg_table import PGTableScreen
@@ -57,6 +61,21 @@ async def play_deal_by_keys(pilot, *, risk: bool = False) -> list[str]:
             await pilot.press(key or ANSWER[ask["kind"]])
         await pilot.pause(0.03)
     raise AssertionError("the deal did not end:\n" + screen_text(app))
+
+
+@asynccontextmanager
+async def a_deal_risked(hub) -> AsyncIterator[tuple[Pilot, PGTableScreen]]:
+    """A deal of three played by keys to its result, risking a card whenever a High card is
+    there to turn (every kind of ask comes up); the app stays open inside the block."""
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await open_pg_table_with_bots(pilot, bots=2)
+        await pilot.press("s")
+        table = app.screen
+        await wait_for(pilot, lambda: table.ask is not None)
+        await play_deal_by_keys(pilot, risk=True)
+        yield pilot, table
 
 
 async def test_a_whole_deal_by_keys_reaches_the_result(hub):
@@ -122,14 +141,7 @@ async def test_the_next_deal_goes_on_below_the_result_until_it_is_closed(store):
 
 
 async def test_risking_turns_high_cards_and_every_ask_has_a_key(hub):
-    app = make_app(hub)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await enter_lobby(pilot)
-        await open_pg_table_with_bots(pilot, bots=2)
-        await pilot.press("s")
-        table = app.screen
-        await wait_for(pilot, lambda: table.ask is not None)
-        await play_deal_by_keys(pilot, risk=True)
+    async with a_deal_risked(hub) as (_pilot, table):
         events = [e["e"] for e in table.view["events"]]
         assert "high" in events  # a Risk turned a High card
 
@@ -293,14 +305,7 @@ async def test_the_footer_offers_what_textuals_active_bindings_offer(hub, monkey
         return items
 
     monkeypatch.setattr(GambitFooter, "collect", compare)
-    app = make_app(hub)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await enter_lobby(pilot)
-        await open_pg_table_with_bots(pilot, bots=2)
-        await pilot.press("s")
-        table = app.screen
-        await wait_for(pilot, lambda: table.ask is not None)
-        await play_deal_by_keys(pilot, risk=True)
+    async with a_deal_risked(hub) as (pilot, _table):
         await pilot.press("c")  # chat open: other keys
         await pilot.pause()
     assert len(set(checked)) >= 8, set(checked)
@@ -335,12 +340,6 @@ async def test_rows_kept_from_earlier_moves_equal_rows_made_anew(hub, monkeypatc
 
     monkeypatch.setattr(PGSeats, "build", seats_checked)
     monkeypatch.setattr(PGCenter, "build", center_checked)
-    app = make_app(hub)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await enter_lobby(pilot)
-        await open_pg_table_with_bots(pilot, bots=2)
-        await pilot.press("s")
-        table = app.screen
-        await wait_for(pilot, lambda: table.ask is not None)
-        await play_deal_by_keys(pilot, risk=True)
+    async with a_deal_risked(hub):
+        pass
     assert len(compared) > 40
