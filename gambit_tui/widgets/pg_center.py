@@ -34,13 +34,13 @@ class PGCenter(TextLines):
     style: shown[CardStyle] = shown(CardStyle)
     """How to draw cards."""
 
-    def on_mount(self) -> None:
-        self.border_title = _("Table")
-
     def __init__(self) -> None:
         super().__init__()
         #: What the lines were last made of, and the lines (most moves change nothing here).
         self._made: tuple[Hashable, list[Text]] | None = None
+
+    def on_mount(self) -> None:
+        self.border_title = _("Table")
 
     def build(self) -> list[Text]:
         message = self.message
