@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
+
 from .i18n import N_, _
 
 GAME_TITLES = {
@@ -213,6 +215,19 @@ def access_label(access: str) -> str:
 
 def status_label(status: str) -> str:
     return _(STATUS.get(status, status))
+
+
+def seat_label(seat: dict[str, Any], mine: bool, cut: int | None = None) -> Text:
+    """A seat's name as the seats panels show it (``cut`` to so many characters): bold for
+    the player's own, italic for a bot, "(away)" and "(you)" after it."""
+    name = Text(seat_name(seat)[:cut], style="bold" if mine else "")
+    if seat.get("bot") and not seat.get("name"):
+        name.stylize("italic")
+    if seat.get("away"):
+        name.append(_(" (away)"), style="dim")
+    if mine:
+        name.append(_(" (you)"), style="dim")
+    return name
 
 
 def seat_name(seat: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from ..cards import CardStyle, card_text, cards_text, face_down
 from ..i18n import N_, _
-from ..names import seat_name
+from ..names import seat_label
 from .grid import grid_lines
 from .text_lines import TextLines, shown
 
@@ -129,13 +129,7 @@ class PGSeats(TextLines):
             marker = Text(choosing, style="bold")
         elif table.has_committed(s):
             marker = Text(done, style="green")
-        name = Text(seat_name(seat)[:14], style="bold" if s == mine else "")
-        if seat.get("bot") and not seat.get("name"):
-            name.stylize("italic")
-        if seat.get("away"):
-            name.append(_(" (away)"), style="dim")
-        if s == mine:
-            name.append(_(" (you)"), style="dim")
+        name = seat_label(seat, s == mine, cut=14)
         dealer = Text(_("D"), style="bold") if table.dealer == s else Text(" ")
         return [marker, name, dealer, *self._cards(view, s, mine, table.reveal), self._timer(s)]
 

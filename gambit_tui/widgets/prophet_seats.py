@@ -12,7 +12,7 @@ from textual.widget import Widget
 
 from ..cards import CardStyle
 from ..i18n import _
-from ..names import seat_name
+from ..names import seat_label
 
 
 def won_text(won: int, bid: int | None) -> Text:
@@ -77,13 +77,7 @@ class ProphetSeats(Widget):
         for seat in info["seats"]:
             s = seat["seat"]
             marker = Text(turn_mark, style="bold") if view and view.get("turn") == s else Text(" ")
-            name = Text(seat_name(seat), style="bold" if s == mine else "")
-            if seat.get("bot") and not seat.get("name"):
-                name.stylize("italic")
-            if seat.get("away"):
-                name.append(_(" (away)"), style="dim")
-            if s == mine:
-                name.append(_(" (you)"), style="dim")
+            name = seat_label(seat, s == mine)
             dealer_seat = view.get("dealer", info.get("dealer")) if view else info.get("dealer")
             dealer = Text(_("D"), style="bold") if dealer_seat == s else Text(" ")
             if not view:

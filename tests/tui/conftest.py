@@ -94,3 +94,13 @@ async def open_pg_table_with_bots(pilot: Pilot, bots: int = 2, players: int | No
     await pilot.press(*["b"] * bots)
     screen = pilot.app.screen
     await wait_for(pilot, lambda: all(s["bot"] or s["name"] for s in screen.info["seats"]))
+
+
+async def start_pg_deal(pilot: Pilot):
+    """From the lobby: a Prophet's Gambit table of three (two bots), started, until the first
+    decision is the player's; returns its screen."""
+    await open_pg_table_with_bots(pilot, bots=2)
+    await pilot.press("s")
+    table = pilot.app.screen
+    await wait_for(pilot, lambda: table.ask is not None)
+    return table

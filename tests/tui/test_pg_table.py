@@ -20,6 +20,7 @@ from .conftest import (
     open_pg_table_with_bots,
     result_shown,
     screen_text,
+    start_pg_deal,
     tui_config,
     wait_for,
 )
@@ -70,10 +71,7 @@ async def a_deal_risked(hub) -> AsyncIterator[tuple[Pilot, PGTableScreen]]:
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
-        await open_pg_table_with_bots(pilot, bots=2)
-        await pilot.press("s")
-        table = app.screen
-        await wait_for(pilot, lambda: table.ask is not None)
+        table = await start_pg_deal(pilot)
         await play_deal_by_keys(pilot, risk=True)
         yield pilot, table
 
@@ -150,10 +148,7 @@ async def test_arrows_and_digits_pick_cards_and_the_hint_names_them(hub):
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
-        await open_pg_table_with_bots(pilot, bots=2)
-        await pilot.press("s")
-        table = app.screen
-        await wait_for(pilot, lambda: table.ask is not None)
+        table = await start_pg_deal(pilot)
         row = table.query_one(ChoiceRow)
         hand = table.view["hand"]
         await pilot.press("right")
@@ -258,10 +253,7 @@ async def test_a_player_who_reconnects_is_back_at_their_table(hub):
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
-        await open_pg_table_with_bots(pilot, bots=2)
-        await pilot.press("s")
-        table = app.screen
-        await wait_for(pilot, lambda: table.ask is not None)
+        table = await start_pg_deal(pilot)
         hand = list(table.view["hand"])
     again = make_app(hub)
     async with again.run_test(size=(80, 24)) as pilot:

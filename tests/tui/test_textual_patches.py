@@ -109,7 +109,7 @@ async def test_repainting_only_the_changed_rows_draws_the_cells_textual_draws(hu
     from textual.geometry import Region
 
     from gambit_tui import textual_patches
-    from tests.tui.conftest import enter_lobby, make_app, open_pg_table_with_bots, wait_for
+    from tests.tui.conftest import enter_lobby, make_app, start_pg_deal
 
     from .test_pg_table import play_deal_by_keys
 
@@ -123,10 +123,7 @@ async def test_repainting_only_the_changed_rows_draws_the_cells_textual_draws(hu
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
-        await open_pg_table_with_bots(pilot, bots=2)
-        await pilot.press("s")
-        table = app.screen
-        await wait_for(pilot, lambda: table.ask is not None)
+        await start_pg_deal(pilot)
         rng = random.Random(5)
         for stage in ("playing", "result"):
             if stage == "result":
