@@ -90,7 +90,7 @@ class TextLines(Widget):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._shown_text: Text | None = None
-        self._shown_key: tuple[int, Style] | None = None
+        self._shown_key: tuple[int, Style, int] | None = None
         self._shown_lines: list[Text] = []
         self._shown_strips: list[Strip] = []
         self._diff_pending = False
@@ -151,7 +151,8 @@ class TextLines(Widget):
 
     def _sync_lines(self) -> list[int] | None:
         """Bring the strips up to date: the rows that changed, or None if all of them did."""
-        key = (self.content_size.width, self.base_style)
+        # The height too: what fits (a log's tail) may depend on it.
+        key = (self.content_size.width, self.base_style, self.content_size.height)
         if key == self._shown_key and not self._stale:
             return []
         self._stale = False
@@ -195,7 +196,7 @@ class TextLines(Widget):
         return changed
 
     def _line_strip(self, line: Text) -> Strip:
-        width, base = self._shown_key or (0, Style())
+        width, base, _height = self._shown_key or (0, Style(), 0)
         key = (_line_key(line), width, base)
         strip = _made_strips.get(key)
         if strip is None:

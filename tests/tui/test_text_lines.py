@@ -139,6 +139,30 @@ async def test_a_new_size_is_one_layout_and_every_row_at_the_new_size(monkeypatc
         assert text[5].startswith("╰")  # the bottom border at the new height
 
 
+async def test_a_tail_that_fits_is_made_again_when_the_height_changes() -> None:
+    """A log shows the tail of its lines that fits: grown taller (a footer row fewer), it
+    shows more of them, not the tail that fitted before with blank rows under it."""
+    from gambit_tui.widgets.event_log import EventLog
+
+    class LogApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield EventLog()
+
+    app = LogApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        log = app.query_one(EventLog)
+        log.styles.height = 4  # two rows inside the border
+        await pilot.pause()
+        log.lines = [Text(f"event {i}") for i in range(6)]
+        await pilot.pause()
+        assert "event 4" in screen_text(app) and "event 3" not in screen_text(app)
+        log.styles.height = 7
+        await pilot.pause()
+        await pilot.pause()
+        text = screen_text(app).split("\n")
+        assert [row.strip("│ ") for row in text[1:6]] == [f"event {i}" for i in range(1, 6)]
+
+
 def cells(strip: Strip) -> list[tuple[str, object]]:
     return [(char, segment.style) for segment in strip for char in segment.text]
 
