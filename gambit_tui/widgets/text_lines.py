@@ -152,7 +152,8 @@ class TextLines(Widget):
     def _sync_lines(self) -> list[int] | None:
         """Bring the strips up to date: the rows that changed, or None if all of them did."""
         # The height too: what fits (a log's tail) may depend on it.
-        key = (self.content_size.width, self.base_style, self.content_size.height)
+        size = self.content_size
+        key = (size.width, self.base_style, size.height)
         if key == self._shown_key and not self._stale:
             return []
         self._stale = False

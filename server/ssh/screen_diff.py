@@ -25,6 +25,7 @@ it is, and the memory is forgotten, so the worst case is today's output, never a
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from rich.cells import cell_len
 
@@ -143,8 +144,11 @@ class SentScreen:
         return ops
 
 
-def _styled_runs(text: str) -> list[tuple[Pen, str]] | None:
-    """A piece as (style, text) runs, each style as the terminal has it from a plain start."""
+@lru_cache(maxsize=4096)
+def _styled_runs(text: str) -> tuple[tuple[Pen, str], ...] | None:
+    """A piece as (style, text) runs, each style as the terminal has it from a plain start.
+    Remembered: the piece sent last frame is this frame's old one, and the players at one
+    table are sent many of the same pieces."""
     runs: list[tuple[Pen, str]] = []
     pen = PLAIN
     pos = 0
@@ -160,12 +164,14 @@ def _styled_runs(text: str) -> list[tuple[Pen, str]] | None:
         return None
     if pos < len(text):
         runs.append((pen, text[pos:]))
-    return runs
+    return tuple(runs)
 
 
+@lru_cache(maxsize=4096)
 def _changed_part(old: str, new: str) -> tuple[int, str] | None:
     """Where ``new`` starts to differ from ``old`` (both the same span of cells), in cells,
-    and ``new`` from there up to where the two agree again; None if cutting saves nothing."""
+    and ``new`` from there up to where the two agree again; None if cutting saves nothing.
+    Remembered: the players at one table see many of the same changes."""
     before, after = _styled_runs(old), _styled_runs(new)
     if not before or not after:
         return None
@@ -176,7 +182,7 @@ def _changed_part(old: str, new: str) -> tuple[int, str] | None:
     last = 0  # runs alike at the end, not overlapping the start
     while last < limit - first and before[len(before) - 1 - last] == after[len(after) - 1 - last]:
         last += 1
-    middle = after[first : len(after) - last]
+    middle = list(after[first : len(after) - last])
     if not middle:
         return None
     skipped = sum(cell_len(t) for _, t in after[:first])

@@ -293,8 +293,8 @@ def play_the_deal(player: Player, timeout: float = 30.0) -> None:
         else:
             continue
         now = time.monotonic()
-        if last and last[0] == screen and now - last[1] < 0.5:
-            continue  # the last key has yet to show
+        if last and last[0] == screen and now - last[1] < 2.0:
+            continue  # the last key has yet to show (a slow machine: not pressed twice)
         if key == "\r":
             decision = read_decision(screen)
             if not player.decisions or player.decisions[-1].trick != decision.trick:

@@ -322,8 +322,10 @@ def play_to_the_result(table: list[Seat], timeout: float = 60.0) -> None:
             key = "\r" if "⏎" in footer else "\x1b[C" if "←→" in footer else None
             last = pressed.get(player.name)
             now = time.monotonic()
-            if key is None or (last and last[0] == screen and now - last[1] < 0.5):
-                continue  # the screen is not ready yet, or the last key has yet to show
+            if key is None or (last and last[0] == screen and now - last[1] < 2.0):
+                # The screen is not ready yet, or the last key has yet to show (pressed again
+                # too soon on a slow machine, a last card's ⏎ closed the result it brought).
+                continue
             player.observe(screen)
             player.press(key)
             pressed[player.name] = (screen, now)
