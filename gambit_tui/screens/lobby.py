@@ -18,6 +18,9 @@ from ..widgets.chat_panel import ChatPanel
 from ..widgets.text_lines import TextPanel
 from .base import GambitScreen, while_composed
 
+#: The list's columns after the number, in the order of a row's cells.
+_CELL_COLUMNS = ("game", "seats", "stake", "access", "status")
+
 
 class LobbyScreen(GambitScreen):
     """Tables on the left (the selected one described below them), players online on the
@@ -135,8 +138,16 @@ class LobbyScreen(GambitScreen):
             )
         if rows == self._rows:
             return  # players came or went: the tables are as they were
-        self._rows = rows
+        old, self._rows = self._rows, rows
         table = self.query_one("#tables", DataTable)
+        if old is not None and [r[0] for r in old] == [r[0] for r in rows] and table.rows:
+            # The same tables (a deal began or ended, a seat filled): change the cells that
+            # changed. Clearing and filling the list again laid out and drew it whole for
+            # everyone in the lobby, at every table's every deal.
+            for before, after in zip(old, rows, strict=True):
+                if before != after:
+                    self._update_row(table, before, after)
+            return
         keep = self.selected_id
         table.clear()
         for table_id, mine, *cells in rows:
@@ -149,6 +160,16 @@ class LobbyScreen(GambitScreen):
             self.query_one("#detail", TextPanel).text = _(
                 "No tables yet. Press n to open one and fill it with bots."
             )
+
+    @staticmethod
+    def _update_row(table: DataTable, before: tuple[Any, ...], after: tuple[Any, ...]) -> None:
+        table_id, mine, *cells = after
+        key = str(table_id)
+        if before[1] != mine:
+            table.update_cell(key, "id", Text(key, style="bold" if mine else ""))
+        for column, old, new in zip(_CELL_COLUMNS, before[2:], cells, strict=True):
+            if old != new:
+                table.update_cell(key, column, new, update_width=len(new) > len(old))
 
     def _fill_online(self) -> None:
         out = Text()

@@ -56,6 +56,31 @@ async def test_lobby_lists_tables_and_players_and_joins_by_keys(hub):
         assert "The Bid" in screen_text(bob)
 
 
+async def test_a_table_that_changes_is_changed_in_its_row_not_listed_again(hub):
+    from textual.widgets import DataTable
+
+    ada = make_app(hub, name="Ada")
+    bob = make_app(hub, name="Bob", identity="SHA256:bob")
+    async with ada.run_test(size=(80, 24)) as ada_pilot, bob.run_test(size=(80, 24)) as bob_pilot:
+        await enter_lobby(ada_pilot)
+        await enter_lobby(bob_pilot)
+        await open_pg_table_with_bots(ada_pilot, bots=1, players=3)
+        await wait_for(bob_pilot, lambda: "2/3" in screen_text(bob))
+        assert "waiting" in screen_text(bob)
+        listed = bob.screen.query_one("#tables", DataTable)
+        clears: list[int] = []
+        clear = listed.clear
+        listed.clear = lambda *a, **k: (clears.append(1), clear(*a, **k))[1]
+        await ada_pilot.press("b")  # the last seat: a bot
+        await wait_for(bob_pilot, lambda: "3/3" in screen_text(bob))
+        await ada_pilot.press("s")
+        await wait_for(bob_pilot, lambda: "playing" in screen_text(bob))
+        row = next(line for line in screen_text(bob).splitlines() if "Prophet's Gambit" in line)
+        assert "3/3" in row and "playing" in row and "waiting" not in screen_text(bob)
+        assert clears == [] and listed.row_count == 1
+        assert "Seats: Ada, Bot 2, Bot 3." in screen_text(bob)
+
+
 async def test_lobby_chat_reaches_everyone(hub):
     ada = make_app(hub, name="Ada")
     bob = make_app(hub, name="Bob", identity="SHA256:bob")
