@@ -136,12 +136,13 @@ class ServerProbe:
         original = hub.apply_action
 
         def apply_action(table: Any, seat: int, action: dict[str, Any]) -> None:
-            accepted = time.perf_counter()
             # What each seat sees before and after: a seat whose view the action leaves as it
-            # was has nothing new to draw, so no frame of theirs is waited for.
+            # was has nothing new to draw, so no frame of theirs is waited for. (The clock
+            # starts after the bench's own look at the views before, which the hub does not do.)
             seats = range(len(table.seats))
             state = table.state
             before = [state.view(s) for s in seats] if self.window and state else None
+            accepted = time.perf_counter()
             original(table, seat, action)
             state = table.state
             after = [state.view(s) for s in seats] if before is not None and state else None
@@ -150,6 +151,20 @@ class ServerProbe:
 
         hub.apply_action = apply_action
         GameSession.on_output = self.on_frame
+        #: (time, table, what) of every action and deal start in the window, and each
+        #: action's frames as (session's worker, ms): what the slowest actions waited behind.
+        self.events: list[tuple[float, int, str]] = []
+        self.frames_of: dict[int, list[tuple[int, float]]] = {}
+        self.table_of: dict[int, int] = {}
+        self.accepted_at: dict[int, float] = {}
+        start_game = hub.start_game
+
+        def started(table: Any, *args: Any, **kwargs: Any) -> Any:
+            if self.window:
+                self.events.append((time.perf_counter(), table.id, "deal starts"))
+            return start_game(table, *args, **kwargs)
+
+        hub.start_game = started
         self.gc_pauses: list[float] = []
         self._gc_started = 0.0
         gc.callbacks.append(self.on_gc)
@@ -262,6 +277,10 @@ class ServerProbe:
         self.kinds[action] = (what or {}).get("type", "?") + (
             " (ends the deal)" if state is not None and state.is_over else ""
         )
+        self.events.append((when, table.id, self.kinds[action]))
+        self.table_of[action] = table.id
+        self.accepted_at[action] = when
+        self.frames_of[action] = []
         for session in sessions:
             self.waiting.setdefault(session, set()).add(action)
 
@@ -277,16 +296,34 @@ class ServerProbe:
             accepted, left, latest = self.open[action]
             left.discard(session)
             latest[0] = now
+            worker = getattr(getattr(session.app, "worker", None), "number", 0)
+            self.frames_of[action].append((worker, round((now - accepted) * 1000)))
             if not left:
                 del self.open[action]
                 self.latencies.append((now - accepted) * 1000)
-                self.slowest.append((self.latencies[-1], self.kinds.get(action, "?")))
+                self.slowest.append((self.latencies[-1], self.kinds.get(action, "?"), action))
+
+    def trace(self, ms: float, action: int) -> dict[str, Any]:
+        """One slow action: its frames (worker, ms) and what happened at other tables from
+        half a second before it until it was on every screen (ms from its acceptance)."""
+        start, table_id = self.accepted_at[action], self.table_of[action]
+        return {
+            "ms": round(ms),
+            "kind": self.kinds[action],
+            "frames": self.frames_of[action],
+            "others": [
+                (round((t - start) * 1000), table, what)
+                for t, table, what in self.events
+                if start - 0.5 <= t <= start + ms / 1000 and table != table_id
+            ],
+        }
 
     def mark(self) -> dict[str, Any]:
         self.window = True
         self.actions = 0
         self.latencies.clear()
         self.slowest.clear()
+        self.events.clear()
         self.gc_pauses.clear()
         self.open.clear()
         self.waiting.clear()
@@ -325,8 +362,9 @@ class ServerProbe:
             "unfinished": len(self.open),
             "cpu_percent": 100 * cpu / wall,
             "slowest_actions": [
-                (round(ms), kind) for ms, kind in sorted(self.slowest, reverse=True)[:8]
+                (round(ms), kind) for ms, kind, _ in sorted(self.slowest, reverse=True)[:8]
             ],
+            "slowest_traced": [self.trace(ms, a) for ms, _, a in sorted(self.slowest)[::-1][:5]],
             "cpu_percent_by_process": [round(100 * c / wall, 1) for c in cpus],
             "rss_base_mb": self.rss_base,
             "sessions": len(self.host.sessions),
@@ -699,6 +737,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "gc_pauses": report["gc_pauses"],
             "sweep_ms": round(report["sweep_ms"], 1),
             "slowest_actions_ms": report["slowest_actions"],
+            "slowest_traced": report["slowest_traced"],
             "screens": report["screens"],
         }
         log(json.dumps(details))

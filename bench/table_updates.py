@@ -62,13 +62,19 @@ class CountingTerminal:
 
 
 async def settle(
-    terminals: list[CountingTerminal], quiet: float = 0.15, limit: float = 30.0
+    terminals: list[CountingTerminal],
+    quiet: float = 0.15,
+    limit: float = 30.0,
+    fresh: bool = True,
 ) -> None:
-    """Until every terminal has received something and then nothing for ``quiet`` seconds."""
+    """Until every terminal has received something (unless not ``fresh``: they already
+    have) and then nothing for ``quiet`` seconds."""
     deadline = time.monotonic() + limit
     before = [t.frames for t in terminals]
-    while time.monotonic() < deadline and any(
-        t.frames == b for t, b in zip(terminals, before, strict=True)
+    while (
+        fresh
+        and time.monotonic() < deadline
+        and any(t.frames == b for t, b in zip(terminals, before, strict=True))
     ):
         await asyncio.sleep(0.01)
     last = -1

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -18,6 +20,14 @@ from ..result_text import result_text, result_title
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.result_panel import ResultPanel
 from .base import GambitScreen, while_composed
+
+#: The result of a deal comes up this many seconds after the move that ended it, which shows
+#: at once like every move: the last card is seen landing before the result covers the table.
+#: A little more or less for each player: the apps of a table's players share the server's
+#: cores, and drawing a result costs several moves' worth; all at the same instant, the moves
+#: of every other table waited behind them (``bench/ssh_load.py``'s slowest actions).
+RESULT_DELAY = (0.6, 1.0)
+_result_delay = random.Random()
 
 #: Keys of every table screen. A subclass lists them after its own keys (and does not inherit
 #: bindings): a subclass's binding for a key would otherwise replace these ("s" both starts the
@@ -233,7 +243,12 @@ class TableScreen(GambitScreen):
         if key in self._results_shown:
             return
         self._results_shown.add(key)
-        self.show_result(self.message or {})
+        message = self._open_result = self.message or {}
+        self.set_timer(_result_delay.uniform(*RESULT_DELAY), partial(self._result_due, message))
+
+    def _result_due(self, message: dict[str, Any]) -> None:
+        if self._open_result is message and not self.result_open:
+            self.show_result(message)
 
     @while_composed
     def show_result(self, message: dict[str, Any]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -47,14 +48,24 @@ ANSWER = {
 }
 
 
-async def play_deal_by_keys(pilot, *, risk: bool = False) -> list[str]:
-    """Answer every decision with its key until the result screen; returns the asks seen."""
+async def play_deal_by_keys(
+    pilot, *, risk: bool = False, waited: list[float] | None = None
+) -> list[str]:
+    """Answer every decision with its key until the result screen; returns the asks seen
+    (and appends to ``waited`` how long the result took to come up after the deal ended)."""
     app = pilot.app
     seen: list[str] = []
     for _ in range(200):
-        if result_shown(app):
-            return seen
         screen = app.screen
+        over = isinstance(screen, PGTableScreen) and (screen.view or {}).get("over")
+        if result_shown(app) or over:
+            # The result comes up a moment after the last move; nothing more is pressed (a
+            # next deal may begin meanwhile).
+            started = time.monotonic()
+            await wait_for(pilot, lambda: result_shown(app))
+            if waited is not None:
+                waited.append(time.monotonic() - started)
+            return seen
         ask = screen.ask if isinstance(screen, PGTableScreen) else None
         if ask and (not seen or seen[-1] != repr(ask) + str(len(screen.view["events"]))):
             seen.append(repr(ask) + str(len(screen.view["events"])))
@@ -103,6 +114,20 @@ async def test_a_whole_deal_by_keys_reaches_the_result(hub):
         assert "The Reveal:" in screen_text(app)
         # Chips moved: the status bar shows the balance after the deal.
         assert app.model.you["chips"] != 1000
+
+
+async def test_the_result_comes_up_a_moment_after_the_last_move(hub):
+    from gambit_tui.screens.table_base import RESULT_DELAY
+
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        table = await start_pg_deal(pilot)
+        waited: list[float] = []
+        await play_deal_by_keys(pilot, waited=waited)
+        # The deal's end was on screen (the last move, the log) before the result covered it.
+        assert RESULT_DELAY[0] - 0.1 <= waited[0] <= RESULT_DELAY[1] + 0.5
+        assert table.result_open and "The Reveal" in screen_text(app)
 
 
 async def test_the_next_deal_goes_on_below_the_result_until_it_is_closed(store):
