@@ -32,7 +32,10 @@ object:
   that player's screen), for every seated player whose view of the table the action changed
   (a secret choice changes nothing on the other players' screens, and nothing is drawn).
   Server side, in the SSH process (with workers, after the frame has crossed back from the
-  worker).
+  worker). The line before the last (details) lists the slowest actions and, for the five
+  slowest, ``slowest_traced``: each seated player's frame as (app worker, ms) and what
+  happened at other tables from half a second before (actions, deals starting), in ms from
+  the action.
 * ``first_paint_bytes``: bytes a client receives until its first screen is complete (median);
   ``_compressed``: the same through zlib@openssh.com's compression (modelled: a zlib stream per
   client, flushed per SSH packet, as asyncssh and OpenSSH do).
@@ -125,7 +128,7 @@ class ServerProbe:
         self.latencies: list[float] = []
         #: What each action was, and the slowest to reach every screen (for the details).
         self.kinds: dict[int, str] = {}
-        self.slowest: list[tuple[float, str]] = []
+        self.slowest: list[tuple[float, str, int]] = []
         self.actions = 0
         self.unfinished = 0
         self.next_id = 0
