@@ -10,6 +10,17 @@ minute, and after every full collection CPython runs by itself. The collector th
 what was made since the last of those (tens of milliseconds at worst at 104 sessions, instead
 of 0.2–0.4 s when a half minute of new objects had piled up).
 
+Everything a collection leaves alive is frozen right after it, the young collections too. The
+objects a move makes that outlive it are nearly all alive for good (caches, the latest table
+message, the lines on screen), so without that they went on to the middle generation, whose
+collection walked them again: with 50 apps a worker's middle-generation collections stalled it
+110 ms every 12 s or so, in the measured window of ``bench/ssh_load.py`` (its server log),
+each time holding up every move in flight there. Frozen at once, each survivor is walked once,
+by the young collection that met it, and the middle generation stays empty. What a young
+collection sees alive and only later becomes cyclic garbage waits for a sweep: in
+``bench/table_updates.py`` (630 app updates) a full collection then found 30–900 such
+objects, as many as without freezing after young collections.
+
 The youngest generation is collected after 5,000 new objects instead of CPython's 700. Apps
 make and drop objects by the thousand on every move (lines, strips, styles); nearly all die
 by reference counting within a few moves, but a collection every 700 found many still alive
@@ -71,7 +82,7 @@ class FrozenSessions:
         self._periodic = asyncio.get_running_loop().call_later(FREEZE_EVERY, self._tick)
 
     def _collected(self, phase: str, info: dict[str, int]) -> None:
-        """After a full collection, what survived it is long-lived: out of the next one's way."""
+        """What survived a collection is long-lived: out of the next ones' way."""
         if phase == "start":
             self._gc_started = time.perf_counter()
             return
@@ -82,8 +93,7 @@ class FrozenSessions:
                 info.get("generation"),
                 took * 1000,
             )
-        if info.get("generation") == 2:
-            gc.freeze()
+        gc.freeze()
 
     def _tick(self) -> None:
         gc.freeze()

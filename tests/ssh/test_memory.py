@@ -39,6 +39,19 @@ def test_frozen_garbage_waits_for_a_sweep(policy):
     assert gc.get_freeze_count() > 0  # what is alive is frozen again
 
 
+async def test_what_a_young_collection_leaves_alive_is_frozen_and_its_garbage_freed(policy):
+    policy.started()
+    before = gc.get_freeze_count()
+    alive = [Node() for _ in range(50)]
+    garbage = Node()
+    ref = weakref.ref(garbage)
+    del garbage
+    gc.collect(0)
+    assert ref() is None  # a young collection still frees young garbage
+    assert gc.get_freeze_count() >= before + len(alive)  # the survivors are frozen
+    assert gc.get_objects(1) == []  # nothing waits in the middle generation to be walked again
+
+
 async def test_sweeps_follow_ended_sessions(policy, monkeypatch):
     monkeypatch.setattr(memory, "SWEEP_AFTER_ENDED", 3)
     monkeypatch.setattr(memory, "MIN_SWEEP_INTERVAL", 0.0)
