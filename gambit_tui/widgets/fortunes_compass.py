@@ -27,7 +27,7 @@ from ..fortunes_text import (
     winning_seat,
 )
 from ..i18n import _
-from ..names import game_title, seat_name
+from ..names import game_title, seat_label, seat_name
 from .text_lines import TextLines, shown
 
 #: Where each compass point sits: index from the dealer → East, South, West, North.
@@ -103,16 +103,11 @@ class FortunesCompass(TextLines):
         seats = message.get("info", {}).get("seats", [])
         view = message.get("view") or {}
         entry = seats[seat] if seat < len(seats) else {"seat": seat}
-        mine = message.get("seat") == seat
-        out = Text(seat_name(entry), style="bold" if mine else "")
-        if view:
-            out.stylize(team_style(team_of(seat, self._dealer()), self.style))
-        if entry.get("bot") and not entry.get("name"):
-            out.stylize("italic")
-        if entry.get("away"):
-            out.append(_(" (away)"), style="dim")
-        if mine:
-            out.append(_(" (you)"), style="dim")
+        out = seat_label(entry, message.get("seat") == seat)
+        if view:  # the name (not what follows it) in its team's colour
+            out.stylize(
+                team_style(team_of(seat, self._dealer()), self.style), 0, len(seat_name(entry))
+            )
         left = self.timers.get(seat)
         if left is not None:
             out.append(f" {int(left + 0.999)}s", style="bold" if left > 10 else "bold red")
