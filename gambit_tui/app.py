@@ -31,6 +31,7 @@ from .cards import CardStyle
 from .i18n import LANGUAGES, N_, _, translations
 from .model import ClientModel
 from .prefs import Prefs
+from .screens.base import GambitScreen
 from .term import TermInfo
 from .themes import MONO, THEME_NAMES
 
@@ -209,11 +210,21 @@ class GambitApp(App[None]):
         elif kind == "bye":
             self.closed_reason = message.get("message") or _("The server said goodbye.")
 
-    def broadcast(self, kind: type[events.ServerEvent], *args: Any) -> None:
+    def broadcast(
+        self, kind: type[events.ServerEvent], *args: Any, now: Screen | None = None
+    ) -> None:
         """Tell every screen that handles ``kind`` (waking a screen that does not costs as
-        much as a small repaint, after every move, under every table)."""
+        much as a small repaint, after every move, under every table). The screen ``now``, if
+        on top, handles it here and draws the result at once (see ``draw_now``)."""
         for screen in list(self.screen_stack):
-            if hasattr(screen, kind.handler_name):
+            handler = getattr(screen, kind.handler_name, None)
+            if handler is None:
+                continue
+            if screen is now and screen is self.screen and isinstance(screen, GambitScreen):
+                with screen._context():
+                    handler(kind(*args))
+                screen.draw_now()
+            else:
                 screen.post_message(kind(*args))
 
     def _adopt_you(self) -> None:
@@ -234,7 +245,11 @@ class GambitApp(App[None]):
     def _table_message(self, message: dict[str, Any]) -> None:
         table_id = message["table"]
         self._alert_if_asked(table_id, message)
-        self.broadcast(events.TableUpdated, table_id)
+        # The table's own screen draws a move at once: it reaches the player without waiting
+        # behind other apps' work in the same process.
+        top = self.screen
+        now = top if getattr(top, "table_id", None) == table_id else None
+        self.broadcast(events.TableUpdated, table_id, now=now)
         if table_id in self._table_screens:
             return
         wanted = table_id in self.watching or (

@@ -11,8 +11,10 @@ from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 
 from .. import events
+from ..draw_now import draw_now
 from ..widgets.footer import GambitFooter
 from ..widgets.status_bar import StatusBar
+from ..widgets.text_lines import repaint_changed_lines
 from ..widgets.too_small import TooSmall
 
 if TYPE_CHECKING:
@@ -68,8 +70,17 @@ class GambitScreen(Screen):
         self.call_next(self._publish_bindings)
 
     def _publish_bindings(self) -> None:
+        if not self._bindings_pending:
+            return  # already published by draw_now
         self._bindings_pending = False
         super().refresh_bindings()
+
+    def draw_now(self) -> bool:
+        """Finish what the message just handled changed (lines, the footer's keys) and draw
+        it at once (see :mod:`gambit_tui.draw_now`); False if Textual's next frame will."""
+        repaint_changed_lines(self)
+        self._publish_bindings()
+        return draw_now(self)
 
     @property
     def gapp(self) -> GambitApp:

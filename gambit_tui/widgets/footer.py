@@ -69,7 +69,7 @@ class GambitFooter(Widget):
         self._strips_key: tuple[object, ...] | None = None
 
     def on_mount(self) -> None:
-        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed, immediate=True)
         self.bindings_changed(self.screen)
 
     def on_unmount(self) -> None:

@@ -41,7 +41,9 @@ _made_strips: dict[tuple[object, ...], Strip] = {}
 MADE_STRIPS = 4096
 
 
-def _repaint_dirty(screen: Any) -> None:
+def repaint_changed_lines(screen: Any) -> None:
+    """Repaint the lines that changed in ``screen``'s line-drawn widgets (due after every
+    message a screen handles; a screen drawing at once calls it first)."""
     for widget in _dirty.pop(screen, ()):
         widget._repaint_changed()
 
@@ -121,7 +123,7 @@ class TextLines(Widget):
         dirty = _dirty.get(screen)
         if dirty is None:
             dirty = _dirty[screen] = []
-            screen.call_next(_repaint_dirty, screen)
+            screen.call_next(repaint_changed_lines, screen)
         dirty.append(self)
 
     def _repaint_changed(self) -> None:

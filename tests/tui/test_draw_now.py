@@ -1,0 +1,82 @@
+"""A table's screen draws a move in the callback that brought it (``draw_now``), on the real
+channel driver, and the terminal then shows exactly the screen Textual would draw whole."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pyte
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widget import Widget
+
+from gambit_tui.screens.pg_table import PGTableScreen
+from server.ssh.driver import bind
+from tests.ssh.test_driver import FakeTerminal, wait_until
+
+from .conftest import enter_lobby, make_app, start_pg_deal
+from .test_pg_table import play_deal_by_keys
+
+
+def whole_screen(app) -> str:
+    """The screen as Textual draws it from scratch, as a terminal shows it."""
+    width, height = app.size
+    drawn = app.screen._compositor.render_full_update().render_segments(app.console)
+    screen = pyte.Screen(width, height)
+    pyte.Stream(screen).feed(drawn)
+    return "\n".join(screen.display)
+
+
+async def test_a_move_is_drawn_at_once_and_the_terminal_shows_the_whole_screen(hub):
+    app = make_app(hub)
+    term = FakeTerminal()
+    bind(app, term)
+    run = asyncio.create_task(app.run_async(size=(80, 24)))
+    await wait_until(lambda: term.driver is not None and app.is_running)
+    pilot = Pilot(app)
+    received = app.receive
+    moves = drawn_at_once = 0
+    stale: list[object] = []  # (raised in the app's reader, an assertion would be lost)
+
+    def receive(message):
+        nonlocal moves, drawn_at_once
+        on_table = isinstance(app.screen, PGTableScreen) and message.get("t") == "table"
+        before = len(term.out)
+        received(message)
+        if not on_table:
+            return
+        moves += 1
+        if len(term.out) > before:  # drawn before the message's callback returned
+            drawn_at_once += 1
+            if term.screen() != whole_screen(app):
+                stale.append(message.get("view", {}).get("events"))
+
+    app.receive = receive
+    try:
+        await enter_lobby(pilot)
+        await start_pg_deal(pilot)
+        await play_deal_by_keys(pilot)
+    finally:
+        app.exit()
+        await asyncio.wait_for(run, 10)
+    assert not stale
+    assert moves >= 20
+    # Every move is drawn at once but the few that lay the screen out again (the deal's start
+    # and end, a log growing its scroll bar).
+    assert drawn_at_once >= moves * 0.8, (drawn_at_once, moves)
+
+
+def test_the_textual_internals_draw_now_reads_are_there():
+    """``draw_now`` reads private attributes of Textual; an upgrade that renames them fails
+    here, not on a player's screen."""
+    for name in (
+        "_layout_required",
+        "_scroll_required",
+        "_repaint_required",
+        "_recompose_required",
+        "_dirty_widgets",
+    ):
+        assert hasattr(Screen(), name), name
+    assert callable(Screen._on_timer_update)
+    for name in ("_layout_required", "_refresh_styles_required", "_scroll_required"):
+        assert hasattr(Widget(), name), name
