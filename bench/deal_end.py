@@ -5,8 +5,9 @@
 Like ``table_updates.py``: ``--apps`` Gambit apps in one process on the real driver, no SSH,
 seated at Prophet's Gambit tables of five. Each table plays its deal to the last action; then
 the server CPU is measured from that action until every app at the table has drawn the
-result, and again from the players pressing Enter until the result is closed. Prints one JSON
-line last: ``show_ms_per_app`` and ``close_ms_per_app`` (medians over the tables; the first
+result, from the players pressing Enter until the result is closed, and from the hub starting
+the next deal until every app has drawn it. Prints one JSON line last: ``show_ms_per_app``,
+``close_ms_per_app`` and ``start_ms_per_app`` (medians over the tables; the first
 includes drawing the last move itself, and the apps' idle ticks in the second before the
 result comes up, about 0.5 ms), and ``full_frames_show`` / ``full_frames_close``
 (whole-screen repaints per app).
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
 import json
 import statistics
@@ -46,6 +48,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     close: list[float] = []
     full_show: list[float] = []
     full_close: list[float] = []
+    start: list[float] = []
+    profile = cProfile.Profile() if args.profile else None
     for table_id in tables:
         table = hub.tables[table_id]
         seated = [by_name[hub.players[s.player].name] for s in table.seats]
@@ -79,7 +83,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await settle(seated, quiet=0.3)
             close.append((time.process_time() - started) * 1000 / TABLE_SIZE)
             full_close.append((sum(t.driver.frames_full for t in seated) - full) / TABLE_SIZE)
+            started = time.process_time()
+            if profile:
+                profile.enable()
+            hub.next_game(table_id)  # without the pause between deals
+            await settle(seated, quiet=0.3)
+            if profile:
+                profile.disable()
+            start.append((time.process_time() - started) * 1000 / TABLE_SIZE)
             break
+    if profile:
+        profile.dump_stats(args.profile)
     for app in apps:
         app.exit()
     await asyncio.gather(*runs, return_exceptions=True)
@@ -90,6 +104,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "tables": len(tables),
         "show_ms_per_app": round(statistics.median(show), 1),
         "close_ms_per_app": round(statistics.median(close), 1),
+        "start_ms_per_app": round(statistics.median(start), 1),
         "full_frames_show": round(statistics.mean(full_show), 2),
         "full_frames_close": round(statistics.mean(full_close), 2),
     }
@@ -98,6 +113,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--apps", type=int, default=20)
+    parser.add_argument("--profile", help="write a cProfile of the next deals' start here")
     result = asyncio.run(run(parser.parse_args()))
     # Textual points sys.stdout at its apps while they run; the real one is still there.
     assert sys.__stdout__ is not None

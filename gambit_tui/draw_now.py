@@ -9,8 +9,11 @@ moves waited 200 ms and more with the worker's core far from full). A table mess
 handled and drawn in the one callback that received it: the moves on a worker reach the
 screens in the order they came, each as soon as its own work is done.
 
-Only repaints are drawn this way, through the same compositor calls Textual's frame timer
-makes; a change that needs a new layout, new styles or a scroll is left to Textual.
+What Textual's idle steps would have done (a widget's ``_check_refresh``, the screen's
+``_on_update``, ``_on_layout`` and ``_on_update_scroll``) is done here in their place, then
+the screen's frame timer callback is called: a change that needs a new layout (the footer
+taking another row) is laid out and drawn at once too. Only a change of styles pending is
+left to Textual.
 
 This reads private attributes of Textual's ``Screen`` and ``Widget`` (checked by a test, and
 Textual is pinned below its next major version).
@@ -24,22 +27,64 @@ from textual.widget import Widget
 
 def draw_now(screen: Screen) -> bool:
     """Draw what changed on ``screen`` now. False if Textual's own frame must do it."""
-    if screen.app._batch_count or not screen.is_current:
+    if screen.app._batch_count or not screen.is_current or screen._recompose_required:
         return False
-    if screen._layout_required or screen._scroll_required or screen._recompose_required:
+    if screen not in screen._compositor:
+        return False  # not laid out yet
+    widgets = [w for w in screen.walk_children(Widget, with_self=False) if _wants_refresh(w)]
+    if any(widget._refresh_styles_required for widget in widgets):
         return False
-    changed: list[Widget] = []
-    for widget in screen.walk_children(Widget, with_self=False):
-        if widget._layout_required or widget._refresh_styles_required or widget._scroll_required:
-            return False
-        if widget._repaint_required:
-            changed.append(widget)
-    if not changed and not screen._repaint_required:
-        return True
-    for widget in changed:
-        # What the widget's next idle would have done (it then finds nothing to post).
+    for widget in widgets:
+        _take_refresh(screen, widget)
+    if (
+        screen._layout_required
+        or screen._scroll_required
+        or screen._repaint_required
+        or screen._dirty_widgets
+    ):
+        screen._on_timer_update()
+    return True
+
+
+def _wants_refresh(widget: Widget) -> bool:
+    return (
+        widget._repaint_required
+        or widget._layout_required
+        or widget._scroll_required
+        or widget._refresh_styles_required
+    )
+
+
+def _take_refresh(screen: Screen, widget: Widget) -> None:
+    """Textual's ``Widget._check_refresh`` and the screen's handling of the messages it
+    posts, at once."""
+    if widget._scroll_required:
+        widget._scroll_required = False
+        if not widget._layout_required:
+            if widget.styles.keyline[0] != "none":
+                widget._set_dirty()
+            screen._scroll_required = True
+    if widget._repaint_required:
         widget._repaint_required = False
         if widget.display:
             screen._dirty_widgets.add(widget)
-    screen._on_timer_update()
-    return True
+    if widget._layout_required:
+        widget._layout_required = False
+        for ancestor in widget.ancestors:
+            if not isinstance(ancestor, Widget):
+                break
+            ancestor._clear_arrangement_cache()
+            ancestor._layout_updates += 1
+            if not ancestor.styles.auto_dimensions:
+                break
+        node: Widget = widget
+        for ancestor in widget.ancestors:
+            if not isinstance(ancestor, Widget):
+                break
+            screen._layout_widgets.setdefault(ancestor, set())
+            if node not in screen._layout_widgets:
+                screen._layout_widgets[ancestor].add(node)
+            if not ancestor.styles.auto_dimensions:
+                break
+            node = ancestor
+        screen._layout_required = True

@@ -39,3 +39,27 @@ async def test_typing_in_the_chat_lays_nothing_out_and_shows_the_end_of_long_tex
         await pilot.press("enter")
         await pilot.pause(0.2)
         assert "w00_w01_" in screen_text(app)  # sent to the lobby chat, and wrapped there
+
+
+async def test_a_typed_key_is_drawn_as_soon_as_the_box_has_it(hub, monkeypatch):
+    """Not at Textual's next frame: the screen draws in the callback after the key."""
+    import gambit_tui.screens.base as base
+
+    drawn: list[bool] = []
+    original = base.draw_now
+
+    def counted(screen):
+        drawn.append(original(screen))
+        return drawn[-1]
+
+    monkeypatch.setattr(base, "draw_now", counted)
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("c")
+        await pilot.pause()
+        drawn.clear()
+        await pilot.press(*"hello")
+        await pilot.pause()
+        assert drawn.count(True) >= 5  # each key drew its frame at once
+        assert "hello" in screen_text(app)
