@@ -249,6 +249,7 @@ class TableScreen(GambitScreen):
     def _result_due(self, message: dict[str, Any]) -> None:
         if self._open_result is message and not self.result_open:
             self.show_result(message)
+            self.draw_now()
 
     @while_composed
     def show_result(self, message: dict[str, Any]) -> None:
@@ -272,6 +273,7 @@ class TableScreen(GambitScreen):
         if self._result_panel is not None:
             self._result_panel.close()
         self.refresh_bindings()
+        self.draw_now()
 
     def on_resize(self, event: textual_events.Resize) -> None:
         if self.result_open and self._result_panel is not None:
