@@ -342,6 +342,7 @@ class ServerProbe:
         cpu = sum(cpus)
         wall = time.perf_counter() - self.wall_mark
         self.window = False
+        slowest = sorted(self.slowest, reverse=True)
         # In-process drivers, when the apps run here (with workers, they are theirs).
         drivers = [
             s.driver
@@ -364,10 +365,8 @@ class ServerProbe:
             "latencies": self.latencies,
             "unfinished": len(self.open),
             "cpu_percent": 100 * cpu / wall,
-            "slowest_actions": [
-                (round(ms), kind) for ms, kind, _ in sorted(self.slowest, reverse=True)[:8]
-            ],
-            "slowest_traced": [self.trace(ms, a) for ms, _, a in sorted(self.slowest)[::-1][:5]],
+            "slowest_actions": [(round(ms), kind) for ms, kind, _ in slowest[:8]],
+            "slowest_traced": [self.trace(ms, action) for ms, _, action in slowest[:5]],
             "cpu_percent_by_process": [round(100 * c / wall, 1) for c in cpus],
             "rss_base_mb": self.rss_base,
             "sessions": len(self.host.sessions),

@@ -214,13 +214,13 @@ class GambitApp(App[None]):
         self, kind: type[events.ServerEvent], *args: Any, now: Screen | None = None
     ) -> None:
         """Tell every screen that handles ``kind`` (waking a screen that does not costs as
-        much as a small repaint, after every move, under every table). The screen ``now``, if
-        on top, handles it here and draws the result at once (see ``draw_now``)."""
+        much as a small repaint, after every move, under every table). The screen ``now`` (the
+        one on top) handles it here and draws the result at once (see ``draw_now``)."""
         for screen in list(self.screen_stack):
             handler = getattr(screen, kind.handler_name, None)
             if handler is None:
                 continue
-            if screen is now and screen is self.screen and isinstance(screen, GambitScreen):
+            if screen is now and isinstance(screen, GambitScreen):
                 with screen._context():
                     handler(kind(*args))
                 screen.draw_now()

@@ -70,20 +70,15 @@ def _take_refresh(screen: Screen, widget: Widget) -> None:
             screen._dirty_widgets.add(widget)
     if widget._layout_required:
         widget._layout_required = False
+        node: Widget = widget
         for ancestor in widget.ancestors:
             if not isinstance(ancestor, Widget):
                 break
             ancestor._clear_arrangement_cache()
             ancestor._layout_updates += 1
-            if not ancestor.styles.auto_dimensions:
-                break
-        node: Widget = widget
-        for ancestor in widget.ancestors:
-            if not isinstance(ancestor, Widget):
-                break
-            screen._layout_widgets.setdefault(ancestor, set())
+            laid_out = screen._layout_widgets.setdefault(ancestor, set())
             if node not in screen._layout_widgets:
-                screen._layout_widgets[ancestor].add(node)
+                laid_out.add(node)
             if not ancestor.styles.auto_dimensions:
                 break
             node = ancestor

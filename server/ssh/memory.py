@@ -6,9 +6,9 @@ and 325 ms with 50 on the prototype in the project's notes, 3.3 s with 104 sessi
 Gambit app in ``bench/ssh_load.py``. Almost all of those objects live as long as their
 session, so they need no collecting meanwhile: everything alive is frozen (``gc.freeze()``:
 out of the collector's sight) at start, a few seconds after sessions arrive, every half
-minute, and after every collection CPython runs by itself (see below). The collector then only walks
-what was made since the last of those (tens of milliseconds at worst at 104 sessions, instead
-of 0.2–0.4 s when a half minute of new objects had piled up).
+minute, and after every collection CPython runs by itself (see below). The collector then
+only walks what was made since the last of those (tens of milliseconds at worst at 104
+sessions, instead of 0.2–0.4 s when a half minute of new objects had piled up).
 
 Everything a collection leaves alive is frozen right after it, the young collections too. The
 objects a move makes that outlive it are nearly all alive for good (caches, the latest table
