@@ -39,7 +39,6 @@ from ..widgets.fortunes_status import TRICKS, FortunesStatus, signed
 from ..widgets.fortunes_won import FortunesWon
 from ..widgets.hand_row import HandRow
 from ..widgets.prompt_bar import PromptBar
-from ..widgets.text_lines import retitle
 from ..widgets.trick_view import LastTrickScreen, trick_grid
 from .base import while_composed
 from .table_base import TABLE_KEYS, TableScreen
@@ -180,14 +179,14 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
     def _set_hand(self, view: dict[str, Any] | None) -> None:
         row = self.query_one(FortunesHand)
         kind = self.ask_kind
-        row.set_class(kind == "play", "-active")
+        row.active = kind == "play"
         if view is None:
-            retitle(row, _("Your hand"))
+            row.heading = _("Your hand")
             row.choices = []
             row.placeholder = _("The game has not started yet.")
             return
         if self.seat is None:
-            retitle(row, _("Watching"))
+            row.heading = _("Watching")
             row.choices = []
             row.placeholder = _("You are watching this table: hands stay hidden.")
             return
@@ -195,9 +194,8 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         if kind == "play":
             playable = {a["card"] for a in view.get("legal", []) if a["type"] == "play"}
         hand = view.get("hand") or []
-        retitle(
-            row,
-            ngettext("Your hand: {n} card", "Your hand: {n} cards", len(hand)).format(n=len(hand)),
+        row.heading = ngettext("Your hand: {n} card", "Your hand: {n} cards", len(hand)).format(
+            n=len(hand)
         )
         row.placeholder = _("No cards in hand.")
         row.show(

@@ -78,6 +78,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         super().__init__(table_id)
         self._acted_on: tuple[int, str] | None = None
         self._choice_row: ChoiceRow | None = None
+        self._legal_memo: tuple[dict[str, Any], dict[str, list[dict[str, Any]]]] | None = None
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -119,33 +120,33 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         style = self.gapp.card_style
         ask = self.ask or {}
         kind = ask.get("kind")
-        row.set_class(bool(ask), "-active")
+        row.active = bool(ask)
         if view is None:
-            retitle(row, _("Your hand"))
+            row.heading = _("Your hand")
             row.choices = []
             row.placeholder = _("The game has not started yet.")
             return
         if self.seat is None:
-            retitle(row, _("Watching"))
+            row.heading = _("Watching")
             row.choices = []
             row.placeholder = _("You are watching this table: hands stay hidden.")
             return
         if kind in SEAT_KINDS:
-            retitle(row, _("Choose a player"))
+            row.heading = _("Choose a player")
             row.choices = [
                 Choice(Text(self.name_of(s), style="bold"), s) for s in ask.get("targets", [])
             ]
             return
         if kind == "darklord_pick":
-            retitle(row, _("{name}'s hand").format(name=self.name_of(ask["target"])))
+            row.heading = _("{name}'s hand").format(name=self.name_of(ask["target"]))
             row.choices = [Choice(card_text(c, style), c) for c in ask.get("hand", [])]
             return
         if kind == "ghost":
-            retitle(row, _("The discard pile"))
+            row.heading = _("The discard pile")
             row.choices = [Choice(card_text(c, style), c) for c in view.get("discard", [])]
             return
         allowed = set(ask.get("cards", [])) if kind == "forced" else None
-        retitle(row, _("Your hand"))
+        row.heading = _("Your hand")
         row.choices = [
             Choice(card_text(c, style), c, enabled=allowed is None or c in allowed)
             for c in view.get("hand", [])
@@ -233,12 +234,23 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
             return bool(row.choices) and not self.chat_open
         return super().check_table_action(action, parameters)
 
+    def _legal_by_type(self, view: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+        """The view's legal actions by type (remembered for the view: the footer asks about
+        each of some twenty keys after every move)."""
+        memo = self._legal_memo
+        if memo is None or memo[0] is not view:
+            by_type: dict[str, list[dict[str, Any]]] = {}
+            for action in view.get("legal", []):
+                by_type.setdefault(action["type"], []).append(action)
+            memo = self._legal_memo = (view, by_type)
+        return memo[1]
+
     def legal_action(self, kind: str) -> dict[str, Any] | None:
         """The legal action of type ``kind`` for the picked card or player, if there is one."""
         view = self.view
         if not view or self.chat_open:
             return None
-        candidates = [a for a in view.get("legal", []) if a["type"] == kind]
+        candidates = self._legal_by_type(view).get(kind)
         if not candidates:
             return None
         row = self.choice_row

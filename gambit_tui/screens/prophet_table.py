@@ -202,12 +202,13 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         row = self.query_one("#bids", ChoiceRow)
         ask = self.ask or {}
         bidding = ask.get("kind") == "bid"
-        row.set_class(bidding, "-shown", "-active")
+        row.set_class(bidding, "-shown")
+        row.active = bidding
         if not bidding or view is None:
             row.choices = []
             return
         legal = {a["tricks"] for a in view.get("legal", []) if a["type"] == "bid"}
-        retitle(row, _("Your bid"))
+        row.heading = _("Your bid")
         row.numbered = False
         row.choices = [
             Choice(Text(str(b), style="bold"), b, enabled=b in legal)
@@ -217,21 +218,21 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
     def _set_hand(self, view: dict[str, Any] | None) -> None:
         row = self.query_one(HandRow)
         ask = self.ask or {}
-        row.set_class(ask.get("kind") == "play", "-active")
+        row.active = ask.get("kind") == "play"
         if view is None:
-            retitle(row, _("Your hand"))
+            row.heading = _("Your hand")
             row.choices = []
             row.placeholder = _("The game has not started yet.")
             return
         if self.seat is None:
-            retitle(row, _("Watching"))
+            row.heading = _("Watching")
             row.choices = []
             row.placeholder = _("You are watching this table: hands stay hidden.")
             return
         playable = None
         if ask.get("kind") == "play":
             playable = {a["card"] for a in view.get("legal", []) if a["type"] == "play"}
-        retitle(row, _("Your hand"))
+        row.heading = _("Your hand")
         row.placeholder = _("No cards in hand.")
         row.show(
             view.get("hand") or [],

@@ -8,9 +8,10 @@ from typing import Any
 
 from rich.text import Text
 from textual import events
+from textual.markup import escape
 from textual.message import Message
 
-from .text_lines import TextLines, shown
+from .text_lines import TextLines, retitle, shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,11 +35,6 @@ class ChoiceRow(TextLines):
         border-title-color: $foreground;
         padding: 0 1;
     }
-    ChoiceRow.-active {
-        /* The title, not the whole border: a border in a new colour is two rows to send. */
-        border-title-color: $accent;
-        border-title-style: bold reverse;
-    }
     """
 
     choices: shown[list[Choice]] = shown(list)
@@ -54,6 +50,35 @@ class ChoiceRow(TextLines):
         super().__init__(id=id)
         #: Where each choice was drawn (first and last cell), for mouse clicks.
         self._cells: list[tuple[int, int]] = []
+        self._heading = ""
+        self._active = False
+
+    @property
+    def heading(self) -> str:
+        """The title on the border (plain text, not markup)."""
+        return self._heading
+
+    @heading.setter
+    def heading(self, heading: str) -> None:
+        self._heading = heading
+        self._retitle()
+
+    @property
+    def active(self) -> bool:
+        """Whether the player must pick from this row now: its title stands out."""
+        return self._active
+
+    @active.setter
+    def active(self, active: bool) -> None:
+        self._active = active
+        self._retitle()
+
+    def _retitle(self) -> None:
+        # The title's look, not the whole border's (a border in a new colour is two rows to
+        # send), and in the title's own markup, not a CSS class: a class toggled restyled the
+        # widget, for two players at every move (a tenth of their update).
+        title = escape(self._heading)
+        retitle(self, f"[bold reverse $accent]{title}[/]" if self._active else title)
 
     class Moved(Message):
         """The cursor now rests on ``value``."""

@@ -23,6 +23,13 @@ TEXTUAL_KEYS = (N_("Dismiss menu"),)
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+#: Footers already drawn, for every app in the process, by keys, width and styles (at most
+#: ``MADE_FOOTERS``, the oldest made go first). Strips are never changed once made.
+_made_footers: dict[
+    tuple[object, ...], tuple[list[Strip], list[tuple[int, int, int, FooterItem]]]
+] = {}
+MADE_FOOTERS = 256
+
 
 class FooterItem(NamedTuple):
     key: str
@@ -147,12 +154,16 @@ class GambitFooter(Widget):
         return len(self._rows(width))
 
     def render(self) -> Text:
+        return self._made(self.size.width)[0]
+
+    def _made(self, width: int) -> tuple[Text, list[tuple[int, int, int, FooterItem]]]:
+        """The footer's text and where each item is in it."""
         key_style = self.get_component_rich_style("footer--key", partial=True)
         dim = Style(dim=True)
-        self._spans = []
+        spans = []
         lines: list[Text] = []
         # The first keys (the game's) on the bottom row, always; the rest above them.
-        for y, row in enumerate(reversed(self._rows(self.size.width))):
+        for y, row in enumerate(reversed(self._rows(width))):
             line = Text(no_wrap=True, overflow="crop", end="")
             for index, item in enumerate(row):
                 if index:
@@ -161,22 +172,33 @@ class GambitFooter(Widget):
                 line.append(item.shown, key_style if item.enabled else key_style + dim)
                 if item.description:
                     line.append(" " + item.description, None if item.enabled else dim)
-                self._spans.append((y, start, line.cell_len, item))
+                spans.append((y, start, line.cell_len, item))
             lines.append(line)
-        return Text("\n", no_wrap=True, overflow="crop", end="").join(lines)
+        return Text("\n", no_wrap=True, overflow="crop", end="").join(lines), spans
 
     def render_line(self, y: int) -> Strip:
         # The Line API, each row made once per change of keys, size or style: Textual's
-        # render() path made a Visual and its Content again on every repaint.
+        # render() path made a Visual and its Content again on every repaint. Shared by every
+        # app in the process: the players at a table mostly see the same keys.
         width = self.size.width
         base = self.rich_style
-        key = (self.items, width, base)
+        key = (self.items, width, base, self.styles.max_height)
         if self._strips_key != key:
-            console = self.app.console
-            self._strips = [
-                Strip(line.render(console, end="")).crop_extend(0, width, base).apply_style(base)
-                for line in self.render().split("\n", allow_blank=True)
-            ]
+            made_key = (*key, self.get_component_rich_style("footer--key", partial=True))
+            made = _made_footers.get(made_key)
+            if made is None:
+                text, spans = self._made(width)
+                console = self.app.console
+                strips = [
+                    Strip(line.render(console, end=""))
+                    .crop_extend(0, width, base)
+                    .apply_style(base)
+                    for line in text.split("\n", allow_blank=True)
+                ]
+                made = _made_footers[made_key] = (strips, spans)
+                if len(_made_footers) > MADE_FOOTERS:
+                    del _made_footers[next(iter(_made_footers))]
+            self._strips, self._spans = made
             self._strips_key = key
         return self._strips[y] if y < len(self._strips) else Strip.blank(width, base)
 

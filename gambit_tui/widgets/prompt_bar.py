@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 
-from .text_lines import TextLines, shown
+from .text_lines import TextLines, needs_wrap, shown
 
 
 class PromptBar(TextLines):
     """Two lines: the pending decision (or whom we wait for) and a hint about the picked card.
-    It says exactly what is asked; the footer lists the keys that answer it."""
+    It says exactly what is asked; the footer lists the keys that answer it.
 
-    WRAP = True
+    When the decision is the player's the bar is highlighted, drawn here (with its padding)
+    rather than by a CSS class: a class toggled restyled the widget, for two players at
+    every move."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"prompt-bar--yours"}
 
     DEFAULT_CSS = """
     PromptBar {
         height: 2;
-        padding: 0 1;
         background: $boost;
     }
-    PromptBar.-yours {
+    PromptBar > .prompt-bar--yours {
         background: $accent 30%;
     }
     """
@@ -31,11 +36,25 @@ class PromptBar(TextLines):
     yours: shown[bool] = shown(False)
     """Whether the decision is the player's (highlights the bar)."""
 
-    def watch_yours(self, yours: bool) -> None:
-        self.set_class(yours, "-yours")
-
-    def build(self) -> Text:
+    def build(self) -> list[Text]:
+        width = self.content_size.width
+        inner = max(1, width - 2)  # a cell of padding on each side
         first = self.question.copy()
         if self.yours:
             first.stylize("bold")
-        return Text("\n").join([first, self.hint])
+        console = self.app.console
+        lines = [
+            part
+            for text in (first, self.hint)
+            for part in (text.wrap(console, inner) if needs_wrap(text, inner) else (text,))
+        ]
+        highlight = self.get_component_rich_style("prompt-bar--yours") if self.yours else None
+        rows = []
+        for line in lines:
+            row = Text(" ", end="")
+            row.append_text(line)
+            if highlight is not None:
+                row.pad_right(width - row.cell_len)
+                row.style = highlight
+            rows.append(row)
+        return rows

@@ -19,6 +19,7 @@ from typing import Any, Generic, Self, TypeVar
 
 from rich.style import Style
 from rich.text import Text
+from textual.filter import ANSIToTruecolor, DimFilter, LineFilter, Monochrome, NoColor
 from textual.geometry import Region, Size
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -39,6 +40,25 @@ _dirty: weakref.WeakKeyDictionary[Any, list[TextLines]] = weakref.WeakKeyDiction
 _made_strips: dict[tuple[object, ...], Strip] = {}
 #: ... at most this many (the oldest made go first).
 MADE_STRIPS = 4096
+
+#: Those strips as the app's line filters leave them (ANSI colours made true colours, a
+#: monochrome theme...), by strip, filters and background: filtering a row was a tenth of an
+#: app update, and the players at a table get the same new lines. Each entry keeps its strip,
+#: so the strip's ``id`` in the key cannot be reused while the entry lives.
+_filtered_strips: dict[tuple[object, ...], tuple[Strip, Strip]] = {}
+
+
+def _filter_key(line_filter: LineFilter) -> object:
+    """What a filter's output depends on: alike for the same kind of filter in every app,
+    so apps share filtered strips (a filter of another kind is keyed by itself: not shared)."""
+    kind = type(line_filter)
+    if kind is ANSIToTruecolor:
+        return (kind, line_filter._terminal_theme)
+    if kind is Monochrome or kind is NoColor:
+        return kind
+    if kind is DimFilter:
+        return (kind, line_filter.dim_factor)
+    return line_filter
 
 
 def repaint_changed_lines(screen: Any) -> None:
@@ -64,13 +84,15 @@ class shown(reactive[T], Generic[T]):
 
 
 def retitle(widget: Widget, title: str) -> None:
-    """Set a widget's border title. Textual repaints the whole widget on every set, even of the
-    same title, and tables set theirs after every move."""
-    if widget.border_title != title:
+    """Set a widget's border title (markup). Textual repaints the whole widget on every set,
+    even of the same title, and tables set theirs after every move. (Compared with the title
+    set last: Textual gives a title back as its own markup, not always the same string.)"""
+    if getattr(widget, "_gambit_title", None) != title or widget.border_title is None:
+        widget._gambit_title = title
         widget.border_title = title
 
 
-def _needs_wrap(line: Text, width: int) -> bool:
+def needs_wrap(line: Text, width: int) -> bool:
     """Whether rich's ``wrap`` would change the line: wider than ``width``, or holding what
     it expands or trims (tabs, whitespace at its end). Most lines fit, and are kept as they
     are (wrapping them cost a tenth of a prompt's update)."""
@@ -172,7 +194,7 @@ class TextLines(Widget):
             lines = [
                 part
                 for line in lines
-                for part in (line.wrap(console, width) if _needs_wrap(line, width) else (line,))
+                for part in (line.wrap(console, width) if needs_wrap(line, width) else (line,))
             ]
         if key != self._shown_key:
             self._shown_key = key
@@ -259,7 +281,7 @@ class TextLines(Widget):
                     moved = {id(c): (c, row) for c, row in framed.values() if c is not None}
                 done = moved.get(id(content))
                 if done is None or done[0] is not content:
-                    done = (content, self._filtered(Strip.join([left, content, right])))
+                    done = (content, Strip.join([left, self._filtered(content), right]))
                 framed[y] = done
             rows.append(done[1])
         if crop.column_span != (0, width):
@@ -303,12 +325,25 @@ class TextLines(Widget):
         self._framed = {top: (content, row)}
         return self._sides
 
-    def _filtered(self, strip: Strip) -> Strip:
+    def _filtered(self, content: Strip) -> Strip:
+        """A content row as the line filters leave it. (The sides come from a row Textual
+        drew, filtered already; a filter changes each segment on its own.)"""
         background = self._background
         if background is None:
             background = self._background = self.background_colors[1]
-        for line_filter in self.get_line_filters():
+        filters = self.get_line_filters()
+        if not filters:
+            return content
+        key = (id(content), background, *map(_filter_key, filters))
+        done = _filtered_strips.get(key)
+        if done is not None and done[0] is content:
+            return done[1]
+        strip = content
+        for line_filter in filters:
             strip = strip.apply_filter(line_filter, background)
+        _filtered_strips[key] = (content, strip)
+        if len(_filtered_strips) > MADE_STRIPS:
+            del _filtered_strips[next(iter(_filtered_strips))]
         return strip
 
     def render_line(self, y: int) -> Strip:

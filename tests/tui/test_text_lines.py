@@ -28,7 +28,7 @@ class Rows(TextLines):
         self.drawn: list[int] = []
 
     def build(self) -> Text:
-        return Text("\n".join(self.rows))
+        return Text.from_markup("\n".join(self.rows))
 
     def _line_strip(self, line: Text) -> Strip:
         # The lines turned into strips again (the costly part of a repaint).
@@ -176,8 +176,13 @@ STYLES = [
 ]
 
 
+@pytest.mark.parametrize("filters", ["", "monochrome", "dim"])
 @pytest.mark.parametrize("css", STYLES)
-async def test_rows_beside_their_borders_are_what_textual_draws(css: str) -> None:
+async def test_rows_beside_their_borders_are_what_textual_draws(css: str, filters: str) -> None:
+    """Also with other line filters than the default's (apps share filtered rows: one with
+    a monochrome theme must not get another app's colours)."""
+    from textual.filter import DimFilter, Monochrome
+
     class StyledRows(Rows):
         DEFAULT_CSS = css
 
@@ -186,10 +191,14 @@ async def test_rows_beside_their_borders_are_what_textual_draws(css: str) -> Non
             yield StyledRows()
 
     app = StyledApp()
+    if filters == "monochrome":
+        app._filters.append(Monochrome())
+    elif filters == "dim":
+        app._filters.append(DimFilter(0.3))
     async with app.run_test(size=(40, 12)) as pilot:
         rows = app.query_one(StyledRows)
         retitle(rows, "Title")
-        rows.rows = [*ROWS[:4], "[bold]x[/] " + "y" * 50, "", "row 6"]
+        rows.rows = [*ROWS[:4], "[bold]x[/] " + "y" * 50, "", "[dim red]row[/] 6"]
         await pilot.pause()
         rows.rows = [*ROWS[:4], "changed", "", "row 6"]
         await pilot.pause()
@@ -211,11 +220,11 @@ async def test_rows_beside_their_borders_are_what_textual_draws(css: str) -> Non
 def test_a_line_kept_unwrapped_is_what_rich_would_have_wrapped_it_to(words, width, bold_end):
     from rich.console import Console
 
-    from gambit_tui.widgets.text_lines import _needs_wrap
+    from gambit_tui.widgets.text_lines import needs_wrap
 
     line = Text(" ".join(words), style="italic")
     line.stylize("bold", 0, bold_end)
-    if not _needs_wrap(line, width):
+    if not needs_wrap(line, width):
         wrapped = line.wrap(Console(width=200), width)
         assert list(wrapped) == [line]
 
@@ -252,3 +261,34 @@ async def test_a_line_is_made_into_a_strip_once_for_every_widget_that_shows_it()
         assert made[2] is not made[0] and made[2].text == made[0].text
         assert cells(made[2]) != cells(made[0])  # another background
         assert len(text_lines._made_strips) <= text_lines.MADE_STRIPS
+
+
+async def test_apps_with_other_line_filters_do_not_share_filtered_rows() -> None:
+    """Apps share filtered rows; a monochrome app after a colour one (the same line, width and
+    style, so the same strip) gets grey, exactly as Textual would draw it."""
+    from textual.filter import Monochrome
+
+    class ColourRows(Rows):
+        DEFAULT_CSS = "ColourRows { height: 4; color: yellow; background: blue; }"
+
+    class ColourApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield ColourRows()
+
+    drawn = []
+    for monochrome in (False, True):
+        app = ColourApp()
+        if monochrome:
+            app._filters.append(Monochrome())
+        async with app.run_test(size=(30, 6)) as pilot:
+            rows = app.query_one(ColourRows)
+            rows.rows = ["one", "[red]two[/]"]
+            await pilot.pause()
+            rows.rows = ["one", "[red]two[/]", "[green]three[/]"]
+            await pilot.pause()
+            whole = Region(0, 0, *rows.outer_size)
+            ours = [cells(row) for row in rows.render_lines(whole)]
+            rows.refresh()
+            assert ours == [cells(row) for row in Widget.render_lines(rows, whole)]
+            drawn.append(ours)
+    assert drawn[0] != drawn[1]
