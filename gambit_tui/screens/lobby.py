@@ -133,7 +133,10 @@ class LobbyScreen(GambitScreen):
                     f"{taken}/{info['players']}",
                     str(info["stake"]),
                     access_label(info["access"]),
-                    status_label(info["status"]),
+                    # Between two deals the game goes on: said so at the table, not here (the
+                    # rows of the list changed at every table's every deal, and every player
+                    # in the lobby had the list drawn again).
+                    status_label("playing" if info["status"] == "between" else info["status"]),
                 )
             )
         if rows == self._rows:

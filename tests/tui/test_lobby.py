@@ -79,6 +79,18 @@ async def test_a_table_that_changes_is_changed_in_its_row_not_listed_again(hub):
         assert "3/3" in row and "playing" in row and "waiting" not in screen_text(bob)
         assert clears == [] and listed.row_count == 1
         assert "Seats: Ada, Bot 2, Bot 3." in screen_text(bob)
+        # Between two deals the game goes on: the list says so and is not drawn again (every
+        # table's every deal redrew every lobby's list: a tenth of the server's work).
+        updates: list[object] = []
+        update_cell = listed.update_cell
+        listed.update_cell = lambda *a, **k: (updates.append(a), update_cell(*a, **k))[1]
+        between = {**bob.model.tables[1], "status": "between", "games_played": 1}
+        bob.receive({"t": "lobby_update", "tables": [between], "removed": [], "players": None})
+        await bob_pilot.pause()
+        assert updates == [] and "playing" in screen_text(bob)
+        bob.receive({"t": "lobby_update", "tables": [{**between, "status": "waiting"}]})
+        await bob_pilot.pause()
+        assert len(updates) == 1 and "waiting" in screen_text(bob)
 
 
 async def test_lobby_chat_reaches_everyone(hub):
