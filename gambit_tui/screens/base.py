@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 from textual.app import ComposeResult
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 
 from .. import events
 from ..draw_now import draw_now
@@ -86,7 +87,20 @@ class GambitScreen(Screen):
     def gapp(self) -> GambitApp:
         return cast("GambitApp", self.app)
 
+    def query_one(self, selector: Any, expect_type: Any = None) -> Any:
+        """Textual's ``query_one``; a widget asked for by its class alone is remembered until
+        the screen is composed again or the widget removed (a table asks for each of its
+        widgets after every move, and each query walked the screen's widgets)."""
+        if expect_type is not None or not isinstance(selector, type):
+            return super().query_one(selector, expect_type)
+        cache = self.__dict__.setdefault("_found", {})
+        found = cache.get(selector)
+        if found is None or found._parent is None:
+            found = cache[selector] = super().query_one(selector)
+        return found
+
     def compose(self) -> ComposeResult:
+        self._found: dict[type, Widget] = {}  # the widgets are made again
         yield StatusBar()
         yield from self.compose_body()
         yield GambitFooter()

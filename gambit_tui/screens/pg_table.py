@@ -219,7 +219,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         """The row of cards or players, if composed (remembered: the footer asks about every
         key after every move, and a DOM query each time was a tenth of the server's CPU)."""
         row = self._choice_row
-        if row is None or not row.is_attached:
+        if row is None or row._parent is None:  # (removed: a recomposed screen)
             rows = self.query(ChoiceRow)
             row = self._choice_row = rows.first() if rows else None
         return row

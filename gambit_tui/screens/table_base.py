@@ -303,21 +303,20 @@ class TableScreen(GambitScreen):
 
     def check_table_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Whether a key of the table (not the result panel) is available now."""
-        info = self.info
-        seated = self.seat is not None
-        waiting = info.get("status") == "waiting"
-        free = [s["seat"] for s in info["seats"] if not (s.get("name") or s.get("bot"))]
-        if action == "add_bot":
-            return seated and waiting and bool(free)
-        if action == "remove_bot":
-            return seated and waiting and any(s.get("bot") for s in info["seats"])
-        if action == "start":
-            return seated and waiting and not free
-        if action == "invite":
-            return seated
         if action == "chat":
             return not self.chat_open
-        return True
+        seated = self.seat is not None
+        if action == "invite":
+            return seated
+        if action not in ("add_bot", "remove_bot", "start"):
+            return True
+        info = self.info
+        if not seated or info.get("status") != "waiting":
+            return False
+        if action == "remove_bot":
+            return any(s.get("bot") for s in info["seats"])
+        free = any(not (s.get("name") or s.get("bot")) for s in info["seats"])
+        return free if action == "add_bot" else not free
 
     def action_add_bot(self) -> None:
         free = [

@@ -76,11 +76,14 @@ class shown(reactive[T], Generic[T]):
         super().__init__(default, repaint=False, always_update=always_update)
 
     def __set__(self, obj: Any, value: T) -> None:
-        # Screens set every attribute after every move: an equal value changes nothing.
+        # Screens set every attribute after every move: an equal value changes nothing, and
+        # is not handed to Textual's reactive machinery (which looks up validators, watchers
+        # and computed attributes by name even then).
         before = getattr(obj, self.internal_name, _UNSET)
+        if not self._always_update and before is not _UNSET and before == value:
+            return
         super().__set__(obj, value)
-        if self._always_update or before is _UNSET or before != value:
-            obj.content_changed()
+        obj.content_changed()
 
 
 def retitle(widget: Widget, title: str) -> None:
@@ -288,6 +291,15 @@ class TextLines(Widget):
             x1, x2 = crop.column_span
             rows = [row.crop(x1, x2) for row in rows]
         return rows
+
+    @property
+    def content_size(self) -> Size:
+        """The size inside the border and padding, from the size the layout gave the widget
+        (Textual's looks the widget up on its screen each time: every widget asks after
+        every move)."""
+        width, height = self._size
+        top, right, bottom, left = self.styles.gutter
+        return Size(max(0, width - left - right), max(0, height - top - bottom))
 
     @property
     def base_style(self) -> Style:

@@ -73,12 +73,12 @@ class SentScreen:
         for index in range(1, len(parts), 3):
             row, column = int(parts[index]), int(parts[index + 1])
             text = parts[index + 2].rstrip("\n")
-            plain = _STYLE.sub("", text)
-            if _CONTROL.search(plain):
+            width = _cells(text)
+            if width < 0:
                 self.reset()
                 self.not_understood += 1
                 return frame
-            pieces.append((row, column, text, cell_len(plain)))
+            pieces.append((row, column, text, width))
         kept: list[str] = self._scroll(pieces) if self.width else []
         rows = self._rows
         for row, column, text, width in pieces:
@@ -142,6 +142,14 @@ class SentScreen:
                     done.update(range(top, end + 1))
                     break
         return ops
+
+
+@lru_cache(maxsize=4096)
+def _cells(piece: str) -> int:
+    """The cells a piece covers; -1 if it holds a control character (not understood).
+    Remembered: the players at one table are sent many of the same pieces."""
+    plain = _STYLE.sub("", piece)
+    return -1 if _CONTROL.search(plain) else cell_len(plain)
 
 
 @lru_cache(maxsize=4096)

@@ -360,3 +360,28 @@ async def test_rows_kept_from_earlier_moves_equal_rows_made_anew(hub, monkeypatc
     async with a_deal_risked(hub):
         pass
     assert len(compared) > 40
+
+
+async def test_a_recomposed_table_finds_its_new_widgets_and_draws_on(hub):
+    """A table screen remembers its widgets (``query_one`` by class); composed again (a new
+    language or theme) it finds the new ones, and the next move shows in them."""
+    from gambit_tui import events
+    from gambit_tui.widgets.prompt_bar import PromptBar
+
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        table = await start_pg_deal(pilot)
+        old = table.query_one(PromptBar)
+        assert table.query_one(PromptBar) is old
+        app.broadcast(events.LookChanged)  # as a new language or theme does
+        await wait_for(pilot, lambda: not old.is_attached)
+        await pilot.pause()
+        new = table.query_one(PromptBar)
+        assert new is not old and new.is_attached
+        assert list(table.query(PromptBar)) == [new]  # Textual's own query agrees
+        await wait_for(pilot, lambda: "The Bid" in new.question.plain)
+        asked = new.question.plain
+        await pilot.press("enter")  # commit a card to the Bid: the next moves show in it
+        await wait_for(pilot, lambda: new.question.plain != asked)
+        assert new.question.plain in screen_text(app)
