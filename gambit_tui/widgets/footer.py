@@ -74,6 +74,8 @@ class GambitFooter(Widget):
         self._spans: list[tuple[int, int, int, FooterItem]] = []
         self._strips: list[Strip] = []
         self._strips_key: tuple[object, ...] | None = None
+        #: The most rows the keys have needed, and at which width.
+        self._tallest = (0, 0)
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed, immediate=True)
@@ -87,10 +89,11 @@ class GambitFooter(Widget):
             return
         items = self.collect(screen)
         if items != self.items:
-            rows = len(self._rows(self.size.width))
+            width = self.size.width
+            rows = self._height(width)
             self.items = items
-            # A new layout only when the keys need another number of rows.
-            self.refresh(layout=len(self._rows(self.size.width)) != rows)
+            # A new layout only when the keys need more rows than before.
+            self.refresh(layout=self._height(width) != rows)
 
     def collect(self, screen: Screen) -> tuple[FooterItem, ...]:
         """The shown bindings, one item per action (as Textual's footer groups them).
@@ -150,8 +153,20 @@ class GambitFooter(Widget):
             rows[-1].append(item)
         return rows
 
+    def _height(self, width: int) -> int:
+        """The footer's rows: the most its keys have needed at this width. Keys come and go
+        with the phases of a deal (at 80 columns the Fate's two keys take a second row): a
+        footer that shrank again laid the whole screen out anew, the log a row taller, then
+        shorter, at every such move of every player (a tenth of the drawing)."""
+        rows = len(self._rows(width))
+        seen_width, seen = self._tallest
+        if seen_width == width:
+            rows = max(rows, seen)
+        self._tallest = (width, rows)
+        return rows
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self._rows(width))
+        return self._height(width)
 
     def render(self) -> Text:
         return self._made(self.size.width)[0]
@@ -161,9 +176,11 @@ class GambitFooter(Widget):
         key_style = self.get_component_rich_style("footer--key", partial=True)
         dim = Style(dim=True)
         spans = []
-        lines: list[Text] = []
+        rows = self._rows(width)
+        # Rows the keys needed before and do not now stay blank, on top.
+        lines = [Text(end="") for _ in range(self._height(width) - len(rows))]
         # The first keys (the game's) on the bottom row, always; the rest above them.
-        for y, row in enumerate(reversed(self._rows(width))):
+        for y, row in enumerate(reversed(rows), start=len(lines)):
             line = Text(no_wrap=True, overflow="crop", end="")
             for index, item in enumerate(row):
                 if index:
@@ -182,7 +199,7 @@ class GambitFooter(Widget):
         # app in the process: the players at a table mostly see the same keys.
         width = self.size.width
         base = self.rich_style
-        key = (self.items, width, base, self.styles.max_height)
+        key = (self.items, width, base, self.styles.max_height, self._height(width))
         if self._strips_key != key:
             made_key = (*key, self.get_component_rich_style("footer--key", partial=True))
             made = _made_footers.get(made_key)

@@ -385,3 +385,34 @@ async def test_a_recomposed_table_finds_its_new_widgets_and_draws_on(hub):
         await pilot.press("enter")  # commit a card to the Bid: the next moves show in it
         await wait_for(pilot, lambda: new.question.plain != asked)
         assert new.question.plain in screen_text(app)
+
+
+async def test_the_footer_keeps_the_rows_its_keys_needed_with_the_first_keys_at_the_bottom(
+    hub, monkeypatch
+):
+    """At 80 columns the Fate's keys need a second footer row; when they go, the footer keeps
+    the row (blank, on top) instead of laying the whole screen out again, and the game's keys
+    stay on the bottom row."""
+    from gambit_tui.widgets.footer import GambitFooter
+
+    seen: list[tuple[int, int, list[str], str]] = []
+    changed = GambitFooter.bindings_changed
+
+    def watched(self, screen):
+        changed(self, screen)
+        if self.is_attached and isinstance(screen, PGTableScreen) and self.items:
+            width = self.size.width
+            height = self._height(width)
+            rows = [self.render_line(y).text for y in range(height)]
+            seen.append((len(self._rows(width)), height, rows, self.items[0].shown))
+
+    monkeypatch.setattr(GambitFooter, "bindings_changed", watched)
+    async with a_deal_risked(hub):
+        pass
+    needed = [n for n, *_ in seen]
+    assert 2 in needed and 1 in needed[needed.index(2) :], needed
+    for n, height, rows, first in seen[needed.index(2) :]:
+        assert height == 2 >= n  # never shrinks back at the same width
+        assert rows[-1].startswith(first)  # the game's first key on the bottom row
+        if n == 1:
+            assert rows[0].strip() == ""  # the kept row, blank
