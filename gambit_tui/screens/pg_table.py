@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 
 from .. import events
 from ..cards import card_text
@@ -77,7 +78,6 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
         self._acted_on: tuple[int, str] | None = None
-        self._choice_row: ChoiceRow | None = None
         self._legal_memo: tuple[dict[str, Any], dict[str, list[dict[str, Any]]]] | None = None
 
     def compose_body(self) -> ComposeResult:
@@ -218,11 +218,10 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
     def choice_row(self) -> ChoiceRow | None:
         """The row of cards or players, if composed (remembered: the footer asks about every
         key after every move, and a DOM query each time was a tenth of the server's CPU)."""
-        row = self._choice_row
-        if row is None or row._parent is None:  # (removed: a recomposed screen)
-            rows = self.query(ChoiceRow)
-            row = self._choice_row = rows.first() if rows else None
-        return row
+        try:
+            return self.query_one(ChoiceRow)
+        except NoMatches:
+            return None
 
     def check_table_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         row = self.choice_row if self.is_mounted else None

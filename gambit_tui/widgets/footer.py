@@ -199,9 +199,11 @@ class GambitFooter(Widget):
         # app in the process: the players at a table mostly see the same keys.
         width = self.size.width
         base = self.rich_style
-        key = (self.items, width, base, self.styles.max_height, self._height(width))
+        # (The height is not in the key: at the same keys and width it cannot change.)
+        key = (self.items, width, base, self.styles.max_height)
         if self._strips_key != key:
-            made_key = (*key, self.get_component_rich_style("footer--key", partial=True))
+            key_style = self.get_component_rich_style("footer--key", partial=True)
+            made_key = (*key, key_style, self._height(width))
             made = _made_footers.get(made_key)
             if made is None:
                 text, spans = self._made(width)

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from rich.text import Text
 
-from .text_lines import TextLines, needs_wrap, shown
+from .text_lines import TextLines, shown, wrapped
 
 
 class PromptBar(TextLines):
@@ -42,12 +42,7 @@ class PromptBar(TextLines):
         first = self.question.copy()
         if self.yours:
             first.stylize("bold")
-        console = self.app.console
-        lines = [
-            part
-            for text in (first, self.hint)
-            for part in (text.wrap(console, inner) if needs_wrap(text, inner) else (text,))
-        ]
+        lines = wrapped([first, self.hint], self.app.console, inner)
         highlight = self.get_component_rich_style("prompt-bar--yours") if self.yours else None
         rows = []
         for line in lines:

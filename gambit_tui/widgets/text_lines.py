@@ -103,6 +103,15 @@ def needs_wrap(line: Text, width: int) -> bool:
     return line.cell_len > width or "\t" in plain or plain != plain.rstrip()
 
 
+def wrapped(lines: list[Text], console: Any, width: int) -> list[Text]:
+    """``lines`` wrapped at ``width``; a line that fits is kept as it is."""
+    return [
+        part
+        for line in lines
+        for part in (line.wrap(console, width) if needs_wrap(line, width) else (line,))
+    ]
+
+
 def _line_key(line: Text) -> tuple[object, ...]:
     return (line.plain, str(line.style), *line.spans)
 
@@ -193,12 +202,7 @@ class TextLines(Widget):
             self._shown_text = built
             lines = built.split("\n", allow_blank=True)
         if self.WRAP:
-            console, width = self.app.console, max(1, key[0])
-            lines = [
-                part
-                for line in lines
-                for part in (line.wrap(console, width) if needs_wrap(line, width) else (line,))
-            ]
+            lines = wrapped(lines, self.app.console, max(1, key[0]))
         if key != self._shown_key:
             self._shown_key = key
             self._shown_lines = list(lines)
