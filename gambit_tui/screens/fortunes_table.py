@@ -52,6 +52,9 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
     widgets; an action is sent only if it is one of ``view["legal"]``, once per decision."""
 
     DEFAULT_CSS = """
+    FortunesTableScreen.-chat FortunesWon {
+        display: none;
+    }
     FortunesTableScreen #top {
         height: 10;
     }
@@ -341,11 +344,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         view = self.view
         if view and not view.get("over") and self.ask_kind in (None, "play"):
             self.query_one(PromptBar).hint = self._card_hint()
-
-    @while_composed
-    def set_chat(self, open_: bool) -> None:
-        self.query_one(FortunesWon).display = not open_
-        super().set_chat(open_)
 
     # --- the reading -----------------------------------------------------------------------
 

@@ -28,6 +28,9 @@ class GenericTableScreen(TableScreen, inherit_bindings=False):
     """Enough to play any game the hub serves, by choosing among its legal actions."""
 
     DEFAULT_CSS = """
+    GenericTableScreen.-chat #legal {
+        display: none;
+    }
     GenericTableScreen #summary {
         height: auto;
         max-height: 9;
@@ -89,8 +92,3 @@ class GenericTableScreen(TableScreen, inherit_bindings=False):
             return
         action = view["legal"][legal.highlighted]
         self.gapp.send({"t": "act", "table": self.table_id, "action": action})
-
-    @while_composed
-    def set_chat(self, open_: bool) -> None:
-        self.query_one("#legal").display = not open_
-        super().set_chat(open_)

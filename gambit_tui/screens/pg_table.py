@@ -41,6 +41,9 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
     sent only if it is one of ``view["legal"]``."""
 
     DEFAULT_CSS = """
+    PGTableScreen.-chat EventLog {
+        display: none;
+    }
     PGTableScreen #top {
         height: 8;
     }
@@ -109,11 +112,6 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         self._set_choices(view)
         self._set_prompt(view)
         self.refresh_bindings()
-
-    @while_composed
-    def set_chat(self, open_: bool) -> None:
-        self.query_one(EventLog).display = not open_
-        super().set_chat(open_)
 
     def _set_choices(self, view: dict[str, Any] | None) -> None:
         row = self.query_one(ChoiceRow)

@@ -59,6 +59,9 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
     widgets; an action is sent only if it is one of ``view["legal"]``, once per decision."""
 
     DEFAULT_CSS = """
+    ProphetTableScreen.-chat EventLog {
+        display: none;
+    }
     ProphetTableScreen #round {
         height: 2;
         padding: 0 1;
@@ -289,11 +292,6 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         view = self.view
         if view and not view.get("over") and (self.ask or {}).get("kind") != "bid":
             self.query_one(PromptBar).hint = self._card_hint()
-
-    @while_composed
-    def set_chat(self, open_: bool) -> None:
-        self.query_one(EventLog).display = not open_
-        super().set_chat(open_)
 
     # --- acting ----------------------------------------------------------------------------
 

@@ -54,9 +54,18 @@ class TableScreen(GambitScreen):
     are the only ones, as in a dialog, and the table goes on below it.
     """
 
+    # Chat opens by the screen's ``-chat`` class, never by a widget's inline ``display``:
+    # an inline style would beat the app's rule that hides everything but the "too small"
+    # notice (a table whose chat had been opened once drew its log over the notice).
     DEFAULT_CSS = """
     TableScreen {
         layers: default dialog;
+    }
+    TableScreen ChatPanel {
+        display: none;
+    }
+    TableScreen.-chat ChatPanel {
+        display: block;
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = TABLE_KEYS
@@ -285,8 +294,8 @@ class TableScreen(GambitScreen):
     def set_chat(self, open_: bool) -> None:
         """Show the chat panel (and focus its input) or hide it again."""
         self.chat_open = open_
+        self.set_class(open_, "-chat")
         panel = self.query_one(ChatPanel)
-        panel.display = open_
         if open_:
             panel.focus_input()
         else:

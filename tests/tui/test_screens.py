@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Select
 
 from gambit_tui.prefs import Prefs
@@ -90,3 +91,52 @@ async def test_language_switch_recomposes_screens(hub, monkeypatch):
         assert "WHO MAY JOIN" in screen_text(ada)
         assert "Who may join" in screen_text(bob)
         await wait_for(ada_pilot, lambda: ada.model.you.get("lang") == "de")
+
+
+async def _open_table(pilot, game: str):
+    from .conftest import start_pg_deal
+    from .test_fortunes_table import open_fortunes_table
+    from .test_prophet_table import open_prophet_table
+
+    if game == "prophets_gambit":
+        return await start_pg_deal(pilot)
+    if game == "prophet":
+        return await open_prophet_table(pilot)
+    return await open_fortunes_table(pilot)
+
+
+@pytest.mark.parametrize("game", ["prophets_gambit", "prophet", "fortunes"])
+async def test_a_table_whose_chat_was_opened_shows_only_the_too_small_notice(hub, game):
+    """Opening and closing the chat once used to leave the hidden widgets' ``display`` set
+    inline, which beat the rule that hides them below 80x24: the log showed over the notice
+    with a scroll bar beside it."""
+    from gambit_tui.widgets.chat_panel import ChatPanel
+    from gambit_tui.widgets.too_small import TooSmall
+
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        table = await _open_table(pilot, game)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: table.chat_open)
+        assert table.query_one(ChatPanel).display
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not table.chat_open)
+        assert not table.query_one(ChatPanel).display
+        for size in ((70, 22), (80, 23), (79, 30)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause(0.1)
+            shown = [w for w in table._compositor.visible_widgets if w is not table]
+            assert shown and all(isinstance(w, TooSmall) for w in shown), (size, shown)
+            lines = [line.strip() for line in screen_text(app).splitlines() if line.strip()]
+            assert lines == [
+                "The terminal is too small.",
+                "Gambit needs at least 80 × 24; please enlarge it.",
+            ], size
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.1)
+        assert "too small" not in screen_text(app)
+        await pilot.press("c")  # the chat still opens in place of the game's own panel
+        await wait_for(pilot, lambda: table.chat_open)
+        assert table.query_one(ChatPanel).display
+        assert "Table chat" in screen_text(app)
