@@ -107,9 +107,9 @@ async def _open_table(pilot, game: str):
 
 @pytest.mark.parametrize("game", ["prophets_gambit", "prophet", "fortunes"])
 async def test_a_table_whose_chat_was_opened_shows_only_the_too_small_notice(hub, game):
-    """Opening and closing the chat once used to leave the hidden widgets' ``display`` set
-    inline, which beat the rule that hides them below 80x24: the log showed over the notice
-    with a scroll bar beside it."""
+    """A table screen used to show and hide its chat (as it opened, too) by setting its
+    panels' ``display`` inline, which beat the rule that hides them below 80x24: the log
+    showed over the notice, with a scroll bar beside it."""
     from gambit_tui.widgets.chat_panel import ChatPanel
     from gambit_tui.widgets.too_small import TooSmall
 
