@@ -64,9 +64,11 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
     FortunesTableScreen ChatPanel {
         height: 1fr;
     }
-    /* Every row of 80x24 is taken: a second footer row would hide a player's won tricks. */
+    /* At 80x24 the won tricks (no bottom border: the hand's top border closes them) leave
+       the footer two rows, which the keys need in German and Ukrainian, and in English once
+       there is a last trick to show. */
     FortunesTableScreen GambitFooter {
-        max-height: 1;
+        max-height: 2;
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [

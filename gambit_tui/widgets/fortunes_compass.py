@@ -97,21 +97,31 @@ class FortunesCompass(TextLines):
         out.append_text(team_text(team_of(seat, dealer), style))
         return out
 
-    def seat_player(self, seat: int) -> Text:
-        """The player's name, "(you)" and the turn timer."""
+    def seat_player(self, seat: int, width: int | None = None) -> Text:
+        """The player's name, "(you)" and the turn timer, in ``width`` cells if given: the
+        timer is kept whole (a player beside the trick has some eleven cells), "(you)" goes
+        first (the own name is bold), then the name is cut."""
         message = self.message or {}
         seats = message.get("info", {}).get("seats", [])
         view = message.get("view") or {}
         entry = seats[seat] if seat < len(seats) else {"seat": seat}
-        out = seat_label(entry, message.get("seat") == seat)
+        mine = message.get("seat") == seat
+        timer = Text()
+        left = self.timers.get(seat)
+        if left is not None:
+            timer.append(f" {int(left + 0.999)}s", style="bold" if left > 10 else "bold red")
+        out = seat_label(entry, mine)
+        if width is not None and out.cell_len + timer.cell_len > width:
+            if mine:
+                out = seat_label(entry, False)
+                out.stylize("bold", 0, len(seat_name(entry)))
+            if out.cell_len + timer.cell_len > width:
+                out.truncate(max(1, width - timer.cell_len), overflow="ellipsis")
         if view:  # the name (not what follows it) in its team's colour
             out.stylize(
                 team_style(team_of(seat, self._dealer()), self.style), 0, len(seat_name(entry))
             )
-        left = self.timers.get(seat)
-        if left is not None:
-            out.append(f" {int(left + 0.999)}s", style="bold" if left > 10 else "bold red")
-        return out
+        return out + timer
 
     def seat_card(self, seat: int) -> Text:
         """The card ``seat`` put into the current trick ("··" while it has not played)."""
@@ -166,7 +176,7 @@ class FortunesCompass(TextLines):
         west, east = self.seat_at(WEST), self.seat_at(EAST)
         lines = [
             _fit(self.seat_heading(north), width, "center"),
-            _fit(self.seat_player(north), width, "center"),
+            _fit(self.seat_player(north, width), width, "center"),
             _fit(self.seat_card(north), width, "center"),
             _fit(self.seat_heading(west), side)
             + _fit(self.led_suit(), centre, "center")
@@ -176,7 +186,7 @@ class FortunesCompass(TextLines):
             + self._side_line(east, side, left=False),
             _fit(self.seat_card(south), width, "center"),
             _fit(self.seat_heading(south), width, "center"),
-            _fit(self.seat_player(south), width, "center"),
+            _fit(self.seat_player(south, width), width, "center"),
         ]
         spare = max(0, self.content_size.height - len(lines))
         top = spare // 2
@@ -186,8 +196,8 @@ class FortunesCompass(TextLines):
         """West's or East's name with its trick card on the side facing the middle."""
         card = self.seat_card(seat)
         if not card.cell_len:
-            return _fit(self.seat_player(seat), side, "left" if left else "right")
+            return _fit(self.seat_player(seat, side), side, "left" if left else "right")
         room = side - card.cell_len - 1
         if left:
-            return _fit(self.seat_player(seat), room) + Text(" ") + card
-        return card + Text(" ") + _fit(self.seat_player(seat), room, "right")
+            return _fit(self.seat_player(seat, room), room) + Text(" ") + card
+        return card + Text(" ") + _fit(self.seat_player(seat, room), room, "right")

@@ -31,8 +31,9 @@ class FortunesWon(TextLines):
     DEFAULT_CSS = """
     FortunesWon {
         border: round $primary 50%;
+        border-bottom: none;
         border-title-color: $foreground;
-        height: 6;
+        height: 5;
         padding: 0 1;
     }
     """

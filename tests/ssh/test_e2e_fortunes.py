@@ -101,6 +101,14 @@ def status(screen: str) -> list[str]:
     return [line[44:].strip("│ ") for line in lines[2:10]]
 
 
+def prompt_of(screen: str) -> str:
+    """The question's first line: under the hand's box (the footer under it takes one row or
+    two)."""
+    lines = screen.splitlines()
+    bottom = max(i for i, line in enumerate(lines) if line.startswith("╰"))
+    return lines[bottom + 1]
+
+
 @dataclass
 class Row:
     """One seat's row of the won-tricks box."""
@@ -362,7 +370,7 @@ def test_the_table_speaks_ukrainian(played):
         assert NAME in "\n".join(compass(screen))
         assert pot in "\n".join(status(screen))
         # The prompt asks in Ukrainian (its start: a notice may cover the end of the line).
-        prompt = screen.splitlines()[-3].strip()
+        prompt = prompt_of(screen).strip()
         ask = lead if decision.led is None else follow
         assert re.match(start_of(UK(ask)), prompt), prompt
         # The hand's title counts in Ukrainian plurals (1 карта, 2 карти, 5 карт): she
@@ -407,7 +415,7 @@ def test_the_direction_marker_follows_the_stars(played):
             assert UK("Star lead: fixed") in status(d.screen)[0], d.screen
         if d.led is None:  # she leads: the prompt names the direction her lead sets
             assert POINTS[leader] == played.point
-            prompt = d.screen.splitlines()[-3]
+            prompt = prompt_of(d.screen)
             if "▌" not in prompt:  # unless a notice covers it
                 assert f"{arrow(direction)} " in prompt, d.screen
     # In this deal a bot's Star has turned a trick around before she plays to it.

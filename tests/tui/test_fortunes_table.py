@@ -15,6 +15,7 @@ from gambit_tui.fortunes_text import (
     flips,
     lead_direction,
 )
+from gambit_tui.names import seat_name
 from gambit_tui.screens.create_table import CreateTableScreen
 from gambit_tui.screens.fortunes_reading import FortunesReadingScreen
 from gambit_tui.screens.fortunes_table import FortunesTableScreen
@@ -438,3 +439,70 @@ async def test_the_reading_of_a_bid_deal_says_which_bids_were_made(hub):
         assert "High 10 of 19, missed: scores 0 · Low 9 of 0, made" in reading
         assert "Bot 2 takes the pot of 40 chips.  You: −10 chips." in reading
         assert len(re.findall(r"[✓✗] (?:well|ill) ", reading)) == 19
+
+
+async def test_every_key_and_every_players_won_tricks_are_in_sight_at_80x24(hub):
+    """The footer takes a second row (German and Ukrainian need it, English too once there
+    is a last trick); the won tricks, closed by the hand's border, keep all four rows."""
+    from gambit_tui.term import TermInfo
+    from gambit_tui.widgets.footer import GambitFooter
+
+    def check(app, table: FortunesTableScreen, lang: str) -> None:
+        footer = table.query_one(GambitFooter)
+        text = screen_text(app)
+        assert len(footer.items) >= 8, footer.items
+        for item in footer.items:
+            assert f"{item.shown} {item.description}" in text, (lang, item, text)
+        assert footer.size.height == 2, (lang, text)
+        won = table.query_one(FortunesWon)
+        assert won.region.bottom == table.query_one(FortunesHand).region.y
+        shown = text.splitlines()[won.region.y + 1 : won.region.bottom]
+        names = [seat_name(s) for s in table.info["seats"]]
+        assert len(shown) == 4, text
+        for name in names:
+            assert sum(name in line for line in shown) == 1, (lang, name, text)
+
+    for lang in ("en_GB.UTF-8", "de_DE.UTF-8", "uk_UA.UTF-8"):
+        for betting in ("raise", "ante"):  # the betting keys; then the play's, a last trick
+            term = TermInfo(width=80, height=24, term="xterm-256color", lang=lang)
+            app = make_app(hub, name="Ada", identity=f"SHA256:{lang}:{betting}", term=term)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await enter_lobby(pilot)
+                table = await open_fortunes_table(pilot, betting=betting)
+                if betting == "raise":
+                    assert table.ask_kind == "bet"
+                    check(app, table, lang)
+                    continue
+                while table.view["trick"]["n"] < 2:  # our first card (any language)
+                    count = len(table.view["events"])
+                    await pilot.press("enter")
+                    await wait_for(pilot, lambda t=table, n=count: len(t.view["events"]) > n)
+                await wait_for(pilot, lambda t=table: t.ask_kind == "play")
+                check(app, table, lang)
+                assert "l" in {item.key for item in table.query_one(GambitFooter).items}
+
+
+async def test_a_player_beside_the_trick_sees_their_whole_turn_timer(hub):
+    """West and East have some eleven cells beside the trick: "(you)" goes before the
+    timer's digits do, and a long name is cut, not the timer."""
+    from gambit_tui.widgets.fortunes_compass import FortunesCompass
+
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        state = stacked_state()
+        state.apply(0, {"type": "play", "card": "W5"})
+        state.apply(1, {"type": "play", "card": "*3"})  # now West (seat 2, us) must play
+        for name in ("Ada", "Adalberta Longname"):
+            message = table_message(state, 2)
+            message["info"]["seats"][2]["name"] = name
+            message["info"]["deadlines"] = {"2": 45.0}
+            app.receive(message)
+            await wait_for(pilot, lambda: isinstance(app.screen, FortunesTableScreen))
+            await wait_for(pilot, lambda: 2 in app.screen.query_one(FortunesCompass).timers)
+            compass = app.screen.query_one(FortunesCompass)
+            west = screen_text(app).splitlines()[6]  # the side players' names
+            assert re.search(r"│ (Ada|Adalb\S*…) 4\ds", west), west
+            assert "(you)" not in west
+        # With room, "(you)" stays: North's line is the compass's whole width.
+        assert "(you)" in compass.seat_player(2, 40).plain
