@@ -56,7 +56,7 @@ class TableScreen(GambitScreen):
 
     # Chat opens by the screen's ``-chat`` class, never by a widget's inline ``display``:
     # an inline style would beat the app's rule that hides everything but the "too small"
-    # notice (a table whose chat had been opened once drew its log over the notice).
+    # notice (every table, which hides its chat as it opens, drew its log over the notice).
     DEFAULT_CSS = """
     TableScreen {
         layers: default dialog;
