@@ -217,15 +217,18 @@ def status_label(status: str) -> str:
     return _(STATUS.get(status, status))
 
 
-def seat_label(seat: dict[str, Any], mine: bool, cut: int | None = None) -> Text:
+def seat_label(
+    seat: dict[str, Any], mine: bool, cut: int | None = None, *, you: bool = True
+) -> Text:
     """A seat's name as the seats panels show it (``cut`` to so many characters): bold for
-    the player's own, italic for a bot, "(away)" and "(you)" after it."""
+    the player's own, italic for a bot, "(away)" and "(you)" after it (unless not ``you``:
+    where there is no room, the bold says it)."""
     name = Text(seat_name(seat)[:cut], style="bold" if mine else "")
     if seat.get("bot") and not seat.get("name"):
         name.stylize("italic")
     if seat.get("away"):
         name.append(_(" (away)"), style="dim")
-    if mine:
+    if mine and you:
         name.append(_(" (you)"), style="dim")
     return name
 

@@ -112,9 +112,7 @@ class FortunesCompass(TextLines):
             timer.append(f" {int(left + 0.999)}s", style="bold" if left > 10 else "bold red")
         out = seat_label(entry, mine)
         if width is not None and out.cell_len + timer.cell_len > width:
-            if mine:
-                out = seat_label(entry, False)
-                out.stylize("bold", 0, len(seat_name(entry)))
+            out = seat_label(entry, mine, you=False)
             if out.cell_len + timer.cell_len > width:
                 out.truncate(max(1, width - timer.cell_len), overflow="ellipsis")
         if view:  # the name (not what follows it) in its team's colour
