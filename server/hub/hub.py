@@ -27,6 +27,7 @@ from . import ratings
 from .chat import RateLimiter
 from .config import HubConfig
 from .errors import HubError
+from .guests import GuestsMixin
 from .lobby import LobbyMixin
 from .play import PlayMixin
 from .seating import SeatingMixin
@@ -37,7 +38,7 @@ from .table import Table
 log = logging.getLogger(__name__)
 
 
-class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin):
+class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
     """Lobby, tables, seats, timers, bots and money for every connected player."""
 
     def __init__(self, store: Store, config: HubConfig | None = None) -> None:
@@ -50,6 +51,8 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin):
         self._tasks: set[asyncio.Task] = set()
         self._timers: dict[Any, asyncio.TimerHandle] = {}
         self._stopped = False  # once stopped, sessions that wind down schedule no timers
+        #: What :meth:`start` restored: tables, and the guests whose chips it sent home.
+        self.recovered: dict[str, int] = {}
         self._init_play()
         self._init_lobby()
 
@@ -58,8 +61,17 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin):
     async def start(self) -> None:
         """Rebuild the tables that were running when the server last stopped (or died)."""
         self.restore_tables()
+        # No guest survives a restart (a guest is one connection): their chips go home now.
+        guests, chips = self.retire_guests()
         self.resume_tables()
         self._start_lobby()
+        self.recovered = {"tables": len(self.tables), "guests": guests, "guest_chips": chips}
+        log.info(
+            "started: %d table(s) restored; %d chip(s) of %d guest(s) went back to the bank",
+            len(self.tables),
+            chips,
+            guests,
+        )
 
     async def stop(self) -> None:
         self._stopped = True
@@ -67,6 +79,10 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin):
             handle.cancel()
         self._timers.clear()
         self._stop_lobby()
+        # Every guest's connection ends here and none can come back as the same guest.
+        guests, chips = self.retire_guests()
+        if chips:
+            log.info("stopping: %d chip(s) of %d guest(s) went back to the bank", chips, guests)
         for session in list(self.sessions):
             with contextlib.suppress(Exception):
                 await session.conn.close()
@@ -361,18 +377,7 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin):
             self.lobby_players_changed()
             self.player_gone(player)
             if player.guest:
-                self.return_guest_chips(player)
-
-    def return_guest_chips(self, player: Player) -> None:
-        """A guest exists for one connection: once they hold no seat, their chips go home."""
-        if any(
-            t.seat_of(player.id) is not None or t.reserved_seat_of(player.id) is not None
-            for t in self.tables.values()
-        ):
-            return
-        balance = self.store.balance(f"player:{player.id}")
-        if balance > 0:
-            self.store.transfer(f"player:{player.id}", "bank", balance, "guest_left")
+                self.guest_left(player.id)
 
     def on_ping(self, session: Session, message: dict[str, Any]) -> None:
         session.push({"t": "pong", "n": message["n"]})

@@ -30,12 +30,14 @@ async def run_hub(
     unix = unix or data_dir / "hub.sock"
     servers.append(await serve_unix(hub, unix))
     log.info("hub listening on %s", unix)
+    ready = f"gambit hub ready: unix {unix}"
     if tcp:
         server = await serve_tcp(hub, *tcp)
         servers.append(server)
         port = server.sockets[0].getsockname()[1]
         log.info("hub listening on tcp %s:%s", tcp[0], port)
-    print(f"gambit hub ready: unix {unix}", flush=True)
+        ready += f" tcp {tcp[0]}:{port}"
+    print(ready, flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -52,6 +54,7 @@ def main_hub(args) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    logging.getLogger("server").setLevel(logging.INFO)  # our own lines: start, recovery
     config = HubConfig(
         starting_chips=args.starting_chips,
         chat_limit=not args.no_chat_limit,
