@@ -36,6 +36,34 @@ Action = dict[str, Any]
 
 _SCALARS = (int, str, bool, type(None))
 
+#: msgpack's integer range: a seed outside it could not be stored with the game.
+_SEED_RANGE = (-(2**63), 2**64 - 1)
+#: What a value of an option must be, by the type of the option's default.
+_KIND_NAMES = {int: "a whole number", str: "text", bool: "true or false"}
+#: The creation parameters :meth:`Game.replay` needs (``new_state`` stores them all).
+_PARAM_KEYS = ("num_players", "options", "dealer", "seed", "deck")
+
+
+def _is_int(value: object) -> bool:
+    """An int that is not a bool: Python counts True as 1, but it is never a count or a seat."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value: object) -> str:
+    """A short, safe description of an untrusted value for an error message (a repr could be
+    huge, or fail outright for an int of thousands of digits)."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= 20 else value[:20] + "…")
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value) if abs(value) < 10**12 else "a very large number"
+    if isinstance(value, dict):
+        return "a map"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return f"a value of type {type(value).__name__}"
+
 
 @dataclass(frozen=True, slots=True)
 class Ask:
@@ -60,16 +88,20 @@ class OptionSpec:
     house_rule: bool = False
 
     def check(self, name: str, value: Any) -> Any:
+        """``value`` if this option may take it, else BadSetup. The type must be the default's
+        exactly: Python finds 52.0 == 52 and True == 1, but neither is a deck size or a cap."""
         if self.choices is not None:
-            if value not in self.choices:
-                raise BadSetup(
-                    f"Option {name} must be one of {', '.join(map(str, self.choices))}.",
-                    option=name,
-                )
-            return value
-        if isinstance(self.default, int) and not isinstance(self.default, bool):
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise BadSetup(f"Option {name} must be a whole number.", option=name)
+            for choice in self.choices:
+                if type(value) is type(choice) and value == choice:
+                    return choice
+            raise BadSetup(
+                f"Option {name} must be one of {', '.join(map(str, self.choices))}.",
+                option=name,
+            )
+        kind = type(self.default)
+        if kind in _KIND_NAMES and type(value) is not kind:
+            raise BadSetup(f"Option {name} must be {_KIND_NAMES[kind]}.", option=name)
+        if kind is int:
             if self.minimum is not None and value < self.minimum:
                 raise BadSetup(f"Option {name} must be at least {self.minimum}.", option=name)
             if self.maximum is not None and value > self.maximum:
@@ -187,7 +219,7 @@ class State(ABC):
     def check_action(self, seat: Any, action: Any) -> Action:
         """Raise the right RulesError unless ``seat`` may take ``action`` now."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.num_players:
-            raise MalformedAction("There is no such seat at this table.", seat=repr(seat))
+            raise MalformedAction("There is no such seat at this table.", seat=_shown(seat))
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction("An action must be a map with a 'type'.")
         fields = self.ACTIONS.get(action["type"])
@@ -195,7 +227,10 @@ class State(ABC):
             raise MalformedAction(f"Unknown action {action['type']!r}.", type=action["type"])
         extra = set(action) - {"type"} - set(fields)
         if extra:
-            raise MalformedAction(f"Unexpected field {sorted(extra)[0]!r} in the action.")
+            # The keys of an untrusted map need not be strs, and mixed keys do not sort.
+            names = sorted(k for k in extra if isinstance(k, str)) or list(extra)
+            field_name = _shown(names[0])
+            raise MalformedAction(f"Unexpected field {field_name} in the action.")
         for name, kind in fields.items():
             value = action.get(name)
             if type(value) is not kind:
@@ -269,29 +304,28 @@ class Game:
     state_class: ClassVar[type[State]]
 
     def resolve_options(self, num_players: int, options: dict[str, Any] | None) -> dict[str, Any]:
-        """Defaults filled in and every value checked; raises BadSetup."""
-        options = dict(options or {})
-        unknown = set(options) - set(self.options)
+        """Defaults filled in and every value checked; raises BadSetup. Options come from a
+        client, so anything but a map of this game's option names to allowed values is refused.
+        """
+        self.check_players(num_players)
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise BadSetup(f"The options must be a map of names to values, not {_shown(options)}.")
+        for key in options:
+            if not isinstance(key, str):
+                raise BadSetup(f"An option's name must be text, not {_shown(key)}.")
+        unknown = sorted(set(options) - set(self.options))
         if unknown:
-            raise BadSetup(f"{self.title} has no option {sorted(unknown)[0]!r}.")
+            raise BadSetup(f"{self.title} has no option {_shown(unknown[0])}.")
         return {
             name: spec.check(name, options.get(name, spec.default))
             for name, spec in self.options.items()
         }
 
-    def new_state(
-        self,
-        num_players: int,
-        options: dict[str, Any] | None = None,
-        dealer: int = 0,
-        seed: int | str | None = None,
-        deck: list[str] | None = None,
-    ) -> State:
-        """A new game. ``deck`` stacks the top of the deck (top first); the rest follows
-        shuffled by ``seed`` (0 when not given)."""
-        if not isinstance(num_players, int) or not (
-            self.min_players <= num_players <= self.max_players
-        ):
+    def check_players(self, num_players: Any) -> int:
+        """``num_players`` if this game seats that many, else BadSetup."""
+        if not _is_int(num_players) or not self.min_players <= num_players <= self.max_players:
             count = (
                 f"{self.min_players}"
                 if self.min_players == self.max_players
@@ -302,16 +336,81 @@ class Game:
                 min=self.min_players,
                 max=self.max_players,
             )
-        if not isinstance(dealer, int) or not 0 <= dealer < num_players:
-            raise BadSetup("The dealer must be one of the seats.")
-        params = {
+        return num_players
+
+    def check_setup(
+        self, num_players: Any, options: Any, dealer: Any, seed: Any, deck: Any
+    ) -> dict[str, Any]:
+        """The creation parameters of a new game, every one checked; raises BadSetup.
+
+        The one gate for every game's setup input (a client's or a stored record's), so that a
+        bad value is refused here with a readable reason instead of failing deep in a deal.
+        """
+        num_players = self.check_players(num_players)
+        if not _is_int(dealer) or not 0 <= dealer < num_players:
+            raise BadSetup(f"The dealer must be one of the seats 0 to {num_players - 1}.")
+        resolved = self.resolve_options(num_players, options)
+        return {
             "game": self.name,
             "num_players": num_players,
-            "options": self.resolve_options(num_players, options),
+            "options": resolved,
             "dealer": dealer,
-            "seed": 0 if seed is None else seed,
-            "deck": list(deck) if deck is not None else None,
+            "seed": self.check_seed(seed),
+            "deck": self.check_deck(deck, resolved),
         }
+
+    @staticmethod
+    def check_seed(seed: Any) -> int | str:
+        """The seed to store (None: 0). It must be a whole number that msgpack can store, or
+        text that encodes as UTF-8, since :mod:`.rng` seeds ``Random`` with its text."""
+        if seed is None:
+            return 0
+        if _is_int(seed):
+            if not _SEED_RANGE[0] <= seed <= _SEED_RANGE[1]:
+                raise BadSetup("The seed must be a whole number from -2**63 to 2**64 - 1.")
+            return seed
+        if isinstance(seed, str):
+            try:
+                seed.encode("utf-8")
+            except UnicodeEncodeError:
+                raise BadSetup("The seed must be valid text.") from None
+            return seed
+        raise BadSetup(f"The seed must be a whole number or text, not {_shown(seed)}.")
+
+    def check_deck(self, deck: Any, options: dict[str, Any]) -> list[str] | None:
+        """A stacked deck as a new list (None: unstacked), else BadSetup. It lists the top
+        cards in order, each a distinct code of the deck these (resolved) options play with;
+        it may stop after a few cards or name them all."""
+        if deck is None:
+            return None
+        if not isinstance(deck, list | tuple):
+            raise BadSetup(f"A stacked deck must be a list of card codes, not {_shown(deck)}.")
+        cards = self.cards(options)
+        if len(deck) > len(cards):
+            raise BadSetup(f"A stacked deck has at most {len(cards)} cards, not {len(deck)}.")
+        known = set(cards)
+        seen: set[str] = set()
+        for code in deck:
+            if not isinstance(code, str):
+                raise BadSetup(f"A stacked deck lists card codes (text), not {_shown(code)}.")
+            if code not in known:
+                raise BadSetup(f"{_shown(code)} is not a card of this deck.")
+            if code in seen:
+                raise BadSetup(f"{code!r} appears twice in the deck order.")
+            seen.add(code)
+        return list(deck)
+
+    def new_state(
+        self,
+        num_players: int,
+        options: dict[str, Any] | None = None,
+        dealer: int = 0,
+        seed: int | str | None = None,
+        deck: list[str] | None = None,
+    ) -> State:
+        """A new game. ``deck`` stacks the top of the deck (top first); the rest follows
+        shuffled by ``seed`` (0 when not given). Any bad argument raises BadSetup."""
+        params = self.check_setup(num_players, options, dealer, seed, deck)
         try:
             return self.state_class(params)
         except ValueError as err:
@@ -324,7 +423,17 @@ class Game:
         return state
 
     def replay(self, params: dict[str, Any], history: list[list[Any]]) -> State:
-        """Re-create a game from its creation parameters and applied actions."""
+        """Re-create a game from its creation parameters and applied actions. Both come from
+        storage, so a malformed record raises BadSetup and a refused action its RulesError."""
+        if not isinstance(params, dict):
+            raise BadSetup(f"A game's parameters must be a map, not {_shown(params)}.")
+        missing = [key for key in _PARAM_KEYS if key not in params]
+        if missing:
+            raise BadSetup(f"The game's parameters lack {missing[0]!r}.")
+        if params.get("game", self.name) != self.name:
+            raise BadSetup(f"These parameters are not for a game of {self.title}.")
+        if not isinstance(history, list | tuple):
+            raise BadSetup(f"A game's history must be a list, not {_shown(history)}.")
         state = self.new_state(
             params["num_players"],
             params["options"],
@@ -332,8 +441,10 @@ class Game:
             params["seed"],
             params["deck"],
         )
-        for seat, action in history:
-            state.apply(seat, action)
+        for step in history:
+            if not isinstance(step, list | tuple) or len(step) != 2:
+                raise BadSetup("Each step of a game's history must be [seat, action].")
+            state.apply(step[0], step[1])
         return state
 
     def deck_name(self, options: dict[str, Any]) -> str:
