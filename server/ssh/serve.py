@@ -15,11 +15,14 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from server.hub.config import HubConfig
 
 from .config import HostConfig
+
+if TYPE_CHECKING:
+    from server.store import DataDirLock
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +94,11 @@ def connect_hint(host: str, port: int) -> str:
 
 
 async def run_serve(
-    data_dir: Path, hub_config: HubConfig, host_config: HostConfig, out: TextIO
+    data_dir: Path,
+    hub_config: HubConfig,
+    host_config: HostConfig,
+    out: TextIO,
+    lock: DataDirLock | None = None,
 ) -> None:
     from server.hub import Hub
     from server.store import Store
@@ -105,6 +112,8 @@ async def run_serve(
     key = load_or_create_host_key(data_dir)
     host = SSHHost(hub, host_config, key)
     port = await host.start()
+    if lock is not None:
+        lock.describe(f"gambit serve on {host_config.host} port {port}")
     out.write(
         f"Gambit is serving on {host_config.host} port {port}.\n"
         f"Connect with:  {connect_hint(host_config.host, port)}\n"
@@ -139,7 +148,7 @@ def setup_logging(log_file: str | None, verbose: bool) -> None:
 
 
 def main_serve(args: argparse.Namespace) -> int:
-    from server.store import default_data_dir
+    from server.store import DataDirInUse, default_data_dir, lock_data_dir
 
     setup_logging(args.log_file, args.verbose)
     use_app_fps()  # before Textual is imported; the workers inherit it
@@ -161,8 +170,16 @@ def main_serve(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay, between_games=args.between_games, seed=args.seed
     )
     try:
-        asyncio.run(run_serve(data_dir, hub_config, host_config, sys.stdout))
+        # One server per database, taken before the store is opened (server/store/lock.py).
+        lock = lock_data_dir(data_dir, f"gambit serve on {args.host} port {args.port}")
+    except DataDirInUse as err:
+        sys.stderr.write(f"gambit serve: {err}\n")
+        return 1
+    try:
+        asyncio.run(run_serve(data_dir, hub_config, host_config, sys.stdout, lock))
     except OSError as err:  # e.g. the port is taken
         sys.stderr.write(f"gambit serve: {err}\n")
         return 1
+    finally:
+        lock.release()
     return 0
