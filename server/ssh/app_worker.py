@@ -29,7 +29,7 @@ from gambit_tui.term import TermInfo
 from protocol.codec import MAX_SERVER_FRAME
 
 from . import worker_link as wl
-from .app_settings import prepare_app
+from .app_settings import make_app, prepare_app
 from .driver import ChannelDriver, bind
 from .memory import FrozenSessions
 
@@ -102,15 +102,12 @@ class WorkerSession:
         term = TermInfo(**spec["term"])
         failed = False
         try:
-            from gambit_tui.app import GambitApp
-
-            self.app = app = GambitApp(
-                self.conn, term=term, identity=spec.get("identity"), name=spec.get("name")
-            )
+            self.app = app = make_app(self.conn, term, spec.get("identity"), spec.get("name"))
             prepare_app(app, term)
             bind(app, self, erase=term.erases_in_colour)
             if not self._stopped:
                 await app.run_async(size=(term.width, term.height), mouse=True)
+            failed = bool(app.return_code)  # it crashed (logged by prepare_app's handler)
         except Exception:
             log.exception("session %d failed", self.session)
             failed = True

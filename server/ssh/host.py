@@ -46,9 +46,9 @@ SEND_BUFFER = 128 * 1024
 
 def default_app_factory(conn: Any, term: Any, identity: str | None, name: str | None) -> Any:
     """The Gambit app (imported on first use, so the host can be tested without it)."""
-    from gambit_tui.app import GambitApp
+    from .app_settings import make_app
 
-    return GambitApp(conn, term=term, identity=identity, name=name)
+    return make_app(conn, term, identity, name)
 
 
 class SSHHost:

@@ -26,6 +26,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: The environment variable that may hold the password (not shown by ``ps``, unlike argv).
+PASSWORD_ENV = "GAMBIT_PASSWORD"
+PASSWORD_WARNING = (
+    "--password is visible to every user of this machine (ps, /proc); "
+    f"use --password-file FILE or the {PASSWORD_ENV} environment variable instead"
+)
+
+
+class ConfigError(Exception):
+    """A setting that cannot be used; the message says which and why."""
+
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     defaults = HostConfig()
@@ -34,7 +45,17 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data-dir", help="database and host key folder (default: per-user data folder)"
     )
-    parser.add_argument("--password", help="players without a listed key must give this")
+    secret = parser.add_mutually_exclusive_group()
+    secret.add_argument(
+        "--password-file",
+        metavar="FILE",
+        help=f"players without a listed key must give the password on this file's first line "
+        f"(or set {PASSWORD_ENV})",
+    )
+    secret.add_argument(
+        "--password",
+        help="the same, on the command line (visible to every local user: prefer the above)",
+    )
     parser.add_argument(
         "--authorized-keys", help="only these public keys (OpenSSH authorized_keys format)"
     )
@@ -91,6 +112,29 @@ def connect_hint(host: str, port: int) -> str:
     if host in ("0.0.0.0", "::", ""):
         where = "THIS-MACHINE"
     return f"ssh -p {port} play@{where}" if port != 22 else f"ssh play@{where}"
+
+
+def read_password(args: argparse.Namespace) -> str | None:
+    """The password for a private night: ``--password-file``, ``--password``, else
+    ``GAMBIT_PASSWORD``. An empty one is an error, never "no password" (which would open
+    the server to everyone)."""
+    value = os.environ.pop(PASSWORD_ENV, None)  # the workers need not inherit it
+    source = f"the {PASSWORD_ENV} environment variable"
+    if args.password_file:
+        source = f"the password file {args.password_file}"
+        try:
+            with open(args.password_file, encoding="utf-8") as file:
+                value = file.readline()
+        except (OSError, UnicodeDecodeError) as err:
+            raise ConfigError(f"cannot read the password file: {err}") from None
+    elif args.password is not None:
+        source, value = "--password", args.password
+    if value is None:
+        return None
+    value = value.strip()
+    if not value:
+        raise ConfigError(f"{source} gives an empty password")
+    return value
 
 
 async def run_serve(
@@ -151,12 +195,21 @@ def main_serve(args: argparse.Namespace) -> int:
     from server.store import DataDirInUse, default_data_dir, lock_data_dir
 
     setup_logging(args.log_file, args.verbose)
+    try:
+        password = read_password(args)
+    except ConfigError as err:
+        sys.stderr.write(f"gambit serve: {err}\n")
+        return 2
+    if args.password is not None:
+        sys.stderr.write(f"gambit serve: warning: {PASSWORD_WARNING}\n")
+        if args.log_file:
+            log.warning(PASSWORD_WARNING)
     use_app_fps()  # before Textual is imported; the workers inherit it
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
     host_config = HostConfig(
         host=args.host,
         port=args.port,
-        password=args.password,
+        password=password,
         authorized_keys=Path(args.authorized_keys) if args.authorized_keys else None,
         max_sessions=args.max_sessions,
         max_per_address=args.max_per_address,
