@@ -24,6 +24,8 @@ from .config import HostConfig
 if TYPE_CHECKING:
     from server.store import DataDirLock
 
+    from .host import SSHHost
+
 log = logging.getLogger(__name__)
 
 #: The environment variable that may hold the password (not shown by ``ps``, unlike argv).
@@ -32,6 +34,9 @@ PASSWORD_WARNING = (
     "--password is visible to every user of this machine (ps, /proc); "
     f"use --password-file FILE or the {PASSWORD_ENV} environment variable instead"
 )
+#: On SIGTERM or Ctrl+C, everything is stopped within about this many seconds: players are
+#: told, their apps end, workers that hang are killed.
+STOP_TIMEOUT = 10.0
 
 
 class ConfigError(Exception):
@@ -152,32 +157,46 @@ async def run_serve(
 
     store = Store.open(data_dir)
     hub = Hub(store, hub_config)
-    await hub.start()
-    key = load_or_create_host_key(data_dir)
-    host = SSHHost(hub, host_config, key)
-    port = await host.start()
-    if lock is not None:
-        lock.describe(f"gambit serve on {host_config.host} port {port}")
-    out.write(
-        f"Gambit is serving on {host_config.host} port {port}.\n"
-        f"Connect with:  {connect_hint(host_config.host, port)}\n"
-        f"(slow link? add -C:  ssh -C -p {port} ...)\n"
-        f"Host key fingerprint: {fingerprint(key)}\n"
-        "Stop with Ctrl+C.\n"
-    )
-    out.flush()
-    log.info("serving on %s:%s, data in %s", host_config.host, port, data_dir)
+    host: SSHHost | None = None
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     try:
+        await hub.start()
+        key = load_or_create_host_key(data_dir)
+        host = SSHHost(hub, host_config, key)
+        port = await host.start()
+        if lock is not None:
+            lock.describe(f"gambit serve on {host_config.host} port {port}")
+        out.write(
+            f"Gambit is serving on {host_config.host} port {port}.\n"
+            f"Connect with:  {connect_hint(host_config.host, port)}\n"
+            f"(slow link? add -C:  ssh -C -p {port} ...)\n"
+            f"Host key fingerprint: {fingerprint(key)}\n"
+            "Stop with Ctrl+C.\n"
+        )
+        out.flush()
+        log.info("serving on %s:%s, data in %s", host_config.host, port, data_dir)
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
         await stop.wait()
     finally:
         log.info("stopping")
-        await host.close()
+        if host is not None:
+            await stop_host(host)
         await hub.stop()
         store.close()
+        log.info("stopped")
+
+
+async def stop_host(host: SSHHost) -> None:
+    """Say goodbye to every player and end the workers, in :data:`STOP_TIMEOUT` at most
+    (a service manager waits only so long before it kills everything, players' goodbyes
+    and all)."""
+    try:
+        await asyncio.wait_for(host.close(), STOP_TIMEOUT)
+    except TimeoutError:
+        log.error("the SSH side did not stop within %.0f s; ending it", STOP_TIMEOUT)
+        await host.abort()
 
 
 def setup_logging(log_file: str | None, verbose: bool) -> None:
