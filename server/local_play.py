@@ -14,6 +14,7 @@ import getpass
 import logging
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -79,7 +80,7 @@ async def run_play(data_dir: Path, config: HubConfig, name: str, user: str) -> N
 
 
 def main_play(args: argparse.Namespace) -> int:
-    from server.store import default_data_dir
+    from server.store import DataDirInUse, default_data_dir, lock_data_dir
 
     user = getpass.getuser()
     temp = tempfile.mkdtemp(prefix="gambit-") if args.temp else None
@@ -94,10 +95,17 @@ def main_play(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay, turn_timer=args.turn_timer, seed=args.seed, chat_limit=False
     )
     try:
+        # Not beside a running server: two hubs would drive one ledger (server/store/lock.py).
+        lock = lock_data_dir(data_dir, "gambit play")
+    except DataDirInUse as err:
+        sys.stderr.write(f"gambit play: {err}\n")
+        return 1
+    try:
         asyncio.run(run_play(data_dir, config, args.name or user, user))
     except KeyboardInterrupt:
         pass
     finally:
+        lock.release()
         if temp:
             shutil.rmtree(temp, ignore_errors=True)
     return 0

@@ -7,7 +7,10 @@ folder reach it, like the SSH front end); a TCP listener is not: its clients are
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import socket
+import stat
 from pathlib import Path
 
 from protocol.codec import MAX_CLIENT_FRAME
@@ -16,10 +19,41 @@ from protocol.connection import StreamConnection
 from .hub import Hub
 
 
+class SocketInUse(OSError):
+    """The socket path belongs to a process that still answers on it, or is no socket."""
+
+
+def remove_stale_socket(path: str) -> None:
+    """Unlink ``path`` if it is a socket nobody listens on (left by a killed hub).
+
+    A live socket is another hub's: unlinking it would cut that hub off from every new
+    client while it runs on, so that, and anything that is not a socket, is refused.
+    """
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISSOCK(mode):
+        raise SocketInUse(f"{path} exists and is not a socket; not replacing it")
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.settimeout(1.0)
+        probe.connect(path)
+    except (ConnectionRefusedError, FileNotFoundError):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)  # stale: its listener is gone
+        return
+    except OSError:
+        pass  # e.g. a full backlog or a timeout: somebody is there
+    finally:
+        probe.close()
+    raise SocketInUse(f"{path} is in use by a running hub")
+
+
 async def serve_unix(hub: Hub, path: str | Path, *, trusted: bool = True) -> asyncio.Server:
+    """Listen on a unix socket at ``path``, replacing only a stale one (see above)."""
     path = str(path)
-    if os.path.exists(path):
-        os.unlink(path)
+    remove_stale_socket(path)
 
     async def on_client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = StreamConnection(

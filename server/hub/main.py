@@ -6,12 +6,14 @@ tests and tools talk to it, and lets crash-recovery tests kill it with SIGKILL.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import signal
+import sys
 from pathlib import Path
 
-from server.store import Store, default_data_dir
+from server.store import DataDirInUse, Store, default_data_dir, lock_data_dir
 
 from .config import HubConfig
 from .hub import Hub
@@ -25,31 +27,33 @@ async def run_hub(
 ) -> None:
     store = Store.open(data_dir)
     hub = Hub(store, config)
-    await hub.start()
-    servers = []
-    unix = unix or data_dir / "hub.sock"
-    servers.append(await serve_unix(hub, unix))
-    log.info("hub listening on %s", unix)
-    ready = f"gambit hub ready: unix {unix}"
-    if tcp:
-        server = await serve_tcp(hub, *tcp)
-        servers.append(server)
-        port = server.sockets[0].getsockname()[1]
-        log.info("hub listening on tcp %s:%s", tcp[0], port)
-        ready += f" tcp {tcp[0]}:{port}"
-    print(ready, flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
-    for server in servers:
-        server.close()
-    await hub.stop()
-    store.close()
+    servers: list[asyncio.Server] = []
+    try:
+        await hub.start()
+        unix = unix or data_dir / "hub.sock"
+        servers.append(await serve_unix(hub, unix))
+        log.info("hub listening on %s", unix)
+        ready = f"gambit hub ready: unix {unix}"
+        if tcp:
+            server = await serve_tcp(hub, *tcp)
+            servers.append(server)
+            port = server.sockets[0].getsockname()[1]
+            log.info("hub listening on tcp %s:%s", tcp[0], port)
+            ready += f" tcp {tcp[0]}:{port}"
+        print(ready, flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+    finally:
+        for server in servers:
+            server.close()
+        await hub.stop()
+        store.close()
 
 
-def main_hub(args) -> int:
+def main_hub(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -68,11 +72,24 @@ def main_hub(args) -> int:
         host, _, port = args.tcp.rpartition(":")
         tcp = (host or "127.0.0.1", int(port))
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
-    asyncio.run(run_hub(data_dir, config, Path(args.unix) if args.unix else None, tcp))
+    unix = Path(args.unix) if args.unix else data_dir / "hub.sock"
+    try:
+        # One hub per database, taken before the store is opened (see server/store/lock.py).
+        lock = lock_data_dir(data_dir, f"gambit hub on {unix}")
+    except DataDirInUse as err:
+        sys.stderr.write(f"gambit hub: {err}\n")
+        return 1
+    try:
+        asyncio.run(run_hub(data_dir, config, unix, tcp))
+    except OSError as err:  # the socket is another hub's, or the TCP port is taken
+        sys.stderr.write(f"gambit hub: {err}\n")
+        return 1
+    finally:
+        lock.release()
     return 0
 
 
-def add_hub_arguments(parser) -> None:
+def add_hub_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data-dir", help="where the SQLite file lives (default: per-user data folder)"
     )

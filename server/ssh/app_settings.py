@@ -3,11 +3,16 @@
 Textual reads colour depth, ``NO_COLOR`` and its stdout from the *process*, which here is the
 server, shared by every player. Each session's app is set up from what the player's SSH client
 sent instead, and its stray output goes to the log.
+
+A crash is logged as a plain traceback: Textual's own report shows every frame's local
+variables, and on a server those hold other players' data and the server's settings.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
+import os
 import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -85,8 +90,49 @@ STRAY_OUTPUT = _LogStream(logging.WARNING)
 APP_ERRORS = _LogStream(logging.ERROR)
 
 
+#: Tests only: ``module:function`` that makes each session's app in place of the Gambit app,
+#: called as ``function(conn, term, identity, name)`` (in app workers too).
+TEST_APP_FACTORY = "GAMBIT_TEST_APP_FACTORY"
+
+
+def make_app(conn: Any, term: TermInfo, identity: str | None, name: str | None) -> App[Any]:
+    """The Gambit app for one session (imported on first use, so the host can be tested
+    without it), or the test factory's app."""
+    spec = os.environ.get(TEST_APP_FACTORY)
+    if spec:
+        module, _, attr = spec.partition(":")
+        factory = getattr(importlib.import_module(module), attr)
+        return factory(conn, term, identity, name)
+    from gambit_tui.app import GambitApp
+
+    return GambitApp(conn, term=term, identity=identity, name=name)
+
+
+def log_crashes(app: App[Any]) -> None:
+    """Log an error that ends ``app`` as a plain traceback, without the locals of every
+    frame Textual would print (player data, the server's settings), and end the app.
+
+    Textual routes every unhandled error (handlers, timers, workers) to the app's
+    ``_handle_exception``; this replaces it for this app only, keeping what it records
+    (the return code 1 and the error, which tests and :meth:`App.run_async` callers read).
+    """
+
+    def handle_exception(error: Exception) -> None:
+        app._return_code = 1
+        if app._exception is None:
+            app._exception = error
+            app._exception_event.set()
+        cause = getattr(error, "error", None)  # a failed Textual worker wraps its error
+        shown = cause if isinstance(cause, BaseException) else error
+        log.error("the app crashed", exc_info=(type(shown), shown, shown.__traceback__))
+        app._close_messages_no_wait()
+
+    app._handle_exception = handle_exception  # type: ignore[method-assign]
+
+
 def prepare_app(app: App[Any], term: TermInfo) -> None:
     """Per-session settings Textual would otherwise take from the server's own environment."""
+    log_crashes(app)
     app._capture_stdout = STRAY_OUTPUT  # type: ignore[assignment]
     app._capture_stderr = STRAY_OUTPUT  # type: ignore[assignment]
     app.error_console = Console(file=APP_ERRORS, markup=False, highlight=False)  # type: ignore[arg-type]

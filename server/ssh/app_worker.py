@@ -11,7 +11,8 @@ fraction of the size.
 
 The worker knows nothing of SSH: it is told a session's terminal, gets its keystrokes and
 window changes, and sends back what to draw. When the link closes (the SSH process stopped or
-died), every app ends and so does the worker.
+died), every app ends and so does the worker. It ignores SIGINT and SIGTERM: only the SSH
+process, or the end of the link, stops it.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from gambit_tui.term import TermInfo
 from protocol.codec import MAX_SERVER_FRAME
 
 from . import worker_link as wl
-from .app_settings import prepare_app
+from .app_settings import make_app, prepare_app
 from .driver import ChannelDriver, bind
 from .memory import FrozenSessions
 
@@ -40,6 +41,8 @@ MAX_EARLY_INPUT = 4 * 1024
 #: Set in the environment, every frame the driver finds already on the player's screen is
 #: reported to the SSH process as an empty OUTPUT frame (the load benchmark counts them).
 REPORT_UNCHANGED = "GAMBIT_REPORT_UNCHANGED_FRAMES"
+#: Once the link has closed, the apps have this long to end before the worker exits anyway.
+STOP_TIMEOUT = 5.0
 
 
 class WorkerSession:
@@ -102,15 +105,12 @@ class WorkerSession:
         term = TermInfo(**spec["term"])
         failed = False
         try:
-            from gambit_tui.app import GambitApp
-
-            self.app = app = GambitApp(
-                self.conn, term=term, identity=spec.get("identity"), name=spec.get("name")
-            )
+            self.app = app = make_app(self.conn, term, spec.get("identity"), spec.get("name"))
             prepare_app(app, term)
             bind(app, self, erase=term.erases_in_colour)
             if not self._stopped:
                 await app.run_async(size=(term.width, term.height), mouse=True)
+            failed = bool(app.return_code)  # it crashed (logged by prepare_app's handler)
         except Exception:
             log.exception("session %d failed", self.session)
             failed = True
@@ -198,8 +198,13 @@ async def serve(fd: int) -> None:
     # The SSH process is gone: end every app (their hub connections are gone too).
     worker.stop_all()
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(worker.done.wait(), 5)
+        await asyncio.wait_for(worker.done.wait(), STOP_TIMEOUT)
     worker.memory.close()
+    if worker.sessions:
+        # An app that does not end must not keep this process (it ignores SIGTERM) alive.
+        log.error("%d apps did not end; exiting anyway", len(worker.sessions))
+        logging.shutdown()
+        os._exit(1)
 
 
 def main() -> None:
@@ -207,13 +212,15 @@ def main() -> None:
     parser.add_argument("--fd", type=int, required=True)
     parser.add_argument("--log-file")
     parser.add_argument("--verbose", action="store_true")
+    # Ctrl+C at the server's terminal, and a service manager's stop (systemd sends SIGTERM to
+    # every process of the service), reach the workers too: the SSH process decides when
+    # apps end (it says goodbye to each player first), and a worker ends when its link does.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     args = parser.parse_args()
     from .serve import setup_logging
 
     setup_logging(args.log_file, args.verbose)
-    # Ctrl+C at the server's terminal reaches the whole process group: the SSH process
-    # decides when apps end (it says goodbye to each player first).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     asyncio.run(serve(args.fd))
 
 

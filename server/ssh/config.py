@@ -3,7 +3,7 @@ without importing asyncssh and Textual."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -13,7 +13,8 @@ class HostConfig:
 
     host: str = "127.0.0.1"
     port: int = 2222
-    password: str | None = None
+    #: Never in a repr: this config may appear in a log line or a traceback.
+    password: str | None = field(default=None, repr=False)
     authorized_keys: Path | None = None
     #: Most game sessions at once, and from one address.
     max_sessions: int = 200

@@ -42,13 +42,15 @@ log = logging.getLogger(__name__)
 #: slowly, and every byte there is a stale frame the player still has to receive; a frame
 #: skipped before it reaches the kernel (see driver.py) costs them nothing.
 SEND_BUFFER = 128 * 1024
+#: What every player reads when the server stops (their seat waits out the hub's grace).
+STOPPING = "The Gambit server is stopping. Your seat is kept for a while.\r\n"
 
 
 def default_app_factory(conn: Any, term: Any, identity: str | None, name: str | None) -> Any:
     """The Gambit app (imported on first use, so the host can be tested without it)."""
-    from gambit_tui.app import GambitApp
+    from .app_settings import make_app
 
-    return GambitApp(conn, term=term, identity=identity, name=name)
+    return make_app(conn, term, identity, name)
 
 
 class SSHHost:
@@ -122,16 +124,22 @@ class SSHHost:
         return self.port
 
     async def close(self) -> None:
-        """Stop listening and end every session."""
+        """Stop listening and end every session, each player told why first.
+
+        Bounded: about 9 s at most, so ``gambit serve`` stops within its own limit
+        (``serve.STOP_TIMEOUT``) even with a player whose app or connection hangs.
+        """
+        if self.workers is not None:
+            self.workers.stop_restarts()  # a worker that ends now is not replaced
         if self._server is not None:
             self._server.close()
             with contextlib.suppress(Exception):
-                await self._server.wait_closed()
+                await asyncio.wait_for(self._server.wait_closed(), 1)
         tasks = [s.task for s in self.sessions if s.task is not None]
         for session in list(self.sessions):
-            session.stop("The Gambit server is stopping. Your seat is kept for a while.\r\n")
+            session.stop(STOPPING)
         if tasks:
-            await asyncio.wait(tasks, timeout=5)
+            await asyncio.wait(tasks, timeout=4)
         # Clients leave once their session has ended; closing a connection under them
         # would lose the goodbye still in their buffers (OpenSSH exits on a disconnect).
         closing = [asyncio.ensure_future(c.wait_closed()) for c in self.open_connections]
@@ -140,7 +148,18 @@ class SSHHost:
         for conn in list(self.open_connections):
             conn.close()
         if self.workers is not None:
-            await self.workers.close()
+            await self.workers.close(timeout=2)
+        if self.memory is not None:
+            self.memory.close()
+
+    async def abort(self) -> None:
+        """What :meth:`close` did not finish in time: drop every connection, kill workers."""
+        if self._server is not None:
+            self._server.close()
+        for conn in list(self.open_connections):
+            conn.abort()
+        if self.workers is not None:
+            await self.workers.kill()
         if self.memory is not None:
             self.memory.close()
 

@@ -15,13 +15,32 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from server.hub.config import HubConfig
 
 from .config import HostConfig
 
+if TYPE_CHECKING:
+    from server.store import DataDirLock
+
+    from .host import SSHHost
+
 log = logging.getLogger(__name__)
+
+#: The environment variable that may hold the password (not shown by ``ps``, unlike argv).
+PASSWORD_ENV = "GAMBIT_PASSWORD"
+PASSWORD_WARNING = (
+    "--password is visible to every user of this machine (ps, /proc); "
+    f"use --password-file FILE or the {PASSWORD_ENV} environment variable instead"
+)
+#: On SIGTERM or Ctrl+C, everything is stopped within about this many seconds: players are
+#: told, their apps end, workers that hang are killed.
+STOP_TIMEOUT = 10.0
+
+
+class ConfigError(Exception):
+    """A setting that cannot be used; the message says which and why."""
 
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +50,17 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data-dir", help="database and host key folder (default: per-user data folder)"
     )
-    parser.add_argument("--password", help="players without a listed key must give this")
+    secret = parser.add_mutually_exclusive_group()
+    secret.add_argument(
+        "--password-file",
+        metavar="FILE",
+        help=f"players without a listed key must give the password on this file's first line "
+        f"(or set {PASSWORD_ENV})",
+    )
+    secret.add_argument(
+        "--password",
+        help="the same, on the command line (visible to every local user: prefer the above)",
+    )
     parser.add_argument(
         "--authorized-keys", help="only these public keys (OpenSSH authorized_keys format)"
     )
@@ -90,8 +119,35 @@ def connect_hint(host: str, port: int) -> str:
     return f"ssh -p {port} play@{where}" if port != 22 else f"ssh play@{where}"
 
 
+def read_password(args: argparse.Namespace) -> str | None:
+    """The password for a private night: ``--password-file``, ``--password``, else
+    ``GAMBIT_PASSWORD``. An empty one is an error, never "no password" (which would open
+    the server to everyone)."""
+    value = os.environ.pop(PASSWORD_ENV, None)  # the workers need not inherit it
+    source = f"the {PASSWORD_ENV} environment variable"
+    if args.password_file:
+        source = f"the password file {args.password_file}"
+        try:
+            with open(args.password_file, encoding="utf-8") as file:
+                value = file.readline()
+        except (OSError, UnicodeDecodeError) as err:
+            raise ConfigError(f"cannot read the password file: {err}") from None
+    elif args.password is not None:
+        source, value = "--password", args.password
+    if value is None:
+        return None
+    value = value.strip()
+    if not value:
+        raise ConfigError(f"{source} gives an empty password")
+    return value
+
+
 async def run_serve(
-    data_dir: Path, hub_config: HubConfig, host_config: HostConfig, out: TextIO
+    data_dir: Path,
+    hub_config: HubConfig,
+    host_config: HostConfig,
+    out: TextIO,
+    lock: DataDirLock | None = None,
 ) -> None:
     from server.hub import Hub
     from server.store import Store
@@ -101,30 +157,46 @@ async def run_serve(
 
     store = Store.open(data_dir)
     hub = Hub(store, hub_config)
-    await hub.start()
-    key = load_or_create_host_key(data_dir)
-    host = SSHHost(hub, host_config, key)
-    port = await host.start()
-    out.write(
-        f"Gambit is serving on {host_config.host} port {port}.\n"
-        f"Connect with:  {connect_hint(host_config.host, port)}\n"
-        f"(slow link? add -C:  ssh -C -p {port} ...)\n"
-        f"Host key fingerprint: {fingerprint(key)}\n"
-        "Stop with Ctrl+C.\n"
-    )
-    out.flush()
-    log.info("serving on %s:%s, data in %s", host_config.host, port, data_dir)
+    host: SSHHost | None = None
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     try:
+        await hub.start()
+        key = load_or_create_host_key(data_dir)
+        host = SSHHost(hub, host_config, key)
+        port = await host.start()
+        if lock is not None:
+            lock.describe(f"gambit serve on {host_config.host} port {port}")
+        out.write(
+            f"Gambit is serving on {host_config.host} port {port}.\n"
+            f"Connect with:  {connect_hint(host_config.host, port)}\n"
+            f"(slow link? add -C:  ssh -C -p {port} ...)\n"
+            f"Host key fingerprint: {fingerprint(key)}\n"
+            "Stop with Ctrl+C.\n"
+        )
+        out.flush()
+        log.info("serving on %s:%s, data in %s", host_config.host, port, data_dir)
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
         await stop.wait()
     finally:
         log.info("stopping")
-        await host.close()
+        if host is not None:
+            await stop_host(host)
         await hub.stop()
         store.close()
+        log.info("stopped")
+
+
+async def stop_host(host: SSHHost) -> None:
+    """Say goodbye to every player and end the workers, in :data:`STOP_TIMEOUT` at most
+    (a service manager waits only so long before it kills everything, players' goodbyes
+    and all)."""
+    try:
+        await asyncio.wait_for(host.close(), STOP_TIMEOUT)
+    except TimeoutError:
+        log.error("the SSH side did not stop within %.0f s; ending it", STOP_TIMEOUT)
+        await host.abort()
 
 
 def setup_logging(log_file: str | None, verbose: bool) -> None:
@@ -139,15 +211,24 @@ def setup_logging(log_file: str | None, verbose: bool) -> None:
 
 
 def main_serve(args: argparse.Namespace) -> int:
-    from server.store import default_data_dir
+    from server.store import DataDirInUse, default_data_dir, lock_data_dir
 
     setup_logging(args.log_file, args.verbose)
+    try:
+        password = read_password(args)
+    except ConfigError as err:
+        sys.stderr.write(f"gambit serve: {err}\n")
+        return 2
+    if args.password is not None:
+        sys.stderr.write(f"gambit serve: warning: {PASSWORD_WARNING}\n")
+        if args.log_file:
+            log.warning(PASSWORD_WARNING)
     use_app_fps()  # before Textual is imported; the workers inherit it
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
     host_config = HostConfig(
         host=args.host,
         port=args.port,
-        password=args.password,
+        password=password,
         authorized_keys=Path(args.authorized_keys) if args.authorized_keys else None,
         max_sessions=args.max_sessions,
         max_per_address=args.max_per_address,
@@ -161,8 +242,16 @@ def main_serve(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay, between_games=args.between_games, seed=args.seed
     )
     try:
-        asyncio.run(run_serve(data_dir, hub_config, host_config, sys.stdout))
+        # One server per database, taken before the store is opened (server/store/lock.py).
+        lock = lock_data_dir(data_dir, f"gambit serve on {args.host} port {args.port}")
+    except DataDirInUse as err:
+        sys.stderr.write(f"gambit serve: {err}\n")
+        return 1
+    try:
+        asyncio.run(run_serve(data_dir, hub_config, host_config, sys.stdout, lock))
     except OSError as err:  # e.g. the port is taken
         sys.stderr.write(f"gambit serve: {err}\n")
         return 1
+    finally:
+        lock.release()
     return 0

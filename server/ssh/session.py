@@ -48,6 +48,7 @@ NEEDS_PTY = (
 )
 NO_EXEC = "Gambit runs no commands. Connect without one:  ssh -p {port} play@{host}\r\n"
 NO_SUBSYSTEM = "Gambit offers no file transfer or other subsystems ({name}).\r\n"
+SORRY = "Sorry: the server could not run your session.\r\n"
 
 
 class GameSession(asyncssh.SSHServerSession[bytes]):
@@ -216,8 +217,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                     data, self._early_input = bytes(self._early_input), bytearray()
                     remote.feed(data)
                 result = await remote.result
-                if result.get("failed"):
-                    raise RuntimeError("the app failed on its worker")
+                failed = bool(result.get("failed"))
             else:
                 client, self.hub_conn = queue_pair(trusted=True, peer=f"ssh {self.address}")
                 hub_task = self.host.hub.spawn(self.host.hub.serve(self.hub_conn))
@@ -226,7 +226,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 bind(app, self, erase=term.erases_in_colour)
                 self._arm_idle()
                 await app.run_async(size=(term.width, term.height), mouse=True)
-            if self.idle_out:
+                failed = bool(app.return_code)  # it crashed (logged by prepare_app's handler)
+            if failed:
+                log.error("session from %s ended by a failure of its app", self.address)
+                message = SORRY
+            elif self.idle_out:
                 minutes = round(self.host.config.idle_timeout / 60)
                 message = (
                     f"Disconnected after {minutes} min without a key press. "
@@ -236,7 +240,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 message = self.goodbye
         except Exception:
             log.exception("session from %s failed", self.address)
-            message = "Sorry: the server could not run your session.\r\n"
+            message = SORRY
         finally:
             if self._idle_handle is not None:
                 self._idle_handle.cancel()

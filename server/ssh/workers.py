@@ -161,15 +161,23 @@ class AppWorker:
         return remote
 
     async def stop(self, timeout: float = 5.0) -> None:
+        """Ask the worker to end; kill it if it has not within ``timeout`` (it ignores
+        SIGTERM and SIGINT, so this is how it ends)."""
         self.link.send(0, wl.STOP)
         self.link.close()
         if self.process is not None:
             try:
                 await asyncio.wait_for(self.process.wait(), timeout)
             except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    self.process.kill()
-                await self.process.wait()
+                log.error("app worker %d did not stop; killing it", self.number)
+                await self.kill()
+
+    async def kill(self) -> None:
+        self.link.close()
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()
+            await self.process.wait()
 
 
 class AppWorkers:
@@ -225,9 +233,18 @@ class AppWorkers:
             if worker in self.workers:
                 self.workers.remove(worker)
 
-    async def close(self) -> None:
+    def stop_restarts(self) -> None:
+        """The server is stopping: a worker that ends from now on is not replaced."""
         self._closing = True
         for task in list(self._restarts):
             task.cancel()
-        await asyncio.gather(*(w.stop() for w in self.workers), return_exceptions=True)
+
+    async def close(self, timeout: float = 5.0) -> None:
+        self.stop_restarts()
+        await asyncio.gather(*(w.stop(timeout) for w in self.workers), return_exceptions=True)
+        self.workers = []
+
+    async def kill(self) -> None:
+        self.stop_restarts()
+        await asyncio.gather(*(w.kill() for w in self.workers), return_exceptions=True)
         self.workers = []

@@ -2,6 +2,7 @@
 live tables in one SQLite file (see :mod:`server.store.store` for why it is built this way).
 """
 
+from .lock import DataDirInUse, DataDirLock, lock_data_dir
 from .schema import CURRENT_VERSION
 from .store import (
     BANK,
@@ -20,11 +21,14 @@ __all__ = [
     "BANK",
     "CURRENT_VERSION",
     "DB_NAME",
+    "DataDirInUse",
+    "DataDirLock",
     "InsufficientChips",
     "NameTaken",
     "Store",
     "StoreError",
     "default_data_dir",
+    "lock_data_dir",
     "name_key",
     "player_account",
     "pot_account",
