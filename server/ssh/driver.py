@@ -42,6 +42,7 @@ from textual.messages import InBandWindowResize
 
 from .screen_diff import SentScreen
 from .sgr import compact as compact_styles
+from .term_size import DEFAULT_SIZE, clamp_size
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -337,6 +338,7 @@ class ChannelDriver(Driver):
         """The client's window changed (an SSH window-change request)."""
         if self._in_band_resize or not self._input_enabled:
             return  # the terminal reports its size in band; that report wins
+        width, height = clamp_size(width, height, fallback=self._size or DEFAULT_SIZE)
         self._size = (width, height)
         self._screen.reset()  # a resized terminal may have reflowed or cleared its cells
         self._screen.width = width
@@ -345,6 +347,12 @@ class ChannelDriver(Driver):
 
     def process_message(self, message: Message) -> None:
         if isinstance(message, events.Resize):
+            # In-band size reports are the client's claim too: never more than we serve.
+            width, height = clamp_size(*message.size, fallback=self._size or DEFAULT_SIZE)
+            if (width, height) != tuple(message.size):
+                size = Size(width, height)
+                message = events.Resize(size, size)
+            self._size = (width, height)
             self._screen.reset()  # a resized terminal may have reflowed or cleared its cells
             self._screen.width = message.size.width
         if isinstance(message, InBandWindowResize) and message.supported:

@@ -23,6 +23,7 @@ from protocol.connection import Connection, queue_pair
 
 from .app_settings import prepare_app, term_info
 from .driver import ChannelDriver, bind
+from .term_size import clamp_size
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -98,7 +99,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
     ) -> bool:
         self.term_type = term_type
-        self.size = (term_size[0] or 80, term_size[1] or 24)
+        self.size = clamp_size(term_size[0], term_size[1])
         return True
 
     def shell_requested(self) -> bool:
@@ -134,7 +135,10 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.task = asyncio.get_running_loop().create_task(self.run())
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        self.size = (width or self.size[0], height or self.size[1])
+        size = clamp_size(width, height, fallback=self.size)
+        if size == self.size:
+            return  # a flood of window changes to the same (clamped) size costs nothing
+        self.size = size
         if self.driver is not None:
             self.driver.resize(*self.size)
 
