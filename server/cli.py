@@ -19,11 +19,18 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
     demo.add_argument("--players", type=int, default=None, help="number of players")
     demo.add_argument("--bot", default="heuristic", choices=["heuristic", "random"])
-    hub = sub.add_parser("hub", help="run the game hub on a local socket (no SSH)")
+    defaults_shown = argparse.ArgumentDefaultsHelpFormatter
+    hub = sub.add_parser(
+        "hub", help="run the game hub on a local socket (no SSH)", formatter_class=defaults_shown
+    )
     from .hub.main import add_hub_arguments
 
     add_hub_arguments(hub)
-    serve = sub.add_parser("serve", help="serve the games over SSH (ssh -p 2222 play@host)")
+    serve = sub.add_parser(
+        "serve",
+        help="serve the games over SSH (ssh -p 2222 play@host)",
+        formatter_class=defaults_shown,
+    )
     from .ssh.serve import add_serve_arguments
 
     add_serve_arguments(serve)

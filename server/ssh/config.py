@@ -25,7 +25,14 @@ class HostConfig:
     #: Ping the client this often; a client that misses three in a row is gone.
     keepalive_interval: float = 30.0
     #: Seconds a new connection has to authenticate.
-    login_timeout: float = 30.0
+    login_timeout: float = 20.0
+    #: Connections still logging in, at most (the oldest is dropped for a new one), and how
+    #: fast one address may open new connections (a burst, then so many a second).
+    max_unauthenticated: int = 50
+    connection_burst: int = 30
+    connections_per_second: float = 1.0
+    #: Failed logins from one address within 10 min before it is refused for 10 min.
+    max_auth_failures: int = 10
     #: Freeze settled sessions out of the garbage collector's sight (see memory.py). Off in
     #: tests that check that ended sessions are freed at once.
     freeze_sessions: bool = False

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from .admission import Admission, AdmissionLimits
 from .config import HostConfig
 from .memory import FrozenSessions
 from .session import AppFactory, GameSession
@@ -70,7 +71,15 @@ class SSHHost:
         self.allowed_keys: asyncssh.SSHAuthorizedKeys | None = None
         if config.authorized_keys is not None:
             self.allowed_keys = asyncssh.read_authorized_keys(str(config.authorized_keys))
-        self.connections: Counter[str] = Counter()
+        self.admission = Admission(
+            AdmissionLimits(
+                max_per_address=config.max_per_address,
+                max_unauthenticated=config.max_unauthenticated,
+                connection_burst=config.connection_burst,
+                connections_per_second=config.connections_per_second,
+                max_auth_failures=config.max_auth_failures,
+            )
+        )
         self.sessions: set[GameSession] = set()
         self.open_connections: set[asyncssh.SSHServerConnection] = set()
         self._per_address: Counter[str] = Counter()
@@ -167,11 +176,9 @@ class SSHHost:
 
     def connection_refusal(self, address: str) -> str | None:
         """Why a new connection from ``address`` may not come in, if it may not."""
-        if sum(self.connections.values()) > self.config.max_sessions:
+        if len(self.open_connections) >= self.config.max_sessions + self.config.max_unauthenticated:
             return f"The server is full ({self.config.max_sessions} players). Try again later."
-        if self.connections[address] > self.config.max_per_address:
-            return "Too many connections from your address. Close one and try again."
-        return None
+        return self.admission.refusal(address)
 
     def session_refusal(self, address: str) -> str | None:
         """Why a new game session from ``address`` may not start, if it may not."""
@@ -209,31 +216,48 @@ class GambitServer(asyncssh.SSHServer):
         # The key of the publickey attempt in progress. Any other method clears it, so a
         # key offered with a bad signature can never become the identity of a guest login.
         self._candidate: asyncssh.SSHKey | None = None
+        self._counted = False  # let in and counted by the host's admission
+        self._failed = False  # a login attempt was refused on this connection
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
-        self.host.connections[self.address] += 1
-        self.host.open_connections.add(conn)
+        host = self.host
+        refusal = host.connection_refusal(self.address)
+        if refusal is not None:
+            # Said after our version string (asyncssh sends it when this returns), so the
+            # client can show it: "Received disconnect …: Too many connections …".
+            log.info("refused connection from %s: %s", self.address, refusal)
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal
+            )
+            return
+        self._counted = True
+        host.open_connections.add(conn)
+        oldest = host.admission.opened(conn, self.address)
+        if oldest is not None:
+            log.info("too many connections logging in; dropping the oldest")
+            oldest.disconnect(
+                asyncssh.DISC_TOO_MANY_CONNECTIONS, "Too many connections are logging in."
+            )
         sock = conn.get_extra_info("socket")
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.conn is not None:
-            self.host.open_connections.discard(self.conn)
-        self.host.connections[self.address] -= 1
-        if self.host.connections[self.address] <= 0:
-            del self.host.connections[self.address]
+        if not self._counted:
+            return
+        self._counted = False
+        host = self.host
+        host.open_connections.discard(self.conn)
+        if self._failed and self.conn in host.admission.pending:
+            host.admission.failed(self.address)  # a key-only server: no key it knows
+        host.admission.closed(self.conn, self.address)
 
     def begin_auth(self, username: str) -> bool:
         """Always authenticate: a client's key, if it has one, is who it is."""
-        refusal = self.host.connection_refusal(self.address)
-        if refusal is not None:
-            log.info("refused connection from %s: %s", self.address, refusal)
-            raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
         self.username = username
         return True
 
@@ -249,6 +273,7 @@ class GambitServer(asyncssh.SSHServer):
         else:
             allowed = host.config.password is None
         self._candidate = key if allowed else None
+        self._failed = self._failed or not allowed
         return allowed
 
     def kbdint_auth_supported(self) -> bool:
@@ -262,14 +287,26 @@ class GambitServer(asyncssh.SSHServer):
     def password_auth_supported(self) -> bool:
         return self.host.config.password is not None
 
-    def validate_password(self, username: str, password: str) -> bool:
+    async def validate_password(self, username: str, password: str) -> bool:
         self._candidate = None
         expected = self.host.config.password
-        if expected is None:
-            return False
-        return hmac.compare_digest(password.encode(), expected.encode())
+        if expected is not None and hmac.compare_digest(password.encode(), expected.encode()):
+            return True
+        # Each failure from an address answers later than the last, then the address is
+        # refused for a while (see admission.py): guessing costs the guesser, not the server.
+        admission = self.host.admission
+        delay = admission.failed(self.address)
+        log.info("wrong password from %s", self.address)
+        await asyncio.sleep(delay)
+        if admission.banned(self.address) and self.conn is not None:
+            self.conn.disconnect(
+                asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                "Too many failed logins from your address; try again later.",
+            )
+        return False
 
     def auth_completed(self) -> None:
+        self.host.admission.authenticated(self.conn)
         if self._candidate is not None:
             self.identity = self._candidate.get_fingerprint("sha256")
         log.info(

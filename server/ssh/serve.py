@@ -64,8 +64,43 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--authorized-keys", help="only these public keys (OpenSSH authorized_keys format)"
     )
-    parser.add_argument("--max-sessions", type=int, default=defaults.max_sessions)
-    parser.add_argument("--max-per-address", type=int, default=defaults.max_per_address)
+    limits = parser.add_argument_group(
+        "limits", "what one client may cost the server (see README: Limits)"
+    )
+    limits.add_argument(
+        "--max-sessions", type=int, default=defaults.max_sessions, help="players at once"
+    )
+    limits.add_argument(
+        "--max-per-address",
+        type=int,
+        default=defaults.max_per_address,
+        help="connections (and players) from one address",
+    )
+    limits.add_argument(
+        "--login-timeout",
+        type=float,
+        default=defaults.login_timeout,
+        help="seconds a new connection has to log in",
+    )
+    limits.add_argument(
+        "--max-unauthenticated",
+        type=int,
+        default=defaults.max_unauthenticated,
+        help="connections still logging in, at most (the oldest makes room for a new one)",
+    )
+    limits.add_argument(
+        "--connection-rate",
+        type=float,
+        default=defaults.connections_per_second,
+        help=f"new connections a second from one address, after a burst of "
+        f"{defaults.connection_burst}",
+    )
+    limits.add_argument(
+        "--max-auth-failures",
+        type=int,
+        default=defaults.max_auth_failures,
+        help="failed logins from one address in 10 min before it is refused for 10 min",
+    )
     parser.add_argument(
         "--idle-timeout",
         type=float,
@@ -232,6 +267,10 @@ def main_serve(args: argparse.Namespace) -> int:
         authorized_keys=Path(args.authorized_keys) if args.authorized_keys else None,
         max_sessions=args.max_sessions,
         max_per_address=args.max_per_address,
+        login_timeout=args.login_timeout,
+        max_unauthenticated=args.max_unauthenticated,
+        connections_per_second=args.connection_rate,
+        max_auth_failures=args.max_auth_failures,
         idle_timeout=args.idle_timeout,
         freeze_sessions=True,
         app_workers=default_workers() if args.workers is None else max(0, args.workers),
