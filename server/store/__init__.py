@@ -2,6 +2,7 @@
 live tables in one SQLite file (see :mod:`server.store.store` for why it is built this way).
 """
 
+from .names import mixed_script, skeleton
 from .schema import CURRENT_VERSION
 from .store import (
     BANK,
@@ -25,7 +26,9 @@ __all__ = [
     "Store",
     "StoreError",
     "default_data_dir",
+    "mixed_script",
     "name_key",
     "player_account",
     "pot_account",
+    "skeleton",
 ]
