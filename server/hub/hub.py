@@ -21,7 +21,8 @@ from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
 from protocol.messages import MAX_NAME, PROTOCOL_VERSION, error, validate_client
 from server.engine import RulesError, all_games
-from server.store import NameTaken, Store
+from server.store import NameTaken, Store, mixed_script, skeleton
+from server.store.names import scripts
 
 from . import ratings
 from .chat import RateLimiter
@@ -281,33 +282,65 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
         player.push({"t": "you", **self.you(player)})
 
     def _claim_name(self, pid: str, guest: bool, wished: str | None, strict: bool = False) -> str:
-        """A display name unique among players online and not registered to another key."""
+        """A display name unique among players online and not registered to another key, nor
+        looking like such a name (same skeleton: ``Аlice`` with a Cyrillic А is ``Alice``)."""
         if wished is not None:
             name = clean_name(wished)
             if not name:
                 raise HubError("bad_name", "A name needs 1 to 24 letters, digits or spaces.")
-            online = {p.name.casefold(): p.id for p in self.players.values()}
-            if online.get(name.casefold(), pid) != pid:
-                raise HubError("name_taken", f"Someone online is already called {name}.")
+            if mixed_script(name):
+                alphabets = ", ".join(sorted(s.title() for s in scripts(name)))
+                raise HubError(
+                    "bad_name",
+                    f"{name} mixes letters of different alphabets ({alphabets}); "
+                    "write a name in one alphabet.",
+                )
+            like = self._name_online(name, pid)
+            if like is not None:
+                if like.casefold() == name.casefold():
+                    raise HubError("name_taken", f"Someone online is already called {name}.")
+                raise HubError("name_taken", f"{name} looks too much like {like}, who is online.")
             owner = self.store.name_owner(name)
             if owner is not None and owner != pid:
                 raise HubError("name_taken", f"The name {name} belongs to another player.")
+            owner = self.store.skeleton_owner(name, other_than=pid)
+            if owner is not None:
+                like = (self.store.get_player(owner) or {}).get("name") or "another name"
+                raise HubError(
+                    "name_taken", f"{name} looks too much like {like}, another player's name."
+                )
             if not guest:
                 try:
                     self.store.set_name(pid, name)
-                except NameTaken:
-                    raise HubError(
-                        "name_taken", f"The name {name} belongs to another player."
-                    ) from None
+                except NameTaken as err:  # set_name checks again, inside its transaction
+                    message = (
+                        f"The name {name} belongs to another player."
+                        if err.like is None
+                        else f"{name} looks too much like {err.like}, another player's name."
+                    )
+                    raise HubError("name_taken", message) from None
             return name
         if strict:
             raise HubError("bad_name", "Choose a name.")
         base = "Guest" if guest else "Player"
         while True:
             name = f"{base}-{secrets.randbelow(10000):04d}"
-            taken = {p.name.casefold() for p in self.players.values()}
-            if name.casefold() not in taken and self.store.name_owner(name) is None:
+            if (
+                self._name_online(name, pid) is None
+                and self.store.name_owner(name) is None
+                and self.store.skeleton_owner(name) is None
+            ):
                 return name
+
+    def _name_online(self, name: str, pid: str) -> str | None:
+        """The name of another player online called ``name`` (ignoring case) or a lookalike."""
+        key, skel = name.casefold(), skeleton(name)
+        for player in self.players.values():
+            if player.id != pid and (
+                player.name.casefold() == key or skeleton(player.name) == skel
+            ):
+                return player.name
+        return None
 
     def need_player(self, session: Session) -> Player:
         if session.player is None:

@@ -3,6 +3,7 @@ live tables in one SQLite file (see :mod:`server.store.store` for why it is buil
 """
 
 from .lock import DataDirInUse, DataDirLock, lock_data_dir
+from .names import mixed_script, skeleton
 from .schema import CURRENT_VERSION
 from .store import (
     BANK,
@@ -29,7 +30,9 @@ __all__ = [
     "StoreError",
     "default_data_dir",
     "lock_data_dir",
+    "mixed_script",
     "name_key",
     "player_account",
     "pot_account",
+    "skeleton",
 ]

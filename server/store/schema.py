@@ -17,6 +17,8 @@ from collections.abc import Callable
 
 import msgpack
 
+from . import names
+
 #: Version 1: everything the hub keeps. Kept verbatim so tests can build a genuine v1 file.
 V1_SCHEMA = """
 CREATE TABLE players (
@@ -122,7 +124,21 @@ ALTER TABLE players ADD COLUMN prefs BLOB;
 UPDATE players SET prefs = :empty WHERE prefs IS NULL;
 """
 
+#: Version 3: each registered name's confusable skeleton (``names.skeleton``), indexed but not
+#: unique (a file may already hold two lookalikes; new ones are refused by ``set_name``), and a
+#: small key-value table for facts about the file itself: here which skeleton recipe and data
+#: made the stored skeletons. The rows are filled in Python by :func:`fill_skeletons`.
+V3_SCHEMA = """
+ALTER TABLE players ADD COLUMN name_skeleton TEXT;
+CREATE INDEX players_name_skeleton ON players (name_skeleton);
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value
+) WITHOUT ROWID;
+"""
+
 EMPTY_MAP = msgpack.packb({}, use_bin_type=True)
+SKELETON_VERSION_KEY = "skeleton_version"
 
 
 def statements(script: str) -> list[str]:
@@ -150,10 +166,31 @@ def _run(script: str, **params: object) -> Callable[[sqlite3.Connection], None]:
     return apply
 
 
+def fill_skeletons(conn: sqlite3.Connection) -> None:
+    """(Re)compute every registered name's skeleton and note the version that made them; call
+    inside a transaction. Skeletons come from Python (Unicode data), not from SQL."""
+    rows = conn.execute("SELECT id, name FROM players WHERE name IS NOT NULL").fetchall()
+    conn.executemany(
+        "UPDATE players SET name_skeleton = ? WHERE id = ?",
+        [(names.skeleton(name), pid) for pid, name in rows],
+    )
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (SKELETON_VERSION_KEY, names.skeleton_version()),
+    )
+
+
+def _v3(conn: sqlite3.Connection) -> None:
+    _run(V3_SCHEMA)(conn)
+    fill_skeletons(conn)
+
+
 #: MIGRATIONS[i] upgrades version i to version i + 1.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _run(V1_SCHEMA),
     _run(V2_SCHEMA, empty=EMPTY_MAP),
+    _v3,
 ]
 
 #: The version this code writes.
@@ -162,6 +199,32 @@ CURRENT_VERSION = len(MIGRATIONS)
 
 def get_version(conn: sqlite3.Connection) -> int:
     return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def refresh_skeletons(conn: sqlite3.Connection) -> bool:
+    """Recompute the stored skeletons if another recipe or table made them (a newer
+    ``confusable-homoglyphs``); True if it did. For a file at :data:`CURRENT_VERSION`, in
+    autocommit mode like :func:`migrate`."""
+
+    def stored() -> object:
+        row = conn.execute(
+            "SELECT value FROM meta WHERE key = ?", (SKELETON_VERSION_KEY,)
+        ).fetchone()
+        return row[0] if row else None
+
+    if stored() == names.skeleton_version():
+        return False
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if stored() == names.skeleton_version():  # another process did it meanwhile
+            conn.execute("COMMIT")
+            return False
+        fill_skeletons(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return True
 
 
 def migrate(conn: sqlite3.Connection, target: int | None = None) -> int:

@@ -23,7 +23,6 @@ import contextlib
 import os
 import sqlite3
 import time
-import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ import msgpack
 import platformdirs
 
 from . import schema
+from .names import name_key, skeleton  # name_key is still importable from here
 
 DB_NAME = "gambit.sqlite3"
 #: The account that creates chips (starting grants) and may therefore go negative.
@@ -44,12 +44,17 @@ class StoreError(Exception):
 
 
 class NameTaken(StoreError):
-    """Another player holds this name (compared ignoring case)."""
+    """Another player holds this name (compared ignoring case) or one that looks like it
+    (same :func:`~server.store.names.skeleton`; ``like`` is then that player's name)."""
 
-    def __init__(self, name: str, owner: str) -> None:
-        super().__init__(f"The name {name!r} is taken.")
+    def __init__(self, name: str, owner: str, like: str | None = None) -> None:
+        if like is None:
+            super().__init__(f"The name {name!r} is taken.")
+        else:
+            super().__init__(f"The name {name!r} looks like {like!r}, another player's name.")
         self.name = name
         self.owner = owner
+        self.like = like
 
 
 class InsufficientChips(StoreError):
@@ -75,12 +80,6 @@ def player_account(player_id: str) -> str:
 def pot_account(table_id: int) -> str:
     """The ledger account of a table's pot."""
     return f"pot:{table_id}"
-
-
-def name_key(name: str) -> str:
-    """What two names must differ in to both be allowed: case (full Unicode casefolding) and
-    compatibility forms (NFKC: a full-width ``Ａ`` is an ``a``) are ignored."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
 def _pack(value: Any) -> bytes:
@@ -172,6 +171,7 @@ class Store:
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
             schema.migrate(conn)
+            schema.refresh_skeletons(conn)
         except sqlite3.Error as err:
             raise StoreError(f"Cannot prepare the database {self.path}: {err}") from err
 
@@ -310,20 +310,26 @@ class Store:
     def set_name(self, player_id: str, name: str | None) -> None:
         """Register ``name`` to the player (None releases it).
 
-        Raises :class:`NameTaken` if another player holds it, ignoring case; the player may
-        change the case of their own name.
+        Raises :class:`NameTaken` if another player holds it, ignoring case, or a name that
+        looks like it (the same skeleton: ``Аlice`` with a Cyrillic А is ``Alice``); the player
+        may change the case of their own name.
         """
-        key = None
+        key = skel = None
         if name is not None:
             if not isinstance(name, str) or not name:
                 raise ValueError(f"name must be a non-empty string or None, not {name!r}")
-            key = name_key(name)
+            key, skel = name_key(name), skeleton(name)
         with self.transaction():
-            if key is not None:
+            if name is not None:
                 owner = self.name_owner(name)
                 if owner is not None and owner != player_id:
                     raise NameTaken(name, owner)
-            self._update_player(player_id, "name = ?, name_key = ?", (name, key))
+                owner = self.skeleton_owner(name, other_than=player_id)
+                if owner is not None:
+                    raise NameTaken(name, owner, like=(self.get_player(owner) or {}).get("name"))
+            self._update_player(
+                player_id, "name = ?, name_key = ?, name_skeleton = ?", (name, key, skel)
+            )
 
     def name_owner(self, name: str) -> str | None:
         """Which player holds ``name`` (ignoring case), if any."""
@@ -331,6 +337,19 @@ class Store:
             "SELECT id FROM players WHERE name_key = ?", (name_key(name),)
         ).fetchone()
         return row[0] if row else None
+
+    def skeleton_owner(self, name: str, other_than: str | None = None) -> str | None:
+        """Which player holds a name that looks like ``name`` (same skeleton), if any; None
+        too if that is ``other_than`` (the player asking, who may keep their own name).
+
+        Only a file from before skeletons were kept can have several holders of one skeleton;
+        then the one who came first keeps it and the others are refused it.
+        """
+        row = self._conn.execute(
+            "SELECT id FROM players WHERE name_skeleton = ? ORDER BY created, id LIMIT 1",
+            (skeleton(name),),
+        ).fetchone()
+        return row[0] if row and row[0] != other_than else None
 
     def set_lang(self, player_id: str, lang: str | None) -> None:
         with self.transaction():

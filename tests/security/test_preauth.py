@@ -61,7 +61,7 @@ def server(tmp_path):
 
 
 async def test_500_idle_sockets_from_one_address(server):
-    proc, port, data = server
+    _proc, port, data = server
     socks = idle_sockets(port, ["127.0.0.2"], 500)
     try:
         # All but the ten the address may hold are closed at once.
@@ -75,7 +75,7 @@ async def test_500_idle_sockets_from_one_address(server):
 
 
 async def test_idle_sockets_from_many_addresses_make_room_for_players(server):
-    proc, port, data = server
+    _proc, port, _data = server
     sources = [f"127.0.0.{n}" for n in range(2, 42)]  # 40 addresses, 5 sockets each
     socks = idle_sockets(port, sources, 200)
     try:
@@ -89,7 +89,7 @@ async def test_idle_sockets_from_many_addresses_make_room_for_players(server):
 
 
 async def test_the_login_timeout_closes_an_idle_connection(server):
-    proc, port, data = server
+    _proc, port, _data = server
     (sock,) = idle_sockets(port, ["127.0.0.3"], 1)
     try:
         started = time.monotonic()
@@ -112,7 +112,7 @@ def hello_and_hang_up(port: int, source: str) -> bytes:
 
 
 async def test_connection_churn_is_slowed_and_players_still_come_in(server):
-    proc, port, data = server
+    _proc, port, _data = server
     said = [hello_and_hang_up(port, "127.0.0.4") for _ in range(60)]
     refused = sum(b"Too many new connections" in s for s in said)
     # A burst of 30, then about one a second: most of the rest are refused, with a reason.

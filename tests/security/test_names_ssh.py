@@ -1,0 +1,60 @@
+"""Lookalike names through the real OpenSSH client against ``gambit serve``: the SSH username
+is the name a player asks for, and the refusal is what they read on the welcome screen."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.ssh.conftest import needs_openssh
+from tests.ssh.harness import ServeProcess, SSHTerminal, ssh_command, ssh_keygen
+
+pytestmark = needs_openssh
+
+
+@pytest.fixture
+def serve(tmp_path):
+    (tmp_path / "serve").mkdir()
+    server = ServeProcess(tmp_path / "serve")
+    yield server
+    assert server.stop() == 0, server.log()
+    assert "Traceback" not in server.log(), server.log()
+
+
+def test_lookalikes_of_alice_are_refused_over_ssh(serve, tmp_path):
+    keys = {who: ssh_keygen(tmp_path / who) for who in ("alice", "mallory", "olena")}
+    terms: list[SSHTerminal] = []
+    try:
+        alice = SSHTerminal(ssh_command(serve.port, "Alice", key=keys["alice"]))
+        terms.append(alice)
+        alice.wait_for(r"Alice · 1,000 chips")
+        # The username is the wished name: the refusal shows on the welcome screen.
+        for name, says in [("\u00c1lice", r"looks too much like"), ("\u0410lice", r"mixes")]:
+            mallory = SSHTerminal(ssh_command(serve.port, name, key=keys["mallory"]))
+            terms.append(mallory)
+            screen = mallory.wait_for(says)
+            assert "Enter the lobby" in screen and "Player-" in screen
+            mallory.close()
+        # asyncssh's SASLprep turns away a username with ᴀ (not in Unicode 3.2) before any
+        # name check, so that one is typed on the welcome screen: the lobby opens, and the
+        # player keeps the name they had.
+        mallory = SSHTerminal(ssh_command(serve.port, "play", key=keys["mallory"]))
+        terms.append(mallory)
+        mallory.wait_for(r"Enter the lobby")
+        mallory.send("\x7f" * 24 + "\u1d00lice")
+        mallory.wait_for("\u1d00lice")
+        mallory.send("\r")
+        mallory.wait_for(r"Lobby chat")
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:  # time for the hub's answer to be drawn
+            mallory.pump()
+        header = mallory.text().splitlines()[0]  # (a notice of the refusal may be up, or not)
+        assert re.match(r" Player-\d{4} · ", header), header
+        olena = SSHTerminal(ssh_command(serve.port, "Олена", key=keys["olena"]))
+        terms.append(olena)
+        olena.wait_for(r"Олена · 1,000 chips")
+    finally:
+        for term in terms:
+            term.close()
