@@ -29,6 +29,9 @@ class ClientModel:
     server: dict[str, Any] = field(default_factory=dict)
     tables: dict[int, dict[str, Any]] = field(default_factory=dict)
     players: list[dict[str, Any]] = field(default_factory=list)
+    #: How many players are online and tables open in all: the hub lists only so many.
+    online: int = 0
+    tables_total: int = 0
     #: The last ``table`` message of each table we sit at or watch.
     views: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: When each of those arrived (monotonic), to count the turn timers down from.
@@ -52,6 +55,7 @@ class ClientModel:
         if kind == "lobby":
             self.tables = {t["id"]: t for t in message["tables"]}
             self.players = list(message["players"])
+            self._totals(message)
             return "lobby"
         if kind == "lobby_update":
             for info in message.get("tables") or []:
@@ -60,6 +64,7 @@ class ClientModel:
                 self.tables.pop(table_id, None)
             if message.get("players") is not None:
                 self.players = list(message["players"])
+            self._totals(message)
             return "lobby"
         if kind == "table":
             table_id = message["table"]
@@ -89,6 +94,10 @@ class ClientModel:
             self.friends = list(message["friends"])
             return "social"
         return None
+
+    def _totals(self, message: dict[str, Any]) -> None:
+        self.online = int(message.get("online") or len(self.players))
+        self.tables_total = int(message.get("tables_total") or len(self.tables))
 
     # --- questions screens ask -----------------------------------------------------------------
 

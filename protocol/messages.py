@@ -118,8 +118,8 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
 SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
     "welcome": ("v", "you", "server"),
     "you": ("id", "name", "guest", "chips", "ratings", "lang", "prefs"),
-    "lobby": ("tables", "players"),
-    "lobby_update": ("tables", "removed", "players"),
+    "lobby": ("tables", "players", "online", "tables_total"),
+    "lobby_update": ("tables", "removed", "players", "online", "tables_total"),
     "table": ("table", "info", "seat", "view"),
     "left": ("table",),
     "chat": ("channel", "from", "text", "ts"),

@@ -115,10 +115,23 @@ class LobbyScreen(GambitScreen):
 
     @while_composed
     def refresh_view(self) -> None:
+        self._fill_titles()
         self._fill_tables()
         self._fill_online()
         self._fill_detail()
         self.refresh_bindings()
+
+    def _fill_titles(self) -> None:
+        """The totals, where the hub lists only some: "Tables (50 of 812)", "Online (340)"."""
+        model = self.gapp.model
+        shown, total = len(model.tables), max(model.tables_total, len(model.tables))
+        tables = self.query_one("#tables", DataTable)
+        if total > shown:
+            tables.border_title = _("Tables ({shown} of {total})").format(shown=shown, total=total)
+        else:
+            tables.border_title = _("Tables")
+        online = max(model.online, len(model.players))
+        self.query_one("#online").border_title = _("Online ({n})").format(n=online)
 
     def _fill_tables(self) -> None:
         rows = []

@@ -23,6 +23,24 @@ class HubConfig:
     chat_limit: bool = True
     #: Lobby updates to one client are coalesced to at most one per this many seconds.
     lobby_interval: float = 0.25
+    #: The lobby shows each client at most this many tables (theirs first, then tables with a
+    #: free seat, newest first) and this many players online (them, their friends, then by
+    #: name), whatever others do: its messages stay small by design (see lobby.py).
+    lobby_tables: int = 50
+    lobby_players: int = 50
+    #: What one player may cost the hub (see limits.py): messages of any kind (a burst, then so
+    #: many a second), seat and bot changes, tables opened (a burst, then so many a minute),
+    #: tables owned at once; tables on the server; refused messages in a row before the
+    #: client is cut off.
+    messages_burst: int = 60
+    messages_per_second: float = 20.0
+    seat_changes_burst: int = 30
+    seat_changes_per_second: float = 2.0
+    tables_burst: int = 5
+    tables_per_minute: float = 10.0
+    tables_per_player: int = 3
+    max_tables: int = 500
+    max_refused: int = 200
     #: A connection that sends this many bad frames in a row is disconnected.
     max_bad_frames: int = 10
     #: Seconds a new connection has to say hello.

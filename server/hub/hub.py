@@ -29,7 +29,9 @@ from .chat import RateLimiter
 from .config import HubConfig
 from .errors import HubError
 from .guests import GuestsMixin
+from .limits import Budget
 from .lobby import LobbyMixin
+from .outbox import Outbox
 from .play import PlayMixin
 from .seating import SeatingMixin
 from .session import Player, Session
@@ -54,6 +56,11 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
         self._stopped = False  # once stopped, sessions that wind down schedule no timers
         #: What :meth:`start` restored: tables, and the guests whose chips it sent home.
         self.recovered: dict[str, int] = {}
+        # A burst's writes are committed once, and what shows them waits for that commit.
+        self.outbox = Outbox(store)
+        store.hold_commits(self._commit_soon)
+        #: Called if the store cannot commit (the server must stop: memory is ahead of disk).
+        self.on_fatal: Any = None
         self._init_play()
         self._init_lobby()
 
@@ -84,11 +91,28 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
         guests, chips = self.retire_guests()
         if chips:
             log.info("stopping: %d chip(s) of %d guest(s) went back to the bank", chips, guests)
+        self.commit()
         for session in list(self.sessions):
             with contextlib.suppress(Exception):
                 await session.conn.close()
         for task in list(self._tasks):
             task.cancel()
+
+    def _commit_soon(self) -> None:
+        """The store opened a batch: commit it once the handlers ready now have run."""
+        asyncio.get_running_loop().call_soon(self.commit)
+
+    def commit(self) -> None:
+        """Commit the held writes, then send what waited for them."""
+        try:
+            self.store.commit_held()
+        except Exception:
+            log.critical("the store cannot commit; stopping", exc_info=True)
+            self.outbox.drop()
+            if self.on_fatal is not None:
+                self.on_fatal()
+            return
+        self.outbox.flush()
 
     def spawn(self, coro) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coro)
@@ -120,14 +144,19 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
 
     async def serve(self, conn: Connection) -> None:
         """Talk to one client until it leaves. Never raises for anything the client sends."""
-        session = Session(conn)
+        config = self.config
+        session = Session(
+            conn,
+            outbox=self.outbox,
+            refusals=RateLimiter(config.max_refused, config.max_refused / 10),
+        )
         self.sessions.add(session)
         try:
             hello = await self._await_hello(session)
             if hello is None:
                 return
             self.on_hello(session, hello)
-            while session.alive:
+            while session.alive and not session.ending:
                 try:
                     message = await conn.recv()
                 except ConnectionClosed:
@@ -136,6 +165,7 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
         except Exception:
             log.exception("session %s failed", session.id)
         finally:
+            self.commit()  # what was said to this client goes out before it is hung up
             self._drop_session(session)
             with contextlib.suppress(Exception):
                 await conn.close()
@@ -186,9 +216,15 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
         return True
 
     def _bye(self, session: Session, code: str, message: str) -> None:
+        """Say goodbye after everything said before it, then hang up."""
         session.push({"t": "bye", "code": code, "message": message})
-        session.alive = False
-        self.spawn(session.conn.close())
+        session.ending = True  # nothing more it sends is read
+
+        def hang_up() -> None:
+            session.alive = False
+            self.spawn(session.conn.close())
+
+        self.outbox.then(hang_up)
 
     def handle(self, session: Session, message: dict | ProtocolError) -> None:
         """Validate and dispatch one message; refusals become ``error`` replies."""
@@ -200,6 +236,12 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
         kind = message["t"]
         handler = getattr(self, f"on_{kind}")
         try:
+            if session.player is not None:
+                session.player.budget.spend(kind)
+        except HubError as err:
+            self._over_budget(session, err, kind)
+            return
+        try:
             handler(session, message)
         except HubError as err:
             session.push(error(err.code, err.message, ref=kind))
@@ -208,6 +250,15 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
         except Exception:
             log.exception("handler %s failed", kind)
             session.push(error("internal", "Something went wrong on the server.", ref=kind))
+
+    def _over_budget(self, session: Session, err: HubError, kind: str) -> None:
+        """A message past the player's budget is refused; a client that keeps sending them
+        (hundreds within seconds) is cut off."""
+        if session.refusals is not None and not session.refusals.allow():
+            log.info("session %s sent too many messages too fast; cut off", session.id)
+            self._bye(session, "too_fast", "You sent too many messages too fast; goodbye.")
+            return
+        session.push(error(err.code, err.message, ref=kind))
 
     # --- hello, identity and names -----------------------------------------------------------
 
@@ -236,6 +287,8 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
                 guest,
                 lang,
                 RateLimiter(self.config.chat_burst, self.config.chat_per_second),
+                budget=Budget.of(self.config),
+                friends=set() if guest else set(self.store.friends(pid)),
             )
             self.players[pid] = player
             self.names[pid] = name
@@ -255,7 +308,7 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
         )
         if warning is not None:
             session.push(error(warning.code, warning.message, ref="hello"))
-        session.push(self.lobby_message())
+        session.push(self.lobby_message(session))
         self.player_back(player)
         invites = self.store.invites_for(pid)
         if invites:

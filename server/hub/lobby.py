@@ -1,8 +1,14 @@
-"""The lobby: tables and players online, pushed to every client, coalesced.
+"""The lobby: tables and players online, pushed to every client, coalesced, and bounded.
 
 A burst of changes (a table filling with bots, ten players arriving) marks tables and the
 player list dirty; one flush per ``lobby_interval`` sends each client at most one
-``lobby_update`` with only what changed.
+``lobby_update`` with only what changed for them.
+
+What a client is shown is bounded by design, whatever others do: at most ``lobby_tables``
+tables (their own first: where they sit, are kept a seat, own or watch; then tables with a
+free seat, newest first; then the rest, newest first) and at most ``lobby_players`` players
+(them, their friends online, then by name), with the totals of both. One player opening
+thousands of tables once made the lobby larger than a frame may be, and nobody got one.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from . import ratings
 
 if TYPE_CHECKING:
     from .hub import Hub
+    from .session import Player, Session
     from .table import Table
 
 
@@ -23,7 +30,7 @@ class LobbyMixin:
         self._dirty_tables: set[int] = set()
         self._removed_tables: set[int] = set()
         self._players_dirty = False
-        self._lobby_rows: dict[int, dict[str, Any]] = {}  # the rows clients were last sent
+        self._lobby_rows: dict[int, dict[str, Any]] = {}  # each table's row as last sent
         self._lobby_task: asyncio.Task | None = None
         self._lobby_wakeup = asyncio.Event()
 
@@ -56,48 +63,125 @@ class LobbyMixin:
         self._lobby_wakeup.set()
 
     def flush_lobby(self: Hub) -> None:
-        """Send one coalesced update of everything that changed since the last flush."""
+        """Send each client one coalesced update of what changed in the lobby it is shown."""
         if not (self._dirty_tables or self._removed_tables or self._players_dirty):
             return
         # A move at a table usually leaves its lobby row as it was: send only rows that changed.
-        tables = []
-        for table_id in sorted(self._dirty_tables):
+        changed = set()
+        for table_id in self._dirty_tables:
             if table_id in self.tables:
                 info = self.table_info(self.tables[table_id])
                 if self._lobby_rows.get(table_id) != info:
                     self._lobby_rows[table_id] = info
-                    tables.append(info)
+                    changed.add(table_id)
         for table_id in self._removed_tables:
             self._lobby_rows.pop(table_id, None)
-        update: dict[str, Any] = {
-            "t": "lobby_update",
-            "tables": tables,
-            "removed": sorted(self._removed_tables),
-            "players": self.players_info() if self._players_dirty else None,
-        }
+        players_dirty = self._players_dirty
         self._dirty_tables.clear()
         self._removed_tables.clear()
         self._players_dirty = False
-        if not (tables or update["removed"] or update["players"] is not None):
-            return
+        listing = self._lobby_listing()
+        by_name = self.players_by_name() if players_dirty else []
         for session in list(self.sessions):
-            if session.player is not None:
-                session.push(update)
+            if session.player is None:
+                continue
+            shown = self._tables_for(session, listing)
+            rows = [
+                self.lobby_row(t) for t in shown if t in changed or t not in session.lobby_shown
+            ]
+            gone = sorted(session.lobby_shown.difference(shown))
+            session.lobby_shown = set(shown)
+            if not (rows or gone or players_dirty):
+                continue
+            session.push(
+                {
+                    "t": "lobby_update",
+                    "tables": rows,
+                    "removed": gone,
+                    "players": self.players_for(session.player, by_name) if players_dirty else None,
+                    "online": len(self.players),
+                    "tables_total": len(self.tables),
+                }
+            )
 
-    def lobby_message(self: Hub) -> dict[str, Any]:
+    def lobby_message(self: Hub, session: Session) -> dict[str, Any]:
+        """The whole lobby as ``session`` is shown it (sent once, after ``welcome``)."""
+        assert session.player is not None
+        shown = self._tables_for(session, self._lobby_listing())
+        session.lobby_shown = set(shown)
         return {
             "t": "lobby",
-            "tables": [
-                self.table_info(t) for t in sorted(self.tables.values(), key=lambda t: t.id)
-            ],
-            "players": self.players_info(),
+            "tables": [self.lobby_row(t) for t in shown],
+            "players": self.players_for(session.player),
+            "online": len(self.players),
+            "tables_total": len(self.tables),
         }
 
-    def players_info(self: Hub) -> list[dict[str, Any]]:
-        return sorted(
-            ({"name": p.name, "guest": p.guest} for p in self.players.values()),
-            key=lambda p: p["name"].casefold(),
+    def lobby_row(self: Hub, table_id: int) -> dict[str, Any]:
+        row = self._lobby_rows.get(table_id)
+        if row is None:
+            row = self._lobby_rows[table_id] = self.table_info(self.tables[table_id])
+        return row
+
+    # --- what each client is shown -----------------------------------------------------------
+
+    def _lobby_listing(self: Hub) -> tuple[list[int], dict[str, list[int]]]:
+        """Every table in the order the lobby offers them (a free seat first, newest first),
+        and each player's own tables (they sit, are kept a seat, or own it), newest first."""
+        order = sorted(
+            self.tables.values(),
+            key=lambda t: (not (t.status == "waiting" and any(s.empty for s in t.seats)), -t.id),
         )
+        own: dict[str, list[int]] = {}
+        for table in sorted(self.tables.values(), key=lambda t: -t.id):
+            ids = {table.owner} | {p for s in table.seats for p in (s.player, s.reserved) if p}
+            for pid in ids:
+                own.setdefault(pid, []).append(table.id)
+        return [t.id for t in order], own
+
+    def _tables_for(
+        self: Hub, session: Session, listing: tuple[list[int], dict[str, list[int]]]
+    ) -> list[int]:
+        """The tables ``session`` is shown: its own, then the offered ones, at most so many."""
+        order, own = listing
+        assert session.player is not None
+        limit = self.config.lobby_tables
+        mine = own.get(session.player.id, [])
+        watched = sorted((t for t in session.spectating if t in self.tables), reverse=True)
+        shown: list[int] = []
+        seen: set[int] = set()
+        for table_id in (*mine, *watched, *order):
+            if len(shown) >= limit:
+                break
+            if table_id not in seen:
+                seen.add(table_id)
+                shown.append(table_id)
+        return shown
+
+    def players_for(
+        self: Hub, player: Player, by_name: list[Player] | None = None
+    ) -> list[dict[str, Any]]:
+        """Players online as ``player`` is shown them: themself, friends, then others by name,
+        at most so many (the total is in the message's ``online``). ``by_name``: everyone
+        online sorted by name, made once for all clients of a flush."""
+        if by_name is None:
+            by_name = self.players_by_name()
+        limit = self.config.lobby_players
+        friends = sorted(
+            (self.players[f] for f in player.friends if f in self.players),
+            key=lambda p: p.name.casefold(),
+        )
+        listed = [player, *friends][:limit]
+        first = {p.id for p in listed}
+        for other in by_name:
+            if len(listed) >= limit:
+                break
+            if other.id not in first:
+                listed.append(other)
+        return [{"name": p.name, "guest": p.guest} for p in listed]
+
+    def players_by_name(self: Hub) -> list[Player]:
+        return sorted(self.players.values(), key=lambda p: p.name.casefold())
 
     def table_info(self: Hub, table: Table) -> dict[str, Any]:
         """What the lobby (and the table header) shows of a table; no card, no hidden fact."""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from server.store import DataDirInUse, Store, default_data_dir, lock_data_dir
 
+from .cli_options import add_limit_arguments, limits_from
 from .config import HubConfig
 from .hub import Hub
 from .listener import serve_tcp, serve_unix
@@ -66,6 +67,7 @@ def main_hub(args: argparse.Namespace) -> int:
         turn_timer=args.turn_timer,
         grace=args.grace,
         between_games=args.between_games,
+        **limits_from(args),
     )
     tcp = None
     if args.tcp:
@@ -103,4 +105,5 @@ def add_hub_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turn-timer", type=float, default=60.0)
     parser.add_argument("--grace", type=float, default=120.0)
     parser.add_argument("--between-games", type=float, default=5.0)
+    add_limit_arguments(parser.add_argument_group("limits", "what one client may cost the hub"))
     parser.add_argument("-v", "--verbose", action="store_true")

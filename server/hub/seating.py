@@ -26,6 +26,16 @@ class SeatingMixin:
 
     def on_create_table(self: Hub, session: Session, message: dict[str, Any]) -> None:
         player = self.need_player(session)
+        owned = sum(1 for t in self.tables.values() if t.owner == player.id)
+        if owned >= self.config.tables_per_player:
+            raise HubError(
+                "too_many_tables",
+                f"You already have {owned} tables open; close one before opening another.",
+            )
+        if len(self.tables) >= self.config.max_tables:
+            raise HubError(
+                "server_full", "The server has all the tables it can hold; join one instead."
+            )
         game = get_game(message["game"])
         try:
             options = game.resolve_options(message["players"], message.get("options"))

@@ -9,8 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from protocol.connection import Connection, ConnectionClosed
 
+from .config import HubConfig
+from .limits import Budget
+
 if TYPE_CHECKING:
     from .chat import RateLimiter
+    from .outbox import Outbox
 
 log = logging.getLogger(__name__)
 _ids = itertools.count(1)
@@ -25,9 +29,24 @@ class Session:
     spectating: set[int] = field(default_factory=set)
     lobby_dirty: bool = False
     alive: bool = True
+    #: Said goodbye: what it sends is no longer read (it is hung up once the bye is out).
+    ending: bool = False
+    #: Where messages wait while the writes they show are not committed (see outbox.py).
+    outbox: Outbox | None = None
+    #: Messages refused for being over budget: a client that runs this dry is cut off.
+    refusals: RateLimiter | None = None
+    #: The tables this client's lobby shows now (see lobby.py).
+    lobby_shown: set[int] = field(default_factory=set)
 
     def push(self, message: dict[str, Any]) -> None:
-        """Send without blocking; a dead connection is noticed by its reader task."""
+        """Send without blocking, once what it shows is stored; a dead connection is noticed
+        by its reader task."""
+        if self.outbox is not None:
+            self.outbox.send(self, message)
+        else:
+            self.deliver(message)
+
+    def deliver(self, message: dict[str, Any]) -> None:
         if not self.alive:
             return
         try:
@@ -45,6 +64,10 @@ class Player:
     guest: bool
     lang: str
     chat: RateLimiter
+    #: What they may still send (see limits.py), and whom they befriended (the lobby lists
+    #: friends online first).
+    budget: Budget = field(default_factory=lambda: Budget.of(HubConfig()))
+    friends: set[str] = field(default_factory=set)
     sessions: set[Session] = field(default_factory=set)
     prefs: dict[str, Any] = field(default_factory=dict)  # guests' prefs live only this long
 

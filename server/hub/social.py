@@ -71,8 +71,11 @@ class SocialMixin:
                 raise HubError("self", "You cannot befriend yourself.")
             if op == "add":
                 self.store.add_friend(player.id, other)
+                player.friends.add(other)
             else:
                 self.store.remove_friend(player.id, other)
+                player.friends.discard(other)
+            self.lobby_players_changed()  # friends online come first in their lobby
         session.push({"t": "friends", "friends": self.friends_info(player.id)})
 
     def friends_info(self: Hub, player_id: str) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from server.hub.cli_options import add_limit_arguments, limits_from
 from server.hub.config import HubConfig
 
 from .config import HostConfig
@@ -95,6 +96,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"new connections a second from one address, after a burst of "
         f"{defaults.connection_burst}",
     )
+    add_limit_arguments(limits)
     limits.add_argument(
         "--max-auth-failures",
         type=int,
@@ -278,7 +280,10 @@ def main_serve(args: argparse.Namespace) -> int:
         verbose=args.verbose,
     )
     hub_config = HubConfig(
-        bot_delay=args.bot_delay, between_games=args.between_games, seed=args.seed
+        bot_delay=args.bot_delay,
+        between_games=args.between_games,
+        seed=args.seed,
+        **limits_from(args),
     )
     try:
         # One server per database, taken before the store is opened (server/store/lock.py).

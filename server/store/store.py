@@ -125,6 +125,12 @@ class Store:
         self.path = os.fspath(path)
         self._clock = clock
         self._depth = 0
+        # Held commits (see :meth:`hold_commits`): the open batch, and who hears it open.
+        self._held = False
+        self._lost = False
+        #: Commits made (each one waits for the disk): what a burst of writes cost.
+        self.commits = 0
+        self._on_hold: Callable[[], None] | None = None
         memory = self.path == ":memory:"
         created = False
         if not memory and not os.path.exists(self.path):
@@ -189,7 +195,9 @@ class Store:
         return cls(folder / DB_NAME, **kwargs)
 
     def close(self) -> None:
-        """Close the connection (committed data is already safe; this only tidies the WAL)."""
+        """Commit what is held, close the connection (this also tidies the WAL)."""
+        if self._held:
+            self.commit_held()
         self._conn.close()
 
     def __enter__(self) -> Store:
@@ -219,6 +227,8 @@ class Store:
         leaves the outer block, everything. Database errors come out as :class:`StoreError`.
         """
         conn = self._conn
+        if self._depth == 0 and self._on_hold is not None:
+            self._open_batch()
         outer = self._depth == 0
         savepoint = f"sp{self._depth}"
         try:
@@ -230,6 +240,8 @@ class Store:
             yield self
         except BaseException as exc:
             self._depth -= 1
+            if self._held and not conn.in_transaction:
+                self._lost = True  # SQLite rolled the whole held batch back (disk full, I/O)
             if conn.in_transaction:  # SQLite may already have rolled back (disk full, I/O)
                 if outer:
                     conn.execute("ROLLBACK")
@@ -242,6 +254,7 @@ class Store:
         self._depth -= 1
         try:
             conn.execute("COMMIT" if outer else f"RELEASE {savepoint}")
+            self.commits += outer
         except sqlite3.Error as err:
             if outer and conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -249,7 +262,58 @@ class Store:
 
     @property
     def in_transaction(self) -> bool:
-        return self._depth > 0
+        return self._depth > (1 if self._held else 0)
+
+    # --- group commit --------------------------------------------------------------------
+
+    def hold_commits(self, on_hold: Callable[[], None] | None) -> None:
+        """Group commit: from now on the first write opens one transaction that every later
+        write joins (each call, and each :meth:`transaction`, as a savepoint of its own), until
+        :meth:`commit_held`. ``on_hold`` is called as the batch opens, to arrange that commit.
+
+        Why: a commit waits for the disk (an fsync), and the hub's event loop must not wait for
+        one per message when a burst of them arrives: a burst's writes cost one commit. Whoever
+        holds commits must show nothing that depends on held writes before they are committed.
+        ``None`` turns holding off (committing what is held first).
+        """
+        if on_hold is None and self._held:
+            self.commit_held()
+        self._on_hold = on_hold
+
+    @property
+    def holding(self) -> bool:
+        """Writes are held in an open batch, not yet committed."""
+        return self._held
+
+    def commit_held(self) -> None:
+        """Commit the open batch (if any); StoreError if it cannot be, and then nothing of it
+        is kept."""
+        if not self._held:
+            return
+        if self._depth != 1:
+            raise StoreError("commit_held inside a transaction")
+        self._held = False
+        self._depth = 0
+        if self._lost:
+            self._lost = False
+            raise StoreError("The held writes were rolled back by the database.")
+        try:
+            self._conn.execute("COMMIT")
+            self.commits += 1
+        except sqlite3.Error as err:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            raise StoreError(f"Cannot commit: {err}") from err
+
+    def _open_batch(self) -> None:
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise StoreError(f"Cannot start a transaction: {err}") from err
+        self._held = True
+        self._depth = 1
+        assert self._on_hold is not None
+        self._on_hold()
 
     def _bump(self, counter: str) -> int:
         """The next value of a persisted counter (1, 2, 3…); call inside a transaction."""

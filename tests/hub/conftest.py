@@ -11,6 +11,11 @@ def fast_config(**overrides) -> HubConfig:
         turn_timer=0.0,
         lobby_interval=0.02,
         hello_timeout=2.0,
+        # Scripted clients send far faster than people; the budgets have tests of their own.
+        messages_burst=1_000_000,
+        seat_changes_burst=1_000_000,
+        tables_burst=1_000_000,
+        tables_per_player=1_000,
     )
     values.update(overrides)
     return HubConfig(**values)
