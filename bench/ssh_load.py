@@ -386,8 +386,12 @@ class ServerProbe:
         }
 
 
-async def serve_child(data_dir: Path, workers: int) -> None:
-    """The server side: what ``gambit serve`` runs, plus the probe, driven over stdin."""
+async def serve_child(data_dir: Path, workers: int, strict: bool = False) -> None:
+    """The server side: what ``gambit serve`` runs, plus the probe, driven over stdin.
+
+    ``strict`` (bench/abuse.py): the limits of ``gambit serve`` as they are by default, and the
+    hub on a TCP listener too (as ``gambit hub --tcp``), for attackers who speak the protocol.
+    """
 
     from server.hub import Hub, HubConfig
     from server.ssh.config import HostConfig
@@ -405,22 +409,36 @@ async def serve_child(data_dir: Path, workers: int) -> None:
     store = Store.open(data_dir)
     hub = Hub(store, HubConfig(bot_delay=1.0, turn_timer=0, between_games=2.0))
     await hub.start()
-    config = HostConfig(
-        port=0,
-        max_sessions=10_000,
-        max_per_address=10_000,
-        idle_timeout=0,
-        freeze_sessions=True,
-        app_workers=workers,
-        log_file=str(data_dir / "server.log"),
-    )
+    if strict:
+        config = HostConfig(
+            port=0,
+            idle_timeout=0,
+            freeze_sessions=True,
+            app_workers=workers,
+            log_file=str(data_dir / "server.log"),
+        )
+    else:
+        config = HostConfig(
+            port=0,
+            max_sessions=10_000,
+            max_per_address=10_000,
+            idle_timeout=0,
+            freeze_sessions=True,
+            app_workers=workers,
+            log_file=str(data_dir / "server.log"),
+        )
     host = SSHHost(hub, config, load_or_create_host_key(data_dir))
     port = await host.start()
+    hub_tcp = None
+    if strict:
+        from server.hub.listener import serve_tcp
+
+        hub_tcp = (await serve_tcp(hub, "127.0.0.1", 0)).sockets[0].getsockname()[1]
     probe = ServerProbe(hub, host)
     # The real stdout: while apps run, Textual points sys.stdout at its capture.
     out = sys.__stdout__
     assert out is not None
-    out.write(json.dumps({"port": port}) + "\n")
+    out.write(json.dumps({"port": port, "hub_tcp": hub_tcp}) + "\n")
     out.flush()
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
@@ -434,6 +452,10 @@ async def serve_child(data_dir: Path, workers: int) -> None:
             answer = probe.report()
         elif line == "pids":
             answer = {"pids": probe.pids()}
+        elif line == "store":
+            store_ = hub.store
+            answer = {"commits": store_.commits, "commit_ms_max": store_.commit_ms_max}
+            store_.commit_ms_max = 0.0  # the longest commit since the last question
         else:
             break
         out.write(json.dumps(answer) + "\n")
@@ -546,7 +568,10 @@ async def quiet(client: Client, seconds: float, limit: float = 10.0) -> None:
         pass
 
 
-async def connect(client: Client, port: int, timeout: float = 300.0) -> None:
+async def connect(
+    client: Client, port: int, timeout: float = 300.0, source: str | None = None
+) -> None:
+    """``source``: the loopback address to connect from (a server's limits are per address)."""
     import asyncssh
 
     client.started = time.perf_counter()
@@ -560,6 +585,7 @@ async def connect(client: Client, port: int, timeout: float = 300.0) -> None:
         compression_algs=["none"],
         preferred_auth=["keyboard-interactive"],
         client_factory=GuestClient,
+        local_addr=(source, 0) if source else None,
     )
     client.chan, _ = await client.conn.create_session(
         make_session_class(client), term_type="xterm-256color", term_size=(80, 24), encoding=None
@@ -633,18 +659,21 @@ async def type_keys(client: Client, stop: asyncio.Event, echoes: list[float]) ->
 class Child:
     """The server process and its command line on stdin/stdout."""
 
-    def __init__(self, data_dir: Path, workers: int) -> None:
+    def __init__(self, data_dir: Path, workers: int, strict: bool = False) -> None:
         from server.ssh.app_worker import REPORT_UNCHANGED
 
+        mode = ["strict"] if strict else []
         self.proc = subprocess.Popen(
-            [sys.executable, __file__, "--child", str(data_dir), str(workers)],
+            [sys.executable, __file__, "--child", str(data_dir), str(workers), *mode],
             env={**os.environ, REPORT_UNCHANGED: "1"},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             cwd=ROOT,
         )
-        self.port = self.read()["port"]
+        started = self.read()
+        self.port = started["port"]
+        self.hub_tcp = started.get("hub_tcp")
 
     def read(self) -> dict[str, Any]:
         assert self.proc.stdout is not None
@@ -772,11 +801,12 @@ def log(text: str) -> None:
 
 
 def main() -> None:
-    if len(sys.argv) == 4 and sys.argv[1] == "--child":
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "--child":
         from server.ssh.serve import use_app_fps
 
         use_app_fps()  # as gambit serve does
-        asyncio.run(serve_child(Path(sys.argv[2]), int(sys.argv[3])))
+        strict = sys.argv[4:] == ["strict"]
+        asyncio.run(serve_child(Path(sys.argv[2]), int(sys.argv[3]), strict))
         return
     from server.ssh.serve import default_workers
 

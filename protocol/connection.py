@@ -165,8 +165,10 @@ async def open_unix(path: str) -> StreamConnection:
     return StreamConnection(reader, writer, max_frame=MAX_SERVER_FRAME, peer="hub")
 
 
-async def open_tcp(host: str, port: int) -> StreamConnection:
-    reader, writer = await asyncio.open_connection(host, port)
+async def open_tcp(host: str, port: int, source: str | None = None) -> StreamConnection:
+    """A client's connection; ``source``: the local address to connect from."""
+    local = (source, 0) if source else None
+    reader, writer = await asyncio.open_connection(host, port, local_addr=local)
     return StreamConnection(reader, writer, max_frame=MAX_SERVER_FRAME, peer="hub")
 
 

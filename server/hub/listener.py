@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import socket
 import stat
 from pathlib import Path
 
-from protocol.codec import MAX_CLIENT_FRAME
+from protocol.codec import MAX_CLIENT_FRAME, encode
 from protocol.connection import StreamConnection
+from server.admission import Admission, AdmissionLimits
 
 from .hub import Hub
+
+log = logging.getLogger(__name__)
 
 
 class SocketInUse(OSError):
@@ -66,9 +70,33 @@ async def serve_unix(hub: Hub, path: str | Path, *, trusted: bool = True) -> asy
     return server
 
 
-async def serve_tcp(hub: Hub, host: str, port: int) -> asyncio.Server:
+async def serve_tcp(
+    hub: Hub, host: str, port: int, limits: AdmissionLimits | None = None
+) -> asyncio.Server:
+    """Listen for guests on TCP. Each address may hold a few connections and open new ones at
+    a bounded rate (see server/admission.py): every connection is a new guest with a fresh
+    budget, so a client that hangs up and comes back must not be able to do so at will."""
+    admission = Admission(limits or AdmissionLimits())
+
     async def on_client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        conn = StreamConnection(reader, writer, max_frame=MAX_CLIENT_FRAME, trusted=False)
-        await hub.serve(conn)
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
+        refusal = admission.refusal(address)
+        if refusal is not None:
+            if admission.explain(address):  # the first few times a minute: said and logged
+                log.info("refused a hub connection from %s: %s", address, refusal)
+                with contextlib.suppress(Exception):
+                    writer.write(encode({"t": "bye", "code": "refused", "message": refusal}))
+            writer.close()
+            return
+        admission.opened(writer, address)
+        admission.authenticated(writer)  # the hub's hello timeout bounds one that says nothing
+        conn = StreamConnection(
+            reader, writer, max_frame=MAX_CLIENT_FRAME, trusted=False, peer=address
+        )
+        try:
+            await hub.serve(conn)
+        finally:
+            admission.closed(writer, address)
 
     return await asyncio.start_server(on_client, host, port)

@@ -44,6 +44,9 @@ from .screen_diff import SentScreen
 from .sgr import compact as compact_styles
 from .term_size import DEFAULT_SIZE, clamp_size
 
+#: At most one new terminal size this often (seconds); see ChannelDriver._want_size.
+RESIZE_INTERVAL = 0.2
+
 if TYPE_CHECKING:
     from rich.console import RenderableType
     from textual.app import App
@@ -127,6 +130,10 @@ class ChannelDriver(Driver):
         self._tick_handle: asyncio.TimerHandle | None = None
         self._input_enabled = False
         self._in_band_resize = False
+        # Sizes the client claims: the latest not yet applied, when one was, and its timer.
+        self._wanted: tuple[int, int] | None = None
+        self._resized_at = 0.0
+        self._resize_handle: asyncio.TimerHandle | None = None
         # Coalescing: output held behind a full repaint, and when it must go.
         self._next_is_full = False
         self._held: list[str] = []
@@ -271,6 +278,9 @@ class ChannelDriver(Driver):
         if self._tick_handle is not None:
             self._tick_handle.cancel()
             self._tick_handle = None
+        if self._resize_handle is not None:
+            self._resize_handle.cancel()
+            self._resize_handle = None
 
     def stop_application_mode(self) -> None:
         self.disable_input()
@@ -338,7 +348,27 @@ class ChannelDriver(Driver):
         """The client's window changed (an SSH window-change request)."""
         if self._in_band_resize or not self._input_enabled:
             return  # the terminal reports its size in band; that report wins
-        width, height = clamp_size(width, height, fallback=self._size or DEFAULT_SIZE)
+        self._want_size(width, height)
+
+    def _want_size(self, width: int, height: int) -> None:
+        """Take a size the client claims: clamped (see term_size.py), and at most one new size
+        every ``RESIZE_INTERVAL`` (the latest one wins): each is a whole repaint, and a client
+        can claim sizes far faster than anyone drags a window's corner."""
+        self._wanted = clamp_size(width, height, fallback=self._size or DEFAULT_SIZE)
+        if self._resize_handle is not None:
+            return  # the latest size goes when the interval is over
+        wait = self._resized_at + RESIZE_INTERVAL - time.monotonic()
+        if wait > 0:
+            self._resize_handle = self._loop.call_later(wait, self._apply_size)
+        else:
+            self._apply_size()
+
+    def _apply_size(self) -> None:
+        self._resize_handle = None
+        if self._wanted is None or not self._input_enabled:
+            return
+        (width, height), self._wanted = self._wanted, None
+        self._resized_at = time.monotonic()
         self._size = (width, height)
         self._screen.reset()  # a resized terminal may have reflowed or cleared its cells
         self._screen.width = width
@@ -347,14 +377,9 @@ class ChannelDriver(Driver):
 
     def process_message(self, message: Message) -> None:
         if isinstance(message, events.Resize):
-            # In-band size reports are the client's claim too: never more than we serve.
-            width, height = clamp_size(*message.size, fallback=self._size or DEFAULT_SIZE)
-            if (width, height) != tuple(message.size):
-                size = Size(width, height)
-                message = events.Resize(size, size)
-            self._size = (width, height)
-            self._screen.reset()  # a resized terminal may have reflowed or cleared its cells
-            self._screen.width = message.size.width
+            # An in-band size report: the client's claim too, taken as a window change is.
+            self._want_size(*message.size)
+            return
         if isinstance(message, InBandWindowResize) and message.supported:
             self._in_band_resize = True
             if not message.enabled:

@@ -28,8 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
-from .admission import Admission, AdmissionLimits
+from server.admission import Admission, AdmissionLimits
+
 from .config import HostConfig
+from .door import FrontDoor
 from .memory import FrozenSessions
 from .session import AppFactory, GameSession
 from .workers import AppWorkers
@@ -80,6 +82,9 @@ class SSHHost:
                 max_auth_failures=config.max_auth_failures,
             )
         )
+        #: The door's verdict on the connection being made now: (address, refusal or None).
+        self.verdict: tuple[str, str | None] | None = None
+        self.door = FrontDoor(self)
         self.sessions: set[GameSession] = set()
         self.open_connections: set[asyncssh.SSHServerConnection] = set()
         self._per_address: Counter[str] = Counter()
@@ -111,6 +116,7 @@ class SSHHost:
         self._server = await asyncssh.listen(
             config.host,
             config.port,
+            tunnel=self.door,  # refuses connections before asyncssh makes anything of them
             server_factory=lambda: GambitServer(self),
             server_host_keys=[self.host_key],
             # Thin links: players who connect with ``ssh -C`` get zlib after authentication.
@@ -217,6 +223,7 @@ class GambitServer(asyncssh.SSHServer):
         # key offered with a bad signature can never become the identity of a guest login.
         self._candidate: asyncssh.SSHKey | None = None
         self._counted = False  # let in and counted by the host's admission
+        self._refusal: str | None = None  # or refused, and why
         self._failed = False  # a login attempt was refused on this connection
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -224,15 +231,13 @@ class GambitServer(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
         host = self.host
-        refusal = host.connection_refusal(self.address)
-        if refusal is not None:
-            # Said after our version string (asyncssh sends it when this returns), so the
-            # client can show it: "Received disconnect …: Too many connections …".
-            log.info("refused connection from %s: %s", self.address, refusal)
-            asyncio.get_running_loop().call_soon(
-                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal
-            )
-            return
+        verdict = host.verdict
+        if verdict is None or verdict[0] != self.address:  # not through the door (tests)
+            refusal = host.connection_refusal(self.address)
+            if refusal is not None:
+                log.info("refused connection from %s: %s", self.address, refusal)
+                self._refusal = refusal  # said when it asks to log in (begin_auth)
+                return
         self._counted = True
         host.open_connections.add(conn)
         oldest = host.admission.opened(conn, self.address)
@@ -258,6 +263,8 @@ class GambitServer(asyncssh.SSHServer):
 
     def begin_auth(self, username: str) -> bool:
         """Always authenticate: a client's key, if it has one, is who it is."""
+        if self._refusal is not None:
+            raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, self._refusal)
         self.username = username
         return True
 

@@ -170,7 +170,11 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     def output(self, data: bytes) -> None:
         """A frame for the player's terminal (empty: their screen already shows it)."""
         if data and self.chan is not None and not self._closed:
-            self.chan.write(data)
+            try:
+                self.chan.write(data)
+            except (BrokenPipeError, ConnectionError):
+                # The player's end is gone (it sent EOF and closed): the app is being stopped.
+                self._closed = True
         observer = GameSession.on_output
         if observer is not None:
             observer(self, len(data))

@@ -128,8 +128,10 @@ class Store:
         # Held commits (see :meth:`hold_commits`): the open batch, and who hears it open.
         self._held = False
         self._lost = False
-        #: Commits made (each one waits for the disk): what a burst of writes cost.
+        #: Commits made (each one waits for the disk): what a burst of writes cost; and the
+        #: longest one took (ms), the longest the hub's event loop waited on the disk.
         self.commits = 0
+        self.commit_ms_max = 0.0
         self._on_hold: Callable[[], None] | None = None
         memory = self.path == ":memory:"
         created = False
@@ -252,9 +254,13 @@ class Store:
                 raise StoreError(f"Database error: {exc}") from exc
             raise
         self._depth -= 1
+        started = time.perf_counter()
         try:
             conn.execute("COMMIT" if outer else f"RELEASE {savepoint}")
-            self.commits += outer
+            if outer:
+                self.commits += 1
+                ms = (time.perf_counter() - started) * 1000
+                self.commit_ms_max = max(self.commit_ms_max, ms)
         except sqlite3.Error as err:
             if outer and conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -297,9 +303,11 @@ class Store:
         if self._lost:
             self._lost = False
             raise StoreError("The held writes were rolled back by the database.")
+        started = time.perf_counter()
         try:
             self._conn.execute("COMMIT")
             self.commits += 1
+            self.commit_ms_max = max(self.commit_ms_max, (time.perf_counter() - started) * 1000)
         except sqlite3.Error as err:
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")

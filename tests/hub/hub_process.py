@@ -60,8 +60,10 @@ class HubProcess:
         assert "gambit hub ready" in line, (line, self.log.read_text())
         self.tcp_port = int(line.rsplit(":", 1)[1])
 
-    async def guest(self, name: str | None = None) -> Client:
-        client = Client(await open_tcp("127.0.0.1", self.tcp_port))
+    async def guest(self, name: str | None = None, source: str | None = None) -> Client:
+        """A guest over TCP, from ``source`` (a loopback address: the listener's limits are
+        per address)."""
+        client = Client(await open_tcp("127.0.0.1", self.tcp_port, source))
         client.welcome = await client.hello(name)  # type: ignore[attr-defined]
         return client
 

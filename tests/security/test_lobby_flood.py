@@ -7,13 +7,14 @@ stays small and their pings quick; the attacker is refused, then cut off.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import statistics
 import time
 
 import pytest
 
 from protocol.codec import encode
-from protocol.connection import open_tcp
+from protocol.connection import ConnectionClosed, open_tcp
 from tests.hub.harness import Client
 from tests.hub.hub_process import HubProcess
 
@@ -73,7 +74,11 @@ async def test_3000_create_table_from_one_guest(hub):
 
 
 async def test_many_players_with_many_tables_still_give_a_small_lobby(hub):
-    owners = [await hub.guest(f"Owner {i:02d} with a long name"[:24]) for i in range(25)]
+    # Each from an address of their own: the listener lets one address hold ten connections.
+    owners = [
+        await hub.guest(f"Owner {i:02d} with a long name"[:24], source=f"127.0.2.{i + 1}")
+        for i in range(25)
+    ]
     for owner in owners:
         for _ in range(5):  # three are allowed each
             await owner.send("create_table", game="prophet", players=6)
@@ -84,7 +89,7 @@ async def test_many_players_with_many_tables_still_give_a_small_lobby(hub):
     await newcomer.send("create_table", game="fortunes", players=4)
     mine = (await newcomer.until(lambda m: m["t"] == "table"))["table"]
     await asyncio.sleep(0.5)
-    late = Client(await open_tcp("127.0.0.1", hub.tcp_port))
+    late = Client(await open_tcp("127.0.0.1", hub.tcp_port, "127.0.2.200"))
     await late.hello("Late")
     lobby = await late.expect("lobby")
     assert lobby["tables_total"] == 76 and len(lobby["tables"]) == 50
@@ -125,3 +130,32 @@ async def test_3000_add_and_remove_bot_pairs_do_not_stall_the_hub(hub):
     # The flood's table changes were refused past the budget: only a few dozen were made.
     accepted = sum(1 for m in attacker.log if m["t"] == "table") - 1
     assert accepted <= 40, accepted
+
+
+async def test_a_client_cannot_come_back_as_a_new_guest_at_will(hub):
+    """Every TCP connection is a new guest with a fresh budget; the listener lets an address
+    hold ten and open new ones at one a second after a burst of thirty."""
+    held = [await hub.guest(f"Held {n}", source="127.0.3.1") for n in range(10)]
+    extra = Client(await open_tcp("127.0.0.1", hub.tcp_port, "127.0.3.1"))
+    bye = await extra.expect("bye")
+    assert bye["code"] == "refused" and "Too many connections" in bye["message"]
+    for client in held:
+        await client.close()
+    answers = []
+    for _ in range(40):  # hang up and come back, at once, again and again
+        client = Client(await open_tcp("127.0.0.1", hub.tcp_port, "127.0.3.2"))
+        with contextlib.suppress(ConnectionClosed):
+            await client.send("hello", v=1)
+        try:
+            first = await client.until(lambda m: m["t"] in ("welcome", "bye"))
+            answers.append(first["t"])
+        except AssertionError:  # closed without a word (past the first few refusals)
+            answers.append("closed")
+        await client.close()
+    assert answers[:30] == ["welcome"] * 30
+    refused = answers[30:]
+    assert refused.count("welcome") <= 2, refused
+    assert refused.count("bye") >= 1  # the first refusals say why
+    # Others are not affected.
+    other = await hub.guest("Other", source="127.0.3.3")
+    assert other.welcome["you"]["guest"]  # type: ignore[attr-defined]

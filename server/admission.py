@@ -1,4 +1,5 @@
-"""Who may open a connection, before they have said who they are.
+"""Who may open a connection, before they have said who they are (the SSH host's and the hub's
+TCP listener's front doors).
 
 Everything here happens per address and from the moment a TCP connection is made, because a
 connection that never logs in costs the server as much as one that does until the login
@@ -58,6 +59,8 @@ class Admission:
     _buckets: dict[str, _Bucket] = field(default_factory=dict)
     _failures: dict[str, deque[float]] = field(default_factory=dict)
     _banned: dict[str, float] = field(default_factory=dict)
+    #: Refusals explained per address in the current minute: (minute's start, count).
+    _explained: dict[str, tuple[float, int]] = field(default_factory=dict)
 
     def refusal(self, address: str) -> str | None:
         """Why a new connection from ``address`` is refused, or None (it may come in)."""
@@ -68,11 +71,25 @@ class Admission:
                 minutes = max(1, round((until - now) / 60))
                 return f"Too many failed logins from your address; try again in {minutes} min."
             del self._banned[address]
-        if self.connections[address] >= self.limits.max_per_address:
-            return "Too many connections from your address. Close one and try again."
+        # Every attempt costs a token, let in or not: a flood of them is slowed as a whole.
         if not self._take_token(address, now):
             return "Too many new connections from your address; wait a moment."
+        if self.connections[address] >= self.limits.max_per_address:
+            return "Too many connections from your address. Close one and try again."
         return None
+
+    def explain(self, address: str, per_minute: int = 5) -> bool:
+        """Whether to say why a refused connection from ``address`` is refused (and log it):
+        the first few times a minute. A client refused over and over is only closed, which
+        costs the server almost nothing and the log not a line each time."""
+        now = self.clock()
+        start, count = self._explained.get(address, (now, 0))
+        if now - start >= 60:
+            start, count = now, 0
+        self._explained[address] = (start, count + 1)
+        if len(self._explained) > 4096:
+            self._explained = {a: v for a, v in self._explained.items() if now - v[0] < 60}
+        return count < per_minute
 
     def opened(self, conn: Any, address: str) -> Any | None:
         """Count a connection that was let in; returns a pending connection to drop to make
