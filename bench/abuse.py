@@ -1,6 +1,6 @@
 """Abuse: each attack of issue 17 against a server with 50 seated players, who must not notice.
 
-    python bench/abuse.py [--sessions 50] [--phase 12] [--workers W]
+    python bench/abuse.py [--sessions 50] [--phase 30] [--workers W] [--phases none …]
 
 Not a timed test. It starts the server as ``bench/ssh_load.py`` does (store, hub, SSH host and
 app workers, as ``gambit serve``), but with ``gambit serve``'s default limits, and with the hub
@@ -9,7 +9,8 @@ players (bystanders) connect over SSH, each from its own loopback address (127.0
 seated at tables of five where a bot acts for one seat about once a second; two probes type
 into the lobby chat. Then, one phase of ``--phase`` seconds each:
 
-* ``none``: no attack (the reference);
+* ``none``: no attack (the reference; measured again as ``none_again`` after the last attack,
+  and each attack is held to the mean of the two);
 * ``huge_resize``: five guests claim 65535×65535 terminals, in the PTY request, in window
   changes and in band, over and over;
 * ``idle_sockets``: 500 TCP connections from one address that never send a byte;
@@ -19,12 +20,17 @@ into the lobby chat. Then, one phase of ``--phase`` seconds each:
   same way;
 * ``connection_churn``: twenty loops connect to the SSH port and hang up, as fast as they can.
 
+Each attack runs in a process of its own at the lowest priority (``nice 19``): a real
+attacker's own work runs on its own machine, and on a 2-core one it would take the cores from
+the server and its players; what the attack costs the server is what is measured.
+
 Prints, as its last line, one JSON object with, per phase: ``action_p99_ms`` (an action
 accepted by the hub to the frame on every seated player's screen, as in ssh_load),
 ``echo_p99_ms`` (a probe's key to its screen), ``peak_rss_mb`` (the server's processes
 together, sampled every 0.2 s), ``commits`` and ``commit_ms_max`` (how often, and at most how
-long, the hub's event loop waited on the disk); and ``targets``: whether every attack's
-bystander p99 is within 2× that of ``none`` and its peak RSS within 1.5×.
+long, the hub's event loop waited on the disk); ``reference``: the mean of ``none`` and
+``none_again``; and ``targets``: whether every attack's bystander p99 is within 2× the
+reference and its peak RSS within 1.5×.
 """
 
 from __future__ import annotations
@@ -37,9 +43,11 @@ import os
 import random
 import shutil
 import socket
+import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +59,7 @@ from protocol.codec import encode
 from protocol.connection import open_tcp
 from protocol.messages import PROTOCOL_VERSION
 
+ROOT = Path(__file__).resolve().parents[1]
 PHASES = ("none", "huge_resize", "idle_sockets", "table_spam", "message_flood", "connection_churn")
 
 
@@ -75,17 +84,29 @@ def server_pids(root: int) -> list[int]:
     return pids
 
 
-# --- the attacks (each runs until ``stop``) -------------------------------------------------
+# --- the attacks (each runs until ``stop``, in a process of its own) -----------------------
 
 
-async def huge_resize(child: ssh_load.Child, stop: asyncio.Event) -> None:
+@dataclass(slots=True)
+class Target:
+    port: int  # SSH
+    hub_tcp: int  # the hub's TCP listener
+
+
+async def attack_for(name: str, target: Target, seconds: float) -> None:
+    stop = asyncio.Event()
+    asyncio.get_running_loop().call_later(seconds, stop.set)
+    await ATTACKS[name](target, stop)
+
+
+async def huge_resize(target: Target, stop: asyncio.Event) -> None:
     import asyncssh
 
     sessions = []
     for n in range(5):
         conn = await asyncssh.connect(
             "127.0.0.1",
-            child.port,
+            target.port,
             username=f"huge{n}",
             known_hosts=None,
             client_keys=None,
@@ -112,7 +133,7 @@ async def huge_resize(child: ssh_load.Child, stop: asyncio.Event) -> None:
             conn.close()
 
 
-async def idle_sockets(child: ssh_load.Child, stop: asyncio.Event) -> None:
+async def idle_sockets(target: Target, stop: asyncio.Event) -> None:
     loop = asyncio.get_running_loop()
     socks = []
     for _ in range(500):
@@ -120,20 +141,20 @@ async def idle_sockets(child: ssh_load.Child, stop: asyncio.Event) -> None:
         sock.setblocking(False)
         sock.bind(("127.0.0.2", 0))
         with contextlib.suppress(OSError):
-            await loop.sock_connect(sock, ("127.0.0.1", child.port))
+            await loop.sock_connect(sock, ("127.0.0.1", target.port))
         socks.append(sock)
     await stop.wait()
     for sock in socks:
         sock.close()
 
 
-async def protocol_flood(child: ssh_load.Child, stop: asyncio.Event, kind: str) -> None:
+async def protocol_flood(target: Target, stop: asyncio.Event, kind: str) -> None:
     """Ten clients of the hub's TCP listener, each sending 3,000 messages at once, again and
     again (a new connection when cut off)."""
 
     async def one(n: int) -> None:
         while not stop.is_set():
-            conn = await open_tcp("127.0.0.1", child.hub_tcp)
+            conn = await open_tcp("127.0.0.1", target.hub_tcp)
             try:
                 await conn.send({"t": "hello", "v": PROTOCOL_VERSION, "name": f"Flood{n}"})
                 if kind == "message_flood":
@@ -161,13 +182,13 @@ async def protocol_flood(child: ssh_load.Child, stop: asyncio.Event, kind: str) 
     await asyncio.gather(*(one(n) for n in range(10)))
 
 
-async def connection_churn(child: ssh_load.Child, stop: asyncio.Event) -> None:
+async def connection_churn(target: Target, stop: asyncio.Event) -> None:
     async def loop_once(n: int) -> None:
         while not stop.is_set():
             with contextlib.suppress(OSError, TimeoutError):
                 reader, writer = await asyncio.wait_for(
                     asyncio.open_connection(
-                        "127.0.0.1", child.port, local_addr=(f"127.0.0.{100 + n % 4}", 0)
+                        "127.0.0.1", target.port, local_addr=(f"127.0.0.{100 + n % 4}", 0)
                     ),
                     2,
                 )
@@ -182,8 +203,8 @@ async def connection_churn(child: ssh_load.Child, stop: asyncio.Event) -> None:
 ATTACKS = {
     "huge_resize": huge_resize,
     "idle_sockets": idle_sockets,
-    "table_spam": lambda child, stop: protocol_flood(child, stop, "table_spam"),
-    "message_flood": lambda child, stop: protocol_flood(child, stop, "message_flood"),
+    "table_spam": lambda target, stop: protocol_flood(target, stop, "table_spam"),
+    "message_flood": lambda target, stop: protocol_flood(target, stop, "message_flood"),
     "connection_churn": connection_churn,
 }
 
@@ -200,8 +221,24 @@ async def phase(
     await child.ask("store")  # resets the longest commit
     before = await child.ask("store")
     await child.ask("mark")
-    attack = ATTACKS.get(name)
-    attacking = asyncio.create_task(attack(child, stop)) if attack else None
+    attacker = None
+    if name in ATTACKS:
+        # In a process of its own, at the lowest priority: an attacker's own work runs on its
+        # own machine, and on this 2-core one it would otherwise take the cores from the
+        # server and its players; what the attack costs the server is what is measured.
+        attacker = subprocess.Popen(
+            [
+                sys.executable,
+                __file__,
+                "--attack",
+                name,
+                str(child.port),
+                str(child.hub_tcp),
+                str(seconds),
+            ],
+            cwd=ROOT,
+            preexec_fn=lambda: os.nice(19),
+        )
     peak = 0.0
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -209,11 +246,13 @@ async def phase(
         await asyncio.sleep(0.2)
     stop.set()
     await asyncio.gather(*typing)
-    if attacking is not None:
+    if attacker is not None:
         try:
-            await asyncio.wait_for(attacking, 15)
-        except Exception as err:  # an attack that breaks is reported, not fatal
-            ssh_load.log(f"{name}: the attack ended with {err!r}")
+            code = await asyncio.to_thread(attacker.wait, 20)
+            if code:
+                ssh_load.log(f"{name}: the attack ended with code {code}")
+        except subprocess.TimeoutExpired:
+            attacker.kill()
     report = await child.ask("report")
     after = await child.ask("store")
     return {
@@ -241,23 +280,32 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(0.1)
         await asyncio.gather(*tasks)
         seated = await child.ask(f"seat {args.stagger}")
+        ssh_load.log(f"server pid {child.proc.pid}")
         ssh_load.log(f"seated: {seated}")
-        await asyncio.sleep(args.stagger + 2)
+        await asyncio.sleep(args.stagger + args.warmup)
         results = {}
-        for name in PHASES:
-            results[name] = await phase(name, child, probes, args.phase)
-            ssh_load.log(f"{name}: {json.dumps(results[name])}")
+        # The reference is measured first and again last (the machine's own noise moves more
+        # than some attacks do); each attack is held to the mean of the two.
+        for name in [*args.phases, "none"]:
+            key = "none_again" if name == "none" and "none" in results else name
+            results[key] = await phase(name, child, probes, args.phase)
+            ssh_load.log(f"{key}: {json.dumps(results[key])}")
             await asyncio.sleep(2)  # what an attack left behind settles
-        base = results["none"]
+        base = {
+            k: (results["none"][k] + results["none_again"][k]) / 2
+            for k in ("action_p99_ms", "peak_rss_mb")
+        }
         met = {}
-        for name in PHASES[1:]:
+        for name in args.phases:
+            if name == "none":
+                continue
             r = results[name]
             met[name] = bool(
                 r["action_p99_ms"] is not None
                 and r["action_p99_ms"] <= 2 * base["action_p99_ms"]
                 and r["peak_rss_mb"] <= 1.5 * base["peak_rss_mb"]
             )
-        return {"sessions": args.sessions, **results, "targets": met}
+        return {"sessions": args.sessions, **results, "reference": base, "targets": met}
     finally:
         for client in players + probes:
             if client.conn is not None:
@@ -267,13 +315,27 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
+    if len(sys.argv) == 6 and sys.argv[1] == "--attack":
+        name, port, hub_tcp, seconds = sys.argv[2], *map(float, sys.argv[3:])
+        asyncio.run(attack_for(name, Target(int(port), int(hub_tcp)), seconds))
+        return
     from server.ssh.serve import default_workers
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=50, help="seated players")
-    parser.add_argument("--phase", type=float, default=12.0, help="seconds per phase")
+    parser.add_argument("--phase", type=float, default=30.0, help="seconds per phase")
     parser.add_argument("--workers", type=int, default=default_workers())
     parser.add_argument("--stagger", type=float, default=10.0)
+    parser.add_argument(
+        "--warmup", type=float, default=10.0, help="seconds of play before the first phase"
+    )
+    parser.add_argument(
+        "--phases",
+        nargs="+",
+        default=list(PHASES),
+        choices=PHASES,
+        help="which phases to run (the first is the reference)",
+    )
     args = parser.parse_args()
     random.seed(1)
     print(json.dumps(asyncio.run(run(args))))

@@ -112,6 +112,9 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
         "name": _str(MAX_NAME, required=False),
     },
     "ping": {"n": _int(0, 2**31)},
+    # Whether the client shows the lobby now: lobby updates go only to clients that do (a
+    # player at a table needs none), and turning it on brings a fresh ``lobby``.
+    "lobby_watch": {"on": Field((bool,))},
 }
 
 #: What the hub sends; documented in docs/protocol.md. Checked in tests, not at run time.

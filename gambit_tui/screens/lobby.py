@@ -72,6 +72,8 @@ class LobbyScreen(GambitScreen):
         super().__init__()
         #: The rows the tables' list shows (it is rebuilt only when they change).
         self._rows: list[tuple[Any, ...]] | None = None
+        #: Whether the hub sends us lobby updates (it does from hello on).
+        self._watching = True
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -276,8 +278,15 @@ class LobbyScreen(GambitScreen):
             self.action_watch()
 
     def on_screen_resume(self) -> None:
+        if not self._watching:  # back from a table: the hub sends the lobby afresh
+            self._watching = self.gapp.send({"t": "lobby_watch", "on": True})
         self.refresh_status()
         self.refresh_view()
+
+    def on_screen_suspend(self) -> None:
+        # Under a table, a form or a dialog nobody sees the lobby: it needs no updates.
+        if self._watching:
+            self._watching = not self.gapp.send({"t": "lobby_watch", "on": False})
 
     # --- the selected table ----------------------------------------------------------------
 

@@ -34,13 +34,13 @@ class HubConfig:
     #: client is cut off.
     messages_burst: int = 60
     messages_per_second: float = 20.0
-    seat_changes_burst: int = 30
+    seat_changes_burst: int = 12
     seat_changes_per_second: float = 2.0
     tables_burst: int = 5
     tables_per_minute: float = 10.0
     tables_per_player: int = 3
     max_tables: int = 500
-    max_refused: int = 200
+    max_refused: int = 50
     #: A connection that sends this many bad frames in a row is disconnected.
     max_bad_frames: int = 10
     #: Seconds a new connection has to say hello.

@@ -83,8 +83,8 @@ class LobbyMixin:
         listing = self._lobby_listing()
         by_name = self.players_by_name() if players_dirty else []
         for session in list(self.sessions):
-            if session.player is None:
-                continue
+            if session.player is None or not session.lobby_watching:
+                continue  # not in the lobby now: it gets a fresh one when it comes back
             shown = self._tables_for(session, listing)
             rows = [
                 self.lobby_row(t) for t in shown if t in changed or t not in session.lobby_shown
@@ -103,6 +103,13 @@ class LobbyMixin:
                     "tables_total": len(self.tables),
                 }
             )
+
+    def on_lobby_watch(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        """The client shows the lobby, or stops showing it (it is at a table, say)."""
+        self.need_player(session)
+        was, session.lobby_watching = session.lobby_watching, message["on"]
+        if message["on"] and not was:
+            session.push(self.lobby_message(session))
 
     def lobby_message(self: Hub, session: Session) -> dict[str, Any]:
         """The whole lobby as ``session`` is shown it (sent once, after ``welcome``)."""

@@ -35,8 +35,10 @@ class Session:
     outbox: Outbox | None = None
     #: Messages refused for being over budget: a client that runs this dry is cut off.
     refusals: RateLimiter | None = None
-    #: The tables this client's lobby shows now (see lobby.py).
+    #: The tables this client's lobby shows now, and whether it shows the lobby at all (only
+    #: then does it get lobby updates; see lobby.py).
     lobby_shown: set[int] = field(default_factory=set)
+    lobby_watching: bool = True
 
     def push(self, message: dict[str, Any]) -> None:
         """Send without blocking, once what it shows is stored; a dead connection is noticed

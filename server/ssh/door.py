@@ -1,18 +1,21 @@
-"""The front door: connections refused before asyncssh builds anything for them.
+"""The front door: connections refused before anything is built for them.
 
-asyncssh makes a whole SSH connection (its state, our version string) for every TCP
-connection accepted, and a client hanging up and connecting again in a tight loop was
-refused thousands of times a second that way, which took the server's event loop from the
-players. So the SSH host listens through this door (asyncssh's ``tunnel`` interface: an object
-with ``create_server``), which asks the host's admission about each new connection first:
-one let in goes on to asyncssh as usual; one refused is told why (in an SSH disconnect, by
-asyncssh) only the first few times a minute from its address, and after that simply closed.
+asyncssh (through asyncio's server) makes a task, a transport and a whole SSH connection (its
+state, our version string) for every TCP connection accepted, and a client hanging up and
+connecting again in a tight loop was refused thousands of times a second that way, which took
+the server's event loop from the players. So the SSH host listens through this door (given to
+asyncssh as its ``tunnel``: an object with ``create_server``), which accepts sockets itself and
+asks the host's admission about each before anything else: one let in goes on to asyncssh as
+usual; one refused is told why (an SSH disconnect) the first few times a minute from its
+address, and after that only closed, at the cost of two system calls.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +23,9 @@ if TYPE_CHECKING:
     from .host import SSHHost
 
 log = logging.getLogger(__name__)
+
+#: Sockets accepted per wake-up of a listening socket, at most (then the loop runs others).
+ACCEPT_BATCH = 64
 
 
 class FrontDoor:
@@ -32,11 +38,90 @@ class FrontDoor:
 
     async def create_server(
         self, session_factory: Callable[[str, int], Any], listen_host: str, listen_port: int
-    ) -> asyncio.AbstractServer:
-        loop = asyncio.get_running_loop()
-        return await loop.create_server(
-            lambda: _Gate(self, session_factory), listen_host or None, listen_port
+    ) -> Listener:
+        return Listener(self, session_factory, listen_host, listen_port)
+
+
+class Listener:
+    """Listening sockets, accepted by hand; what asyncssh and the host need of a server."""
+
+    def __init__(
+        self,
+        door: FrontDoor,
+        session_factory: Callable[[str, int], Any],
+        host: str,
+        port: int,
+    ) -> None:
+        self.door = door
+        self.session_factory = session_factory
+        self.loop = asyncio.get_running_loop()
+        self.sockets: list[socket.socket] = []
+        self._tasks: set[asyncio.Task[Any]] = set()
+        infos = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         )
+        try:
+            for family, kind, proto, _, address in dict.fromkeys(infos):
+                sock = socket.socket(family, kind, proto)
+                self.sockets.append(sock)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6:
+                    sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                if port == 0 and len(self.sockets) > 1:  # every family on the one free port
+                    address = (address[0], self.sockets[0].getsockname()[1], *address[2:])
+                sock.bind(address)
+                sock.listen(128)
+                sock.setblocking(False)
+                self.loop.add_reader(sock.fileno(), self._accept, sock)
+        except BaseException:
+            self.close()
+            raise
+
+    def _accept(self, listening: socket.socket) -> None:
+        host = self.door.host
+        for _ in range(ACCEPT_BATCH):
+            try:
+                conn, peer = listening.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as err:  # e.g. out of file descriptors: try again next wake-up
+                log.warning("could not accept a connection: %s", err)
+                return
+            address = str(peer[0]) if peer else "?"
+            refusal = host.connection_refusal(address)
+            if refusal is not None and not host.admission.explain(address):
+                self.door.dropped += 1
+                conn.close()
+                continue
+            conn.setblocking(False)
+            task = self.loop.create_task(self._open(conn, address, peer, refusal))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _open(
+        self, conn: socket.socket, address: str, peer: Any, refusal: str | None
+    ) -> None:
+        def gate() -> _Gate:
+            return _Gate(self.door, self.session_factory, address, peer, refusal)
+
+        try:
+            await self.loop.connect_accepted_socket(gate, sock=conn)
+        except OSError:
+            conn.close()
+
+    # --- what a server has -----------------------------------------------------------------
+
+    def close(self) -> None:
+        for sock in self.sockets:
+            with contextlib.suppress(Exception):
+                self.loop.remove_reader(sock.fileno())
+            sock.close()
+
+    async def wait_closed(self) -> None:
+        return
+
+    def is_serving(self) -> bool:
+        return any(sock.fileno() >= 0 for sock in self.sockets)
 
 
 #: How long a refused client is given to read why before its connection is closed.
@@ -63,34 +148,36 @@ def disconnect_packet(reason: str, code: int = DISC_TOO_MANY_CONNECTIONS) -> byt
 
 class _Gate(asyncio.Protocol):
     """One accepted socket: handed to asyncssh's connection if let in; if refused, told why
-    here (the first few times a minute from its address) or closed at once."""
+    here (see ``Listener._accept`` for the ones only closed)."""
 
-    def __init__(self, door: FrontDoor, session_factory: Callable[[str, int], Any]) -> None:
+    def __init__(
+        self,
+        door: FrontDoor,
+        session_factory: Callable[[str, int], Any],
+        address: str,
+        peer: Any,
+        refusal: str | None,
+    ) -> None:
         self.door = door
         self.session_factory = session_factory
+        self.address = address
+        self.peer = peer
+        self.refusal = refusal
         self.inner: asyncio.Protocol | None = None
         self.transport: asyncio.Transport | None = None
-        self.refusal: str | None = None
         self._heard = False  # the client's version line has come (a refusal may be said)
         self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        host = self.door.host
-        peer = transport.get_extra_info("peername")
-        address = str(peer[0]) if peer else "?"
-        refusal = host.connection_refusal(address)
-        if refusal is not None:
-            if not host.admission.explain(address):
-                self.door.dropped += 1
-                transport.abort()
-                return
-            self._refuse(transport, address, refusal)
+        if self.refusal is not None:
+            self._refuse(transport, self.address, self.refusal)
             return
+        host = self.door.host
         # The verdict travels with the call: GambitServer.connection_made (inside asyncssh's
         # connection_made, just below) reads it instead of asking admission a second time.
-        host.verdict = (address, None)
+        host.verdict = (self.address, None)
         try:
-            self.inner = self.session_factory(address, peer[1] if peer else 0)
+            self.inner = self.session_factory(self.address, self.peer[1] if self.peer else 0)
             self.inner.connection_made(transport)
         finally:
             host.verdict = None
@@ -103,7 +190,6 @@ class _Gate(asyncio.Protocol):
         (closing one with data unread resets it, and the client would lose our words)."""
         log.info("refused connection from %s: %s", address, refusal)
         self.transport = transport  # type: ignore[assignment]
-        self.refusal = refusal
         transport.write(b"SSH-2.0-Gambit\r\n")  # type: ignore[attr-defined]
         self._timer = asyncio.get_running_loop().call_later(REFUSAL_GRACE, self._hang_up)
 

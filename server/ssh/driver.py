@@ -44,8 +44,9 @@ from .screen_diff import SentScreen
 from .sgr import compact as compact_styles
 from .term_size import DEFAULT_SIZE, clamp_size
 
-#: At most one new terminal size this often (seconds); see ChannelDriver._want_size.
-RESIZE_INTERVAL = 0.2
+#: At most one new terminal size this often (seconds; a window dragged bigger is redrawn
+#: twice a second, the last size within this): see ChannelDriver._want_size.
+RESIZE_INTERVAL = 0.5
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

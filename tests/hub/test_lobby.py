@@ -82,3 +82,30 @@ async def test_a_table_whose_lobby_row_did_not_change_costs_no_update(hub):
         lambda m: m["t"] == "lobby_update" and m["tables"] and m["tables"][0]["seats"][1]["bot"]
     )
     assert update["tables"][0]["id"] == table_id
+
+
+async def test_a_client_away_from_the_lobby_gets_no_updates_and_a_fresh_lobby_back(hub):
+    away, ada = await connect(hub), await connect(hub)
+    await away.hello("Away")
+    await ada.hello("Ada")
+    await away.send("lobby_watch", on=False)
+    await away.send("ping", n=1)
+    await away.expect("pong", n=1)
+    mark = len(away.log)
+    await ada.send("create_table", game="prophet", players=3)
+    table_id = (await ada.expect("table"))["table"]
+    await watcher_sees(ada, table_id)
+    assert [m for m in away.log[mark:] if m["t"] in ("lobby", "lobby_update")] == []
+    await away.send("lobby_watch", on=True)
+    lobby = await away.expect("lobby")
+    assert [t["id"] for t in lobby["tables"]] == [table_id] and lobby["tables_total"] == 1
+    await ada.send("add_bot", table=table_id, seat=1)
+    update = await away.until(lambda m: m["t"] == "lobby_update" and m["tables"])
+    assert update["tables"][0]["seats"][1]["bot"]
+
+
+async def watcher_sees(client, table_id: int) -> None:
+    """Wait until ``client`` (who watches the lobby) has had the table in an update."""
+    await client.until(
+        lambda m: m["t"] == "lobby_update" and any(t["id"] == table_id for t in m["tables"])
+    )

@@ -65,7 +65,7 @@ async def test_3000_create_table_from_one_guest(hub):
     # Its tables were few (three), and went with it: it was their only human.
     created = sum(1 for m in attacker.log if m["t"] == "table")
     refused = sum(1 for m in attacker.log if m["t"] == "error")
-    assert created == 3 and refused > 100
+    assert created == 3 and refused > 40
     newcomer = Client(await open_tcp("127.0.0.1", hub.tcp_port))
     await newcomer.hello("Newcomer")
     lobby = await newcomer.expect("lobby")
@@ -129,7 +129,7 @@ async def test_3000_add_and_remove_bot_pairs_do_not_stall_the_hub(hub):
     assert p99(during) < 50, (statistics.median(baseline), during)
     # The flood's table changes were refused past the budget: only a few dozen were made.
     accepted = sum(1 for m in attacker.log if m["t"] == "table") - 1
-    assert accepted <= 40, accepted
+    assert accepted <= 15, accepted
 
 
 async def test_a_client_cannot_come_back_as_a_new_guest_at_will(hub):

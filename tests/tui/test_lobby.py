@@ -206,3 +206,28 @@ async def test_prophet_plays_through_by_enter_alone(hub):
             await pilot.pause(0.03)
         assert result_shown(app), screen_text(app)
         assert "Score" in screen_text(app)
+
+
+async def test_at_a_table_the_lobby_is_not_updated_and_comes_back_whole(hub):
+    """The app tells the hub when the lobby is hidden (no updates for a screen nobody sees)
+    and when it shows again (a fresh lobby, with what changed meanwhile)."""
+    from .conftest import open_pg_table_with_bots
+
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await open_pg_table_with_bots(pilot, bots=2)
+        session = next(s for s in hub.sessions if s.player and s.player.name == "Ada")
+        await wait_for(pilot, lambda: not session.lobby_watching)
+        other = make_app(hub, name="Bea", identity="SHA256:bea")
+        async with other.run_test(size=(80, 24)) as pilot_b:
+            await enter_lobby(pilot_b)
+            await pilot_b.press("n")
+            await wait_for(pilot_b, lambda: isinstance(other.screen, CreateTableScreen))
+            await pilot_b.press("ctrl+s")
+            await wait_for(pilot_b, lambda: len(hub.tables) == 2)
+            await pilot.pause(0.1)
+            assert len(app.model.tables) == 1  # Ada, at her table, was not told
+            await pilot.press("escape")  # back to the lobby
+            await wait_for(pilot, lambda: len(app.model.tables) == 2)
+            assert session.lobby_watching
