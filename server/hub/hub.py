@@ -40,6 +40,9 @@ from .table import Table
 
 log = logging.getLogger(__name__)
 
+#: A connection's messages handled in one turn of the event loop, at most.
+TURN_MESSAGES = 16
+
 
 class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
     """Lobby, tables, seats, timers, bots and money for every connected player."""
@@ -156,12 +159,18 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
             if hello is None:
                 return
             self.on_hello(session, hello)
+            handled = 0
             while session.alive and not session.ending:
                 try:
                     message = await conn.recv()
                 except ConnectionClosed:
                     break
                 self.handle(session, message)
+                handled += 1
+                if handled % TURN_MESSAGES == 0:
+                    # Frames already buffered are read without a pause: one client's burst
+                    # must not keep the event loop from everyone else until it is all handled.
+                    await asyncio.sleep(0)
         except Exception:
             log.exception("session %s failed", session.id)
         finally:

@@ -132,6 +132,7 @@ class Store:
         #: longest one took (ms), the longest the hub's event loop waited on the disk.
         self.commits = 0
         self.commit_ms_max = 0.0
+        self.commit_ms_total = 0.0
         self._on_hold: Callable[[], None] | None = None
         memory = self.path == ":memory:"
         created = False
@@ -258,9 +259,7 @@ class Store:
         try:
             conn.execute("COMMIT" if outer else f"RELEASE {savepoint}")
             if outer:
-                self.commits += 1
-                ms = (time.perf_counter() - started) * 1000
-                self.commit_ms_max = max(self.commit_ms_max, ms)
+                self._committed(started)
         except sqlite3.Error as err:
             if outer and conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -306,12 +305,17 @@ class Store:
         started = time.perf_counter()
         try:
             self._conn.execute("COMMIT")
-            self.commits += 1
-            self.commit_ms_max = max(self.commit_ms_max, (time.perf_counter() - started) * 1000)
+            self._committed(started)
         except sqlite3.Error as err:
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
             raise StoreError(f"Cannot commit: {err}") from err
+
+    def _committed(self, started: float) -> None:
+        ms = (time.perf_counter() - started) * 1000
+        self.commits += 1
+        self.commit_ms_total += ms
+        self.commit_ms_max = max(self.commit_ms_max, ms)
 
     def _open_batch(self) -> None:
         try:
