@@ -158,13 +158,7 @@ class LobbyScreen(GambitScreen):
             return  # players came or went: the tables are as they were
         old, self._rows = self._rows, rows
         table = self.query_one("#tables", DataTable)
-        if old is not None and [r[0] for r in old] == [r[0] for r in rows] and table.rows:
-            # The same tables (a deal began or ended, a seat filled): change the cells that
-            # changed. Clearing and filling the list again laid out and drew it whole for
-            # everyone in the lobby, at every table's every deal.
-            for before, after in zip(old, rows, strict=True):
-                if before != after:
-                    self._update_row(table, before, after)
+        if old is not None and table.rows and self._changed_in_place(table, old, rows):
             return
         keep = self.selected_id
         table.clear()
@@ -178,6 +172,40 @@ class LobbyScreen(GambitScreen):
             self.query_one("#detail", TextPanel).text = _(
                 "No tables yet. Press n to open one and fill it with bots."
             )
+
+    def _changed_in_place(
+        self, table: DataTable, old: list[tuple[Any, ...]], rows: list[tuple[Any, ...]]
+    ) -> bool:
+        """Change the list row by row, if the change allows: cells that changed (a deal began,
+        a seat filled), tables gone, new tables after the others. False when the list must be
+        made again (a table came in between others). Clearing and filling the list laid out
+        and drew it whole for everyone in the lobby, at every table's every deal, and at every
+        table opened or closed anywhere on the server."""
+        before = {r[0]: r for r in old}
+        after_ids = [r[0] for r in rows]
+        kept = [i for i in after_ids if i in before]
+        added = [r for r in rows if r[0] not in before]
+        if added and kept and added[0][0] < kept[-1]:
+            return False  # a row would have to go in between: add_row only appends
+        keep = self.selected_id
+        now = set(after_ids)
+        for table_id in before:
+            if table_id not in now:
+                table.remove_row(str(table_id))
+        for row in rows:
+            if row[0] in before and before[row[0]] != row:
+                self._update_row(table, before[row[0]], row)
+        for table_id, mine, *cells in added:
+            table.add_row(
+                Text(str(table_id), style="bold" if mine else ""), *cells, key=str(table_id)
+            )
+        if keep is not None and str(keep) in table.rows:
+            table.move_cursor(row=table.get_row_index(str(keep)))
+        if not table.rows:
+            self.query_one("#detail", TextPanel).text = _(
+                "No tables yet. Press n to open one and fill it with bots."
+            )
+        return True
 
     @staticmethod
     def _update_row(table: DataTable, before: tuple[Any, ...], after: tuple[Any, ...]) -> None:

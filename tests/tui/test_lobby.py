@@ -231,3 +231,59 @@ async def test_at_a_table_the_lobby_is_not_updated_and_comes_back_whole(hub):
             await pilot.press("escape")  # back to the lobby
             await wait_for(pilot, lambda: len(app.model.tables) == 2)
             assert session.lobby_watching
+
+
+async def test_tables_opened_and_closed_elsewhere_change_the_list_row_by_row(hub):
+    """A table opened anywhere on the server is added at the end of the list and a closed one
+    taken out, without drawing the whole list again, and the row the player is on stays
+    selected; only a table coming in between others makes the list again."""
+    from textual.widgets import DataTable
+
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        base = {
+            "game": "prophet",
+            "title": "Prophet",
+            "players": 3,
+            "options": {},
+            "owner": "Zed",
+            "access": "everyone",
+            "max_rating": None,
+            "stake": 0,
+            "timer": 0.0,
+            "status": "waiting",
+            "dealer": 0,
+            "games_played": 0,
+            "spectators": 0,
+            "seats": [
+                {"seat": i, "name": None, "bot": None, "away": False, "reserved": None}
+                for i in range(3)
+            ],
+        }
+
+        def update(tables=(), removed=()):
+            app.receive(
+                {
+                    "t": "lobby_update",
+                    "tables": [{**base, "id": t} for t in tables],
+                    "removed": list(removed),
+                    "players": None,
+                }
+            )
+
+        update(tables=[10, 20, 30])
+        await pilot.pause()
+        listed = app.screen.query_one("#tables", DataTable)
+        listed.move_cursor(row=1)  # on table 20
+        clears: list[int] = []
+        clear = listed.clear
+        listed.clear = lambda *a, **k: (clears.append(1), clear(*a, **k))[1]
+        update(tables=[40], removed=[10])
+        await pilot.pause()
+        assert [k.value for k in listed.rows] == ["20", "30", "40"] and clears == []
+        assert app.screen.selected_id == 20
+        update(tables=[25])  # in between: the list is made again, in order
+        await pilot.pause()
+        assert [k.value for k in listed.rows] == ["20", "25", "30", "40"] and clears == [1]
+        assert app.screen.selected_id == 20
