@@ -38,7 +38,30 @@ def main(argv: list[str] | None = None) -> int:
     from .local_play import add_play_arguments
 
     add_play_arguments(play)
+    backup = sub.add_parser(
+        "backup",
+        help="copy the database, even while the server runs",
+        formatter_class=defaults_shown,
+    )
+    backup.add_argument("dest", help="a file, or a folder to put a dated copy in")
+    backup.add_argument(
+        "--data-dir", help="the server's data folder (default: per-user data folder)"
+    )
     args = parser.parse_args(argv)
+    if args.command == "backup":
+        from pathlib import Path
+
+        from .store import StoreError, default_data_dir
+        from .store.backup import backup as make_backup
+
+        source = Path(args.data_dir) if args.data_dir else default_data_dir()
+        try:
+            written = make_backup(source, args.dest)
+        except (StoreError, OSError) as err:
+            sys.stderr.write(f"gambit backup: {err}\n")
+            return 1
+        print(f"gambit backup: wrote {written}")
+        return 0
     if args.command == "play":
         from .local_play import main_play
 

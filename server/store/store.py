@@ -125,6 +125,8 @@ class Store:
         self.path = os.fspath(path)
         self._clock = clock
         self._depth = 0
+        #: The copy kept before this open migrated the file (None: no migration).
+        self.migration_backup: Path | None = None
         # Held commits (see :meth:`hold_commits`): the open batch, and who hears it open.
         self._held = False
         self._lost = False
@@ -179,6 +181,11 @@ class Store:
                     raise StoreError(f"Cannot switch {self.path} to WAL mode (got {mode}).")
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
+            if not memory and 0 < version < len(schema.MIGRATIONS):
+                # An older file is about to change for good: keep it as it was, beside it.
+                from .backup import backup_before_migration
+
+                self.migration_backup = backup_before_migration(self.path, version)
             schema.migrate(conn)
             schema.refresh_skeletons(conn)
         except sqlite3.Error as err:
