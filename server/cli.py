@@ -47,7 +47,33 @@ def main(argv: list[str] | None = None) -> int:
     backup.add_argument(
         "--data-dir", help="the server's data folder (default: per-user data folder)"
     )
-    args = parser.parse_args(argv)
+    for configurable in (serve, hub):
+        configurable.add_argument(
+            "--config",
+            help="settings file (TOML; default: gambit.toml in the data folder, if there is one)",
+        )
+        configurable.add_argument(
+            "--print-config",
+            action="store_true",
+            help="print every setting, its value and where it came from, then exit",
+        )
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in ("serve", "hub"):
+        # Command line > GAMBIT_* environment > gambit.toml > defaults (see settings.py).
+        from .settings import SettingsError, describe, resolve
+
+        try:
+            resolved = resolve(serve if argv[0] == "serve" else hub, argv[1:])
+        except SettingsError as err:
+            sys.stderr.write(f"gambit {argv[0]}: {err}\n")
+            return 2
+        args = resolved.args
+        args.command = argv[0]
+        if args.print_config:
+            print(describe(resolved))
+            return 0
+    else:
+        args = parser.parse_args(argv)
     if args.command == "backup":
         from pathlib import Path
 
