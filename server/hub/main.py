@@ -41,11 +41,13 @@ async def run_hub(
             port = server.sockets[0].getsockname()[1]
             log.info("hub listening on tcp %s:%s", tcp[0], port)
             ready += f" tcp {tcp[0]}:{port}"
-        print(ready, flush=True)
+        # Stopping is set up before anyone is told the hub is ready: a service manager may
+        # stop it the moment it is.
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
+        print(ready, flush=True)
         await stop.wait()
     finally:
         for server in servers:
@@ -55,11 +57,11 @@ async def run_hub(
 
 
 def main_hub(args: argparse.Namespace) -> int:
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    logging.getLogger("server").setLevel(logging.INFO)  # our own lines: start, recovery
+    from server.logs import setup_logging
+
+    setup_logging(args.log_file, args.verbose, args.log_json)
+    if args.verbose:
+        logging.getLogger().setLevel(logging.INFO)
     config = HubConfig(
         starting_chips=args.starting_chips,
         chat_limit=not args.no_chat_limit,
@@ -106,4 +108,10 @@ def add_hub_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--grace", type=float, default=120.0)
     parser.add_argument("--between-games", type=float, default=5.0)
     add_limit_arguments(parser.add_argument_group("limits", "what one client may cost the hub"))
-    parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument(
+        "--log-file", help="log here instead of stderr (it may be rotated under the hub)"
+    )
+    parser.add_argument(
+        "--log-json", action="store_true", help="log one JSON object per line (for collectors)"
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log more")

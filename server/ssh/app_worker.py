@@ -1,6 +1,6 @@
 """An app worker: a process that runs Gambit apps for sessions of the SSH process.
 
-    python -m server.ssh.app_worker --fd N [--log-file F] [--verbose]
+    python -m server.ssh.app_worker --fd N [--log-file F] [--verbose] [--log-json]
 
 One Python process is one core, and a hundred apps redrawing after every move at twenty
 tables need more than one. ``gambit serve`` keeps the hub, the store and every SSH connection
@@ -212,6 +212,7 @@ def main() -> None:
     parser.add_argument("--fd", type=int, required=True)
     parser.add_argument("--log-file")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--log-json", action="store_true")
     # Ctrl+C at the server's terminal, and a service manager's stop (systemd sends SIGTERM to
     # every process of the service), reach the workers too: the SSH process decides when
     # apps end (it says goodbye to each player first), and a worker ends when its link does.
@@ -220,7 +221,7 @@ def main() -> None:
     args = parser.parse_args()
     from .serve import setup_logging
 
-    setup_logging(args.log_file, args.verbose)
+    setup_logging(args.log_file, args.verbose, args.log_json)
     asyncio.run(serve(args.fd))
 
 

@@ -42,3 +42,4 @@ class HostConfig:
     #: Where workers log (None: stderr), and whether SSH details are logged too.
     log_file: str | None = None
     verbose: bool = False
+    log_json: bool = False

@@ -110,7 +110,10 @@ class SSHHost:
         config = self.config
         if config.app_workers > 0:
             self.workers = AppWorkers(
-                config.app_workers, log_file=config.log_file, verbose=config.verbose
+                config.app_workers,
+                log_file=config.log_file,
+                verbose=config.verbose,
+                log_json=config.log_json,
             )
             await self.workers.start()
         self._server = await asyncssh.listen(

@@ -126,7 +126,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="processes that run the players' apps (default: one per core, "
         "none on a single core; 0: all in the server process)",
     )
-    parser.add_argument("--log-file", help="log here instead of stderr")
+    parser.add_argument(
+        "--log-file", help="log here instead of stderr (it may be rotated under the server)"
+    )
+    parser.add_argument(
+        "--log-json", action="store_true", help="log one JSON object per line (for collectors)"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log SSH details too")
 
 
@@ -146,14 +151,6 @@ def default_workers() -> int:
     would only add the cost of the link)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return cores if cores and cores > 1 else 0
-
-
-def connect_hint(host: str, port: int) -> str:
-    """The command a player types, as the banner and the README show it."""
-    where = "localhost" if host in ("127.0.0.1", "::1", "localhost") else host
-    if host in ("0.0.0.0", "::", ""):
-        where = "THIS-MACHINE"
-    return f"ssh -p {port} play@{where}" if port != 22 else f"ssh play@{where}"
 
 
 def read_password(args: argparse.Namespace) -> str | None:
@@ -189,13 +186,18 @@ async def run_serve(
     from server.hub import Hub
     from server.store import Store
 
+    from .banner import banner
     from .host import SSHHost
-    from .keys import fingerprint, load_or_create_host_key
+    from .keys import load_or_create_host_key
 
     store = Store.open(data_dir)
     hub = Hub(store, hub_config)
     host: SSHHost | None = None
     stop = asyncio.Event()
+    # Stopping is set up first: a service manager may stop the server the moment it starts.
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
     try:
         await hub.start()
         key = load_or_create_host_key(data_dir)
@@ -203,18 +205,9 @@ async def run_serve(
         port = await host.start()
         if lock is not None:
             lock.describe(f"gambit serve on {host_config.host} port {port}")
-        out.write(
-            f"Gambit is serving on {host_config.host} port {port}.\n"
-            f"Connect with:  {connect_hint(host_config.host, port)}\n"
-            f"(slow link? add -C:  ssh -C -p {port} ...)\n"
-            f"Host key fingerprint: {fingerprint(key)}\n"
-            "Stop with Ctrl+C.\n"
-        )
+        out.write(banner(host_config.host, port, key))
         out.flush()
         log.info("serving on %s:%s, data in %s", host_config.host, port, data_dir)
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
         await stop.wait()
     finally:
         log.info("stopping")
@@ -236,21 +229,17 @@ async def stop_host(host: SSHHost) -> None:
         await host.abort()
 
 
-def setup_logging(log_file: str | None, verbose: bool) -> None:
-    handler: logging.Handler
-    handler = logging.FileHandler(log_file) if log_file else logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(logging.WARNING)
-    logging.getLogger("server").setLevel(logging.INFO)
-    logging.getLogger("asyncssh").setLevel(logging.INFO if verbose else logging.WARNING)
+def setup_logging(log_file: str | None, verbose: bool, json_lines: bool = False) -> None:
+    """See server/logs.py (kept here for the app workers, which call it by this name)."""
+    from server.logs import setup_logging as setup
+
+    setup(log_file, verbose, json_lines)
 
 
 def main_serve(args: argparse.Namespace) -> int:
     from server.store import DataDirInUse, default_data_dir, lock_data_dir
 
-    setup_logging(args.log_file, args.verbose)
+    setup_logging(args.log_file, args.verbose, args.log_json)
     try:
         password = read_password(args)
     except ConfigError as err:
@@ -278,6 +267,7 @@ def main_serve(args: argparse.Namespace) -> int:
         app_workers=default_workers() if args.workers is None else max(0, args.workers),
         log_file=args.log_file,
         verbose=args.verbose,
+        log_json=args.log_json,
     )
     hub_config = HubConfig(
         bot_delay=args.bot_delay,

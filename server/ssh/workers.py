@@ -115,6 +115,8 @@ class AppWorker:
             command += ["--log-file", self.pool.log_file]
         if self.pool.verbose:
             command.append("--verbose")
+        if self.pool.log_json:
+            command.append("--log-json")
         try:
             self.process = await asyncio.create_subprocess_exec(
                 *command, pass_fds=(theirs.fileno(),), stdin=asyncio.subprocess.DEVNULL
@@ -183,10 +185,18 @@ class AppWorker:
 class AppWorkers:
     """The pool: ``count`` workers, kept at that number while the server runs."""
 
-    def __init__(self, count: int, *, log_file: str | None = None, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        count: int,
+        *,
+        log_file: str | None = None,
+        verbose: bool = False,
+        log_json: bool = False,
+    ) -> None:
         self.count = count
         self.log_file = log_file
         self.verbose = verbose
+        self.log_json = log_json
         self.workers: list[AppWorker] = []
         self._ids = itertools.count(1)
         self._numbers = itertools.count(1)

@@ -321,7 +321,7 @@ class ServeProcess:
             if not line:
                 break
             self.banner += line
-            if "fingerprint" in line:
+            if "Stop with Ctrl+C" in line:
                 break
         match = re.search(r"ssh -p (\d+) play@localhost", self.banner)
         if match is None:

@@ -1,0 +1,54 @@
+"""The start banner (issue 21): how to connect from this machine and from the network, and a
+known_hosts line that the real OpenSSH client accepts as the server's key."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+from server.ssh.banner import lan_addresses
+
+from .conftest import needs_openssh
+from .harness import SSH, ServeProcess
+
+pytestmark = needs_openssh
+
+
+def test_the_banner_names_the_lan_addresses_and_a_known_hosts_line_ssh_trusts(tmp_path):
+    server = ServeProcess(tmp_path, "--host", "0.0.0.0", "--workers", "0")
+    try:
+        banner = server.banner
+        for address in lan_addresses():
+            assert f"play@{address}" in banner
+        line = re.search(r"known_hosts line:  (.+)", banner).group(1)
+        assert f"[localhost]:{server.port}" in line.split()[0]
+        known = tmp_path / "known_hosts"
+        known.write_text(line + "\n")
+        # With strict checking and only this line to go by, the real client connects.
+        done = subprocess.run(
+            [
+                SSH,
+                "-F",
+                "/dev/null",
+                "-o",
+                "StrictHostKeyChecking=yes",
+                "-o",
+                f"UserKnownHostsFile={known}",
+                "-o",
+                "PubkeyAuthentication=no",
+                "-o",
+                "BatchMode=no",
+                "-p",
+                str(server.port),
+                "play@localhost",
+                "x",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            stdin=subprocess.DEVNULL,
+        )
+        assert "Gambit runs no commands" in done.stdout + done.stderr, done.stderr
+        assert "Host key verification failed" not in done.stderr
+    finally:
+        server.stop()
