@@ -8,6 +8,7 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gambit", description="Card games over SSH.")
+    parser.add_argument("--version", action="version", version=f"gambit {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="watch bots play one deal of each game")
     demo.add_argument(
@@ -111,6 +112,16 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.close()
             return 0
     return 2
+
+
+def _version() -> str:
+    """The installed distribution's version (gambit-tables), or "unknown" from a bare tree."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gambit-tables")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 if __name__ == "__main__":

@@ -1,0 +1,134 @@
+"""The package as a user installs it (issue 21): a wheel built from this checkout, installed
+(not editable) into a fresh virtualenv, runs ``gambit serve`` to a real ssh lobby, with its
+rules texts and catalogs inside, and nothing taken from the checkout."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from tests.ssh.conftest import needs_openssh
+from tests.ssh.harness import SSHTerminal, ssh_command
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = needs_openssh
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """A fresh virtualenv with the wheel in it; its dependencies are this environment's (a
+    path file), so the test needs no second download of them."""
+    base = tmp_path_factory.mktemp("wheel")
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "-q",
+            "-w",
+            str(base / "dist"),
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (base / "dist").glob("gambit_tables-*.whl")
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    site = Path(
+        subprocess.run(
+            [
+                str(venv / "bin" / "python"),
+                "-c",
+                "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(venv / "bin" / "python"),
+            "install",
+            "--no-deps",
+            "-q",
+            str(wheel),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    return venv
+
+
+def test_the_installed_wheel_serves_a_lobby_in_german(installed, tmp_path):
+    python, gambit = installed / "bin" / "python", installed / "bin" / "gambit"
+    where = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import gambit_tui, server; print(gambit_tui.__file__, server.__file__)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    ).stdout
+    assert str(ROOT) not in where and str(installed) in where  # the wheel's copy, not ours
+    version = subprocess.run([str(gambit), "--version"], capture_output=True, text=True)
+    assert version.returncode == 0 and "gambit" in version.stdout.lower()
+    proc = subprocess.Popen(
+        [
+            str(gambit),
+            "serve",
+            "--port",
+            "0",
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--workers",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": ""},
+    )
+    term = None
+    try:
+        assert proc.stdout is not None
+        banner = ""
+        while "Stop with Ctrl+C" not in banner:
+            line = proc.stdout.readline()
+            assert line, banner
+            banner += line
+        port = int(banner.split("ssh -p ")[1].split()[0])
+        term = SSHTerminal(
+            ssh_command(port, "Ada", extra=["-o", "SendEnv=LANG"]), env={"LANG": "de_DE.UTF-8"}
+        )
+        term.wait_for("Zur Lobby")  # the German catalog, from the wheel
+        term.send("\r")
+        term.wait_for("Lobby")
+        term.send("?")  # the rules, from the wheel's content folder
+        term.wait_for("Prophet's Gambit")
+    finally:
+        if term is not None:
+            term.close()
+        proc.terminate()
+        proc.wait(timeout=20)
