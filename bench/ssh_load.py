@@ -153,7 +153,7 @@ class ServerProbe:
             self.accepted(table, accepted, action, changed)
 
         hub.apply_action = apply_action
-        GameSession.on_output = self.on_frame
+        GameSession.observers.append(self.on_frame)
         #: (time, table, what) of every action and deal start in the window, and each
         #: action's frames as (session's worker, ms): what the slowest actions waited behind.
         self.events: list[tuple[float, int, str]] = []

@@ -59,6 +59,8 @@ class Admission:
     _buckets: dict[str, _Bucket] = field(default_factory=dict)
     _failures: dict[str, deque[float]] = field(default_factory=dict)
     _banned: dict[str, float] = field(default_factory=dict)
+    #: Connections refused, by why: "banned", "rate", "per_address" (and the host's "full").
+    refused: Counter[str] = field(default_factory=Counter)
     #: Refusals explained per address in the current minute: (minute's start, count).
     _explained: dict[str, tuple[float, int]] = field(default_factory=dict)
 
@@ -68,13 +70,16 @@ class Admission:
         until = self._banned.get(address)
         if until is not None:
             if now < until:
+                self.refused["banned"] += 1
                 minutes = max(1, round((until - now) / 60))
                 return f"Too many failed logins from your address; try again in {minutes} min."
             del self._banned[address]
         # Every attempt costs a token, let in or not: a flood of them is slowed as a whole.
         if not self._take_token(address, now):
+            self.refused["rate"] += 1
             return "Too many new connections from your address; wait a moment."
         if self.connections[address] >= self.limits.max_per_address:
+            self.refused["per_address"] += 1
             return "Too many connections from your address. Close one and try again."
         return None
 
@@ -97,6 +102,7 @@ class Admission:
         self.connections[address] += 1
         victim = None
         if len(self.pending) >= self.limits.max_unauthenticated:
+            self.refused["logging_in"] += 1  # the oldest one logging in is dropped
             victim = next(iter(self.pending))
             del self.pending[victim]
         self.pending[conn] = address
@@ -124,6 +130,7 @@ class Admission:
         now = self.clock()
         recent = self._recent_failures(address, now)
         recent.append(now)
+        self.refused["auth_failed"] += 1
         if len(recent) >= self.limits.max_auth_failures:
             self._banned[address] = now + self.limits.ban_seconds
             recent.clear()

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import secrets
 import unicodedata
+from collections import Counter
 from typing import Any
 
 from protocol.codec import ProtocolError
@@ -64,6 +65,10 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
         store.hold_commits(self._commit_soon)
         #: Called if the store cannot commit (the server must stop: memory is ahead of disk).
         self.on_fatal: Any = None
+        #: Called with (table, seat, action) after each accepted action is stored and told
+        #: (metrics). And what was refused, by code (over budget, too many tables…).
+        self.action_hooks: list[Any] = []
+        self.refusals: Counter[str] = Counter()
         self._init_play()
         self._init_lobby()
 
@@ -253,6 +258,7 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
         try:
             handler(session, message)
         except HubError as err:
+            self.refusals[err.code] += 1
             session.push(error(err.code, err.message, ref=kind))
         except RulesError as err:
             session.push(error(err.code, err.message, ref=kind))
@@ -263,7 +269,9 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
     def _over_budget(self, session: Session, err: HubError, kind: str) -> None:
         """A message past the player's budget is refused; a client that keeps sending them
         (hundreds within seconds) is cut off."""
+        self.refusals["over_budget"] += 1
         if session.refusals is not None and not session.refusals.allow():
+            self.refusals["cut_off"] += 1
             log.info("session %s sent too many messages too fast; cut off", session.id)
             self._bye(session, "too_fast", "You sent too many messages too fast; goodbye.")
             return

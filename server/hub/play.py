@@ -116,6 +116,8 @@ class PlayMixin:
         elif raise_chips:
             self.tell_balances(table)
         self.table_changed(table)
+        for hook in self.action_hooks:
+            hook(table, seat, action)
 
     def tell_balances(self: Hub, table: Table) -> None:
         """Chips moved into the pot: every human at the table sees their balance now."""

@@ -186,6 +186,7 @@ class SSHHost:
     def connection_refusal(self, address: str) -> str | None:
         """Why a new connection from ``address`` may not come in, if it may not."""
         if len(self.open_connections) >= self.config.max_sessions + self.config.max_unauthenticated:
+            self.admission.refused["full"] += 1
             return f"The server is full ({self.config.max_sessions} players). Try again later."
         return self.admission.refusal(address)
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from server.hub.cli_options import add_limit_arguments, limits_from
 from server.hub.config import HubConfig
+from server.metrics import parse_address
 
 from .config import HostConfig
 
@@ -132,6 +133,11 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--log-json", action="store_true", help="log one JSON object per line (for collectors)"
     )
+    parser.add_argument(
+        "--metrics",
+        metavar="HOST:PORT",
+        help="serve Prometheus metrics (/metrics) and a health check (/healthz) here",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log SSH details too")
 
 
@@ -182,6 +188,7 @@ async def run_serve(
     host_config: HostConfig,
     out: TextIO,
     lock: DataDirLock | None = None,
+    metrics_at: tuple[str, int] | None = None,
 ) -> None:
     from server.hub import Hub
     from server.store import Store
@@ -193,7 +200,9 @@ async def run_serve(
     store = Store.open(data_dir)
     hub = Hub(store, hub_config)
     host: SSHHost | None = None
+    metrics = None
     stop = asyncio.Event()
+    hub.on_fatal = stop.set  # a store that cannot commit: stop, and start again from the disk
     # Stopping is set up first: a service manager may stop the server the moment it starts.
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -205,12 +214,21 @@ async def run_serve(
         port = await host.start()
         if lock is not None:
             lock.describe(f"gambit serve on {host_config.host} port {port}")
-        out.write(banner(host_config.host, port, key))
+        text = banner(host_config.host, port, key)
+        if metrics_at is not None:
+            from server.metrics import Metrics
+
+            metrics = Metrics(hub, host)
+            metrics_port = await metrics.start(*metrics_at)
+            text += f"Metrics: http://{metrics_at[0]}:{metrics_port}/metrics and /healthz\n"
+        out.write(text)
         out.flush()
         log.info("serving on %s:%s, data in %s", host_config.host, port, data_dir)
         await stop.wait()
     finally:
         log.info("stopping")
+        if metrics is not None:
+            await metrics.close()
         if host is not None:
             await stop_host(host)
         await hub.stop()
@@ -282,7 +300,8 @@ def main_serve(args: argparse.Namespace) -> int:
         sys.stderr.write(f"gambit serve: {err}\n")
         return 1
     try:
-        asyncio.run(run_serve(data_dir, hub_config, host_config, sys.stdout, lock))
+        metrics_at = parse_address(args.metrics) if args.metrics else None
+        asyncio.run(run_serve(data_dir, hub_config, host_config, sys.stdout, lock, metrics_at))
     except OSError as err:  # e.g. the port is taken
         sys.stderr.write(f"gambit serve: {err}\n")
         return 1

@@ -14,7 +14,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import asyncssh
 
@@ -60,9 +60,9 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     reaches the player through :meth:`output`.
     """
 
-    #: Instrumentation (the load benchmark): called with each frame's size as it is written
-    #: to the player (0: a frame the player's screen already showed).
-    on_output: Callable[[GameSession, int], None] | None = None
+    #: Instrumentation (metrics, the load benchmark): each is called with every frame's size
+    #: as it is written to the player (0: a frame the player's screen already showed).
+    observers: ClassVar[list[Callable[[GameSession, int], None]]] = []
 
     def __init__(self, host: SSHHost, *, identity: str | None, username: str, address: str) -> None:
         self.host = host
@@ -175,8 +175,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
             except (BrokenPipeError, ConnectionError):
                 # The player's end is gone (it sent EOF and closed): the app is being stopped.
                 self._closed = True
-        observer = GameSession.on_output
-        if observer is not None:
+        for observer in GameSession.observers:
             observer(self, len(data))
 
     def frame_unchanged(self) -> None:

@@ -202,6 +202,8 @@ class AppWorkers:
         self._numbers = itertools.count(1)
         self._closing = False
         self._restarts: set[asyncio.Task[None]] = set()
+        #: Workers that died while the server ran (each was replaced): for the metrics.
+        self.lost = 0
 
     async def start(self) -> None:
         self.workers = [AppWorker(self, next(self._numbers)) for _ in range(self.count)]
@@ -226,6 +228,7 @@ class AppWorkers:
             self.workers.remove(worker)
         if self._closing:
             return
+        self.lost += 1
         log.error("app worker %d exited; starting another", worker.number)
         pause = RESTART_PAUSE if time.monotonic() - worker.started < SHORT_LIFE else 0.0
         task = asyncio.get_running_loop().create_task(self._replace(pause))

@@ -135,6 +135,8 @@ class Store:
         self.commits = 0
         self.commit_ms_max = 0.0
         self.commit_ms_total = 0.0
+        #: Called with each commit's time in ms (metrics).
+        self.on_commit: Callable[[float], None] | None = None
         self._on_hold: Callable[[], None] | None = None
         memory = self.path == ":memory:"
         created = False
@@ -323,6 +325,8 @@ class Store:
         self.commits += 1
         self.commit_ms_total += ms
         self.commit_ms_max = max(self.commit_ms_max, ms)
+        if self.on_commit is not None:
+            self.on_commit(ms)
 
     def _open_batch(self) -> None:
         try:

@@ -1,0 +1,225 @@
+"""Prometheus metrics and a health check over HTTP (``--metrics HOST:PORT``).
+
+Served by the server's own event loop (a few lines of HTTP on asyncio, no thread), so a scrape
+reads the hub and the host as they are between two of their steps, and ``/healthz`` answers
+only while the loop does: a loop stuck for seconds fails the check, as it should.
+
+* ``/metrics``: sessions and players, tables by game and status, actions, the time from an
+  action to every seated player's screen, the event loop's lag, store commit times, app
+  worker restarts, and refusals by reason (limits, bans, failed logins, budgets).
+* ``/healthz``: ``200 ok`` while the event loop keeps time, ``503`` otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import Counter
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+if TYPE_CHECKING:
+    from server.hub import Hub
+    from server.ssh.host import SSHHost
+
+log = logging.getLogger(__name__)
+
+#: The loop's lateness is sampled this often (s); /healthz fails after this long without one.
+LAG_EVERY = 0.5
+HEALTHY_WITHIN = 5.0
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+
+class _State(Collector):
+    """What is read off the hub and the host at each scrape."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.m = metrics
+
+    def collect(self) -> Iterator[Any]:
+        hub, host = self.m.hub, self.m.host
+        yield GaugeMetricFamily(
+            "gambit_players_online", "Players with at least one session.", value=len(hub.players)
+        )
+        if host is not None:
+            yield GaugeMetricFamily(
+                "gambit_sessions", "SSH game sessions running an app.", value=len(host.sessions)
+            )
+            yield GaugeMetricFamily(
+                "gambit_connections", "Open SSH connections.", value=len(host.open_connections)
+            )
+            workers = host.workers
+            yield CounterMetricFamily(
+                "gambit_worker_restarts",
+                "App workers that died and were replaced.",
+                value=workers.lost if workers is not None else 0,
+            )
+        tables = GaugeMetricFamily("gambit_tables", "Open tables.", labels=["game", "status"])
+        for (game, status), count in Counter(
+            (t.game, t.status) for t in hub.tables.values()
+        ).items():
+            tables.add_metric([game, status], count)
+        yield tables
+        yield CounterMetricFamily(
+            "gambit_actions", "Actions accepted at the tables.", value=self.m.actions
+        )
+        refusals = CounterMetricFamily(
+            "gambit_refusals", "Connections and messages refused, by why.", labels=["reason"]
+        )
+        reasons: Counter[str] = Counter(hub.refusals)
+        if host is not None:
+            reasons.update(host.admission.refused)
+            reasons["dropped_at_door"] += host.door.dropped
+        for reason, count in sorted(reasons.items()):
+            refusals.add_metric([reason], count)
+        yield refusals
+
+
+class Metrics:
+    """The registry, the hooks that feed it, and the HTTP endpoint."""
+
+    def __init__(self, hub: Hub, host: SSHHost | None = None) -> None:
+        self.hub = hub
+        self.host = host
+        self.registry = CollectorRegistry()
+        self.actions = 0
+        self.action_latency = Histogram(
+            "gambit_action_to_screens_seconds",
+            "From an action accepted to a frame on every seated player's screen.",
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.loop_lag = Histogram(
+            "gambit_event_loop_lag_seconds",
+            "How late the server's event loop runs a timer.",
+            buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            registry=self.registry,
+        )
+        self.commit_time = Histogram(
+            "gambit_store_commit_seconds",
+            "Database commits (each waits for the disk).",
+            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1),
+            registry=self.registry,
+        )
+        self.registry.register(_State(self))
+        self.last_tick = time.monotonic()
+        # action id → (accepted, sessions whose next frame it waits for)
+        self._open: dict[int, tuple[float, set[Any]]] = {}
+        self._waiting: dict[Any, set[int]] = {}
+        self._ids = 0
+        self._server: asyncio.Server | None = None
+        self._ticker: asyncio.Task[None] | None = None
+        hub.action_hooks.append(self._action)
+        hub.store.on_commit = lambda ms: self.commit_time.observe(ms / 1000)
+        if host is not None:
+            from server.ssh.session import GameSession
+
+            GameSession.observers.append(self._frame)
+
+    # --- hooks -----------------------------------------------------------------------------
+
+    def _action(self, table: Any, seat: int, action: dict[str, Any]) -> None:
+        self.actions += 1
+        if self.host is None:
+            return
+        by_conn = {s.hub_conn: s for s in self.host.sessions if s.hub_conn is not None}
+        sessions = set()
+        for held in table.seats:
+            player = self.hub.players.get(held.player) if held.player else None
+            for hub_session in player.sessions if player else ():
+                ours = by_conn.get(hub_session.conn)
+                if ours is not None:
+                    sessions.add(ours)
+        if not sessions:
+            return
+        self._ids += 1
+        self._open[self._ids] = (time.perf_counter(), sessions)
+        for session in sessions:
+            self._waiting.setdefault(session, set()).add(self._ids)
+
+    def _frame(self, session: Any, size: int) -> None:
+        waiting = self._waiting.pop(session, None)
+        if not waiting:
+            return
+        now = time.perf_counter()
+        for action in waiting:
+            entry = self._open.get(action)
+            if entry is None:
+                continue
+            entry[1].discard(session)
+            if not entry[1]:
+                del self._open[action]
+                self.action_latency.observe(now - entry[0])
+        if len(self._open) > 10_000:  # sessions that left before drawing: forget the oldest
+            for action in list(self._open)[:5_000]:
+                del self._open[action]
+
+    async def _tick(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            asked = loop.time()
+            await asyncio.sleep(LAG_EVERY)
+            self.loop_lag.observe(max(0.0, loop.time() - asked - LAG_EVERY))
+            self.last_tick = time.monotonic()
+
+    @property
+    def healthy(self) -> bool:
+        return time.monotonic() - self.last_tick < HEALTHY_WITHIN
+
+    # --- HTTP ------------------------------------------------------------------------------
+
+    async def start(self, host: str, port: int) -> int:
+        """Listen; returns the port (useful with port 0)."""
+        self._ticker = asyncio.get_running_loop().create_task(self._tick())
+        self._server = await asyncio.start_server(self._client, host, port)
+        return self._server.sockets[0].getsockname()[1]
+
+    async def close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+        if self._server is not None:
+            self._server.close()
+        from server.ssh.session import GameSession
+
+        with contextlib.suppress(ValueError):
+            GameSession.observers.remove(self._frame)
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            request = await asyncio.wait_for(reader.readline(), 5)
+            while (await asyncio.wait_for(reader.readline(), 5)) not in (b"\r\n", b"\n", b""):
+                pass  # headers: none needed
+            parts = request.decode("latin-1").split()
+            path = parts[1].split("?")[0] if len(parts) > 1 else ""
+            if parts[:1] != ["GET"]:
+                status, kind, body = "405 Method Not Allowed", "text/plain", b"GET only\n"
+            elif path == "/metrics":
+                status, kind, body = "200 OK", CONTENT_TYPE_LATEST, generate_latest(self.registry)
+            elif path == "/healthz":
+                ok = self.healthy
+                status = "200 OK" if ok else "503 Service Unavailable"
+                kind, body = "text/plain", b"ok\n" if ok else b"the event loop is stuck\n"
+            else:
+                status, kind, body = "404 Not Found", "text/plain", b"/metrics or /healthz\n"
+            writer.write(
+                f"HTTP/1.0 {status}\r\nContent-Type: {kind}\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n".encode()
+                + body
+            )
+            await writer.drain()
+        except (TimeoutError, ConnectionError, IndexError):
+            pass
+        finally:
+            writer.close()
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (or ``:PORT``, on loopback) to (host, port)."""
+    host, _, port = text.rpartition(":")
+    return host or "127.0.0.1", int(port)

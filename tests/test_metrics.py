@@ -1,0 +1,91 @@
+"""Metrics and health over HTTP (issue 21), from a running ``gambit serve`` with a real SSH
+player at a table."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+
+import pytest
+
+from tests.security.clients import LOBBY, WELCOME, connect, shows
+from tests.security.procs import serve
+
+
+async def get(port: int, path: str) -> tuple[int, str]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.0\r\n\r\n".encode())
+    data = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    head, _, body = data.decode().partition("\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def value(text: str, name: str) -> float:
+    """A sample's value (the first line of that name and labels)."""
+    match = re.search(rf"^{re.escape(name)} ([0-9.e+-]+)$", text, re.MULTILINE)
+    assert match, f"no {name} in the metrics"
+    return float(match.group(1))
+
+
+@pytest.fixture
+def server(tmp_path):
+    proc, port = serve(
+        tmp_path / "data",
+        "--metrics",
+        "127.0.0.1:0",
+        "--bot-delay",
+        "0.05",
+        "--max-per-address",
+        "1",
+    )
+    metrics_port = int(re.search(r"Metrics: http://127.0.0.1:(\d+)/metrics", proc.out).group(1))
+    yield port, metrics_port
+    proc.stop()
+
+
+async def test_metrics_count_what_happens_and_health_answers(server):
+    port, metrics_port = server
+    status, body = await get(metrics_port, "/healthz")
+    assert (status, body) == (200, "ok\n")
+    conn, chan, screen = await connect(port, "Ada")
+    try:
+        assert await shows(screen, WELCOME)
+        chan.write(b"\r")
+        assert await shows(screen, LOBBY)
+        with pytest.raises(Exception, match="Too many connections"):
+            await connect(port, "Bo")  # one connection per address here: refused
+        chan.write(b"n")
+        await asyncio.sleep(0.5)
+        chan.write(b"\x13")  # Ctrl+S: a Prophet's Gambit table
+        await asyncio.sleep(0.5)
+        chan.write(b"bbbb")  # bots in every free seat (the form offers up to five)
+        await asyncio.sleep(0.5)
+        chan.write(b"s")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            chan.write(b"\r")  # the player plays what is offered
+            await asyncio.sleep(0.3)
+            _, text = await get(metrics_port, "/metrics")
+            if value(text, "gambit_action_to_screens_seconds_count") >= 3:
+                break
+        assert value(text, "gambit_sessions") == 1
+        assert value(text, "gambit_players_online") == 1
+        tables = [line for line in text.splitlines() if line.startswith("gambit_tables{")]
+        assert any(
+            re.fullmatch(
+                r'gambit_tables\{game="prophets_gambit",status="(playing|between)"\} 1.0', t
+            )
+            for t in tables
+        ), tables
+        assert value(text, "gambit_actions_total") >= 3
+        assert value(text, "gambit_action_to_screens_seconds_count") >= 3
+        assert value(text, "gambit_store_commit_seconds_count") > 0
+        assert value(text, "gambit_event_loop_lag_seconds_count") > 0
+        assert value(text, 'gambit_refusals_total{reason="per_address"}') >= 1
+        assert value(text, "gambit_worker_restarts_total") == 0
+    finally:
+        conn.close()
+    status, _ = await get(metrics_port, "/nowhere")
+    assert status == 404
