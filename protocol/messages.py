@@ -22,6 +22,24 @@ BOT_KINDS = ("heuristic", "random")
 MAX_NAME = 24
 MAX_CHAT = 500
 MAX_ID = 128
+ADMIN_OPS = (
+    "sessions",
+    "kick",
+    "ban",
+    "unban",
+    "bans",
+    "mute",
+    "unmute",
+    "broadcast",
+    "motd",
+    "close_table",
+    "chips",
+    "audit",
+    "reports",
+    "log",
+    "restart",
+    "cancel_restart",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,12 +133,32 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
     # Whether the client shows the lobby now: lobby updates go only to clients that do (a
     # player at a table needs none), and turning it on brings a fresh ``lobby``.
     "lobby_watch": {"on": Field((bool,))},
+    # Someone's chat and invites disappear for the sender (or come back).
+    "ignore": {"name": _str(MAX_NAME), "on": Field((bool,))},
+    # A chat line shown to the sender, reported to the admins.
+    "report": {
+        "channel": _str(8, choices=("lobby", "table")),
+        "table": _int(1, 2**31, required=False),
+        "from": _str(MAX_NAME),
+        "text": _str(MAX_CHAT),
+    },
+    # Admins only (see docs/protocol.md): one op and what it needs.
+    "admin": {
+        "op": _str(16, choices=ADMIN_OPS),
+        "who": _str(MAX_ID, required=False),
+        "address": _str(64, required=False),
+        "seconds": _int(0, 10**9, required=False),
+        "reason": _str(200, required=False),
+        "text": _str(MAX_CHAT, required=False),
+        "table": _int(1, 2**31, required=False),
+        "amount": _int(-(10**9), 10**9, required=False),
+    },
 }
 
 #: What the hub sends; documented in docs/protocol.md. Checked in tests, not at run time.
 SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
     "welcome": ("v", "you", "server"),
-    "you": ("id", "name", "guest", "chips", "ratings", "lang", "prefs"),
+    "you": ("id", "name", "guest", "chips", "ratings", "lang", "prefs", "admin"),
     "lobby": ("tables", "players", "online", "tables_total"),
     "lobby_update": ("tables", "removed", "players", "online", "tables_total"),
     "table": ("table", "info", "seat", "view"),
@@ -133,6 +171,7 @@ SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
     "notice": ("code", "message"),
     "pong": ("n",),
     "bye": ("code", "message"),
+    "admin_reply": ("op", "data"),
 }
 
 

@@ -48,6 +48,14 @@ def main(argv: list[str] | None = None) -> int:
     backup.add_argument(
         "--data-dir", help="the server's data folder (default: per-user data folder)"
     )
+    admin = sub.add_parser(
+        "admin",
+        help="an admin's powers over the running server (kick, ban, broadcast…)",
+        formatter_class=defaults_shown,
+    )
+    from .admin_cli import add_admin_arguments
+
+    add_admin_arguments(admin)
     for configurable in (serve, hub):
         configurable.add_argument(
             "--config",
@@ -75,6 +83,10 @@ def main(argv: list[str] | None = None) -> int:
             return 0
     else:
         args = parser.parse_args(argv)
+    if args.command == "admin":
+        from .admin_cli import main_admin
+
+        return main_admin(args)
     if args.command == "backup":
         from pathlib import Path
 

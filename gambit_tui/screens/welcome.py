@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -30,6 +31,11 @@ class WelcomeScreen(GambitScreen):
     WelcomeScreen #intro {
         margin-bottom: 1;
     }
+    WelcomeScreen #motd {
+        color: $accent;
+        text-style: bold;
+        margin-bottom: 1;
+    }
     WelcomeScreen Label {
         margin-top: 1;
     }
@@ -51,6 +57,9 @@ class WelcomeScreen(GambitScreen):
                 ),
                 id="intro",
             )
+            motd = str(self.gapp.model.server.get("motd") or "").strip()
+            if motd:  # the server's admins' message of the day, as they wrote it
+                yield Static(Text(motd), id="motd")
             yield Label(_("Your name"))
             yield LineInput(self.gapp.model.name, id="name", max_length=24, compact=True)
             yield Label(_("Language"))

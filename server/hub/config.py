@@ -47,3 +47,7 @@ class HubConfig:
     hello_timeout: float = 10.0
     #: Fixed seed for deals (tests and snapshots); None deals from the system's randomness.
     seed: int | None = None
+    #: Key fingerprints of the server's admins (``--admin-keys``; see admin.py).
+    admins: frozenset[str] = frozenset()
+    #: Every chat line goes to this file too, if set (``--chat-log``; off by default).
+    chat_log: str | None = None

@@ -16,7 +16,7 @@ import logging
 import secrets
 import unicodedata
 from collections import Counter
-from typing import Any
+from typing import Any, TextIO
 
 from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
@@ -26,6 +26,7 @@ from server.store import NameTaken, Store, mixed_script, skeleton
 from server.store.names import scripts
 
 from . import ratings
+from .admin import Admin, is_local_admin
 from .chat import RateLimiter
 from .config import HubConfig
 from .errors import HubError
@@ -68,6 +69,12 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
         #: Called with (table, seat, action) after each accepted action is stored and told
         #: (metrics). And what was refused, by code (over budget, too many tables…).
         self.action_hooks: list[Any] = []
+        self.admin = Admin(self)
+        #: Each chat channel's last lines (lobby, or a table id), and the chat log file.
+        self.recent_chat: dict[Any, Any] = {}
+        self.chat_log: TextIO | None = None
+        if self.config.chat_log:
+            self.chat_log = open(self.config.chat_log, "a", encoding="utf-8")  # noqa: SIM115
         self.refusals: Counter[str] = Counter()
         self._init_play()
         self._init_lobby()
@@ -91,6 +98,9 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
 
     async def stop(self) -> None:
         self._stopped = True
+        if self.chat_log is not None:
+            self.chat_log.close()
+            self.chat_log = None
         for handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
@@ -204,7 +214,7 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
                 session.push(error("hello_first", "Say hello first."))
                 continue
             if message["v"] != PROTOCOL_VERSION:
-                self._bye(
+                self.bye(
                     session,
                     "version",
                     f"This server speaks protocol version {PROTOCOL_VERSION}; your client "
@@ -224,12 +234,12 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
         """Answer a bad frame; False once the client has sent too many in a row."""
         session.bad_frames += 1
         if session.bad_frames >= self.config.max_bad_frames:
-            self._bye(session, "too_many_errors", "Too many malformed messages; goodbye.")
+            self.bye(session, "too_many_errors", "Too many malformed messages; goodbye.")
             return False
         session.push(error(err.code, err.message))
         return True
 
-    def _bye(self, session: Session, code: str, message: str) -> None:
+    def bye(self, session: Session, code: str, message: str) -> None:
         """Say goodbye after everything said before it, then hang up."""
         session.push({"t": "bye", "code": code, "message": message})
         session.ending = True  # nothing more it sends is read
@@ -273,7 +283,7 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
         if session.refusals is not None and not session.refusals.allow():
             self.refusals["cut_off"] += 1
             log.info("session %s sent too many messages too fast; cut off", session.id)
-            self._bye(session, "too_fast", "You sent too many messages too fast; goodbye.")
+            self.bye(session, "too_fast", "You sent too many messages too fast; goodbye.")
             return
         session.push(error(err.code, err.message, ref=kind))
 
@@ -283,7 +293,8 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
         if session.player is not None:
             raise HubError("already_hello", "You have already said hello.")
         identity = message.get("identity")
-        if session.conn.trusted and identity:
+        local_admin = is_local_admin(identity, session)
+        if session.conn.trusted and identity and (local_admin or not identity.startswith("admin:")):
             pid, guest = identity, False
         else:
             pid, guest = f"guest:{secrets.token_hex(8)}", True
@@ -306,6 +317,8 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
                 RateLimiter(self.config.chat_burst, self.config.chat_per_second),
                 budget=Budget.of(self.config),
                 friends=set() if guest else set(self.store.friends(pid)),
+                ignores=set() if guest else self.store.ignored_by(pid),
+                admin=local_admin or (not guest and pid in self.config.admins),
             )
             self.players[pid] = player
             self.names[pid] = name
@@ -428,6 +441,7 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
             },
             "lang": player.lang,
             "prefs": self.prefs_of(player),
+            "admin": player.admin,
         }
 
     def prefs_of(self, player: Player) -> dict[str, Any]:
@@ -461,6 +475,7 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
             "chat_max": 500,
             "turn_timer": self.config.turn_timer,
             "starting_chips": self.config.starting_chips,
+            "motd": self.store.motd(),
         }
 
     def _drop_session(self, session: Session) -> None:
@@ -481,6 +496,9 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
             self.player_gone(player)
             if player.guest:
                 self.guest_left(player.id)
+
+    def on_admin(self, session: Session, message: dict[str, Any]) -> None:
+        self.admin.handle(session, message)
 
     def on_ping(self, session: Session, message: dict[str, Any]) -> None:
         session.push({"t": "pong", "n": message["n"]})

@@ -99,7 +99,7 @@ class LobbyMixin:
                     "tables": rows,
                     "removed": gone,
                     "players": self.players_for(session.player, by_name) if players_dirty else None,
-                    "online": len(self.players),
+                    "online": len(self.listed_players()),
                     "tables_total": len(self.tables),
                 }
             )
@@ -120,7 +120,7 @@ class LobbyMixin:
             "t": "lobby",
             "tables": [self.lobby_row(t) for t in shown],
             "players": self.players_for(session.player),
-            "online": len(self.players),
+            "online": len(self.listed_players()),
             "tables_total": len(self.tables),
         }
 
@@ -188,7 +188,11 @@ class LobbyMixin:
         return [{"name": p.name, "guest": p.guest} for p in listed]
 
     def players_by_name(self: Hub) -> list[Player]:
-        return sorted(self.players.values(), key=lambda p: p.name.casefold())
+        return sorted(self.listed_players(), key=lambda p: p.name.casefold())
+
+    def listed_players(self: Hub) -> list[Player]:
+        """Players the lobby shows: not ``gambit admin`` (a tool, not a player)."""
+        return [p for p in self.players.values() if not p.id.startswith("admin:")]
 
     def table_info(self: Hub, table: Table) -> dict[str, Any]:
         """What the lobby (and the table header) shows of a table; no card, no hidden fact."""

@@ -21,14 +21,26 @@ from .hub import Hub
 from .listener import serve_tcp, serve_unix
 
 log = logging.getLogger(__name__)
+#: The exit code after an admin's restart (see server/ssh/serve.py).
+RESTART_EXIT = 75
+
+
+def admin_keys(path: str | None) -> frozenset[str]:
+    if not path:
+        return frozenset()
+    from server.ssh.keys import fingerprints_in
+
+    return fingerprints_in(path)
 
 
 async def run_hub(
     data_dir: Path, config: HubConfig, unix: Path | None, tcp: tuple[str, int] | None
-) -> None:
+) -> bool:
+    """Serve until stopped; True if an admin's restart stopped it."""
     store = Store.open(data_dir)
     hub = Hub(store, config)
     servers: list[asyncio.Server] = []
+    restarted: list[bool] = []
     try:
         await hub.start()
         unix = unix or data_dir / "hub.sock"
@@ -47,6 +59,8 @@ async def run_hub(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
+        hub.on_fatal = stop.set
+        hub.admin.on_restart = lambda: (restarted.append(True), stop.set())
         print(ready, flush=True)
         await stop.wait()
     finally:
@@ -54,6 +68,7 @@ async def run_hub(
             server.close()
         await hub.stop()
         store.close()
+    return bool(restarted)
 
 
 def main_hub(args: argparse.Namespace) -> int:
@@ -69,6 +84,8 @@ def main_hub(args: argparse.Namespace) -> int:
         turn_timer=args.turn_timer,
         grace=args.grace,
         between_games=args.between_games,
+        admins=admin_keys(args.admin_keys),
+        chat_log=args.chat_log,
         **limits_from(args),
     )
     tcp = None
@@ -84,13 +101,13 @@ def main_hub(args: argparse.Namespace) -> int:
         sys.stderr.write(f"gambit hub: {err}\n")
         return 1
     try:
-        asyncio.run(run_hub(data_dir, config, unix, tcp))
+        restarted = asyncio.run(run_hub(data_dir, config, unix, tcp))
     except OSError as err:  # the socket is another hub's, or the TCP port is taken
         sys.stderr.write(f"gambit hub: {err}\n")
         return 1
     finally:
         lock.release()
-    return 0
+    return RESTART_EXIT if restarted else 0
 
 
 def add_hub_arguments(parser: argparse.ArgumentParser) -> None:
@@ -113,5 +130,11 @@ def add_hub_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--log-json", action="store_true", help="log one JSON object per line (for collectors)"
+    )
+    parser.add_argument(
+        "--admin-keys", metavar="FILE", help="the admins' keys (authorized_keys format)"
+    )
+    parser.add_argument(
+        "--chat-log", metavar="FILE", help="write every chat line here too (off by default)"
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log more")

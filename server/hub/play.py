@@ -191,6 +191,10 @@ class PlayMixin:
         table = self.tables.get(table_id)
         if table is None or table.status != "between":
             return
+        if self.admin.restart_at is not None:
+            # A restart is coming: no new deal; the table waits for it (its seats are kept).
+            self.later(("next", table.id), self.config.between_games, self.next_game, table.id)
+            return
         for i, seat in enumerate(table.seats):
             if seat.reserved is not None and seat.player is None:
                 continue  # a bot keeps an absent player's seat until they reclaim it

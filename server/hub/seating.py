@@ -26,6 +26,7 @@ class SeatingMixin:
 
     def on_create_table(self: Hub, session: Session, message: dict[str, Any]) -> None:
         player = self.need_player(session)
+        self.admin.refuse_new_games()
         owned = sum(1 for t in self.tables.values() if t.owner == player.id)
         if owned >= self.config.tables_per_player:
             raise HubError(
@@ -206,6 +207,7 @@ class SeatingMixin:
             raise HubError("started", "The game is already under way.")
         if not table.full:
             raise HubError("not_full", "Every seat must be taken (add bots to fill them).")
+        self.admin.refuse_new_games()
         self.start_game(table)
 
     def after_seat_change(self: Hub, table: Table) -> None:

@@ -70,6 +70,10 @@ class Player:
     #: friends online first).
     budget: Budget = field(default_factory=lambda: Budget.of(HubConfig()))
     friends: set[str] = field(default_factory=set)
+    #: Players whose chat and invites this one does not want (see social.py).
+    ignores: set[str] = field(default_factory=set)
+    #: An admin of this server (see admin.py).
+    admin: bool = False
     sessions: set[Session] = field(default_factory=set)
     prefs: dict[str, Any] = field(default_factory=dict)  # guests' prefs live only this long
 

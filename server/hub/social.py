@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 import time
+from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from .errors import HubError
 
 if TYPE_CHECKING:
     from .hub import Hub
-    from .session import Session
+    from .session import Player, Session
+
+log = logging.getLogger(__name__)
+#: Chat lines kept per channel: a reported line comes with the lines before and after it.
+CHAT_CONTEXT = 20
 
 
 class SocialMixin:
@@ -21,6 +27,10 @@ class SocialMixin:
         text = "".join(ch for ch in text if ch.isprintable())
         if not text:
             raise HubError("empty", "Say something.")
+        mute = self.store.mute_on(player.id)
+        if mute is not None:
+            until = time.strftime("%H:%M UTC", time.gmtime(mute["until"]))
+            raise HubError("muted", f"An admin muted you in chat until {until}: {mute['reason']}")
         out = {
             "t": "chat",
             "channel": message["channel"],
@@ -30,8 +40,9 @@ class SocialMixin:
         }
         if message["channel"] == "lobby":
             self.spend_chat_token(player)
+            self.chat_said(player, out)
             for s in list(self.sessions):
-                if s.player is not None:
+                if s.player is not None and player.id not in s.player.ignores:
                     s.push(out)
             return
         if "table" not in message:
@@ -42,11 +53,70 @@ class SocialMixin:
             raise HubError("not_at_table", "Sit at or watch a table to chat there.")
         self.spend_chat_token(player)
         out["table"] = table.id
+        self.chat_said(player, out)
         for pid in table.humans():
-            if pid in self.players:
+            if pid in self.players and player.id not in self.players[pid].ignores:
                 self.players[pid].push(out)
         for s in list(self.spectators.get(table.id, ())):
-            s.push(out)
+            if s.player is None or player.id not in s.player.ignores:
+                s.push(out)
+
+    def chat_said(self: Hub, player: Player, line: dict[str, Any]) -> None:
+        """Keep a channel's last lines (a report's context) and write the chat log."""
+        key = line.get("table", "lobby")
+        recent = self.recent_chat.setdefault(key, deque(maxlen=CHAT_CONTEXT))
+        recent.append({**line, "id": player.id})
+        if self.chat_log is not None:
+            where = f"table {line['table']}" if "table" in line else "lobby"
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(line["ts"]))
+            self.chat_log.write(f"{stamp} {where} {player.name} ({player.id}): {line['text']}\n")
+            self.chat_log.flush()
+
+    # --- ignoring and reporting --------------------------------------------------------------
+
+    def on_ignore(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        """Someone's chat and invites disappear for this player (or come back)."""
+        player = self.need_player(session)
+        other = self.player_named(message["name"])
+        if other == player.id:
+            raise HubError("self", "You cannot ignore yourself.")
+        if message["on"]:
+            player.ignores.add(other)
+        else:
+            player.ignores.discard(other)
+        if not player.guest:
+            self.store.set_ignore(player.id, other, message["on"])
+        verb = "Ignoring" if message["on"] else "No longer ignoring"
+        session.push({"t": "notice", "code": "ignored", "message": f"{verb} {message['name']}."})
+
+    def on_report(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        """A chat line reported to the admins, with the lines around it for context."""
+        player = self.need_player(session)
+        key = message.get("table", "lobby") if message["channel"] == "table" else "lobby"
+        recent = list(self.recent_chat.get(key, ()))
+        said = next(
+            (
+                line
+                for line in reversed(recent)
+                if line["from"] == message["from"] and line["text"] == message["text"]
+            ),
+            None,
+        )
+        if said is None:
+            raise HubError("no_line", "That line is no longer here to report.")
+        context = [{k: v for k, v in line.items() if k != "id"} for line in recent]
+        self.store.add_report(player.id, said["id"], said, context)
+        log.info("%s reported a chat line of %s", player.id, said["id"])
+        session.push(
+            {"t": "notice", "code": "reported", "message": "Reported to the admins. Thank you."}
+        )
+
+    def player_named(self: Hub, name: str) -> str:
+        online = {p.name.casefold(): p.id for p in self.players.values()}
+        pid = online.get(name.casefold()) or self.store.name_owner(name)
+        if pid is None:
+            raise HubError("no_player", f"There is no player called {name}.")
+        return pid
 
     def spend_chat_token(self: Hub, player) -> None:
         """Only a message that would be delivered counts against the rate limit."""
@@ -103,7 +173,8 @@ class SocialMixin:
             if invitee is None:
                 raise HubError("no_player", f"There is no player called {name}.")
             self.store.add_invite(table.id, player.id, invitee)
-            if invitee in self.players:
+            ignored = invitee in self.players and player.id in self.players[invitee].ignores
+            if invitee in self.players and not ignored:
                 self.players[invitee].push(
                     {"t": "invite", "table": table.id, "from": player.name, "game": table.game}
                 )

@@ -23,6 +23,7 @@ import contextlib
 import hmac
 import logging
 import socket
+import time
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -85,6 +86,7 @@ class SSHHost:
         #: The door's verdict on the connection being made now: (address, refusal or None).
         self.verdict: tuple[str, str | None] | None = None
         self.door = FrontDoor(self)
+        hub.admin.describe_connection = self.describe_connection
         self.sessions: set[GameSession] = set()
         self.open_connections: set[asyncssh.SSHServerConnection] = set()
         self._per_address: Counter[str] = Counter()
@@ -188,7 +190,22 @@ class SSHHost:
         if len(self.open_connections) >= self.config.max_sessions + self.config.max_unauthenticated:
             self.admission.refused["full"] += 1
             return f"The server is full ({self.config.max_sessions} players). Try again later."
-        return self.admission.refusal(address)
+        refusal = self.admission.refusal(address)
+        if refusal is None:
+            refusal = self.hub.admin.banned(address=address)  # (after the cheap checks)
+            if refusal is not None:
+                self.admission.refused["banned"] += 1
+        return refusal
+
+    def describe_connection(self, hub_conn: Any) -> dict[str, Any]:
+        """What the SSH side knows of a hub connection: the player's address and idle time."""
+        for session in self.sessions:
+            if session.hub_conn is hub_conn:
+                return {
+                    "address": session.address,
+                    "idle": round(time.monotonic() - session.last_input),
+                }
+        return {}
 
     def session_refusal(self, address: str) -> str | None:
         """Why a new game session from ``address`` may not start, if it may not."""
@@ -277,8 +294,14 @@ class GambitServer(asyncssh.SSHServer):
         return self.host.allowed_keys is not None or config.password is None
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        """Any key may log in (it is the player's identity), unless a key list is set."""
+        """Any key may log in (it is the player's identity), unless a key list is set. A
+        banned key is refused outright, before it could log in another way."""
         host = self.host
+        banned = host.hub.admin.banned(fingerprint=key.get_fingerprint("sha256"))
+        if banned is not None:
+            host.admission.refused["banned"] += 1
+            log.info("refused a banned key from %s", self.address)
+            raise asyncssh.DisconnectError(asyncssh.DISC_ILLEGAL_USER_NAME, banned)
         if host.allowed_keys is not None:
             allowed = host.allowed_keys.validate(key, self.address, self.address) is not None
         else:

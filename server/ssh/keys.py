@@ -40,6 +40,24 @@ def load_or_create_host_key(data_dir: Path) -> asyncssh.SSHKey:
     return key
 
 
+def fingerprints_in(path: str | os.PathLike[str]) -> frozenset[str]:
+    """The SHA256 fingerprints of the keys in an OpenSSH ``authorized_keys`` file (options
+    before a key, comments and blank lines allowed)."""
+    found = set()
+    for line in Path(path).read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        for start in range(len(line.split())):
+            try:
+                key = asyncssh.import_public_key(" ".join(line.split()[start:]))
+            except (asyncssh.KeyImportError, ValueError):
+                continue
+            found.add(key.get_fingerprint("sha256"))
+            break
+    return frozenset(found)
+
+
 def fingerprint(key: asyncssh.SSHKey) -> str:
     """OpenSSH's SHA256 fingerprint (``SHA256:…``), as ``ssh`` shows it to players."""
     return key.get_fingerprint("sha256")

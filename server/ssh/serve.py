@@ -23,6 +23,10 @@ from server.metrics import parse_address
 
 from .config import HostConfig
 
+#: The exit code after an admin's restart (EX_TEMPFAIL): not 0, so that systemd's
+#: Restart=on-failure (deploy/gambit.service) starts the server again.
+RESTART_EXIT = 75
+
 if TYPE_CHECKING:
     from server.store import DataDirLock
 
@@ -134,6 +138,14 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--log-json", action="store_true", help="log one JSON object per line (for collectors)"
     )
     parser.add_argument(
+        "--admin-keys",
+        metavar="FILE",
+        help="the admins' keys (authorized_keys format): they get the admin screen",
+    )
+    parser.add_argument(
+        "--chat-log", metavar="FILE", help="write every chat line here too (off by default)"
+    )
+    parser.add_argument(
         "--metrics",
         metavar="HOST:PORT",
         help="serve Prometheus metrics (/metrics) and a health check (/healthz) here",
@@ -189,8 +201,11 @@ async def run_serve(
     out: TextIO,
     lock: DataDirLock | None = None,
     metrics_at: tuple[str, int] | None = None,
-) -> None:
+) -> bool:
+    """Serve until stopped; True if an admin's restart stopped it (the caller exits with
+    :data:`RESTART_EXIT` so that a service manager starts it again)."""
     from server.hub import Hub
+    from server.hub.listener import serve_unix
     from server.store import Store
 
     from .banner import banner
@@ -201,14 +216,25 @@ async def run_serve(
     hub = Hub(store, hub_config)
     host: SSHHost | None = None
     metrics = None
+    local = None
     stop = asyncio.Event()
     hub.on_fatal = stop.set  # a store that cannot commit: stop, and start again from the disk
+    restart = False
+
+    def restart_now() -> None:
+        nonlocal restart
+        restart = True
+        stop.set()
+
+    hub.admin.on_restart = restart_now
     # Stopping is set up first: a service manager may stop the server the moment it starts.
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
         await hub.start()
+        # The hub's own socket, for `gambit admin` and other tools of the server's owner.
+        local = await serve_unix(hub, data_dir / "hub.sock")
         key = load_or_create_host_key(data_dir)
         host = SSHHost(hub, host_config, key)
         port = await host.start()
@@ -229,11 +255,14 @@ async def run_serve(
         log.info("stopping")
         if metrics is not None:
             await metrics.close()
+        if local is not None:
+            local.close()
         if host is not None:
             await stop_host(host)
         await hub.stop()
         store.close()
-        log.info("stopped")
+        log.info("stopped for a restart" if restart else "stopped")
+    return restart
 
 
 async def stop_host(host: SSHHost) -> None:
@@ -245,6 +274,15 @@ async def stop_host(host: SSHHost) -> None:
     except TimeoutError:
         log.error("the SSH side did not stop within %.0f s; ending it", STOP_TIMEOUT)
         await host.abort()
+
+
+def admin_keys(path: str | None) -> frozenset[str]:
+    """The fingerprints of ``--admin-keys`` (asyncssh is imported only when there is a file)."""
+    if not path:
+        return frozenset()
+    from .keys import fingerprints_in
+
+    return fingerprints_in(path)
 
 
 def setup_logging(log_file: str | None, verbose: bool, json_lines: bool = False) -> None:
@@ -291,6 +329,8 @@ def main_serve(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay,
         between_games=args.between_games,
         seed=args.seed,
+        admins=admin_keys(args.admin_keys),
+        chat_log=args.chat_log,
         **limits_from(args),
     )
     try:
@@ -301,10 +341,12 @@ def main_serve(args: argparse.Namespace) -> int:
         return 1
     try:
         metrics_at = parse_address(args.metrics) if args.metrics else None
-        asyncio.run(run_serve(data_dir, hub_config, host_config, sys.stdout, lock, metrics_at))
+        restart = asyncio.run(
+            run_serve(data_dir, hub_config, host_config, sys.stdout, lock, metrics_at)
+        )
     except OSError as err:  # e.g. the port is taken
         sys.stderr.write(f"gambit serve: {err}\n")
         return 1
     finally:
         lock.release()
-    return 0
+    return RESTART_EXIT if restart else 0

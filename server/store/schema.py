@@ -137,6 +137,50 @@ CREATE TABLE meta (
 ) WITHOUT ROWID;
 """
 
+#: Moderation: bans (by key and/or address), mutes, what players reported, whom they ignore,
+#: and every admin action with who did it.
+V4_SCHEMA = """
+CREATE TABLE bans (
+    id          INTEGER PRIMARY KEY,
+    fingerprint TEXT,
+    address     TEXT,
+    until       REAL,
+    reason      TEXT NOT NULL,
+    by          TEXT NOT NULL,
+    created     REAL NOT NULL,
+    lifted      REAL
+);
+CREATE INDEX bans_fingerprint ON bans (fingerprint);
+CREATE INDEX bans_address ON bans (address);
+CREATE TABLE mutes (
+    player_id TEXT PRIMARY KEY,
+    until     REAL NOT NULL,
+    reason    TEXT NOT NULL,
+    by        TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE ignores (
+    owner   TEXT NOT NULL,
+    ignored TEXT NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (owner, ignored)
+) WITHOUT ROWID;
+CREATE TABLE reports (
+    id       INTEGER PRIMARY KEY,
+    at       REAL NOT NULL,
+    reporter TEXT NOT NULL,
+    reported TEXT,
+    line     BLOB NOT NULL,
+    context  BLOB NOT NULL
+);
+CREATE TABLE admin_log (
+    id     INTEGER PRIMARY KEY,
+    at     REAL NOT NULL,
+    by     TEXT NOT NULL,
+    action TEXT NOT NULL,
+    detail BLOB NOT NULL
+);
+"""
+
 EMPTY_MAP = msgpack.packb({}, use_bin_type=True)
 SKELETON_VERSION_KEY = "skeleton_version"
 
@@ -191,6 +235,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _run(V1_SCHEMA),
     _run(V2_SCHEMA, empty=EMPTY_MAP),
     _v3,
+    _run(V4_SCHEMA),
 ]
 
 #: The version this code writes.

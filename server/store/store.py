@@ -31,6 +31,7 @@ import msgpack
 import platformdirs
 
 from . import schema
+from .moderation import ModerationStore
 from .names import name_key, skeleton  # name_key is still importable from here
 
 DB_NAME = "gambit.sqlite3"
@@ -111,7 +112,7 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-class Store:
+class Store(ModerationStore):
     """All persistent state of the hub.
 
     ``Store(path)`` opens (creating and migrating) one database file; ``Store()`` or

@@ -20,7 +20,7 @@ def test_open_creates_private_folder_and_file_with_durable_settings(tmp_path: Pa
         assert store.pragma("journal_mode") == "wal"
         assert store.pragma("synchronous") == 2  # FULL: each commit is fsynced
         assert store.pragma("foreign_keys") == 1
-        assert store.schema_version == CURRENT_VERSION == 3
+        assert store.schema_version == CURRENT_VERSION == 4
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert stat.S_IMODE((folder / DB_NAME).stat().st_mode) == 0o600
 
@@ -83,7 +83,7 @@ def _make_v1_file(path: Path) -> None:
 def test_v1_file_is_upgraded_with_its_data_preserved(tmp_path: Path):
     _make_v1_file(tmp_path / DB_NAME)
     with Store.open(tmp_path) as store:
-        assert store.schema_version == 3
+        assert store.schema_version == CURRENT_VERSION
         alice = store.get_player("k1")
         assert alice == {"id": "k1", "name": "Alice", "lang": "fr", "prefs": {}, "created": 100.0}
         assert store.get_player("k2")["prefs"] == {}  # v2 backfilled every old row
@@ -135,16 +135,16 @@ def test_failed_migration_leaves_the_previous_version(tmp_path: Path, monkeypatc
     with Store.open(tmp_path) as store:
         store.ensure_player("k1", starting_chips=10)
 
-    def broken_v4(conn: sqlite3.Connection) -> None:
+    def broken_next(conn: sqlite3.Connection) -> None:
         conn.execute("CREATE TABLE half_done (x)")
         raise RuntimeError("migration bug")
 
-    monkeypatch.setattr(schema, "MIGRATIONS", [*schema.MIGRATIONS, broken_v4])
+    monkeypatch.setattr(schema, "MIGRATIONS", [*schema.MIGRATIONS, broken_next])
     with pytest.raises(RuntimeError, match="migration bug"):
         Store.open(tmp_path)
     monkeypatch.undo()
     with Store.open(tmp_path) as store:
-        assert store.schema_version == 3
+        assert store.schema_version == CURRENT_VERSION
         assert store.balance("player:k1") == 10
         tables = {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master")}
         assert "half_done" not in tables

@@ -1,0 +1,312 @@
+"""Admins: what they may do to a running server, from the app or ``gambit admin``.
+
+Who is an admin: a player whose key is in the server's admin list (``--admin-keys``), or a
+client of the hub's own unix socket that says hello as ``admin:local`` (only the server's
+owner can reach that socket: ``gambit admin`` is that client). Every action is logged and
+stored with who did it. Bans are checked where a client comes in (the SSH host, the TCP
+listener) so that a banned client never gets an app.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .errors import HubError
+from .table import Seat
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .session import Player, Session
+
+log = logging.getLogger(__name__)
+
+LOCAL_ADMIN = "admin:local"
+#: When the countdown of a restart is told again (seconds before it).
+RESTART_NOTICES = (3600, 1800, 900, 600, 300, 120, 60, 30, 10)
+
+
+def is_local_admin(identity: str | None, session: Session) -> bool:
+    return identity == LOCAL_ADMIN and session.conn.peer == "unix" and session.conn.trusted
+
+
+def minutes_text(seconds: float) -> str:
+    if seconds >= 120:
+        return f"{round(seconds / 60)} min"
+    return f"{round(seconds)} s"
+
+
+class Admin:
+    """The hub's admin powers, one method an op."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        #: When a restart announced by an admin happens (loop time), if one is coming.
+        self.restart_at: float | None = None
+        #: Called when that time comes (``gambit serve`` stops, to be started again).
+        self.on_restart: Callable[[], None] | None = None
+        #: The SSH host tells what it knows of a hub connection: address and idle seconds.
+        self.describe_connection: Callable[[Any], dict[str, Any]] | None = None
+
+    def is_admin(self, player: Player) -> bool:
+        return player.admin
+
+    # --- dispatch ----------------------------------------------------------------------------
+
+    def handle(self, session: Session, message: dict[str, Any]) -> None:
+        player = self.hub.need_player(session)
+        if not player.admin:
+            raise HubError("not_admin", "Only the server's admins may do that.")
+        op = message["op"]
+        data = getattr(self, f"op_{op}")(player, message)
+        if op not in ("sessions", "audit", "bans", "reports", "log"):
+            detail = {k: v for k, v in message.items() if k not in ("t", "op")}
+            self.hub.store.log_admin(player.id, op, detail)
+            log.info("admin %s (%s): %s %s", player.name, player.id, op, detail)
+        session.push({"t": "admin_reply", "op": op, "data": data})
+
+    # --- who is here -------------------------------------------------------------------------
+
+    def op_sessions(self, player: Player, message: dict[str, Any]) -> list[dict[str, Any]]:
+        hub = self.hub
+        out = []
+        for session in hub.sessions:
+            who = session.player
+            if who is None or who.id.startswith("admin:"):
+                continue
+            seen = (
+                self.describe_connection(session.conn)
+                if self.describe_connection is not None
+                else {}
+            )
+            tables = sorted(t.id for t in hub.tables.values() if t.seat_of(who.id) is not None)
+            out.append(
+                {
+                    "name": who.name,
+                    "id": who.id,
+                    "guest": who.guest,
+                    "address": seen.get("address") or session.conn.peer,
+                    "idle": seen.get("idle"),
+                    "tables": tables,
+                }
+            )
+        return sorted(out, key=lambda s: s["name"].casefold())
+
+    def target(self, message: dict[str, Any]) -> str:
+        """The player an op names: by name (online or registered) or by key fingerprint."""
+        who = message.get("who")
+        if not who:
+            raise HubError("no_player", "Name the player.")
+        hub = self.hub
+        for p in hub.players.values():
+            if p.name.casefold() == who.casefold() or p.id == who:
+                return p.id
+        owner = hub.store.name_owner(who)
+        if owner is not None:
+            return owner
+        if who.startswith("SHA256:"):
+            return who
+        raise HubError("no_player", f"There is no player called {who}.")
+
+    # --- removing players --------------------------------------------------------------------
+
+    def op_kick(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+        pid = self.target(message)
+        reason = message.get("reason") or "no reason given"
+        kicked = self.kick(pid, f"An admin removed you from the server: {reason}")
+        return {"kicked": kicked}
+
+    def kick(self, pid: str, why: str, code: str = "kicked") -> int:
+        """End every session of ``pid`` (told why); their seats pass to bots for good."""
+        hub = self.hub
+        for table in list(hub.tables.values()):
+            index = table.seat_of(pid)
+            if index is not None and table.status != "waiting":
+                table.seats[index] = Seat(bot="heuristic")
+                hub.save(table)
+                hub.table_changed(table)
+            elif index is not None:
+                table.seats[index] = Seat()
+                hub.after_seat_change(table)
+        target = hub.players.get(pid)
+        sessions = list(target.sessions) if target is not None else []
+        for session in sessions:
+            hub.bye(session, code, why)
+        return len(sessions)
+
+    def op_ban(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+        seconds = message.get("seconds")
+        until = time.time() + seconds if seconds else None
+        reason = message.get("reason") or "no reason given"
+        fingerprint = self.target(message) if message.get("who") else None
+        address = message.get("address")
+        if fingerprint is None and address is None:
+            raise HubError("no_player", "Name a player (their key) or an address to ban.")
+        if fingerprint is not None and fingerprint.startswith("guest:"):
+            fingerprint = None  # a guest has no key: ban where they come from instead
+            address = address or self._address_of(self.target(message))
+        ban = self.hub.store.add_ban(
+            fingerprint=fingerprint, address=address, until=until, reason=reason, by=player.id
+        )
+        why = f"You are banned from this server: {reason}"
+        kicked = 0
+        for pid in list(self.hub.players):
+            if pid == fingerprint or (address and self._address_of(pid) == address):
+                kicked += self.kick(pid, why, code="banned")
+        return {"ban": ban, "kicked": kicked, "until": until}
+
+    def _address_of(self, pid: str) -> str | None:
+        online = self.hub.players.get(pid)
+        if online is None or self.describe_connection is None:
+            return None
+        for session in online.sessions:
+            address = self.describe_connection(session.conn).get("address")
+            if address:
+                return address
+        return None
+
+    def op_unban(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+        fingerprint = self.target(message) if message.get("who") else None
+        lifted = self.hub.store.lift_bans(fingerprint=fingerprint, address=message.get("address"))
+        return {"lifted": lifted}
+
+    def op_bans(self, player: Player, message: dict[str, Any]) -> list[dict[str, Any]]:
+        return self.hub.store.bans()
+
+    def banned(self, *, fingerprint: str | None = None, address: str | None = None) -> str | None:
+        """Why this key or address may not come in, if it is banned."""
+        ban = self.hub.store.ban_on(fingerprint=fingerprint, address=address)
+        if ban is None:
+            return None
+        until = (
+            "for good"
+            if ban["until"] is None
+            else "until " + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(ban["until"]))
+        )
+        return f"You are banned from this server {until}: {ban['reason']}"
+
+    # --- chat --------------------------------------------------------------------------------
+
+    def op_mute(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+        pid = self.target(message)
+        seconds = message.get("seconds") or 3600
+        until = time.time() + seconds
+        reason = message.get("reason") or "no reason given"
+        self.hub.store.set_mute(pid, until, reason, player.id)
+        self.hub.tell(
+            pid, "muted", f"An admin muted you in chat for {minutes_text(seconds)}: {reason}"
+        )
+        return {"until": until}
+
+    def op_unmute(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+        return {"lifted": self.hub.store.lift_mute(self.target(message))}
+
+    def op_broadcast(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+        text = message.get("text") or ""
+        if not text.strip():
+            raise HubError("empty", "Say something.")
+        notice = {"t": "notice", "code": "broadcast", "message": text}
+        told = 0
+        for session in list(self.hub.sessions):
+            if session.player is not None:
+                session.push(notice)
+                told += 1
+        return {"told": told}
+
+    def op_motd(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+        self.hub.store.set_motd((message.get("text") or "").strip())
+        return {"motd": self.hub.store.motd()}
+
+    def op_reports(self, player: Player, message: dict[str, Any]) -> list[dict[str, Any]]:
+        return self.hub.store.reports()
+
+    def op_log(self, player: Player, message: dict[str, Any]) -> list[dict[str, Any]]:
+        return self.hub.store.admin_log()
+
+    # --- tables and chips --------------------------------------------------------------------
+
+    def op_close_table(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+        hub = self.hub
+        table = hub.table_of(message.get("table") or 0)
+        reason = message.get("reason") or "no reason given"
+        for pid in table.humans():
+            hub.tell(pid, "table_closed", f"An admin closed table {table.id}: {reason}")
+        hub.close_table(table)  # refunds a pot in play
+        return {"closed": table.id}
+
+    def op_chips(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+        hub = self.hub
+        pid = self.target(message)
+        amount = message.get("amount") or 0
+        reason = message.get("reason") or "no reason given"
+        if amount == 0:
+            raise HubError("invalid", "Give an amount of chips (negative to take them).")
+        account = f"player:{pid}"
+        if amount > 0:
+            hub.store.transfer("bank", account, amount, f"admin: {reason}")
+        else:
+            have = hub.store.balance(account)
+            if have < -amount:
+                raise HubError("chips", f"They have only {have} chips.")
+            hub.store.transfer(account, "bank", -amount, f"admin: {reason}")
+        if pid in hub.players:
+            hub.players[pid].push({"t": "you", **hub.you(hub.players[pid])})
+        return {"balance": hub.store.balance(account)}
+
+    def op_audit(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+        store = self.hub.store
+        return {"problems": store.audit(), "ledger_total": store.ledger_total()}
+
+    # --- restarting ------------------------------------------------------------------------
+
+    def op_restart(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+        """Announce a restart in ``seconds`` (0: at once): a countdown to everyone, no new
+        games meanwhile, then the server stops in order (seats kept, everything stored)."""
+        import asyncio
+
+        seconds = float(message.get("seconds") or 0)
+        loop = asyncio.get_running_loop()
+        self.restart_at = loop.time() + seconds
+        for before in (*RESTART_NOTICES, 0):
+            if before <= seconds:
+                self.hub.later(("restart", before), seconds - before, self._restart_tick, before)
+        return {"in_seconds": seconds}
+
+    def op_cancel_restart(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+        cancelled = self.restart_at is not None
+        self.restart_at = None
+        for before in (*RESTART_NOTICES, 0):
+            self.hub.cancel(("restart", before))
+        if cancelled:
+            self._tell_all("restart", "The restart is called off.")
+        return {"cancelled": cancelled}
+
+    def _restart_tick(self, before: float) -> None:
+        if before == 0:
+            self._tell_all("restart", "The server restarts now. Your seat is kept.")
+            if self.on_restart is not None:
+                self.on_restart()
+            return
+        self._tell_all(
+            "restart",
+            f"The server restarts in {minutes_text(before)}. Games under way go on; "
+            "no new game starts. Your seat is kept.",
+        )
+
+    def _tell_all(self, code: str, text: str) -> None:
+        for session in list(self.hub.sessions):
+            if session.player is not None:
+                session.push({"t": "notice", "code": code, "message": text})
+
+    def refuse_new_games(self) -> None:
+        """Raise if a restart is coming: no table opens and no game starts before it."""
+        if self.restart_at is None:
+            return
+        import asyncio
+
+        left = max(0.0, self.restart_at - asyncio.get_running_loop().time())
+        raise HubError(
+            "restarting", f"The server restarts in {minutes_text(left)}; no new game starts."
+        )
