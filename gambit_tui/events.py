@@ -50,5 +50,13 @@ class Refused(ServerEvent):
         self.ref = ref
 
 
+class AdminReplied(ServerEvent):
+    """The hub answered an admin request (the model keeps the last answer of each op)."""
+
+    def __init__(self, op: str) -> None:
+        super().__init__()
+        self.op = op
+
+
 class LookChanged(ServerEvent):
     """Theme, card faces or language changed: re-render."""

@@ -39,6 +39,8 @@ class ClientModel:
     chat: dict[str | int, deque[ChatLine]] = field(default_factory=dict)
     invites: list[dict[str, Any]] = field(default_factory=list)
     friends: list[dict[str, Any]] | None = None
+    #: The hub's last answer to each admin request (admins only), by op.
+    admin: dict[str, Any] = field(default_factory=dict)
 
     # --- reading messages ----------------------------------------------------------------------
 
@@ -93,6 +95,9 @@ class ClientModel:
         if kind == "friends":
             self.friends = list(message["friends"])
             return "social"
+        if kind == "admin_reply":
+            self.admin[message["op"]] = message["data"]
+            return "admin"
         return None
 
     def _totals(self, message: dict[str, Any]) -> None:

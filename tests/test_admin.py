@@ -87,8 +87,10 @@ async def test_sessions_kick_and_the_seat_goes_to_a_bot(server, tmp_path):
     chan.write(b"s")
     watcher = await local(data, "SHA256:watcher", "Watcher")
     await watcher.until(
-        lambda m: m["t"] in ("lobby", "lobby_update")
-        and any(t["status"] == "playing" for t in m["tables"])
+        lambda m: (
+            m["t"] in ("lobby", "lobby_update")
+            and any(t["status"] == "playing" for t in m["tables"])
+        )
     )
     sessions = admin(data, "sessions")
     (ada,) = [s for s in sessions if s["name"] == "Ada"]

@@ -1,4 +1,5 @@
-"""A small dialog asking for a player's name (to invite or befriend them)."""
+"""A small dialog asking for one line: a player's name (to invite or befriend them), or an
+admin's reason or message."""
 
 from __future__ import annotations
 
@@ -21,14 +22,16 @@ class AskNameScreen(GambitModal):
         Binding("escape", "cancel", N_("Cancel")),
     ]
 
-    def __init__(self, title: str) -> None:
+    def __init__(self, title: str, label: str | None = None, max_length: int = 24) -> None:
         super().__init__()
         self._title = title
+        self._label = label
+        self._max_length = max_length
 
     def compose_body(self) -> ComposeResult:
         with Vertical(classes="dialog", id="ask"):
-            yield Label(_("Name"))
-            yield LineInput(id="name", max_length=24, compact=True)
+            yield Label(self._label or _("Name"))
+            yield LineInput(id="name", max_length=self._max_length, compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#ask").border_title = self._title

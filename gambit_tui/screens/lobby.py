@@ -64,6 +64,7 @@ class LobbyScreen(GambitScreen):
         Binding("f", "social", N_("Friends")),
         Binding("c", "chat", N_("Chat")),
         Binding("comma", "settings", N_("Settings")),
+        Binding("A", "admin", N_("Admin")),
         Binding("q", "app.quit", N_("Quit")),
         Binding("escape", "leave_chat", N_("Tables"), show=False),
     ]
@@ -359,6 +360,8 @@ class LobbyScreen(GambitScreen):
                 return seated and waiting and free
             if action == "start":
                 return seated and waiting and not free
+        if action == "admin":
+            return bool(self.gapp.model.you.get("admin"))  # (hidden from everyone else)
         return True
 
     # --- actions -----------------------------------------------------------------------------
@@ -403,6 +406,11 @@ class LobbyScreen(GambitScreen):
         from .social import SocialScreen
 
         self.app.push_screen(SocialScreen())
+
+    def action_admin(self) -> None:
+        from .admin import AdminScreen
+
+        self.app.push_screen(AdminScreen())
 
     def action_settings(self) -> None:
         from .settings import SettingsScreen
