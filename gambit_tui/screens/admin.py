@@ -42,8 +42,15 @@ class AdminScreen(GambitScreen):
         Binding("b", "ban", N_("Ban 1 day")),
         Binding("m", "mute", N_("Mute 1 h")),
         Binding("u", "unmute", N_("Unmute")),
+        Binding("n", "unban", N_("Unban")),
         Binding("a", "broadcast", N_("Tell all")),
         Binding("t", "motd", N_("Message of the day")),
+        Binding("c", "close_table", N_("Close table")),
+        Binding("g", "chips", N_("Chips")),
+        Binding("v", "audit", N_("Audit")),
+        Binding("p", "reports", N_("Reports")),
+        Binding("R", "restart", N_("Restart in 5 min")),
+        Binding("x", "cancel_restart", N_("Cancel restart")),
         Binding("r", "refresh", N_("Refresh")),
         Binding("escape", "close", N_("Back")),
     ]
@@ -73,9 +80,15 @@ class AdminScreen(GambitScreen):
             self.refresh_view()
             return
         data = self.gapp.model.admin.get(event.op)
-        self.query_one("#said", TextPanel).text = _("Done: {op} {data}").format(
-            op=event.op, data=data
-        )
+        if event.op == "reports":
+            lines = [f"{r['line'].get('from')}: {r['line'].get('text')}" for r in (data or [])[:3]]
+            text = "\n".join(lines) or _("No reports.")
+        elif event.op == "audit":
+            problems = (data or {}).get("problems") or []
+            text = "\n".join(problems) or _("The ledger is in order.")
+        else:
+            text = _("Done: {op} {data}").format(op=event.op, data=data)
+        self.query_one("#said", TextPanel).text = text
         self.action_refresh()
 
     @while_composed
@@ -108,7 +121,7 @@ class AdminScreen(GambitScreen):
         return str(key.value) if key.value is not None else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("kick", "ban", "mute", "unmute"):
+        if action in ("kick", "ban", "mute", "unmute", "chips"):
             return self.selected is not None
         return True
 
@@ -169,6 +182,59 @@ class AdminScreen(GambitScreen):
 
     def action_motd(self) -> None:
         self._with_text(_("Message of the day"), "motd")
+
+    def _ask(self, title: str, label: str, then: Any, max_length: int = 200) -> None:
+        from .ask_name import AskNameScreen
+
+        def answered(text: str | None) -> None:
+            if text:
+                then(text)
+
+        self.app.push_screen(AskNameScreen(title, label, max_length=max_length), answered)
+
+    def action_unban(self) -> None:
+        def unban(text: str) -> None:
+            if text.replace(".", "").replace(":", "").isdigit():  # an address
+                self.send("unban", address=text)
+            else:
+                self.send("unban", who=text)
+
+        self._ask(_("Unban"), _("Name, key or address"), unban)
+
+    def action_close_table(self) -> None:
+        def close(text: str) -> None:
+            if text.isdigit():
+                self._with_reason(
+                    _("Close table"),
+                    lambda reason: self.send("close_table", table=int(text), reason=reason),
+                )
+
+        self._ask(_("Close table"), _("Table number"), close, max_length=10)
+
+    def action_chips(self) -> None:
+        who = self.selected
+
+        def give(text: str) -> None:
+            amount = text.strip()
+            if who and amount.lstrip("-").isdigit() and int(amount):
+                self._with_reason(
+                    _("Chips"),
+                    lambda reason: self.send("chips", who=who, amount=int(amount), reason=reason),
+                )
+
+        self._ask(_("Chips"), _("How many (negative to take)"), give, max_length=10)
+
+    def action_audit(self) -> None:
+        self.send("audit")
+
+    def action_reports(self) -> None:
+        self.send("reports")
+
+    def action_restart(self) -> None:
+        self.send("restart", seconds=300)
+
+    def action_cancel_restart(self) -> None:
+        self.send("cancel_restart")
 
     def action_close(self) -> None:
         self.dismiss()
