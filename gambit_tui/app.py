@@ -160,6 +160,16 @@ class GambitApp(App[None]):
             self.notify(self.closed_reason, severity="error", timeout=3)
             self.set_timer(1.5, self.exit)
 
+    def chat_command(self, text: str, key: str | int) -> None:
+        """A chat line that starts with "/" (see chat_commands.py)."""
+        from .chat_commands import command
+
+        message, say = command(text, key, self.model)
+        if message is not None:
+            self.send(message)
+        if say is not None:
+            self.notify(say, timeout=8)
+
     def send(self, message: dict[str, Any]) -> bool:
         """Send one message; False (and a notice) if the server is gone."""
         try:

@@ -291,6 +291,9 @@ class LobbyScreen(GambitScreen):
             self._fill_online()
 
     def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
+        if event.text.startswith("/"):
+            self.gapp.chat_command(event.text, "lobby")
+            return
         self.gapp.send({"t": "chat", "channel": "lobby", "text": event.text})
 
     @while_composed

@@ -240,6 +240,9 @@ class TableScreen(GambitScreen):
                 self.notify(f"{lines[-1].sender}: {lines[-1].text}", timeout=4)
 
     def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
+        if event.text.startswith("/"):
+            self.gapp.chat_command(event.text, self.table_id)
+            return
         self.gapp.send(
             {"t": "chat", "channel": "table", "table": self.table_id, "text": event.text}
         )

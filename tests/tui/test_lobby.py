@@ -287,3 +287,36 @@ async def test_tables_opened_and_closed_elsewhere_change_the_list_row_by_row(hub
         await pilot.pause()
         assert [k.value for k in listed.rows] == ["20", "25", "30", "40"] and clears == [1]
         assert app.screen.selected_id == 20
+
+
+async def test_chat_commands_ignore_and_report(hub):
+    """In any chat, /report NAME sends that player's last line to the admins, /ignore NAME hides
+    their lines (the hub stops sending them), /help says what there is."""
+    from tests.hub.harness import connect
+
+    eve = await connect(hub)
+    await eve.hello("Eve", identity="SHA256:eve")
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await enter_lobby(pilot)
+        await eve.send("chat", channel="lobby", text="you all stink")
+        await wait_for(pilot, lambda: "you all stink" in screen_text(app))
+        await pilot.press("c")
+        await pilot.press(*"/report Eve", "enter")
+        await wait_for(pilot, lambda: len(hub.store.reports()) == 1)
+        (report,) = hub.store.reports()
+        assert report["reported"] == "SHA256:eve" and report["line"]["text"] == "you all stink"
+        await pilot.press(*"/ignore eve", "enter")
+        await wait_for(pilot, lambda: "SHA256:eve" in hub.players["SHA256:ada"].ignores)
+        await eve.send("chat", channel="lobby", text="still stinking")
+        await eve.until(lambda m: m["t"] == "chat" and m["text"] == "still stinking")
+        await pilot.pause(0.2)
+        assert "still stinking" not in screen_text(app)
+        await pilot.press(*"/help", "enter")
+        await wait_for(
+            pilot, lambda: any("/unignore" in str(n.message) for n in app._notifications)
+        )
+        await pilot.press(*"/report Zed", "enter")
+        await wait_for(
+            pilot, lambda: any("Zed has said nothing" in str(n.message) for n in app._notifications)
+        )
