@@ -28,12 +28,10 @@ from __future__ import annotations
 from typing import Any
 
 from protocol.cards import FORTUNES_DECK
-from server.engine.fortunes.tricks import strength
+from server.engine.fortunes.tricks import HIGH, LOW, STAR, flipped, strength
 
 from .base import Bot, register_bot
 
-STAR = "*"
-HIGH, LOW = "high", "low"
 # Tuned against the random bot and against itself (tests/engine/test_fortunes_bots.py).
 #: What a Star is worth keeping: it flips a trick, and leads one that cannot be flipped.
 STAR_KEEP = 1.0
@@ -50,10 +48,6 @@ FLIPPED_TOP = 10
 EXACT_MARGIN = 0.6
 #: What a team typically gains over a whole deal (each team scores its own direction's tricks).
 DEAL_GAIN = 90
-
-
-def _other(direction: str) -> str:
-    return LOW if direction == HIGH else HIGH
 
 
 class _Table:
@@ -107,10 +101,6 @@ class _Table:
         if card[0] == STAR:
             return STAR_KEEP + STAR_KEEP_PER_STRENGTH * power
         return MUNDANE_KEEP * (power - MIDDLE)
-
-    def unseen_strengths(self, suit: str) -> list[int]:
-        """The unseen cards of ``suit``, by strength in our direction, weakest first."""
-        return sorted(strength(c, self.mine) for c in self.unseen if c[0] == suit)
 
 
 def _near_exact_target(view: dict[str, Any]) -> bool:
@@ -172,7 +162,7 @@ class FortunesBot(Bot):
         for card in options:
             new_dir = direction
             if card[0] == STAR and led != STAR:
-                new_dir = _other(direction)
+                new_dir = flipped(direction)
             after = [*played, card]
             score = t.sign(new_dir) * _top(after, led, new_dir)
             if led != STAR and later:
@@ -193,7 +183,7 @@ class FortunesBot(Bot):
         for card in options:
             direction = t.direction
             if card[0] == STAR and t.led != STAR:
-                direction = _other(direction)
+                direction = flipped(direction)
             after = [*t.cards, [t.seat, card]]
             seat, top = _top_pair(after, t.led, direction)
             ours = t.sign(direction) * top if t.is_partner(seat) else 0
@@ -220,10 +210,10 @@ class FortunesBot(Bot):
         ]
         if not flippers:
             return score
-        other = _other(direction)
-        flipped = t.sign(other) * _top(after, t.led, other)
+        other = flipped(direction)
+        turned = t.sign(other) * _top(after, t.led, other)
         p = min(0.7, 0.4 * len(flippers))
-        return (1 - p) * score + p * flipped
+        return (1 - p) * score + p * turned
 
     def _lead(self, t: _Table, options: list[str]) -> str:
         best, best_score = options[0], float("-inf")
@@ -241,20 +231,20 @@ class FortunesBot(Bot):
         """A lead in our direction keeps at least its own strength, unless an opponent
         flips it: then the other side scores about the top of the suit in theirs."""
         suit = card[0]
-        rest = t.unseen_strengths(suit)
+        rest = sum(1 for c in t.unseen if c[0] == suit)
         opponents = [(t.seat + 1) % 4, (t.seat + 3) % 4]
         void_opps = sum(1 for s in opponents if suit in t.voids[s])
         if t.unseen_stars == 0:
             p = 0.0
         elif t.stars_free or void_opps == 2:
             p = 0.6
-        elif void_opps == 1 or len(rest) < 3:
+        elif void_opps == 1 or rest < 3:
             p = 0.35
         else:
             p = 0.08
         kept = strength(card, t.mine)
-        flipped = -max(strength(card, _other(t.mine)), FLIPPED_TOP)
-        return (1 - p) * kept + p * flipped
+        turned = -max(strength(card, flipped(t.mine)), FLIPPED_TOP)
+        return (1 - p) * kept + p * turned
 
     # --- bets ------------------------------------------------------------------------------
 
