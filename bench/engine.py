@@ -1,11 +1,16 @@
-"""Engine throughput on one core; prints one JSON line last.
+"""Engine throughput on one core, and Fortunes' fairness; prints one JSON line last.
 
-    python bench/engine.py [--seconds S] [--repeats R]
+    python bench/engine.py [--seconds S] [--repeats R] [--fairness-games N]
 
-Each figure is the median of R timed runs of about S seconds each. Games are driven exactly as
+Each speed is the median of R timed runs of about S seconds each. Games are driven exactly as
 the hub drives them: the deciding seat's random bot reads ``state.view(seat)`` and the engine
 applies its choice. ``treys_evals_per_s`` evaluates the same 5-card hands with the pure-Python
 poker evaluator treys (ranks 1–9 and Master mapped to poker 2–T and J).
+
+``fortunes_first_dealer_rubber_share`` is Fortunes ruling 11's figure: the share of N default
+rubbers (fixed seeds, four heuristic bots) that the first dealer's partnership wins; the bar
+is 0.45–0.55. ``fortunes_first_dealer_single_share`` is the same for N single deals (the
+option the lobby marks as favouring the dealer's team).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import sys
 import time
 
 from server.bots import RandomBot, make_bot
+from server.bots.fortunes_fairness import first_dealer_record
 from server.engine import get_game
 
 
@@ -73,6 +79,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--fairness-games", type=int, default=2000)
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -92,7 +99,9 @@ def main() -> None:
         runs["prophet_games_per_s"].append(
             play_games("prophet", 4, {"deck": 32, "schedule": "ascending"}, args.seconds, 1000 * r)
         )
-        runs["fortunes_deals_per_s"].append(play_games("fortunes", 4, {}, args.seconds, 1000 * r))
+        runs["fortunes_deals_per_s"].append(
+            play_games("fortunes", 4, {"betting": "ante"}, args.seconds, 1000 * r)
+        )
         runs["pg_heuristic_deals_per_s"].append(
             play_games("prophets_gambit", 4, {}, args.seconds, 1000 * r, bot="heuristic")
         )
@@ -105,6 +114,11 @@ def main() -> None:
         )
     result = {k: round(statistics.median(v), 1) for k, v in runs.items()}
     result["evals_ratio"] = round(result["pg_evals_per_s"] / result["treys_evals_per_s"], 2)
+    for betting, key in (("rubber", "rubber"), ("ante", "single")):
+        record = first_dealer_record(args.fairness_games, betting=betting)
+        print(f"fortunes {betting}: {record}", file=sys.stderr)
+        result[f"fortunes_first_dealer_{key}_share"] = round(record.share, 4)
+    result["fortunes_fairness_games"] = args.fairness_games
     result["repeats"] = args.repeats
     result["cpu"] = "1 core (sched_setaffinity)" if hasattr(os, "sched_setaffinity") else "any"
     print(json.dumps(result))

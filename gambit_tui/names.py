@@ -148,7 +148,8 @@ CHOICE_LABELS = {
     "descending": N_("descending"),
     "down_up": N_("down and up"),
     "up_down": N_("up and down"),
-    "ante": N_("fixed ante"),
+    "rubber": N_("rubber of four deals"),
+    "ante": N_("single deal"),
     "raise": N_("raise"),
     "bid": N_("bid"),
     "target": N_("target"),
@@ -207,6 +208,21 @@ def choice_label(value: Any) -> str:
     if isinstance(value, str):
         return _(CHOICE_LABELS.get(value, value))
     return str(value)
+
+
+#: Whom a choice favours, when it fails the fairness bar (Fortunes ruling 11; the server's
+#: option specs say which choices do).
+FAVOURS = {"dealer": N_("favours the dealer's team")}
+
+
+def favoured_choice_label(value: Any, favours: dict[str, str] | None) -> str:
+    """A choice's label, saying whom it favours if it does: "single deal (favours the
+    dealer's team)"."""
+    label = choice_label(value)
+    side = (favours or {}).get(value) if isinstance(value, str) else None
+    if side is None:
+        return label
+    return _("{choice} ({favours})").format(choice=label, favours=_(FAVOURS.get(side, side)))
 
 
 def access_label(access: str) -> str:

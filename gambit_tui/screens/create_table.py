@@ -11,7 +11,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Label, Select, Static
 
 from ..i18n import N_, _
-from ..names import ACCESS, choice_label, game_title, option_label
+from ..names import ACCESS, favoured_choice_label, game_title, option_label
 from ..widgets.line_input import LineInput
 from .base import GambitModal
 
@@ -151,8 +151,9 @@ class CreateTableScreen(GambitModal):
             if spec.get("house_rule"):
                 label += " " + _("(house rule)")
             if spec.get("choices"):
+                favours = spec.get("favours")
                 field: Select | Input = Select(
-                    [(choice_label(c), c) for c in spec["choices"]],
+                    [(favoured_choice_label(c, favours), c) for c in spec["choices"]],
                     value=spec["default"],
                     allow_blank=False,
                     id=f"opt-{name}",

@@ -26,7 +26,7 @@ from ..fortunes_text import (
 from ..i18n import N_, _, ngettext
 from ..names import seat_name
 from ..result_text import payouts
-from ..widgets.fortunes_status import signed
+from ..widgets.fortunes_status import MULTI_DEAL, RUBBER_DEALS, signed
 from .base import GambitModal
 
 #: Tricks per column of the reading (19 tricks: two columns of up to ten).
@@ -63,7 +63,7 @@ class FortunesReadingScreen(GambitModal):
         finished = view.get("over") or view.get("phase") == "next_deal"
         if not finished:
             title = _("The reading so far")
-        elif (view.get("options") or {}).get("betting") in ("target", "target_exact"):
+        elif (view.get("options") or {}).get("betting", "rubber") in MULTI_DEAL:
             title = _("The reading of deal {n}").format(n=view.get("deal", 1))
         else:
             title = _("The reading")
@@ -105,8 +105,10 @@ class FortunesReadingScreen(GambitModal):
             legend.append(" · " + _("in the order the tricks were won"), style="dim")
             out.add_row(legend)
         out.add_row(self._players(view, dealer))
-        out.add_row(Text(_("Scores: the top card's value, plus if well-disposed, minus if "
-                           "ill-disposed (house rule)."), style="dim italic"))  # fmt: skip
+        out.add_row(Text(_("Scores: the top card's strength in the trick's final direction (won "
+                           "low: Ace 14 … Righ 1, a Star 21 minus its number), plus if "
+                           "well-disposed, minus if ill-disposed (house rule)."),
+                         style="dim italic"))  # fmt: skip
         for line in self._betting(view, dealer):
             out.add_row(line)
         if view.get("over") and view.get("outcome"):
@@ -168,7 +170,7 @@ class FortunesReadingScreen(GambitModal):
     def _betting(self, view: dict[str, Any], dealer: int) -> list[Text]:
         """What the betting option adds: made or missed bids, a fold, running totals."""
         options = view.get("options") or {}
-        betting = options.get("betting", "ante")
+        betting = options.get("betting", "rubber")
         lines: list[Text] = []
         detail = (view.get("outcome") or {}).get("detail") or {}
         folded = detail.get("folded_by")
@@ -194,7 +196,7 @@ class FortunesReadingScreen(GambitModal):
                 wanted = sum(int(bids[s] or 0) for s in members)
                 won = sum(int(seats[s]["tricks"]) for s in members if s < len(seats))
                 line.append_text(team_text(team, self.gapp.card_style))
-                verdict = _("made") if won >= wanted else _("missed: scores 0")
+                verdict = _("made") if won >= wanted else _("missed: loses the deal")
                 line.append(
                     " "
                     + _("{won} of {bid}, {verdict}").format(won=won, bid=wanted, verdict=verdict)
@@ -203,10 +205,17 @@ class FortunesReadingScreen(GambitModal):
                     line.append(" · ")
             lines.append(line)
         partnerships = view.get("partnerships") or detail.get("partnerships")
-        if betting in ("target", "target_exact") and partnerships:
-            line = Text(
-                _("Totals (target {n}, house rule):").format(n=options.get("target", 100)) + " "
-            )
+        # Totals count finished deals: during a deal, the ones before it.
+        finished = view.get("over") or view.get("phase") == "next_deal"
+        counted = int(view.get("deal", 1)) - (0 if finished else 1)
+        if betting in MULTI_DEAL and partnerships and counted:
+            if betting == "rubber":
+                heading = _("Rubber totals after deal {n} of {most}:").format(
+                    n=counted, most=RUBBER_DEALS
+                )
+            else:
+                heading = _("Totals (target {n}, house rule):").format(n=options.get("target", 100))
+            line = Text(heading + " ")
             for i, pair in enumerate(partnerships):
                 if i:
                     line.append(" · ")

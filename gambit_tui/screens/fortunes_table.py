@@ -276,7 +276,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             )
         if kind == "bet":
             return Text(
-                _("Before trick {n}: stay, raise one stake, or fold (ends the deal).").format(
+                _("Before trick {n}: stay, raise the ante, or fold (ends the deal).").format(
                     n=ask.get("trick", trick.get("n", 1))
                 )
             )
@@ -297,15 +297,28 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             out.append("  ·  " + _("↑↓ or 0–9 change · house rule: each player bids"), style="dim")
             return out
         if kind == "bet":
+            stay, raised = self.bet_costs()
+            if not self.can_pay(stay):
+                return Text(
+                    _("You cannot pay the ante again ({chips} chips): you must fold.").format(
+                        chips=stay
+                    ),
+                    style="bold",
+                )
             left = int(ask.get("raises_left", 0))
-            return Text(
-                ngettext(
-                    "You may raise {n} more time this deal (house rule).",
-                    "You may raise {n} more times this deal (house rule).",
-                    left,
-                ).format(n=left),
+            out = Text(
+                _("A stay pays {stay} chips, a raise {raised}.").format(stay=stay, raised=raised)
+                + " ",
                 style="dim",
             )
+            out.append(
+                ngettext(
+                    "{n} more raise this deal (house rule).",
+                    "{n} more raises this deal (house rule).",
+                    left,
+                ).format(n=left)
+            )
+            return out
         if kind == "next_deal":
             return Text(_("v shows the reading of the deal."), style="dim")
         return self._card_hint()
@@ -429,7 +442,11 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         if action in ("bid", "bid_step"):
             return kind == "bid" and not self.chat_open
         if action == "bet":
-            return self._legal("stay" if not parameters else str(parameters[0])) is not None
+            kind = "stay" if not parameters else str(parameters[0])
+            if self._legal(kind) is None:
+                return False
+            stay, raised = self.bet_costs()
+            return self.can_pay({"stay": stay, "raise": raised}.get(kind, 0))
         if action == "next_deal":
             return self._legal("next_deal") is not None
         if action == "move":
@@ -443,6 +460,19 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         if action == "reading":
             return self.view is not None and not self.chat_open
         return super().check_table_action(action, parameters)
+
+    def bet_costs(self) -> tuple[int, int]:
+        """What a stay and a raise cost now, in chips: the current ante, and the ante a stake
+        higher (ruling 10 b)."""
+        ante = int((self.ask or {}).get("ante", 1))
+        stake = int(self.info.get("stake", 0))
+        return ante * stake, (ante + 1) * stake
+
+    def can_pay(self, chips: int) -> bool:
+        """Whether the player's chips cover ``chips`` (the hub refuses a stay or raise they
+        do not: who cannot pay the ante must fold)."""
+        mine = self.gapp.model.you.get("chips")
+        return mine is None or chips <= int(mine)
 
     def _legal(self, kind: str) -> dict[str, Any] | None:
         """The legal action of type ``kind`` without fields (stay, raise, fold, next deal)."""

@@ -13,7 +13,14 @@ from textual.widgets import DataTable
 
 from .. import events
 from ..i18n import N_, _, ngettext
-from ..names import access_label, choice_label, game_title, option_label, seat_name, status_label
+from ..names import (
+    access_label,
+    favoured_choice_label,
+    game_title,
+    option_label,
+    seat_name,
+    status_label,
+)
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.text_lines import TextPanel
 from .base import GambitScreen, while_composed
@@ -246,8 +253,10 @@ class LobbyScreen(GambitScreen):
             _("Seats: {seats}.").format(seats=seats),
         ]
         details = []
+        specs = (self.gapp.model.game_info(info["game"]) or {}).get("options") or {}
         for name, value in sorted((info.get("options") or {}).items()):
-            details.append(f"{option_label(name)}: {choice_label(value)}")
+            favours = (specs.get(name) or {}).get("favours")
+            details.append(f"{option_label(name)}: {favoured_choice_label(value, favours)}")
         if info.get("timer"):
             details.append(_("timer {n}s").format(n=int(info["timer"])))
         if info.get("max_rating") is not None:

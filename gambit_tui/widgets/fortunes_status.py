@@ -1,5 +1,6 @@
 """The state of a Fortunes deal in a few lines: which way the trick goes, the led suit, whether
-Stars are free, the team scores and the betting option's state (pot, raises, bids, target)."""
+Stars are free, the team scores and the betting option's state (pot, ante, raises, bids,
+running totals)."""
 
 from __future__ import annotations
 
@@ -24,9 +25,14 @@ from ..names import choice_label
 from .text_lines import TextLines, shown
 
 TRICKS = 19
+#: The deals of a rubber (ruling 10 a).
+RUBBER_DEALS = 4
+#: The betting options whose game is several deals, with running partnership totals.
+MULTI_DEAL = ("rubber", "target", "target_exact")
 
 #: Which of the shown figures are house rules, per betting option (RULINGS.md, Fortunes 9–10).
 HOUSE_RULES = {
+    "rubber": (),
     "ante": (),
     "raise": ("max_raises",),
     "bid": ("bids",),
@@ -77,7 +83,7 @@ class FortunesStatus(TextLines):
             lines.append(
                 Text(
                     _("Betting: {option}").format(
-                        option=choice_label(options.get("betting", "ante"))
+                        option=choice_label(options.get("betting", "rubber"))
                     )
                 )
             )
@@ -157,7 +163,7 @@ class FortunesStatus(TextLines):
     def _betting(self, info: dict[str, Any], view: dict[str, Any]) -> list[Text]:
         """Two lines on the betting option: the pot and what the option keeps track of."""
         options = view.get("options") or {}
-        betting = options.get("betting", "ante")
+        betting = options.get("betting", "rubber")
         stake = int(info.get("stake", 0))
         dealer = view.get("dealer", 0)
         title = choice_label(betting)
@@ -168,11 +174,11 @@ class FortunesStatus(TextLines):
             first = Text(
                 _("{option} · pot {pot}").format(option=title, pot=stake * sum(contributions))
             )
-            second = Text(_("Raises") + " ")
-            for point in range(4):
-                seat = (dealer + point) % 4
-                second.append(f"{compass_letter(seat, dealer)}{raises[seat]} ")
-            second.append(_("(most {n})").format(n=most), style="dim")
+            second = Text(
+                _("Ante {chips} · raises {n} of {most}").format(
+                    chips=stake * int(view.get("ante", 1)), n=sum(raises), most=most
+                )
+            )
             return [first, second]
         if betting == "bid":
             bids = view.get("bids") or [None] * 4
@@ -192,16 +198,24 @@ class FortunesStatus(TextLines):
                 second.append_text(team_text(team, self.style))
                 second.append(f" {won}")
             return [first, second]
-        if betting in ("target", "target_exact"):
-            target = options.get("target", 100)
-            key = _("exact target {n}") if betting == "target_exact" else _("target {n}")
-            first = Text(
-                _("{target} · deal {n}/{most}").format(
-                    target=key.format(n=target),
-                    n=view.get("deal", 1),
-                    most=options.get("max_deals", 10),
+        if betting in MULTI_DEAL:
+            if betting == "rubber":
+                pot = stake * len(view.get("seats") or [0, 0, 0, 0])
+                first = Text(
+                    _("{option} · deal {n}/{most} · pot {pot}").format(
+                        option=_("rubber"), n=view.get("deal", 1), most=RUBBER_DEALS, pot=pot
+                    )
                 )
-            )
+            else:
+                target = options.get("target", 100)
+                key = _("exact target {n}") if betting == "target_exact" else _("target {n}")
+                first = Text(
+                    _("{target} · deal {n}/{most}").format(
+                        target=key.format(n=target),
+                        n=view.get("deal", 1),
+                        most=options.get("max_deals", 10),
+                    )
+                )
             second = Text()
             for pair in view.get("partnerships") or []:
                 if second:
@@ -215,7 +229,7 @@ class FortunesStatus(TextLines):
     def _house_rules(self, view: dict[str, Any]) -> Text:
         """Which figures above are house rules (our reconstruction, RULINGS.md): always the
         trick scoring, and the betting option's own."""
-        betting = (view.get("options") or {}).get("betting", "ante")
+        betting = (view.get("options") or {}).get("betting", "rubber")
         names = {
             "max_raises": _("most raises"),
             "bids": _("bids per player"),

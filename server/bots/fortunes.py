@@ -1,22 +1,26 @@
 """A Fortunes bot that plays for its team's score, reading only the view.
 
 The key fact it uses: for a team's *difference* to the other team, who wins a trick does not
-matter. A trick whose final direction favours my team adds its top card's value to the
-difference (our well-disposed win, or their ill-disposed one); otherwise it subtracts it. So:
+matter. A trick won in the direction that favours my team adds its top card's strength in that
+direction (ruling 9) to the difference (our well-disposed win, or their ill-disposed one);
+otherwise it subtracts it. The top card is always the strongest card of the led suit in the
+trick's direction, so:
 
-* when the direction favours us, push the top card up (play high: in a high trick that raises
-  the maximum, in a low trick it keeps the minimum up);
-* when it does not, pull it down (play low) — or flip the direction with a Star if that pays;
-* lead high when leading for the High team; the Low team leads low, or a Star when it can
-  spare one (a Star-led trick cannot be flipped, and a Low lead's top is the lowest Star
-  played: never negative for us). The Low team keeps its Stars mainly to flip High leads.
+* when the direction favours us, push the top card's strength up (our strongest card);
+* when it does not, keep it down (a card weak in that direction) — or flip the direction with
+  a Star if that pays;
+* lead strong in our own direction, or lead a Star that is strong in it: a Star-led trick
+  cannot be flipped, so its top is at least the led Star's strength, for us.
+
+The scoring is symmetric (a low trick is worth as much as a high one), so the bot reasons about
+"my direction" and card strengths and plays both teams the same way.
 
 It weighs each legal card by that immediate value, discounted by the chance that a player still
 to play flips the trick, minus a cost for spending a card worth keeping. No search: fast.
-Under option (e), once its partnership nears the target it plays not to score at all. Bids are
-cautious (a missed bid zeroes the team; a made one earns nothing extra); in option (b) it folds
-while it or its partner is the single highest scorer (a fold pays the highest-scoring player)
-and never raises (a raise only adds to its own stake).
+Under option (e), once its partnership nears the target it plays not to score at all. It bids
+0 in option (c) (a made bid earns nothing more and a missed one loses the deal); in option (b)
+it folds while it or its partner is the single highest scorer (a fold pays the highest-scoring
+player) and never raises (a raise only adds to its own stake).
 """
 
 from __future__ import annotations
@@ -24,26 +28,26 @@ from __future__ import annotations
 from typing import Any
 
 from protocol.cards import FORTUNES_DECK
+from server.engine.fortunes.tricks import HIGH, LOW, STAR, flipped, strength
 
 from .base import Bot, register_bot
 
-STAR = "*"
-# Tuned against the random bot (see tests/engine/test_fortunes_bots.py). The Low team's Stars
-# are worth most as flips of the High team's tricks, so it spends one only for a clear gain and
-# leads one only when it holds more than the High team's remaining leads call for.
-LOW_FLIP_COST = 12.0
-LOW_SCARCE_LEAD_COST = 20.0
-LOW_SPARE_LEAD_COST = 1.0
-LOW_SPARE_STARS = 2
+# Tuned against the random bot and against itself (tests/engine/test_fortunes_bots.py).
+#: What a Star is worth keeping: it flips a trick, and leads one that cannot be flipped.
+STAR_KEEP = 1.0
+STAR_KEEP_PER_STRENGTH = 0.2
+#: What a mundane card is worth keeping, per point of strength in our direction above the
+#: middle: strong cards lead well later, weak ones are the safest to throw.
+MUNDANE_KEEP = 0.3
+MIDDLE = 7.5
+#: How much a mundane lead loses when an opponent flips it: the other side's top is about this
+#: strong at least.
+FLIPPED_TOP = 10
 #: Option (e): this close to the target (a fraction of it), the bot stops scoring for its team;
 #: a deal's swings are large, so it starts early.
 EXACT_MARGIN = 0.6
-#: What the High team typically still gains over a whole deal.
-HIGH_DEAL_GAIN = 40
-
-
-def _value(card: str) -> int:
-    return int(card[1:])
+#: What a team typically gains over a whole deal (each team scores its own direction's tricks).
+DEAL_GAIN = 90
 
 
 class _Table:
@@ -53,6 +57,7 @@ class _Table:
         self.seat: int = view["seat"]
         self.dealer: int = view["dealer"]
         self.high: bool = (self.seat - self.dealer) % 2 == 0
+        self.mine = HIGH if self.high else LOW
         self.hand: list[str] = view["hand"]
         trick = view["trick"]
         self.cards: list[list] = trick["cards"]
@@ -77,21 +82,10 @@ class _Table:
                     free = True
         self.unseen = [c for c in FORTUNES_DECK if c not in seen]
         self.unseen_stars = sum(1 for c in self.unseen if c[0] == STAR)
-        # Tricks with an odd number are led by the High team (the dealer leads trick 1).
-        high_leads_left = sum(1 for k in range(trick["n"] + 1, 20) if k % 2 == 1)
-        my_stars = sum(1 for c in self.hand if c[0] == STAR)
-        if self.cards:
-            self.low_star_cost = LOW_FLIP_COST
-        elif my_stars * 2 <= high_leads_left + LOW_SPARE_STARS:
-            self.low_star_cost = LOW_SCARCE_LEAD_COST
-        else:
-            self.low_star_cost = LOW_SPARE_LEAD_COST
-
-    def favours(self, direction: str) -> bool:
-        return (direction == "high") == self.high
 
     def sign(self, direction: str) -> int:
-        return 1 if self.favours(direction) else -1
+        """+1 when a trick going ``direction`` counts for my team, -1 when against it."""
+        return 1 if direction == self.mine else -1
 
     def still_to_play(self) -> list[int]:
         first = (self.cards[0][0] if self.cards else self.seat) + len(self.cards) + 1
@@ -101,15 +95,12 @@ class _Table:
         return (seat - self.seat) % 2 == 0
 
     def keep_cost(self, card: str) -> float:
-        """What a card is worth keeping: Stars flip tricks (and lead well for the High team);
-        extreme cards push or pull a top card; middling ones are the cheapest to spend."""
-        v = _value(card)
+        """What a card is worth keeping: Stars flip tricks and lead tricks nobody can flip;
+        a card strong in our direction leads well later, a weak one is cheap to throw."""
+        power = strength(card, self.mine)
         if card[0] == STAR:
-            return 2.0 + 0.4 * v if self.high else self.low_star_cost
-        return 0.15 * abs(v - 7.5)
-
-    def unseen_of(self, suit: str) -> list[int]:
-        return sorted(_value(c) for c in self.unseen if c[0] == suit)
+            return STAR_KEEP + STAR_KEEP_PER_STRENGTH * power
+        return MUNDANE_KEEP * (power - MIDDLE)
 
 
 def _near_exact_target(view: dict[str, Any]) -> bool:
@@ -121,26 +112,24 @@ def _near_exact_target(view: dict[str, Any]) -> bool:
     seat = view["seat"]
     total = next(p["total"] for p in view["partnerships"] if seat in p["seats"])
     total += view["seats"][seat]["score"] + view["seats"][(seat + 2) % 4]["score"]
-    if view["seats"][seat]["team"] == "High":
-        total += HIGH_DEAL_GAIN * len(view["hand"]) / 19
+    total += DEAL_GAIN * len(view["hand"]) / 19
     return total >= options["target"] * (1 - EXACT_MARGIN)
 
 
 def _top_pair(played: list[list], led: str, direction: str) -> tuple[int, int]:
-    """The seat holding the top card so far and that card's value."""
-    pairs = [(_value(c), s) for s, c in played if c[0] == led]
-    v, seat = max(pairs) if direction == "high" else min(pairs)
-    return seat, v
+    """The seat holding the top card so far and that card's strength."""
+    power, seat = max((strength(c, direction), s) for s, c in played if c[0] == led)
+    return seat, power
 
 
 def _top(cards: list[str], led: str, direction: str) -> int:
-    values = [_value(c) for c in cards if c[0] == led]
-    return max(values) if direction == "high" else min(values)
+    """The top card's strength: what the trick scores, as things stand."""
+    return max(strength(c, direction) for c in cards if c[0] == led)
 
 
 @register_bot("fortunes", "heuristic")
 class FortunesBot(Bot):
-    """Plays to its team's direction; bids low, folds while it or its partner leads alone."""
+    """Plays to its team's direction; bids 0, folds while it or its partner leads alone."""
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any]:
         legal = view["legal"]
@@ -158,7 +147,7 @@ class FortunesBot(Bot):
                 card = self._lead(table, cards)
             return {"type": "play", "card": card}
         if kind == "bid":
-            return {"type": "bid", "tricks": self._bid(view)}
+            return {"type": "bid", "tricks": 0}
         if kind == "bet":
             return {"type": self._bet(view)}
         return legal[0]
@@ -173,10 +162,9 @@ class FortunesBot(Bot):
         for card in options:
             new_dir = direction
             if card[0] == STAR and led != STAR:
-                new_dir = "low" if direction == "high" else "high"
+                new_dir = flipped(direction)
             after = [*played, card]
-            top = _top(after, led, new_dir)
-            score = t.sign(new_dir) * top
+            score = t.sign(new_dir) * _top(after, led, new_dir)
             if led != STAR and later:
                 score = self._flip_risk(t, score, after, new_dir, later, card[0] == STAR)
             score -= t.keep_cost(card)
@@ -189,13 +177,13 @@ class FortunesBot(Bot):
         ourselves against our direction."""
         if not t.cards:
             mundane = [c for c in options if c[0] != STAR] or options
-            pick = min if t.high else max  # a card the others can beat in our direction
-            return pick(mundane, key=_value)
+            # a card the others can beat in our direction
+            return min(mundane, key=lambda c: strength(c, t.mine))
         best, best_score = options[0], float("-inf")
         for card in options:
             direction = t.direction
             if card[0] == STAR and t.led != STAR:
-                direction = "low" if direction == "high" else "high"
+                direction = flipped(direction)
             after = [*t.cards, [t.seat, card]]
             seat, top = _top_pair(after, t.led, direction)
             ours = t.sign(direction) * top if t.is_partner(seat) else 0
@@ -222,64 +210,43 @@ class FortunesBot(Bot):
         ]
         if not flippers:
             return score
-        other = "low" if direction == "high" else "high"
-        flipped = t.sign(other) * _top(after, t.led, other)
+        other = flipped(direction)
+        turned = t.sign(other) * _top(after, t.led, other)
         p = min(0.7, 0.4 * len(flippers))
-        return (1 - p) * score + p * flipped
+        return (1 - p) * score + p * turned
 
     def _lead(self, t: _Table, options: list[str]) -> str:
-        my_dir = "high" if t.high else "low"
         best, best_score = options[0], float("-inf")
         for card in options:
-            v = _value(card)
-            if card[0] != STAR:
-                score = self._mundane_lead(t, card, my_dir)
-            elif t.high:  # the top is at least this Star, and nobody can flip it
-                score = v + 1.0
-            else:  # the opponents answer with their lowest Stars
-                score = v if t.unseen_stars == 0 else 0.3 * v
+            if card[0] == STAR:  # the top is at least this Star, and nobody can flip it
+                score = float(strength(card, t.mine))
+            else:
+                score = self._mundane_lead(t, card)
             score -= t.keep_cost(card)
             if score > best_score:
                 best, best_score = card, score
         return best
 
-    def _mundane_lead(self, t: _Table, card: str, my_dir: str) -> float:
-        suit, v = card[0], _value(card)
-        rest = t.unseen_of(suit)
+    def _mundane_lead(self, t: _Table, card: str) -> float:
+        """A lead in our direction keeps at least its own strength, unless an opponent
+        flips it: then the other side scores about the top of the suit in theirs."""
+        suit = card[0]
+        rest = sum(1 for c in t.unseen if c[0] == suit)
         opponents = [(t.seat + 1) % 4, (t.seat + 3) % 4]
         void_opps = sum(1 for s in opponents if suit in t.voids[s])
         if t.unseen_stars == 0:
             p = 0.0
         elif t.stars_free or void_opps == 2:
             p = 0.6
-        elif void_opps == 1 or len(rest) < 3:
+        elif void_opps == 1 or rest < 3:
             p = 0.35
         else:
             p = 0.08
-        if my_dir == "high":
-            kept = v
-            flipped = -min(v, 4)
-        else:
-            kept = min(v, rest[0]) if rest else v
-            flipped = -max([v, *rest[-1:]])
-        return (1 - p) * kept + p * flipped
+        kept = strength(card, t.mine)
+        turned = -max(strength(card, flipped(t.mine)), FLIPPED_TOP)
+        return (1 - p) * kept + p * turned
 
-    # --- bids and bets ---------------------------------------------------------------------
-
-    def _bid(self, view: dict[str, Any]) -> int:
-        """A cautious count of sure tricks: a missed team bid zeroes the team's score, and
-        making it earns nothing more, so the bot under-bids."""
-        high = (view["seat"] - view["dealer"]) % 2 == 0
-        hand = view["hand"]
-        if high:
-            strong = [
-                c
-                for c in hand
-                if (c[0] == STAR and _value(c) >= 19) or (c[0] != STAR and _value(c) == 14)
-            ]
-        else:
-            strong = [c for c in hand if c[0] != STAR and _value(c) == 1]
-        return len(strong) // 2
+    # --- bets ------------------------------------------------------------------------------
 
     def _bet(self, view: dict[str, Any]) -> str:
         """Fold while this seat or its partner is the single highest scorer: a fold ends the

@@ -86,6 +86,9 @@ class OptionSpec:
     maximum: int | None = None
     help: str = ""
     house_rule: bool = False
+    #: Choices that fail the fairness bar (Fortunes ruling 11), each with the side it favours
+    #: (``"dealer"``: the first dealer's team), so the lobby can say so.
+    favours: dict[Any, str] = field(default_factory=dict)
 
     def check(self, name: str, value: Any) -> Any:
         """``value`` if this option may take it, else BadSetup. The type must be the default's
@@ -114,9 +117,9 @@ class Outcome:
     """How a game ended; the single place that decides the result and the pot.
 
     ``winners`` are the seats that share the pot, listed in the order that remainder chips go
-    (ruling 2: closest to the dealer clockwise first). ``contributions`` are each seat's antes
-    in stake units (1 each unless the game raised). With ``refund`` every seat takes back what
-    it put in (a drawn Fortunes deal).
+    (ruling 2: closest to the dealer clockwise first). ``contributions`` are what each seat put
+    in, in stake units (1 each unless the game took more: Fortunes' stays and raises). With
+    ``refund`` every seat takes back what it put in (a drawn Fortunes deal).
     """
 
     ranking: list[int]
@@ -202,6 +205,11 @@ class State(ABC):
     def explain_illegal(self, seat: int, action: Action) -> str:
         """A readable reason why a well-formed action is refused; games override for detail."""
         return "That move is not allowed now."
+
+    def stake_due(self, seat: int, action: Action) -> int:
+        """Stakes ``action`` puts into the pot (a Fortunes stay or raise), which the hub moves
+        before it applies the action; most actions cost nothing."""
+        return 0
 
     # --- the shared API ----------------------------------------------------------------------
 

@@ -465,6 +465,7 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
                             "min": spec.minimum,
                             "max": spec.maximum,
                             "house_rule": spec.house_rule,
+                            "favours": dict(spec.favours),
                         }
                         for name, spec in game.options.items()
                     },

@@ -28,6 +28,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def _cannot_pay(kind: str, chips: int) -> str:
+    """Why a stay or a raise is refused: the player has not the chips it costs."""
+    if kind == "raise":
+        return f"You do not have the {chips} chips a raise costs now."
+    return f"You do not have the {chips} chips to pay the ante again, so you must fold."
+
+
 class PlayMixin:
     def _init_play(self: Hub) -> None:
         self.spectators: dict[int, set[Session]] = {}
@@ -96,28 +103,45 @@ class PlayMixin:
         self.apply_action(table, seat, message["action"])
 
     def apply_action(self: Hub, table: Table, seat: int, action: dict[str, Any]) -> None:
-        """Check, store, apply, tell. Raises RulesError/HubError having changed nothing."""
+        """Check, store, apply, tell. Raises RulesError/HubError having changed nothing.
+
+        An action that puts stakes into the pot (a Fortunes stay or raise) moves its chips in
+        the same transaction that stores it, before the engine applies it; a seat that cannot
+        pay is refused (in Fortunes it must fold)."""
         state = table.state
         assert state is not None
         action = state.check_action(seat, action)
-        raise_chips = table.game == "fortunes" and action["type"] == "raise" and table.stake
+        due = state.stake_due(seat, action) * table.stake
         with self.store.transaction():
-            if raise_chips:
+            if due:
                 account = table.accounts[seat]
-                if account != "bank" and self.store.balance(account) < table.stake:
-                    raise HubError("chips", "You do not have the chips to raise.")
+                if not self.can_pay(account, due):
+                    raise HubError("chips", _cannot_pay(action["type"], due))
                 self.store.transfer(
-                    account, f"pot:{table.id}", table.stake, "raise", ref=str(table.id)
+                    account, f"pot:{table.id}", due, action["type"], ref=str(table.id)
                 )
             self.store.append_action(table.id, seat, action)
         state.apply(seat, action)
         if state.is_over:
             self.settle(table)
-        elif raise_chips:
+        elif due:
             self.tell_balances(table)
         self.table_changed(table)
         for hook in self.action_hooks:
             hook(table, seat, action)
+
+    def can_pay(self: Hub, account: str, chips: int) -> bool:
+        """The bank always can (bots play with its chips); a player needs the chips."""
+        return account == "bank" or self.store.balance(account) >= chips
+
+    def affordable(self: Hub, table: Table, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+        """A stand-in's choice if the seat can pay for it, else the seat's cheapest legal action
+        (in Fortunes: who cannot pay the ante must fold)."""
+        state = table.state
+        assert state is not None
+        if self.can_pay(table.accounts[seat], state.stake_due(seat, action) * table.stake):
+            return action
+        return min(state.legal_actions(seat), key=lambda a: state.stake_due(seat, a))
 
     def tell_balances(self: Hub, table: Table) -> None:
         """Chips moved into the pot: every human at the table sees their balance now."""
@@ -311,7 +335,7 @@ class PlayMixin:
             else:
                 kind = seat.bot or "heuristic"
             bot = make_bot(table.game, kind, seed=f"{table.id}:{index}:{len(state.history)}")
-            action = bot.choose(state.view(index))
+            action = self.affordable(table, index, bot.choose(state.view(index)))
             self.apply_action(table, index, action)
             break  # one action per tick: the table sees every move
         else:

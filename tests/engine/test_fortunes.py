@@ -21,6 +21,8 @@ from server.engine.rng import order_deck
 from tests.engine.play import is_hidden_place, owner, play_out, strings_in
 
 MUNDANE = ("W", "C", "S", "P")
+#: One deal alone (option (a)'s single deal), where a test is about what happens in a deal.
+SINGLE = {"betting": "ante"}
 
 
 def deal(
@@ -32,7 +34,8 @@ def deal(
     options: dict | None = None,
     seed: int = 0,
 ):
-    """A new game whose deck gives each seat the listed cards.
+    """A new game (one deal, unless ``options`` say otherwise) whose deck gives each seat the
+    listed cards.
 
     Each hand is filled up to 19 from the unused cards, skipping the suits (letters, "*" for
     Stars) in ``voids[seat]``; the set-aside pair is filled last from what remains.
@@ -56,7 +59,7 @@ def deal(
     order = list(aside)
     for i in range(4):
         order += full[(dealer + 1 + i) % 4]
-    return GAME.new_state(4, options or {}, dealer=dealer, seed=seed, deck=order)
+    return GAME.new_state(4, options or SINGLE, dealer=dealer, seed=seed, deck=order)
 
 
 def play(state, seat: int, card: str) -> None:
@@ -150,7 +153,7 @@ def test_explicit_deck_stacks_the_first_deal_only():
 
 
 def test_lead_passes_clockwise_whoever_wins():
-    state = GAME.new_state(4, dealer=3, seed=11)
+    state = GAME.new_state(4, SINGLE, dealer=3, seed=11)
     play_out(state, random.Random(11))
     leaders = [t["leader"] for t in state.tricks]
     assert leaders == [(3 + k) % 4 for k in range(19)]
@@ -183,10 +186,10 @@ def test_direction_and_disposition_follow_the_dealer_not_seat_zero():
     assert state.turn == 0  # South leads next although West won
     second = play_trick(state, "C4", "C2", "C13", "C9")  # South (Low) leads: low
     assert (second["direction"], second["winner"], second["top"]) == ("low", 1, "C2")
-    assert (second["disposition"], second["points"]) == ("ill", -2)
-    assert state.scores == [0, 10, 0, 0]
+    assert (second["disposition"], second["points"]) == ("ill", -13)  # a Two is 13 low
+    assert state.scores == [0, -1, 0, 0]
     teams = state.view(None)["teams"]
-    assert teams["High"] == {"seats": [3, 1], "score": 10}
+    assert teams["High"] == {"seats": [3, 1], "score": -1}
     assert teams["Low"] == {"seats": [0, 2], "score": 0}
 
 
@@ -216,12 +219,13 @@ def test_star_led_trick_cannot_flip_and_only_stars_compete():
     trick = play_trick(state, "*5", "W14", "*2", "*9")
     assert trick["direction"] == "high"  # three Stars played, none flipped it
     assert (trick["winner"], trick["top"]) == (3, "*9")
-    # a Low-led Star trick is won by the lowest Star, here by West (High): ill-disposed
+    # a Low-led Star trick is won by the lowest Star, here by West (High): ill-disposed,
+    # and the Star 4 won low is worth 21 - 4
     low = deal({0: ["W1", "*7"], 1: ["W5", "*12"], 2: ["W6", "*4"], 3: ["W2", "*20"]})
     play_trick(low, "W1", "W5", "W6", "W2")
     trick = play_trick(low, "*12", "*4", "*20", "*7")
     assert (trick["direction"], trick["winner"], trick["top"]) == ("low", 2, "*4")
-    assert (trick["disposition"], trick["points"]) == ("ill", -4)
+    assert (trick["disposition"], trick["points"]) == ("ill", -17)
 
 
 # --- ruling 6: following --------------------------------------------------------------------
@@ -317,53 +321,73 @@ def test_disposition_both_ways_for_both_teams():
     state = deal(hands)
     t1 = play_trick(state, "W13", "W2", "W1", "W14")  # high trick won by North (Low)
     assert (t1["winner"], t1["disposition"], t1["points"]) == (3, "ill", -14)
-    t2 = play_trick(state, "C5", "C6", "C3", "C1")  # low trick won by East (High)
-    assert (t2["winner"], t2["disposition"], t2["points"]) == (0, "ill", -1)
-    assert state.scores == [-1, 0, 0, -14]
+    t2 = play_trick(state, "C5", "C6", "C3", "C1")  # low trick won by East's Ace (High)
+    assert (t2["winner"], t2["disposition"], t2["points"]) == (0, "ill", -14)
+    assert state.scores == [-14, 0, 0, -14]
 
     state = deal({0: ["W13", "C9"], 1: ["W2", "C2"], 2: ["W1", "C12"], 3: ["W12", "C4"]})
     t1 = play_trick(state, "W13", "W2", "W1", "W12")  # high trick won by East (High)
     assert (t1["winner"], t1["disposition"], t1["points"]) == (0, "well", 13)
-    t2 = play_trick(state, "C2", "C12", "C4", "C9")  # low trick won by South (Low)
-    assert (t2["winner"], t2["disposition"], t2["points"]) == (1, "well", 2)
-    assert state.scores == [13, 2, 0, 0]
+    t2 = play_trick(state, "C2", "C12", "C4", "C9")  # low trick won by South's Two (Low)
+    assert (t2["winner"], t2["disposition"], t2["points"]) == (1, "well", 13)
+    assert state.scores == [13, 13, 0, 0]
     view = state.view(None)
-    assert view["teams"]["High"]["score"] == 13 and view["teams"]["Low"]["score"] == 2
+    assert view["teams"]["High"]["score"] == 13 and view["teams"]["Low"]["score"] == 13
     events = [e for e in state.events if e["e"] == "trick"]
     assert [(e["winner"], e["direction"], e["disposition"]) for e in events] == [
         (0, "high", "well"),
         (1, "low", "well"),
     ]
 
-    # a Star's flip counts: West (High) takes a trick turned low, so it is ill-disposed
+    # a Star's flip counts: West (High) takes a trick turned low, so it is ill-disposed, and
+    # its Ace, the strongest card low, costs it 14
     state = deal({0: ["W13"], 1: ["W2"], 2: ["W1"], 3: ["*7", "C3"]}, voids={3: "W"})
     t1 = play_trick(state, "W13", "W2", "W1", "*7")
-    assert (t1["direction"], t1["winner"], t1["disposition"], t1["points"]) == ("low", 2, "ill", -1)
-    assert state.view(None)["won"][2] == [{"n": 1, "top": "W1", "disposition": "ill", "points": -1}]
+    assert (t1["direction"], t1["winner"], t1["disposition"]) == ("low", 2, "ill")
+    assert t1["points"] == -14
+    assert state.view(None)["won"][2] == [
+        {"n": 1, "top": "W1", "disposition": "ill", "points": -14}
+    ]
 
 
 @pytest.mark.parametrize("rank", range(1, 15))
-def test_a_trick_scores_its_top_cards_value(rank):
-    # East holds every Pentacle, so the others throw off and East's lead takes the trick
-    state = deal({0: [f"P{n}" for n in range(1, 15)], 1: ["W1"], 2: ["W2"], 3: ["W3"]})
-    trick = play_trick(state, f"P{rank}", "W1", "W2", "W3")
-    assert (trick["top"], trick["disposition"], trick["points"]) == (f"P{rank}", "well", rank)
-    assert state.scores == [rank, 0, 0, 0]
+def test_a_trick_won_high_scores_its_top_cards_rank_and_one_won_low_the_rank_turned_over(rank):
+    # East holds every Pentacle and South every Cup, so the others throw off: East's lead
+    # takes trick 1 (won high) and South's takes trick 2 (won low), both well-disposed
+    hands = {
+        0: [f"P{n}" for n in range(1, 15)] + ["W1"],
+        1: [f"C{n}" for n in range(1, 15)] + ["W2"],
+        2: ["W3", "W4"],
+        3: ["W5", "W6"],
+    }
+    state = deal(hands)
+    high = play_trick(state, f"P{rank}", "W2", "W3", "W5")
+    assert (high["top"], high["disposition"], high["points"]) == (f"P{rank}", "well", rank)
+    low = play_trick(state, f"C{rank}", "W4", "W6", "W1")
+    assert (low["top"], low["direction"], low["points"]) == (f"C{rank}", "low", 15 - rank)
+    assert state.scores == [rank, 15 - rank, 0, 0]
 
 
-def test_star_values_and_the_points_rule():
-    assert [tricks.value(f"*{n}") for n in (0, 1, 21)] == [0, 1, 21]
-    assert tricks.value("S11") == 11 and tricks.value("C14") == 14
-    assert tricks.trick_points("*21", "well") == 21
-    assert tricks.trick_points("W12", "ill") == -12
+def test_strength_in_each_direction_and_the_points_rule():
+    """Ruling 9: won high, Ace 1 … Righ 14 and a Star its number; won low, the scale turns
+    over: Ace 14 … Righ 1, a Star 21 minus its number."""
+    assert [tricks.strength(f"W{n}", "high") for n in range(1, 15)] == list(range(1, 15))
+    assert [tricks.strength(f"C{n}", "low") for n in range(1, 15)] == list(range(14, 0, -1))
+    assert [tricks.strength(f"*{n}", "high") for n in (0, 1, 21)] == [0, 1, 21]
+    assert [tricks.strength(f"*{n}", "low") for n in (0, 1, 21)] == [21, 20, 0]
+    assert tricks.value("S11") == 11 and tricks.value("*0") == 0
+    assert tricks.trick_points("*21", "high", "well") == 21
+    assert tricks.trick_points("*21", "low", "well") == 0
+    assert tricks.trick_points("W12", "high", "ill") == -12
+    assert tricks.trick_points("W12", "low", "ill") == -3
 
 
 # --- ruling 10: betting ----------------------------------------------------------------------
 
 
-def test_ante_team_with_higher_score_and_its_higher_player_take_the_pot():
+def test_single_deal_team_with_higher_score_and_its_higher_player_take_the_pot():
     for seed in range(6):
-        state = GAME.new_state(4, dealer=seed % 4, seed=seed)
+        state = GAME.new_state(4, SINGLE, dealer=seed % 4, seed=seed)
         play_out(state, random.Random(seed))
         out = state.outcome()
         d = state.dealer
@@ -382,20 +406,20 @@ def test_ante_team_with_higher_score_and_its_higher_player_take_the_pot():
         assert out.detail["tricks"] == state.tricks_won and sum(out.detail["tricks"]) == 19
 
 
-def test_ante_equal_partners_split_the_pot():
-    state = GAME.new_state(4, dealer=0, seed=125)
-    play_out(state, random.Random(125))
+def test_single_deal_equal_partners_split_the_pot():
+    state = GAME.new_state(4, SINGLE, dealer=0, seed=201)
+    play_out(state, random.Random(201))
     out = state.outcome()
-    assert state.scores == [17, -13, 17, -41]
+    assert state.scores == [13, -13, 13, -23]
     assert out.winners == [2, 0]  # ruling 2: West comes before the dealer
     assert out.payouts(1) == [2, 0, 2, 0] and out.payouts(3) == [6, 0, 6, 0]
 
 
-def test_ante_equal_teams_take_back_their_antes():
-    state = GAME.new_state(4, dealer=0, seed=1834)
-    play_out(state, random.Random(1834))
+def test_single_deal_equal_teams_take_back_their_antes():
+    state = GAME.new_state(4, SINGLE, dealer=0, seed=148)
+    play_out(state, random.Random(148))
     out = state.outcome()
-    assert state.scores[0] + state.scores[2] == state.scores[1] + state.scores[3]
+    assert state.scores == [43, 17, -4, 22]  # 39 to 39
     assert out.refund and out.winners == [1, 2, 3, 0]  # all share, in ruling-2 order
     assert out.payouts(10) == [10, 10, 10, 10]
 
@@ -403,9 +427,78 @@ def test_ante_equal_teams_take_back_their_antes():
 def test_ranking_by_score_with_ties_from_the_dealers_left():
     assert settle.ranking([5, 5, 0, 5], dealer=0) == [1, 3, 0, 2]
     assert settle.ranking([5, 5, 0, 5], dealer=1) == [3, 0, 1, 2]
-    assert settle.single_deal_winners([3, -1, 4, 0], dealer=0) == [2]
-    assert settle.single_deal_winners([3, 4, 3, 0], dealer=0) == [2, 0]
-    assert settle.single_deal_winners([3, 4, 3, 2], dealer=0) is None
+    assert settle.deal_winners([3, -1, 4, 0], dealer=0) == [2]
+    assert settle.deal_winners([3, 4, 3, 0], dealer=0) == [2, 0]
+    assert settle.deal_winners([3, 4, 3, 2], dealer=0) is None
+
+
+def finish_deal(state, rng):
+    while state.phase not in ("next_deal", "over"):
+        seat = state.turn
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+def next_deal(state) -> None:
+    for seat in range(4):
+        state.apply(seat, {"type": "next_deal"})
+
+
+def test_the_default_game_is_a_rubber_of_four_deals_each_player_dealing_once():
+    assert GAME.resolve_options(4, {})["betting"] == "rubber"
+    state = GAME.new_state(4, dealer=2, seed=31)
+    rng = random.Random(31)
+    highs = []
+    for deal_no in range(1, 5):
+        assert state.deal_no == deal_no and state.dealer == (2 + deal_no - 1) % 4
+        highs.append(state.view(None)["teams"]["High"]["seats"])
+        finish_deal(state, rng)
+        if deal_no < 4:
+            assert state.phase == "next_deal" and not state.is_over  # no settling between deals
+            assert sorted(state.pending()) == [0, 1, 2, 3]
+            next_deal(state)
+    assert state.is_over
+    # every player dealt once, so each partnership was the High team twice
+    assert highs == [[2, 0], [3, 1], [0, 2], [1, 3]]
+    out = state.outcome()
+    assert [d["dealer"] for d in out.detail["deals"]] == [2, 3, 0, 1]
+    running = [0, 0, 0, 0]
+    for summary in out.detail["deals"]:
+        running = [a + b for a, b in zip(running, summary["scores"], strict=True)]
+    assert out.scores == state.totals == running
+    assert [p["total"] for p in out.detail["partnerships"]] == settle.partnership_totals(running)
+
+
+def test_rubber_higher_partnership_total_wins_and_its_higher_player_takes_the_pot():
+    for seed in range(8):
+        state = GAME.new_state(4, dealer=seed % 4, seed=seed)
+        play_out(state, random.Random(seed))
+        out = state.outcome()
+        pairs = settle.partnership_totals(state.totals)
+        if pairs[0] == pairs[1]:
+            assert out.refund
+            continue
+        team = settle.PARTNERSHIPS[0 if pairs[0] > pairs[1] else 1]
+        best = max(state.totals[s] for s in team)
+        order = tie_order(state.dealer, 4)  # the last deal's dealer breaks ties
+        assert out.winners == [s for s in order if s in team and state.totals[s] == best]
+        assert sum(out.payouts(10)) == 40 and not out.refund
+    assert settle.rubber_verdict([120, 80], 3) is None  # three deals are not a rubber
+    assert settle.rubber_verdict([120, 80], 4) == 0
+    assert settle.rubber_verdict([80, 120], 4) == 1
+    assert settle.rubber_verdict([95, 95], 4) == "tie"  # equal totals: every ante back
+
+
+def test_rubber_partners_with_equal_totals_split_the_pot_and_equal_partnerships_refund():
+    split = GAME.new_state(4, seed=13)
+    play_out(split, random.Random(13))
+    out = split.outcome()
+    assert split.totals == [-16, -103, -16, -48]  # seats 0 and 2 win, level with each other
+    assert out.winners == [0, 2] and not out.refund  # ruling 2 from the last dealer, seat 3
+    assert out.payouts(1) == [2, 0, 2, 0]
+    level = GAME.new_state(4, seed=322)
+    play_out(level, random.Random(322))
+    assert level.totals == [29, 7, -24, -2]  # 5 to 5
+    assert level.outcome().refund and level.outcome().payouts(10) == [10, 10, 10, 10]
 
 
 def raise_game(**options):
@@ -422,55 +515,71 @@ def bet(state, seat, kind):
     state.apply(seat, {"type": kind})
 
 
-def test_raise_stay_and_fold_before_each_trick():
+def test_stay_pays_the_ante_again_and_a_raise_lifts_it_for_everyone():
     state = raise_game(max_raises=1)
     assert state.pending()[0].kind == "bet"
-    bet(state, 0, "raise")
+    assert state.pending()[0].info == {"trick": 1, "ante": 1, "raises_left": 1}
+    assert state.stake_due(0, {"type": "stay"}) == 1
+    assert state.stake_due(0, {"type": "raise"}) == 2
+    assert state.stake_due(0, {"type": "fold"}) == 0
+    bet(state, 0, "raise")  # the ante is 2 stakes now, and East pays it
+    assert state.view(None)["ante"] == 2
+    assert state.stake_due(1, {"type": "stay"}) == 2
     bet(state, 1, "stay")
-    assert {"type": "raise"} in state.legal_actions(2)
-    bet(state, 2, "raise")
+    assert {"type": "raise"} not in state.legal_actions(2)  # one raise a deal, all told
+    bet(state, 2, "stay")
     bet(state, 3, "stay")
-    assert state.view(0)["contributions"] == [2, 1, 2, 1]
+    assert state.view(0)["contributions"] == [3, 3, 3, 3]
+    assert state.view(0)["raises"] == [1, 0, 0, 0]
+    assert state.stake_due(0, {"type": "play", "card": "W14"}) == 0
     play_trick(state, "W14", "W2", "W3", "W4")  # East +14
     assert state.pending()[1].kind == "bet"  # trick 2 is South's: South decides first
     bet(state, 1, "stay")
-    assert {"type": "raise"} not in state.legal_actions(2)
     before = state.snapshot()
-    with pytest.raises(IllegalAction, match="used all 1 of your raises"):
+    with pytest.raises(IllegalAction, match=r"The raises this deal allows \(1\) have all"):
         bet(state, 2, "raise")
     with pytest.raises(OutOfTurn):
         bet(state, 0, "stay")
     assert state.snapshot() == before
-    bet(state, 2, "fold")  # ends the deal on the scores so far
+    bet(state, 2, "fold")  # ends the deal on the scores so far, and pays nothing
     out = state.outcome()
     assert state.is_over and out.detail["folded_by"] == 2
     assert out.scores == [14, 0, 0, 0] and out.winners == [0]
-    assert out.contributions == [2, 1, 2, 1]
-    assert out.payouts(10) == [60, 0, 0, 0]
+    assert out.contributions == [3, 5, 3, 3]
+    assert out.payouts(10) == [140, 0, 0, 0]
     assert len(out.detail["reading"]) == 1
 
 
-def test_fold_before_any_trick_refunds_and_split_after_tricks():
+def test_the_raise_cap_counts_every_players_raises_in_the_deal():
+    state = raise_game()  # the default cap: 3 a deal
+    for seat in (0, 1, 2):
+        assert state.pending()[seat].info["raises_left"] == 3 - seat
+        bet(state, seat, "raise")
+    assert state.legal_actions(3) == [{"type": "stay"}, {"type": "fold"}]
+    assert state.stake_due(3, {"type": "stay"}) == 4
+    bet(state, 3, "stay")
+    assert state.view(None)["contributions"] == [3, 4, 5, 5]
+
+
+def test_fold_before_any_trick_refunds_and_top_players_share_after_tricks():
     state = raise_game()
     bet(state, 0, "raise")
     bet(state, 1, "fold")
     out = state.outcome()
-    assert out.refund and out.payouts(1) == [2, 1, 1, 1]
-    # East and West each take a High trick for 14, South a Low one for 1; then a fold
+    assert out.refund and out.payouts(1) == [3, 1, 1, 1]  # every payment back
+    # East, South and West each take a trick of their own direction for 14; then a fold
     state = raise_game()
-    for _ in range(4):
-        bet(state, state.turn, "stay")
-    play_trick(state, "W14", "W2", "W3", "W4")
-    for _ in range(4):
-        bet(state, state.turn, "stay")
-    play_trick(state, "C1", "C2", "C3", state.hands[0][0])  # East has no Cup: throws off
-    for _ in range(4):
-        bet(state, state.turn, "stay")
+    stay_round(state)
+    play_trick(state, "W14", "W2", "W3", "W4")  # won high with a Righ
+    stay_round(state)
+    play_trick(state, "C1", "C2", "C3", state.hands[0][0])  # won low with an Ace
+    stay_round(state)
     play_trick(state, "S14", "S12", "S5", "S1")
-    assert state.scores == [14, 1, 14, 0]
+    assert state.scores == [14, 14, 14, 0]
     bet(state, 3, "fold")
     out = state.outcome()
-    assert out.winners == [2, 0] and out.payouts(1) == [2, 0, 2, 0]
+    assert out.contributions == [4, 4, 4, 4]
+    assert out.winners == [1, 2, 0] and out.payouts(1) == [5, 6, 5, 0]
 
 
 def test_fold_winners_are_the_highest_players_whatever_their_team():
@@ -487,63 +596,63 @@ def stay_round(state):
         bet(state, state.turn, "stay")
 
 
-def fold_game(south_cup: str = "C10"):
+def fold_game(south_cup: str = "C2"):
     """Dealer 0, option (b), four tricks: East leads W5 (+5), South leads ``south_cup`` (low,
-    won by South), West leads S5 (+5), North leads P2 and East's Star flips it (North -2)."""
+    won by South: +13 with the Two), West leads S5 (+5), North leads P12 and East's Star flips
+    it (North's Knight, won high, -12)."""
     hands = {
         0: ["W5", "C13", "S3", "*1"],
         1: ["W2", south_cup, "S4", "W6"],
         2: ["W3", "C11", "S5", "W7"],
-        3: ["W4", "C12", "S2", "P2"],
+        3: ["W4", "C12", "S2", "P12"],
     }
     return deal(hands, voids={0: "P", 1: "P", 2: "P"}, options={"betting": "raise"})
 
 
+FOLD_TRICKS = (
+    ("W5", "W2", "W3", "W4"),
+    ("C2", "C11", "C12", "C13"),
+    ("S5", "S2", "S3", "S4"),
+    ("P12", "*1", "W6", "W7"),
+)
+
+
 def test_a_fold_pays_the_highest_scoring_player_not_the_leading_team():
     state = fold_game()
-    stay_round(state)
-    play_trick(state, "W5", "W2", "W3", "W4")  # East leads high: +5
-    stay_round(state)
-    play_trick(state, "C10", "C11", "C12", "C13")  # South leads low: +10
-    stay_round(state)
-    play_trick(state, "S5", "S2", "S3", "S4")  # West leads high: +5
-    stay_round(state)
-    last = play_trick(state, "P2", "*1", "W6", "W7")  # flipped high: North's P2 is ill
-    assert (last["winner"], last["points"]) == (3, -2)
-    assert state.scores == [5, 10, 5, -2]  # the High team leads, 10 to 8
+    for trick in FOLD_TRICKS:
+        stay_round(state)
+        play_trick(state, *trick)
+    last = state.tricks[-1]
+    assert (last["direction"], last["winner"], last["points"]) == ("high", 3, -12)
+    assert state.scores == [5, 13, 5, -12]  # the High team leads, 10 to 1
     bet(state, 0, "fold")
     out = state.outcome()
     assert out.detail["folded_by"] == 0 and not out.refund
-    assert out.winners == [1] and out.payouts(3) == [0, 12, 0, 0]
+    assert out.winners == [1] and out.payouts(3) == [0, 60, 0, 0]  # 4 antes and 16 stays
 
 
 def test_a_fold_with_the_teams_level_still_pays_the_highest_player():
-    state = fold_game()
+    state = fold_game(south_cup="C5")
     stay_round(state)
     play_trick(state, "W5", "W2", "W3", "W4")  # East +5
     stay_round(state)
-    play_trick(state, "C10", "C11", "C12", "C13")  # South +10
+    play_trick(state, "C5", "C11", "C12", "C13")  # South +10: a Five won low
     stay_round(state)
     play_trick(state, "S5", "S2", "S3", "S4")  # West +5
     bet(state, 3, "fold")
     out = state.outcome()
     assert state.scores == [5, 10, 5, 0]  # 10 to 10: not a refund after a fold
-    assert not out.refund and out.winners == [1] and out.payouts(1) == [0, 4, 0, 0]
+    assert not out.refund and out.winners == [1] and out.payouts(1) == [0, 16, 0, 0]
 
 
 def test_heuristic_bot_folds_only_when_its_side_holds_the_single_top_score():
     from server.bots.fortunes import FortunesBot
 
     state = fold_game()
-    for trick in (
-        ("W5", "W2", "W3", "W4"),
-        ("C10", "C11", "C12", "C13"),
-        ("S5", "S2", "S3", "S4"),
-        ("P2", "*1", "W6", "W7"),
-    ):
+    for trick in FOLD_TRICKS:
         stay_round(state)
         play_trick(state, *trick)
-    assert state.scores == [5, 10, 5, -2] and state.turn == 0
+    assert state.scores == [5, 13, 5, -12] and state.turn == 0
     assert FortunesBot(0).choose(state.view(0)) == {"type": "stay"}  # team ahead, South top
     bet(state, 0, "stay")
     assert FortunesBot(1).choose(state.view(1)) == {"type": "fold"}  # South is top
@@ -554,43 +663,45 @@ def test_heuristic_bot_folds_only_when_its_side_holds_the_single_top_score():
 
 
 def test_a_fold_splits_the_pot_between_players_tied_for_the_most_points():
-    state = fold_game(south_cup="C5")
-    stay_round(state)
+    state = fold_game(south_cup="C10")
+    stay_round(state)  # 2 stakes each
     play_trick(state, "W5", "W2", "W3", "W4")  # East +5
-    bet(state, 1, "raise")
+    bet(state, 1, "raise")  # the ante is 2: South pays it, then everyone else does
     for _ in range(3):
         bet(state, state.turn, "stay")
-    play_trick(state, "C5", "C11", "C12", "C13")  # South +5
-    bet(state, 2, "fold")
+    play_trick(state, "C10", "C11", "C12", "C13")  # South +5
+    bet(state, 2, "raise")  # the ante is 3: West pays it, and North folds
+    bet(state, 3, "fold")
     out = state.outcome()
     assert state.scores == [5, 5, 0, 0]  # East and South, of different teams, share the top
     assert not out.refund and out.winners == [1, 0]  # ruling 2: South, then the dealer
-    assert out.contributions == [1, 2, 1, 1]
-    assert out.payouts(1) == [2, 3, 0, 0]  # the odd chip goes to South
+    assert out.contributions == [4, 4, 7, 4]
+    assert out.payouts(1) == [9, 10, 0, 0]  # the odd chip goes to South
 
 
-def test_bids_made_keep_the_score_and_missed_zero_the_team():
+def test_each_partnership_bids_0_to_19_tricks_between_its_two_players():
     state = GAME.new_state(4, {"betting": "bid"}, dealer=1, seed=4)
     assert state.pending()[1].kind == "bid"
     assert len(state.legal_actions(1)) == 20
-    for seat, n in ((1, 0), (2, 19), (3, 0), (0, 19)):
+    for seat, n, most in ((1, 12, 19), (2, 19, 19), (3, 7, 7), (0, 0, 0)):
         assert sorted(state.pending()) == [seat]
+        assert state.pending()[seat].info == {"max": most}  # what the partner left
         state.apply(seat, {"type": "bid", "tricks": n})
     with pytest.raises(MalformedAction):
         state.apply(1, {"type": "bid", "tricks": "3"})
     assert state.phase == "play" and state.turn == 1
     play_out(state, random.Random(4))
     out = state.outcome()
-    raw = out.detail["raw_scores"]
-    assert out.detail["bids"] == [19, 0, 19, 0]
-    assert out.scores[1] == raw[1] and out.scores[3] == raw[3]  # High bid 0: made
-    assert out.scores[0] == out.scores[2] == 0  # Low bid 38: missed
+    assert out.detail["bids"] == [0, 12, 19, 7]  # High (1, 3) bid 19, Low (2, 0) bid 19
     deal_end = next(e for e in state.events if e["e"] == "deal_end")
-    assert deal_end["made"] == {"High": True, "Low": False}
+    assert deal_end["made"] == {"High": False, "Low": False}
+    assert out.refund and out.payouts(10) == [10, 10, 10, 10]  # both missed: antes back
 
 
 def bid_deal(bids: dict[int, int], seed: int = 12):
-    """One deal of option (c), dealer 2, with these bids; the play is the same every time."""
+    """One deal of option (c), dealer 2, with these bids; the play is the same every time:
+    East (2) and West (0), the High team, win 12 tricks for 67 points; South (3) and North
+    (1) win 7 for -10."""
     state = GAME.new_state(4, {"betting": "bid"}, dealer=2, seed=seed)
     for seat in (2, 3, 0, 1):
         state.apply(seat, {"type": "bid", "tricks": bids[seat]})
@@ -598,36 +709,37 @@ def bid_deal(bids: dict[int, int], seed: int = 12):
     return state
 
 
-def test_a_team_that_wins_exactly_its_bid_makes_it_and_one_short_misses():
-    probe = bid_deal({0: 0, 1: 0, 2: 0, 3: 0})
-    raw = list(probe.scores)
-    high = probe.tricks_won[2] + probe.tricks_won[0]  # dealer 2: East 2 and West 0 are High
-    low = probe.tricks_won[3] + probe.tricks_won[1]
-    assert raw[0] + raw[2] != 0 and raw[1] + raw[3] != 0
-    exact = bid_deal({2: high - high // 2, 0: high // 2, 3: low, 1: 0})
-    assert exact.tricks_won == probe.tricks_won  # the bids did not change the play
-    assert exact.scores == raw
-    assert next(e for e in exact.events if e["e"] == "deal_end")["made"] == {
-        "High": True,
-        "Low": True,
-    }
-    short = bid_deal({2: high - high // 2, 0: high // 2 + 1, 3: low, 1: 0})
-    assert short.scores == [0, raw[1], 0, raw[3]]
-    assert short.outcome().detail["raw_scores"] == raw
+def test_both_partnerships_made_their_bids_so_the_higher_total_wins():
+    both = bid_deal({2: 6, 0: 6, 3: 7, 1: 0})  # exactly the tricks each side wins
+    assert both.tricks_won == [5, 3, 7, 4] and both.scores == [-5, -14, 72, 4]
+    made = next(e for e in both.events if e["e"] == "deal_end")["made"]
+    assert made == {"High": True, "Low": True}
+    assert both.outcome().winners == [2]  # 67 to -10: the High team, its top scorer
+
+
+def test_a_partnership_that_misses_its_bid_loses_the_deal_whatever_its_points():
+    short = bid_deal({2: 6, 0: 7, 3: 7, 1: 0})  # High bid 13 and won 12
+    out = short.outcome()
+    assert out.detail["raw_scores"] == [-5, -14, 72, 4]
+    assert short.scores == [0, -14, 0, 4]  # a missed bid scores nothing
+    made = next(e for e in short.events if e["e"] == "deal_end")["made"]
+    assert made == {"High": False, "Low": True}
+    assert out.winners == [3] and not out.refund  # the Low team wins, South its top scorer
+    assert settle.deal_winners([0, -14, 0, 4], 2, {"High": True, "Low": False}) == [0, 2]
+    assert settle.deal_winners([1, 2, 3, 4], 0, {"High": True, "Low": True}) == [3]
+    assert settle.deal_winners([1, 2, 3, 4], 0, {"High": False, "Low": False}) is None
 
 
 def test_bid_out_of_range_is_refused():
     state = GAME.new_state(4, {"betting": "bid"})
     with pytest.raises(IllegalAction, match="from 0 to 19"):
         state.apply(0, {"type": "bid", "tricks": 20})
+    state.apply(0, {"type": "bid", "tricks": 15})
+    state.apply(1, {"type": "bid", "tricks": 0})
+    with pytest.raises(IllegalAction, match="from 0 to 4"):  # West's partner bid 15
+        state.apply(2, {"type": "bid", "tricks": 5})
     with pytest.raises(IllegalAction, match="time to bid"):
-        state.apply(0, {"type": "play", "card": state.hands[0][0]})
-
-
-def finish_deal(state, rng):
-    while state.phase not in ("next_deal", "over"):
-        seat = state.turn
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        state.apply(2, {"type": "play", "card": state.hands[2][0]})
 
 
 def test_target_deals_until_a_partnership_reaches_it_and_roles_alternate():
@@ -741,7 +853,7 @@ def test_malformed_out_of_turn_and_illegal_actions_change_nothing():
         state.apply(0, {"type": "play", "card": "W1"})
 
 
-@pytest.mark.parametrize("betting", ["ante", "raise", "bid", "target", "target_exact"])
+@pytest.mark.parametrize("betting", ["rubber", "ante", "raise", "bid", "target", "target_exact"])
 def test_snapshot_restore_and_replay_reproduce_the_game(betting):
     options = {"betting": betting, "target": 40, "max_deals": 3}
     state = GAME.new_state(4, options, dealer=1, seed=8)

@@ -1,11 +1,11 @@
 """The Fortunes heuristic bot: it only ever plays legal actions, and its team clearly beats a
 team of random bots.
 
-Measured when this was written (two heuristic partners against two random bots, 400 single
-deals, the heuristic partnership High in half of them): the heuristic team won 77% of the
-deals — every one as the High team, and 54% as the Low team, where a random Low team wins
-about 1% (the house scoring favours the High team heavily). The thresholds below leave a
-margin of several standard deviations.
+Measured when this was written (two heuristic partners against two random bots, the 300
+single deals of ``test_heuristic_team_beats_a_random_team``, the heuristic partnership High in
+half of them): the heuristic team won 94 % of the deals, 97 % as the High team and 91 % as the
+Low team (with ruling 9's strength scoring the two sides play alike). The thresholds below
+leave a margin of several standard deviations.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import pytest
 from server.bots.base import RandomBot
 from server.bots.fortunes import FortunesBot
 from server.engine.fortunes import GAME
+
+SINGLE = {"betting": "ante"}
 
 
 def play_game(bots, options=None, dealer=0, seed=0, check_legal=True):
@@ -33,7 +35,7 @@ def play_game(bots, options=None, dealer=0, seed=0, check_legal=True):
     return state
 
 
-def team_record(deals: int, options=None):
+def team_record(deals: int, options=SINGLE):
     """Heuristic partners against random ones; the heuristic pair alternates between the
     High and the Low side. Returns {True: [won, lost], False: [won, lost]} keyed by
     whether the heuristic pair was High."""
@@ -56,9 +58,9 @@ def test_heuristic_team_beats_a_random_team():
     (high_won, high_lost), (low_won, low_lost) = record[True], record[False]
     played = high_won + high_lost + low_won + low_lost
     assert played >= 295
-    assert (high_won + low_won) / played > 0.68
-    assert high_won / (high_won + high_lost) > 0.95
-    assert low_won / (low_won + low_lost) > 0.35  # a random Low team: about 0.01
+    assert (high_won + low_won) / played > 0.85
+    assert high_won / (high_won + high_lost) > 0.85
+    assert low_won / (low_won + low_lost) > 0.8
 
 
 def test_heuristic_team_also_wins_target_exact_games():
@@ -76,7 +78,7 @@ def test_heuristic_team_also_wins_target_exact_games():
     assert wins > 2 * losses
 
 
-@pytest.mark.parametrize("betting", ["ante", "raise", "bid", "target", "target_exact"])
+@pytest.mark.parametrize("betting", ["rubber", "ante", "raise", "bid", "target", "target_exact"])
 def test_bots_only_return_legal_actions(betting):
     options = {"betting": betting, "target": 60, "max_deals": 3}
     for seed in range(3):
@@ -108,7 +110,8 @@ def test_bot_plays_to_its_direction():
     # after a Nine, South (Low) keeps the top down: anything but its Knight
     state.apply(0, {"type": "play", "card": "W9"})
     assert FortunesBot(1).choose(state.view(1))["card"] in ("W1", "W5")
-    # North, void in Wands with a Star, flips a trick that would cost its team 14
+    # North, void in Wands with a Star, flips a trick that would cost its team 14 into one
+    # that South's Ace wins low, for 14
     state = deal(hands, voids={3: "W"})
     for seat, card in ((0, "W14"), (1, "W1"), (2, "W3")):
         state.apply(seat, {"type": "play", "card": card})
@@ -116,10 +119,10 @@ def test_bot_plays_to_its_direction():
     assert choice["card"][0] == "*"
     state.apply(3, choice)
     trick = state.tricks[-1]
-    assert (trick["direction"], trick["winner"], trick["points"]) == ("low", 1, 1)
+    assert (trick["direction"], trick["winner"], trick["points"]) == ("low", 1, 14)
 
 
-def test_bot_folds_when_its_team_is_ahead_and_bids_within_range():
+def test_bot_folds_when_its_team_is_ahead_and_bids_nothing():
     from tests.engine.test_fortunes import deal
 
     state = deal({0: ["W14"], 1: ["W1"], 2: ["W2"], 3: ["W3"]}, options={"betting": "raise"})
@@ -135,5 +138,5 @@ def test_bot_folds_when_its_team_is_ahead_and_bids_within_range():
     assert FortunesBot(2).choose(state.view(2)) == {"type": "fold"}  # West's team leads
 
     bids = GAME.new_state(4, {"betting": "bid"}, seed=9)
-    choice = FortunesBot(0).choose(bids.view(0))
-    assert choice["type"] == "bid" and 0 <= choice["tricks"] <= 19
+    # a made bid earns nothing more and a missed one loses the deal: 0 is always made
+    assert FortunesBot(0).choose(bids.view(0)) == {"type": "bid", "tricks": 0}

@@ -30,7 +30,7 @@ from .conftest import fast_config
 from .harness import Client
 
 REGISTERED = ["SHA256:ada", "SHA256:bob", "SHA256:cy"]
-GAME_RESULTS = {"starting chips", "ante", "payout", "refund", "raise"}
+GAME_RESULTS = {"starting chips", "ante", "payout", "refund", "stay", "raise"}
 #: How many examples, and how long each life may be (the closing note quotes these).
 EXAMPLES = 100
 MAX_STEPS = 40

@@ -2,9 +2,9 @@
 
 The hub's own hooks are wrapped only to *observe*: after every change a table announces, the
 chips are audited (the ledger and all balances sum to 0, no account but the bank is negative,
-a pot holds exactly the antes and raises of the game in play and nothing between games); every
-payout is compared with ``Outcome.payouts(stake)``. Ratings are recomputed with openskill
-directly and compared with what the hub stored and shows.
+a pot holds exactly the antes, stays and raises of the game in play and nothing between
+games); every payout is compared with ``Outcome.payouts(stake)``. Ratings are recomputed with
+openskill directly and compared with what the hub stored and shows.
 """
 
 from __future__ import annotations
@@ -123,8 +123,7 @@ class ChipAuditor:
             pot = store.balance(f"pot:{table.id}")
             state = table.state
             if table.status == "playing" and state is not None and not state.is_over:
-                raises = sum(1 for _, action in state.history if action["type"] == "raise")
-                assert pot == table.stake * (table.players + raises), (table.id, pot)
+                assert pot == table.stake * sum(paid_in(state)), (table.id, pot)
             else:
                 assert pot == 0, (table.id, table.status, pot)
         self.checks += 1
@@ -161,8 +160,14 @@ class ChipAuditor:
         )
 
 
+def paid_in(state) -> list[int]:
+    """Each seat's payments into the pot so far, in stakes: the ante, and a Fortunes deal's
+    stays and raises (which the view shows)."""
+    return state.view(None).get("contributions") or [1] * state.num_players
+
+
 def expected_balance(hub: Hub, auditor: ChipAuditor, pid: str) -> int:
-    """The start, minus every ante and raise, plus every payout the player's seats got."""
+    """The start, minus every ante, stay and raise, plus every payout the player's seats got."""
     balance = START
     for game in auditor.settled:
         if f"player:{pid}" in game["accounts"]:
@@ -175,8 +180,7 @@ def expected_balance(hub: Hub, auditor: ChipAuditor, pid: str) -> int:
             continue
         seat = table.accounts.index(f"player:{pid}")
         if table.status == "playing" and not table.state.is_over:
-            raises = sum(1 for s, a in table.state.history if s == seat and a["type"] == "raise")
-            balance -= table.stake * (1 + raises)
+            balance -= table.stake * paid_in(table.state)[seat]
     return balance
 
 
@@ -341,83 +345,110 @@ async def _until(predicate) -> None:
         await asyncio.sleep(0.01)
 
 
-async def test_fortunes_raise_moves_one_stake_per_raise(store):
+async def test_fortunes_stays_and_raises_pay_the_ante_and_who_cannot_pay_must_fold(store):
+    """Ruling 10 (b) through the ledger: a stay pays the current ante again, a raise lifts it
+    by one stake and pays the new one, each moved into the pot before the action is applied;
+    a stay the player cannot pay is refused, changing nothing, and the player folds."""
     stake = 10
     async with running_hub(store, between_games=30) as hub:
         auditor = ChipAuditor(hub)
         ada, cy = await player(hub, "Ada"), await player(hub, "Cy")
-        # Cy can pay the ante and nothing more
-        store.transfer("player:key-Cy", "bank", START - stake, "test")
+        # Cy can pay the ante and one stay at two stakes, and nothing more
+        store.transfer("player:key-Cy", "bank", START - 3 * stake, "test")
         table = await new_table(
             ada,
             {2: "heuristic", 3: "heuristic"},
             game="fortunes",
             players=4,
-            options={"betting": "raise", "max_raises": 2},
+            options={"betting": "raise"},
             stake=stake,
         )
         await join(cy, table)
+        hub.tables[table].dealer = 0  # Ada deals: she bets first, then Cy
         await start(ada, table)
-        raises = refused = 0
+        pot = f"pot:{table}"
         seen: set[int] = set()
 
-        async def turn(client: Client) -> dict[str, Any] | None:
-            msg = client.tables[table]
-            view = msg["view"]
-            if view["over"] or not view["legal"] or id(msg) in seen:
-                return None
-            seen.add(id(msg))
-            return view
+        async def turn(client: Client) -> dict[str, Any]:
+            async def asked() -> dict[str, Any]:
+                while True:
+                    msg = client.tables[table]
+                    view = msg["view"]
+                    if view["legal"] and id(msg) not in seen:
+                        seen.add(id(msg))
+                        return view
+                    await asyncio.sleep(0.002)
 
-        async def game() -> None:
-            nonlocal raises, refused
-            while not hub.tables[table].state.is_over:
-                view = await turn(ada)
-                if view is not None:
-                    legal = view["legal"]
-                    if {"type": "raise"} in legal:
-                        chips = store.balance("player:key-Ada")
-                        pot = store.balance(f"pot:{table}")
-                        mine = view["contributions"][0]
-                        await ada.send("act", table=table, action={"type": "raise"})
-                        await ada.until(
-                            lambda m, mine=mine: (
-                                m["t"] == "table"
-                                and m["table"] == table
-                                and m["view"] is not None
-                                and m["view"]["contributions"][0] == mine + 1
-                            )
-                        )
-                        assert store.balance("player:key-Ada") == chips - stake
-                        assert store.balance(f"pot:{table}") == pot + stake
-                        raises += 1
-                    else:
-                        action = {"type": "stay"} if {"type": "stay"} in legal else legal[0]
-                        await ada.send("act", table=table, action=action)
-                view = await turn(cy)
-                if view is not None:
-                    legal = view["legal"]
-                    if {"type": "raise"} in legal:
-                        history = len(hub.tables[table].state.history)
-                        await cy.send("act", table=table, action={"type": "raise"})
-                        err = await cy.expect("error", code="chips")
-                        assert err["ref"] == "act"
-                        assert len(hub.tables[table].state.history) == history  # no change
-                        assert store.balance("player:key-Cy") == 0
-                        refused += 1
-                        legal = [a for a in legal if a["type"] != "raise"]
-                    action = {"type": "stay"} if {"type": "stay"} in legal else legal[0]
-                    await cy.send("act", table=table, action=action)
-                await asyncio.sleep(0.002)
+            return await asyncio.wait_for(asked(), 10)
 
-        await asyncio.wait_for(game(), 20)
+        def last_row(account: str) -> tuple[str, int]:
+            row = store.ledger(account, limit=1)[0]
+            return row["reason"], row["amount"]
+
+        view = await turn(ada)  # before trick 1, Ada raises: the ante is 2 stakes now
+        assert view["ask"]["kind"] == "bet" and view["ask"]["ante"] == 1
+        await ada.send("act", table=table, action={"type": "raise"})
+        view = await turn(cy)
+        assert view["ante"] == 2 and view["contributions"][0] == 3
+        assert last_row("player:key-Ada") == ("raise", -2 * stake)
+        assert store.balance("player:key-Ada") == START - 3 * stake
+        assert store.balance(pot) == 4 * stake + 2 * stake
+        await cy.send("act", table=table, action={"type": "stay"})  # Cy pays 2 stakes
+        view = await turn(ada)  # the bots stayed too (2 stakes each); Ada leads trick 1
+        assert view["ask"]["kind"] == "play" and view["contributions"] == [3, 3, 3, 3]
+        assert last_row("player:key-Cy") == ("stay", -2 * stake)
+        assert store.balance("player:key-Cy") == 0
+        assert store.balance(pot) == 12 * stake
+        await ada.send("act", table=table, action=view["legal"][0])
+        view = await turn(cy)
+        await cy.send("act", table=table, action=view["legal"][0])
+        view = await turn(cy)  # trick 2 is Cy's: she bets first, and cannot pay the ante
+        assert view["ask"]["kind"] == "bet" and view["ask"]["trick"] == 2
+        history = len(hub.tables[table].state.history)
+        await cy.send("act", table=table, action={"type": "stay"})
+        err = await cy.expect("error", code="chips")
+        assert err["ref"] == "act" and "must fold" in err["message"]
+        assert len(hub.tables[table].state.history) == history  # nothing changed
+        assert store.balance("player:key-Cy") == 0 and store.balance(pot) == 12 * stake
+        await cy.send("act", table=table, action={"type": "fold"})
+        await asyncio.wait_for(_until(lambda: auditor.settled), 10)
         outcome = auditor.settled[0]["outcome"]
-        assert raises >= 1 and refused >= 1
-        assert outcome.contributions == [1 + raises, 1, 1, 1]
+        assert outcome.detail["folded_by"] == 1
+        assert outcome.contributions == [3, 3, 3, 3]
         payouts = outcome.payouts(stake)
-        assert store.balance("player:key-Ada") == START - stake * (1 + raises) + payouts[0]
+        assert sum(payouts) == 12 * stake
+        assert store.balance("player:key-Ada") == START - 3 * stake + payouts[0]
         assert store.balance("player:key-Cy") == payouts[1]
         assert store.audit() == []
+
+
+async def test_a_stand_in_that_cannot_pay_the_ante_folds(store):
+    """An absent player's stand-in plays with the player's chips, so it folds when it cannot
+    pay the ante again (ruling 10 b), instead of being refused."""
+    stake = 10
+    async with running_hub(store, between_games=30) as hub:
+        auditor = ChipAuditor(hub)
+        ada = await player(hub, "Ada")
+        store.transfer("player:key-Ada", "bank", START - stake, "test")  # the ante, no more
+        table = await new_table(
+            ada,
+            {1: "heuristic", 2: "heuristic", 3: "heuristic"},
+            game="fortunes",
+            players=4,
+            options={"betting": "raise"},
+            stake=stake,
+        )
+        hub.tables[table].dealer = 0  # Ada decides first
+        await start(ada, table)
+        state = hub.tables[table].state
+        assert state.pending()[0].kind == "bet"
+        assert hub.affordable(hub.tables[table], 0, {"type": "stay"}) == {"type": "fold"}
+        assert hub.affordable(hub.tables[table], 1, {"type": "stay"}) == {"type": "stay"}
+        await ada.close()  # gone: after the grace period a bot keeps her seat
+        await asyncio.wait_for(_until(lambda: auditor.settled), 10)
+        outcome = auditor.settled[0]["outcome"]
+        assert outcome.detail["folded_by"] == 0 and outcome.refund  # before any trick
+        assert store.balance("player:key-Ada") == stake
 
 
 async def test_ratings_follow_each_game_and_max_rating_keeps_strong_players_out(store):

@@ -214,8 +214,9 @@ def unsettled_payouts(snap: dict[str, Any]) -> dict[str, int]:
 
 
 def expected_balance(snap: dict[str, Any], pid: str) -> int:
-    """A player's chips from first principles: the start, every recorded game's ante(s) and
-    payout, and the ante(s) of the game in progress."""
+    """A player's chips from first principles: the start, every recorded game's payments in
+    (antes, and a Fortunes deal's stays and raises) and payout, and what the player has paid
+    into the game in progress (its stored actions replayed)."""
     balance = START
     for game in snap["games"].values():
         if pid not in game["players"]:
@@ -230,8 +231,9 @@ def expected_balance(snap: dict[str, Any], pid: str) -> int:
         if info["status"] != "playing" or f"player:{pid}" not in info["accounts"]:
             continue
         seat = info["accounts"].index(f"player:{pid}")
-        raises = sum(1 for who, a in row["actions"] if who == seat and a["type"] == "raise")
-        balance -= info["stake"] * (1 + raises)
+        state = get_game(row["params"]["game"]).replay(row["params"], row["actions"])
+        paid = state.view(None).get("contributions") or [1] * state.num_players
+        balance -= info["stake"] * paid[seat]
     return balance
 
 

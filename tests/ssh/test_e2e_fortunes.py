@@ -1,8 +1,9 @@
 """End to end: one real ``ssh`` client in Ukrainian plays a whole deal of Fortunes with bots.
 
 Oksana's client sends ``LANG=uk_UA.UTF-8`` (``-o SendEnv=LANG``), so her app speaks Ukrainian
-from the first screen. She opens a Fortunes table (the default betting option, a fixed ante),
-fills the three other seats with bots and starts; whenever her seat has the turn she presses
+from the first screen. She opens a Fortunes table of a single deal (the form's default is a
+rubber of four deals; the single deal is marked as favouring the dealer's team), fills the
+three other seats with bots and starts; whenever her seat has the turn she presses
 what the footer offers (⏎ when the card under the cursor may be played, else → to the next
 card) until the reading of the deal comes up.
 
@@ -32,7 +33,7 @@ from .test_e2e_prophet import Lang, Seat, enter_lobby, template
 pytestmark = needs_openssh
 
 #: The deal: with this seed a bot's Star flips a trick before Oksana plays to it.
-SEED = 10
+SEED = 36
 NAME = "Oksana"
 BOTS = ("Бот 2", "Бот 3", "Бот 4")
 STAKE = 10
@@ -44,6 +45,10 @@ UK = Lang("uk")
 POINTS = [UK(point) for point in COMPASS]
 LETTERS = [UK(letter) for letter in COMPASS_SHORT]
 HIGH, LOW = UK("HIGH"), UK("LOW")
+#: The single deal as the form offers it: marked as favouring the dealer's team (ruling 11).
+SINGLE_MARKED = UK("{choice} ({favours})").format(
+    choice=UK("single deal"), favours=UK("favours the dealer's team")
+)
 #: A card face as the app draws it in Unicode: "Rh♣", "10♥", "★7".
 CARD = rf"(?:(?:A|10|[2-9]|H|K|Rg|Rh)[{''.join(SUIT_SYMBOLS.values())}]|{STAR_SYMBOL}\d+)"
 MARK = "[✓✗]"
@@ -67,12 +72,15 @@ def start_of(text: str) -> str:
     return template(text[: cut[1]] if len(cut) > 1 else text)
 
 
-def card_value(card: str) -> int:
-    """Ace 1 … 10, Herald 11, Knight 12, Riga 13, Righ 14, a Star its number (ruling 9)."""
+def strength(card: str, direction: str) -> int:
+    """Ruling 9: won high, Ace 1 … 10, Herald 11, Knight 12, Riga 13, Righ 14, a Star its
+    number; won low, the scale turned over (Ace 14 … Righ 1, a Star 21 minus its number)."""
     if card.startswith(STAR_SYMBOL):
-        return int(card[1:])
-    rank = card[:-1]
-    return {"A": 1, "H": 11, "K": 12, "Rg": 13, "Rh": 14}.get(rank) or int(rank)
+        value, turn = int(card[1:]), 21
+    else:
+        rank = card[:-1]
+        value, turn = {"A": 1, "H": 11, "K": 12, "Rg": 13, "Rh": 14}.get(rank) or int(rank), 15
+    return value if direction == "high" else turn - value
 
 
 def arrow(direction: str) -> str:
@@ -246,28 +254,32 @@ class Player(Seat):
         return f"▶ {self.point}" in "\n".join(compass(screen))
 
 
-def choose(player: Player, label: str, value: str) -> None:
-    """Set the form's focused drop-down to ``value``: open it (its arrow turns ▲), one step
-    up, ⏎ (▼ again), until it shows ``value``. Keeps the screen with the menu open."""
+def choose(player: Player, label: str, value: str, step: str = "\x1b[A") -> None:
+    """Set the form's focused drop-down to ``value``: open it (its arrow turns ▲), one
+    ``step`` (up, unless told), ⏎ (▼ again), until it shows ``value``. Keeps the screen with
+    the menu open."""
     line = rf"(?m)^.*{re.escape(label)}\s+.*"
     for _try in range(4):
         if re.search(rf"{re.escape(label)}\s+{re.escape(value)}\s+▼", player.term.text()):
             return
         player.press("\r")
         player.menu = player.wait_for(line + "▲")
-        player.press("\x1b[A\r")
+        player.press(step + "\r")
         player.wait_for(line + "▼")
         player.settle(0.2)
     raise AssertionError(f"could not choose {value} for {label}:\n{player.term.text()}")
 
 
 def open_table(player: Player) -> None:
-    """A Fortunes table with the form's defaults (stake 10, a fixed ante), three bots, start."""
+    """A Fortunes table of a single deal (stake 10, the form's default), three bots, start."""
     player.press("n")
     player.wait_for(UK("New table"))
     player.settle()
     choose(player, UK("Game"), UK("Fortunes"))
-    player.form = player.wait_for(rf"{UK('Betting')}\s+{re.escape(UK('fixed ante'))}\s+▼")
+    player.wait_for(rf"{UK('Betting')}\s+{re.escape(UK('rubber of four deals'))}\s+▼")
+    player.press("\t" * 7)  # to the Betting drop-down; the rubber is first, the deal next
+    choose(player, UK("Betting"), SINGLE_MARKED, step="\x1b[B")
+    player.form = player.wait_for(rf"{UK('Betting')}\s+{re.escape(SINGLE_MARKED)}\s+▼")
     player.press("\x13")  # ctrl+s: create
     player.wait_for(re.escape(UK("Table {id}").format(id=1)) + " · ")
     for n in (2, 3, 4):
@@ -346,11 +358,11 @@ def played(tmp_path_factory):
 def test_the_table_speaks_ukrainian(played):
     """From the welcome to the reading, in the words of the Ukrainian catalog."""
     # The catalog has these words in Ukrainian (a missing translation would show English).
-    for msgid in ("East", "High", "HIGH", "well-disposed", "Fortunes", "fixed ante", "Play"):
+    for msgid in ("East", "High", "HIGH", "well-disposed", "Fortunes", "single deal", "Play"):
         assert UK(msgid) != msgid, msgid
     assert UK("Language") in played.welcome and "Українська" in played.welcome
     assert re.search(rf"{UK('Game')}\s+{UK('Fortunes')}\s+▼", played.form)
-    assert UK("Betting: {option}").format(option=UK("fixed ante")) in played.waiting
+    assert UK("Betting: {option}").format(option=UK("single deal")) in played.waiting
     assert f"{NAME}{UK(' (you)')}" in played.waiting
     # In the deal, the seats are named by compass point with their team (East and West
     # High, South and North Low); a heading with the turn marker may be cut short.
@@ -362,7 +374,7 @@ def test_the_table_speaks_ukrainian(played):
         assert re.search(rf"{point} · (?:{team}\b|{cut})", box), (point, box)
     title = UK("Won tricks · {well} well-disposed · {ill} ill-disposed")
     assert title.format(well="✓", ill="✗") in first
-    pot = UK("{option} · pot {pot}").format(option=UK("fixed ante"), pot=4 * STAKE)
+    pot = UK("{option} · pot {pot}").format(option=UK("single deal"), pot=4 * STAKE)
     lead = "You lead trick {n}: {direction}. Play any card."
     follow = "Play to trick {n}: follow {suit} if you can."
     for decision in played.decisions:
@@ -449,14 +461,18 @@ def test_the_won_tricks_follow_the_reading(played):
 
 
 def test_the_reading_of_the_deal(played):
-    """The reading lists all 19 tricks; each scores its top card, plus when well-disposed,
-    minus when ill-disposed (house rule, ruling 9); the higher team's higher scorer takes
-    the pot (ruling 10, fixed ante), and her chips follow."""
+    """The reading lists all 19 tricks; each scores its top card's strength in the trick's
+    final direction, plus when well-disposed, minus when ill-disposed (house rule, ruling 9);
+    the higher team's higher scorer takes the pot (ruling 10, a single deal), and her chips
+    follow."""
     screen = played.reading
     tricks = reading_tricks(screen)
     assert [t.n for t in tricks] == list(range(1, TRICKS + 1)), screen
+    high_team = {LETTERS[0], LETTERS[2]}  # East and West
     for t in tricks:
-        value = card_value(t.top)
+        # well-disposed: the trick went the winner's team's way (High: high, Low: low)
+        won_high = (t.letter in high_team) == (t.mark == "✓")
+        value = strength(t.top, "high" if won_high else "low")
         assert t.points == (value if t.mark == "✓" else -value), t
         assert t.word == (UK("well") if t.mark == "✓" else UK("ill")), t
     # Who sits where (the won-tricks box names every seat), and each one's score.

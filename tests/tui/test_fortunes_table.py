@@ -78,12 +78,10 @@ class Record:
 
     def __init__(self) -> None:
         self.dimmed_refused = 0
-        self.flipped_seen = 0
-        self.star_flips = 0
         self.plays = 0
         self.autoplayed = 0
-        #: Tricks we flipped with a Star, by number, to look at once they are taken.
-        self.flipped_by_us: list[int] = []
+        #: Taken tricks whose last-trick overlay we looked at, by number.
+        self.checked: set[int] = set()
         self.last_trick_checked = 0
 
 
@@ -92,8 +90,12 @@ async def play_card(pilot, table: FortunesTableScreen, record: Record) -> None:
     when we may (it flips the direction), else the first playable card."""
     app = pilot.app
     view = table.view
-    if record.flipped_by_us and record.flipped_by_us[-1] < view["trick"]["n"]:
-        await check_last_trick_flipped(pilot, table, record.flipped_by_us.pop())
+    last = (view.get("tricks") or [None])[-1]
+    flipped = last and last["direction"] != lead_direction(last["leader"], view["dealer"])
+    if flipped and last["n"] not in record.checked:
+        # a trick Stars flipped (ours, or anyone's): the overlay says so
+        record.checked.add(last["n"])
+        await check_last_trick_flipped(pilot, table, last["n"])
         record.last_trick_checked += 1
     hand = table.query_one(FortunesHand)
     legal = {a["card"] for a in view["legal"]}
@@ -112,7 +114,6 @@ async def play_card(pilot, table: FortunesTableScreen, record: Record) -> None:
     arrow = "▲ HIGH wins" if trick["direction"] == "high" else "▼ LOW wins"
     assert arrow in text
     if flips(trick["cards"], trick["led"]):
-        record.flipped_seen += 1
         assert trick["direction"] != lead_direction(trick["leader"], view["dealer"])
         assert "flipped ×" in text
     assert ("Stars are free" in text) == view["stars_free"]
@@ -128,9 +129,6 @@ async def play_card(pilot, table: FortunesTableScreen, record: Record) -> None:
     if stars and trick["led"] not in (None, "*"):
         choice = stars[0]
         assert hand.pick(hand.cards.index(choice))
-        record.star_flips += 1
-        if trick["n"] < 19:
-            record.flipped_by_us.append(trick["n"])
     assert choice in legal
     events_before = len(view["events"])
     await pilot.press("enter")
@@ -191,7 +189,7 @@ async def test_a_whole_deal_by_keys_shows_compass_direction_stars_tricks_and_rea
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
-        table = await open_fortunes_table(pilot)
+        table = await open_fortunes_table(pilot, betting="ante")
         view = table.view
         dealer, me = view["dealer"], table.seat
         text = screen_text(app)
@@ -200,15 +198,17 @@ async def test_a_whole_deal_by_keys_shows_compass_direction_stars_tricks_and_rea
             assert f"{point} · {team}" in text
         my_point = COMPASS[(me - dealer) % 4]
         assert "Ada (you)" in text and f"{my_point} ·" in text
-        assert "Stars not free yet" in text and "High 0 · Low 0" in text
-        assert "fixed ante · pot 40" in text and "House rules: scoring" in text
+        assert ("Stars are free" in text) == view["stars_free"]  # a bot may lead a Star
+        assert "High 0 · Low 0" in text
+        assert "single deal · pot 40" in text and "House rules: scoring" in text
         assert "⏎ Play" in text
         record = Record()
         await play_until(pilot, table, lambda: table.view["over"], record)
         assert record.plays == 19
-        assert record.dimmed_refused > 0 and record.star_flips > 0
-        assert record.last_trick_checked > 0
-        # Our own Stars flipped tricks: each raised a notice naming the new direction.
+        # Stars flipped tricks (this deal's bots lead Stars while ours last, so the flips are
+        # theirs): the last-trick overlay showed one.
+        assert record.dimmed_refused > 0 and record.last_trick_checked > 0
+        # Stars flipped tricks: each raised a notice naming the new direction.
         assert any("flips to" in n for n in table.notices)
         assert any("Stars are free" in n for n in table.notices)
         # The reading comes up by itself: all 19 tricks in order with their dispositions.
@@ -255,20 +255,20 @@ async def test_raise_option_stay_raise_and_fold_by_keys(hub):
         await enter_lobby(pilot)
         table = await open_fortunes_table(pilot, betting="raise")
         view = table.view
-        me, dealer = table.seat, view["dealer"]
+        me = table.seat
         assert table.ask_kind == "bet"
         text = screen_text(app)
-        assert "stay, raise one stake, or fold" in text
+        assert "stay, raise the ante, or fold" in text
         assert "s Stay" in text and "r Raise" in text and "f Fold" in text
-        assert "Raises E0 S0 W0 N0 (most 3)" in text and "pot 40" in text
+        paid = 10 * sum(view["contributions"])  # the antes, and the stays before ours
+        assert "Ante 10 · raises 0 of 3" in text and f"pot {paid}" in text
         assert "House rules: scoring, most raises" in status_text(app)
-        assert "You may raise 3 more times this deal (house rule)." in text
-        await pilot.press("r")
-        await wait_for(pilot, lambda: table.view["contributions"][me] == 2)
-        letter = "ESWN"[(me - dealer) % 4]
+        assert "A stay pays 10 chips, a raise 20. 3 more raises this deal (house rule)." in text
+        await pilot.press("r")  # the ante goes up to 2 stakes, and we pay it
+        await wait_for(pilot, lambda: table.view["contributions"][me] == 3)
         pot = 10 * sum(table.view["contributions"])
         text = screen_text(app)
-        assert f"pot {pot}" in text and f"{letter}1" in text
+        assert f"pot {pot}" in text and "Ante 20 · raises 1 of 3" in text
         # Stay and play on until we may bet again, then fold: the deal ends at once.
         record = Record()
         await play_until(
@@ -436,7 +436,7 @@ async def test_the_reading_of_a_bid_deal_says_which_bids_were_made(hub):
         await wait_for(pilot, lambda: isinstance(app.screen, FortunesReadingScreen))
         reading = plain(app.screen.render_reading())
         assert "Bids (house rule: per player, a team's is the sum):" in reading
-        assert "High 10 of 19, missed: scores 0 · Low 9 of 0, made" in reading
+        assert "High 10 of 19, missed: loses the deal · Low 9 of 0, made" in reading
         assert "Bot 2 takes the pot of 40 chips.  You: −10 chips." in reading
         assert len(re.findall(r"[✓✗] (?:well|ill) ", reading)) == 19
 
@@ -506,3 +506,90 @@ async def test_a_player_beside_the_trick_sees_their_whole_turn_timer(hub):
             assert "(you)" not in west
         # With room, "(you)" stays: North's line is the compass's whole width.
         assert "(you)" in compass.seat_player(2, 40).plain
+
+
+async def test_the_form_and_the_lobby_say_the_single_deal_favours_the_dealers_team(hub):
+    """Ruling 11: the rubber is the default; the single deal (like the other options that
+    miss the fairness bar) is marked in the player's language."""
+    from gambit_tui.i18n import translations
+    from gambit_tui.term import TermInfo
+
+    for lang in ("en", "de", "uk"):
+        catalog = translations(lang)
+        term = TermInfo(width=80, height=24, term="xterm-256color", lang=f"{lang}_XX.UTF-8")
+        app = make_app(hub, name="Ada", identity=f"SHA256:favours:{lang}", term=term)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await enter_lobby(pilot)
+            await pilot.press("n")
+            await wait_for(pilot, lambda app=app: isinstance(app.screen, CreateTableScreen))
+            form = app.screen
+            form.query_one("#game", Select).value = "fortunes"
+            await wait_for(pilot, lambda form=form: bool(form.query("#opt-betting")))
+            betting = form.query_one("#opt-betting", Select)
+            assert betting.value == "rubber"
+            assert catalog.gettext("rubber of four deals") in screen_text(app)
+            betting.value = "ante"
+            await pilot.pause()
+            marked = catalog.gettext("{choice} ({favours})").format(
+                choice=catalog.gettext("single deal"),
+                favours=catalog.gettext("favours the dealer's team"),
+            )
+            assert marked in screen_text(app), (lang, screen_text(app))
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda app=app: isinstance(app.screen, FortunesTableScreen))
+            await pilot.press("escape")  # back to the lobby: the table's detail says it too
+            await wait_for(pilot, lambda app=app, m=marked: m in " ".join(screen_text(app).split()))
+
+
+async def test_a_rubber_counts_its_deals_and_totals_and_reads_each_deal(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        state = stacked_state()  # the default betting: a rubber of four deals
+        app.receive(table_message(state, 2))
+        await wait_for(pilot, lambda: isinstance(app.screen, FortunesTableScreen))
+        table = app.screen
+        assert "rubber · deal 1/4 · pot 40" in status_text(app)
+        while state.phase == "play":
+            (seat,) = state.pending()
+            state.apply(seat, state.legal_actions(seat)[0])
+        assert state.phase == "next_deal" and not state.is_over
+        app.receive(table_message(state, 2))
+        await wait_for(pilot, lambda: isinstance(app.screen, FortunesReadingScreen))
+        reading = plain(app.screen.render_reading())
+        totals = state.view(2)["partnerships"]
+        assert "Rubber totals after deal 1 of 4:" in reading
+        for pair in totals:
+            names = "+".join(table.name_of(s) for s in pair["seats"])
+            assert names in reading
+        assert "The reading of deal 1" in screen_text(app)
+        assert "Ace 14 … Righ 1" in " ".join(reading.split())  # ruling 9, in words
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is table)
+        assert "Deal 1 is over: press Enter when you are ready for deal 2." in screen_text(app)
+
+
+async def test_a_player_who_cannot_pay_the_ante_again_can_only_fold(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        state = stacked_state(betting="raise")
+        state.apply(0, {"type": "raise"})  # East raises: the ante is 2 stakes, 20 chips
+        state.apply(1, {"type": "stay"})
+        app.receive(table_message(state, 2))  # West (us) decides, with 1,000 chips
+        await wait_for(pilot, lambda: isinstance(app.screen, FortunesTableScreen))
+        table = app.screen
+        await wait_for(pilot, lambda: table.ask_kind == "bet")
+        text = screen_text(app)
+        assert "A stay pays 20 chips, a raise 30. 2 more raises this deal (house rule)." in text
+        assert "s Stay" in text and "r Raise" in text
+        app.receive({"t": "you", **dict(app.model.you, chips=25)})  # enough to stay only
+        app.receive(table_message(state, 2))
+        await wait_for(pilot, lambda: "r Raise" not in screen_text(app))
+        assert table.check_action("bet", ("stay",)) and not table.check_action("bet", ("raise",))
+        app.receive({"t": "you", **dict(app.model.you, chips=15)})
+        app.receive(table_message(state, 2))
+        await wait_for(pilot, lambda: "s Stay" not in screen_text(app))
+        text = screen_text(app)
+        assert "You cannot pay the ante again (20 chips): you must fold." in text
+        assert "f Fold" in text and not table.check_action("bet", ("stay",))

@@ -1,4 +1,5 @@
-"""Fortunes' fixed facts: four players, the 78-card deck and the table options (ruling 10)."""
+"""Fortunes' fixed facts: four players, the 78-card deck and the table options (rulings 10
+and 11)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,17 @@ from server.engine.base import Game, OptionSpec
 
 from .state import FortunesState
 
-BETTING = ("ante", "raise", "bid", "target", "target_exact")
+#: Ruling 10's ways to bet. ``"ante"`` is the single deal: it keeps the name it had when it
+#: was the default, so games stored before the rubber replay as they were played.
+BETTING = ("rubber", "ante", "raise", "bid", "target", "target_exact")
+
+#: Ruling 11: the betting options whose first dealer's partnership wins more than 55 % of the
+#: games between equal bots, so the lobby says they favour the dealer's team (the figures are
+#: in docs/benchmarks.md; ``bench/engine.py`` measures them). One deal favours the team that
+#: leads first and leads ten of its 19 tricks; a fold in option (b) ends a deal early, mostly
+#: after the dealer's own lead; option (c) is bid 0 and played as one deal; and option (d)'s
+#: first partnership to reach the target is most often the one that was High first.
+FAVOURS = {"ante": "dealer", "raise": "dealer", "bid": "dealer", "target": "dealer"}
 
 
 class FortunesGame(Game):
@@ -20,17 +31,19 @@ class FortunesGame(Game):
     state_class = FortunesState
     options: ClassVar[dict[str, OptionSpec]] = {
         "betting": OptionSpec(
-            default="ante",
+            default="rubber",
             choices=BETTING,
-            help="ante: one deal, a fixed ante; raise: stay, raise or fold before each trick; "
-            "bid: each team bids its tricks; target: deal until a partnership reaches the "
-            "target; target_exact: the same without going over.",
+            help="rubber: four deals, a fixed ante; ante: a single deal, a fixed ante; raise: "
+            "stay, raise or fold before each trick; bid: each partnership bids its tricks; "
+            "target: deal until a partnership reaches the target; target_exact: the same "
+            "without going over.",
+            favours=FAVOURS,
         ),
         "max_raises": OptionSpec(
             default=3,
             minimum=0,
             maximum=19,
-            help="How many times each player may raise in one deal (betting 'raise').",
+            help="How many raises one deal allows, all players together (betting 'raise').",
             house_rule=True,
         ),
         "target": OptionSpec(

@@ -2,8 +2,11 @@
 
 The trick rules live in :mod:`.tricks` and the payouts in :mod:`.settle`; this module keeps the
 phases in order. Phases: ``"bid"`` (option c, before play), ``"bet"`` (option b, before each
-trick), ``"play"``, ``"next_deal"`` (options d/e: every seat acknowledges the finished deal, so
-its reading can be shown before the cards are dealt again) and ``"over"``.
+trick), ``"play"``, ``"next_deal"`` (the rubber and options d/e: every seat acknowledges the
+finished deal, so its reading can be shown before the cards are dealt again) and ``"over"``.
+
+A game of several deals (the default rubber of four, or a target game) is one state, so the
+hub collects the antes once and settles once, after the last deal.
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ from .tricks import (
     trick_top,
 )
 
-MULTI_DEAL = ("target", "target_exact")
+#: The betting options whose game is several deals, the deal passing clockwise.
+MULTI_DEAL = ("rubber", "target", "target_exact")
 _BET_ACTIONS = ({"type": "stay"}, {"type": "raise"}, {"type": "fold"})
 _NEXT = {"type": "next_deal"}
 
@@ -58,10 +62,11 @@ class FortunesState(State):
         self.betting: str = self.options["betting"]
         self.dealer: int = params["dealer"]
         self.deal_no = 0
-        #: Running per-player totals over the deals (options d and e).
+        #: Running per-player totals over the deals (the rubber, options d and e).
         self.totals = [0, 0, 0, 0]
         #: One summary per finished deal (numbers only: earlier deals' cards are dealt again).
         self.deals: list[dict[str, Any]] = []
+        #: What each seat has put in the pot, in stakes: the ante, and option (b)'s payments.
         self.contributions = [1, 1, 1, 1]
         self.folded_by: int | None = None
         self.ready: list[int] = []
@@ -95,6 +100,9 @@ class FortunesState(State):
         self.direction = lead_direction(d, d)
         self.led: str | None = None
         self.stars_free = False
+        #: Option (b): the current ante in stakes (each raise lifts it by one for everyone),
+        #: and the raises each seat made this deal (the table caps their sum).
+        self.ante = 1
         self.raises = [0, 0, 0, 0]
         self.bids: list[int | None] | None = [None] * 4 if self.betting == "bid" else None
         self.bet_count = 0
@@ -118,10 +126,10 @@ class FortunesState(State):
         if phase == "play":
             return {self.turn: Ask("play", {"trick": self.trick_no, "led": self.led})}
         if phase == "bet":
-            left = self.options["max_raises"] - self.raises[self.turn]
-            return {self.turn: Ask("bet", {"trick": self.trick_no, "raises_left": left})}
+            info = {"trick": self.trick_no, "ante": self.ante, "raises_left": self._raises_left()}
+            return {self.turn: Ask("bet", info)}
         if phase == "bid":
-            return {self.turn: Ask("bid", {"max": TRICKS_PER_DEAL})}
+            return {self.turn: Ask("bid", {"max": self._most_bid(self.turn)})}
         if phase == "next_deal":
             ask = Ask("next_deal", {"deal": self.deal_no + 1})
             return {s: ask for s in range(4) if s not in self.ready}
@@ -138,16 +146,34 @@ class FortunesState(State):
             if seat != self.turn:
                 return []
             acts = [dict(a) for a in _BET_ACTIONS]
-            if self.raises[seat] >= self.options["max_raises"]:
+            if not self._raises_left():
                 del acts[1]
             return acts
         if phase == "bid":
             if seat != self.turn:
                 return []
-            return [{"type": "bid", "tricks": k} for k in range(TRICKS_PER_DEAL + 1)]
+            return [{"type": "bid", "tricks": k} for k in range(self._most_bid(seat) + 1)]
         if phase == "next_deal" and seat not in self.ready:
             return [dict(_NEXT)]
         return []
+
+    def _raises_left(self) -> int:
+        """Option (b): the raises this deal still allows, all players together."""
+        return max(0, self.options["max_raises"] - sum(self.raises))
+
+    def _most_bid(self, seat: int) -> int:
+        """Option (c): a partnership bids 0–19 tricks, as the sum of its partners' bids, so the
+        second partner to bid may add only what the first left."""
+        partner = self.bids[(seat + 2) % 4] if self.bids is not None else None
+        return TRICKS_PER_DEAL - (partner or 0)
+
+    def stake_due(self, seat: int, action: Action) -> int:
+        """Option (b): a stay pays the current ante again, a raise the raised one (in stakes).
+        The hub moves these chips before it applies the action; a seat that cannot pay them
+        must fold (ruling 10 b)."""
+        if self.phase != "bet":
+            return 0
+        return {"stay": self.ante, "raise": self.ante + 1}.get(action.get("type"), 0)
 
     def explain_illegal(self, seat: int, action: Action) -> str:
         kind = action["type"]
@@ -162,9 +188,9 @@ class FortunesState(State):
             return f"It is time to {wanted}, not to {kind.replace('_', ' ')}."
         if kind == "raise":
             n = self.options["max_raises"]
-            return f"You have used all {n} of your raises this deal."
+            return f"The raises this deal allows ({n}) have all been made."
         if kind == "bid":
-            return f"Bid a number of tricks from 0 to {TRICKS_PER_DEAL}."
+            return f"Bid a number of tricks from 0 to {self._most_bid(seat)}."
         card = action["card"]
         hand = self.hands[seat]
         if card not in hand:
@@ -208,7 +234,8 @@ class FortunesState(State):
             return
         if kind == "raise":
             self.raises[seat] += 1
-            self.contributions[seat] += 1
+            self.ante += 1
+        self.contributions[seat] += self.ante
         self.bet_count += 1
         self.turn = (seat + 1) % 4
         if self.bet_count == 4:
@@ -234,7 +261,7 @@ class FortunesState(State):
         d = self.dealer
         winner, top = trick_top(self.trick, self.led, self.direction)
         disp = disposition(winner, d, self.direction)
-        points = trick_points(top, disp)
+        points = trick_points(top, self.direction, disp)
         self.scores[winner] += points
         self.tricks_won[winner] += 1
         record = {
@@ -268,7 +295,7 @@ class FortunesState(State):
         """Score the deal (bids of option c), then end the game or pause for the next deal."""
         d = self.dealer
         made = None
-        if self.bids is not None:
+        if self.bids is not None:  # a partnership that misses its bid scores nothing
             self.raw_scores = list(self.scores)
             made = {}
             for name, high in (("High", True), ("Low", False)):
@@ -292,19 +319,22 @@ class FortunesState(State):
             if self.folded_by is not None:  # option (b): the highest-scoring player
                 winners = settle.fold_winners(self.scores, d)
             else:
-                winners = settle.single_deal_winners(self.scores, d)
+                winners = settle.deal_winners(self.scores, d, made)
             self._finish(self.scores, winners)
             return
         for s in range(4):
             self.totals[s] += self.scores[s]
         pair_totals = settle.partnership_totals(self.totals)
-        verdict = settle.target_verdict(
-            pair_totals,
-            self.options["target"],
-            self.betting == "target_exact",
-            self.deal_no,
-            self.options["max_deals"],
-        )
+        if self.betting == "rubber":
+            verdict = settle.rubber_verdict(pair_totals, self.deal_no)
+        else:
+            verdict = settle.target_verdict(
+                pair_totals,
+                self.options["target"],
+                self.betting == "target_exact",
+                self.deal_no,
+                self.options["max_deals"],
+            )
         if verdict is None:
             self.phase = "next_deal"
             self.ready = []
@@ -438,6 +468,7 @@ class FortunesState(State):
         if self.betting == "raise":
             view["contributions"] = list(self.contributions)
             view["raises"] = list(self.raises)
+            view["ante"] = self.ante
         if self.betting in MULTI_DEAL:
             view["totals"] = list(self.totals)
             view["partnerships"] = [

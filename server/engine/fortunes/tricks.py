@@ -22,9 +22,26 @@ SUIT_SINGULAR = {"W": "Wand", "C": "Cup", "S": "Sword", "P": "Pentacle", STAR: "
 SORT_KEY: dict[str, int] = {code: i for i, code in enumerate(FORTUNES_DECK)}
 
 
+#: Ruling 9: one more than the strongest mundane card and the strongest Star, so that a trick
+#: won low turns each scale over (Ace 14 … Righ 1; Star 21 minus its number).
+_MUNDANE_TURN = 15
+_STAR_TURN = 21
+
+
 def value(card: str) -> int:
-    """Ace 1 … 10, Herald 11, Knight 12, Riga 13, Righ 14; a Star its number."""
+    """The face value: Ace 1 … 10, Herald 11, Knight 12, Riga 13, Righ 14; a Star its number."""
     return int(card[1:])
+
+
+def strength(card: str, direction: str) -> int:
+    """Ruling 9: how strong ``card`` is in a trick going ``direction``. High, its face value;
+    low, the scale turned over (Ace 14 … Righ 1, a Star 21 minus its number). The winning
+    card of a trick is the strongest of the led suit, and it scores its strength, so a low
+    trick is worth as much as a high one (face values made the High team win 98 % of deals)."""
+    v = value(card)
+    if direction == HIGH:
+        return v
+    return (_STAR_TURN if card[0] == STAR else _MUNDANE_TURN) - v
 
 
 def compass(seat: int, dealer: int) -> str:
@@ -76,20 +93,12 @@ def playable(hand: list[str], led: str | None, stars_free: bool) -> list[str]:
 
 
 def trick_top(cards: list[list], led: str, direction: str) -> list:
-    """The ``[seat, card]`` that wins: the highest or lowest card of the led suit (ruling 7)."""
-    best = None
-    for pair in cards:
-        card = pair[1]
-        if card[0] != led:
-            continue
-        if best is None:
-            best = pair
-            continue
-        v, b = value(card), value(best[1])
-        if (v > b) if direction == HIGH else (v < b):
-            best = pair
-    assert best is not None  # the leader's card is always of the led suit
-    return best
+    """The ``[seat, card]`` that wins (ruling 7): the strongest card of the led suit in the
+    trick's direction, i.e. the highest one in a high trick and the lowest in a low one."""
+    return max(
+        (pair for pair in cards if pair[1][0] == led),  # the leader's card is always one
+        key=lambda pair: strength(pair[1], direction),
+    )
 
 
 def disposition(winner: int, dealer: int, direction: str) -> str:
@@ -97,9 +106,11 @@ def disposition(winner: int, dealer: int, direction: str) -> str:
     return WELL if is_high_team(winner, dealer) == (direction == HIGH) else ILL
 
 
-def trick_points(top: str, disp: str) -> int:
-    """Ruling 9 (house rule): the top card's value, added if well-disposed, else subtracted."""
-    return value(top) if disp == WELL else -value(top)
+def trick_points(top: str, direction: str, disp: str) -> int:
+    """Ruling 9 (house rule): the top card's strength in the trick's final direction, added if
+    the trick is well-disposed, subtracted if ill-disposed."""
+    points = strength(top, direction)
+    return points if disp == WELL else -points
 
 
 def favours(direction: str, seat: int, dealer: int) -> bool:
