@@ -16,7 +16,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.hub import Hub
-from server.store import DB_NAME, NameTaken, Store, mixed_script, name_key, schema, skeleton
+from server.store import (
+    CURRENT_VERSION,
+    DB_NAME,
+    NameTaken,
+    Store,
+    mixed_script,
+    name_key,
+    schema,
+    skeleton,
+)
 from tests.hub.conftest import fast_config
 from tests.hub.harness import Client, connect
 
@@ -246,7 +255,7 @@ def test_migration_gives_existing_names_their_skeletons(tmp_path: Path):
         ],
     )
     with Store.open(tmp_path) as store:
-        assert store.schema_version == 3
+        assert store.schema_version == CURRENT_VERSION
         rows = dict(store._conn.execute("SELECT id, name_skeleton FROM players"))
         assert rows == {
             "k-alice": "alice",
