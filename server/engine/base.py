@@ -310,6 +310,9 @@ class Game:
     deck: ClassVar[str]
     options: ClassVar[dict[str, OptionSpec]] = {}
     state_class: ClassVar[type[State]]
+    #: Seats that win or lose together (Fortunes' two partnerships), if the game has any:
+    #: a partnership is rated by its result, not its players' own scores.
+    partnerships: ClassVar[tuple[tuple[int, ...], ...] | None] = None
 
     def resolve_options(self, num_players: int, options: dict[str, Any] | None) -> dict[str, Any]:
         """Defaults filled in and every value checked; raises BadSetup. Options come from a

@@ -223,6 +223,7 @@ class LobbyMixin:
             "games_played": table.games_played,
             "seats": seats,
             "spectators": len(self.spectators.get(table.id, ())),
+            "rating_changes": list(table.rating_changes),
         }
 
     def rating_of(self: Hub, player_id: str, game: str) -> int:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from server.bots import make_bot
 from server.engine import get_game
+from server.engine.base import Outcome
 
 from . import ratings
 from .errors import HubError
@@ -168,7 +169,7 @@ class PlayMixin:
             leftover = self.store.balance(pot)
             if leftover:
                 self.store.transfer(pot, "bank", leftover, "rounding", ref=str(table.id))
-            self.rate(table, outcome.scores)
+            self.rate(table, outcome)
             self.store.record_game(table.id, state.params, state.history, outcome.to_wire(), humans)
             table.status = "between"
             table.games_played += 1
@@ -183,15 +184,37 @@ class PlayMixin:
                 self.players[pid].push({"t": "you", **self.you(self.players[pid])})
         self.later(("next", table.id), self.config.between_games, self.next_game, table.id)
 
-    def rate(self: Hub, table: Table, scores: list[int]) -> None:
-        """openskill update for the humans at the table; bots count at the default rating."""
+    def rate(self: Hub, table: Table, outcome: Outcome) -> None:
+        """openskill update for the humans at the table; bots count at the default rating.
+        Partnerships (Fortunes) are rated by their result: partners win or lose together.
+        Each seat's change, as players see ratings, is kept for the result panel."""
         humans = [s.player for s in table.seats]
+        table.rating_changes = [None] * len(humans)
         if not any(humans):
             return
-        order = sorted(set(scores), reverse=True)
-        ranks = [order.index(score) for score in scores]
+        scores = outcome.scores
         current = [self.store.rating(p, table.game) if p else None for p in humans]
-        new = ratings.update(current, ranks)
+        partnerships = get_game(table.game).partnerships
+        if partnerships:
+            # The partnership holding a winner wins; a refund (or no winner) is a tie.
+            won = [
+                0 if not outcome.refund and any(s in outcome.winners for s in pair) else 1
+                for pair in partnerships
+            ]
+            rated = ratings.update_teams(
+                [[current[s] for s in pair] for pair in partnerships], won
+            )
+            new: list[tuple[float, float]] = list(current)  # type: ignore[arg-type]
+            for pair, team in zip(partnerships, rated, strict=True):
+                for seat, rating in zip(pair, team, strict=True):
+                    new[seat] = rating
+        else:
+            order = sorted(set(scores), reverse=True)
+            new = ratings.update(current, [order.index(score) for score in scores])
+        table.rating_changes = [
+            ratings.display(after) - ratings.display(before) if pid else None
+            for pid, before, after in zip(humans, current, new, strict=True)
+        ]
         self.store.set_ratings(
             table.game, {p: r for p, r in zip(humans, new, strict=True) if p is not None}
         )

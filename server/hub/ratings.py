@@ -24,3 +24,14 @@ def update(
     teams = [[MODEL.create_rating(list(r or DEFAULT))] for r in ratings]
     rated = MODEL.rate(teams, ranks=ranks)
     return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+def update_teams(
+    teams: list[list[tuple[float, float] | None]], ranks: list[int]
+) -> list[list[tuple[float, float]]]:
+    """New ratings for partnerships that finished at ``ranks``: partners win or lose together
+    (openskill shares the update between them by how sure it is of each)."""
+    rated = MODEL.rate(
+        [[MODEL.create_rating(list(r or DEFAULT)) for r in team] for team in teams], ranks=ranks
+    )
+    return [[(r.mu, r.sigma) for r in team] for team in rated]

@@ -44,6 +44,8 @@ class Table:
     #: The chip account each seat anted from in the current game: payouts go back there,
     #: even if a bot has since taken the seat over.
     accounts: list[str] = field(default_factory=list)
+    #: How the last game moved each seat's rating, as players see ratings (None: a bot).
+    rating_changes: list[int | None] = field(default_factory=list)
     state: State | None = None
 
     def __post_init__(self) -> None:
@@ -94,6 +96,7 @@ class Table:
             "dealer": self.dealer,
             "games_played": self.games_played,
             "accounts": self.accounts,
+            "rating_changes": self.rating_changes,
         }
         return data
 

@@ -29,6 +29,7 @@ class FortunesGame(Game):
     max_players = 4
     deck = "fortunes"
     state_class = FortunesState
+    partnerships = ((0, 2), (1, 3))
     options: ClassVar[dict[str, OptionSpec]] = {
         "betting": OptionSpec(
             default="rubber",
