@@ -32,7 +32,7 @@ class SettingsScreen(GambitScreen):
         margin-bottom: 1;
     }
     SettingsScreen .row Label {
-        width: 30;
+        width: 38;
     }
     SettingsScreen .row Select {
         width: 30;
