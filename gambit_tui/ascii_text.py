@@ -4,8 +4,9 @@ Such a terminal shows each byte of a UTF-8 character as a character of its own, 
 a "·" or a Cyrillic word turns into rubble. Two levels of stand-ins:
 
 * :func:`asciify` is for text the app has not laid out yet (messages, key names, the rules):
-  a glyph may become several letters ("…" → "...", "≤" → "<=", Ukrainian in the national
-  Latin transliteration, German umlauts as "ae").
+  a glyph may become several letters ("…" → "...", "≤" → "<=", German umlauts as "ae").
+  Ukrainian letters stay one letter each ("Стіл" → "Stil"): the national transliteration
+  ("щ" → "shch") made words longer than the columns laid out for them.
 * :func:`ascii_cells` is for text already laid out on the screen (what a driver sends): every
   character becomes as many ASCII characters as the cells it took, so nothing moves. Borders
   become Textual's own ASCII border (``+-+``, ``|``).
@@ -16,7 +17,6 @@ uses :func:`ascii_cells` as the last step for such terminals.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from functools import lru_cache
 
@@ -111,16 +111,6 @@ _WORDS: dict[str, str] = {
     "Ü": "Ue",
     "ß": "ss",
 }
-#: Ukrainian, by the national transliteration (2010); a word's first є ї й ю я differ.
-_UKRAINIAN = (
-    "а=a б=b в=v г=h ґ=g д=d е=e є=ie ж=zh з=z и=y і=i ї=i й=i к=k л=l м=m н=n о=o п=p р=r "
-    "с=s т=t у=u ф=f х=kh ц=ts ч=ch ш=sh щ=shch ь= ю=iu я=ia"
-)
-_WORDS.update(pair.split("=") for pair in _UKRAINIAN.split())
-_WORDS.update({k.upper(): v.capitalize() for k, v in list(_WORDS.items()) if k.islower()})
-_FIRST = {"є": "ye", "ї": "yi", "й": "y", "ю": "yu", "я": "ya"}
-_FIRST.update({k.upper(): v.capitalize() for k, v in list(_FIRST.items())})
-_WORD_START = re.compile(r"(?<![^\W\d_])[єїйюяЄЇЙЮЯ]")
 
 
 @lru_cache(maxsize=4096)
@@ -164,7 +154,6 @@ def asciify(text: str) -> str:
     """``text`` in ASCII for a terminal without UTF-8, before it is laid out."""
     if text.isascii():
         return text
-    text = _WORD_START.sub(lambda m: _FIRST[m.group(0)], text)
     return "".join(ch if ch < "\x80" else _word(ch) for ch in text)
 
 

@@ -32,7 +32,14 @@ from .conftest import make_app, result_shown, screen_text, wait_for
 from .fit import cuts
 from .test_pg_table import play_deal_by_keys
 
-LOCALES = {"en": "en_GB.UTF-8", "uk": "uk_UA.UTF-8", "de": "de_DE.UTF-8"}
+LOCALES = {
+    "en": "en_GB.UTF-8",
+    "uk": "uk_UA.UTF-8",
+    "de": "de_DE.UTF-8",
+    # Without UTF-8 the app writes ASCII ("..." for "…", Ukrainian in Latin letters): longer.
+    "uk-ascii": "uk_UA.KOI8-U",
+    "de-ascii": "de_DE.ISO-8859-1",
+}
 GAMES = ("prophets_gambit", "prophet", "fortunes")
 
 
@@ -168,12 +175,20 @@ async def walk_tables(walk: Walk) -> None:
     await pilot.press("n")
     await walk.until(lambda: isinstance(app.screen, CreateTableScreen))
     app.screen.query_one("#players", Select).value = 3
+    app.screen.query_one("#access", Select).value = "invited"  # the longest word there
     await pilot.press("ctrl+s")
     await walk.until(lambda: isinstance(app.screen, PGTableScreen))
     table = app.screen
     await walk.check("Prophet's Gambit, waiting")
     await pilot.press("b", "b")
     await walk.until(lambda: table.check_action("start", ()))
+    # The lobby with a table waiting ("waiting" is the longest status), then back to it.
+    await pilot.press("escape")
+    await walk.until(lambda: isinstance(app.screen, LobbyScreen))
+    await walk.check("lobby, a table waiting")
+    await pilot.press("o")
+    await walk.until(lambda: isinstance(app.screen, PGTableScreen))
+    table = app.screen
     await pilot.press("s")
     await walk.until(lambda: table.ask is not None)
     await walk.check("Prophet's Gambit, mid-deal")
