@@ -389,7 +389,7 @@ class GambitApp(App[None]):
 
     def get_key_display(self, binding: Binding) -> str:
         """Keys as Textual writes them ("⏎", "←→"), spelled in ASCII for a terminal without
-        UTF-8 ("Enter", "<->")."""
+        UTF-8 ("Enter", "<>")."""
         shown = super().get_key_display(binding)
         if self.term.unicode:
             return shown
