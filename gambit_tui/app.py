@@ -13,6 +13,7 @@ process, so problems go to :mod:`logging`.
 
 from __future__ import annotations
 
+import gettext
 import logging
 from typing import Any, ClassVar
 
@@ -27,8 +28,9 @@ from protocol.connection import Connection, ConnectionClosed
 from protocol.messages import PROTOCOL_VERSION
 
 from . import events, textual_patches
+from .ascii_text import asciify
 from .cards import CardStyle
-from .i18n import LANGUAGES, N_, _, translations
+from .i18n import LANGUAGES, N_, _, ascii_catalog, translations
 from .model import ClientModel
 from .prefs import Prefs
 from .screens.base import GambitScreen
@@ -45,6 +47,10 @@ _COLOR_SYSTEMS = {
 }
 
 
+#: Key pairs as a terminal without UTF-8 shows them (other keys: ascii_text.asciify).
+_ASCII_KEYS = {"←→": "<>", "↑↓": "^v"}
+
+
 class GambitApp(App[None]):
     """Lobby, tables and settings for one player."""
 
@@ -58,6 +64,13 @@ class GambitApp(App[None]):
     }
     Screen.-narrow > TooSmall, Screen.-short > TooSmall {
         display: block;
+    }
+    /* Without colour a field's focus (a faint tint) would not show: reverse or underline. */
+    App.-no-colour Select:focus > SelectCurrent {
+        text-style: reverse;
+    }
+    App.-no-colour Input:focus {
+        text-style: underline;
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -81,7 +94,7 @@ class GambitApp(App[None]):
         self.model = ClientModel()
         self.prefs = Prefs()
         self.lang = self.term.language or "en"
-        self.translations = translations(self.lang)
+        self.translations = self._catalog(self.lang)
         #: Tables whose screen the player closed while keeping their seat (don't reopen).
         self.dismissed: set[int] = set()
         #: Tables we asked to watch; their first message opens a screen.
@@ -125,6 +138,9 @@ class GambitApp(App[None]):
 
     def on_mount(self) -> None:
         self.register_theme(MONO)
+        if not self.term.colour:
+            self.theme = MONO.name
+            self.add_class("-no-colour")
         self.run_worker(self._talk(), name="connection", exit_on_error=False)
 
     async def _talk(self) -> None:
@@ -247,8 +263,8 @@ class GambitApp(App[None]):
         self.prefs = prefs
         if lang != self.lang:
             self.lang = lang
-            self.translations = translations(lang)
-        self.theme = THEME_NAMES[prefs.theme]
+            self.translations = self._catalog(lang)
+        self.theme = THEME_NAMES[self.theme_name]
         if look:
             self.broadcast(events.LookChanged)
 
@@ -360,15 +376,36 @@ class GambitApp(App[None]):
 
     # --- looks, language, preferences ----------------------------------------------------------
 
+    def _catalog(self, lang: str) -> gettext.NullTranslations:
+        """The catalog for ``lang``, in ASCII for a terminal without UTF-8."""
+        catalog = translations(lang)
+        return catalog if self.term.unicode else ascii_catalog(catalog)
+
+    @property
+    def theme_name(self) -> str:
+        """The player's theme; the monochrome one on a terminal that shows no colour (its
+        greys keep a highlight lighter than the rest, which such a terminal shows reversed)."""
+        return self.prefs.theme if self.term.colour else "mono"
+
     @property
     def card_style(self) -> CardStyle:
+        """How cards look: ASCII faces on a terminal without UTF-8 whatever the setting (it
+        could only show them as rubble), else as the player chose or the terminal suggests."""
         ascii_cards = self.prefs.ascii if self.prefs.ascii is not None else not self.term.unicode
         return CardStyle(
-            ascii=ascii_cards,
+            ascii=ascii_cards or not self.term.unicode,
             four_colour=self.prefs.four_colour,
             suit_letters=self.prefs.suit_letters,
-            theme=self.prefs.theme,
+            theme=self.theme_name,
         )
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Keys as Textual writes them ("⏎", "←→"), spelled in ASCII for a terminal without
+        UTF-8 ("Enter", "<>")."""
+        shown = super().get_key_display(binding)
+        if self.term.unicode:
+            return shown
+        return _ASCII_KEYS.get(shown) or asciify(shown)
 
     def save_settings(self, lang: str, prefs: Prefs) -> None:
         """Apply settings now and ask the hub to remember them."""

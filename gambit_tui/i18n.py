@@ -25,6 +25,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from textual._context import active_app
 
+from .ascii_text import asciify
+
 log = logging.getLogger(__name__)
 
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -49,6 +51,34 @@ def translations(lang: str) -> gettext.NullTranslations:
     except Exception:  # a broken catalog must not take a player's session down
         log.exception("could not load the %s catalog", lang)
         return gettext.NullTranslations()
+
+
+class AsciiTranslations(gettext.NullTranslations):
+    """A catalog whose every message comes out in ASCII, for a terminal without UTF-8
+    ("…" as "...", Ukrainian in Latin letters): see ascii_text.py."""
+
+    def __init__(self, catalog: gettext.NullTranslations) -> None:
+        super().__init__()
+        self.catalog = catalog
+
+    def gettext(self, message: str) -> str:
+        return asciify(self.catalog.gettext(message))
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return asciify(self.catalog.ngettext(msgid1, msgid2, n))
+
+    def pgettext(self, context: str, message: str) -> str:
+        return asciify(self.catalog.pgettext(context, message))
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return asciify(self.catalog.npgettext(context, msgid1, msgid2, n))
+
+
+@functools.cache
+def ascii_catalog(catalog: gettext.NullTranslations) -> AsciiTranslations:
+    """``catalog`` in ASCII (one per catalog for the whole process, so screens that cache
+    text by catalog share it)."""
+    return AsciiTranslations(catalog)
 
 
 def _current() -> gettext.NullTranslations:

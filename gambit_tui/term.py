@@ -7,6 +7,7 @@ defaults from here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 #: TERM names (prefixes) of terminals that erase in the current background colour.
@@ -29,6 +30,11 @@ _ERASES_IN_COLOUR = (
 )
 
 
+#: TERM names of terminals without colour: the DEC terminals (vt52, vt100, vt220, ...) and
+#: terminfo's monochrome entries (``xterm-mono``, ``ansi-mono``, ``linux-m``).
+_MONOCHROME = re.compile(r"dumb|vt\d+(-.*)?|.*-mono|.*-m")
+
+
 @dataclass(frozen=True, slots=True)
 class TermInfo:
     width: int = 80
@@ -41,13 +47,24 @@ class TermInfo:
     @property
     def color_system(self) -> str | None:
         """Rich's colour system name for this terminal: truecolor, 256, standard or None."""
-        if self.no_color or self.term in ("dumb", ""):
+        if self.no_color or self.monochrome:
             return None
         if (self.colorterm or "").lower() in ("truecolor", "24bit"):
             return "truecolor"
         if "256color" in self.term:
             return "256"
         return "standard"
+
+    @property
+    def monochrome(self) -> bool:
+        """Whether TERM names a terminal that shows no colour (or none is named at all)."""
+        term = self.term.lower()
+        return not term or ("color" not in term and _MONOCHROME.fullmatch(term) is not None)
+
+    @property
+    def colour(self) -> bool:
+        """Whether colour may be sent at all: not to a monochrome terminal, nor with NO_COLOR."""
+        return self.color_system is not None
 
     @property
     def erases_in_colour(self) -> bool:
@@ -58,7 +75,8 @@ class TermInfo:
 
     @property
     def unicode(self) -> bool:
-        """Unicode card faces unless the client's locale says it cannot show them."""
+        """Whether the client's terminal takes UTF-8: yes unless its locale says otherwise (a
+        player whose client sends no locale gets UTF-8, as almost every terminal now shows)."""
         if self.lang is None:
             return True
         return "utf-8" in self.lang.lower() or "utf8" in self.lang.lower()

@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 from textual.app import ComposeResult
 from textual.css.query import NoMatches
+from textual.events import DescendantFocus
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
+from textual.widgets import Select
 
 from .. import events
 from ..draw_now import draw_now
@@ -183,6 +185,26 @@ class GambitModal(ModalScreen):
 
     def on_you_changed(self, event: events.YouChanged) -> None:
         self.refresh_status()
+
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        """A drop-down's list opens below its field, over the dialog's border and beyond
+        when the field is near the dialog's bottom: there it opens above the field."""
+        overlay = event.widget
+        if isinstance(overlay.parent, Select) and overlay.parent.expanded:
+            overlay.styles.offset = (0, 0)
+            self.call_after_refresh(self._keep_in_dialog, overlay)
+
+    def _keep_in_dialog(self, overlay: Widget) -> None:
+        select = overlay.parent
+        dialog = next((a for a in overlay.ancestors if a.has_class("dialog")), None)
+        if not isinstance(select, Select) or not select.expanded or dialog is None:
+            return
+        inside = dialog.region.shrink(dialog.styles.border.spacing)  # within its border
+        height = overlay.outer_size.height
+        if overlay.region.bottom <= inside.bottom:
+            return
+        top = max(inside.y, select.region.y - height)
+        overlay.styles.offset = (0, top - overlay.region.y)
 
     @while_composed
     def refresh_status(self) -> None:

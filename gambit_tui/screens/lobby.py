@@ -51,7 +51,7 @@ class LobbyScreen(GambitScreen):
         color: $text-muted;
     }
     LobbyScreen #online {
-        width: 20;
+        width: 18;
         height: 1fr;
         border: round $primary 50%;
         border-title-color: $foreground;
@@ -177,9 +177,7 @@ class LobbyScreen(GambitScreen):
         if keep is not None and str(keep) in table.rows:
             table.move_cursor(row=table.get_row_index(str(keep)))
         if not table.rows:
-            self.query_one("#detail", TextPanel).text = _(
-                "No tables yet. Press n to open one and fill it with bots."
-            )
+            self._show_detail(_("No tables yet. Press n to open one and fill it with bots."))
 
     def _changed_in_place(
         self, table: DataTable, old: list[tuple[Any, ...]], rows: list[tuple[Any, ...]]
@@ -210,9 +208,7 @@ class LobbyScreen(GambitScreen):
         if keep is not None and str(keep) in table.rows:
             table.move_cursor(row=table.get_row_index(str(keep)))
         if not table.rows:
-            self.query_one("#detail", TextPanel).text = _(
-                "No tables yet. Press n to open one and fill it with bots."
-            )
+            self._show_detail(_("No tables yet. Press n to open one and fill it with bots."))
         return True
 
     @staticmethod
@@ -269,7 +265,31 @@ class LobbyScreen(GambitScreen):
             )
         if details:
             parts.append(" · ".join(details))
-        self.query_one("#detail", TextPanel).text = "\n".join(parts)
+        self._show_detail("\n".join(parts))
+
+    #: The most lines the description of a table takes (the list above gives them up).
+    DETAIL_LINES = (3, 6)
+
+    def _show_detail(self, text: str) -> None:
+        """Describe the selected table, the panel as tall as the text needs (a Fortunes table
+        with a timer says more than three lines hold, in every language)."""
+        panel = self.query_one("#detail", TextPanel)
+        panel.text = Text(text)
+        self._fit_detail()
+
+    def _fit_detail(self) -> None:
+        panel = self.query_one("#detail", TextPanel)
+        width = panel.content_size.width
+        if width <= 0:
+            return
+        least, most = self.DETAIL_LINES
+        lines = len(panel.text.wrap(self.app.console, width))
+        height = min(max(least, lines), most)
+        if panel.styles.height is None or panel.styles.height.value != height:
+            panel.styles.height = height
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_detail)
 
     # --- events ----------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown
 
+from ..ascii_text import asciify
 from ..i18n import N_, _
 from .base import GambitScreen
 
@@ -108,9 +109,14 @@ class RulesScreen(GambitScreen):
         super().__init__()
         self.section = GAME_SECTIONS.get(game or "", 1)
 
+    def _sections(self) -> tuple[str, ...]:
+        """The rules in the player's language, in ASCII for a terminal without UTF-8."""
+        parts = sections(self.gapp.lang)
+        return parts if self.gapp.term.unicode else tuple(map(asciify, parts))
+
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="rules"):
-            yield Markdown(sections(self.gapp.lang)[self.section])
+            yield Markdown(self._sections()[self.section])
 
     def setup(self) -> None:
         self.query_one("#rules").focus()
@@ -122,7 +128,7 @@ class RulesScreen(GambitScreen):
         self.dismiss()
 
     async def action_section(self, index: int) -> None:
-        parts = sections(self.gapp.lang)
+        parts = self._sections()
         if 0 <= index < len(parts) and index != self.section:
             self.section = index
             await self.query_one(Markdown).update(parts[index])

@@ -32,7 +32,7 @@ class SettingsScreen(GambitScreen):
         margin-bottom: 1;
     }
     SettingsScreen .row Label {
-        width: 30;
+        width: 38;
     }
     SettingsScreen .row Select {
         width: 30;
@@ -153,8 +153,12 @@ class SettingsScreen(GambitScreen):
 
     def _preview(self) -> None:
         _lang, prefs = self.chosen()
-        ascii_cards = prefs.ascii if prefs.ascii is not None else not self.gapp.term.unicode
-        style = CardStyle(ascii_cards, prefs.four_colour, prefs.suit_letters, prefs.theme)
+        term = self.gapp.term
+        ascii_cards = prefs.ascii if prefs.ascii is not None else not term.unicode
+        theme = prefs.theme if term.colour else "mono"  # as the app shows it (app.card_style)
+        style = CardStyle(
+            ascii_cards or not term.unicode, prefs.four_colour, prefs.suit_letters, theme
+        )
         sample = cards_text(SAMPLE, style, sep="  ")
         self.query_one("#sample", Static).update(sample)
 

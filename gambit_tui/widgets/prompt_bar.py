@@ -36,13 +36,27 @@ class PromptBar(TextLines):
     yours: shown[bool] = shown(False)
     """Whether the decision is the player's (highlights the bar)."""
 
+    #: What joins the parts of a hint (card, keys, a reminder).
+    HINT_SEP = "  ·  "
+
+    def _fitting_hint(self, width: int) -> Text:
+        """The hint on one line: when it is longer (a long card name in German), its last
+        parts go, the first (the picked card) stays."""
+        hint = self.hint
+        if hint.cell_len <= width or self.HINT_SEP not in hint.plain:
+            return hint
+        parts = list(hint.split(self.HINT_SEP, allow_blank=True))
+        while len(parts) > 1 and Text(self.HINT_SEP).join(parts).cell_len > width:
+            parts.pop()
+        return Text(self.HINT_SEP).join(parts)
+
     def build(self) -> list[Text]:
         width = self.content_size.width
         inner = max(1, width - 2)  # a cell of padding on each side
         first = self.question.copy()
         if self.yours:
             first.stylize("bold")
-        lines = wrapped([first, self.hint], self.app.console, inner)
+        lines = wrapped([first, self._fitting_hint(inner)], self.app.console, inner)
         highlight = self.get_component_rich_style("prompt-bar--yours") if self.yours else None
         rows = []
         for line in lines:

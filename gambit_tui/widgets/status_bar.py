@@ -36,6 +36,21 @@ class StatusBar(TextLines):
     """Locale for numbers."""
 
     def build(self) -> Text:
+        width = self.size.width - 2
+        right = Text(self.context, style="dim")
+        # The ratings give way to where the player is (German and Ukrainian places are long):
+        # first their label, then the ratings; a place that still does not fit is cut.
+        for detail in ("full", "short", "none"):
+            left = self._left(detail)
+            if left.cell_len + right.cell_len + 1 <= width:
+                break
+        space = max(1, width - left.cell_len - right.cell_len)
+        if left.cell_len + right.cell_len + 1 > width:
+            right.truncate(max(0, width - left.cell_len - 1), overflow="ellipsis")
+        return left + Text(" " * space) + right
+
+    def _left(self, ratings_shown: str) -> Text:
+        """Name, chips and ratings ("full": with their label, "short": without, "none")."""
         you = self.you or {}
         left = Text()
         left.append(you.get("name", "…"), style="bold")
@@ -44,19 +59,18 @@ class StatusBar(TextLines):
             left.append(" · ")
             left.append(_("{chips} chips").format(chips=self._num(chips)))
         ratings = you.get("ratings") or {}
-        if ratings:
-            left.append(" · ")
+        if ratings and ratings_shown != "none":
             if self.game and self.game in ratings:
-                left.append(_("rating {rating}").format(rating=self._num(ratings[self.game])))
+                shown = self._num(ratings[self.game])
             else:
-                parts = [f"{game_short(g)} {self._num(r)}" for g, r in sorted(ratings.items())]
-                left.append(_("rating {rating}").format(rating=" ".join(parts)))
-        width = self.size.width - 2
-        right = Text(self.context, style="dim")
-        space = max(1, width - left.cell_len - right.cell_len)
-        if left.cell_len + right.cell_len + 1 > width:
-            right.truncate(max(0, width - left.cell_len - 1), overflow="ellipsis")
-        return left + Text(" " * space) + right
+                shown = " ".join(
+                    f"{game_short(g)} {self._num(r)}" for g, r in sorted(ratings.items())
+                )
+            left.append(" · ")
+            left.append(
+                _("rating {rating}").format(rating=shown) if ratings_shown == "full" else shown
+            )
+        return left
 
     def _num(self, value: int) -> str:
         try:

@@ -31,7 +31,7 @@ from protocol.codec import MAX_SERVER_FRAME
 
 from . import worker_link as wl
 from .app_settings import make_app, prepare_app
-from .driver import ChannelDriver, bind
+from .driver import ChannelDriver, bind_term
 from .memory import FrozenSessions
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ class WorkerSession:
         try:
             self.app = app = make_app(self.conn, term, spec.get("identity"), spec.get("name"))
             prepare_app(app, term)
-            bind(app, self, erase=term.erases_in_colour)
+            bind_term(app, self, term)
             if not self._stopped:
                 await app.run_async(size=(term.width, term.height), mouse=True)
             failed = bool(app.return_code)  # it crashed (logged by prepare_app's handler)

@@ -21,6 +21,12 @@ Bytes matter on a network, so output is shaped in two ways:
 
 Small control sequences (bell, window title, clipboard) are never dropped: they are kept and
 sent when output resumes.
+
+What the client's terminal cannot show is never sent: to a terminal whose locale is not UTF-8,
+every character goes out as ASCII (``gambit_tui/ascii_text.py``: the app chooses ASCII text
+itself, this is the guarantee, borders included); to one without colour (or a player who sent
+``NO_COLOR``), no colour codes (``no_colour.py``). Both happen before the screen diff, so what
+the diff remembers is what the player sees; for every other terminal the output is as it was.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ import contextlib
 import logging
 import time
 import weakref
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from textual import constants, events
 from textual._compositor import LayoutUpdate
@@ -40,6 +46,9 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.messages import InBandWindowResize
 
+from gambit_tui.ascii_text import ascii_cells
+
+from .no_colour import strip_colour
 from .screen_diff import SentScreen
 from .sgr import compact as compact_styles
 from .term_size import DEFAULT_SIZE, clamp_size
@@ -53,6 +62,8 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.message import Message
     from textual.screen import Screen
+
+    from gambit_tui.term import TermInfo
 
 log = logging.getLogger(__name__)
 
@@ -92,18 +103,44 @@ class Terminal(Protocol):
         """The driver takes no more input."""
 
 
-_terminals: weakref.WeakKeyDictionary[App[Any], tuple[Terminal, bool]] = weakref.WeakKeyDictionary()
+class _Binding(NamedTuple):
+    terminal: Terminal
+    erase: bool
+    ascii: bool
+    colour: bool
 
 
-def bind(app: App[Any], terminal: Terminal, *, erase: bool = False) -> None:
+_terminals: weakref.WeakKeyDictionary[App[Any], _Binding] = weakref.WeakKeyDictionary()
+
+
+def bind(
+    app: App[Any],
+    terminal: Terminal,
+    *,
+    erase: bool = False,
+    ascii: bool = False,
+    colour: bool = True,
+) -> None:
     """Make ``app`` draw on ``terminal`` when it runs (``erase``: the terminal erases in the
-    current background colour, so blank runs can be erased instead of written).
+    current background colour, so blank runs can be erased instead of written; ``ascii``: it
+    takes ASCII only; ``colour``: it may be sent colours).
 
     Textual builds its driver itself, as ``driver_class(app, debug=, mouse=, size=)``, so the
     driver finds its terminal here, by its app.
     """
     app.driver_class = ChannelDriver
-    _terminals[app] = (terminal, erase)
+    _terminals[app] = _Binding(terminal, erase, ascii, colour)
+
+
+def bind_term(app: App[Any], terminal: Terminal, term: TermInfo) -> None:
+    """:func:`bind` with what ``term`` says the player's terminal can show."""
+    bind(
+        app,
+        terminal,
+        erase=term.erases_in_colour,
+        ascii=not term.unicode,
+        colour=term.colour,
+    )
 
 
 def _is_control(data: str) -> bool:
@@ -123,7 +160,7 @@ class ChannelDriver(Driver):
         size: tuple[int, int] | None = None,
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
-        self._terminal, self._erase = _terminals.pop(app)
+        self._terminal, self._erase, self._ascii, self._colour = _terminals.pop(app)
         self._buffer: list[str] = []
         self._screen = SentScreen(width=(size or (0, 0))[0])
         self._parser = XTermParser(debug=False)
@@ -218,13 +255,22 @@ class ChannelDriver(Driver):
 
     def _send_text(self, parts: list[str]) -> None:
         """Send frames (only what the player's screen does not show yet) and controls."""
-        controls = "".join(part for part in parts if _is_control(part))
-        drawing = self._screen.diff("".join(part for part in parts if not _is_control(part)))
+        controls = self._shown("".join(part for part in parts if _is_control(part)))
+        drawing = self._shown("".join(part for part in parts if not _is_control(part)))
+        drawing = self._screen.diff(drawing)
         drawing = compact_styles(drawing, erase=self._erase)
         if controls or drawing:
             self._send((controls + drawing).encode("utf-8", "replace"))
         else:
             self._terminal.frame_unchanged()
+
+    def _shown(self, text: str) -> str:
+        """``text`` as this terminal can show it: ASCII only, no colour (when it must be)."""
+        if self._ascii:
+            text = ascii_cells(text)
+        if not self._colour:
+            text = strip_colour(text)
+        return text
 
     def _send(self, data: bytes) -> None:
         self._terminal.send(data)
@@ -244,7 +290,7 @@ class ChannelDriver(Driver):
             return
         self._congested = False
         if self._kept:
-            self._send("".join(self._kept).encode("utf-8", "replace"))
+            self._send(self._shown("".join(self._kept)).encode("utf-8", "replace"))
             self._kept = []
         if self._stale:
             self._stale = False

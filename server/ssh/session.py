@@ -22,7 +22,7 @@ from gambit_tui.term import TermInfo
 from protocol.connection import Connection, queue_pair
 
 from .app_settings import prepare_app, term_info
-from .driver import ChannelDriver, bind
+from .driver import ChannelDriver, bind_term
 from .term_size import clamp_size
 
 if TYPE_CHECKING:
@@ -230,7 +230,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 hub_task = self.host.hub.spawn(self.host.hub.serve(self.hub_conn))
                 self.app = app = self.host.app_factory(client, term, self.identity, name)
                 prepare_app(app, term)
-                bind(app, self, erase=term.erases_in_colour)
+                bind_term(app, self, term)
                 self._arm_idle()
                 await app.run_async(size=(term.width, term.height), mouse=True)
                 failed = bool(app.return_code)  # it crashed (logged by prepare_app's handler)

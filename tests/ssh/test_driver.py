@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pyte
 import pytest
@@ -188,3 +189,49 @@ async def test_a_terminal_that_erases_in_colour_gets_blank_runs_erased():
     assert plain_erases == 0 and erases > 0
     assert erased_bytes < plain_bytes / 2
     assert erased == plain
+
+
+class StyledApp(KeysApp):
+    """Borders, a dot, a cut word, Cyrillic and a highlighted (light) line, in colour."""
+
+    CSS = """
+    #text { border: round red; color: #e4e4e4; background: #121212; }
+    #cursor { background: #d0d0d0; color: #000000; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("hello · Стіл…", id="text")
+        yield Static("the cursor line", id="cursor")
+
+
+async def test_a_terminal_without_utf8_or_colour_gets_neither():
+    """ASCII only and no colour codes, cell for cell where the UTF-8 screen has its glyphs;
+    a light background under dark text comes out in reverse video."""
+    term = FakeTerminal()
+    app = StyledApp()
+    bind(app, term, ascii=True, colour=False)
+    task = asyncio.create_task(app.run_async(size=(80, 24)))
+    await wait_until(lambda: b"cursor line" in term.out)
+    app.exit()
+    await asyncio.wait_for(task, 10)
+    out = bytes(term.out)
+    assert out.isascii()
+    assert not re.search(rb"\x1b\[[0-9;]*\b(3[0-9]|4[0-9]|9[0-7]|10[0-7])\b[0-9;]*m", out)
+    screen = term.screen()
+    assert "+----" in screen and "|hello - Stil~" in screen
+    rendered = pyte.Screen(80, 24)
+    pyte.ByteStream(rendered).feed(out.split(b"\x1b[?1049l")[0])
+    cursor_row = next(y for y, line in enumerate(rendered.display) if "cursor line" in line)
+    assert rendered.buffer[cursor_row][4].reverse
+
+
+async def test_a_utf8_colour_terminal_is_untouched():
+    term = FakeTerminal()
+    app = StyledApp()
+    bind(app, term)
+    task = asyncio.create_task(app.run_async(size=(80, 24)))
+    await wait_until(lambda: b"cursor line" in term.out)
+    app.exit()
+    await asyncio.wait_for(task, 10)
+    assert "╭─" in term.screen() and "Стіл…" in term.screen()
+    assert b"\x1b[38;" in term.out or b"\x1b[3" in term.out

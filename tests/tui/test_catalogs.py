@@ -185,8 +185,8 @@ def load_from(path, lang: str) -> Catalog:
 @pytest.mark.parametrize(
     ("lang", "welcome", "lobby"),
     [
-        ("uk_UA.UTF-8", "Вітаємо в Gambit", "Хто може грати"),
-        ("de_DE.UTF-8", "Willkommen bei Gambit", "Wer darf spielen"),
+        ("uk_UA.UTF-8", "Вітаємо в Gambit", "Доступ"),
+        ("de_DE.UTF-8", "Willkommen bei Gambit", "Zutritt"),
     ],
 )
 async def test_the_app_speaks_the_clients_language(hub, lang, welcome, lobby):

@@ -104,6 +104,11 @@ def test_terminal_info_drives_defaults():
     assert TermInfo(term="xterm-256color").color_system == "256"
     assert TermInfo(colorterm="truecolor").color_system == "truecolor"
     assert TermInfo(no_color=True).color_system is None
+    # Terminals that have no colour get none (terminfo's monochrome entries, the DEC ones).
+    for mono in ("xterm-mono", "ansi-mono", "linux-m", "vt100", "vt220", "dumb", ""):
+        assert TermInfo(term=mono).color_system is None and not TermInfo(term=mono).colour
+    assert TermInfo(term="xterm").color_system == "standard"
+    assert TermInfo(term="screen").colour
     assert not TermInfo(lang="C").unicode
     assert TermInfo(lang="uk_UA.UTF-8").language == "uk"
     # Blank runs are erased only where erasing keeps the background colour.

@@ -1,0 +1,260 @@
+"""Nothing is cut at 80×24, in any language: every screen and dialog, checked by tests/tui/fit.py.
+
+One player per language walks the welcome screen, the lobby (with a table of each game, each
+row's details), the new-table dialog with each game and each drop-down open, Settings, Friends,
+the rules, a table of each game mid-deal and at its result, the Fortunes reading and the
+Prophet score sheet. Every text a widget was given must be on the screen whole.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Input, Select
+
+from gambit_tui.screens.create_table import CreateTableScreen
+from gambit_tui.screens.fortunes_reading import FortunesReadingScreen
+from gambit_tui.screens.fortunes_table import FortunesTableScreen
+from gambit_tui.screens.lobby import LobbyScreen
+from gambit_tui.screens.pg_table import PGTableScreen
+from gambit_tui.screens.prophet_table import ProphetTableScreen
+from gambit_tui.screens.rules import RulesScreen
+from gambit_tui.screens.score_sheet import ScoreSheetScreen
+from gambit_tui.screens.settings import SettingsScreen
+from gambit_tui.screens.social import SocialScreen
+from gambit_tui.screens.welcome import WelcomeScreen
+from gambit_tui.term import TermInfo
+from gambit_tui.widgets.fortunes_hand import FortunesHand
+
+from .conftest import make_app, result_shown, screen_text, wait_for
+from .fit import cuts
+from .test_pg_table import play_deal_by_keys
+
+LOCALES = {
+    "en": "en_GB.UTF-8",
+    "uk": "uk_UA.UTF-8",
+    "de": "de_DE.UTF-8",
+    # Without UTF-8 the app writes ASCII ("..." for "…", Ukrainian in Latin letters): longer.
+    "uk-ascii": "uk_UA.KOI8-U",
+    "de-ascii": "de_DE.ISO-8859-1",
+}
+GAMES = ("prophets_gambit", "prophet", "fortunes")
+
+
+class Walk:
+    """One player's walk, collecting what each screen cut."""
+
+    def __init__(self, pilot) -> None:
+        self.pilot = pilot
+        self.app = pilot.app
+        self.problems: list[str] = []
+
+    async def check(self, where: str) -> None:
+        await self.pilot.pause()
+        found = cuts(self.app)
+        if found:
+            self.problems.append(f"{where}:\n    " + "\n    ".join(found))
+            self.problems.append(screen_text(self.app))
+
+    async def until(self, predicate) -> None:
+        await wait_for(self.pilot, predicate)
+
+    async def dropdowns(self, where: str) -> None:
+        """Each drop-down of the screen, open."""
+        for select in list(self.app.screen.query(Select)):
+            select.focus()
+            select.expanded = True
+            await self.pilot.pause(0.05)
+            await self.check(f"{where}, {select.id} open")
+            select.expanded = False
+            await self.pilot.pause()
+
+
+async def walk_lobby_and_dialogs(walk: Walk) -> None:
+    pilot, app = walk.pilot, walk.app
+    await walk.until(lambda: isinstance(app.screen, WelcomeScreen))
+    await walk.check("welcome")
+    await walk.dropdowns("welcome")
+    await pilot.press("enter")
+    await walk.until(lambda: isinstance(app.screen, LobbyScreen))
+    await walk.check("lobby")
+    await pilot.press("n")
+    await walk.until(lambda: isinstance(app.screen, CreateTableScreen))
+    form = app.screen
+    for game in GAMES:
+        form.query_one("#game", Select).value = game
+        await pilot.pause(0.1)
+        await walk.check(f"new table, {game}")
+        await walk.dropdowns(f"new table, {game}")
+    await pilot.press("escape")
+    await walk.until(lambda: isinstance(app.screen, LobbyScreen))
+    await pilot.press("comma")
+    await walk.until(lambda: isinstance(app.screen, SettingsScreen))
+    await walk.check("settings")
+    await walk.dropdowns("settings")
+    await pilot.press("escape")
+    await walk.until(lambda: isinstance(app.screen, LobbyScreen))
+    await pilot.press("f")
+    await walk.until(lambda: isinstance(app.screen, SocialScreen))
+    await pilot.pause(0.2)
+    await walk.check("friends")
+    await pilot.press("escape")
+    await walk.until(lambda: isinstance(app.screen, LobbyScreen))
+    await pilot.press("question_mark")
+    await walk.until(lambda: isinstance(app.screen, RulesScreen))
+    for section in "12345":
+        await pilot.press(section)
+        await pilot.pause(0.1)
+        await walk.check(f"rules {section}")
+    await pilot.press("escape")
+    await walk.until(lambda: isinstance(app.screen, LobbyScreen))
+
+
+async def back_to_lobby(walk: Walk) -> None:
+    app = walk.app
+    while not isinstance(app.screen, LobbyScreen):
+        await walk.pilot.press("escape")
+        await walk.pilot.pause(0.05)
+
+
+async def open_fortunes_table(pilot, betting: str, timer: int, max_rating: int):
+    """From the lobby: a Fortunes table (a turn timer, a highest rating), three bots, started."""
+    app = pilot.app
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+    form = app.screen
+    form.query_one("#game", Select).value = "fortunes"
+    await wait_for(pilot, lambda: bool(form.query("#opt-betting")))
+    form.query_one("#opt-betting", Select).value = betting
+    form.query_one("#timer", Input).value = str(timer)
+    form.query_one("#max_rating", Input).value = str(max_rating)
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: isinstance(app.screen, FortunesTableScreen))
+    table = app.screen
+    await pilot.press("b", "b", "b")
+    await wait_for(pilot, lambda: table.check_action("start", ()))
+    await pilot.press("s")
+    await wait_for(pilot, lambda: table.ask is not None)
+    return table
+
+
+async def play_fortunes(walk: Walk, table) -> None:
+    """Every decision of a Fortunes deal, in any language, until the reading comes up: the
+    first playable card, bets stayed, bids as they stand."""
+    pilot, app = walk.pilot, walk.app
+    hand = table.query_one(FortunesHand)
+    for _ in range(400):
+        if isinstance(app.screen, FortunesReadingScreen):
+            return
+        ask = table.ask if app.screen is table else None
+        kind = (ask or {}).get("kind")
+        if kind in ("play", "bet", "bid", "next_deal"):
+            count = len(table.view["events"])
+            if kind == "play":
+                legal = {a["card"] for a in table.view["legal"]}
+                hand.pick(next(i for i, c in enumerate(hand.cards) if c in legal))
+            await pilot.press("s" if kind == "bet" else "enter")
+            await wait_for(
+                pilot,
+                lambda count=count, ask=ask: (
+                    len(table.view["events"]) != count
+                    or table.ask != ask
+                    or isinstance(app.screen, FortunesReadingScreen)
+                ),
+            )
+            continue
+        await pilot.pause(0.02)
+    raise AssertionError("no reading:\n" + screen_text(app))
+
+
+async def walk_tables(walk: Walk) -> None:
+    pilot, app = walk.pilot, walk.app
+    # Prophet's Gambit: mid-deal, then its result.
+    await pilot.press("n")
+    await walk.until(lambda: isinstance(app.screen, CreateTableScreen))
+    app.screen.query_one("#players", Select).value = 3
+    app.screen.query_one("#access", Select).value = "invited"  # the longest word there
+    await pilot.press("ctrl+s")
+    await walk.until(lambda: isinstance(app.screen, PGTableScreen))
+    table = app.screen
+    await walk.check("Prophet's Gambit, waiting")
+    await pilot.press("b", "b")
+    await walk.until(lambda: table.check_action("start", ()))
+    # The lobby with a table waiting ("waiting" is the longest status), then back to it.
+    await pilot.press("escape")
+    await walk.until(lambda: isinstance(app.screen, LobbyScreen))
+    await walk.check("lobby, a table waiting")
+    await pilot.press("o")
+    await walk.until(lambda: isinstance(app.screen, PGTableScreen))
+    table = app.screen
+    await pilot.press("s")
+    await walk.until(lambda: table.ask is not None)
+    await walk.check("Prophet's Gambit, mid-deal")
+    await play_deal_by_keys(pilot)
+    await walk.check("Prophet's Gambit, result")
+    await pilot.press("enter")
+    await back_to_lobby(walk)
+    # Prophet: mid-deal, the score sheet, the result.
+    await pilot.press("n")
+    await walk.until(lambda: isinstance(app.screen, CreateTableScreen))
+    form = app.screen
+    form.query_one("#game", Select).value = "prophet"
+    await pilot.pause()
+    form.query_one("#players", Select).value = 3
+    form.query_one("#opt-cap", Input).value = "1"
+    await pilot.press("ctrl+s")
+    await walk.until(lambda: isinstance(app.screen, ProphetTableScreen))
+    table = app.screen
+    await pilot.press("b", "b")
+    await walk.until(lambda: table.check_action("start", ()))
+    await pilot.press("s")
+    await walk.until(lambda: table.ask is not None)
+    await walk.check("Prophet, mid-deal")
+    await pilot.press("t")
+    await walk.until(lambda: isinstance(app.screen, ScoreSheetScreen))
+    await walk.check("Prophet, score sheet")
+    await pilot.press("escape")
+    await walk.until(lambda: app.screen is table)
+    for _ in range(200):
+        if result_shown(app):
+            break
+        if app.screen is table and table.view and table.view.get("legal"):
+            await pilot.press("enter")
+        await pilot.pause(0.03)
+    await walk.until(lambda: result_shown(app))
+    await walk.check("Prophet, result")
+    await pilot.press("enter")
+    await back_to_lobby(walk)
+    # Fortunes, with the longest details a lobby row can have: mid-deal, the reading, after.
+    table = await open_fortunes_table(pilot, betting="target_exact", timer=60, max_rating=2000)
+    await walk.check("Fortunes, mid-deal")
+    await play_fortunes(walk, table)
+    await pilot.pause(0.2)
+    await walk.check("Fortunes, the reading")
+    await pilot.press("enter")
+    await walk.until(lambda: app.screen is table)
+    await walk.check("Fortunes, over")
+    await back_to_lobby(walk)
+    # The lobby with a table of each game: each row's details.
+    lobby = app.screen
+    tables = lobby.query_one(DataTable)
+    await walk.until(lambda: tables.row_count >= 3)
+    for row in range(tables.row_count):
+        tables.move_cursor(row=row)
+        await pilot.pause(0.05)
+        await walk.check(f"lobby, row {row}")
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+async def test_nothing_is_cut_at_80x24(hub, lang):
+    app = make_app(hub, term=TermInfo(lang=LOCALES[lang]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        walk = Walk(pilot)
+        await walk_lobby_and_dialogs(walk)
+        await walk_tables(walk)
+    report = "\n".join(walk.problems)
+    if report and (out := os.environ.get("FIT_REPORT")):
+        Path(out, f"{lang}.txt").write_text(report)
+    assert not walk.problems, report
