@@ -201,9 +201,7 @@ class PlayMixin:
                 0 if not outcome.refund and any(s in outcome.winners for s in pair) else 1
                 for pair in partnerships
             ]
-            rated = ratings.update_teams(
-                [[current[s] for s in pair] for pair in partnerships], won
-            )
+            rated = ratings.update_teams([[current[s] for s in pair] for pair in partnerships], won)
             new: list[tuple[float, float]] = list(current)  # type: ignore[arg-type]
             for pair, team in zip(partnerships, rated, strict=True):
                 for seat, rating in zip(pair, team, strict=True):
