@@ -38,7 +38,7 @@ def register_bot(game: str, kind: str):
 
 
 def _load() -> None:
-    from . import fortunes, prophet, prophets_gambit  # noqa: F401
+    from . import fortunes, prophet, prophets_gambit, strong  # noqa: F401
 
 
 def bot_kinds(game: str) -> list[str]:
@@ -46,11 +46,23 @@ def bot_kinds(game: str) -> list[str]:
     return ["random", *sorted(k for g, k in _REGISTRY if g == game)]
 
 
-def make_bot(game: str, kind: str = "heuristic", seed: int | str = 0) -> Bot:
+def make_bot(
+    game: str,
+    kind: str = "heuristic",
+    seed: int | str = 0,
+    think_ms: float | None = None,
+    iterations: int | None = None,
+) -> Bot:
+    """A ``kind`` bot for ``game``. A strong bot thinks ``think_ms`` per decision (None: its
+    default), or searches exactly ``iterations`` worlds (repeatable: for tests); the other
+    kinds ignore both."""
     if kind == "random":
         return RandomBot(seed)
     _load()
     try:
-        return _REGISTRY[(game, kind)](seed)
+        cls = _REGISTRY[(game, kind)]
     except KeyError:
         raise ValueError(f"No {kind!r} bot for {game!r}") from None
+    if kind == "strong":
+        return cls(seed, think_ms=think_ms, iterations=iterations)  # type: ignore[call-arg]
+    return cls(seed)

@@ -1,0 +1,140 @@
+"""Determinized Monte Carlo (PIMC, as GIB plays bridge): the search every strong bot shares.
+
+A strong bot sees only its seat's view. For each decision it samples *worlds* — complete
+engine states that agree with everything the seat has seen (the game's own module builds them
+through the engine's stacked-deck constructor and replays what happened) — and, in every
+world, tries each legal action and plays the rest out on the world with a fast rollout policy.
+The action with the best mean result wins. Every action meets the same worlds, so the
+comparison measures the action, not the luck of the sample.
+
+The budget is time (``think_ms``, the server's ``--bot-think-ms``) or, for tests and
+benchmarks that must repeat exactly, a number of worlds (``iterations``): then the choice
+depends only on the seed and the view.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from abc import abstractmethod
+from typing import Any
+
+from server.engine import get_game
+from server.engine.base import State
+
+from ..base import Bot, make_bot
+
+#: The default time a strong bot thinks per decision (``--bot-think-ms``).
+DEFAULT_THINK_MS = 200.0
+#: Worlds before the search may stop early because one action is clearly best.
+MIN_WORLDS = 12
+#: How many standard errors ahead of every other action the best one must be to stop early.
+CLEAR_LEAD = 3.0
+#: Failed samples (a world that cannot reproduce the view) before giving up on a decision.
+MAX_FAILURES = 40
+
+
+class StrongBot(Bot):
+    """PIMC over sampled worlds; subclasses say how to sample, roll out and score a world."""
+
+    game_name = ""
+
+    def __init__(
+        self,
+        seed: int | str = 0,
+        think_ms: float | None = None,
+        iterations: int | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.think_ms = DEFAULT_THINK_MS if think_ms is None else float(think_ms)
+        self.iterations = iterations
+        self.game = get_game(self.game_name)
+        self.fallback = make_bot(self.game_name, "heuristic", seed)
+        #: Worlds searched by the last decision (0: the heuristic decided), for tests.
+        self.last_worlds = 0
+
+    # --- what each game provides -----------------------------------------------------------
+
+    def searches(self, view: dict[str, Any]) -> bool:
+        """Whether this decision is searched; others go to the heuristic bot."""
+        return True
+
+    @abstractmethod
+    def sample_world(self, view: dict[str, Any], rng: random.Random) -> State | None:
+        """A state consistent with ``view`` (None: this sample failed; another is drawn)."""
+
+    @abstractmethod
+    def rollout(self, world: State, seat: int, rng: random.Random) -> float:
+        """Play ``world`` on to the point that decides ``seat``'s result; return that result."""
+
+    # --- the search ------------------------------------------------------------------------
+
+    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
+        legal = view["legal"]
+        self.last_worlds = 0
+        if len(legal) == 1:
+            return legal[0]
+        prior = self.fallback.choose(view)
+        if not self.searches(view):
+            return prior
+        seat = view["seat"]
+        start = time.perf_counter()
+        deadline = None if self.iterations is not None else start + self.think_ms / 1000
+        values: list[list[float]] = [[] for _ in legal]
+        failures = 0
+        while True:
+            world = self.sample_world(view, self.rng)
+            if world is None:
+                failures += 1
+                if failures >= MAX_FAILURES or (deadline and time.perf_counter() > deadline):
+                    break
+                continue
+            snap = world.snapshot()
+            row = []
+            for action in legal:
+                trial = self.game.restore(snap)
+                trial.apply(seat, action)
+                row.append(self.rollout(trial, seat, self.rng))
+            for i, value in enumerate(row):
+                values[i].append(value)
+            worlds = len(values[0])
+            if self.iterations is not None:
+                if worlds >= self.iterations:
+                    break
+            elif time.perf_counter() >= deadline or self._clear(values):
+                break
+        self.last_worlds = len(values[0])
+        if not self.last_worlds:
+            return prior
+        means = [sum(v) / len(v) for v in values]
+        top = max(means)
+        # Ties (within a hair) go to the heuristic's choice, else to the first listed.
+        best = [i for i, m in enumerate(means) if m >= top - 1e-9]
+        for i in best:
+            if legal[i] == prior:
+                return legal[i]
+        return legal[best[0]]
+
+    @staticmethod
+    def _clear(values: list[list[float]]) -> bool:
+        """One action leads every other by ``CLEAR_LEAD`` standard errors of the paired
+        difference (checked every few worlds: the search may stop early)."""
+        worlds = len(values[0])
+        if worlds < MIN_WORLDS or worlds % 4:
+            return False
+        means = [sum(v) / worlds for v in values]
+        best = max(range(len(values)), key=means.__getitem__)
+        for i, other in enumerate(values):
+            if i == best:
+                continue
+            diffs = [a - b for a, b in zip(values[best], other, strict=True)]
+            mean = sum(diffs) / worlds
+            var = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
+            if var == 0:
+                if mean <= 0:
+                    return False
+                continue
+            if mean < CLEAR_LEAD * math.sqrt(var / worlds):
+                return False
+        return True
