@@ -46,6 +46,9 @@ def without(hand: list[str], card: str) -> list[str]:
 class ProphetsGambitBot(Bot):
     """Plays for the best expected final hand; see the module docstring."""
 
+    #: Opponents sampled at the Execution (the strong bot's rollouts use fewer).
+    execution_samples = EXECUTION_SAMPLES
+
     def choose(self, view: dict[str, Any]) -> dict[str, Any]:
         legal = view["legal"]
         if len(legal) == 1:
@@ -165,7 +168,7 @@ class ProphetsGambitBot(Bot):
         if size < 1:
             return {"type": "save"}
         wins_save = wins_kill = 0
-        for _ in range(EXECUTION_SAMPLES):
+        for _ in range(self.execution_samples):
             other = self.rng.sample(pool, size)
             wins_save += mine_save > best_hand([*other, focus], 5)[0]
             wins_kill += mine_kill > best_hand(other, 5)[0]

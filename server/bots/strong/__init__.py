@@ -5,7 +5,7 @@ Importing this package registers a ``strong`` bot for each game (see :mod:`.sear
 
 from __future__ import annotations
 
-from . import fortunes, prophet  # noqa: F401
+from . import fortunes, prophet, prophets_gambit  # noqa: F401
 from .search import DEFAULT_THINK_MS, StrongBot
 
 __all__ = ["DEFAULT_THINK_MS", "StrongBot"]

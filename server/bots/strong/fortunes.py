@@ -6,14 +6,16 @@ it) and the two set aside. The engine's stacked deck deals exactly that (two car
 19 cards in blocks from the dealer's left), as a single deal, and the deal's plays are
 replayed on it.
 
-Each legal card is played out to the end of the deal with a fast greedy policy (the heuristic
-bot's immediate trick value and keeping cost, read from the world's state); the result is the
-partnership's deal score minus the other partnership's, from the engine's own scoring. Only the
+Each legal card is played out to the end of the deal by the heuristic bot in every seat (fed
+the few view fields it reads, straight from the world); the result is the partnership's deal
+score minus the other partnership's, from the engine's own scoring, squashed so that a deal
+won by much counts little more than one won by a little (the deal is what pays). Only the
 choice of a card is searched: bets, partnership bids and the next deal go to the heuristic bot.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -21,19 +23,17 @@ from protocol.cards import FORTUNES_DECK
 from server.engine.errors import RulesError
 from server.engine.fortunes.state import FortunesState
 from server.engine.fortunes.tricks import (
-    HIGH,
-    LOW,
     STAR,
-    flipped,
-    is_high_team,
     playable,
-    strength,
 )
 
 from ..base import register_bot
-from ..fortunes import MIDDLE, MUNDANE_KEEP, STAR_KEEP, STAR_KEEP_PER_STRENGTH
+from ..fortunes import FortunesBot
 from .hidden import deal_hidden
 from .search import StrongBot
+
+#: The margin (team points) at which a deal counts as about surely won or lost.
+MARGIN_SCALE = 30.0
 
 
 def _plays(view: dict[str, Any]) -> list[list]:
@@ -67,6 +67,10 @@ class StrongFortunesBot(StrongBot):
     """Samples the hidden hands, plays each card out, keeps the best for its partnership."""
 
     game_name = "fortunes"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.heuristic = FortunesBot(0)
 
     def searches(self, view: dict[str, Any]) -> bool:
         return view["ask"]["kind"] == "play"
@@ -106,44 +110,30 @@ class StrongFortunesBot(StrongBot):
 
     def rollout(self, world: FortunesState, seat: int, rng: random.Random) -> float:
         state: Any = world
+        policy = self.policy
         while state.phase == "play":
             who = state.turn
             cards = playable(state.hands[who], state.led, state.stars_free)
-            card = cards[0] if len(cards) == 1 else _policy(state, who, cards)
+            card = cards[0] if len(cards) == 1 else policy(state, who, cards)
             state._apply(who, {"type": "play", "card": card})
         scores = state.scores
-        return float(
-            scores[seat] + scores[(seat + 2) % 4] - scores[(seat + 1) % 4] - scores[(seat + 3) % 4]
-        )
+        margin = scores[seat] + scores[(seat + 2) % 4] - scores[(seat + 1) % 4]
+        margin -= scores[(seat + 3) % 4]
+        # The deal is won or lost: the margin counts, but a sure win counts no more.
+        return math.tanh(margin / MARGIN_SCALE)
 
-
-def _keep(card: str, mine: str) -> float:
-    power = strength(card, mine)
-    if card[0] == STAR:
-        return STAR_KEEP + STAR_KEEP_PER_STRENGTH * power
-    return MUNDANE_KEEP * (power - MIDDLE)
-
-
-def _policy(state: Any, seat: int, cards: list[str]) -> str:
-    """The heuristic bot's greedy value of each card (without its flip-risk guess): the
-    trick's top strength, signed for the team, less what the card is worth keeping."""
-    mine = HIGH if is_high_team(seat, state.dealer) else LOW
-    trick = state.trick
-    best, best_score = cards[0], float("-inf")
-    for card in cards:
-        if not trick:
-            power = strength(card, mine)
-            score = power if card[0] == STAR else 0.8 * power
-        else:
-            led = state.led
-            direction = state.direction
-            if card[0] == STAR and led != STAR:
-                direction = flipped(direction)
-            top = max(
-                strength(c, direction) for c in [*(c for _, c in trick), card] if c[0] == led
-            )
-            score = top if direction == mine else -top
-        score -= _keep(card, mine)
-        if score > best_score:
-            best, best_score = card, score
-    return best
+    def policy(self, state: Any, seat: int, cards: list[str]) -> str:
+        """The heuristic bot's own choice (the table's other bots are heuristic ones), from
+        the view fields it reads, taken straight from the world."""
+        view = {
+            "seat": seat,
+            "dealer": state.dealer,
+            "hand": state.hands[seat],
+            "trick": {"cards": state.trick, "led": state.led, "direction": state.direction},
+            "stars_free": state.stars_free,
+            "options": state.options,
+            "tricks": state.tricks,
+            "legal": [{"type": "play", "card": c} for c in cards],
+            "ask": {"kind": "play"},
+        }
+        return self.heuristic.choose(view)["card"]

@@ -136,10 +136,7 @@ class StrongProphetBot(StrongBot):
         while state.phase != "over" and state.round == 1:
             who = state.turn
             legal = state.legal_actions(who)
-            if len(legal) == 1:
-                action = legal[0]
-            else:
-                action = _policy(state, who, legal)
+            action = legal[0] if len(legal) == 1 else _policy(state, who, legal)
             state._apply(who, action)
         return float(state.sheet[0][seat])
 

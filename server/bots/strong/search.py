@@ -60,6 +60,11 @@ class StrongBot(Bot):
         """Whether this decision is searched; others go to the heuristic bot."""
         return True
 
+    def candidates(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> list[int]:
+        """Indexes of the legal actions worth searching (all by default); a game may drop
+        the ones its heuristic ranks far down, so the time goes to the close choices."""
+        return list(range(len(legal)))
+
     @abstractmethod
     def sample_world(self, view: dict[str, Any], rng: random.Random) -> State | None:
         """A state consistent with ``view`` (None: this sample failed; another is drawn)."""
@@ -79,6 +84,10 @@ class StrongBot(Bot):
         if not self.searches(view):
             return prior
         seat = view["seat"]
+        keep = self.candidates(view, legal)
+        if len(keep) == 1:
+            return legal[keep[0]]
+        legal = [legal[i] for i in keep]
         start = time.perf_counter()
         deadline = None if self.iterations is not None else start + self.think_ms / 1000
         values: list[list[float]] = [[] for _ in legal]
@@ -91,11 +100,14 @@ class StrongBot(Bot):
                     break
                 continue
             snap = world.snapshot()
+            # Every action's rollout draws the same random numbers (common random numbers):
+            # the rollouts then differ by the action more than by luck.
+            rollout_seed = self.rng.getrandbits(32)
             row = []
             for action in legal:
                 trial = self.game.restore(snap)
                 trial.apply(seat, action)
-                row.append(self.rollout(trial, seat, self.rng))
+                row.append(self.rollout(trial, seat, random.Random(rollout_seed)))
             for i, value in enumerate(row):
                 values[i].append(value)
             worlds = len(values[0])

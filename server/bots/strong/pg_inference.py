@@ -1,0 +1,61 @@
+"""What an opponent's own choices say about the cards it kept (Prophet's Gambit).
+
+A seat that plays, bids or discards a card by choice keeps the others because it likes them
+better. Hands dealt uniformly from the unseen cards ignore that and come out far weaker than
+the hands players really hold (measured: two pairs held where a world dealt one pair), which
+made every search believe it was ahead. :func:`choices` lists each opponent's voluntary
+removals from the view's events; :func:`misfits` counts how many of them a candidate hand
+contradicts (removing the card instead of one kept would have left a better hand, by the
+heuristic bot's own measure, with the candidate's Fate and today's Focus). A world then
+keeps, for each opponent, one of a few candidate hands drawn with weight ``exp(-λ misfits)``
+(sampling-importance resampling).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..prophets_gambit import potential
+
+#: Discards a seat chooses itself (the Darklord's is its chooser's, a Broken One's forced).
+_OWN_DISCARDS = (None, "risk", "beast", "donjon")
+
+
+def choices(view: dict[str, Any]) -> dict[int, list[str]]:
+    """Each other seat's voluntary removals this deal (bid, plays, own discards)."""
+    out: dict[int, list[str]] = {}
+    me = view["seat"]
+    forced: set[int] = set()
+    for ev in view["events"]:
+        kind = ev["e"]
+        if kind == "bids":
+            for s, card in enumerate(ev["cards"]):
+                out.setdefault(s, []).append(card)
+        elif kind == "marionette":
+            forced.add(ev["target"])
+        elif kind == "play":
+            if ev["seat"] in forced:
+                forced.discard(ev["seat"])
+            else:
+                out.setdefault(ev["seat"], []).append(ev["card"])
+        elif kind == "discard" and ev.get("why") in _OWN_DISCARDS:
+            out.setdefault(ev["seat"], []).append(ev["card"])
+    out.pop(me, None)
+    return out
+
+
+def misfits(hand: list[str], fixed: list[str], removed: list[str]) -> int:
+    """How many ``removed`` cards would have been better kept in place of one of ``hand``."""
+    if not hand:
+        return 0
+    now = potential(hand, fixed)
+    count = 0
+    for card in removed:
+        if card in hand or card in fixed:
+            continue  # back in play since (a reshuffle, the Ghost)
+        for i in range(len(hand)):
+            swapped = [*hand[:i], card, *hand[i + 1 :]]
+            if potential(swapped, fixed) > now:
+                count += 1
+                break
+    return count

@@ -1,0 +1,240 @@
+"""A Prophet's Gambit world: the deal as one seat's view says it may be, hidden cards sampled.
+
+Prophet's Gambit moves hidden cards in ways a view cannot replay (draws after a reshuffle by
+the table's own seed, the Raven's passes, the Tempter's blind draw), so a world is not the
+deal replayed from its start. It is a fresh deal made by the engine's own constructor (so
+every attribute the rules read exists, with its type), whose places are then set to what the
+view shows now: the Focus, the piles, the stacks in front, the phase and
+whose turn it is; the cards the seat cannot see are dealt at random from the ones it has not
+seen, each place getting as many as the view counts. Every rule then runs in the engine.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from protocol.cards import TAROKKA_COMMON, TAROKKA_HIGH
+from server.engine.prophets_gambit.state import PGState
+
+from .pg_inference import choices, misfits
+
+#: Candidate hands drawn per opponent, and how much each choice they contradict counts.
+CANDIDATES = 20
+MISFIT_WEIGHT = 3.0
+#: Simultaneous asks: every waiting seat has the same kind as this seat.
+SIMULTANEOUS = ("bid", "beast", "raven", "donjon")
+
+
+def shown_stacks(view: dict[str, Any]) -> list[list[str]]:
+    """The cards in front of each seat, bottom first, from the view's events (the Bid's
+    cards, then every Play); a stack the events do not explain keeps only its top card."""
+    n = view["players"]
+    stacks: list[list[str]] = [[] for _ in range(n)]
+    for ev in view["events"]:
+        if ev["e"] == "bids":
+            for s, card in enumerate(ev["cards"]):
+                stacks[s].append(card)
+        elif ev["e"] == "play":
+            stacks[ev["seat"]].append(ev["card"])
+    for s in range(n):
+        top = view["showing"][s]
+        if len(stacks[s]) != view["stacks"][s] or (stacks[s] and stacks[s][-1] != top):
+            stacks[s] = [top] if top else []
+    return stacks
+
+
+def _chosen_since_high(view: dict[str, Any]) -> set[int]:
+    """Seats that already made this Beast or Raven choice (their card is hidden)."""
+    chosen: set[int] = set()
+    for ev in view["events"]:
+        if ev["e"] == "high":
+            chosen = set()
+        elif ev["e"] == "chosen":
+            chosen.add(ev["seat"])
+    return chosen
+
+
+def glimpsed_fates(view: dict[str, Any]) -> dict[int, str]:
+    """The Fates the Seer showed this seat, moved on by any Mists turned since and without
+    the ones replaced since (the view's glimpse lasts until the seat's next action, and the
+    table moves on meanwhile)."""
+    glimpse = view.get("glimpse")
+    if not glimpse:
+        return {}
+    known: dict[int, str] = {int(k): v for k, v in glimpse.items()}
+    after = False
+    for ev in view["events"]:
+        if ev["e"] == "seer" and ev["seat"] == view["seat"]:
+            after, known = True, {int(k): v for k, v in glimpse.items()}
+        elif ev["e"] == "mists" and after:
+            seats = ev["seats"]
+            known = {
+                seats[(i + 1) % len(seats)]: known[s] for i, s in enumerate(seats) if s in known
+            }
+        elif ev["e"] in ("replace_fate", "artifact") and after:
+            known.pop(ev["seat"], None)
+    known.pop(view["seat"], None)
+    return known
+
+
+def _infer_hand(
+    pool: list[str],
+    size: int,
+    fate: str | None,
+    focus: str | None,
+    removed: list[str],
+    rng: random.Random,
+) -> tuple[list[str], str | None]:
+    """One opponent's hand (and Fate, when unknown): the likeliest of a few drawn from the
+    pool, by how well its own choices fit it (see :mod:`.pg_inference`)."""
+    tries = CANDIDATES if removed else 1
+    drawn = []
+    weights = []
+    for _ in range(tries):
+        cards = rng.sample(pool, size + (fate is None))
+        hand, its_fate = (cards, fate) if fate is not None else (cards[:-1], cards[-1])
+        fixed = [c for c in (its_fate, focus) if c]
+        drawn.append((hand, its_fate))
+        weights.append(math.exp(-MISFIT_WEIGHT * misfits(hand, fixed, removed)) if removed else 1)
+    return rng.choices(drawn, weights)[0] if tries > 1 else drawn[0]
+
+
+def _starter(view: dict[str, Any]) -> int | None:
+    starter = None
+    for ev in view["events"]:
+        if ev["e"] == "round":
+            starter = ev["starter"]
+    return starter
+
+
+def sample_world(game: Any, view: dict[str, Any], rng: random.Random) -> PGState | None:
+    """A state consistent with ``view``; None when the counts cannot be met."""
+    n, me = view["players"], view["seat"]
+    stacks = shown_stacks(view)
+    ask = view["ask"] or {}
+    kind = ask.get("kind")
+    info = {k: v for k, v in ask.items() if k != "kind"}
+    known_hands: dict[int, list[str]] = {}
+    if kind == "darklord_pick":
+        known_hands[info["target"]] = list(info["hand"])
+    fates: list[str | None] = [None] * n
+    public = set(view["discard"]) | set(view["hand"]) | {view["focus"], view["killed"]}
+    for s, card in glimpsed_fates(view).items():
+        if card not in public:
+            fates[s] = card
+    for key, card in view["open_fates"].items():
+        fates[int(key)] = card
+    fates[me] = view["fate"]
+    seen = set(view["hand"]) | set(view["discard"])
+    seen.update(c for st in stacks for c in st)
+    seen.update(c for c in fates if c)
+    seen.update(c for h in known_hands.values() for c in h)
+    for code in (view["focus"], view["killed"], view.get("bid"), view.get("picked")):
+        if code:
+            seen.add(code)
+    pool = [c for c in TAROKKA_COMMON if c not in seen]
+    rng.shuffle(pool)
+
+    def take(k: int) -> list[str] | None:
+        if k > len(pool):
+            return None
+        got = pool[len(pool) - k :]
+        del pool[len(pool) - k :]
+        return got
+
+    removed = choices(view)
+    hands: list[list[str]] = [[] for _ in range(n)]
+    for s in range(n):
+        if s == me:
+            hands[s] = list(view["hand"])
+        elif s in known_hands:
+            hands[s] = known_hands[s]
+        else:
+            size = view["hand_sizes"][s]
+            if size + (fates[s] is None) > len(pool):
+                return None
+            hand, fate = _infer_hand(pool, size, fates[s], view["focus"], removed.get(s, []), rng)
+            hands[s] = hand
+            fates[s] = fate
+            gone = {*hand, fate}
+            pool[:] = [c for c in pool if c not in gone]
+    for s in range(n):
+        if fates[s] is None and s != me:
+            got = take(1)
+            if got is None:
+                return None
+            fates[s] = got[0]
+    bids: list[str | None] = [None] * n
+    if view["phase"] == "bid":
+        for s in range(n):
+            if s == me:
+                bids[s] = view.get("bid")
+            elif view["committed"][s]:
+                got = take(1)
+                if got is None:
+                    return None
+                bids[s] = got[0]
+    deck = take(view["deck"])
+    if deck is None:
+        return None
+    gone = set(view["high_discard"]) | {c for f in view["fronts"] for c in f}
+    highs = [c for c in TAROKKA_HIGH if c not in gone]
+    rng.shuffle(highs)
+    if len(highs) < view["high_deck"]:
+        return None
+    high_deck = highs[: view["high_deck"]]
+
+    placed = [*deck, *view["discard"], *(c for h in hands for c in h), *fates, *bids]
+    placed += [c for st in stacks for c in st] + [view["focus"], view["killed"]]
+    placed = [c for c in placed if c]
+    if len(placed) != len(set(placed)):
+        return None  # the view's history was read wrongly somewhere: draw no such world
+
+    # The engine deals a legal start from a stacked deck; the view's places are set on it.
+    world = game.new_state(n, view["options"], dealer=view["dealer"], seed=rng.getrandbits(32))
+    world.focus = view["focus"]
+    world.killed = view["killed"]
+    world.fates = fates
+    world.fate_open = [str(s) in view["open_fates"] for s in range(n)]
+    world.hands = hands
+    world.deck = deck
+    world.discard = list(view["discard"])
+    world.high_deck = high_deck
+    world.high_discard = list(view["high_discard"])
+    world.shown = stacks
+    world.fronts = [list(f) for f in view["fronts"]]
+    world.bids = bids
+    picks: list[str | None] = [None] * n
+    if kind in ("beast", "raven"):
+        for s in _chosen_since_high(view):
+            if s != me and hands[s]:
+                picks[s] = rng.choice(hands[s])
+    if view.get("picked") is not None:
+        picks[me] = view["picked"]
+    world.picks = picks
+    world.phase = view["phase"]
+    world.round = view["round"]
+    starter = _starter(view)
+    world.order = [(starter + i) % n for i in range(n)] if starter is not None else []
+    world.turned = list(view["turned"])
+    world.current = view["turn"]
+    world.donjon = any(ev["e"] == "donjon" for ev in view["events"])
+    glimpse = view.get("glimpse")
+    world.glimpse = {"seat": me, "fates": dict(glimpse)} if glimpse else None
+    world.result = None
+    asks: list[list[Any] | None] = [None] * n
+    for s in view["waiting"]:
+        if s == me:
+            asks[s] = [kind, info]
+        elif kind in SIMULTANEOUS:
+            count = {"count": len(hands[s]) - 3} if kind == "donjon" else {}
+            asks[s] = [kind, count]
+        else:
+            return None  # another seat decides something this seat cannot see
+    world.asks = asks
+    # The rollout bots' sense of which cards are out (the engine never reads old events).
+    world.events = [{"e": "bids", "cards": [c for st in stacks for c in st]}]
+    world.history = []
+    return world

@@ -1,0 +1,97 @@
+"""The strong Prophet's Gambit bot: PIMC over the rest of the deal, playing to win the Reveal.
+
+Each world (see :mod:`.pg_world`) deals the cards this seat has not seen at random; each legal
+action is tried in it and the deal is played out to the Reveal by the heuristic bot in every
+seat, on the world's own engine views. The result is a win (1) plus a little for a better
+place (the pot goes to the winner alone, the place only breaks near-ties).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from server.engine.prophets_gambit.state import PGState
+
+from ..base import register_bot
+from ..prophets_gambit import ProphetsGambitBot, potential, without
+from .pg_world import sample_world
+from .search import StrongBot
+
+#: The weight of the place at the Reveal beside the win (0 last … 1 first).
+PLACE_WEIGHT = 0.1
+#: Card choices searched: the heuristic's best few by the hand they leave (Risks apart).
+KEEP_PLAYS = 3
+KEEP_RISKS = 2
+#: Opponents the rollouts' Execution samples (the heuristic bot's 60 cost most of a rollout).
+ROLLOUT_EXECUTION_SAMPLES = 8
+
+
+@register_bot("prophets_gambit", "strong")
+class StrongProphetsGambitBot(StrongBot):
+    """Samples the hidden cards, plays each choice out, keeps the one that wins most."""
+
+    game_name = "prophets_gambit"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.policy = ProphetsGambitBot(self.rng.getrandbits(32))
+        self.policy.execution_samples = ROLLOUT_EXECUTION_SAMPLES
+
+    def candidates(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> list[int]:
+        """Card choices: the few that leave the best potential, Plays and Risks apart."""
+        if "card" not in legal[0] or view["ask"]["kind"] == "darklord_pick":
+            return list(range(len(legal)))
+        hand = view["hand"]
+        fixed = ProphetsGambitBot._fixed(view)
+        kind = view["ask"]["kind"]
+
+        def rank(i: int) -> tuple:
+            card = legal[i]["card"]
+            left = [*hand, card] if kind == "ghost" else without(hand, card)
+            return potential(left, fixed)
+
+        keep: list[int] = []
+        for kind_of, most in (("risk", KEEP_RISKS), (None, KEEP_PLAYS)):
+            group = [i for i, a in enumerate(legal) if (a["type"] == "risk") == (kind_of == "risk")]
+            keep += sorted(group, key=rank, reverse=True)[:most]
+        return sorted(keep)
+
+    def sample_world(self, view: dict[str, Any], rng: random.Random) -> PGState | None:
+        return sample_world(self.game, view, rng)
+
+    def rollout(self, world: PGState, seat: int, rng: random.Random) -> float:
+        state: Any = world
+        policy = self.policy
+        policy.rng = rng
+        while state.result is None:
+            who = min(s for s, a in enumerate(state.asks) if a is not None)
+            legal = state.legal_actions(who)
+            action = legal[0] if len(legal) == 1 else policy.choose(_light_view(state, who, legal))
+            state._apply(who, action)
+        n = state.num_players
+        result = state.result
+        won = 1.0 if result["winners"] == [seat] else 0.0
+        return won + PLACE_WEIGHT * result["scores"][seat] / (n - 1)
+
+
+def _light_view(state: Any, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The view fields the heuristic bot reads, straight from the world (a rollout plays a
+    sampled world, so nothing here is hidden from anyone; a whole view costs a third of a
+    rollout). Every card in front of a seat is one seen event."""
+    kind, info = state.asks[seat]
+    return {
+        "seat": seat,
+        "players": state.num_players,
+        "legal": legal,
+        "ask": {"kind": kind, **info},
+        "hand": state.hands[seat],
+        "fate": state.fates[seat],
+        "focus": state.focus,
+        "killed": state.killed,
+        "discard": state.discard,
+        "open_fates": {},
+        "events": [{"e": "bids", "cards": [c for st in state.shown for c in st]}],
+        "showing": [st[-1] if st else None for st in state.shown],
+        "hand_sizes": [len(h) for h in state.hands],
+    }
