@@ -50,10 +50,14 @@ EXACT_MARGIN = 0.6
 DEAL_GAIN = 90
 
 
-class _Table:
+class Table:
     """What this seat knows of the deal: unseen cards and which seats showed a void."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(
+        self, view: dict[str, Any], known: tuple[set[str], list[set[str]]] | None = None
+    ) -> None:
+        """``known``: the cards played this deal and each seat's voids, when the caller
+        keeps them (else they are read from the view's tricks)."""
         self.seat: int = view["seat"]
         self.dealer: int = view["dealer"]
         self.high: bool = (self.seat - self.dealer) % 2 == 0
@@ -66,20 +70,24 @@ class _Table:
         self.stars_free: bool = view["stars_free"]
         #: Option (e) near the target: avoid scoring instead of scoring for the team.
         self.shed = _near_exact_target(view)
-        seen = set(self.hand)
-        self.voids: list[set[str]] = [set(), set(), set(), set()]
-        free = False
-        for played in [*(t["cards"] for t in view["tricks"]), self.cards]:
-            if not played:
-                continue
-            led = played[0][1][0]
-            for seat, card in played:
-                seen.add(card)
-                suit = card[0]
-                if suit != led and not (suit == STAR and free):
-                    self.voids[seat].add(led)
-                if suit == STAR:
-                    free = True
+        if known is not None:  # a caller that follows the deal card by card (a rollout)
+            played, self.voids = known
+            seen = played.union(self.hand)
+        else:
+            seen = set(self.hand)
+            self.voids = [set(), set(), set(), set()]
+            free = False
+            for trick_cards in [*(t["cards"] for t in view["tricks"]), self.cards]:
+                if not trick_cards:
+                    continue
+                led = trick_cards[0][1][0]
+                for seat, card in trick_cards:
+                    seen.add(card)
+                    suit = card[0]
+                    if suit != led and not (suit == STAR and free):
+                        self.voids[seat].add(led)
+                    if suit == STAR:
+                        free = True
         self.unseen = [c for c in FORTUNES_DECK if c not in seen]
         self.unseen_stars = sum(1 for c in self.unseen if c[0] == STAR)
 
@@ -127,6 +135,15 @@ def _top(cards: list[str], led: str, direction: str) -> int:
     return max(strength(c, direction) for c in cards if c[0] == led)
 
 
+def _best(scores: dict[str, float]) -> str:
+    """The highest-valued card; the first listed on ties."""
+    best, best_score = "", float("-inf")
+    for card, score in scores.items():
+        if score > best_score:
+            best, best_score = card, score
+    return best
+
+
 @register_bot("fortunes", "heuristic")
 class FortunesBot(Bot):
     """Plays to its team's direction; bids 0, folds while it or its partner leads alone."""
@@ -137,7 +154,7 @@ class FortunesBot(Bot):
             return legal[0]
         kind = view["ask"]["kind"]
         if kind == "play":
-            table = _Table(view)
+            table = Table(view)
             cards = [a["card"] for a in legal]
             if table.shed:
                 card = self._shed(table, cards)
@@ -154,11 +171,15 @@ class FortunesBot(Bot):
 
     # --- play ------------------------------------------------------------------------------
 
-    def _follow(self, t: _Table, options: list[str]) -> str:
+    def _follow(self, t: Table, options: list[str]) -> str:
+        return _best(self.follow_scores(t, options))
+
+    def follow_scores(self, t: Table, options: list[str]) -> dict[str, float]:
+        """Each card's value when following (the strong bot searches the best few)."""
         led, direction = t.led, t.direction
         played = [c for _, c in t.cards]
         later = t.still_to_play()
-        best, best_score = options[0], float("-inf")
+        scores = {}
         for card in options:
             new_dir = direction
             if card[0] == STAR and led != STAR:
@@ -167,12 +188,10 @@ class FortunesBot(Bot):
             score = t.sign(new_dir) * _top(after, led, new_dir)
             if led != STAR and later:
                 score = self._flip_risk(t, score, after, new_dir, later, card[0] == STAR)
-            score -= t.keep_cost(card)
-            if score > best_score:
-                best, best_score = card, score
-        return best
+            scores[card] = score - t.keep_cost(card)
+        return scores
 
-    def _shed(self, t: _Table, options: list[str]) -> str:
+    def _shed(self, t: Table, options: list[str]) -> str:
         """Play so that our team does not score: let the other team take the trick, or take it
         ourselves against our direction."""
         if not t.cards:
@@ -194,7 +213,7 @@ class FortunesBot(Bot):
 
     def _flip_risk(
         self,
-        t: _Table,
+        t: Table,
         score: float,
         after: list[str],
         direction: str,
@@ -215,19 +234,21 @@ class FortunesBot(Bot):
         p = min(0.7, 0.4 * len(flippers))
         return (1 - p) * score + p * turned
 
-    def _lead(self, t: _Table, options: list[str]) -> str:
-        best, best_score = options[0], float("-inf")
+    def _lead(self, t: Table, options: list[str]) -> str:
+        return _best(self.lead_scores(t, options))
+
+    def lead_scores(self, t: Table, options: list[str]) -> dict[str, float]:
+        """Each card's value as a lead (the strong bot searches the best few)."""
+        scores = {}
         for card in options:
             if card[0] == STAR:  # the top is at least this Star, and nobody can flip it
                 score = float(strength(card, t.mine))
             else:
                 score = self._mundane_lead(t, card)
-            score -= t.keep_cost(card)
-            if score > best_score:
-                best, best_score = card, score
-        return best
+            scores[card] = score - t.keep_cost(card)
+        return scores
 
-    def _mundane_lead(self, t: _Table, card: str) -> float:
+    def _mundane_lead(self, t: Table, card: str) -> float:
         """A lead in our direction keeps at least its own strength, unless an opponent
         flips it: then the other side scores about the top of the suit in theirs."""
         suit = card[0]

@@ -28,10 +28,12 @@ from server.engine.fortunes.tricks import (
 )
 
 from ..base import register_bot
-from ..fortunes import FortunesBot
+from ..fortunes import FortunesBot, Table
 from .hidden import deal_hidden
 from .search import StrongBot
 
+#: Cards searched per decision: the heuristic's best few by its own values.
+KEEP_CARDS = 4
 #: The margin (team points) at which a deal counts as about surely won or lost.
 MARGIN_SCALE = 30.0
 
@@ -52,6 +54,8 @@ def _voids(tricks: list[list]) -> list[set[str]]:
     voids: list[set[str]] = [set(), set(), set(), set()]
     free = False
     for trick in tricks:
+        if not trick:
+            continue
         led = trick[0][1][0]
         for seat, card in trick:
             suit = card[0]
@@ -67,6 +71,7 @@ class StrongFortunesBot(StrongBot):
     """Samples the hidden hands, plays each card out, keeps the best for its partnership."""
 
     game_name = "fortunes"
+    deviate_z = 0.5
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -74,6 +79,19 @@ class StrongFortunesBot(StrongBot):
 
     def searches(self, view: dict[str, Any]) -> bool:
         return view["ask"]["kind"] == "play"
+
+    def candidates(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> list[int]:
+        """The heuristic's best few cards: a lead has up to 19, too many to search in time."""
+        table = Table(view)
+        cards = [a["card"] for a in legal]
+        if table.shed:
+            return list(range(len(legal)))
+        if table.cards:
+            scores = self.heuristic.follow_scores(table, cards)
+        else:
+            scores = self.heuristic.lead_scores(table, cards)
+        ranked = sorted(range(len(cards)), key=lambda i: -scores[cards[i]])
+        return sorted(ranked[:KEEP_CARDS])
 
     def sample_world(self, view: dict[str, Any], rng: random.Random) -> FortunesState | None:
         me, dealer = view["seat"], view["dealer"]
@@ -110,11 +128,16 @@ class StrongFortunesBot(StrongBot):
 
     def rollout(self, world: FortunesState, seat: int, rng: random.Random) -> float:
         state: Any = world
-        policy = self.policy
+        played = {c for t in state.tricks for _, c in t["cards"]} | {c for _, c in state.trick}
+        voids = _voids([[list(p) for p in t["cards"]] for t in state.tricks] + [state.trick])
         while state.phase == "play":
             who = state.turn
             cards = playable(state.hands[who], state.led, state.stars_free)
-            card = cards[0] if len(cards) == 1 else policy(state, who, cards)
+            card = cards[0] if len(cards) == 1 else self.policy(state, who, cards, played, voids)
+            led = state.led
+            if led is not None and card[0] != led and not (card[0] == STAR and state.stars_free):
+                voids[who].add(led)
+            played.add(card)
             state._apply(who, {"type": "play", "card": card})
         scores = state.scores
         margin = scores[seat] + scores[(seat + 2) % 4] - scores[(seat + 1) % 4]
@@ -122,7 +145,14 @@ class StrongFortunesBot(StrongBot):
         # The deal is won or lost: the margin counts, but a sure win counts no more.
         return math.tanh(margin / MARGIN_SCALE)
 
-    def policy(self, state: Any, seat: int, cards: list[str]) -> str:
+    def policy(
+        self,
+        state: Any,
+        seat: int,
+        cards: list[str],
+        played: set[str],
+        voids: list[set[str]],
+    ) -> str:
         """The heuristic bot's own choice (the table's other bots are heuristic ones), from
         the view fields it reads, taken straight from the world."""
         view = {
@@ -136,4 +166,8 @@ class StrongFortunesBot(StrongBot):
             "legal": [{"type": "play", "card": c} for c in cards],
             "ask": {"kind": "play"},
         }
-        return self.heuristic.choose(view)["card"]
+        table = Table(view, (played, voids))
+        bot = self.heuristic
+        if table.cards:
+            return bot._follow(table, cards)
+        return bot._lead(table, cards)

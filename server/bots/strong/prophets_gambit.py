@@ -32,6 +32,7 @@ class StrongProphetsGambitBot(StrongBot):
     """Samples the hidden cards, plays each choice out, keeps the one that wins most."""
 
     game_name = "prophets_gambit"
+    deviate_z = 2.0
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

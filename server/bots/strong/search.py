@@ -39,6 +39,8 @@ class StrongBot(Bot):
     """PIMC over sampled worlds; subclasses say how to sample, roll out and score a world."""
 
     game_name = ""
+    #: Standard errors by which a searched action must beat the heuristic's (0: any lead).
+    deviate_z = 0.0
 
     def __init__(
         self,
@@ -85,6 +87,8 @@ class StrongBot(Bot):
             return prior
         seat = view["seat"]
         keep = self.candidates(view, legal)
+        if prior in legal and legal.index(prior) not in keep:
+            keep = sorted([*keep, legal.index(prior)])
         if len(keep) == 1:
             return legal[keep[0]]
         legal = [legal[i] for i in keep]
@@ -123,10 +127,25 @@ class StrongBot(Bot):
         top = max(means)
         # Ties (within a hair) go to the heuristic's choice, else to the first listed.
         best = [i for i, m in enumerate(means) if m >= top - 1e-9]
-        for i in best:
-            if legal[i] == prior:
-                return legal[i]
+        if prior in legal:
+            anchor = legal.index(prior)
+            if anchor in best or not self._beats(values[best[0]], values[anchor]):
+                return prior
         return legal[best[0]]
+
+    def _beats(self, mine: list[float], theirs: list[float]) -> bool:
+        """Whether ``mine`` leads ``theirs`` by ``deviate_z`` standard errors of the paired
+        difference: leaving the heuristic's choice needs evidence, since a search of a few
+        dozen worlds finds a "better" action by luck alone."""
+        if self.deviate_z <= 0:
+            return True
+        worlds = len(mine)
+        if worlds < 2:
+            return False
+        diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
+        mean = sum(diffs) / worlds
+        var = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
+        return mean > self.deviate_z * math.sqrt(var / worlds)
 
     @staticmethod
     def _clear(values: list[list[float]]) -> bool:
