@@ -249,10 +249,23 @@ def seat_label(
     return name
 
 
-def seat_name(seat: dict[str, Any]) -> str:
-    """Who sits in a lobby seat entry, in words: a name, a bot, or nobody."""
+#: A bot's level in words a player understands (the protocol's bot kinds), weakest first.
+BOT_LEVELS = {"random": N_("beginner"), "heuristic": N_("regular"), "strong": N_("strong")}
+#: The order the level key cycles a bot through.
+LEVEL_CYCLE = ("heuristic", "strong", "random")
+
+
+def bot_level(kind: str) -> str:
+    return _(BOT_LEVELS.get(kind, kind))
+
+
+def seat_name(seat: dict[str, Any], level: bool = False) -> str:
+    """Who sits in a lobby seat entry, in words: a name, a bot (with its level, if asked),
+    or nobody."""
     if seat.get("name"):
         return seat["name"]
     if seat.get("bot"):
+        if level:
+            return _("Bot {n} ({level})").format(n=seat["seat"] + 1, level=bot_level(seat["bot"]))
         return _("Bot {n}").format(n=seat["seat"] + 1)
     return _("empty")

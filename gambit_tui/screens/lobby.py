@@ -243,7 +243,7 @@ class LobbyScreen(GambitScreen):
         info = self.selected
         if info is None:
             return
-        seats = ", ".join(seat_name(s) for s in info["seats"])
+        seats = ", ".join(seat_name(s, level=True) for s in info["seats"])
         parts = [
             _("Table {id}, opened by {owner}.").format(id=info["id"], owner=info["owner"]),
             _("Seats: {seats}.").format(seats=seats),

@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from .. import events
 from ..event_lines import EventLines
 from ..i18n import N_, _, ngettext
-from ..names import seat_name, status_label
+from ..names import LEVEL_CYCLE, seat_name, status_label
 from ..result_text import result_text, result_title
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.result_panel import ResultPanel
@@ -35,6 +35,7 @@ _result_delay = random.Random()
 TABLE_KEYS: list[BindingType] = [
     Binding("b", "add_bot", N_("Add bot")),
     Binding("u", "remove_bot", N_("Remove bot")),
+    Binding("e", "bot_level", N_("Bot level")),
     Binding("s", "start", N_("Start")),
     Binding("i", "invite", N_("Invite")),
     Binding("c", "chat", N_("Chat")),
@@ -141,14 +142,21 @@ class TableScreen(GambitScreen):
         if self.seat is None:
             return Text(_("Waiting for the players to start the game."))
         if free:
-            return Text(
+            text = Text(
                 ngettext(
                     "Waiting for players: {n} seat free. Add bots or invite friends.",
                     "Waiting for players: {n} seats free. Add bots or invite friends.",
                     free,
                 ).format(n=free)
             )
-        return Text(_("Every seat is taken: press s to start."))
+        else:
+            text = Text(_("Every seat is taken: press s to start."))
+        bots = [seat_name(s, level=True) for s in self.info["seats"] if s.get("bot")]
+        if bots:
+            text.append(
+                "\n" + _("Bots: {bots} (e: the last one's level).").format(bots=", ".join(bots))
+            )
+        return text
 
     def status_context(self) -> str:
         info = self.info
@@ -320,12 +328,12 @@ class TableScreen(GambitScreen):
         seated = self.seat is not None
         if action == "invite":
             return seated
-        if action not in ("add_bot", "remove_bot", "start"):
+        if action not in ("add_bot", "remove_bot", "bot_level", "start"):
             return True
         info = self.info
         if not seated or info.get("status") != "waiting":
             return False
-        if action == "remove_bot":
+        if action in ("remove_bot", "bot_level"):
             return any(s.get("bot") for s in info["seats"])
         free = any(not (s.get("name") or s.get("bot")) for s in info["seats"])
         return free if action == "add_bot" else not free
@@ -339,6 +347,18 @@ class TableScreen(GambitScreen):
         if free:
             self._bot_asked.add(free[0])
             self.gapp.send({"t": "add_bot", "table": self.table_id, "seat": free[0]})
+
+    def action_bot_level(self) -> None:
+        """The last bot's next level (regular, strong, beginner, and round again)."""
+        bots = [s for s in self.info["seats"] if s.get("bot")]
+        if bots:
+            seat = bots[-1]
+            cycle = LEVEL_CYCLE
+            kind = seat["bot"]
+            nxt = cycle[(cycle.index(kind) + 1) % len(cycle)] if kind in cycle else cycle[0]
+            self.gapp.send(
+                {"t": "add_bot", "table": self.table_id, "seat": seat["seat"], "kind": nxt}
+            )
 
     def action_remove_bot(self) -> None:
         bots = [s["seat"] for s in self.info["seats"] if s.get("bot")]

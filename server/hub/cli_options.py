@@ -35,3 +35,20 @@ def limits_from(args: argparse.Namespace) -> dict[str, Any]:
         "tables_per_player": args.tables_per_player,
         "max_tables": args.max_tables,
     }
+
+
+def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
+    """How strong bots think: their time per move and the processes they think in."""
+    defaults = HubConfig()
+    parser.add_argument(
+        "--bot-think-ms",
+        type=float,
+        default=defaults.bot_think_ms,
+        help="milliseconds a strong bot (and a stand-in for an absent player) thinks per move",
+    )
+    parser.add_argument(
+        "--bot-workers",
+        type=int,
+        default=defaults.bot_workers,
+        help="processes strong bots think in, off the hub's loop (0: a thread of the hub)",
+    )

@@ -15,6 +15,12 @@ class HubConfig:
     #: Pause before a bot (or a stand-in for an absent player) acts, so people can follow:
     #: 0.75–1.25 times this, drawn for each move.
     bot_delay: float = 1.0
+    #: How long a strong bot thinks per move (ms), and the processes strong bots think in
+    #: (0: a thread of the hub's process; see bot_pool.py).
+    bot_think_ms: float = 200.0
+    bot_workers: int = 1
+    #: The bot that plays for a player who is away or whose turn timer ran out.
+    standin_bot: str = "strong"
     #: Pause after a game ends before the next deal starts.
     between_games: float = 5.0
     #: Chat rate limit: a burst of this many messages, refilled at this many per second.

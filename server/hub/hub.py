@@ -115,6 +115,7 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
                 await session.conn.close()
         for task in list(self._tasks):
             task.cancel()
+        self.bot_pool.close()
 
     def _commit_soon(self) -> None:
         """The store opened a batch: commit it once the handlers ready now have run."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from server.store import DataDirInUse, Store, default_data_dir, lock_data_dir
 
-from .cli_options import add_limit_arguments, limits_from
+from .cli_options import add_bot_arguments, add_limit_arguments, limits_from
 from .config import HubConfig
 from .hub import Hub
 from .listener import serve_tcp, serve_unix
@@ -81,6 +81,8 @@ def main_hub(args: argparse.Namespace) -> int:
         starting_chips=args.starting_chips,
         chat_limit=not args.no_chat_limit,
         bot_delay=args.bot_delay,
+        bot_think_ms=args.bot_think_ms,
+        bot_workers=args.bot_workers,
         turn_timer=args.turn_timer,
         grace=args.grace,
         between_games=args.between_games,
@@ -121,6 +123,7 @@ def add_hub_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-chat-limit", action="store_true", help="switch off the chat rate limit (a LAN night)"
     )
     parser.add_argument("--bot-delay", type=float, default=1.0)
+    add_bot_arguments(parser)
     parser.add_argument("--turn-timer", type=float, default=60.0)
     parser.add_argument("--grace", type=float, default=120.0)
     parser.add_argument("--between-games", type=float, default=5.0)

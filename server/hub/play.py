@@ -19,6 +19,7 @@ from server.engine import get_game
 from server.engine.base import Outcome
 
 from . import ratings
+from .bot_pool import SLOW_KINDS, BotPool
 from .errors import HubError
 from .table import Seat, Table
 
@@ -42,6 +43,9 @@ class PlayMixin:
         # (table id, seat) → loop time by which that human must decide (turn timer)
         self.deadlines: dict[tuple[int, int], float] = {}
         self._asked: dict[tuple[int, int], Any] = {}
+        #: Seats whose strong bot is thinking in the pool now.
+        self.thinking: set[tuple[int, int]] = set()
+        self.bot_pool = BotPool(self.config.bot_workers, self.config.bot_think_ms)
 
     # --- accounts ---------------------------------------------------------------------------
 
@@ -352,15 +356,57 @@ class PlayMixin:
                 if deadline is None or deadline > now + 0.001:
                     continue
                 self.deadlines.pop((table.id, index), None)
-                kind = "heuristic"
+                kind = self.config.standin_bot
             else:
-                kind = seat.bot or "heuristic"
-            bot = make_bot(table.game, kind, seed=f"{table.id}:{index}:{len(state.history)}")
+                kind = seat.bot or self.config.standin_bot
+            seed = f"{table.id}:{index}:{len(state.history)}"
+            if kind in SLOW_KINDS:
+                self.think_off_loop(table, index, kind, seed)
+                return
+            bot = make_bot(table.game, kind, seed=seed)
             action = self.affordable(table, index, bot.choose(state.view(index)))
             self.apply_action(table, index, action)
             break  # one action per tick: the table sees every move
         else:
             self.arm(table)
+
+    def think_off_loop(self: Hub, table: Table, index: int, kind: str, seed: str) -> None:
+        """A strong bot's move: its search runs in the bot pool, and the answer is applied
+        only if the table is still at the same move (a player may have acted, or left)."""
+        key = (table.id, index)
+        if key in self.thinking:
+            return
+        state = table.state
+        assert state is not None
+        moves = len(state.history)
+        self.thinking.add(key)
+        view = state.view(index)
+
+        async def answer() -> None:
+            try:
+                action = await self.bot_pool.choose(table.game, kind, seed, view)
+            except Exception:
+                log.exception("a %s bot failed to think; the heuristic bot moves", kind)
+                action = make_bot(table.game, "heuristic", seed=seed).choose(view)
+            finally:
+                self.thinking.discard(key)
+            now = self.tables.get(table.id)
+            if (
+                now is not table
+                or table.state is not state
+                or len(state.history) != moves
+                or index not in state.pending()
+            ):
+                if now is table:
+                    self.arm(table)
+                return
+            try:
+                self.apply_action(table, index, self.affordable(table, index, action))
+            except Exception:
+                log.exception("a %s bot's move was refused", kind)
+                self.arm(table)
+
+        self.spawn(answer())
 
     # --- players who drop and come back -----------------------------------------------------
 
@@ -393,7 +439,7 @@ class PlayMixin:
         index = table.seat_of(player_id)
         if index is None:
             return
-        table.seats[index] = Seat(bot="heuristic", reserved=player_id)
+        table.seats[index] = Seat(bot=self.config.standin_bot, reserved=player_id)
         self.after_seat_change(table)
         self.guest_left(player_id)  # a guest cannot come back for the seat
 

@@ -173,10 +173,12 @@ class SeatingMixin:
         index = message["seat"]
         if not 0 <= index < table.players:
             raise HubError("no_seat", "There is no such seat at this table.")
-        if not table.seats[index].empty:
+        seat = table.seats[index]
+        if not seat.empty and (seat.bot is None or seat.player or seat.reserved):
             raise HubError("seat_taken", "That seat is taken.")
         if table.status != "waiting":
             raise HubError("started", "Bots can be seated only before the game starts.")
+        # A bot's seat takes a new level: the lobby changes a bot's level this way.
         table.seats[index] = Seat(bot=message.get("kind", "heuristic"))
         self.save(table)
         self.table_changed(table)

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from server.hub.cli_options import add_limit_arguments, limits_from
+from server.hub.cli_options import add_bot_arguments, add_limit_arguments, limits_from
 from server.hub.config import HubConfig
 from server.metrics import parse_address
 
@@ -115,6 +115,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds without a key press before a session is closed (0: never)",
     )
     parser.add_argument("--bot-delay", type=float, default=HubConfig().bot_delay)
+    add_bot_arguments(parser)
     parser.add_argument(
         "--between-games",
         type=float,
@@ -327,6 +328,8 @@ def main_serve(args: argparse.Namespace) -> int:
     )
     hub_config = HubConfig(
         bot_delay=args.bot_delay,
+        bot_think_ms=args.bot_think_ms,
+        bot_workers=args.bot_workers,
         between_games=args.between_games,
         seed=args.seed,
         admins=admin_keys(args.admin_keys),

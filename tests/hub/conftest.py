@@ -9,6 +9,9 @@ def fast_config(**overrides) -> HubConfig:
         between_games=0.05,
         grace=0.5,
         turn_timer=0.0,
+        # Stand-ins are strong bots: a short search, in a thread (no process to start).
+        bot_think_ms=5.0,
+        bot_workers=0,
         lobby_interval=0.02,
         hello_timeout=2.0,
         # Scripted clients send far faster than people; the budgets have tests of their own.

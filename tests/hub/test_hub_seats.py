@@ -247,7 +247,9 @@ async def test_after_the_grace_period_the_bot_keeps_the_seat_until_reclaimed(sto
         table = await start_then_drop(hub)
         await asyncio.sleep(0.5)
         seat = hub.tables[table].seats[0]
-        assert seat.player is None and seat.bot == "heuristic" and seat.reserved == "key-a"
+        assert (
+            seat.player is None and seat.bot == hub.config.standin_bot and seat.reserved == "key-a"
+        )
         back = await connect(hub)
         await back.hello(identity="key-a")
         await back.send("join", table=table)

@@ -15,7 +15,10 @@ from tests.tui.conftest import enter_lobby, make_app, wait_for
 @pytest.fixture
 async def hub(store):
     # The hub's real limits, only its timers fast.
-    h = Hub(store, HubConfig(bot_delay=0.0, lobby_interval=0.02, seed=1))
+    h = Hub(
+        store,
+        HubConfig(bot_delay=0.0, lobby_interval=0.02, seed=1, bot_think_ms=5.0, bot_workers=0),
+    )
     await h.start()
     yield h
     await h.stop()

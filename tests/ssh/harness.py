@@ -236,7 +236,9 @@ class ThreadServer:
         from server.store import Store
 
         self.store = Store.open(self.data_dir)
-        self.hub = Hub(self.store, HubConfig(bot_delay=0.0, hello_timeout=5.0))
+        self.hub = Hub(
+            self.store, HubConfig(bot_delay=0.0, hello_timeout=5.0, bot_think_ms=5.0, bot_workers=0)
+        )
         await self.hub.start()
         config = HostConfig(port=0, **self.host_options)
         key = load_or_create_host_key(self.data_dir)

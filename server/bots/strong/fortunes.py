@@ -33,7 +33,7 @@ from .hidden import deal_hidden
 from .search import StrongBot
 
 #: Cards searched per decision: the heuristic's best few by its own values.
-KEEP_CARDS = 4
+KEEP_CARDS = 3
 #: The margin (team points) at which a deal counts as about surely won or lost.
 MARGIN_SCALE = 30.0
 

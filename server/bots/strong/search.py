@@ -2,10 +2,13 @@
 
 A strong bot sees only its seat's view. For each decision it samples *worlds* — complete
 engine states that agree with everything the seat has seen (the game's own module builds them
-through the engine's stacked-deck constructor and replays what happened) — and, in every
-world, tries each legal action and plays the rest out on the world with a fast rollout policy.
-The action with the best mean result wins. Every action meets the same worlds, so the
-comparison measures the action, not the luck of the sample.
+with the engine's stacked-deck constructor and replays what happened; Prophet's Gambit, whose
+hidden moves cannot be replayed, sets a fresh deal's places to the view's) — and, in every
+world, tries each candidate action and plays the rest out on the world with the heuristic bot
+in every seat (the rollout policy). Every action meets the same worlds and the same random
+numbers, so the comparison measures the action, not the luck of the sample. The heuristic's
+own choice stands unless another beats it by ``deviate_z`` standard errors: a few dozen worlds
+find a "better" action by luck alone, and such deviations lost more than they won.
 
 The budget is time (``think_ms``, the server's ``--bot-think-ms``) or, for tests and
 benchmarks that must repeat exactly, a number of worlds (``iterations``): then the choice
