@@ -47,7 +47,7 @@ async def test_lobby_lists_tables_and_players_and_joins_by_keys(hub):
         text = screen_text(bob)
         assert "Prophet's Gambit" in text and "everyone" in text and "waiting" in text
         assert "Ada" in text and "Bob" in text  # online list
-        assert "Seats: Ada, Bot 2, empty." in text
+        assert "Seats: Ada, Bot 2 (regular), empty." in text
         await bob_pilot.press("j")
         await wait_for(bob_pilot, lambda: isinstance(bob.screen, PGTableScreen))
         await wait_for(ada_pilot, lambda: "s Start" in screen_text(ada))
@@ -78,7 +78,7 @@ async def test_a_table_that_changes_is_changed_in_its_row_not_listed_again(hub):
         row = next(line for line in screen_text(bob).splitlines() if "Prophet's Gambit" in line)
         assert "3/3" in row and "playing" in row and "waiting" not in screen_text(bob)
         assert clears == [] and listed.row_count == 1
-        assert "Seats: Ada, Bot 2, Bot 3." in screen_text(bob)
+        assert "Seats: Ada, Bot 2 (regular), Bot 3 (regular)." in screen_text(bob)
         # Between two deals the game goes on: the list says so and is not drawn again (every
         # table's every deal redrew every lobby's list: a tenth of the server's work).
         updates: list[object] = []
