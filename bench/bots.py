@@ -182,7 +182,7 @@ def main() -> None:
     if args.sets:
         counts = [int(x) for x in args.sets.split(",")]
     else:
-        counts = [3, 1, 2] if args.quick else [150, 20, 100]
+        counts = [12, 2, 6] if args.quick else [150, 20, 100]
     think = args.think_ms if args.think_ms is not None else (60.0 if args.quick else None)
     jobs = []
     for game, count in zip(GAMES, counts, strict=True):
