@@ -60,12 +60,10 @@ class StatusBar(TextLines):
             left.append(_("{chips} chips").format(chips=self._num(chips)))
         ratings = you.get("ratings") or {}
         if ratings and ratings_shown != "none":
-            if self.game and self.game in ratings:
-                shown = self._num(ratings[self.game])
-            else:
-                shown = " ".join(
-                    f"{game_short(g)} {self._num(r)}" for g, r in sorted(ratings.items())
-                )
+            # Each rating named by its game in a word ("Gambit 1,012"): at a table its own,
+            # in the lobby all three.
+            games = [self.game] if self.game and self.game in ratings else sorted(ratings)
+            shown = " ".join(f"{game_short(g)} {self._num(ratings[g])}" for g in games)
             left.append(" · ")
             left.append(
                 _("rating {rating}").format(rating=shown) if ratings_shown == "full" else shown
