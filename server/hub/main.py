@@ -15,7 +15,7 @@ from pathlib import Path
 
 from server.store import DataDirInUse, Store, default_data_dir, lock_data_dir
 
-from .cli_options import add_limit_arguments, limits_from
+from .cli_options import add_hub_options, hub_config_from
 from .config import HubConfig
 from .hub import Hub
 from .listener import serve_tcp, serve_unix
@@ -60,15 +60,7 @@ def main_hub(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("server").setLevel(logging.INFO)  # our own lines: start, recovery
-    config = HubConfig(
-        starting_chips=args.starting_chips,
-        chat_limit=not args.no_chat_limit,
-        bot_delay=args.bot_delay,
-        turn_timer=args.turn_timer,
-        grace=args.grace,
-        between_games=args.between_games,
-        **limits_from(args),
-    )
+    config = hub_config_from(args)
     tcp = None
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
@@ -97,13 +89,7 @@ def add_hub_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--unix", help="unix socket path (default: DATA_DIR/hub.sock)")
     parser.add_argument("--tcp", help="also listen on HOST:PORT (clients there are guests)")
-    parser.add_argument("--starting-chips", type=int, default=1000)
+    add_hub_options(parser)
     parser.add_argument(
-        "--no-chat-limit", action="store_true", help="switch off the chat rate limit (a LAN night)"
+        "-v", "--verbose", action="store_true", help="log the informational lines of every library"
     )
-    parser.add_argument("--bot-delay", type=float, default=1.0)
-    parser.add_argument("--turn-timer", type=float, default=60.0)
-    parser.add_argument("--grace", type=float, default=120.0)
-    parser.add_argument("--between-games", type=float, default=5.0)
-    add_limit_arguments(parser.add_argument_group("limits", "what one client may cost the hub"))
-    parser.add_argument("-v", "--verbose", action="store_true")

@@ -17,12 +17,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from server.hub.cli_options import add_limit_arguments, limits_from
-from server.hub.config import HubConfig
+from server.hub.cli_options import add_hub_options, hub_config_from
 
 from .config import HostConfig
 
 if TYPE_CHECKING:
+    from server.hub.config import HubConfig
     from server.store import DataDirLock
 
     from .host import SSHHost
@@ -96,7 +96,6 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"new connections a second from one address, after a burst of "
         f"{defaults.connection_burst}",
     )
-    add_limit_arguments(limits)
     limits.add_argument(
         "--max-auth-failures",
         type=int,
@@ -109,16 +108,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=defaults.idle_timeout,
         help="seconds without a key press before a session is closed (0: never)",
     )
-    parser.add_argument("--bot-delay", type=float, default=HubConfig().bot_delay)
-    parser.add_argument(
-        "--between-games",
-        type=float,
-        default=HubConfig().between_games,
-        help="seconds between the end of a deal and the next one",
-    )
-    parser.add_argument(
-        "--seed", type=int, default=None, help="fixed deal seed, for repeatable games (tests)"
-    )
+    add_hub_options(parser, limits)
     parser.add_argument(
         "--workers",
         type=int,
@@ -126,7 +116,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="processes that run the players' apps (default: one per core, "
         "none on a single core; 0: all in the server process)",
     )
-    parser.add_argument("--log-file", help="log here instead of stderr")
+    parser.add_argument("--log-file", help="log here instead of stderr (default: stderr)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log SSH details too")
 
 
@@ -279,12 +269,7 @@ def main_serve(args: argparse.Namespace) -> int:
         log_file=args.log_file,
         verbose=args.verbose,
     )
-    hub_config = HubConfig(
-        bot_delay=args.bot_delay,
-        between_games=args.between_games,
-        seed=args.seed,
-        **limits_from(args),
-    )
+    hub_config = hub_config_from(args)
     try:
         # One server per database, taken before the store is opened (server/store/lock.py).
         lock = lock_data_dir(data_dir, f"gambit serve on {args.host} port {args.port}")
