@@ -70,6 +70,11 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["heuristic", "random"],
         help="which bots play every seat",
     )
+    demo.add_argument(
+        "--fast",
+        action="store_true",
+        help="no pause between moves (there is none anyway when the output is piped)",
+    )
     hub = sub.add_parser(
         "hub",
         help="run the game hub on a local socket (no SSH)",
@@ -123,7 +128,12 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             return run_demo(
-                args.game, seed=args.seed, players=args.players, bot=args.bot, out=sys.stdout
+                args.game,
+                seed=args.seed,
+                players=args.players,
+                bot=args.bot,
+                out=sys.stdout,
+                fast=args.fast,
             )
         except BrokenPipeError:  # `gambit demo | head` is fine
             sys.stderr.close()
