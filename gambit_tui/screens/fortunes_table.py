@@ -32,7 +32,7 @@ from ..fortunes_text import (
 )
 from ..i18n import N_, _, ngettext
 from ..widgets.chat_panel import ChatPanel
-from ..widgets.choice_row import ChoiceRow
+from ..widgets.choice_row import ChoiceRow, digit_range, pick_hint
 from ..widgets.fortunes_compass import FortunesCompass
 from ..widgets.fortunes_hand import FortunesHand
 from ..widgets.fortunes_status import TRICKS, FortunesStatus, signed
@@ -75,8 +75,8 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         Binding("enter", "play", N_("Play")),
         Binding("p", "play", N_("Play"), show=False),
         Binding("enter", "bid", N_("Bid")),
-        Binding("up", "bid_step(1)", N_("More"), key_display="↑↓"),
-        Binding("down", "bid_step(-1)", N_("Fewer"), show=False),
+        Binding("up", "bid_step(1)", N_("Choose bid"), key_display="↑↓"),
+        Binding("down", "bid_step(-1)", N_("Choose bid"), show=False),
         Binding("s", "bet('stay')", N_("Stay")),
         Binding("r", "bet('raise')", N_("Raise")),
         Binding("f", "bet('fold')", N_("Fold")),
@@ -294,7 +294,9 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             out = Text(_("Your bid:") + " ")
             left, right = ("<", ">") if self.gapp.card_style.ascii else ("◀", "▶")
             out.append(f"{left} {self.bid} {right}", style="bold reverse")
-            out.append("  ·  " + _("↑↓ or 0–9 change · house rule: each player bids"), style="dim")
+            keys = digit_range(int(ask.get("max", TRICKS)) + 1, first=0)
+            change = _("↑↓ or {keys} change · house rule: each player bids").format(keys=keys)
+            out.append("  ·  " + change, style="dim")
             return out
         if kind == "bet":
             left = int(ask.get("raises_left", 0))
@@ -335,8 +337,9 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         if isinstance(card, str):
             out.append_text(card_text(card, self.gapp.card_style))
             out.append(" " + card_name(card))
-            if self.ask_kind == "play":
-                out.append("  ·  " + _("←→ or 1–{n} pick").format(n=min(9, len(row.choices))))
+            keys = pick_hint(row) if self.ask_kind == "play" else ""
+            if keys:
+                out.append("  ·  " + keys)
                 if not all(c.enabled for c in row.choices):
                     out.append("  ·  " + _("dimmed cards may not be played"))
         return out
@@ -432,8 +435,12 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             return self._legal("stay" if not parameters else str(parameters[0])) is not None
         if action == "next_deal":
             return self._legal("next_deal") is not None
-        if action == "move":
-            return bool(self.query_one(FortunesHand).choices) and not self.chat_open
+        if action == "move":  # not while bidding: the bid is chosen with ↑↓ and digits
+            return (
+                kind != "bid"
+                and bool(self.query_one(FortunesHand).choices)
+                and not (self.chat_open)
+            )
         if action == "digit":
             return (kind == "bid" or bool(self.query_one(FortunesHand).choices)) and not (
                 self.chat_open
@@ -512,6 +519,13 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
     def action_move(self, delta: int) -> None:
         self.query_one(FortunesHand).move(delta)
         self.refresh_bindings()
+
+    def footer_keys(self, action: str, shown: str) -> str:
+        """The bid's keys in the footer: the arrows, and the digits that set a bid."""
+        if action.startswith("bid_step"):
+            most = int((self.ask or {}).get("max", TRICKS))
+            return f"{shown} {digit_range(most + 1, first=0)}"
+        return shown
 
     def action_digit(self, digit: int) -> None:
         """A digit sets the bid while bidding (0–9), else picks the card in that place."""

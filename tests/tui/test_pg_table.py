@@ -295,12 +295,13 @@ def textual_footer_items(footer, screen) -> tuple:
     from gambit_tui.widgets.footer import FooterItem
 
     by_action = {}
+    keys_of = getattr(screen, "footer_keys", lambda _action, shown: shown)
     for _node, binding, enabled, _tooltip in screen.active_bindings.values():
         if not binding.show or binding.action in by_action:
             continue
         by_action[binding.action] = FooterItem(
             binding.key,
-            footer.app.get_key_display(binding),
+            keys_of(binding.action, footer.app.get_key_display(binding)),
             _(binding.description) if binding.description else "",
             enabled,
         )
