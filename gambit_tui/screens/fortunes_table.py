@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.screen import Screen
 
 from .. import events
 from ..autoplay import AutoPlay
@@ -100,8 +101,8 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         self._seen: tuple[int, int] | None = None
         #: Readings already shown: ("deal", games played, deal) or ("over", games played).
         self._readings_shown: set[tuple[Any, ...]] = set()
-        #: Every notice raised, newest last (tests read it; the toasts fade).
-        self.notices: list[str] = []
+        #: The reading that came up by itself, and the deal it is of (see maybe_show_result).
+        self._auto_reading: tuple[tuple[Any, ...], Screen] | None = None
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -178,8 +179,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             self.gapp.card_style,
             mine=self.seat,
         ):
-            self.notices.append(text)
-            self.notify(text, timeout=4, markup=False)
+            self.notice(text)
 
     def _set_hand(self, view: dict[str, Any] | None) -> None:
         row = self.query_one(FortunesHand)
@@ -371,7 +371,35 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         self._readings_shown.add(key)
         from .fortunes_reading import FortunesReadingScreen
 
-        self.app.push_screen(FortunesReadingScreen(message))
+        reading = FortunesReadingScreen(message)
+        self._auto_reading = (key, reading)
+        self.app.push_screen(reading)
+
+    def next_deal_begun(self) -> bool:
+        """Whether a deal after the one the reading that came up by itself is of has begun:
+        a new game after the game's end, the next deal after a deal's."""
+        view = self.view
+        if view is None or view.get("over") or self._auto_reading is None:
+            return False
+        key = self._auto_reading[0]
+        if key[0] == "over":
+            return True
+        return view.get("phase") != "next_deal" or view.get("deal") != key[2]
+
+    def close_finished_result(self) -> None:
+        """The reading that came up by itself closes when the next deal begins (one the
+        player opened with ``v`` stays: they asked for it)."""
+        if self._auto_reading is None:
+            return
+        key, reading = self._auto_reading
+        self._auto_reading = None
+        if self.app.screen is not reading:
+            return  # closed already (or under a dialog the player opened on top of it)
+        reading.dismiss()
+        if key[0] == "over":
+            self.notice(_("The next game has started."))
+        else:
+            self.notice(_("The next deal has started."))
 
     def action_reading(self) -> None:
         from .fortunes_reading import FortunesReadingScreen

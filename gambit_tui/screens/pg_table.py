@@ -284,5 +284,8 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         self.query_one(ChoiceRow).pick(index)
         self.refresh_bindings()
 
+    def next_deal_notice(self) -> str:
+        return _("The next deal has started.")
+
     def timers_widget(self) -> PGSeats:
         return self.query_one(PGSeats)
