@@ -84,8 +84,11 @@ class TableScreen(GambitScreen):
         self._behind = False
         self._event_lines = EventLines()
         self._result_panel: ResultPanel | None = None
-        #: The table message whose result is open (shown again if the screen is recomposed).
+        #: The table message whose result is open or due (shown again if the screen is
+        #: recomposed), until the player closes it or the next deal begins.
         self._open_result: dict[str, Any] | None = None
+        #: Every notice this screen raised, newest last (tests read it; the toasts fade).
+        self.notices: list[str] = []
 
     # --- the model -------------------------------------------------------------------------
 
@@ -217,6 +220,8 @@ class TableScreen(GambitScreen):
             # see-through dialog.)
             self._behind = True
         self.maybe_show_result()
+        if self.next_deal_begun():
+            self.close_finished_result()
 
     def redraw(self) -> None:
         """Show the latest state of the table."""
@@ -259,14 +264,45 @@ class TableScreen(GambitScreen):
         self.set_timer(_result_delay.uniform(*RESULT_DELAY), partial(self._result_due, message))
 
     def _result_due(self, message: dict[str, Any]) -> None:
-        if self._open_result is message and not self.result_open:
-            self.show_result(message)
-            self.draw_now()
+        if self._open_result is not message or self.result_open:
+            return
+        if self.next_deal_begun():
+            # (Only with a pause between deals shorter than the result's delay: the log
+            # tells how the last one ended.)
+            self._open_result = None
+            return
+        self.show_result(message)
+        self.draw_now()
+
+    def next_deal_begun(self) -> bool:
+        """Whether the table plays a deal that has not ended (a result shown, or due, belongs
+        to one before it)."""
+        view = self.view
+        return view is not None and not view.get("over")
+
+    def close_finished_result(self) -> None:
+        """The next deal has begun: the result of the last one closes by itself, so it never
+        covers the new deal (a spectator, who has nothing to press, saw one result stay over
+        deal after deal), and a notice says why it went."""
+        if self._open_result is None:
+            return
+        was_open = self.result_open
+        self.action_close_result()
+        if was_open:
+            self.notice(self.next_deal_notice())
+
+    def next_deal_notice(self) -> str:
+        return _("The next game has started.")
+
+    def notice(self, text: str, timeout: float = 4) -> None:
+        """A short notice over the table (a toast), kept in :attr:`notices`."""
+        self.notices.append(text)
+        self.notify(text, timeout=timeout, markup=False)
 
     @while_composed
     def show_result(self, message: dict[str, Any]) -> None:
         """Show the result of the deal that ``message`` ended; it stays until the player
-        closes it, so a result is never missed, even if the next deal begins below it."""
+        closes it or the next deal begins (see :meth:`close_finished_result`)."""
         self._open_result = message
         if self._result_panel is None:
             return  # shown by setup() once composed

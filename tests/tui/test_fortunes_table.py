@@ -296,7 +296,8 @@ async def test_bids_by_keys_show_in_the_status_and_the_won_tricks(hub):
         await wait_for(pilot, lambda: table.ask_kind == "bid")
         text = screen_text(app)
         assert "Bid the tricks you will win" in text and "Your bid: ◀ 5 ▶" in text
-        assert "↑↓ More" in text and "⏎ Bid" in text
+        assert "↑↓ 0–9 Choose bid" in text and "⏎ Bid" in text
+        assert "Pick card" not in text  # the arrows and digits choose the bid now
         assert "House rules: scoring, bids per player" in status_text(app)
         await pilot.press("up", "up")
         assert "Your bid: ◀ 7 ▶" in screen_text(app)
@@ -593,3 +594,30 @@ async def test_a_player_who_cannot_pay_the_ante_again_can_only_fold(hub):
         text = screen_text(app)
         assert "You cannot pay the ante again (20 chips): you must fold." in text
         assert "f Fold" in text and not table.check_action("bet", ("stay",))
+
+
+async def test_a_hand_of_19_bare_cards_is_not_offered_digits_it_does_not_show(hub):
+    """At 80 columns the full hand is drawn without digits: the hint offers the arrows only;
+    a hand that shows its digits is offered them (1–9, 0 for ten cards or more)."""
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        table = await open_fortunes_table(pilot)
+        hand = table.query_one(FortunesHand)
+        await wait_for(pilot, lambda: table.ask_kind == "play")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "1–9" not in text and "1 " + hand.choices[0].label.plain not in text
+        assert len(hand.choices) == 19 and hand.digit_keys() == ""
+        if sum(c.enabled for c in hand.choices) > 1:
+            assert "←→ pick" in text
+    app = make_app(hub, name="Bea", identity="SHA256:bea")
+    async with app.run_test(size=(200, 30)) as pilot:
+        await enter_lobby(pilot)
+        table = await open_fortunes_table(pilot)
+        hand = table.query_one(FortunesHand)
+        await wait_for(pilot, lambda: table.ask_kind == "play")
+        await pilot.pause()
+        assert hand.digit_keys() == "1–9, 0"  # 200 columns: one line, each card numbered
+        if sum(c.enabled for c in hand.choices) > 1:
+            assert "←→ or 1–9, 0 pick" in screen_text(app)
