@@ -103,10 +103,10 @@ async def seat_apps(count: int, prefix: str) -> Seated:
     from gambit_tui.app import GambitApp
     from gambit_tui.term import TermInfo
     from protocol.connection import queue_pair
+    from server.apphost.app_settings import prepare_app
     from server.hub import Hub, HubConfig
-    from server.ssh.app_settings import prepare_app
-    from server.ssh.driver import bind
     from server.store import Store
+    from server.terminal.driver import bind
 
     store = Store.open(Path(tempfile.mkdtemp(prefix=prefix)))
     hub = Hub(store, HubConfig(bot_delay=0.0, turn_timer=0, between_games=3600.0, seed=7))

@@ -258,14 +258,8 @@ async def stop_host(host: SSHHost) -> None:
         await host.abort()
 
 
-def setup_logging(log_file: str | None, verbose: bool, json_lines: bool = False) -> None:
-    """See server/logs.py (kept here for the app workers, which call it by this name)."""
-    from server.logs import setup_logging as setup
-
-    setup(log_file, verbose, json_lines)
-
-
 def main_serve(args: argparse.Namespace) -> int:
+    from server.logs import setup_logging
     from server.store import DataDirInUse, default_data_dir, lock_data_dir
 
     setup_logging(args.log_file, args.verbose, args.log_json)

@@ -6,7 +6,7 @@ import pyte
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.ssh.screen_diff import SYNC_END, SYNC_START, SentScreen
+from server.terminal.screen_diff import SYNC_END, SYNC_START, SentScreen
 
 COLS, ROWS = 20, 6
 
