@@ -101,6 +101,8 @@ class GambitApp(App[None]):
         self.watching: set[int] = set()
         #: How many "your turn" alerts were raised (tests read it; the bell is invisible).
         self.alerts = 0
+        #: What stand-in bots did with the player's chips, as told (tests read it).
+        self.stand_in_notices: list[str] = []
         #: What the terminal's window title was last set to.
         self.window_title = "Gambit"
         self._asked: dict[int, bool] = {}
@@ -228,6 +230,12 @@ class GambitApp(App[None]):
                     )
                 )
             self.broadcast(events.SocialChanged)
+        elif kind == "stand_in":
+            from .result_text import stand_in_text
+
+            text = stand_in_text(int(message["games"]), int(message["chips"]))
+            self.stand_in_notices.append(text)
+            self.notify(text, timeout=12, markup=False)
         elif kind in ("error", "notice"):
             self.notify(
                 message.get("message", ""),
