@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gettext
 import logging
+import math
 from typing import Any, ClassVar
 
 from rich.console import ColorSystem
@@ -31,7 +32,7 @@ from . import events, textual_patches
 from .ascii_text import asciify
 from .cards import CardStyle
 from .i18n import LANGUAGES, N_, _, ascii_catalog, translations
-from .model import ClientModel
+from .model import LATE_BELL, ClientModel, turn_clock
 from .prefs import Prefs
 from .screens.base import GambitScreen
 from .term import TermInfo
@@ -101,6 +102,10 @@ class GambitApp(App[None]):
         self.watching: set[int] = set()
         #: How many "your turn" alerts were raised (tests read it; the bell is invisible).
         self.alerts = 0
+        #: The decisions (table, deadline) whose late bell has rung.
+        self._late_bells: set[tuple[int, int]] = set()
+        #: What stand-in bots did with the player's chips, as told (tests read it).
+        self.stand_in_notices: list[str] = []
         #: What the terminal's window title was last set to.
         self.window_title = "Gambit"
         self._asked: dict[int, bool] = {}
@@ -142,6 +147,7 @@ class GambitApp(App[None]):
             self.theme = MONO.name
             self.add_class("-no-colour")
         self.run_worker(self._talk(), name="connection", exit_on_error=False)
+        self.set_interval(1.0, self._turn_clock)
 
     async def _talk(self) -> None:
         """Say hello, then turn every message from the hub into model changes and events."""
@@ -228,6 +234,12 @@ class GambitApp(App[None]):
                     )
                 )
             self.broadcast(events.SocialChanged)
+        elif kind == "stand_in":
+            from .result_text import stand_in_text
+
+            text = stand_in_text(int(message["games"]), int(message["chips"]))
+            self.stand_in_notices.append(text)
+            self.notify(text, timeout=12, markup=False)
         elif kind in ("error", "notice"):
             self.notify(
                 message.get("message", ""),
@@ -344,6 +356,34 @@ class GambitApp(App[None]):
         self._table_screens.pop(table_id, None)
 
     # --- "your turn" ---------------------------------------------------------------------------
+
+    def _turn_clock(self) -> None:
+        """While a dialog or a result covers the table where it is the player's turn, the
+        status bar of what covers it shows their seconds left, and the bell rings once at
+        ``LATE_BELL`` seconds: a turn timer must not run out unseen."""
+        from .widgets.status_bar import StatusBar
+
+        clock = turn_clock(self.model)
+        text = ""
+        if clock is not None and self._table_covered(clock.table_id):
+            seconds = math.ceil(clock.left)
+            text = _("Your turn: {n} s").format(n=seconds)
+            if clock.left <= LATE_BELL and clock.key not in self._late_bells:
+                self._late_bells.add(clock.key)
+                if self.prefs.alert:
+                    self.bell()
+        top = self.screen
+        for screen in self.screen_stack:
+            for bar in screen.query(StatusBar):
+                bar.turn = text if screen is top else ""
+
+    def _table_covered(self, table_id: int) -> bool:
+        """Whether the table's own view is out of sight: another screen or dialog is on top,
+        or the result panel covers it."""
+        from .screens.table_base import TableScreen
+
+        top = self.screen
+        return not (isinstance(top, TableScreen) and top.table_id == table_id) or top.result_open
 
     def _alert_if_asked(self, table_id: int, message: dict[str, Any]) -> None:
         view = message.get("view") or {}

@@ -139,3 +139,35 @@ class ClientModel:
 
     def forget_invite(self, table_id: int) -> None:
         self.invites = [i for i in self.invites if i["table"] != table_id]
+
+
+#: Seconds left on the player's turn timer when the bell rings if the table is out of sight.
+LATE_BELL = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClock:
+    """The player's most urgent turn timer: where, seconds left, and which decision (the
+    table and its deadline, to the second) so that its bell rings once."""
+
+    table_id: int
+    left: float
+    key: tuple[int, int]
+
+
+def turn_clock(model: ClientModel) -> TurnClock | None:
+    """The turn timer with the least time left among the tables where the player must decide
+    now (None if there is none); the seconds come from the hub's deadlines."""
+    best: TurnClock | None = None
+    for table_id in model.seated_tables():
+        message = model.views[table_id]
+        seat = message.get("seat")
+        if seat is None or not (message.get("view") or {}).get("ask"):
+            continue
+        left = model.deadline_left(table_id, seat)
+        if left is None:
+            continue
+        deadline = model.received.get(table_id, 0.0) + message["info"]["deadlines"][str(seat)]
+        if best is None or left < best.left:
+            best = TurnClock(table_id, left, (table_id, round(deadline)))
+    return best

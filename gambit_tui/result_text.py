@@ -175,3 +175,20 @@ def _table(rows: list[list[Text | str]]) -> Text:
     """Rows in columns two cells apart, names cut to fit."""
     widths: list[int | None] = [None, NAME_WIDTH]
     return grid_text(rows, gap=2, max_widths=widths)
+
+
+def stand_in_text(games: int, chips: int) -> str:
+    """What a stand-in bot did with the player's chips while they were away (the hub's
+    ``stand_in``): told when they sit down again, so a loss is never a surprise found later."""
+    played = ngettext(
+        "While you were away a bot played {games} game in your seat with your chips:",
+        "While you were away a bot played {games} games in your seat with your chips:",
+        games,
+    ).format(games=games)
+    if chips > 0:
+        result = ngettext("it won {n} chip.", "it won {n} chips.", chips).format(n=chips)
+    elif chips < 0:
+        result = ngettext("it lost {n} chip.", "it lost {n} chips.", -chips).format(n=-chips)
+    else:
+        result = _("it neither won nor lost chips.")
+    return f"{played} {result}"

@@ -163,6 +163,7 @@ SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
     "lobby_update": ("tables", "removed", "players", "online", "tables_total"),
     "table": ("table", "info", "seat", "view"),
     "left": ("table",),
+    "stand_in": ("table", "games", "chips"),
     "chat": ("channel", "from", "text", "ts"),
     "invite": ("table", "from", "game"),
     "invites": ("invites",),

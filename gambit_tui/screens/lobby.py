@@ -382,8 +382,9 @@ class LobbyScreen(GambitScreen):
             free = any(not (s["name"] or s["bot"]) for s in info["seats"])
             waiting = info["status"] == "waiting"
             if action == "join":
+                # At one's own table, j goes back to it (as o does).
                 mine = any(s.get("reserved") == self.gapp.model.name for s in info["seats"])
-                return not seated and (mine or (waiting and free))
+                return seated or mine or (waiting and free)
             if action == "open":
                 return seated
             if action == "watch":
@@ -405,7 +406,9 @@ class LobbyScreen(GambitScreen):
 
     def action_join(self) -> None:
         info = self.selected
-        if info is not None:
+        if info is not None and self._seated(info):
+            self.action_open()
+        elif info is not None:
             self.gapp.dismissed.discard(info["id"])
             self.gapp.send({"t": "join", "table": info["id"]})
 

@@ -397,7 +397,25 @@ class TableScreen(GambitScreen):
         self.set_chat(True)
 
     def action_leave(self) -> None:
-        """Stand up (a bot finishes a game in progress) or stop watching."""
+        """Stand up or stop watching. During a game a seat cannot just go: a bot plays it to
+        the end with the player's chips at stake, so the player is asked first."""
+        view = self.view
+        if self.seat is None or view is None or view.get("over"):
+            self._leave()
+            return
+        from .confirm import ConfirmScreen
+
+        text = _(
+            "A bot will play your seat until this game ends. Your chips stay at stake: what "
+            "the bot wins or loses is yours, and you will be told when you come back. "
+            "Press j on this table in the lobby to take your seat back.\n\nLeave the table?"
+        )
+        self.app.push_screen(
+            ConfirmScreen(_("Leave during a game"), text),
+            lambda yes: self._leave() if yes else None,
+        )
+
+    def _leave(self) -> None:
         self.gapp.send({"t": "leave", "table": self.table_id})
 
     def action_back(self) -> None:

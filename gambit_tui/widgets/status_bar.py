@@ -34,10 +34,15 @@ class StatusBar(TextLines):
     """Where the player is, shown on the right."""
     lang: shown[str] = shown("en")
     """Locale for numbers."""
+    turn: shown[str] = shown("")
+    """The player's turn clock while something covers their table ("" when nothing does);
+    shown in place of where they are, which matters less than the seconds left."""
 
     def build(self) -> Text:
         width = self.size.width - 2
-        right = Text(self.context, style="dim")
+        right = (
+            Text(self.turn, style="bold reverse") if self.turn else Text(self.context, style="dim")
+        )
         # The ratings give way to where the player is (German and Ukrainian places are long):
         # first their label, then the ratings; a place that still does not fit is cut.
         for detail in ("full", "short", "none"):

@@ -74,6 +74,7 @@ class PlayMixin:
         state = game.new_state(table.players, table.options, dealer=table.dealer, seed=seed)
         with self.store.transaction():
             table.accounts = [self.account(seat) for seat in table.seats]
+            table.paid = [table.stake] * table.players
             if table.stake:
                 for seat in table.seats:
                     self.store.transfer(
@@ -121,6 +122,8 @@ class PlayMixin:
                 self.store.transfer(
                     account, f"pot:{table.id}", due, action["type"], ref=str(table.id)
                 )
+                if seat < len(table.paid):
+                    table.paid[seat] += due
             self.store.append_action(table.id, seat, action)
         state.apply(seat, action)
         if state.is_over:
@@ -169,6 +172,7 @@ class PlayMixin:
             leftover = self.store.balance(pot)
             if leftover:
                 self.store.transfer(pot, "bank", leftover, "rounding", ref=str(table.id))
+            self.note_stand_ins(table, payouts)
             self.rate(table, outcome)
             self.store.record_game(table.id, state.params, state.history, outcome.to_wire(), humans)
             table.status = "between"
@@ -183,6 +187,20 @@ class PlayMixin:
             if pid in self.players:
                 self.players[pid].push({"t": "you", **self.you(self.players[pid])})
         self.later(("next", table.id), self.config.between_games, self.next_game, table.id)
+
+    def note_stand_ins(self: Hub, table: Table, payouts: list[int]) -> None:
+        """A bot that finished a game in an absent player's seat played with their chips:
+        what it won or lost for them is kept until they sit down again (``stand_in``)."""
+        for index, seat in enumerate(table.seats):
+            pid = seat.reserved
+            if seat.bot is None or pid is None or index >= len(table.accounts):
+                continue
+            if table.accounts[index] != f"player:{pid}":
+                continue  # a later game: the bot played with the bank's chips
+            paid = table.paid[index] if index < len(table.paid) else table.stake
+            record = table.away.setdefault(pid, {"games": 0, "chips": 0})
+            record["games"] += 1
+            record["chips"] += payouts[index] - paid
 
     def rate(self: Hub, table: Table, outcome: Outcome) -> None:
         """openskill update for the humans at the table; bots count at the default rating.

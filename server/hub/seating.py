@@ -96,8 +96,11 @@ class SeatingMixin:
         if reclaim is not None and wanted in (None, reclaim):
             seat = table.seats[reclaim]
             seat.player, seat.bot, seat.reserved = player.id, None, None
+            away = table.away.pop(player.id, None)
             self.save(table)
             self.table_changed(table)
+            if away:
+                player.push({"t": "stand_in", "table": table.id, **away})
             return
         self.may_join(table, player)
         if wanted is None:

@@ -46,6 +46,12 @@ class Table:
     accounts: list[str] = field(default_factory=list)
     #: How the last game moved each seat's rating, as players see ratings (None: a bot).
     rating_changes: list[int | None] = field(default_factory=list)
+    #: Chips each seat put into the pot in the current game (ante, stays, raises): what a
+    #: stand-in bot's result for an absent player is measured against.
+    paid: list[int] = field(default_factory=list)
+    #: Per player whose seat a stand-in bot played with their chips: the games it finished
+    #: for them and the chips it won (negative: lost), told to them when they sit down again.
+    away: dict[str, dict[str, int]] = field(default_factory=dict)
     state: State | None = None
 
     def __post_init__(self) -> None:
@@ -97,6 +103,8 @@ class Table:
             "games_played": self.games_played,
             "accounts": self.accounts,
             "rating_changes": self.rating_changes,
+            "paid": self.paid,
+            "away": self.away,
         }
         return data
 

@@ -244,8 +244,10 @@ async def test_escape_keeps_the_seat_and_leaving_hands_it_to_a_bot(hub):
         await pilot.press("s")
         table = app.screen
         await wait_for(pilot, lambda: table.ask is not None)
-        # Leaving mid-game hands the seat to a bot, kept for us; j takes it back.
+        # Leaving mid-game (confirmed) hands the seat to a bot, kept for us; j takes it back.
         await pilot.press("q")
+        await wait_for(pilot, lambda: app.screen is not table)
+        await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         await wait_for(pilot, lambda: app.model.tables[1]["seats"][0]["reserved"] == "Ada")
         await pilot.press("j")
