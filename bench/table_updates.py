@@ -103,7 +103,9 @@ async def seat_apps(count: int, prefix: str) -> Seated:
     from gambit_tui.app import GambitApp
     from gambit_tui.term import TermInfo
     from protocol.connection import queue_pair
-    from server.apphost.app_settings import prepare_app
+    from server.apphost.app_settings import host_many_apps, prepare_app
+
+    host_many_apps()
     from server.hub import Hub, HubConfig
     from server.store import Store
     from server.terminal.driver import bind

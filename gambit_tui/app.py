@@ -28,7 +28,7 @@ from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
 from protocol.messages import PROTOCOL_VERSION
 
-from . import events, textual_patches
+from . import events
 from .ascii_text import asciify
 from .cards import CardStyle
 from .i18n import LANGUAGES, N_, _, ascii_catalog, translations
@@ -39,7 +39,6 @@ from .term import TermInfo
 from .themes import MONO, THEME_NAMES
 
 log = logging.getLogger(__name__)
-textual_patches.apply()
 
 _COLOR_SYSTEMS = {
     "truecolor": ColorSystem.TRUECOLOR,

@@ -16,8 +16,12 @@ from textual.pilot import Pilot
 from gambit_tui.app import GambitApp
 from gambit_tui.term import TermInfo
 from protocol.connection import queue_pair
+from server.apphost.app_settings import host_many_apps
 from server.hub import Hub
 from tests.hub.conftest import fast_config
+
+# The apps under test run as the server runs them (Textual's corrections, tables drawn at once).
+host_many_apps()
 
 
 def tui_config(**overrides):
