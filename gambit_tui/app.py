@@ -223,6 +223,8 @@ class GambitApp(App[None]):
         elif changed == "chat":
             key = "lobby" if message["channel"] == "lobby" else message.get("table", 0)
             self.broadcast(events.ChatArrived, key)
+        elif changed == "history":
+            self.broadcast(events.HistoryArrived)
         elif changed == "admin":
             self.broadcast(events.AdminReplied, message["op"])
         elif changed == "social":

@@ -50,6 +50,10 @@ class Refused(ServerEvent):
         self.ref = ref
 
 
+class HistoryArrived(ServerEvent):
+    """A page of our finished games, or a leaderboard, arrived."""
+
+
 class AdminReplied(ServerEvent):
     """The hub answered an admin request (the model keeps the last answer of each op)."""
 

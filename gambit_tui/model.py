@@ -39,6 +39,10 @@ class ClientModel:
     chat: dict[str | int, deque[ChatLine]] = field(default_factory=dict)
     invites: list[dict[str, Any]] = field(default_factory=list)
     friends: list[dict[str, Any]] | None = None
+    #: The last page of our finished games the hub sent (None: not asked yet).
+    history: dict[str, Any] | None = None
+    #: Game → its last leaderboard.
+    leaderboards: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: The hub's last answer to each admin request (admins only), by op.
     admin: dict[str, Any] = field(default_factory=dict)
 
@@ -95,6 +99,12 @@ class ClientModel:
         if kind == "friends":
             self.friends = list(message["friends"])
             return "social"
+        if kind == "history":
+            self.history = message
+            return "history"
+        if kind == "leaderboard":
+            self.leaderboards[message["game"]] = message
+            return "history"
         if kind == "admin_reply":
             self.admin[message["op"]] = message["data"]
             return "admin"

@@ -142,6 +142,13 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
         "from": _str(MAX_NAME),
         "text": _str(MAX_CHAT),
     },
+    # The sender's finished games, newest first, a page at a time (``game``: of one game only).
+    "history": {
+        "game": _str(32, required=False, nullable=True, choices=GAMES),
+        "page": _int(0, 100_000, required=False),
+    },
+    # The best rated players at one game (with at least a few games played).
+    "leaderboard": {"game": _str(32, choices=GAMES)},
     # Admins only (see docs/protocol.md): one op and what it needs.
     "admin": {
         "op": _str(16, choices=ADMIN_OPS),
@@ -173,7 +180,13 @@ SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
     "pong": ("n",),
     "bye": ("code", "message"),
     "admin_reply": ("op", "data"),
+    "history": ("games", "game", "page", "pages", "total"),
+    "leaderboard": ("game", "min_games", "rows"),
 }
+#: Finished games per page of a player's history.
+HISTORY_PAGE = 10
+#: Rows of a leaderboard.
+LEADERBOARD_ROWS = 20
 
 
 def _check_scalar_tree(name: str, value: Any, depth: int = 0) -> None:

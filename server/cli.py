@@ -122,6 +122,35 @@ def build_parser() -> argparse.ArgumentParser:
     from .admin_cli import add_admin_arguments
 
     add_admin_arguments(admin)
+    export = sub.add_parser(
+        "export",
+        help="write a finished game's record as JSON (docs/records.md)",
+        description="Write a finished game's record (who played, the seed revealed after the "
+        "end, every move, the result) as a versioned JSON file that 'gambit replay FILE' and "
+        "'gambit verify FILE' read back. The format is in docs/records.md.",
+        formatter_class=DefaultsShown,
+    )
+    verify = sub.add_parser(
+        "verify",
+        help="check that a finished game's deal was fair and really played",
+        description="Recompute a finished game's deals from its revealed seed and check them "
+        "against the commitment published before the deal, the cards dealt and every card "
+        "played (docs/fair-deals.md). Exit status: 0 pass, 1 fail, 2 no such game or file, "
+        "3 consistent but not a fair deal (a fixed seed or a stacked deck), 4 recorded "
+        "without a commitment.",
+        formatter_class=DefaultsShown,
+    )
+    replay = sub.add_parser(
+        "replay",
+        help="step through a finished game in this terminal",
+        description="Step through a finished game, by its number in the data folder or from "
+        "a file 'gambit export' wrote: right/n/space next move, left/p previous, Home/End "
+        "start/end, a play/pause, q quit. Every hand is open unless --seat is given.",
+        formatter_class=DefaultsShown,
+    )
+    from .records.commands import add_record_arguments
+
+    add_record_arguments(export, verify, replay)
     for configurable in (serve, hub):
         configurable.add_argument(
             "--config",
@@ -180,6 +209,15 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print(f"gambit backup: wrote {written}")
         return 0
+    if args.command in ("export", "verify", "replay"):
+        from .records import commands
+
+        run = {
+            "export": commands.main_export,
+            "verify": commands.main_verify,
+            "replay": commands.main_replay,
+        }[args.command]
+        return run(args)
     if args.command == "play":
         from .local_play import main_play
 

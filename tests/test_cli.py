@@ -41,7 +41,7 @@ def test_version(capsys):
     assert out[0] == "gambit" and out[1][0].isdigit()
 
 
-@pytest.mark.parametrize("command", ["serve", "hub", "play", "demo"])
+@pytest.mark.parametrize("command", ["serve", "hub", "play", "demo", "export", "verify", "replay"])
 def test_every_option_has_help_and_shows_its_default(command):
     parser = subcommands()[command]
     text = parser.format_help()

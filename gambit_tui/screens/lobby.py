@@ -69,6 +69,7 @@ class LobbyScreen(GambitScreen):
         Binding("b", "add_bot", N_("Bot")),
         Binding("s", "start", N_("Start")),
         Binding("f", "social", N_("Friends")),
+        Binding("h", "history", N_("History")),
         Binding("c", "chat", N_("Chat")),
         Binding("comma", "settings", N_("Settings")),
         Binding("A", "admin", N_("Admin")),
@@ -441,6 +442,11 @@ class LobbyScreen(GambitScreen):
         from .social import SocialScreen
 
         self.app.push_screen(SocialScreen())
+
+    def action_history(self) -> None:
+        from .history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen())
 
     def action_admin(self) -> None:
         from .admin import AdminScreen

@@ -31,6 +31,7 @@ from .chat import RateLimiter
 from .config import HubConfig
 from .errors import HubError
 from .guests import GuestsMixin
+from .history import HistoryMixin
 from .limits import Budget
 from .lobby import LobbyMixin
 from .outbox import Outbox
@@ -46,7 +47,7 @@ log = logging.getLogger(__name__)
 TURN_MESSAGES = 16
 
 
-class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
+class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin, HistoryMixin):
     """Lobby, tables, seats, timers, bots and money for every connected player."""
 
     def __init__(self, store: Store, config: HubConfig | None = None) -> None:

@@ -11,15 +11,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import secrets
 from typing import TYPE_CHECKING, Any
 
 from server.bots import make_bot
-from server.engine import get_game
+from server.engine import fairness, get_game
 from server.engine.base import Outcome
+from server.engine.fairness import DealLog
 
-from . import ratings
+from . import deals, ratings
 from .errors import HubError
+from .results import game_results
 from .table import Seat, Table
 
 if TYPE_CHECKING:
@@ -66,12 +67,10 @@ class PlayMixin:
             self.after_seat_change(table)
             return
         game = get_game(table.game)
-        seed = (
-            secrets.randbits(63)
-            if self.config.seed is None
-            else f"{self.config.seed}:{table.id}:{table.games_played}"
-        )
+        # The seed whose commitment the table has been showing (drawn now if it had none).
+        seed = deals.game_seed(deals.draw(table, self.config))
         state = game.new_state(table.players, table.options, dealer=table.dealer, seed=seed)
+        table.deal_log = DealLog(state)
         with self.store.transaction():
             table.accounts = [self.account(seat) for seat in table.seats]
             table.paid = [table.stake] * table.players
@@ -126,6 +125,8 @@ class PlayMixin:
                     table.paid[seat] += due
             self.store.append_action(table.id, seat, action)
         state.apply(seat, action)
+        if table.deal_log is not None:
+            table.deal_log.note(state)
         if state.is_over:
             self.settle(table)
         elif due:
@@ -174,9 +175,22 @@ class PlayMixin:
                 self.store.transfer(pot, "bank", leftover, "rounding", ref=str(table.id))
             self.note_stand_ins(table, payouts)
             self.rate(table, outcome)
-            self.store.record_game(table.id, state.params, state.history, outcome.to_wire(), humans)
+            dealt = table.deal_log.deals if table.deal_log is not None else []
+            deal = deals.revealed(table.deal, state.params, dealt) if table.deal else None
+            self.store.record_game(
+                table.id,
+                state.params,
+                state.history,
+                outcome.to_wire(),
+                humans,
+                deal=deal,
+                results=game_results(table, outcome, payouts),
+            )
             table.status = "between"
             table.games_played += 1
+            # The next game's seed is drawn now, so its commitment shows before it is dealt.
+            table.deal = None
+            deals.draw(table, self.config)
             table.dealer = get_game(table.game).next_dealer(table.dealer, table.players)
             # The pot is paid: seats kept for guests who are gone pass to their stand-ins.
             gone = self.end_gone_guests_reservations(table)
@@ -272,6 +286,8 @@ class PlayMixin:
 
     def table_message(self: Hub, table: Table, seat: int | None) -> dict[str, Any]:
         info = self.table_info(table)
+        # The commitment to the deal in play (or the next one): at the table, not in the lobby.
+        info["deal"] = deals.public(table.deal)
         now = asyncio.get_running_loop().time()
         info["deadlines"] = {
             str(s): round(max(0.0, t - now), 1)
@@ -445,8 +461,11 @@ class PlayMixin:
             )
             # Between games the finished game stays on show, as it was before the restart.
             if row["params"] is not None and table.status in ("playing", "between"):
-                game = get_game(table.game)
-                table.state = game.replay(row["params"], row["actions"])
+                table.state, dealt, failed, _ = fairness.replay_deals(row["params"], row["actions"])
+                if failed is not None:  # a damaged record: fail as a plain replay would
+                    get_game(table.game).replay(row["params"], row["actions"])
+                table.deal_log = DealLog(table.state)
+                table.deal_log.deals = dealt
             self.tables[table.id] = table
             log.info("restored table %s (%s, %s)", table.id, table.game, table.status)
 

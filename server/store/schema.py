@@ -181,6 +181,18 @@ CREATE TABLE admin_log (
 );
 """
 
+#: Version 5: history and verifiable deals. Each finished game keeps its deal's commitment and
+#: revealed seed (``deal``, msgpack; NULL for games finished before), and each player's row
+#: what the game did for them (place, chips won or lost, rating change; NULL before). The
+#: index serves a history filtered by game and the per-game leaderboards' game counts.
+V5_SCHEMA = """
+ALTER TABLE games ADD COLUMN deal BLOB;
+ALTER TABLE game_players ADD COLUMN place INTEGER;
+ALTER TABLE game_players ADD COLUMN chips INTEGER;
+ALTER TABLE game_players ADD COLUMN rating_change INTEGER;
+CREATE INDEX games_game ON games (game, id);
+"""
+
 EMPTY_MAP = msgpack.packb({}, use_bin_type=True)
 SKELETON_VERSION_KEY = "skeleton_version"
 
@@ -236,6 +248,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _run(V2_SCHEMA, empty=EMPTY_MAP),
     _v3,
     _run(V4_SCHEMA),
+    _run(V5_SCHEMA),
 ]
 
 #: The version this code writes.
