@@ -111,7 +111,7 @@ class PlayMixin:
         pay is refused (in Fortunes it must fold)."""
         state = table.state
         assert state is not None
-        action = state.check_action(seat, action)
+        action = state.check_action(seat, action)  # the one legality check of this action
         due = state.stake_due(seat, action) * table.stake
         with self.store.transaction():
             if due:
@@ -124,7 +124,7 @@ class PlayMixin:
                 if seat < len(table.paid):
                     table.paid[seat] += due
             self.store.append_action(table.id, seat, action)
-        state.apply(seat, action)
+        state.apply_checked(seat, action)
         if table.deal_log is not None:
             table.deal_log.note(state)
         if state.is_over:
@@ -284,7 +284,20 @@ class PlayMixin:
 
     # --- telling the table ------------------------------------------------------------------
 
-    def table_message(self: Hub, table: Table, seat: int | None) -> dict[str, Any]:
+    def table_message(
+        self: Hub, table: Table, seat: int | None, info: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) is sent of ``table``; ``info`` is the table's part
+        every reader shares (:meth:`shared_table_info`), made once per change by the caller
+        that sends it to many."""
+        if info is None:
+            info = self.shared_table_info(table)
+        view = table.state.view(seat) if table.state is not None else None
+        return {"t": "table", "table": table.id, "info": info, "seat": seat, "view": view}
+
+    def shared_table_info(self: Hub, table: Table) -> dict[str, Any]:
+        """The table as every seat and spectator sees it, with what only the table shows (the
+        deal's commitment, the turn timers) beside what the lobby shows."""
         info = self.table_info(table)
         # The commitment to the deal in play (or the next one): at the table, not in the lobby.
         info["deal"] = deals.public(table.deal)
@@ -294,20 +307,20 @@ class PlayMixin:
             for (tid, s), t in self.deadlines.items()
             if tid == table.id
         }
-        view = table.state.view(seat) if table.state is not None else None
-        return {"t": "table", "table": table.id, "info": info, "seat": seat, "view": view}
+        return info
 
     def table_changed(self: Hub, table: Table) -> None:
         """Everyone at the table (and watching it) gets their own view; bots get their turn."""
         if table.id not in self.tables:
             return
         self.arm(table)
+        info = self.shared_table_info(table)  # once per change, for every reader
         for index, seat in enumerate(table.seats):
             if seat.player is not None and seat.player in self.players:
-                self.players[seat.player].push(self.table_message(table, index))
+                self.players[seat.player].push(self.table_message(table, index, info))
         watchers = self.spectators.get(table.id)
         if watchers:
-            message = self.table_message(table, None)
+            message = self.table_message(table, None, info)
             for session in list(watchers):
                 session.push(message)
         self.lobby_table_changed(table)
