@@ -24,7 +24,6 @@ from ..fortunes_text import (
     direction_text,
     disposition_mark,
     disposition_word,
-    fill,
     lead_direction,
     notices,
     suit_text,
@@ -32,6 +31,7 @@ from ..fortunes_text import (
     team_of,
 )
 from ..i18n import N_, _, ngettext
+from ..sentences import fill
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.choice_row import ChoiceRow, digit_range, pick_hint
 from ..widgets.fortunes_compass import FortunesCompass
