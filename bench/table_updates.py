@@ -101,8 +101,8 @@ async def seat_apps(count: int, prefix: str) -> Seated:
     """``count`` Gambit apps on the real driver, through the welcome screen, at tables of five
     that have started (the hub's store in a new temporary folder named with ``prefix``)."""
     from gambit_tui.app import GambitApp
-    from gambit_tui.term import TermInfo
     from protocol.connection import queue_pair
+    from protocol.term import TermInfo
     from server.apphost.app_settings import host_many_apps, prepare_app
 
     host_many_apps()

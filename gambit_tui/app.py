@@ -27,6 +27,7 @@ from textual.screen import Screen
 from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
 from protocol.messages import PROTOCOL_VERSION
+from protocol.term import TermInfo
 
 from . import events
 from .ascii_text import asciify
@@ -35,7 +36,6 @@ from .i18n import LANGUAGES, N_, _, ascii_catalog, translations
 from .model import LATE_BELL, ClientModel, turn_clock
 from .prefs import Prefs
 from .screens.base import GambitScreen
-from .term import TermInfo
 from .themes import MONO, THEME_NAMES
 
 log = logging.getLogger(__name__)

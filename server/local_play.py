@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from server.hub import HubConfig
 
 if TYPE_CHECKING:
-    from gambit_tui.term import TermInfo
+    from protocol.term import TermInfo
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 
 def local_term() -> TermInfo:
     """This terminal as the app needs to know it (size, colours, locale)."""
-    from gambit_tui.term import TermInfo
+    from protocol.term import TermInfo
 
     size = shutil.get_terminal_size((80, 24))
     env = os.environ

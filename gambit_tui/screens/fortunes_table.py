@@ -40,8 +40,9 @@ from ..widgets.fortunes_status import TRICKS, FortunesStatus, signed
 from ..widgets.fortunes_won import FortunesWon
 from ..widgets.hand_row import HandRow
 from ..widgets.prompt_bar import PromptBar
-from ..widgets.trick_view import LastTrickScreen, trick_grid
+from ..widgets.trick_view import trick_grid
 from .base import while_composed
+from .last_trick import LastTrickScreen
 from .table_base import TABLE_KEYS, TableScreen
 
 #: A quarter of the tricks: where the bid starts before the player changes it.

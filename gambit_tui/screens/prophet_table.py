@@ -25,8 +25,9 @@ from ..widgets.hand_row import FittingChoiceRow, HandRow
 from ..widgets.prompt_bar import PromptBar
 from ..widgets.prophet_seats import ProphetSeats
 from ..widgets.text_lines import retitle
-from ..widgets.trick_view import LastTrickScreen, TrickView, last_trick_text
+from ..widgets.trick_view import TrickView, last_trick_text
 from .base import while_composed
+from .last_trick import LastTrickScreen
 from .table_base import TABLE_KEYS, TableScreen
 
 #: Log lines kept from earlier rounds (the hub sends only the current round's events).

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import COLOR_SYSTEMS, Console
 from textual.filter import Monochrome
 
-from gambit_tui.term import TermInfo
+from protocol.term import TermInfo
 
 if TYPE_CHECKING:
     from textual.app import App

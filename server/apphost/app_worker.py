@@ -26,8 +26,8 @@ import signal
 import socket
 from typing import Any
 
-from gambit_tui.term import TermInfo
 from protocol.codec import MAX_SERVER_FRAME
+from protocol.term import TermInfo
 from server.terminal.driver import ChannelDriver, bind_term
 
 from . import worker_link as wl

@@ -23,7 +23,7 @@ from protocol.codec import MAX_CLIENT_FRAME
 from . import worker_link as wl
 
 if TYPE_CHECKING:
-    from gambit_tui.term import TermInfo
+    from protocol.term import TermInfo
     from server.ssh.session import GameSession
 
 log = logging.getLogger(__name__)

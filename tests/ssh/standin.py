@@ -14,8 +14,8 @@ from textual import work
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from gambit_tui.term import TermInfo
 from protocol.connection import Connection, ConnectionClosed
+from protocol.term import TermInfo
 
 
 class StandInApp(App[None]):

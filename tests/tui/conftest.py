@@ -14,8 +14,8 @@ import pytest
 from textual.pilot import Pilot
 
 from gambit_tui.app import GambitApp
-from gambit_tui.term import TermInfo
 from protocol.connection import queue_pair
+from protocol.term import TermInfo
 from server.apphost.app_settings import host_many_apps
 from server.hub import Hub
 from tests.hub.conftest import fast_config

@@ -25,8 +25,8 @@ from gambit_tui.screens.score_sheet import ScoreSheetScreen
 from gambit_tui.screens.settings import SettingsScreen
 from gambit_tui.screens.social import SocialScreen
 from gambit_tui.screens.welcome import WelcomeScreen
-from gambit_tui.term import TermInfo
 from gambit_tui.widgets.fortunes_hand import FortunesHand
+from protocol.term import TermInfo
 
 from .conftest import make_app, result_shown, screen_text, wait_for
 from .fit import cuts

@@ -19,10 +19,10 @@ from gambit_tui.names import seat_name
 from gambit_tui.screens.create_table import CreateTableScreen
 from gambit_tui.screens.fortunes_reading import FortunesReadingScreen
 from gambit_tui.screens.fortunes_table import FortunesTableScreen
+from gambit_tui.screens.last_trick import LastTrickScreen
 from gambit_tui.widgets.fortunes_hand import FortunesHand
 from gambit_tui.widgets.fortunes_status import FortunesStatus
 from gambit_tui.widgets.fortunes_won import FortunesWon
-from gambit_tui.widgets.trick_view import LastTrickScreen
 
 from .conftest import enter_lobby, make_app, screen_text, wait_for
 
@@ -445,8 +445,8 @@ async def test_the_reading_of_a_bid_deal_says_which_bids_were_made(hub):
 async def test_every_key_and_every_players_won_tricks_are_in_sight_at_80x24(hub):
     """The footer takes a second row (German and Ukrainian need it, English too once there
     is a last trick); the won tricks, closed by the hand's border, keep all four rows."""
-    from gambit_tui.term import TermInfo
     from gambit_tui.widgets.footer import GambitFooter
+    from protocol.term import TermInfo
 
     def check(app, table: FortunesTableScreen, lang: str) -> None:
         footer = table.query_one(GambitFooter)
@@ -513,7 +513,7 @@ async def test_the_form_and_the_lobby_say_the_single_deal_favours_the_dealers_te
     """Ruling 11: the rubber is the default; the single deal (like the other options that
     miss the fairness bar) is marked in the player's language."""
     from gambit_tui.i18n import translations
-    from gambit_tui.term import TermInfo
+    from protocol.term import TermInfo
 
     for lang in ("en", "de", "uk"):
         catalog = translations(lang)

@@ -12,17 +12,17 @@ from gambit_tui import autoplay
 from gambit_tui.cards import FRENCH_FACES, CardStyle, french_label
 from gambit_tui.prefs import Prefs
 from gambit_tui.screens.create_table import CreateTableScreen
+from gambit_tui.screens.last_trick import LastTrickScreen
 from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.prophet_table import ProphetTableScreen, join_tail, split_round
 from gambit_tui.screens.score_sheet import ScoreSheetScreen
 from gambit_tui.screens.settings import SettingsScreen
-from gambit_tui.term import TermInfo
 from gambit_tui.widgets.choice_row import ChoiceRow
 from gambit_tui.widgets.event_log import EventLog
 from gambit_tui.widgets.footer import GambitFooter
 from gambit_tui.widgets.hand_row import HandRow
-from gambit_tui.widgets.trick_view import LastTrickScreen
 from protocol.cards import FRENCH_52
+from protocol.term import TermInfo
 
 from .conftest import enter_lobby, make_app, result_shown, screen_text, wait_for
 
