@@ -5,7 +5,8 @@
 One hub in this process (a store in a temporary folder, bots acting at once). For each game a
 table of one scripted player (who answers every ask with its first legal action), bots in the
 other seats, and one spectator, plays ``--games`` whole games; every table message each of the
-two receives is encoded as the hub frames it (``protocol.codec.encode``) and counted. Prints
+two receives is counted in bytes as the hub frames it for that connection (a delta where it
+is one: protocol v2). Prints
 one JSON line last: per game ``<game>_seat_bytes_per_action`` and
 ``<game>_spectator_bytes_per_action`` (all the table messages' bytes over the actions the game
 took), and ``table_msg_bytes_per_action``, their mean over the games for the seat: the figure
@@ -28,12 +29,28 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from protocol.codec import encode  # noqa: E402
+from protocol.connection import Connection  # noqa: E402
 from server.hub import Hub  # noqa: E402
 from server.store import Store  # noqa: E402
 from tests.hub.conftest import fast_config  # noqa: E402
 from tests.hub.harness import connect, play_to_end  # noqa: E402
 
 GAMES = {"prophets_gambit": 4, "prophet": 4, "fortunes": 4}
+#: Per table being measured: the bytes of the table messages sent to each seat (None: the
+#: spectator), as framed on their connection.
+SENT: dict[int, dict[int | None, int]] = {}
+_send_nowait = Connection.send_nowait
+
+
+def counted_send(self: Connection, message: dict[str, Any]) -> None:
+    if message.get("t") == "table" and message.get("table") in SENT:
+        tally = SENT[message["table"]]
+        if message.get("seat") in tally:
+            tally[message["seat"]] += len(encode(message))
+    _send_nowait(self, message)
+
+
+Connection.send_nowait = counted_send  # type: ignore[method-assign]
 
 
 async def one_game(hub: Hub, game: str, players: int, n: int) -> dict[str, float]:
@@ -49,20 +66,14 @@ async def one_game(hub: Hub, game: str, players: int, n: int) -> dict[str, float
     )
     await cy.send("spectate", table=table)
     await cy.until(lambda m: m["t"] == "table" and m["table"] == table)
-    seat_from, watch_from = len(ada.log), len(cy.log)
+    sent: dict[int | None, int] = {0: 0, None: 0}  # the table's frames' bytes, by seat
+    SENT[table] = sent
     await ada.send("start", table=table)
     await play_to_end({0: ada}, table, timeout=300)
     await asyncio.sleep(0.2)  # the last messages
     actions = len(hub.store.game(hub.store.games_of(f"SHA256:ada:{game}:{n}")[0]["id"])["history"])
 
-    def table_bytes(log: list[dict[str, Any]]) -> int:
-        return sum(len(encode(m)) for m in log if m["t"] == "table" and m["table"] == table)
-
-    result = {
-        "seat": table_bytes(ada.log[seat_from:]) / actions,
-        "spectator": table_bytes(cy.log[watch_from:]) / actions,
-        "actions": actions,
-    }
+    result = {"seat": sent[0] / actions, "spectator": sent[None] / actions, "actions": actions}
     await ada.close()
     await cy.close()
     return result

@@ -26,6 +26,7 @@ from textual.screen import Screen
 
 from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
+from protocol.event_log import expand
 from protocol.messages import PROTOCOL_VERSION
 from protocol.term import TermInfo
 
@@ -205,6 +206,8 @@ class GambitApp(App[None]):
     def receive(self, message: dict[str, Any]) -> None:
         """Apply one server message and tell the screens."""
         kind = message.get("t")
+        if kind == "table":  # a view sent as a delta of its events, made whole
+            message = expand(self.model.views.get(message.get("table")), message)
         changed = self.model.apply(message)
         if kind == "welcome":
             self._adopt_you()

@@ -14,7 +14,7 @@ from typing import Any
 
 from .codec import ProtocolError
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 LANGUAGES = ("en", "uk", "de")
 GAMES = ("prophets_gambit", "prophet", "fortunes")
 ACCESS = ("everyone", "friends", "invited")

@@ -15,6 +15,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from protocol.connection import Connection, ConnectionClosed
+from protocol.messages import PROTOCOL_VERSION
 from protocol.term import TermInfo
 
 
@@ -66,7 +67,7 @@ class StandInApp(App[None]):
 
     @work(exclusive=True)
     async def talk_to_hub(self) -> None:
-        hello: dict[str, Any] = {"t": "hello", "v": 1}
+        hello: dict[str, Any] = {"t": "hello", "v": PROTOCOL_VERSION}
         if self.identity:
             hello["identity"] = self.identity
         if self.wished:
