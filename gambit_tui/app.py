@@ -229,6 +229,10 @@ class GambitApp(App[None]):
                 )
             self.broadcast(events.SocialChanged)
         elif kind in ("error", "notice"):
+            taken = getattr(self.screen, "take_refusal", None)
+            if kind == "error" and taken is not None and taken(message):
+                self.broadcast(events.Refused, message.get("ref"))
+                return
             self.notify(
                 message.get("message", ""),
                 severity="error" if kind == "error" else "information",
@@ -315,6 +319,8 @@ class GambitApp(App[None]):
 
             screen = GenericTableScreen(table_id)
         self._table_screens[table_id] = screen
+        if getattr(self.screen, "awaiting_table", False):
+            self.pop_screen()  # the new-table form, whose table this is
         self.push_screen(screen)
 
     def leave_table_screen(self, table_id: int, *, keep_seat: bool) -> None:
