@@ -39,6 +39,9 @@ class ClientModel:
     chat: dict[str | int, deque[ChatLine]] = field(default_factory=dict)
     invites: list[dict[str, Any]] = field(default_factory=list)
     friends: list[dict[str, Any]] | None = None
+    #: Who asks us to be friends (``{"name"}``), and whom we asked, not yet answered.
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    sent: list[dict[str, Any]] = field(default_factory=list)
     #: The hub's last answer to each admin request (admins only), by op.
     admin: dict[str, Any] = field(default_factory=dict)
 
@@ -94,6 +97,12 @@ class ClientModel:
             return "social"
         if kind == "friends":
             self.friends = list(message["friends"])
+            self.requests = list(message.get("requests") or [])
+            self.sent = list(message.get("sent") or [])
+            return "social"
+        if kind == "friend_request":
+            name = message["from"]
+            self.requests = [r for r in self.requests if r["name"] != name] + [{"name": name}]
             return "social"
         if kind == "admin_reply":
             self.admin[message["op"]] = message["data"]
@@ -139,3 +148,13 @@ class ClientModel:
 
     def forget_invite(self, table_id: int) -> None:
         self.invites = [i for i in self.invites if i["table"] != table_id]
+
+    def forget_request(self, name: str) -> None:
+        self.requests = [r for r in self.requests if r["name"] != name]
+
+    def pending(self) -> list[tuple[str, Any]]:
+        """What waits for the player's answer, oldest first: ``("invite", table id)`` and
+        ``("friend", name)``."""
+        out: list[tuple[str, Any]] = [("friend", r["name"]) for r in self.requests]
+        out += [("invite", i["table"]) for i in self.invites if i.get("game")]
+        return out

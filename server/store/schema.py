@@ -181,6 +181,18 @@ CREATE TABLE admin_log (
 );
 """
 
+#: Version 5: friendship is asked for and accepted. A request waits here until the other
+#: player answers; accepting it puts each player on the other's list (``friends``).
+V5_SCHEMA = """
+CREATE TABLE friend_requests (
+    sender   TEXT NOT NULL,
+    receiver TEXT NOT NULL,
+    created  REAL NOT NULL,
+    PRIMARY KEY (sender, receiver)
+) WITHOUT ROWID;
+CREATE INDEX friend_requests_receiver ON friend_requests (receiver, created);
+"""
+
 EMPTY_MAP = msgpack.packb({}, use_bin_type=True)
 SKELETON_VERSION_KEY = "skeleton_version"
 
@@ -236,6 +248,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _run(V2_SCHEMA, empty=EMPTY_MAP),
     _v3,
     _run(V4_SCHEMA),
+    _run(V5_SCHEMA),
 ]
 
 #: The version this code writes.
