@@ -282,11 +282,8 @@ class GambitApp(App[None]):
         from .screens.lobby import LobbyScreen
 
         self.push_screen(LobbyScreen())
-        self.notify(
-            _("Welcome back, {name}. (Another name: /name NAME in chat.)").format(
-                name=self.model.name
-            )
-        )
+        # One line in the narrowest toast; another name is a chat command away (/name).
+        self.notify(_("Welcome back, {name}.").format(name=self.model.name))
         motd = str(self.model.server.get("motd") or "").strip()
         if motd:  # the admins' message of the day, which the welcome screen would have shown
             self.notify(motd, title=_("Message of the day"), timeout=10)

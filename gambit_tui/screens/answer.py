@@ -44,6 +44,8 @@ class AnswerScreen(GambitModal):
         return pending[0] if pending else None
 
     def show_first(self) -> None:
+        if self.app.screen is not self:
+            return  # already answered and closing
         item = self.first()
         if item is None:
             self.dismiss()

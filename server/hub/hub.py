@@ -298,8 +298,10 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
             pid, guest = identity, False
         else:
             pid, guest = f"guest:{secrets.token_hex(8)}", True
-        # A key the hub has met before goes straight back to where it was (``returning``).
-        known = not guest and self.store.get_player(pid) is not None
+        # A key the hub has met before, under a name of its own, goes straight back to where
+        # it was (``returning``); one that never kept a name is asked for one again.
+        before = None if guest else self.store.get_player(pid)
+        known = before is not None and bool(before.get("name"))
         record = self.store.ensure_player(pid, starting_chips=self.config.starting_chips)
         lang = message.get("lang") or record.get("lang") or "en"
         player = self.players.get(pid)

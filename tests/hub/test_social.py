@@ -15,6 +15,12 @@ async def test_welcome_says_whether_the_key_is_known(hub):
     assert (await again.hello(identity="SHA256:ada"))["returning"] is True
     guest = await connect(hub)
     assert (await guest.hello("Gus"))["returning"] is False
+    # A key that never kept a name (no name wished, a made-up one given) is asked again.
+    nameless = await connect(hub)
+    assert (await nameless.hello(identity="SHA256:anon"))["returning"] is False
+    await nameless.close()
+    nameless = await connect(hub)
+    assert (await nameless.hello(identity="SHA256:anon"))["returning"] is False
 
 
 async def friends_pair(hub):
