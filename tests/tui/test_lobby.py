@@ -399,3 +399,29 @@ async def test_a_known_key_goes_straight_to_the_lobby_new_keys_and_guests_are_we
             assert isinstance(app.screen, WelcomeScreen)
         guest = app
     assert guest.model.you["guest"]
+
+
+async def test_an_invitation_is_answered_at_ones_own_table(hub):
+    """Ctrl+R answers from wherever the player is: here Bob, at his own table, declines."""
+    from gambit_tui.screens.answer import AnswerScreen
+
+    ada = make_app(hub, name="Ada")
+    bob = make_app(hub, name="Bob", identity="SHA256:bob")
+    async with (
+        ada.run_test(size=(80, 24)) as ada_pilot,
+        bob.run_test(size=(80, 24)) as bob_pilot,
+    ):
+        await enter_lobby(ada_pilot)
+        await enter_lobby(bob_pilot)
+        await open_pg_table_with_bots(bob_pilot, bots=2)
+        bobs_table = bob.screen
+        await open_pg_table_with_bots(ada_pilot, bots=1, players=3)
+        await ada_pilot.press("i", *"Bob", "enter")
+        await wait_for(bob_pilot, lambda: "^r Answer" in screen_text(bob))
+        await bob_pilot.press("ctrl+r")
+        await wait_for(bob_pilot, lambda: isinstance(bob.screen, AnswerScreen))
+        assert "Ada invites you to table 2" in screen_text(bob)
+        await bob_pilot.press("x")
+        await wait_for(bob_pilot, lambda: bob.screen is bobs_table)
+        await wait_for(bob_pilot, lambda: not hub.store.invites_for("SHA256:bob"))
+        assert "^r Answer" not in screen_text(bob)
