@@ -77,6 +77,7 @@ class GambitApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "rules", N_("Rules")),
         Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True),
+        Binding("ctrl+r", "answer", N_("Answer"), priority=True),
     ]
 
     def __init__(
@@ -110,6 +111,8 @@ class GambitApp(App[None]):
         self.window_title = "Gambit"
         self._asked: dict[int, bool] = {}
         self._table_screens: dict[int, Screen] = {}
+        #: Friend requests already told in a notice (each is told once).
+        self._told: set[str] = set()
         self.closed_reason: str | None = None
         color_system = self.term.color_system
         if color_system is None:
@@ -211,9 +214,12 @@ class GambitApp(App[None]):
         changed = self.model.apply(message)
         if kind == "welcome":
             self._adopt_you()
-            from .screens.welcome import WelcomeScreen
+            if message.get("returning") and not self.model.you.get("guest"):
+                self._straight_back()
+            else:
+                from .screens.welcome import WelcomeScreen
 
-            self.push_screen(WelcomeScreen())
+                self.push_screen(WelcomeScreen())
         elif kind == "you":
             self._adopt_you()
             self.broadcast(events.YouChanged)
@@ -231,13 +237,9 @@ class GambitApp(App[None]):
         elif changed == "admin":
             self.broadcast(events.AdminReplied, message["op"])
         elif changed == "social":
-            if kind == "invite":
-                self.notify(
-                    _("{name} invites you to table {table}: press f in the lobby.").format(
-                        name=message.get("from"), table=message.get("table")
-                    )
-                )
+            self._tell_social(message)
             self.broadcast(events.SocialChanged)
+            self.screen.refresh_bindings()  # Ctrl+R answers, while anything waits
         elif kind == "stand_in":
             from .result_text import stand_in_text
 
@@ -245,6 +247,10 @@ class GambitApp(App[None]):
             self.stand_in_notices.append(text)
             self.notify(text, timeout=12, markup=False)
         elif kind in ("error", "notice"):
+            taken = getattr(self.screen, "take_refusal", None)
+            if kind == "error" and taken is not None and taken(message):
+                self.broadcast(events.Refused, message.get("ref"))
+                return
             self.notify(
                 message.get("message", ""),
                 severity="error" if kind == "error" else "information",
@@ -253,6 +259,50 @@ class GambitApp(App[None]):
                 self.broadcast(events.Refused, message.get("ref"))
         elif kind == "bye":
             self.closed_reason = message.get("message") or _("The server said goodbye.")
+
+    def _tell_social(self, message: dict[str, Any]) -> None:
+        """A notice for each new invitation or friend request, saying how to answer it."""
+        kind = message.get("t")
+        if kind == "invite":
+            text = _("{name} invites you to table {table}: Ctrl+R to answer.").format(
+                name=message.get("from"), table=message.get("table")
+            )
+            self.notify(text, timeout=10)
+            return
+        if kind == "friend_request":
+            names = [message["from"]]
+        elif kind == "friends":
+            names = [r["name"] for r in self.model.requests if r["name"] not in self._told]
+        else:
+            return
+        self._told.update(names)
+        for name in names:
+            text = _("{name} asks to be your friend: Ctrl+R to answer.").format(name=name)
+            self.notify(text, timeout=10)
+
+    def action_answer(self) -> None:
+        """Answer what waits (invitations, friend requests) from its notice."""
+        from .screens.answer import AnswerScreen
+
+        if self.model.pending() and not isinstance(self.screen, AnswerScreen):
+            self.push_screen(AnswerScreen())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "answer":
+            return bool(self.model.pending())
+        return True
+
+    def _straight_back(self) -> None:
+        """A key the hub knows skips the welcome: the lobby, and the player's table on top of
+        it as soon as the hub sends it (see ``_table_message``), with a one-line greeting."""
+        from .screens.lobby import LobbyScreen
+
+        self.push_screen(LobbyScreen())
+        # One line in the narrowest toast; another name is a chat command away (/name).
+        self.notify(_("Welcome back, {name}.").format(name=self.model.name))
+        motd = str(self.model.server.get("motd") or "").strip()
+        if motd:  # the admins' message of the day, which the welcome screen would have shown
+            self.notify(motd, title=_("Message of the day"), timeout=10)
 
     def broadcast(
         self, kind: type[events.ServerEvent], *args: Any, now: Screen | None = None
@@ -331,6 +381,8 @@ class GambitApp(App[None]):
 
             screen = GenericTableScreen(table_id)
         self._table_screens[table_id] = screen
+        if getattr(self.screen, "awaiting_table", False):
+            self.pop_screen()  # the new-table form, whose table this is
         self.push_screen(screen)
 
     def leave_table_screen(self, table_id: int, *, keep_seat: bool) -> None:

@@ -43,6 +43,9 @@ class ClientModel:
     history: dict[str, Any] | None = None
     #: Game → its last leaderboard.
     leaderboards: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Who asks us to be friends (``{"name"}``), and whom we asked, not yet answered.
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    sent: list[dict[str, Any]] = field(default_factory=list)
     #: The hub's last answer to each admin request (admins only), by op.
     admin: dict[str, Any] = field(default_factory=dict)
 
@@ -98,6 +101,12 @@ class ClientModel:
             return "social"
         if kind == "friends":
             self.friends = list(message["friends"])
+            self.requests = list(message.get("requests") or [])
+            self.sent = list(message.get("sent") or [])
+            return "social"
+        if kind == "friend_request":
+            name = message["from"]
+            self.requests = [r for r in self.requests if r["name"] != name] + [{"name": name}]
             return "social"
         if kind == "history":
             self.history = message
@@ -149,6 +158,16 @@ class ClientModel:
 
     def forget_invite(self, table_id: int) -> None:
         self.invites = [i for i in self.invites if i["table"] != table_id]
+
+    def forget_request(self, name: str) -> None:
+        self.requests = [r for r in self.requests if r["name"] != name]
+
+    def pending(self) -> list[tuple[str, Any]]:
+        """What waits for the player's answer, oldest first: ``("invite", table id)`` and
+        ``("friend", name)``."""
+        out: list[tuple[str, Any]] = [("friend", r["name"]) for r in self.requests]
+        out += [("invite", i["table"]) for i in self.invites if i.get("game")]
+        return out
 
 
 #: Seconds left on the player's turn timer when the bell rings if the table is out of sight.

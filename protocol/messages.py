@@ -120,8 +120,9 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
         "table": _int(1, 2**31, required=False),
         "text": _str(MAX_CHAT),
     },
+    # Friendship is asked (``add``) and answered by the other player (``accept``/``decline``).
     "friend": {
-        "op": _str(8, choices=("add", "remove", "list")),
+        "op": _str(8, choices=("add", "accept", "decline", "remove", "list")),
         "name": _str(MAX_NAME, required=False),
     },
     "invite": {
@@ -164,7 +165,7 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
 
 #: What the hub sends; documented in docs/protocol.md. Checked in tests, not at run time.
 SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
-    "welcome": ("v", "you", "server"),
+    "welcome": ("v", "you", "server", "returning"),
     "you": ("id", "name", "guest", "chips", "ratings", "lang", "prefs", "admin"),
     "lobby": ("tables", "players", "online", "tables_total"),
     "lobby_update": ("tables", "removed", "players", "online", "tables_total"),
@@ -174,7 +175,8 @@ SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
     "chat": ("channel", "from", "text", "ts"),
     "invite": ("table", "from", "game"),
     "invites": ("invites",),
-    "friends": ("friends",),
+    "friends": ("friends", "requests", "sent"),
+    "friend_request": ("from",),
     "error": ("code", "message"),
     "notice": ("code", "message"),
     "pong": ("n",),

@@ -224,10 +224,12 @@ class LobbyScreen(GambitScreen):
 
     def _fill_online(self) -> None:
         out = Text()
-        invites = len(self.gapp.model.invites)
-        if invites:
+        waiting = len(self.gapp.model.pending())
+        if waiting:
             out.append(
-                ngettext("{n} invitation (f)", "{n} invitations (f)", invites).format(n=invites),
+                ngettext(
+                    "{n} invitation or request (^r)", "{n} invitations or requests (^r)", waiting
+                ).format(n=waiting),
                 style="bold",
             )
         for player in self.gapp.model.players:

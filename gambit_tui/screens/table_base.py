@@ -385,13 +385,14 @@ class TableScreen(GambitScreen):
         self.gapp.send({"t": "start", "table": self.table_id})
 
     def action_invite(self) -> None:
-        from .ask_name import AskNameScreen
+        from .pick_player import PickPlayerScreen
 
         def invite(name: str | None) -> None:
             if name:
                 self.gapp.send({"t": "invite", "op": "send", "table": self.table_id, "name": name})
 
-        self.app.push_screen(AskNameScreen(_("Invite a player to this table")), invite)
+        seated = {s["name"] for s in self.info.get("seats", []) if s.get("name")}
+        self.app.push_screen(PickPlayerScreen(_("Invite a player to this table"), seated), invite)
 
     def action_chat(self) -> None:
         self.set_chat(True)

@@ -299,6 +299,10 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin, History
             pid, guest = identity, False
         else:
             pid, guest = f"guest:{secrets.token_hex(8)}", True
+        # A key the hub has met before, under a name of its own, goes straight back to where
+        # it was (``returning``); one that never kept a name is asked for one again.
+        before = None if guest else self.store.get_player(pid)
+        known = before is not None and bool(before.get("name"))
         record = self.store.ensure_player(pid, starting_chips=self.config.starting_chips)
         lang = message.get("lang") or record.get("lang") or "en"
         player = self.players.get(pid)
@@ -335,12 +339,16 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin, History
                 "v": PROTOCOL_VERSION,
                 "you": self.you(player),
                 "server": self.server_info(),
+                # Their name is theirs as before: no need to ask it again.
+                "returning": known and warning is None,
             }
         )
         if warning is not None:
             session.push(error(warning.code, warning.message, ref="hello"))
         session.push(self.lobby_message(session))
         self.player_back(player)
+        if not guest and self.store.friend_requests_to(pid):
+            session.push(self.friends_message(player))  # requests that came while away
         invites = self.store.invites_for(pid)
         if invites:
             session.push({"t": "invites", "invites": [self.invite_info(i) for i in invites]})

@@ -193,6 +193,18 @@ ALTER TABLE game_players ADD COLUMN rating_change INTEGER;
 CREATE INDEX games_game ON games (game, id);
 """
 
+#: Version 6: friendship is asked for and accepted. A request waits here until the other
+#: player answers; accepting it puts each player on the other's list (``friends``).
+V6_SCHEMA = """
+CREATE TABLE friend_requests (
+    sender   TEXT NOT NULL,
+    receiver TEXT NOT NULL,
+    created  REAL NOT NULL,
+    PRIMARY KEY (sender, receiver)
+) WITHOUT ROWID;
+CREATE INDEX friend_requests_receiver ON friend_requests (receiver, created);
+"""
+
 EMPTY_MAP = msgpack.packb({}, use_bin_type=True)
 SKELETON_VERSION_KEY = "skeleton_version"
 
@@ -249,6 +261,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _v3,
     _run(V4_SCHEMA),
     _run(V5_SCHEMA),
+    _run(V6_SCHEMA),
 ]
 
 #: The version this code writes.

@@ -614,6 +614,75 @@ class Store(ModerationStore):
         )
         return [r[0] for r in rows]
 
+    def unfriend(self, a: str, b: str) -> None:
+        """End a friendship both ways, and any request between the two (idempotent)."""
+        with self.transaction():
+            self._conn.execute(
+                "DELETE FROM friends "
+                "WHERE (owner = ? AND friend = ?) OR (owner = ? AND friend = ?)",
+                (a, b, b, a),
+            )
+            self._conn.execute(
+                "DELETE FROM friend_requests WHERE (sender = ? AND receiver = ?) "
+                "OR (sender = ? AND receiver = ?)",
+                (a, b, b, a),
+            )
+
+    # --- friend requests -------------------------------------------------------------------
+
+    def request_friend(self, sender: str, receiver: str) -> bool:
+        """Ask ``receiver`` to be friends; True if the request is new (asking again waits on
+        the first request)."""
+        _check_id("sender", sender)
+        _check_id("receiver", receiver)
+        if sender == receiver:
+            raise ValueError("a player cannot befriend themselves")
+        with self.transaction():
+            cur = self._conn.execute(
+                "INSERT OR IGNORE INTO friend_requests (sender, receiver, created) "
+                "VALUES (?, ?, ?)",
+                (sender, receiver, self._clock()),
+            )
+            return cur.rowcount == 1
+
+    def friend_requests_to(self, receiver: str) -> list[str]:
+        """Who asks ``receiver`` to be friends, oldest request first."""
+        rows = self._conn.execute(
+            "SELECT sender FROM friend_requests WHERE receiver = ? ORDER BY created, sender",
+            (receiver,),
+        )
+        return [r[0] for r in rows]
+
+    def friend_requests_from(self, sender: str) -> list[str]:
+        """Whom ``sender`` has asked, still unanswered, oldest first."""
+        rows = self._conn.execute(
+            "SELECT receiver FROM friend_requests WHERE sender = ? ORDER BY created, receiver",
+            (sender,),
+        )
+        return [r[0] for r in rows]
+
+    def answer_friend_request(self, sender: str, receiver: str, accept: bool) -> None:
+        """Answer ``sender``'s request: accepted, each is on the other's list; declined, it is
+        gone. Raises :class:`StoreError` if there is no such request (a forged answer)."""
+        with self.transaction():
+            cur = self._conn.execute(
+                "DELETE FROM friend_requests WHERE sender = ? AND receiver = ?",
+                (sender, receiver),
+            )
+            if cur.rowcount == 0:
+                raise StoreError(f"{sender!r} has not asked {receiver!r} to be friends.")
+            if accept:
+                now = self._clock()
+                self._conn.executemany(
+                    "INSERT OR IGNORE INTO friends (owner, friend, created) VALUES (?, ?, ?)",
+                    [(sender, receiver, now), (receiver, sender, now)],
+                )
+                # A request the other way is answered by this too.
+                self._conn.execute(
+                    "DELETE FROM friend_requests WHERE sender = ? AND receiver = ?",
+                    (receiver, sender),
+                )
+
     # --- invites -------------------------------------------------------------------------
 
     def add_invite(self, table_id: int, sender: str, invitee: str) -> None:

@@ -73,7 +73,10 @@ async def test_friends_only_and_invited_only_tables(hub):
     await owner.hello("Olga", identity="key-o")
     await friend.hello("Fred", identity="key-f")
     await stranger.hello("Sam", identity="key-s")
-    await owner.send("friend", op="add", name="Fred")
+    await owner.send("friend", op="add", name="Fred")  # asked; a friend once Fred accepts
+    await friend.expect("friend_request")
+    await friend.send("friend", op="accept", name="Olga")
+    await owner.expect("notice", code="friend_accepted")
     assert (await owner.expect("friends"))["friends"] == [{"name": "Fred", "online": True}]
     table = await new_table(owner, access="friends")
     await stranger.send("join", table=table)

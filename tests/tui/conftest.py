@@ -72,12 +72,14 @@ def screen_text(app: GambitApp) -> str:
 
 
 async def enter_lobby(pilot: Pilot) -> None:
-    """From the welcome screen to the lobby, keeping the name."""
+    """From the welcome screen to the lobby, keeping the name (a key the hub knows goes to
+    the lobby by itself)."""
     from gambit_tui.screens.lobby import LobbyScreen
     from gambit_tui.screens.welcome import WelcomeScreen
 
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, WelcomeScreen))
-    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, (WelcomeScreen, LobbyScreen)))
+    if isinstance(pilot.app.screen, WelcomeScreen):
+        await pilot.press("enter")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
 
 

@@ -315,18 +315,27 @@ async def test_the_turn_timer_counts_down_beside_the_deciding_seat(hub):
 
 
 async def test_a_player_who_reconnects_is_back_at_their_table(hub):
+    """Straight back in (issue 18, item 9): a known key passes no welcome screen; the table
+    opens on the lobby at once, with a one-line greeting."""
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
         table = await start_pg_deal(pilot)
         hand = list(table.view["hand"])
     again = make_app(hub)
-    async with again.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(again.screen, WelcomeScreen))
-        await pilot.press("enter")  # the lobby opens, and the table at once on top of it
-        await wait_for(pilot, lambda: isinstance(again.screen, PGTableScreen))
+    seen: list[type] = []
+    async with again.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(
+            pilot, lambda: seen.append(type(again.screen)) or len(again.screen_stack) > 1
+        )
+        await wait_for(
+            pilot,
+            lambda: seen.append(type(again.screen)) or isinstance(again.screen, PGTableScreen),
+        )
+        assert WelcomeScreen not in seen
         assert again.screen.view["hand"] == hand
         assert "The Bid: choose a card" in screen_text(again)
+        assert "Welcome back, Ada." in screen_text(again)
 
 
 def textual_footer_items(footer, screen) -> tuple:
