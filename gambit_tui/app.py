@@ -234,6 +234,13 @@ class GambitApp(App[None]):
             self.broadcast(events.ChatArrived, key)
         elif changed == "history":
             self.broadcast(events.HistoryArrived)
+        elif changed == "record":
+            self.broadcast(events.RecordArrived, message["game"])
+        elif changed == "replay":
+            key = -message["game"]
+            top = self.screen
+            now = top if getattr(top, "table_id", None) == key else None
+            self.broadcast(events.TableUpdated, key, now=now)
         elif changed == "admin":
             self.broadcast(events.AdminReplied, message["op"])
         elif changed == "social":
@@ -335,6 +342,13 @@ class GambitApp(App[None]):
             self.broadcast(events.LookChanged)
 
     # --- tables ------------------------------------------------------------------------------
+
+    def open_replay(self, game: str, game_id: int, seat: int | None) -> None:
+        """Step through finished game ``game_id`` on its table screen, from ``seat``'s view
+        (None: every hand open)."""
+        from .screens.replay import replay_screen
+
+        self.push_screen(replay_screen(game, game_id, seat))
 
     def _table_message(self, message: dict[str, Any]) -> None:
         table_id = message["table"]

@@ -64,3 +64,11 @@ class AdminReplied(ServerEvent):
 
 class LookChanged(ServerEvent):
     """Theme, card faces or language changed: re-render."""
+
+
+class RecordArrived(ServerEvent):
+    """A finished game's record (its players, result and the verdict on its deal) arrived."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__()
+        self.game_id = game_id

@@ -15,6 +15,11 @@ from typing import Any
 CHAT_HISTORY = 200
 
 
+def replay_key(game_id: int) -> int:
+    """Where a finished game's replay is kept in :attr:`ClientModel.views`."""
+    return -game_id
+
+
 @dataclass(slots=True)
 class ChatLine:
     channel: str
@@ -46,6 +51,8 @@ class ClientModel:
     #: Who asks us to be friends (``{"name"}``), and whom we asked, not yet answered.
     requests: list[dict[str, Any]] = field(default_factory=list)
     sent: list[dict[str, Any]] = field(default_factory=list)
+    #: Finished games' records opened in the app, by game id (players, result, deal verdict).
+    records: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: The hub's last answer to each admin request (admins only), by op.
     admin: dict[str, Any] = field(default_factory=dict)
 
@@ -114,6 +121,24 @@ class ClientModel:
         if kind == "leaderboard":
             self.leaderboards[message["game"]] = message
             return "history"
+        if kind == "record":
+            self.records[message["game"]] = message
+            return "record"
+        if kind == "replay":
+            # A replay's moment is kept like a table's, under the game's own key (negative:
+            # never a table's), so the table screens read it as they read a table.
+            key = replay_key(message["game"])
+            self.views[key] = {
+                "t": "table",
+                "table": key,
+                "info": message["info"],
+                "seat": message["seat"],
+                "view": message["view"],
+                "step": message["step"],
+                "steps": message["steps"],
+                "hands": message["hands"],
+            }
+            return "replay"
         if kind == "admin_reply":
             self.admin[message["op"]] = message["data"]
             return "admin"
@@ -143,8 +168,8 @@ class ClientModel:
         return None if view is None else view.get("seat")
 
     def seated_tables(self) -> list[int]:
-        """Tables where we hold a seat (as the hub last told us)."""
-        return [t for t, v in self.views.items() if v.get("seat") is not None]
+        """Tables where we hold a seat (as the hub last told us); never a replay."""
+        return [t for t, v in self.views.items() if v.get("seat") is not None and t > 0]
 
     def deadline_left(self, table_id: int, seat: int) -> float | None:
         """Seconds left on ``seat``'s turn timer now, if it has one."""

@@ -150,6 +150,14 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
     },
     # The best rated players at one game (with at least a few games played).
     "leaderboard": {"game": _str(32, choices=GAMES)},
+    # A finished game's record: who played, how it ended, its deal and the verdict on it.
+    "record": {"game": _int(1, 2**62)},
+    # A finished game's table after ``step`` actions, as ``seat`` saw it (null: a spectator).
+    "replay": {
+        "game": _int(1, 2**62),
+        "step": _int(0, 1_000_000),
+        "seat": _int(0, 5, required=False, nullable=True),
+    },
     # Admins only (see docs/protocol.md): one op and what it needs.
     "admin": {
         "op": _str(16, choices=ADMIN_OPS),
@@ -184,6 +192,8 @@ SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
     "admin_reply": ("op", "data"),
     "history": ("games", "game", "page", "pages", "total"),
     "leaderboard": ("game", "min_games", "rows"),
+    "record": ("game", "kind", "finished", "seats", "steps", "deals", "deal", "verify", "outcome"),
+    "replay": ("game", "step", "steps", "seat", "info", "view", "hands"),
 }
 #: Finished games per page of a player's history.
 HISTORY_PAGE = 10

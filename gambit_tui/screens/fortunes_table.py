@@ -218,7 +218,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         prompt.yours = bool(ask)
         if view is None:
             prompt.question = self.waiting_room_text()
-            prompt.hint = Text("")
+            prompt.hint = self.deal_hint()
             return
         if view.get("over"):
             prompt.question = self._over_text(view)

@@ -45,6 +45,7 @@ class HistoryScreen(GambitScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,pagedown", "page(1)", N_("Older")),
         Binding("left,pageup", "page(-1)", N_("Newer")),
+        Binding("enter", "open", N_("Replay")),
         Binding("g", "filter", N_("Game")),
         Binding("escape", "close", N_("Back")),
     ]
@@ -146,6 +147,8 @@ class HistoryScreen(GambitScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         page = self.gapp.model.history
+        if action == "open":
+            return bool(page and page.get("games"))
         if action == "page" and page is not None:
             target = self.page + int(parameters[0])  # type: ignore[call-overload]
             return 0 <= target < page["pages"]
@@ -159,6 +162,18 @@ class HistoryScreen(GambitScreen):
         self.filter = FILTERS[(FILTERS.index(self.filter) + 1) % len(FILTERS)]
         self.page = 0
         self._ask()
+
+    def action_open(self) -> None:
+        """Step through the game under the cursor, from the player's own seat."""
+        page = self.gapp.model.history
+        games = page.get("games", []) if page else []
+        row = self.query_one("#games", DataTable).cursor_row
+        if 0 <= row < len(games):
+            game = games[row]
+            self.gapp.open_replay(game["game"], game["id"], game.get("seat"))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_open()
 
     def action_close(self) -> None:
         self.dismiss()

@@ -158,7 +158,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         prompt.yours = bool(ask)
         if view is None:
             prompt.question = self.waiting_room_text()
-            prompt.hint = Text("")
+            prompt.hint = self.deal_hint()
             return
         if view.get("over"):
             winner = (view.get("outcome") or {}).get("winners", [None])[0]
@@ -167,7 +167,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
                     name=self.name_of(winner) if winner is not None else "?"
                 )
             )
-            prompt.hint = Text(_("The next deal starts soon."), style="dim")
+            prompt.hint = self.soon_hint(_("The next deal starts soon."))
             return
         if ask:
             prompt.question = ask_text(ask, view, self.name_of, style)

@@ -255,7 +255,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         prompt.yours = bool(ask)
         if view is None:
             prompt.question = self.waiting_room_text()
-            prompt.hint = Text("")
+            prompt.hint = self.deal_hint()
             return
         if view.get("over"):
             winners = (view.get("outcome") or {}).get("winners", [])
@@ -264,7 +264,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
                     names=", ".join(self.name_of(s) for s in winners)
                 )
             )
-            prompt.hint = Text(_("The next game starts soon."), style="dim")
+            prompt.hint = self.soon_hint(_("The next game starts soon."))
             return
         if ask:
             prompt.question = ask_text(ask, view, self.gapp.card_style)

@@ -46,6 +46,31 @@ TABLE_KEYS: list[BindingType] = [
 ]
 
 
+#: How many hex characters of a deal's commitment a table shows (enough to compare by eye).
+COMMITMENT_SHOWN = 12
+
+#: Why a deal is not fair, by the hub's reason word.
+NOT_FAIR = {
+    "fixed_seed": N_("not fair: fixed seed"),
+    "stacked": N_("not fair: stacked"),
+}
+
+
+def deal_text(deal: dict[str, Any] | None, *, reason: bool = False) -> str:
+    """The commitment to a table's deal: the hash's start and, in words, whether the deal is
+    fair ("" without one); with ``reason``, why not ("not fair: stacked")."""
+    if not deal or not deal.get("commitment"):
+        return ""
+    short = str(deal["commitment"])[:COMMITMENT_SHOWN]
+    if deal.get("fair"):
+        fairness = _("fair")
+    elif reason:
+        fairness = _(NOT_FAIR.get(deal.get("reason") or "", N_("not fair")))
+    else:
+        fairness = _("not fair")
+    return _("deal {hash} {fairness}").format(hash=short, fairness=fairness)
+
+
 class TableScreen(GambitScreen):
     """A table the player sits at or watches. Subclasses draw the game; this class keeps the
     keys of the waiting room (bots, start, invite), chat, leaving and the result of a deal.
@@ -153,6 +178,25 @@ class TableScreen(GambitScreen):
             )
         return Text(_("Every seat is taken: press s to start."))
 
+    def deal_hint(self) -> Text:
+        """Under the waiting room's prompt: the next game's deal, committed before it is dealt,
+        with why it is not fair if it is not."""
+        text = deal_text(self.info.get("deal"), reason=True)
+        if not text:
+            return Text("")
+        return Text(
+            _("Committed before the deal: {deal}").format(deal=text),
+            style="dim",
+        )
+
+    def soon_hint(self, soon: str) -> Text:
+        """Under a finished game's prompt: the next game starts soon, and its deal is
+        committed already (``soon`` says which)."""
+        text = deal_text(self.info.get("deal"), reason=True)
+        if text:
+            soon = _("{soon}: {deal}").format(soon=soon.rstrip("."), deal=text)
+        return Text(soon, style="dim")
+
     def status_context(self) -> str:
         info = self.info
         parts = [
@@ -163,6 +207,9 @@ class TableScreen(GambitScreen):
             parts.append(_("watching"))
         elif info.get("status") != "playing":
             parts.append(status_label(info.get("status", "")))
+        # While the table waits or is between games the prompt shows the next deal's.
+        if info.get("status") == "playing" and (deal := deal_text(info.get("deal"))):
+            parts.append(deal)
         return " · ".join(parts)
 
     # --- events ------------------------------------------------------------------------------

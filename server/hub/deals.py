@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 #: Why a fixed-seed deal is not fair, as the record and the table say it.
 FIXED_SEED_NOTE = "fixed seed (the server's --seed): the deal was chosen in advance, not random"
 STACKED_NOTE = "stacked deck: the top cards were chosen, not dealt at random"
+#: Why a deal is not fair, as a word an app can put in its own language.
+REASONS = {FIXED_SEED_NOTE: "fixed_seed", STACKED_NOTE: "stacked"}
 
 
 def draw(table: Table, config: HubConfig) -> dict[str, Any]:
@@ -56,6 +58,7 @@ def public(deal: dict[str, Any] | None) -> dict[str, Any] | None:
         "commitment": deal["commitment"],
         "fair": deal["fair"],
         "note": deal["note"],
+        "reason": REASONS.get(deal["note"], "" if deal["fair"] else "other"),
     }
 
 

@@ -15,7 +15,7 @@ import contextlib
 import logging
 import secrets
 import unicodedata
-from collections import Counter
+from collections import Counter, OrderedDict
 from typing import Any, TextIO
 
 from protocol.codec import ProtocolError
@@ -36,6 +36,7 @@ from .limits import Budget
 from .lobby import LobbyMixin
 from .outbox import Outbox
 from .play import PlayMixin
+from .replays import ReplayMixin
 from .seating import SeatingMixin
 from .session import Player, Session
 from .social import SocialMixin
@@ -47,7 +48,7 @@ log = logging.getLogger(__name__)
 TURN_MESSAGES = 16
 
 
-class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin, HistoryMixin):
+class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin, HistoryMixin, ReplayMixin):
     """Lobby, tables, seats, timers, bots and money for every connected player."""
 
     def __init__(self, store: Store, config: HubConfig | None = None) -> None:
@@ -57,6 +58,8 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin, History
         self.players: dict[str, Player] = {}
         self.tables: dict[int, Table] = {}
         self.names: dict[str, str] = {}  # player id → display name, for everyone we have met
+        #: Finished games being stepped through, by (session, game): see replays.py.
+        self.replay_cursors: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self._tasks: set[asyncio.Task] = set()
         self._timers: dict[Any, asyncio.TimerHandle] = {}
         self._stopped = False  # once stopped, sessions that wind down schedule no timers

@@ -25,13 +25,29 @@ class Report:
 
     checks: list[tuple[bool, str]] = field(default_factory=list)
     verdict: str = PASS
+    #: Each check's subject as a word (``commitment``, ``seed``, ``moves``, ``deals``,
+    #: ``result``, ``fair``, ``record``), with the checks, for an app to say in its language.
+    codes: list[str] = field(default_factory=list)
 
-    def ok(self, text: str) -> None:
+    def ok(self, text: str, code: str = "record") -> None:
         self.checks.append((True, text))
+        self.codes.append(code)
 
-    def fail(self, text: str) -> None:
+    def fail(self, text: str, code: str = "record") -> None:
         self.checks.append((False, text))
+        self.codes.append(code)
         self.verdict = FAIL
+
+    def summary(self) -> dict[str, Any]:
+        """The verdict and each check as ``[code, ok]``, with the first failure's words."""
+        failed = next((text for good, text in self.checks if not good), "")
+        return {
+            "verdict": self.verdict,
+            "checks": [
+                [code, good] for code, (good, _) in zip(self.codes, self.checks, strict=True)
+            ],
+            "detail": failed,
+        }
 
     def lines(self) -> list[str]:
         """The report as a person reads it: each check, then the verdict."""
@@ -85,12 +101,14 @@ def verify(record: dict[str, Any]) -> Report:
     if actual == committed:
         report.ok(
             f"The revealed seed hashes to the commitment published before the deal "
-            f"({actual[:16]}…)."
+            f"({actual[:16]}…).",
+            "commitment",
         )
     else:
         report.fail(
             f"The revealed seed does not match the commitment: SHA-256 of the seed is "
-            f"{actual}, but the commitment shown before the deal was {committed}."
+            f"{actual}, but the commitment shown before the deal was {committed}.",
+            "commitment",
         )
     try:
         seed = fairness.mix(hub_seed, deal.get("contributions") or [])
@@ -99,9 +117,12 @@ def verify(record: dict[str, Any]) -> Report:
         return report
     if str(params.get("seed")) == seed:
         who = "the server's seed" if not deal.get("contributions") else "the mixed seeds"
-        report.ok(f"The game was dealt from {who}.")
+        report.ok(f"The game was dealt from {who}.", "seed")
     else:
-        report.fail("The game's seed is not the one the commitment (and any players' values) give.")
+        report.fail(
+            "The game's seed is not the one the commitment (and any players' values) give.",
+            "seed",
+        )
     # Deal with the seed the commitment gives, whatever the record's params claim.
     try:
         state, dealt, failed, reason = fairness.replay_deals(
@@ -115,32 +136,37 @@ def verify(record: dict[str, Any]) -> Report:
     if failed is not None:
         step = record["actions"][failed]
         report.fail(
-            f"Move {failed + 1} ({step!r}) is impossible with the cards this seed deals: {reason}"
+            f"Move {failed + 1} ({step!r}) is impossible with the cards this seed deals: {reason}",
+            "moves",
         )
     else:
         report.ok(
-            f"All {len(record['actions'])} moves are possible with the cards this seed deals."
+            f"All {len(record['actions'])} moves are possible with the cards this seed deals.",
+            "moves",
         )
     for number, (have, want) in enumerate(zip(recorded, computed, strict=False), start=1):
         if have != want:
-            report.fail(f"Deal {number} differs from the seed's: {_first_difference(have, want)}.")
+            report.fail(
+                f"Deal {number} differs from the seed's: {_first_difference(have, want)}.", "deals"
+            )
             break
     else:
         if failed is None and len(recorded) != len(computed):
             report.fail(
                 f"The record lists {len(recorded)} deals; the seed and the moves make "
-                f"{len(computed)}."
+                f"{len(computed)}.",
+                "deals",
             )
         elif recorded:
-            report.ok(f"All {len(recorded)} deals hold exactly the cards the seed gives.")
+            report.ok(f"All {len(recorded)} deals hold exactly the cards the seed gives.", "deals")
     if failed is None:
         outcome = state.outcome()
         if outcome is None:
-            report.fail("The recorded moves do not finish the game.")
+            report.fail("The recorded moves do not finish the game.", "result")
         elif plain(outcome.to_wire()) != plain(record["outcome"]):
-            report.fail("The recorded result is not the one these cards and moves give.")
+            report.fail("The recorded result is not the one these cards and moves give.", "result")
         else:
-            report.ok("The recorded result is the one these cards and moves give.")
+            report.ok("The recorded result is the one these cards and moves give.", "result")
     unfair = None
     if params.get("deck") is not None:
         unfair = "the deck was stacked"
@@ -148,6 +174,7 @@ def verify(record: dict[str, Any]) -> Report:
         unfair = deal.get("note") or "the record marks it as not fair"
     if unfair is not None:
         report.checks.append((False, f"Not a fair deal: {unfair}."))
+        report.codes.append("fair")
         if report.verdict == PASS:
             report.verdict = NOT_FAIR
     return report
