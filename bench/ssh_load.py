@@ -660,7 +660,7 @@ class Child:
     """The server process and its command line on stdin/stdout."""
 
     def __init__(self, data_dir: Path, workers: int, strict: bool = False) -> None:
-        from server.ssh.app_worker import REPORT_UNCHANGED
+        from server.apphost.app_worker import REPORT_UNCHANGED
 
         mode = ["strict"] if strict else []
         self.proc = subprocess.Popen(

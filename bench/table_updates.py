@@ -101,12 +101,14 @@ async def seat_apps(count: int, prefix: str) -> Seated:
     """``count`` Gambit apps on the real driver, through the welcome screen, at tables of five
     that have started (the hub's store in a new temporary folder named with ``prefix``)."""
     from gambit_tui.app import GambitApp
-    from gambit_tui.term import TermInfo
     from protocol.connection import queue_pair
+    from protocol.term import TermInfo
+    from server.apphost.app_settings import host_many_apps, prepare_app
+
+    host_many_apps()
     from server.hub import Hub, HubConfig
-    from server.ssh.app_settings import prepare_app
-    from server.ssh.driver import bind
     from server.store import Store
+    from server.terminal.driver import bind
 
     store = Store.open(Path(tempfile.mkdtemp(prefix=prefix)))
     hub = Hub(store, HubConfig(bot_delay=0.0, turn_timer=0, between_games=3600.0, seed=7))

@@ -40,7 +40,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     from textual.widget import Widget
 
     import gambit_tui.app  # noqa: F401  (the Textual patches, as gambit serve has them)
-    from server.ssh.driver import bind
+    from server.terminal.driver import bind
 
     class Changed(Message):
         def __init__(self, number: int) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gettext
 import logging
+import math
 from typing import Any, ClassVar
 
 from rich.console import ColorSystem
@@ -25,20 +26,20 @@ from textual.screen import Screen
 
 from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
+from protocol.event_log import expand
 from protocol.messages import PROTOCOL_VERSION
+from protocol.term import TermInfo
 
-from . import events, textual_patches
+from . import events
 from .ascii_text import asciify
 from .cards import CardStyle
 from .i18n import LANGUAGES, N_, _, ascii_catalog, translations
-from .model import ClientModel
+from .model import LATE_BELL, ClientModel, turn_clock
 from .prefs import Prefs
 from .screens.base import GambitScreen
-from .term import TermInfo
 from .themes import MONO, THEME_NAMES
 
 log = logging.getLogger(__name__)
-textual_patches.apply()
 
 _COLOR_SYSTEMS = {
     "truecolor": ColorSystem.TRUECOLOR,
@@ -76,6 +77,7 @@ class GambitApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "rules", N_("Rules")),
         Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True),
+        Binding("ctrl+r", "answer", N_("Answer"), priority=True),
     ]
 
     def __init__(
@@ -101,10 +103,16 @@ class GambitApp(App[None]):
         self.watching: set[int] = set()
         #: How many "your turn" alerts were raised (tests read it; the bell is invisible).
         self.alerts = 0
+        #: The decisions (table, deadline) whose late bell has rung.
+        self._late_bells: set[tuple[int, int]] = set()
+        #: What stand-in bots did with the player's chips, as told (tests read it).
+        self.stand_in_notices: list[str] = []
         #: What the terminal's window title was last set to.
         self.window_title = "Gambit"
         self._asked: dict[int, bool] = {}
         self._table_screens: dict[int, Screen] = {}
+        #: Friend requests already told in a notice (each is told once).
+        self._told: set[str] = set()
         self.closed_reason: str | None = None
         color_system = self.term.color_system
         if color_system is None:
@@ -142,6 +150,7 @@ class GambitApp(App[None]):
             self.theme = MONO.name
             self.add_class("-no-colour")
         self.run_worker(self._talk(), name="connection", exit_on_error=False)
+        self.set_interval(1.0, self._turn_clock)
 
     async def _talk(self) -> None:
         """Say hello, then turn every message from the hub into model changes and events."""
@@ -200,12 +209,17 @@ class GambitApp(App[None]):
     def receive(self, message: dict[str, Any]) -> None:
         """Apply one server message and tell the screens."""
         kind = message.get("t")
+        if kind == "table":  # a view sent as a delta of its events, made whole
+            message = expand(self.model.views.get(message.get("table")), message)
         changed = self.model.apply(message)
         if kind == "welcome":
             self._adopt_you()
-            from .screens.welcome import WelcomeScreen
+            if message.get("returning") and not self.model.you.get("guest"):
+                self._straight_back()
+            else:
+                from .screens.welcome import WelcomeScreen
 
-            self.push_screen(WelcomeScreen())
+                self.push_screen(WelcomeScreen())
         elif kind == "you":
             self._adopt_you()
             self.broadcast(events.YouChanged)
@@ -218,17 +232,32 @@ class GambitApp(App[None]):
         elif changed == "chat":
             key = "lobby" if message["channel"] == "lobby" else message.get("table", 0)
             self.broadcast(events.ChatArrived, key)
+        elif changed == "history":
+            self.broadcast(events.HistoryArrived)
+        elif changed == "record":
+            self.broadcast(events.RecordArrived, message["game"])
+        elif changed == "replay":
+            key = -message["game"]
+            top = self.screen
+            now = top if getattr(top, "table_id", None) == key else None
+            self.broadcast(events.TableUpdated, key, now=now)
         elif changed == "admin":
             self.broadcast(events.AdminReplied, message["op"])
         elif changed == "social":
-            if kind == "invite":
-                self.notify(
-                    _("{name} invites you to table {table}: press f in the lobby.").format(
-                        name=message.get("from"), table=message.get("table")
-                    )
-                )
+            self._tell_social(message)
             self.broadcast(events.SocialChanged)
+            self.screen.refresh_bindings()  # Ctrl+R answers, while anything waits
+        elif kind == "stand_in":
+            from .result_text import stand_in_text
+
+            text = stand_in_text(int(message["games"]), int(message["chips"]))
+            self.stand_in_notices.append(text)
+            self.notify(text, timeout=12, markup=False)
         elif kind in ("error", "notice"):
+            taken = getattr(self.screen, "take_refusal", None)
+            if kind == "error" and taken is not None and taken(message):
+                self.broadcast(events.Refused, message.get("ref"))
+                return
             self.notify(
                 message.get("message", ""),
                 severity="error" if kind == "error" else "information",
@@ -237,6 +266,50 @@ class GambitApp(App[None]):
                 self.broadcast(events.Refused, message.get("ref"))
         elif kind == "bye":
             self.closed_reason = message.get("message") or _("The server said goodbye.")
+
+    def _tell_social(self, message: dict[str, Any]) -> None:
+        """A notice for each new invitation or friend request, saying how to answer it."""
+        kind = message.get("t")
+        if kind == "invite":
+            text = _("{name} invites you to table {table}: Ctrl+R to answer.").format(
+                name=message.get("from"), table=message.get("table")
+            )
+            self.notify(text, timeout=10)
+            return
+        if kind == "friend_request":
+            names = [message["from"]]
+        elif kind == "friends":
+            names = [r["name"] for r in self.model.requests if r["name"] not in self._told]
+        else:
+            return
+        self._told.update(names)
+        for name in names:
+            text = _("{name} asks to be your friend: Ctrl+R to answer.").format(name=name)
+            self.notify(text, timeout=10)
+
+    def action_answer(self) -> None:
+        """Answer what waits (invitations, friend requests) from its notice."""
+        from .screens.answer import AnswerScreen
+
+        if self.model.pending() and not isinstance(self.screen, AnswerScreen):
+            self.push_screen(AnswerScreen())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "answer":
+            return bool(self.model.pending())
+        return True
+
+    def _straight_back(self) -> None:
+        """A key the hub knows skips the welcome: the lobby, and the player's table on top of
+        it as soon as the hub sends it (see ``_table_message``), with a one-line greeting."""
+        from .screens.lobby import LobbyScreen
+
+        self.push_screen(LobbyScreen())
+        # One line in the narrowest toast; another name is a chat command away (/name).
+        self.notify(_("Welcome back, {name}.").format(name=self.model.name))
+        motd = str(self.model.server.get("motd") or "").strip()
+        if motd:  # the admins' message of the day, which the welcome screen would have shown
+            self.notify(motd, title=_("Message of the day"), timeout=10)
 
     def broadcast(
         self, kind: type[events.ServerEvent], *args: Any, now: Screen | None = None
@@ -269,6 +342,13 @@ class GambitApp(App[None]):
             self.broadcast(events.LookChanged)
 
     # --- tables ------------------------------------------------------------------------------
+
+    def open_replay(self, game: str, game_id: int, seat: int | None) -> None:
+        """Step through finished game ``game_id`` on its table screen, from ``seat``'s view
+        (None: every hand open)."""
+        from .screens.replay import replay_screen
+
+        self.push_screen(replay_screen(game, game_id, seat))
 
     def _table_message(self, message: dict[str, Any]) -> None:
         table_id = message["table"]
@@ -315,6 +395,8 @@ class GambitApp(App[None]):
 
             screen = GenericTableScreen(table_id)
         self._table_screens[table_id] = screen
+        if getattr(self.screen, "awaiting_table", False):
+            self.pop_screen()  # the new-table form, whose table this is
         self.push_screen(screen)
 
     def leave_table_screen(self, table_id: int, *, keep_seat: bool) -> None:
@@ -344,6 +426,34 @@ class GambitApp(App[None]):
         self._table_screens.pop(table_id, None)
 
     # --- "your turn" ---------------------------------------------------------------------------
+
+    def _turn_clock(self) -> None:
+        """While a dialog or a result covers the table where it is the player's turn, the
+        status bar of what covers it shows their seconds left, and the bell rings once at
+        ``LATE_BELL`` seconds: a turn timer must not run out unseen."""
+        from .widgets.status_bar import StatusBar
+
+        clock = turn_clock(self.model)
+        text = ""
+        if clock is not None and self._table_covered(clock.table_id):
+            seconds = math.ceil(clock.left)
+            text = _("Your turn: {n} s").format(n=seconds)
+            if clock.left <= LATE_BELL and clock.key not in self._late_bells:
+                self._late_bells.add(clock.key)
+                if self.prefs.alert:
+                    self.bell()
+        top = self.screen
+        for screen in self.screen_stack:
+            for bar in screen.query(StatusBar):
+                bar.turn = text if screen is top else ""
+
+    def _table_covered(self, table_id: int) -> bool:
+        """Whether the table's own view is out of sight: another screen or dialog is on top,
+        or the result panel covers it."""
+        from .screens.table_base import TableScreen
+
+        top = self.screen
+        return not (isinstance(top, TableScreen) and top.table_id == table_id) or top.result_open
 
     def _alert_if_asked(self, table_id: int, message: dict[str, Any]) -> None:
         view = message.get("view") or {}

@@ -1,7 +1,8 @@
 """Chat's own commands, as in ssh-chat and IRC: a line that starts with ``/``.
 
 ``/ignore NAME`` and ``/unignore NAME`` hide (or show again) a player's chat and invitations;
-``/report NAME`` sends that player's last line in this chat to the server's admins; ``/help``
+``/report NAME`` sends that player's last line in this chat to the server's admins; ``/name
+NAME`` changes one's own name (a returning player does not pass the welcome screen); ``/help``
 says so. The hub does the work (``ignore`` and ``report`` messages); this only reads the line.
 """
 
@@ -25,6 +26,10 @@ def command(
         if not name:
             return None, _("Say whom: /{command} NAME").format(command=word)
         return {"t": "ignore", "name": name[:24], "on": word == "ignore"}, None
+    if word == "name":
+        if not name:
+            return None, _("Say which: /name NAME")
+        return {"t": "profile", "name": name[:24]}, None
     if word == "report":
         if not name:
             return None, _("Say whom: /{command} NAME").format(command=word)
@@ -41,6 +46,6 @@ def command(
                 return message, None
         return None, _("{name} has said nothing here to report.").format(name=name)
     return None, _(
-        "Chat commands: /ignore NAME · /unignore NAME · /report NAME (their last line here, "
-        "to the admins)"
+        "Chat commands: /name NAME (yours) · /ignore NAME · /unignore NAME · /report NAME "
+        "(their last line here, to the admins)"
     )

@@ -50,6 +50,10 @@ class Refused(ServerEvent):
         self.ref = ref
 
 
+class HistoryArrived(ServerEvent):
+    """A page of our finished games, or a leaderboard, arrived."""
+
+
 class AdminReplied(ServerEvent):
     """The hub answered an admin request (the model keeps the last answer of each op)."""
 
@@ -60,3 +64,11 @@ class AdminReplied(ServerEvent):
 
 class LookChanged(ServerEvent):
     """Theme, card faces or language changed: re-render."""
+
+
+class RecordArrived(ServerEvent):
+    """A finished game's record (its players, result and the verdict on its deal) arrived."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__()
+        self.game_id = game_id

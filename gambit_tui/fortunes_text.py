@@ -60,28 +60,6 @@ _TEAM_STYLE = {
 # --- sentences with coloured parts ------------------------------------------------------------
 
 
-def fill(template: str, **parts: str | Text) -> Text:
-    """``template`` (a translated sentence) with its ``{name}`` fields filled; Text parts keep
-    their colours, so a card or a marker can sit anywhere a language puts it."""
-    out = Text()
-    rest = template
-    while rest:
-        start = rest.find("{")
-        end = rest.find("}", start)
-        if start < 0 or end < 0:
-            out.append(rest)
-            break
-        out.append(rest[:start])
-        key = rest[start + 1 : end]
-        value = parts.get(key, "{" + key + "}")
-        if isinstance(value, Text):
-            out.append_text(value)
-        else:
-            out.append(str(value))
-        rest = rest[end + 1 :]
-    return out
-
-
 # --- cards ---------------------------------------------------------------------------------
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from textual._context import active_app
+from textual import active_app
 
 from .ascii_text import asciify
 

@@ -15,6 +15,11 @@ from typing import Any
 CHAT_HISTORY = 200
 
 
+def replay_key(game_id: int) -> int:
+    """Where a finished game's replay is kept in :attr:`ClientModel.views`."""
+    return -game_id
+
+
 @dataclass(slots=True)
 class ChatLine:
     channel: str
@@ -39,6 +44,15 @@ class ClientModel:
     chat: dict[str | int, deque[ChatLine]] = field(default_factory=dict)
     invites: list[dict[str, Any]] = field(default_factory=list)
     friends: list[dict[str, Any]] | None = None
+    #: The last page of our finished games the hub sent (None: not asked yet).
+    history: dict[str, Any] | None = None
+    #: Game → its last leaderboard.
+    leaderboards: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Who asks us to be friends (``{"name"}``), and whom we asked, not yet answered.
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    #: Finished games' records opened in the app, by game id (players, result, deal verdict).
+    records: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: The hub's last answer to each admin request (admins only), by op.
     admin: dict[str, Any] = field(default_factory=dict)
 
@@ -94,7 +108,37 @@ class ClientModel:
             return "social"
         if kind == "friends":
             self.friends = list(message["friends"])
+            self.requests = list(message.get("requests") or [])
+            self.sent = list(message.get("sent") or [])
             return "social"
+        if kind == "friend_request":
+            name = message["from"]
+            self.requests = [r for r in self.requests if r["name"] != name] + [{"name": name}]
+            return "social"
+        if kind == "history":
+            self.history = message
+            return "history"
+        if kind == "leaderboard":
+            self.leaderboards[message["game"]] = message
+            return "history"
+        if kind == "record":
+            self.records[message["game"]] = message
+            return "record"
+        if kind == "replay":
+            # A replay's moment is kept like a table's, under the game's own key (negative:
+            # never a table's), so the table screens read it as they read a table.
+            key = replay_key(message["game"])
+            self.views[key] = {
+                "t": "table",
+                "table": key,
+                "info": message["info"],
+                "seat": message["seat"],
+                "view": message["view"],
+                "step": message["step"],
+                "steps": message["steps"],
+                "hands": message["hands"],
+            }
+            return "replay"
         if kind == "admin_reply":
             self.admin[message["op"]] = message["data"]
             return "admin"
@@ -124,8 +168,8 @@ class ClientModel:
         return None if view is None else view.get("seat")
 
     def seated_tables(self) -> list[int]:
-        """Tables where we hold a seat (as the hub last told us)."""
-        return [t for t, v in self.views.items() if v.get("seat") is not None]
+        """Tables where we hold a seat (as the hub last told us); never a replay."""
+        return [t for t, v in self.views.items() if v.get("seat") is not None and t > 0]
 
     def deadline_left(self, table_id: int, seat: int) -> float | None:
         """Seconds left on ``seat``'s turn timer now, if it has one."""
@@ -139,3 +183,45 @@ class ClientModel:
 
     def forget_invite(self, table_id: int) -> None:
         self.invites = [i for i in self.invites if i["table"] != table_id]
+
+    def forget_request(self, name: str) -> None:
+        self.requests = [r for r in self.requests if r["name"] != name]
+
+    def pending(self) -> list[tuple[str, Any]]:
+        """What waits for the player's answer, oldest first: ``("invite", table id)`` and
+        ``("friend", name)``."""
+        out: list[tuple[str, Any]] = [("friend", r["name"]) for r in self.requests]
+        out += [("invite", i["table"]) for i in self.invites if i.get("game")]
+        return out
+
+
+#: Seconds left on the player's turn timer when the bell rings if the table is out of sight.
+LATE_BELL = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClock:
+    """The player's most urgent turn timer: where, seconds left, and which decision (the
+    table and its deadline, to the second) so that its bell rings once."""
+
+    table_id: int
+    left: float
+    key: tuple[int, int]
+
+
+def turn_clock(model: ClientModel) -> TurnClock | None:
+    """The turn timer with the least time left among the tables where the player must decide
+    now (None if there is none); the seconds come from the hub's deadlines."""
+    best: TurnClock | None = None
+    for table_id in model.seated_tables():
+        message = model.views[table_id]
+        seat = message.get("seat")
+        if seat is None or not (message.get("view") or {}).get("ask"):
+            continue
+        left = model.deadline_left(table_id, seat)
+        if left is None:
+            continue
+        deadline = model.received.get(table_id, 0.0) + message["info"]["deadlines"][str(seat)]
+        if best is None or left < best.left:
+            best = TurnClock(table_id, left, (table_id, round(deadline)))
+    return best

@@ -11,14 +11,19 @@ from typing import Any
 
 from rich.text import Text
 
-from .i18n import N_, _
+from .i18n import N_, NC_, _
 
 GAME_TITLES = {
     "prophets_gambit": N_("Prophet's Gambit"),
     "prophet": N_("Prophet"),
     "fortunes": N_("Fortunes"),
 }
-GAME_SHORT = {"prophets_gambit": N_("PG"), "prophet": N_("Pr"), "fortunes": N_("Fo")}
+#: Each game's name in one word, for its rating in the status bar ("Gambit 1,012").
+GAME_SHORT = {
+    "prophets_gambit": NC_("rating", "Gambit"),
+    "prophet": NC_("rating", "Prophet"),
+    "fortunes": NC_("rating", "Fortunes"),
+}
 
 TAROKKA_SUITS = {"S": N_("Swords"), "T": N_("Stars"), "C": N_("Coins"), "G": N_("Glyphs")}
 
@@ -162,7 +167,7 @@ def game_title(game: str) -> str:
 
 
 def game_short(game: str) -> str:
-    return _(GAME_SHORT.get(game, game[:2]))
+    return _(GAME_SHORT[game]) if game in GAME_SHORT else game[:2]
 
 
 def suit_name(letter: str) -> str:

@@ -14,180 +14,162 @@ from rich.text import Text
 
 from .cards import CardStyle, card_text, cards_text
 from .i18n import _, ngettext
+from .sentences import fill
 
 Names = Callable[[int], str]
-
-
-def _fill(template: str, style: CardStyle, **parts: Any) -> Text:
-    """``template`` with ``{name}`` fields filled; Text parts keep their styles."""
-    out = Text()
-    rest = template
-    while rest:
-        start = rest.find("{")
-        end = rest.find("}", start)
-        if start < 0 or end < 0:
-            out.append(rest)
-            break
-        out.append(rest[:start])
-        key = rest[start + 1 : end]
-        value = parts.get(key, "{" + key + "}")
-        if isinstance(value, Text):
-            out.append_text(value)
-        else:
-            out.append(str(value))
-        rest = rest[end + 1 :]
-    return out
 
 
 def _names(seats: list[int], names: Names) -> str:
     return ", ".join(names(s) for s in seats)
 
 
+class _Said:
+    """What an event's line is made of: the event, the players' names, the card style."""
+
+    __slots__ = ("ev", "names", "style")
+
+    def __init__(self, ev: dict[str, Any], names: Names, style: CardStyle) -> None:
+        self.ev, self.names, self.style = ev, names, style
+
+    @property
+    def who(self) -> str:
+        """The name of the event's seat."""
+        return self.names(self.ev["seat"]) if "seat" in self.ev else ""
+
+    def name(self, key: str) -> str:
+        return self.names(self.ev[key])
+
+    def card(self, key: str = "card") -> Text:
+        return card_text(self.ev.get(key), self.style)
+
+    def cards(self, key: str = "cards") -> Text:
+        return cards_text(self.ev[key], self.style)
+
+    def seats(self) -> str:
+        return _names(self.ev["seats"], self.names)
+
+
+def _bids(s: _Said) -> Text:
+    shown = Text(", ").join(
+        fill("{name} {card}", name=s.names(seat), card=card_text(code, s.style))
+        for seat, code in enumerate(s.ev["cards"])
+    )
+    return fill(_("The Bid is shown: {cards}."), cards=shown)
+
+
+def _play(s: _Said) -> Text:
+    if s.ev.get("bonus"):
+        return fill(_("{name} plays {card} and may draw and discard."), name=s.who, card=s.card())
+    return fill(_("{name} plays {card}."), name=s.who, card=s.card())
+
+
+def _draw(s: _Said) -> Text:
+    n = s.ev.get("n", 1)
+    return fill(ngettext("{name} draws a card.", "{name} draws {n} cards.", n), name=s.who, n=n)
+
+
+def _discard(s: _Said) -> Text:
+    template = {
+        "risk": _("{name} discards {card} and Risks."),
+        "beast": _("{name} discards {card} to the Beast."),
+        "darklord": _("{name} discards {card} for the Darklord."),
+        "donjon": _("{name} discards {card} for the Donjon."),
+    }.get(s.ev.get("why") or "", _("{name} discards {card}."))
+    return fill(template, name=s.who, card=s.card())
+
+
+def _marionette(s: _Said) -> Text:
+    template = (
+        _("{name} makes {target} play their highest numbered card.")
+        if s.ev["order"] == "highest"
+        else _("{name} makes {target} play their lowest numbered card.")
+    )
+    return fill(template, name=s.who, target=s.name("target"))
+
+
+def _execution(s: _Said) -> Text:
+    if s.ev.get("kill"):
+        return fill(_("{name} kills the Focus."), name=s.who)
+    return fill(_("{name} saves the Focus."), name=s.who)
+
+
+#: Each kind of event and how its line reads; an event not here is not worth a line.
+_LINES: dict[str, Callable[[_Said], Text]] = {
+    "deal": lambda s: fill(
+        _("{dealer} deals. The Focus is {card}."), dealer=s.name("dealer"), card=s.card("focus")
+    ),
+    "committed": lambda s: fill(_("{name} commits a card to the Bid."), name=s.who),
+    "bids": _bids,
+    "round": lambda s: fill(
+        _("Round {n}: {name} shows the highest card and starts."),
+        n=s.ev["round"],
+        name=s.name("starter"),
+    ),
+    "keep_fate": lambda s: fill(_("{name} keeps their Fate."), name=s.who),
+    "replace_fate": lambda s: fill(
+        _("{name} discards their Fate {card} and draws a new one."), name=s.who, card=s.card()
+    ),
+    "new_fate": lambda s: fill(_("Your new Fate is {card}."), card=s.card()),
+    "turn": lambda s: fill(_("{name}'s turn."), name=s.who),
+    "play": _play,
+    "pass": lambda s: fill(_("{name} does not draw."), name=s.who),
+    "draw": _draw,
+    "drew": lambda s: fill(_("You drew {cards}."), cards=s.cards()),
+    "discard": _discard,
+    "high": lambda s: fill(_("{name} turns the {card}!"), name=s.who, card=s.card()),
+    "artifact": lambda s: fill(
+        _(
+            "{name}'s Fate and the Focus change places: the Focus is {focus}, "
+            "{name}'s Fate {fate} is open."
+        ),
+        name=s.who,
+        focus=s.card("focus"),
+        fate=s.card("fate"),
+    ),
+    "discard_hand": lambda s: fill(
+        _("{name} discards their hand: {cards}."), name=s.who, cards=s.cards()
+    ),
+    "mists": lambda s: fill(
+        _("The Mists move the Fates of {names} one seat clockwise."), names=s.seats()
+    ),
+    "fate": lambda s: fill(_("Your Fate is now {card}."), card=s.card()),
+    "seer": lambda s: fill(_("You see the Fates of {names}."), names=s.seats()),
+    "chosen": lambda s: fill(_("{name} has chosen."), name=s.who),
+    "raven": lambda s: fill(_("The Raven: {names} pass a card to the left."), names=s.seats()),
+    "received": lambda s: fill(
+        _("You receive {card} from {name}."), card=s.card(), name=s.name("from")
+    ),
+    "donjon": lambda s: Text(
+        _("The Donjon: everyone discards down to three cards, then the Reveal.")
+    ),
+    "darklord": lambda s: fill(
+        _("{name} looks at {target}'s hand."), name=s.who, target=s.name("target")
+    ),
+    "tempter": lambda s: fill(
+        _("{name} swaps a card with {target}."), name=s.who, target=s.name("target")
+    ),
+    "swap": lambda s: fill(
+        _("You give {gave} and get {got}."), gave=s.card("gave"), got=s.card("got")
+    ),
+    "marionette": _marionette,
+    "no_effect": lambda s: fill(_("The {card} has no effect."), card=s.card()),
+    "execution_start": lambda s: fill(
+        _("The Execution: {name} decides whether the Focus dies."), name=s.who
+    ),
+    "execution": _execution,
+    "reveal": lambda s: fill(_("The Reveal: {name} wins the deal."), name=s.name("winner")),
+    "reshuffle": lambda s: Text(_("The discard pile is shuffled into a new draw pile.")),
+    "draw_skipped": lambda s: fill(_("{name} cannot draw: no cards are left."), name=s.who),
+    "take": lambda s: fill(
+        _("{name} takes {card} from the discard pile."), name=s.who, card=s.card()
+    ),
+}
+
+
 def event_text(ev: dict[str, Any], names: Names, style: CardStyle) -> Text | None:
     """One line of the event log, or None for an event not worth a line."""
-    e = ev.get("e")
-    who = names(ev["seat"]) if "seat" in ev else ""
-
-    def card(key: str = "card") -> Text:
-        return card_text(ev.get(key), style)
-
-    if e == "deal":
-        return _fill(
-            _("{dealer} deals. The Focus is {card}."),
-            style,
-            dealer=names(ev["dealer"]),
-            card=card("focus"),
-        )
-    if e == "committed":
-        return _fill(_("{name} commits a card to the Bid."), style, name=who)
-    if e == "bids":
-        shown = Text(", ").join(
-            _fill("{name} {card}", style, name=names(s), card=card_text(c, style))
-            for s, c in enumerate(ev["cards"])
-        )
-        return _fill(_("The Bid is shown: {cards}."), style, cards=shown)
-    if e == "round":
-        return _fill(
-            _("Round {n}: {name} shows the highest card and starts."),
-            style,
-            n=ev["round"],
-            name=names(ev["starter"]),
-        )
-    if e == "keep_fate":
-        return _fill(_("{name} keeps their Fate."), style, name=who)
-    if e == "replace_fate":
-        return _fill(
-            _("{name} discards their Fate {card} and draws a new one."),
-            style,
-            name=who,
-            card=card(),
-        )
-    if e == "new_fate":
-        return _fill(_("Your new Fate is {card}."), style, card=card())
-    if e == "turn":
-        return _fill(_("{name}'s turn."), style, name=who)
-    if e == "play":
-        if ev.get("bonus"):
-            return _fill(
-                _("{name} plays {card} and may draw and discard."), style, name=who, card=card()
-            )
-        return _fill(_("{name} plays {card}."), style, name=who, card=card())
-    if e == "pass":
-        return _fill(_("{name} does not draw."), style, name=who)
-    if e == "draw":
-        n = ev.get("n", 1)
-        return _fill(
-            ngettext("{name} draws a card.", "{name} draws {n} cards.", n), style, name=who, n=n
-        )
-    if e == "drew":
-        return _fill(_("You drew {cards}."), style, cards=cards_text(ev["cards"], style))
-    if e == "discard":
-        why = ev.get("why")
-        template = {
-            "risk": _("{name} discards {card} and Risks."),
-            "beast": _("{name} discards {card} to the Beast."),
-            "darklord": _("{name} discards {card} for the Darklord."),
-            "donjon": _("{name} discards {card} for the Donjon."),
-        }.get(why or "", _("{name} discards {card}."))
-        return _fill(template, style, name=who, card=card())
-    if e == "high":
-        return _fill(_("{name} turns the {card}!"), style, name=who, card=card())
-    if e == "artifact":
-        return _fill(
-            _(
-                "{name}'s Fate and the Focus change places: the Focus is {focus}, "
-                "{name}'s Fate {fate} is open."
-            ),
-            style,
-            name=who,
-            focus=card("focus"),
-            fate=card("fate"),
-        )
-    if e == "discard_hand":
-        return _fill(
-            _("{name} discards their hand: {cards}."),
-            style,
-            name=who,
-            cards=cards_text(ev["cards"], style),
-        )
-    if e == "mists":
-        return _fill(
-            _("The Mists move the Fates of {names} one seat clockwise."),
-            style,
-            names=_names(ev["seats"], names),
-        )
-    if e == "fate":
-        return _fill(_("Your Fate is now {card}."), style, card=card())
-    if e == "seer":
-        return _fill(_("You see the Fates of {names}."), style, names=_names(ev["seats"], names))
-    if e == "chosen":
-        return _fill(_("{name} has chosen."), style, name=who)
-    if e == "raven":
-        return _fill(
-            _("The Raven: {names} pass a card to the left."),
-            style,
-            names=_names(ev["seats"], names),
-        )
-    if e == "received":
-        return _fill(
-            _("You receive {card} from {name}."), style, card=card(), name=names(ev["from"])
-        )
-    if e == "donjon":
-        return Text(_("The Donjon: everyone discards down to three cards, then the Reveal."))
-    if e == "darklord":
-        return _fill(
-            _("{name} looks at {target}'s hand."), style, name=who, target=names(ev["target"])
-        )
-    if e == "tempter":
-        return _fill(
-            _("{name} swaps a card with {target}."), style, name=who, target=names(ev["target"])
-        )
-    if e == "swap":
-        return _fill(_("You give {gave} and get {got}."), style, gave=card("gave"), got=card("got"))
-    if e == "marionette":
-        template = (
-            _("{name} makes {target} play their highest numbered card.")
-            if ev["order"] == "highest"
-            else _("{name} makes {target} play their lowest numbered card.")
-        )
-        return _fill(template, style, name=who, target=names(ev["target"]))
-    if e == "no_effect":
-        return _fill(_("The {card} has no effect."), style, card=card())
-    if e == "execution_start":
-        return _fill(_("The Execution: {name} decides whether the Focus dies."), style, name=who)
-    if e == "execution":
-        if ev.get("kill"):
-            return _fill(_("{name} kills the Focus."), style, name=who)
-        return _fill(_("{name} saves the Focus."), style, name=who)
-    if e == "reveal":
-        return _fill(_("The Reveal: {name} wins the deal."), style, name=names(ev["winner"]))
-    if e == "reshuffle":
-        return Text(_("The discard pile is shuffled into a new draw pile."))
-    if e == "draw_skipped":
-        return _fill(_("{name} cannot draw: no cards are left."), style, name=who)
-    if e == "take":
-        return _fill(_("{name} takes {card} from the discard pile."), style, name=who, card=card())
-    return None
+    line = _LINES.get(ev.get("e"))  # type: ignore[arg-type]
+    return line(_Said(ev, names, style)) if line is not None else None
 
 
 def ask_text(ask: dict[str, Any], view: dict[str, Any], names: Names, style: CardStyle) -> Text:
@@ -199,20 +181,17 @@ def ask_text(ask: dict[str, Any], view: dict[str, Any], names: Names, style: Car
         return Text(_("You show the highest card: replace your Fate or keep it?"))
     if kind == "turn":
         if view.get("high_deck"):
-            return _fill(
+            return fill(
                 _("Your turn in round {n}: Play a card, or Risk one for a High card."),
-                style,
                 n=ask.get("round", view.get("round")),
             )
-        return _fill(
+        return fill(
             _("Your turn in round {n}: Play a card (the High deck is empty)."),
-            style,
             n=ask.get("round", view.get("round")),
         )
     if kind == "bonus":
-        return _fill(
+        return fill(
             _("You played {card}: draw a card and then discard one, or pass?"),
-            style,
             card=card_text(ask.get("card"), style),
         )
     if kind == "discard":
@@ -234,25 +213,23 @@ def ask_text(ask: dict[str, Any], view: dict[str, Any], names: Names, style: Car
     if kind == "darklord":
         return Text(_("The Darklord: choose a player whose hand you will see."))
     if kind == "darklord_pick":
-        return _fill(
-            _("The Darklord: pick the card {name} must discard."), style, name=names(ask["target"])
+        return fill(
+            _("The Darklord: pick the card {name} must discard."), name=names(ask["target"])
         )
     if kind == "ghost":
         return Text(_("The Ghost: take a card from the discard pile."))
     if kind == "tempter":
         return Text(_("The Tempter: choose a card of yours to swap."))
     if kind == "tempter_target":
-        return _fill(
+        return fill(
             _("The Tempter: choose the player who gets your {card}."),
-            style,
             card=card_text(ask.get("card"), style),
         )
     if kind == "marionette":
         return Text(_("The Marionette: choose a player who has not had a turn this round."))
     if kind == "marionette_order":
-        return _fill(
+        return fill(
             _("The Marionette: must {name} play their highest or lowest card?"),
-            style,
             name=names(ask["target"]),
         )
     if kind == "forced":

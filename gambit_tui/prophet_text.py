@@ -15,7 +15,7 @@ from rich.text import Text
 from .cards import CardStyle, french_text
 from .i18n import _, ngettext
 from .names import choice_label, french_suit_name
-from .pg_text import _fill as fill
+from .sentences import fill
 
 Names = Callable[[int], str]
 
@@ -46,7 +46,6 @@ def event_text(ev: dict[str, Any], names: Names, style: CardStyle) -> Text | Non
                 "Round {round}: {dealer} deals {n} cards each. Trump: {card}.",
                 n,
             ),
-            style,
             round=ev["round"],
             dealer=names(ev["dealer"]),
             n=n,
@@ -55,7 +54,7 @@ def event_text(ev: dict[str, Any], names: Names, style: CardStyle) -> Text | Non
     if e == "bid":
         return Text(_("{name} bids {n}.").format(name=who, n=ev["tricks"]))
     if e == "play":
-        return fill(_("{name} plays {card}."), style, name=who, card=french_text(ev["card"], style))
+        return fill(_("{name} plays {card}."), name=who, card=french_text(ev["card"], style))
     if e == "trick_won":
         return Text(_("{name} wins the trick.").format(name=who), style="bold")
     if e == "round_scored":
@@ -128,7 +127,6 @@ def trump_line(view: dict[str, Any], names: Names, style: CardStyle) -> Text:
         out.append_text(
             fill(
                 _("Trump {card} ({suit})"),
-                style,
                 card=french_text(trump, style),
                 suit=french_suit_name(trump[1]),
             )

@@ -79,7 +79,7 @@ def result_text(message: dict[str, Any], style: CardStyle) -> Text:
         ).format(names=", ".join(winners), pot=pot),
         style="bold",
     )
-    return Text("\n", end="").join([head, _table(rows), summary])
+    return Text("\n", end="").join([head, _table(rows), summary, *_rating_line(message, outcome)])
 
 
 def _scores_text(message: dict[str, Any], outcome: dict[str, Any]) -> Text:
@@ -97,7 +97,25 @@ def _scores_text(message: dict[str, Any], outcome: dict[str, Any]) -> Text:
         won.append(paid[seat] - contrib[seat] * stake)
     _add_right_column(rows, _("Score"), scores)
     _add_chips_column(rows, won, bold_gains=False)
-    return _table(rows)
+    return Text("\n", end="").join([_table(rows), *_rating_line(message, outcome)])
+
+
+def _rating_line(message: dict[str, Any], outcome: dict[str, Any]) -> list[Text]:
+    """The player's own place and how it moved their rating ("Place 2 of 4: rating +6"),
+    as the hub rated it; nothing for a spectator or before the hub has said."""
+    seat = message.get("seat")
+    changes = (message.get("info") or {}).get("rating_changes") or []
+    ranking = outcome.get("ranking") or []
+    if seat is None or seat >= len(changes) or changes[seat] is None or seat not in ranking:
+        return []
+    change = changes[seat]
+    line = Text(
+        _("Place {place} of {players}: rating {change}").format(
+            place=ranking.index(seat) + 1, players=len(ranking), change=f"{change:+d}"
+        ),
+        style="bold" if change > 0 else "",
+    )
+    return [line]
 
 
 def _player(message: dict[str, Any], outcome: dict[str, Any], seat: int) -> Text:
@@ -157,3 +175,20 @@ def _table(rows: list[list[Text | str]]) -> Text:
     """Rows in columns two cells apart, names cut to fit."""
     widths: list[int | None] = [None, NAME_WIDTH]
     return grid_text(rows, gap=2, max_widths=widths)
+
+
+def stand_in_text(games: int, chips: int) -> str:
+    """What a stand-in bot did with the player's chips while they were away (the hub's
+    ``stand_in``): told when they sit down again, so a loss is never a surprise found later."""
+    played = ngettext(
+        "While you were away a bot played {games} game in your seat with your chips:",
+        "While you were away a bot played {games} games in your seat with your chips:",
+        games,
+    ).format(games=games)
+    if chips > 0:
+        result = ngettext("it won {n} chip.", "it won {n} chips.", chips).format(n=chips)
+    elif chips < 0:
+        result = ngettext("it lost {n} chip.", "it lost {n} chips.", -chips).format(n=-chips)
+    else:
+        result = _("it neither won nor lost chips.")
+    return f"{played} {result}"

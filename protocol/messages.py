@@ -14,7 +14,7 @@ from typing import Any
 
 from .codec import ProtocolError
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 LANGUAGES = ("en", "uk", "de")
 GAMES = ("prophets_gambit", "prophet", "fortunes")
 ACCESS = ("everyone", "friends", "invited")
@@ -120,8 +120,9 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
         "table": _int(1, 2**31, required=False),
         "text": _str(MAX_CHAT),
     },
+    # Friendship is asked (``add``) and answered by the other player (``accept``/``decline``).
     "friend": {
-        "op": _str(8, choices=("add", "remove", "list")),
+        "op": _str(8, choices=("add", "accept", "decline", "remove", "list")),
         "name": _str(MAX_NAME, required=False),
     },
     "invite": {
@@ -142,6 +143,21 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
         "from": _str(MAX_NAME),
         "text": _str(MAX_CHAT),
     },
+    # The sender's finished games, newest first, a page at a time (``game``: of one game only).
+    "history": {
+        "game": _str(32, required=False, nullable=True, choices=GAMES),
+        "page": _int(0, 100_000, required=False),
+    },
+    # The best rated players at one game (with at least a few games played).
+    "leaderboard": {"game": _str(32, choices=GAMES)},
+    # A finished game's record: who played, how it ended, its deal and the verdict on it.
+    "record": {"game": _int(1, 2**62)},
+    # A finished game's table after ``step`` actions, as ``seat`` saw it (null: a spectator).
+    "replay": {
+        "game": _int(1, 2**62),
+        "step": _int(0, 1_000_000),
+        "seat": _int(0, 5, required=False, nullable=True),
+    },
     # Admins only (see docs/protocol.md): one op and what it needs.
     "admin": {
         "op": _str(16, choices=ADMIN_OPS),
@@ -157,22 +173,32 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
 
 #: What the hub sends; documented in docs/protocol.md. Checked in tests, not at run time.
 SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
-    "welcome": ("v", "you", "server"),
+    "welcome": ("v", "you", "server", "returning"),
     "you": ("id", "name", "guest", "chips", "ratings", "lang", "prefs", "admin"),
     "lobby": ("tables", "players", "online", "tables_total"),
     "lobby_update": ("tables", "removed", "players", "online", "tables_total"),
     "table": ("table", "info", "seat", "view"),
     "left": ("table",),
+    "stand_in": ("table", "games", "chips"),
     "chat": ("channel", "from", "text", "ts"),
     "invite": ("table", "from", "game"),
     "invites": ("invites",),
-    "friends": ("friends",),
+    "friends": ("friends", "requests", "sent"),
+    "friend_request": ("from",),
     "error": ("code", "message"),
     "notice": ("code", "message"),
     "pong": ("n",),
     "bye": ("code", "message"),
     "admin_reply": ("op", "data"),
+    "history": ("games", "game", "page", "pages", "total"),
+    "leaderboard": ("game", "min_games", "rows"),
+    "record": ("game", "kind", "finished", "seats", "steps", "deals", "deal", "verify", "outcome"),
+    "replay": ("game", "step", "steps", "seat", "info", "view", "hands"),
 }
+#: Finished games per page of a player's history.
+HISTORY_PAGE = 10
+#: Rows of a leaderboard.
+LEADERBOARD_ROWS = 20
 
 
 def _check_scalar_tree(name: str, value: Any, depth: int = 0) -> None:

@@ -4,25 +4,82 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tomllib
+from importlib import metadata
+from pathlib import Path
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="gambit", description="Card games over SSH.")
-    parser.add_argument("--version", action="version", version=f"gambit {_version()}")
-    sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="watch bots play one deal of each game")
+class DefaultsShown(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's default after its help, except where there is nothing to show (no
+    default, a flag that is off) or the help already says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        help_text = action.help or ""
+        if (
+            action.default is None
+            or action.default is False
+            or isinstance(action, argparse._StoreTrueAction)
+            or "default" in help_text
+        ):
+            return help_text
+        return super()._get_help_string(action)
+
+
+def version() -> str:
+    """The installed package's version (the source tree's, when run from it uninstalled)."""
+    try:
+        return metadata.version("gambit-tables")
+    except metadata.PackageNotFoundError:
+        pass
+    try:
+        with open(Path(__file__).resolve().parents[1] / "pyproject.toml", "rb") as file:
+            return str(tomllib.load(file)["project"]["version"])
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return "unknown"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line: every subcommand and its options, each with help."""
+    parser = argparse.ArgumentParser(
+        prog="gambit",
+        description="Card games for friends in a terminal, served over SSH: Prophet's Gambit, "
+        "Prophet and Fortunes.",
+        epilog="Run 'gambit COMMAND --help' for the options of one command.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    demo = sub.add_parser(
+        "demo",
+        help="watch bots play one deal of each game, narrated",
+        description="Bots play one game of each kind, narrated from a spectator's seat.",
+        formatter_class=DefaultsShown,
+    )
     demo.add_argument(
         "--game",
         choices=["prophets_gambit", "prophet", "fortunes"],
         action="append",
-        help="only this game (repeatable)",
+        help="only this game (repeatable; default: all three)",
     )
     demo.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
-    demo.add_argument("--players", type=int, default=None, help="number of players")
-    demo.add_argument("--bot", default="heuristic", choices=["heuristic", "random"])
-    defaults_shown = argparse.ArgumentDefaultsHelpFormatter
+    demo.add_argument(
+        "--players", type=int, default=None, help="number of players (default: 4, within range)"
+    )
+    demo.add_argument(
+        "--bot",
+        default="heuristic",
+        choices=["heuristic", "random"],
+        help="which bots play every seat",
+    )
+    demo.add_argument(
+        "--fast",
+        action="store_true",
+        help="no pause between moves (there is none anyway when the output is piped)",
+    )
     hub = sub.add_parser(
-        "hub", help="run the game hub on a local socket (no SSH)", formatter_class=defaults_shown
+        "hub",
+        help="run the game hub on a local socket (no SSH)",
+        description="The hub alone, on a unix socket (trusted) and optionally TCP (guests).",
+        formatter_class=DefaultsShown,
     )
     from .hub.main import add_hub_arguments
 
@@ -30,19 +87,27 @@ def main(argv: list[str] | None = None) -> int:
     serve = sub.add_parser(
         "serve",
         help="serve the games over SSH (ssh -p 2222 play@host)",
-        formatter_class=defaults_shown,
+        description="Serve every game over SSH: players connect with ssh alone.",
+        formatter_class=DefaultsShown,
     )
     from .ssh.serve import add_serve_arguments
 
     add_serve_arguments(serve)
-    play = sub.add_parser("play", help="play on this terminal against bots (no SSH)")
+    play = sub.add_parser(
+        "play",
+        help="play on this terminal against bots (no SSH)",
+        description="The same app in this terminal, against bots, with no SSH in between.",
+        formatter_class=DefaultsShown,
+    )
     from .local_play import add_play_arguments
 
     add_play_arguments(play)
     backup = sub.add_parser(
         "backup",
         help="copy the database, even while the server runs",
-        formatter_class=defaults_shown,
+        description="A consistent copy of the server's database, made online (SQLite's backup "
+        "API).",
+        formatter_class=DefaultsShown,
     )
     backup.add_argument("dest", help="a file, or a folder to put a dated copy in")
     backup.add_argument(
@@ -51,11 +116,41 @@ def main(argv: list[str] | None = None) -> int:
     admin = sub.add_parser(
         "admin",
         help="an admin's powers over the running server (kick, ban, broadcast…)",
-        formatter_class=defaults_shown,
+        description="Talks to the running server over its trusted socket in the data folder.",
+        formatter_class=DefaultsShown,
     )
     from .admin_cli import add_admin_arguments
 
     add_admin_arguments(admin)
+    export = sub.add_parser(
+        "export",
+        help="write a finished game's record as JSON (docs/records.md)",
+        description="Write a finished game's record (who played, the seed revealed after the "
+        "end, every move, the result) as a versioned JSON file that 'gambit replay FILE' and "
+        "'gambit verify FILE' read back. The format is in docs/records.md.",
+        formatter_class=DefaultsShown,
+    )
+    verify = sub.add_parser(
+        "verify",
+        help="check that a finished game's deal was fair and really played",
+        description="Recompute a finished game's deals from its revealed seed and check them "
+        "against the commitment published before the deal, the cards dealt and every card "
+        "played (docs/fair-deals.md). Exit status: 0 pass, 1 fail, 2 no such game or file, "
+        "3 consistent but not a fair deal (a fixed seed or a stacked deck), 4 recorded "
+        "without a commitment.",
+        formatter_class=DefaultsShown,
+    )
+    replay = sub.add_parser(
+        "replay",
+        help="step through a finished game in this terminal",
+        description="Step through a finished game, by its number in the data folder or from "
+        "a file 'gambit export' wrote: right/n/space next move, left/p previous, Home/End "
+        "start/end, a play/pause, q quit. Every hand is open unless --seat is given.",
+        formatter_class=DefaultsShown,
+    )
+    from .records.commands import add_record_arguments
+
+    add_record_arguments(export, verify, replay)
     for configurable in (serve, hub):
         configurable.add_argument(
             "--config",
@@ -66,30 +161,43 @@ def main(argv: list[str] | None = None) -> int:
             action="store_true",
             help="print every setting, its value and where it came from, then exit",
         )
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] in ("serve", "hub"):
-        # Command line > GAMBIT_* environment > gambit.toml > defaults (see settings.py).
-        from .settings import SettingsError, describe, resolve
+    parser.subcommands = sub.choices  # type: ignore[attr-defined]
+    return parser
 
-        try:
-            resolved = resolve(serve if argv[0] == "serve" else hub, argv[1:])
-        except SettingsError as err:
-            sys.stderr.write(f"gambit {argv[0]}: {err}\n")
-            return 2
-        args = resolved.args
-        args.command = argv[0]
-        if args.print_config:
-            print(describe(resolved))
-            return 0
-    else:
-        args = parser.parse_args(argv)
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace | int:
+    """The arguments, for serve and hub resolved as command line > GAMBIT_* environment >
+    gambit.toml > defaults (see settings.py); an exit code where there is nothing to run."""
+    if not argv or argv[0] not in ("serve", "hub"):
+        return parser.parse_args(argv)
+    from .settings import SettingsError, describe, resolve
+
+    try:
+        resolved = resolve(parser.subcommands[argv[0]], argv[1:])  # type: ignore[attr-defined]
+    except SettingsError as err:
+        sys.stderr.write(f"gambit {argv[0]}: {err}\n")
+        return 2
+    args = resolved.args
+    args.command = argv[0]
+    if args.print_config:
+        print(describe(resolved))
+        return 0
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = _parse(parser, sys.argv[1:] if argv is None else list(argv))
+    if isinstance(args, int):
+        return args
+    if args.command is None:  # `gambit` alone: what it can do
+        parser.print_help()
+        return 0
     if args.command == "admin":
         from .admin_cli import main_admin
 
         return main_admin(args)
     if args.command == "backup":
-        from pathlib import Path
-
         from .store import StoreError, default_data_dir
         from .store.backup import backup as make_backup
 
@@ -101,6 +209,15 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print(f"gambit backup: wrote {written}")
         return 0
+    if args.command in ("export", "verify", "replay"):
+        from .records import commands
+
+        run = {
+            "export": commands.main_export,
+            "verify": commands.main_verify,
+            "replay": commands.main_replay,
+        }[args.command]
+        return run(args)
     if args.command == "play":
         from .local_play import main_play
 
@@ -118,22 +235,17 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             return run_demo(
-                args.game, seed=args.seed, players=args.players, bot=args.bot, out=sys.stdout
+                args.game,
+                seed=args.seed,
+                players=args.players,
+                bot=args.bot,
+                out=sys.stdout,
+                fast=args.fast,
             )
         except BrokenPipeError:  # `gambit demo | head` is fine
             sys.stderr.close()
             return 0
     return 2
-
-
-def _version() -> str:
-    """The installed distribution's version (gambit-tables), or "unknown" from a bare tree."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("gambit-tables")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 if __name__ == "__main__":

@@ -7,17 +7,42 @@ whole game can be followed without any hidden card.
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from typing import TextIO
 
 from .bots import make_bot
 from .engine import get_game
 from .narrate import Narrator
 
+#: Seconds between two moves when the demo writes to a terminal: read like a narration, one
+#: move at a time. Piped into a file or another program, it runs at full speed.
+MOVE_PAUSE = 0.6
+
 NAMES = ["Ada", "Boris", "Chen", "Dana", "Emil", "Fay"]
 DEFAULT_PLAYERS = {"prophets_gambit": 4, "prophet": 4, "fortunes": 4}
 
 
-def play_demo_game(name: str, seed: int, players: int | None, bot: str, out: TextIO) -> dict:
+def move_pause(out: TextIO, fast: bool) -> float:
+    """The pause between moves: :data:`MOVE_PAUSE` for a person at a terminal, none when the
+    output is piped (or with ``--fast``)."""
+    if fast:
+        return 0.0
+    try:
+        return MOVE_PAUSE if out.isatty() else 0.0
+    except (AttributeError, ValueError):  # a closed or unusual stream: no one is watching
+        return 0.0
+
+
+def play_demo_game(
+    name: str,
+    seed: int,
+    players: int | None,
+    bot: str,
+    out: TextIO,
+    pause: float = 0.0,
+    sleep: Callable[[float], None] = time.sleep,
+) -> dict:
     game = get_game(name)
     n = players or DEFAULT_PLAYERS[name]
     n = max(game.min_players, min(game.max_players, n))
@@ -40,6 +65,9 @@ def play_demo_game(name: str, seed: int, players: int | None, bot: str, out: Tex
         seen = len(state.events)
         for event in events:
             print("  " + narrator.line(event), file=out)
+        if pause and events:
+            out.flush()
+            sleep(pause)
     outcome = state.outcome()
     assert outcome is not None
     print(f"--- Result of {game.title} ---", file=out)
@@ -57,9 +85,18 @@ def play_demo_game(name: str, seed: int, players: int | None, bot: str, out: Tex
 
 
 def run_demo(
-    games: list[str] | None, seed: int | None, players: int | None, bot: str, out: TextIO
+    games: list[str] | None,
+    seed: int | None,
+    players: int | None,
+    bot: str,
+    out: TextIO,
+    fast: bool = False,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> int:
+    """Play and narrate each game in ``games`` (all of them by default), paced for a reader
+    when ``out`` is a terminal (see :func:`move_pause`)."""
     seed = random.randrange(1_000_000) if seed is None else seed
+    pause = move_pause(out, fast)
     for name in games or ["prophets_gambit", "prophet", "fortunes"]:
-        play_demo_game(name, seed, players, bot, out)
+        play_demo_game(name, seed, players, bot, out, pause=pause, sleep=sleep)
     return 0

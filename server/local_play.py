@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from server.hub import HubConfig
 
 if TYPE_CHECKING:
-    from gambit_tui.term import TermInfo
+    from protocol.term import TermInfo
 
 log = logging.getLogger(__name__)
 
@@ -37,12 +37,17 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="your display name (default: your user name)")
     parser.add_argument("--bot-delay", type=float, default=1.0, help="seconds before a bot acts")
     parser.add_argument("--turn-timer", type=float, default=0.0, help="seconds per turn (0: off)")
-    parser.add_argument("--seed", type=int, default=None, help="fixed deal seed (repeatable games)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="fixed deal seed (repeatable games; default: random deals)",
+    )
 
 
 def local_term() -> TermInfo:
     """This terminal as the app needs to know it (size, colours, locale)."""
-    from gambit_tui.term import TermInfo
+    from protocol.term import TermInfo
 
     size = shutil.get_terminal_size((80, 24))
     env = os.environ

@@ -23,11 +23,11 @@ TEMPLATES: dict[str, str] = {
     "replace_fate": "{seat} discards their Fate ({card}) and draws a new one.",
     "turn": "{seat}'s turn.",
     "play": "{seat} plays {card}.{bonus_text}",
-    "draw": "{seat} draws {n} card(s).",
+    "draw": "{seat} draws {n} {n_word}.",
     "draw_skipped": "{seat} cannot draw: the deck and the discard pile are empty.",
     "pass": "{seat} does not draw.",
     "discard": "{seat} {why_text}discards {card}.",
-    "reshuffle": "The discard pile is shuffled into a new deck of {cards} cards.",
+    "reshuffle": "The discard pile is shuffled into a new deck of {cards} {cards_word}.",
     "high": "{seat} turns the {card}!",
     "no_effect": "The {card} has no effect.",
     "artifact": "{seat}'s Fate and the Focus swap: the Focus is now {focus}; {seat}'s Fate is "
@@ -51,13 +51,18 @@ TEMPLATES: dict[str, str] = {
     "game_over": "Game over.",
     # Fortunes
     "trick": "Trick {n}: {winner} wins with {top} ({direction} wins, {disposition}-disposed, "
-    "{points:+d} points).",
+    "{points:+d} {points_word}).",
     "stay": "{seat} stays.",
     "raise": "{seat} raises.",
     "fold": "{seat} folds.",
     "deal_end": "Deal {deal} ends. Scores: {scores}. Tricks: {tricks}.",
     "next_deal": "{seat} is ready for the next deal.",
 }
+
+
+def plural(count: Any, one: str, many: str) -> str:
+    """``one`` for a count of 1 (or -1), else ``many``: "1 card", "2 cards", "+1 point"."""
+    return one if isinstance(count, int) and abs(count) == 1 else many
 
 
 class Narrator:
@@ -97,12 +102,15 @@ class Narrator:
         fields: dict[str, Any] = {k: self.value(k, v) for k, v in event.items() if k != "e"}
         if isinstance(event.get("points"), int):
             fields["points"] = event["points"]
+        fields["points_word"] = plural(event.get("points"), "point", "points")
+        fields["n_word"] = plural(event.get("n"), "card", "cards")
+        fields["cards_word"] = plural(event.get("cards"), "card", "cards")
         fields["focus_text"] = f" The Focus is {fields['focus']}." if "focus" in event else ""
         if kind == "deal" and "high" in event:
             fields["focus_text"] = f" High team: {fields['high']}; Low team: {fields['low']}."
         fields["trump_text"] = (
-            f" Round {event.get('round')}: {event.get('cards')} card(s) each; trump card "
-            f"{fields['trump']}."
+            f" Round {event.get('round')}: {event.get('cards')} "
+            f"{plural(event.get('cards'), 'card', 'cards')} each; trump card {fields['trump']}."
             if "trump" in event
             else ""
         )
@@ -115,5 +123,7 @@ class Narrator:
                 return template.format(**fields)
             except (KeyError, IndexError):
                 pass
-        details = ", ".join(f"{k} {v}" for k, v in fields.items() if not k.endswith("_text"))
+        details = ", ".join(
+            f"{k} {v}" for k, v in fields.items() if not k.endswith(("_text", "_word"))
+        )
         return f"{kind.replace('_', ' ')}: {details}" if details else kind.replace("_", " ")

@@ -251,7 +251,7 @@ def test_admin_keys_make_an_admin(tmp_path):
     key = asyncssh.generate_private_key("ssh-ed25519")
     keys = tmp_path / "admins"
     keys.write_text('no-pty,from="*" ' + key.export_public_key().decode() + "# a comment\n")
-    from server.ssh.serve import admin_keys
+    from server.hub.cli_options import admin_keys
 
     fingerprint = key.get_fingerprint("sha256")
     assert admin_keys(str(keys)) == {fingerprint}

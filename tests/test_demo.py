@@ -1,13 +1,14 @@
 """`gambit demo` plays every game to its result, narrated from the spectator's seat."""
 
 import io
+import re
 import subprocess
 import sys
 
 import pytest
 
 from server.cli import main
-from server.demo import run_demo
+from server.demo import MOVE_PAUSE, run_demo
 
 
 def test_demo_plays_each_game_to_a_result():
@@ -54,3 +55,46 @@ def test_unknown_game_is_refused_by_the_cli(capsys):
         main(["demo", "--game", "chess"])
     assert exit_.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+class Terminal(io.StringIO):
+    """Output that says it is a terminal, as a person's screen is."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_demo_is_paced_like_a_narration_on_a_terminal_and_not_when_piped():
+    slept: list[float] = []
+    out = Terminal()
+    run_demo(["prophet"], seed=3, players=3, bot="heuristic", out=out, sleep=slept.append)
+    moves = sum(1 for line in out.getvalue().splitlines() if " plays " in line or " bids " in line)
+    assert slept and set(slept) == {MOVE_PAUSE} and 0 < MOVE_PAUSE <= 1
+    assert len(slept) >= moves  # a pause after every move (and after each deal's start)
+    for fast, piped in ((True, Terminal()), (False, io.StringIO())):
+        slept.clear()
+        run_demo(
+            ["prophet"],
+            seed=3,
+            players=3,
+            bot="heuristic",
+            out=piped,
+            fast=fast,
+            sleep=slept.append,
+        )
+        assert slept == []
+        assert piped.getvalue() == out.getvalue()
+
+
+def test_the_fast_flag_is_on_the_command_line(capsys):
+    assert main(["demo", "--game", "prophet", "--seed", "3", "--fast"]) == 0
+    assert "--- Result of Prophet ---" in capsys.readouterr().out
+
+
+def test_plurals_are_right():
+    out = io.StringIO()
+    run_demo(None, seed=3, players=None, bot="heuristic", out=out)
+    text = out.getvalue()
+    assert "(s)" not in text
+    assert "draws 1 card." in text and " 1 card each" in text
+    assert not re.search(r"\b1 cards\b|[+-]1 points\b", text)

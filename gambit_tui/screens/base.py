@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, TypeVar, cast
 
 from textual.app import ComposeResult
 from textual.css.query import NoMatches
@@ -14,7 +14,6 @@ from textual.widget import Widget
 from textual.widgets import Select
 
 from .. import events
-from ..draw_now import draw_now
 from ..widgets.footer import GambitFooter
 from ..widgets.status_bar import StatusBar
 from ..widgets.text_lines import repaint_changed_lines
@@ -62,6 +61,10 @@ class GambitScreen(Screen):
 
     #: The game whose rating the status bar shows (None: every game).
     game: str | None = None
+    #: How the app's host draws a screen at once, in the callback that changed it (a server
+    #: running many apps on one loop sets it: server/apphost/draw_now.py); None leaves every
+    #: change to Textual's next frame, as a plain Textual app does.
+    draw_screen_now: ClassVar[Callable[[Screen], bool] | None] = None
     _bindings_pending = False
 
     def refresh_bindings(self) -> None:
@@ -80,10 +83,12 @@ class GambitScreen(Screen):
 
     def draw_now(self) -> bool:
         """Finish what the message just handled changed (lines, the footer's keys) and draw
-        it at once (see :mod:`gambit_tui.draw_now`); False if Textual's next frame will."""
+        it at once, where the app's host can (:attr:`draw_screen_now`); False if Textual's
+        next frame will."""
         repaint_changed_lines(self)
         self._publish_bindings()
-        return draw_now(self)
+        draw = GambitScreen.draw_screen_now
+        return draw(self) if draw is not None else False
 
     @property
     def gapp(self) -> GambitApp:

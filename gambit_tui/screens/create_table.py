@@ -7,7 +7,9 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import DescendantFocus
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
 from ..i18n import N_, _
@@ -16,10 +18,16 @@ from ..widgets.line_input import LineInput
 from .base import GambitModal
 
 
+class _Form(VerticalScroll, can_focus=False):
+    """The fields scroll into view as they get focus; the box itself is no Tab stop."""
+
+
 class CreateTableScreen(GambitModal):
     """Every field is one line, so the longest game's form fits in 80×24. The option fields
     are rebuilt when the game changes; nothing is checked here that the hub does not check
-    again (its refusal arrives as a notice)."""
+    again. The focused field's row is drawn reversed (seen without colour too) and its keys
+    are spelled out below the form; a wrong value, found here or refused by the hub, is told
+    under its field and the form stays open with everything typed."""
 
     DEFAULT_CSS = """
     CreateTableScreen .row {
@@ -27,6 +35,32 @@ class CreateTableScreen(GambitModal):
     }
     CreateTableScreen .row Label {
         width: 30;
+    }
+    CreateTableScreen .row.-focused > Label {
+        text-style: bold reverse;
+    }
+    CreateTableScreen .row Select:focus > SelectCurrent {
+        text-style: bold reverse;
+    }
+    CreateTableScreen .row Input:focus {
+        text-style: bold underline;
+    }
+    CreateTableScreen Button:focus {
+        text-style: bold reverse;
+    }
+    CreateTableScreen .field-error {
+        height: auto;
+        padding-left: 30;
+        color: $text-error;
+        text-style: bold;
+        display: none;
+    }
+    CreateTableScreen .field-error.-shown {
+        display: block;
+    }
+    CreateTableScreen #hint {
+        color: $text-muted;
+        height: 1;
     }
     CreateTableScreen .row Select, CreateTableScreen .row Input {
         width: 1fr;
@@ -45,12 +79,17 @@ class CreateTableScreen(GambitModal):
     }
     CreateTableScreen #form {
         height: auto;
-        max-height: 16;
+        max-height: 15;
+    }
+    CreateTableScreen #options {
+        height: auto;
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "create", N_("Create"), priority=True),
+        Binding("tab", "app.focus_next", N_("Next field")),
         Binding("escape", "cancel", N_("Cancel")),
+        Binding("shift+tab", "app.focus_previous", N_("Previous field"), show=False),
     ]
 
     def compose_body(self) -> ComposeResult:
@@ -58,55 +97,117 @@ class CreateTableScreen(GambitModal):
         first = next(
             (g for g in games if g["name"] == "prophets_gambit"), games[0] if games else None
         )
-        with VerticalScroll(classes="dialog", id="form"):
-            with Horizontal(classes="row"):
-                yield Label(_("Game"))
-                yield Select(
-                    [(game_title(g["name"]), g["name"]) for g in games],
-                    value=first["name"] if first else Select.BLANK,
-                    allow_blank=False,
-                    id="game",
-                    compact=True,
+        counts = self._counts(first)
+        timer = int(self.gapp.model.server.get("turn_timer", 60))
+        with Vertical(classes="dialog", id="dialog"):
+            with _Form(id="form"):
+                yield from self._row(
+                    _("Game"),
+                    Select(
+                        [(game_title(g["name"]), g["name"]) for g in games],
+                        value=first["name"] if first else Select.BLANK,
+                        allow_blank=False,
+                        id="game",
+                        compact=True,
+                    ),
                 )
-            with Horizontal(classes="row"):
-                yield Label(_("Players"))
-                counts = self._counts(first)
-                yield Select(
-                    [(str(n), n) for n in counts],
-                    value=4 if 4 in counts else counts[0],
-                    id="players",
-                    compact=True,
-                    allow_blank=False,
+                yield from self._row(
+                    _("Players"),
+                    Select(
+                        [(str(n), n) for n in counts],
+                        value=4 if 4 in counts else counts[0],
+                        id="players",
+                        compact=True,
+                        allow_blank=False,
+                    ),
                 )
-            with Horizontal(classes="row"):
-                yield Label(_("Stake (chips each deal)"))
-                yield LineInput("10", id="stake", type="integer", compact=True)
-            with Horizontal(classes="row"):
-                yield Label(_("Turn timer (seconds, 0 off)"))
-                timer = int(self.gapp.model.server.get("turn_timer", 60))
-                yield LineInput(str(timer), id="timer", type="integer", compact=True)
-            with Horizontal(classes="row"):
-                yield Label(_("Who may join"))
-                yield Select(
-                    [(_(label), key) for key, label in ACCESS.items()],
-                    value="everyone",
-                    allow_blank=False,
-                    id="access",
-                    compact=True,
+                yield from self._row(
+                    _("Stake (chips each deal)"),
+                    LineInput("10", id="stake", type="integer", compact=True),
                 )
-            with Horizontal(classes="row"):
-                yield Label(_("Highest rating (blank: any)"))
-                yield LineInput("", id="max_rating", type="integer", compact=True)
-            yield Static(id="options-title")
-            yield VerticalScroll(id="options")
+                yield from self._row(
+                    _("Turn timer (seconds, 0 off)"),
+                    LineInput(str(timer), id="timer", type="integer", compact=True),
+                )
+                yield from self._row(
+                    _("Who may join"),
+                    Select(
+                        [(_(label), key) for key, label in ACCESS.items()],
+                        value="everyone",
+                        allow_blank=False,
+                        id="access",
+                        compact=True,
+                    ),
+                )
+                yield from self._row(
+                    _("Highest rating (blank: any)"),
+                    LineInput("", id="max_rating", type="integer", compact=True),
+                )
+                yield Static(id="options-title")
+                yield Vertical(id="options")
+            yield Static(id="hint")
+            yield Static(classes="field-error", id="error-general")
             with Horizontal(id="buttons"):
                 yield Button(_("Cancel"), id="cancel", compact=True)
                 yield Button(_("Create"), id="create", variant="primary", compact=True)
 
+    @staticmethod
+    def _row(label: str, field: Widget) -> ComposeResult:
+        """A field with its label, and the line under it that tells what is wrong with it."""
+        yield Horizontal(Label(label), field, classes="row")
+        yield Static(classes="field-error", id=f"error-{field.id}")
+
     def on_mount(self) -> None:
-        self.query_one("#form").border_title = _("New table")
+        self.query_one("#dialog").border_title = _("New table")
         self._game_changed()
         self.query_one("#game", Select).focus()
+
+    # --- the focused field -----------------------------------------------------------------
+
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        super().on_descendant_focus(event)
+        self._show_hint(event.widget)
+
+    def _show_hint(self, widget: Widget) -> None:
+        """Name the field that has focus and the keys it takes: typing goes where it says."""
+        field = widget.parent if isinstance(widget.parent, Select) else widget
+        if isinstance(field, Select):
+            keys = _("Enter opens the list, ↑↓ choose")
+        elif isinstance(field, Input):
+            keys = self._number_hint(field.id or "")
+        elif isinstance(field, Button):
+            keys = _("Enter presses it")
+        else:
+            return
+        row = field.parent
+        # (A class, not ``:focus-within``: Textual does not restyle the label beside a
+        # field when focus moves between fields.)
+        for other in self.query(".row.-focused"):
+            if other is not row:
+                other.remove_class("-focused")
+        if row is not None and row.has_class("row"):
+            row.add_class("-focused")
+        labels = list(row.query(Label).results(Label)) if row is not None else []
+        if isinstance(field, Button):
+            name = str(field.label)
+        elif labels:
+            name = str(labels[0].content)
+        else:
+            name = ""
+        hint = _("{field}: {keys}").format(field=name, keys=keys) if name else keys
+        self.query_one("#hint", Static).update(hint)
+
+    def _number_hint(self, widget_id: str) -> str:
+        limits = {"stake": (0, 1_000_000), "timer": (0, 3600), "max_rating": (0, 100_000)}
+        lo_hi = limits.get(widget_id)
+        if lo_hi is None and widget_id.startswith("opt-"):
+            info = self._game_info() or {}
+            spec = (info.get("options") or {}).get(widget_id[4:]) or {}
+            if spec.get("min") is not None and spec.get("max") is not None:
+                lo_hi = (spec["min"], spec["max"])
+        if lo_hi is None:
+            return _("type a whole number")
+        return _("type a number from {lo} to {hi}").format(lo=lo_hi[0], hi=lo_hi[1])
 
     @staticmethod
     def _counts(game: dict[str, Any] | None) -> list[int]:
@@ -135,7 +236,7 @@ class CreateTableScreen(GambitModal):
             keep = players.value
             players.set_options([(str(n), n) for n in counts])
             players.value = keep
-        box = self.query_one("#options", VerticalScroll)
+        box = self.query_one("#options", Vertical)
         box.remove_children()
         options = info.get("options") or {}
         title = self.query_one("#options-title", Static)
@@ -166,9 +267,8 @@ class CreateTableScreen(GambitModal):
                 lo, hi = spec.get("min"), spec.get("max")
                 if lo is not None and hi is not None:
                     field.tooltip = _("{lo} to {hi}").format(lo=lo, hi=hi)
-            rows.append(Horizontal(Label(label), field, classes="row"))
+            rows.extend(self._row(label, field))
         box.mount_all(rows)
-        box.styles.height = len(rows)
 
     # --- creating --------------------------------------------------------------------------
 
@@ -183,18 +283,22 @@ class CreateTableScreen(GambitModal):
         try:
             value = int(raw)
         except ValueError:
-            raise ValueError(_("{field} must be a whole number.").format(field=label)) from None
+            raise FieldError(
+                widget_id, _("{field} must be a whole number.").format(field=label)
+            ) from None
         if not lo <= value <= hi:
-            raise ValueError(
-                _("{field} must be from {lo} to {hi}.").format(field=label, lo=lo, hi=hi)
+            raise FieldError(
+                widget_id,
+                _("{field} must be from {lo} to {hi}.").format(field=label, lo=lo, hi=hi),
             )
         return value
 
     def build_message(self) -> dict[str, Any]:
-        """The ``create_table`` message for what the form says; ValueError if it is wrong."""
+        """The ``create_table`` message for what the form says; FieldError (a ValueError
+        naming the first wrong field) if it is wrong."""
         info = self._game_info()
         if info is None:
-            raise ValueError(_("Choose a game."))
+            raise FieldError("game", _("Choose a game."))
         players = self.query_one("#players", Select).value
         message: dict[str, Any] = {
             "t": "create_table",
@@ -220,14 +324,54 @@ class CreateTableScreen(GambitModal):
         message["options"] = options
         return message
 
+    def show_error(self, widget_id: str | None, text: str) -> None:
+        """Tell what is wrong under its field (or above the buttons), and focus the field;
+        every other error line is cleared."""
+        for line in self.query(".field-error").results(Static):
+            line.update("")
+            line.remove_class("-shown")
+        if not text:
+            return
+        target = self.query(f"#error-{widget_id}").results(Static) if widget_id else iter(())
+        line = next(iter(target), None) or self.query_one("#error-general", Static)
+        line.update("✗ " + text)
+        line.add_class("-shown")
+        if widget_id and self.query(f"#{widget_id}"):
+            field = self.query_one(f"#{widget_id}")
+            field.focus()
+            self.call_after_refresh(line.scroll_visible, animate=False)
+
+    #: The ``create_table`` sent and not yet answered: the form waits for the table (which
+    #: closes it) or the hub's refusal (told under the field, the form kept).
+    awaiting_table = False
+
     def action_create(self) -> None:
+        if self.awaiting_table:
+            return
         try:
             message = self.build_message()
-        except ValueError as err:
-            self.notify(str(err), severity="error")
+        except FieldError as err:
+            self.show_error(err.field, str(err))
             return
-        self.gapp.send(message)
-        self.dismiss()
+        self.show_error(None, "")
+        self.awaiting_table = self.gapp.send(message)
+
+    def take_refusal(self, message: dict[str, Any]) -> bool:
+        """Show the hub's refusal of the table beside its field; True if it was ours."""
+        if not self.awaiting_table or message.get("ref") != "create_table":
+            return False
+        self.awaiting_table = False
+        code = message.get("code")
+        if code == "chips":
+            stake = self.query_one("#stake", Input).value.strip()
+            chips = self.gapp.model.you.get("chips", 0)
+            text = _("A stake of {stake} is more than your {chips} chips.").format(
+                stake=stake, chips=chips
+            )
+            self.show_error("stake", text)
+        else:
+            self.show_error(None, str(message.get("message") or _("The server refused.")))
+        return True
 
     def action_cancel(self) -> None:
         self.dismiss()
@@ -237,3 +381,11 @@ class CreateTableScreen(GambitModal):
             self.action_create()
         else:
             self.action_cancel()
+
+
+class FieldError(ValueError):
+    """What is wrong with one field of the form (``field`` is its widget id)."""
+
+    def __init__(self, field: str, text: str) -> None:
+        super().__init__(text)
+        self.field = field

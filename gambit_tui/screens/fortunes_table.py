@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.screen import Screen
 
 from .. import events
 from ..autoplay import AutoPlay
@@ -23,7 +24,6 @@ from ..fortunes_text import (
     direction_text,
     disposition_mark,
     disposition_word,
-    fill,
     lead_direction,
     notices,
     suit_text,
@@ -31,16 +31,18 @@ from ..fortunes_text import (
     team_of,
 )
 from ..i18n import N_, _, ngettext
+from ..sentences import fill
 from ..widgets.chat_panel import ChatPanel
-from ..widgets.choice_row import ChoiceRow
+from ..widgets.choice_row import ChoiceRow, digit_range, pick_hint
 from ..widgets.fortunes_compass import FortunesCompass
 from ..widgets.fortunes_hand import FortunesHand
 from ..widgets.fortunes_status import TRICKS, FortunesStatus, signed
 from ..widgets.fortunes_won import FortunesWon
 from ..widgets.hand_row import HandRow
 from ..widgets.prompt_bar import PromptBar
-from ..widgets.trick_view import LastTrickScreen, trick_grid
+from ..widgets.trick_view import trick_grid
 from .base import while_composed
+from .last_trick import LastTrickScreen
 from .table_base import TABLE_KEYS, TableScreen
 
 #: A quarter of the tricks: where the bid starts before the player changes it.
@@ -75,8 +77,8 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         Binding("enter", "play", N_("Play")),
         Binding("p", "play", N_("Play"), show=False),
         Binding("enter", "bid", N_("Bid")),
-        Binding("up", "bid_step(1)", N_("More"), key_display="↑↓"),
-        Binding("down", "bid_step(-1)", N_("Fewer"), show=False),
+        Binding("up", "bid_step(1)", N_("Choose bid"), key_display="↑↓"),
+        Binding("down", "bid_step(-1)", N_("Choose bid"), show=False),
         Binding("s", "bet('stay')", N_("Stay")),
         Binding("r", "bet('raise')", N_("Raise")),
         Binding("f", "bet('fold')", N_("Fold")),
@@ -100,8 +102,8 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         self._seen: tuple[int, int] | None = None
         #: Readings already shown: ("deal", games played, deal) or ("over", games played).
         self._readings_shown: set[tuple[Any, ...]] = set()
-        #: Every notice raised, newest last (tests read it; the toasts fade).
-        self.notices: list[str] = []
+        #: The reading that came up by itself, and the deal it is of (see maybe_show_result).
+        self._auto_reading: tuple[tuple[Any, ...], Screen] | None = None
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -178,8 +180,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             self.gapp.card_style,
             mine=self.seat,
         ):
-            self.notices.append(text)
-            self.notify(text, timeout=4, markup=False)
+            self.notice(text)
 
     def _set_hand(self, view: dict[str, Any] | None) -> None:
         row = self.query_one(FortunesHand)
@@ -217,7 +218,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         prompt.yours = bool(ask)
         if view is None:
             prompt.question = self.waiting_room_text()
-            prompt.hint = Text("")
+            prompt.hint = self.deal_hint()
             return
         if view.get("over"):
             prompt.question = self._over_text(view)
@@ -294,7 +295,9 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             out = Text(_("Your bid:") + " ")
             left, right = ("<", ">") if self.gapp.card_style.ascii else ("◀", "▶")
             out.append(f"{left} {self.bid} {right}", style="bold reverse")
-            out.append("  ·  " + _("↑↓ or 0–9 change · house rule: each player bids"), style="dim")
+            keys = digit_range(int(ask.get("max", TRICKS)) + 1, first=0)
+            change = _("↑↓ or {keys} change · house rule: each player bids").format(keys=keys)
+            out.append("  ·  " + change, style="dim")
             return out
         if kind == "bet":
             stay, raised = self.bet_costs()
@@ -348,8 +351,9 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         if isinstance(card, str):
             out.append_text(card_text(card, self.gapp.card_style))
             out.append(" " + card_name(card))
-            if self.ask_kind == "play":
-                out.append("  ·  " + _("←→ or 1–{n} pick").format(n=min(9, len(row.choices))))
+            keys = pick_hint(row) if self.ask_kind == "play" else ""
+            if keys:
+                out.append("  ·  " + keys)
                 if not all(c.enabled for c in row.choices):
                     out.append("  ·  " + _("dimmed cards may not be played"))
         return out
@@ -381,7 +385,35 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         self._readings_shown.add(key)
         from .fortunes_reading import FortunesReadingScreen
 
-        self.app.push_screen(FortunesReadingScreen(message))
+        reading = FortunesReadingScreen(message)
+        self._auto_reading = (key, reading)
+        self.app.push_screen(reading)
+
+    def next_deal_begun(self) -> bool:
+        """Whether a deal after the one the reading that came up by itself is of has begun:
+        a new game after the game's end, the next deal after a deal's."""
+        view = self.view
+        if view is None or view.get("over") or self._auto_reading is None:
+            return False
+        key = self._auto_reading[0]
+        if key[0] == "over":
+            return True
+        return view.get("phase") != "next_deal" or view.get("deal") != key[2]
+
+    def close_finished_result(self) -> None:
+        """The reading that came up by itself closes when the next deal begins (one the
+        player opened with ``v`` stays: they asked for it)."""
+        if self._auto_reading is None:
+            return
+        key, reading = self._auto_reading
+        self._auto_reading = None
+        if self.app.screen is not reading:
+            return  # closed already (or under a dialog the player opened on top of it)
+        reading.dismiss()
+        if key[0] == "over":
+            self.notice(_("The next game has started."))
+        else:
+            self.notice(_("The next deal has started."))
 
     def action_reading(self) -> None:
         from .fortunes_reading import FortunesReadingScreen
@@ -449,8 +481,12 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             return self.can_pay({"stay": stay, "raise": raised}.get(kind, 0))
         if action == "next_deal":
             return self._legal("next_deal") is not None
-        if action == "move":
-            return bool(self.query_one(FortunesHand).choices) and not self.chat_open
+        if action == "move":  # not while bidding: the bid is chosen with ↑↓ and digits
+            return (
+                kind != "bid"
+                and bool(self.query_one(FortunesHand).choices)
+                and not (self.chat_open)
+            )
         if action == "digit":
             return (kind == "bid" or bool(self.query_one(FortunesHand).choices)) and not (
                 self.chat_open
@@ -542,6 +578,13 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
     def action_move(self, delta: int) -> None:
         self.query_one(FortunesHand).move(delta)
         self.refresh_bindings()
+
+    def footer_keys(self, action: str, shown: str) -> str:
+        """The bid's keys in the footer: the arrows, and the digits that set a bid."""
+        if action.startswith("bid_step"):
+            most = int((self.ask or {}).get("max", TRICKS))
+            return f"{shown} {digit_range(most + 1, first=0)}"
+        return shown
 
     def action_digit(self, digit: int) -> None:
         """A digit sets the bid while bidding (0–9), else picks the card in that place."""

@@ -14,6 +14,7 @@ from textual.widgets import DataTable
 from .. import events
 from ..i18n import N_, _, ngettext
 from ..names import (
+    LEVEL_CYCLE,
     access_label,
     favoured_choice_label,
     game_title,
@@ -67,8 +68,10 @@ class LobbyScreen(GambitScreen):
         Binding("o", "open", N_("Open")),
         Binding("w", "watch", N_("Watch")),
         Binding("b", "add_bot", N_("Bot")),
+        Binding("e", "bot_level", N_("Bot level")),
         Binding("s", "start", N_("Start")),
         Binding("f", "social", N_("Friends")),
+        Binding("h", "history", N_("History")),
         Binding("c", "chat", N_("Chat")),
         Binding("comma", "settings", N_("Settings")),
         Binding("A", "admin", N_("Admin")),
@@ -223,10 +226,12 @@ class LobbyScreen(GambitScreen):
 
     def _fill_online(self) -> None:
         out = Text()
-        invites = len(self.gapp.model.invites)
-        if invites:
+        waiting = len(self.gapp.model.pending())
+        if waiting:
             out.append(
-                ngettext("{n} invitation (f)", "{n} invitations (f)", invites).format(n=invites),
+                ngettext(
+                    "{n} invitation or request (^r)", "{n} invitations or requests (^r)", waiting
+                ).format(n=waiting),
                 style="bold",
             )
         for player in self.gapp.model.players:
@@ -375,21 +380,24 @@ class LobbyScreen(GambitScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         info = self.selected
-        if action in ("join", "open", "watch", "add_bot", "start"):
+        if action in ("join", "open", "watch", "add_bot", "bot_level", "start"):
             if info is None:
                 return False
             seated = self._seated(info)
             free = any(not (s["name"] or s["bot"]) for s in info["seats"])
             waiting = info["status"] == "waiting"
             if action == "join":
+                # At one's own table, j goes back to it (as o does).
                 mine = any(s.get("reserved") == self.gapp.model.name for s in info["seats"])
-                return not seated and (mine or (waiting and free))
+                return seated or mine or (waiting and free)
             if action == "open":
                 return seated
             if action == "watch":
                 return not seated
             if action == "add_bot":
                 return seated and waiting and free
+            if action == "bot_level":
+                return seated and waiting and any(s["bot"] for s in info["seats"])
             if action == "start":
                 return seated and waiting and not free
         if action == "admin":
@@ -405,7 +413,9 @@ class LobbyScreen(GambitScreen):
 
     def action_join(self) -> None:
         info = self.selected
-        if info is not None:
+        if info is not None and self._seated(info):
+            self.action_open()
+        elif info is not None:
             self.gapp.dismissed.discard(info["id"])
             self.gapp.send({"t": "join", "table": info["id"]})
 
@@ -428,6 +438,21 @@ class LobbyScreen(GambitScreen):
         if free is not None:
             self.gapp.send({"t": "add_bot", "table": info["id"], "seat": free})
 
+    def action_bot_level(self) -> None:
+        """The selected table's last bot goes to its next level (regular, strong, beginner,
+        round again); the table's row lists every bot with its level."""
+        info = self.selected
+        bots = [s for s in info["seats"] if s["bot"]] if info is not None else []
+        if bots:
+            seat = bots[-1]
+            kind = seat["bot"]
+            nxt = (
+                LEVEL_CYCLE[(LEVEL_CYCLE.index(kind) + 1) % 3]
+                if kind in LEVEL_CYCLE
+                else "heuristic"
+            )
+            self.gapp.send({"t": "add_bot", "table": info["id"], "seat": seat["seat"], "kind": nxt})
+
     def action_start(self) -> None:
         info = self.selected
         if info is not None:
@@ -438,6 +463,11 @@ class LobbyScreen(GambitScreen):
         from .social import SocialScreen
 
         self.app.push_screen(SocialScreen())
+
+    def action_history(self) -> None:
+        from .history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen())
 
     def action_admin(self) -> None:
         from .admin import AdminScreen

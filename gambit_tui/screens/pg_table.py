@@ -17,7 +17,7 @@ from ..i18n import N_, NC_, _
 from ..names import game_title, tarokka_card_name
 from ..pg_text import ask_text, event_text
 from ..widgets.chat_panel import ChatPanel
-from ..widgets.choice_row import Choice, ChoiceRow
+from ..widgets.choice_row import Choice, ChoiceRow, pick_hint
 from ..widgets.event_log import EventLog
 from ..widgets.pg_center import PGCenter
 from ..widgets.pg_seats import PGSeats
@@ -158,7 +158,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         prompt.yours = bool(ask)
         if view is None:
             prompt.question = self.waiting_room_text()
-            prompt.hint = Text("")
+            prompt.hint = self.deal_hint()
             return
         if view.get("over"):
             winner = (view.get("outcome") or {}).get("winners", [None])[0]
@@ -167,7 +167,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
                     name=self.name_of(winner) if winner is not None else "?"
                 )
             )
-            prompt.hint = Text(_("The next deal starts soon."), style="dim")
+            prompt.hint = self.soon_hint(_("The next deal starts soon."))
             return
         if ask:
             prompt.question = ask_text(ask, view, self.name_of, style)
@@ -199,8 +199,9 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         if isinstance(value, str):
             out.append_text(card_text(value, self.gapp.card_style))
             out.append(" " + tarokka_card_name(value))
-            if self.ask:
-                out.append("  ·  " + _("←→ or 1–{n} pick").format(n=min(9, len(row.choices))))
+            keys = pick_hint(row) if self.ask else ""
+            if keys:
+                out.append("  ·  " + keys)
         elif isinstance(value, int):
             out.append(self.name_of(value))
         return out
@@ -282,6 +283,9 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
     def action_pick(self, index: int) -> None:
         self.query_one(ChoiceRow).pick(index)
         self.refresh_bindings()
+
+    def next_deal_notice(self) -> str:
+        return _("The next deal has started.")
 
     def timers_widget(self) -> PGSeats:
         return self.query_one(PGSeats)

@@ -19,14 +19,15 @@ from ..i18n import N_, _
 from ..names import choice_label, french_card_name, game_title
 from ..prophet_text import ask_text, bid_hint, event_text, round_line, trump_line
 from ..widgets.chat_panel import ChatPanel
-from ..widgets.choice_row import Choice, ChoiceRow
+from ..widgets.choice_row import Choice, ChoiceRow, digit_range, pick_hint
 from ..widgets.event_log import EventLog
 from ..widgets.hand_row import FittingChoiceRow, HandRow
 from ..widgets.prompt_bar import PromptBar
 from ..widgets.prophet_seats import ProphetSeats
 from ..widgets.text_lines import retitle
-from ..widgets.trick_view import LastTrickScreen, TrickView, last_trick_text
+from ..widgets.trick_view import TrickView, last_trick_text
 from .base import while_composed
+from .last_trick import LastTrickScreen
 from .table_base import TABLE_KEYS, TableScreen
 
 #: Log lines kept from earlier rounds (the hub sends only the current round's events).
@@ -83,6 +84,9 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "bid", N_("Bid")),
         Binding("enter", "play", N_("Play")),
+        # While bidding the arrows and digits choose the bid, and the footer says so.
+        Binding("left", "bid_move(-1)", N_("Choose bid"), key_display="←→"),
+        Binding("right", "bid_move(1)", N_("Choose bid"), show=False),
         Binding("left", "move(-1)", N_("Pick card"), key_display="←→"),
         Binding("right", "move(1)", N_("Pick card"), show=False),
         *[Binding(str(n), f"digit({n})", N_("Pick card"), show=False) for n in range(10)],
@@ -251,7 +255,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         prompt.yours = bool(ask)
         if view is None:
             prompt.question = self.waiting_room_text()
-            prompt.hint = Text("")
+            prompt.hint = self.deal_hint()
             return
         if view.get("over"):
             winners = (view.get("outcome") or {}).get("winners", [])
@@ -260,7 +264,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
                     names=", ".join(self.name_of(s) for s in winners)
                 )
             )
-            prompt.hint = Text(_("The next game starts soon."), style="dim")
+            prompt.hint = self.soon_hint(_("The next game starts soon."))
             return
         if ask:
             prompt.question = ask_text(ask, view, self.gapp.card_style)
@@ -283,8 +287,9 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         if isinstance(card, str):
             out.append_text(french_text(card, self.gapp.card_style))
             out.append(" " + french_card_name(card))
-            if (self.ask or {}).get("kind") == "play":
-                out.append("  ·  " + _("←→ or 1–{n} pick").format(n=min(9, len(row.choices))))
+            keys = pick_hint(row) if (self.ask or {}).get("kind") == "play" else ""
+            if keys:
+                out.append("  ·  " + keys)
         return out
 
     @while_composed
@@ -302,7 +307,13 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
             return self.legal_bid() is not None
         if action == "play":
             return self.legal_play() is not None
-        if action in ("move", "digit"):
+        if action == "bid_move":
+            bidding = (self.ask or {}).get("kind") == "bid"
+            return bidding and bool(self._active_row().choices) and not self.chat_open
+        if action == "move":
+            bidding = (self.ask or {}).get("kind") == "bid"
+            return not bidding and bool(self._active_row().choices) and not self.chat_open
+        if action == "digit":
             return bool(self._active_row().choices) and not self.chat_open
         if action in ("score_sheet", "last_trick"):
             return self.view is not None and not self.chat_open
@@ -365,6 +376,17 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
     def action_move(self, delta: int) -> None:
         self._active_row().move(delta)
         self.refresh_bindings()
+
+    def action_bid_move(self, delta: int) -> None:
+        self.action_move(delta)
+
+    def footer_keys(self, action: str, shown: str) -> str:
+        """The bid's keys in the footer: the arrows, and the digits that choose a bid."""
+        if action.startswith("bid_move"):
+            choices = len(self.query_one("#bids", ChoiceRow).choices)
+            if choices > 1:
+                return f"{shown} {digit_range(choices, first=0)}"
+        return shown
 
     def action_digit(self, digit: int) -> None:
         """A digit picks that bid while bidding (0–9), else the card in that place."""

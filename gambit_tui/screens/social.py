@@ -1,4 +1,5 @@
-"""Friends and invitations: add or remove friends, accept or decline an invitation."""
+"""Friends and what waits for an answer: ask someone to be friends, end a friendship, accept
+or decline a friend request or an invitation."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from .base import GambitScreen, while_composed
 
 class SocialScreen(GambitScreen):
     """Two lists side by side; Tab moves between them. Friends need an SSH key (guests are
-    told so by the hub); an accepted invitation seats the player and opens the table."""
+    told so by the hub); friendship holds once the other player accepts. On the right, friend
+    requests and invitations; an accepted invitation seats the player and opens the table."""
 
     DEFAULT_CSS = """
     SocialScreen #lists {
@@ -53,7 +55,7 @@ class SocialScreen(GambitScreen):
 
     def setup(self) -> None:
         self.query_one("#friends").border_title = _("Friends")
-        self.query_one("#invites").border_title = _("Invitations")
+        self.query_one("#invites").border_title = _("Requests and invitations")
         self.query_one("#friends").focus()
 
     def status_context(self) -> str:
@@ -63,18 +65,27 @@ class SocialScreen(GambitScreen):
     def refresh_view(self) -> None:
         model = self.gapp.model
         friends = self.query_one("#friends", OptionList)
+        was = friends.highlighted or 0
         friends.clear_options()
         if model.friends is None:
             friends.add_option(Option(_("Loading…"), disabled=True))
-        elif not model.friends:
+        elif not model.friends and not model.sent:
             friends.add_option(Option(_("No friends yet: press a to add one."), disabled=True))
         for friend in model.friends or []:
             state = _("online") if friend["online"] else _("offline")
             friends.add_option(Option(f"{friend['name']} · {state}", id=f"f:{friend['name']}"))
+        for asked in model.sent:
+            text = _("{name} · asked, no answer yet").format(name=asked["name"])
+            friends.add_option(Option(text, id=f"f:{asked['name']}"))
+        _keep_highlight(friends, was)
         invites = self.query_one("#invites", OptionList)
+        was = invites.highlighted or 0
         invites.clear_options()
-        if not model.invites:
+        if not model.invites and not model.requests:
             invites.add_option(Option(_("No invitations."), disabled=True))
+        for request in model.requests:
+            text = _("{name} asks to be your friend").format(name=request["name"])
+            invites.add_option(Option(text, id=f"r:{request['name']}"))
         for invite in model.invites:
             text = _("Table {table} ({game}) from {name}").format(
                 table=invite["table"],
@@ -82,6 +93,7 @@ class SocialScreen(GambitScreen):
                 name=invite.get("from"),
             )
             invites.add_option(Option(text, id=f"i:{invite['table']}"))
+        _keep_highlight(invites, was)
         self.refresh_bindings()
 
     def on_social_changed(self, event: events.SocialChanged) -> None:
@@ -92,7 +104,7 @@ class SocialScreen(GambitScreen):
         if widget.highlighted is None:
             return None
         option = widget.get_option_at_index(widget.highlighted)
-        return option.id.split(":", 1)[1] if option.id else None
+        return option.id if option.id else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.query("#friends"):
@@ -100,7 +112,7 @@ class SocialScreen(GambitScreen):
         if action == "remove_friend":
             return self._selected("friends") is not None
         if action in ("accept", "decline"):
-            return bool(self.gapp.model.invites)
+            return bool(self.gapp.model.invites or self.gapp.model.requests)
         return True
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -111,41 +123,64 @@ class SocialScreen(GambitScreen):
             self.action_accept()
 
     def action_add_friend(self) -> None:
-        from .ask_name import AskNameScreen
+        from .pick_player import PickPlayerScreen
 
         def add(name: str | None) -> None:
             if name:
                 self.gapp.send({"t": "friend", "op": "add", "name": name})
 
-        self.app.push_screen(AskNameScreen(_("Add a friend")), add)
+        known = {f["name"] for f in self.gapp.model.friends or []}
+        self.app.push_screen(PickPlayerScreen(_("Add a friend"), known), add)
 
     def action_remove_friend(self) -> None:
-        name = self._selected("friends")
-        if name:
-            self.gapp.send({"t": "friend", "op": "remove", "name": name})
+        chosen = self._selected("friends")
+        if chosen:
+            self.gapp.send({"t": "friend", "op": "remove", "name": chosen.split(":", 1)[1]})
 
-    def _invite(self) -> int | None:
-        table = self._selected("invites")
-        if table is None and self.gapp.model.invites:
-            return self.gapp.model.invites[0]["table"]
-        return int(table) if table else None
+    def _answerable(self) -> str | None:
+        """The highlighted request or invitation, else the first one."""
+        chosen = self._selected("invites")
+        if chosen is None:
+            pending = self.gapp.model.pending()
+            if not pending:
+                return None
+            kind, key = pending[0]
+            chosen = f"r:{key}" if kind == "friend" else f"i:{key}"
+        return chosen
+
+    def _answer(self, accept: bool) -> None:
+        chosen = self._answerable()
+        if chosen is None:
+            return
+        kind, key = chosen.split(":", 1)
+        op = "accept" if accept else "decline"
+        if kind == "r":
+            self.gapp.model.forget_request(key)
+            self.gapp.send({"t": "friend", "op": op, "name": key})
+            self.refresh_view()
+            return
+        table = int(key)
+        self.gapp.model.forget_invite(table)
+        if accept:
+            self.gapp.dismissed.discard(table)
+        self.gapp.send({"t": "invite", "op": op, "table": table})
+        if accept:
+            self.dismiss()
+        else:
+            self.refresh_view()
 
     def action_accept(self) -> None:
-        table = self._invite()
-        if table is None:
-            return
-        self.gapp.model.forget_invite(table)
-        self.gapp.dismissed.discard(table)
-        self.gapp.send({"t": "invite", "op": "accept", "table": table})
-        self.dismiss()
+        self._answer(True)
 
     def action_decline(self) -> None:
-        table = self._invite()
-        if table is None:
-            return
-        self.gapp.model.forget_invite(table)
-        self.gapp.send({"t": "invite", "op": "decline", "table": table})
-        self.refresh_view()
+        self._answer(False)
 
     def action_close(self) -> None:
         self.dismiss()
+
+
+def _keep_highlight(options: OptionList, index: int) -> None:
+    """Highlight the row the player was on (or the last), so its keys work at once."""
+    count = options.option_count
+    if count and not options.get_option_at_index(0).disabled:
+        options.highlighted = min(index, count - 1)

@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from .. import events
 from ..event_lines import EventLines
 from ..i18n import N_, _, ngettext
-from ..names import LEVEL_CYCLE, seat_name, status_label
+from ..names import seat_name, status_label
 from ..result_text import result_text, result_title
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.result_panel import ResultPanel
@@ -35,7 +35,6 @@ _result_delay = random.Random()
 TABLE_KEYS: list[BindingType] = [
     Binding("b", "add_bot", N_("Add bot")),
     Binding("u", "remove_bot", N_("Remove bot")),
-    Binding("e", "bot_level", N_("Bot level")),
     Binding("s", "start", N_("Start")),
     Binding("i", "invite", N_("Invite")),
     Binding("c", "chat", N_("Chat")),
@@ -45,6 +44,31 @@ TABLE_KEYS: list[BindingType] = [
     Binding("enter", "close_result", N_("Close")),
     Binding("escape", "close_result", N_("Close"), show=False),
 ]
+
+
+#: How many hex characters of a deal's commitment a table shows (enough to compare by eye).
+COMMITMENT_SHOWN = 12
+
+#: Why a deal is not fair, by the hub's reason word.
+NOT_FAIR = {
+    "fixed_seed": N_("not fair: fixed seed"),
+    "stacked": N_("not fair: stacked"),
+}
+
+
+def deal_text(deal: dict[str, Any] | None, *, reason: bool = False) -> str:
+    """The commitment to a table's deal: the hash's start and, in words, whether the deal is
+    fair ("" without one); with ``reason``, why not ("not fair: stacked")."""
+    if not deal or not deal.get("commitment"):
+        return ""
+    short = str(deal["commitment"])[:COMMITMENT_SHOWN]
+    if deal.get("fair"):
+        fairness = _("fair")
+    elif reason:
+        fairness = _(NOT_FAIR.get(deal.get("reason") or "", N_("not fair")))
+    else:
+        fairness = _("not fair")
+    return _("deal {hash} {fairness}").format(hash=short, fairness=fairness)
 
 
 class TableScreen(GambitScreen):
@@ -85,8 +109,11 @@ class TableScreen(GambitScreen):
         self._behind = False
         self._event_lines = EventLines()
         self._result_panel: ResultPanel | None = None
-        #: The table message whose result is open (shown again if the screen is recomposed).
+        #: The table message whose result is open or due (shown again if the screen is
+        #: recomposed), until the player closes it or the next deal begins.
         self._open_result: dict[str, Any] | None = None
+        #: Every notice this screen raised, newest last (tests read it; the toasts fade).
+        self.notices: list[str] = []
 
     # --- the model -------------------------------------------------------------------------
 
@@ -142,21 +169,33 @@ class TableScreen(GambitScreen):
         if self.seat is None:
             return Text(_("Waiting for the players to start the game."))
         if free:
-            text = Text(
+            return Text(
                 ngettext(
                     "Waiting for players: {n} seat free. Add bots or invite friends.",
                     "Waiting for players: {n} seats free. Add bots or invite friends.",
                     free,
                 ).format(n=free)
             )
-        else:
-            text = Text(_("Every seat is taken: press s to start."))
-        bots = [seat_name(s, level=True) for s in self.info["seats"] if s.get("bot")]
-        if bots:
-            text.append(
-                "\n" + _("Bots: {bots} (e: the last one's level).").format(bots=", ".join(bots))
-            )
-        return text
+        return Text(_("Every seat is taken: press s to start."))
+
+    def deal_hint(self) -> Text:
+        """Under the waiting room's prompt: the next game's deal, committed before it is dealt,
+        with why it is not fair if it is not."""
+        text = deal_text(self.info.get("deal"), reason=True)
+        if not text:
+            return Text("")
+        return Text(
+            _("Committed before the deal: {deal}").format(deal=text),
+            style="dim",
+        )
+
+    def soon_hint(self, soon: str) -> Text:
+        """Under a finished game's prompt: the next game starts soon, and its deal is
+        committed already (``soon`` says which)."""
+        text = deal_text(self.info.get("deal"), reason=True)
+        if text:
+            soon = _("{soon}: {deal}").format(soon=soon.rstrip("."), deal=text)
+        return Text(soon, style="dim")
 
     def status_context(self) -> str:
         info = self.info
@@ -168,6 +207,9 @@ class TableScreen(GambitScreen):
             parts.append(_("watching"))
         elif info.get("status") != "playing":
             parts.append(status_label(info.get("status", "")))
+        # While the table waits or is between games the prompt shows the next deal's.
+        if info.get("status") == "playing" and (deal := deal_text(info.get("deal"))):
+            parts.append(deal)
         return " · ".join(parts)
 
     # --- events ------------------------------------------------------------------------------
@@ -225,6 +267,8 @@ class TableScreen(GambitScreen):
             # see-through dialog.)
             self._behind = True
         self.maybe_show_result()
+        if self.next_deal_begun():
+            self.close_finished_result()
 
     def redraw(self) -> None:
         """Show the latest state of the table."""
@@ -267,14 +311,45 @@ class TableScreen(GambitScreen):
         self.set_timer(_result_delay.uniform(*RESULT_DELAY), partial(self._result_due, message))
 
     def _result_due(self, message: dict[str, Any]) -> None:
-        if self._open_result is message and not self.result_open:
-            self.show_result(message)
-            self.draw_now()
+        if self._open_result is not message or self.result_open:
+            return
+        if self.next_deal_begun():
+            # (Only with a pause between deals shorter than the result's delay: the log
+            # tells how the last one ended.)
+            self._open_result = None
+            return
+        self.show_result(message)
+        self.draw_now()
+
+    def next_deal_begun(self) -> bool:
+        """Whether the table plays a deal that has not ended (a result shown, or due, belongs
+        to one before it)."""
+        view = self.view
+        return view is not None and not view.get("over")
+
+    def close_finished_result(self) -> None:
+        """The next deal has begun: the result of the last one closes by itself, so it never
+        covers the new deal (a spectator, who has nothing to press, saw one result stay over
+        deal after deal), and a notice says why it went."""
+        if self._open_result is None:
+            return
+        was_open = self.result_open
+        self.action_close_result()
+        if was_open:
+            self.notice(self.next_deal_notice())
+
+    def next_deal_notice(self) -> str:
+        return _("The next game has started.")
+
+    def notice(self, text: str, timeout: float = 4) -> None:
+        """A short notice over the table (a toast), kept in :attr:`notices`."""
+        self.notices.append(text)
+        self.notify(text, timeout=timeout, markup=False)
 
     @while_composed
     def show_result(self, message: dict[str, Any]) -> None:
         """Show the result of the deal that ``message`` ended; it stays until the player
-        closes it, so a result is never missed, even if the next deal begins below it."""
+        closes it or the next deal begins (see :meth:`close_finished_result`)."""
         self._open_result = message
         if self._result_panel is None:
             return  # shown by setup() once composed
@@ -328,12 +403,12 @@ class TableScreen(GambitScreen):
         seated = self.seat is not None
         if action == "invite":
             return seated
-        if action not in ("add_bot", "remove_bot", "bot_level", "start"):
+        if action not in ("add_bot", "remove_bot", "start"):
             return True
         info = self.info
         if not seated or info.get("status") != "waiting":
             return False
-        if action in ("remove_bot", "bot_level"):
+        if action == "remove_bot":
             return any(s.get("bot") for s in info["seats"])
         free = any(not (s.get("name") or s.get("bot")) for s in info["seats"])
         return free if action == "add_bot" else not free
@@ -348,18 +423,6 @@ class TableScreen(GambitScreen):
             self._bot_asked.add(free[0])
             self.gapp.send({"t": "add_bot", "table": self.table_id, "seat": free[0]})
 
-    def action_bot_level(self) -> None:
-        """The last bot's next level (regular, strong, beginner, and round again)."""
-        bots = [s for s in self.info["seats"] if s.get("bot")]
-        if bots:
-            seat = bots[-1]
-            cycle = LEVEL_CYCLE
-            kind = seat["bot"]
-            nxt = cycle[(cycle.index(kind) + 1) % len(cycle)] if kind in cycle else cycle[0]
-            self.gapp.send(
-                {"t": "add_bot", "table": self.table_id, "seat": seat["seat"], "kind": nxt}
-            )
-
     def action_remove_bot(self) -> None:
         bots = [s["seat"] for s in self.info["seats"] if s.get("bot")]
         if bots:
@@ -369,19 +432,38 @@ class TableScreen(GambitScreen):
         self.gapp.send({"t": "start", "table": self.table_id})
 
     def action_invite(self) -> None:
-        from .ask_name import AskNameScreen
+        from .pick_player import PickPlayerScreen
 
         def invite(name: str | None) -> None:
             if name:
                 self.gapp.send({"t": "invite", "op": "send", "table": self.table_id, "name": name})
 
-        self.app.push_screen(AskNameScreen(_("Invite a player to this table")), invite)
+        seated = {s["name"] for s in self.info.get("seats", []) if s.get("name")}
+        self.app.push_screen(PickPlayerScreen(_("Invite a player to this table"), seated), invite)
 
     def action_chat(self) -> None:
         self.set_chat(True)
 
     def action_leave(self) -> None:
-        """Stand up (a bot finishes a game in progress) or stop watching."""
+        """Stand up or stop watching. During a game a seat cannot just go: a bot plays it to
+        the end with the player's chips at stake, so the player is asked first."""
+        view = self.view
+        if self.seat is None or view is None or view.get("over"):
+            self._leave()
+            return
+        from .confirm import ConfirmScreen
+
+        text = _(
+            "A bot will play your seat until this game ends. Your chips stay at stake: what "
+            "the bot wins or loses is yours, and you will be told when you come back. "
+            "Press j on this table in the lobby to take your seat back.\n\nLeave the table?"
+        )
+        self.app.push_screen(
+            ConfirmScreen(_("Leave during a game"), text),
+            lambda yes: self._leave() if yes else None,
+        )
+
+    def _leave(self) -> None:
         self.gapp.send({"t": "leave", "table": self.table_id})
 
     def action_back(self) -> None:

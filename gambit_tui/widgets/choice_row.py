@@ -11,7 +11,27 @@ from textual import events
 from textual.markup import escape
 from textual.message import Message
 
+from ..i18n import _
 from .text_lines import TextLines, retitle, shown
+
+
+def digit_range(count: int, *, first: int = 1) -> str:
+    """The digit keys that pick among ``count`` choices, written as a range: "1–6"; the tenth
+    choice's key is 0 ("1–9, 0"); bids start at 0 ("0–3")."""
+    if first == 0:
+        return f"0–{min(9, count - 1)}"
+    if count >= 10:
+        return "1–9, 0"
+    return f"1–{count}"
+
+
+def pick_hint(row: ChoiceRow) -> str:
+    """How to pick another choice in ``row``, saying only what works now: nothing when there
+    is nothing else to pick, the digits only when the row shows them."""
+    if sum(1 for choice in row.choices if choice.enabled) < 2:
+        return ""
+    keys = row.digit_keys()
+    return _("←→ or {keys} pick").format(keys=keys) if keys else _("←→ pick")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +132,7 @@ class ChoiceRow(TextLines):
         if not n:
             return
         index = self.cursor
-        for _ in range(n):
+        for _step in range(n):
             index = (index + (1 if delta > 0 else -1)) % n
             if self.choices[index].enabled:
                 self.cursor = index
@@ -124,6 +144,26 @@ class ChoiceRow(TextLines):
             self.cursor = index
             return True
         return False
+
+    def digit_keys(self) -> str:
+        """The digit keys the row shows beside its choices ("1–6"), "" when it shows none.
+        (Here the first nine are labelled; rows that draw otherwise say so themselves.)"""
+        if not self.numbered or not self.choices:
+            return ""
+        return digit_range(min(9, len(self.choices)))
+
+    def layout_width(self) -> int:
+        """The width the choices are drawn in: the laid-out content's, or, before the first
+        layout, the screen's less the border and padding (a hint made before the layout must
+        not say what the drawing will not show)."""
+        width = self.content_size.width
+        if width <= 0:
+            width = self.app.size.width - self.styles.gutter.width
+        return max(1, width)
+
+    def on_resize(self) -> None:
+        # What fits may have changed (the digits shown or not): the screen's hint follows.
+        self.post_message(self.Moved(self.selected))
 
     def build(self) -> Text:
         if not self.choices:

@@ -98,6 +98,9 @@ class GambitFooter(Widget):
     def collect(self, screen: Screen) -> tuple[FooterItem, ...]:
         """The shown bindings, one item per action (as Textual's footer groups them).
 
+        A screen may write an action's keys its own way (``footer_keys(action, shown)``: the
+        bid's arrows and the digits that choose it, "←→ 0–3"), as they are at this moment.
+
         The same as Textual's ``Screen.active_bindings`` read for the shown bindings: for each
         key, the first binding along the binding chain that is not disabled (a priority
         binding replaces one without). But it asks a screen's ``check_action`` only about
@@ -119,12 +122,16 @@ class GambitFooter(Widget):
                 if state is not False:
                     winners[key] = (binding, bool(state))
         by_action: dict[str, FooterItem] = {}
+        keys_of = getattr(screen, "footer_keys", None)
         for binding, enabled in winners.values():
             if not binding.show or binding.action in by_action:
                 continue
+            shown = app.get_key_display(binding)
+            if keys_of is not None:
+                shown = keys_of(binding.action, shown)
             by_action[binding.action] = FooterItem(
                 binding.key,
-                app.get_key_display(binding),
+                shown,
                 _(binding.description) if binding.description else "",
                 enabled,
             )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 
+from .choice_row import digit_range
 from .hand_row import HandRow
 
 
@@ -33,13 +34,24 @@ class FortunesHand(HandRow):
     def build(self) -> Text:
         if not self.choices:
             return Text(self.placeholder, style="dim")
-        width = max(1, self.content_size.width)
+        width = self.layout_width()
         lines = self._lines(self._items(numbered=self.numbered, padded=True), width, "  ")
         if len(lines) > 1:
             lines = self._lines(self._items(numbered=False, padded=True), width, " ")
         if len(lines) > 2:
             lines = self._lines(self._items(numbered=False, padded=False), width, " ")
         return Text("\n").join(lines)
+
+    def digit_keys(self) -> str:
+        """The digits beside the cards, which only the one-line layout shows ("" for a hand
+        drawn over two lines or more: 19 cards at 80 columns)."""
+        if not self.numbered or not self.choices:
+            return ""
+        spots = self._spots  # (the layout below remembers its own spots: keep the drawn ones)
+        items = self._items(numbered=True, padded=True)
+        one_line = len(self._lines(items, self.layout_width(), "  ")) == 1
+        self._spots = spots
+        return digit_range(len(self.choices)) if one_line else ""
 
     def _items(self, *, numbered: bool, padded: bool) -> list[Text]:
         """Each choice drawn: its digit (the first ten), dimmed and struck through when it

@@ -13,7 +13,7 @@ from textual import events
 from textual.message import Message
 
 from ..cards import CardStyle, DeckFaces
-from .choice_row import Choice, ChoiceRow
+from .choice_row import Choice, ChoiceRow, digit_range
 
 
 class FittingChoiceRow(ChoiceRow):
@@ -24,11 +24,20 @@ class FittingChoiceRow(ChoiceRow):
     def build(self) -> Text:
         if not self.choices:
             return Text(self.placeholder, style="dim")
-        width = max(1, self.content_size.width)
         roomy = self._layout(compact=False)
-        if roomy.cell_len <= width:
+        if roomy.cell_len <= self.layout_width():
             return roomy
         return self._layout(compact=True)
+
+    def digit_keys(self) -> str:
+        """The digits beside the first ten choices, when the roomy layout fits ("" when the
+        choices are drawn bare)."""
+        if not self.numbered or not self.choices:
+            return ""
+        cells = self._cells  # (the layout below remembers its own cells: keep the drawn ones)
+        fits = self._layout(compact=False).cell_len <= self.layout_width()
+        self._cells = cells
+        return digit_range(len(self.choices)) if fits else ""
 
     def _layout(self, *, compact: bool) -> Text:
         out = Text()

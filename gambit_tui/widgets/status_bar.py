@@ -34,10 +34,15 @@ class StatusBar(TextLines):
     """Where the player is, shown on the right."""
     lang: shown[str] = shown("en")
     """Locale for numbers."""
+    turn: shown[str] = shown("")
+    """The player's turn clock while something covers their table ("" when nothing does);
+    shown in place of where they are, which matters less than the seconds left."""
 
     def build(self) -> Text:
         width = self.size.width - 2
-        right = Text(self.context, style="dim")
+        right = (
+            Text(self.turn, style="bold reverse") if self.turn else Text(self.context, style="dim")
+        )
         # The ratings give way to where the player is (German and Ukrainian places are long):
         # first their label, then the ratings; a place that still does not fit is cut.
         for detail in ("full", "short", "none"):
@@ -60,12 +65,10 @@ class StatusBar(TextLines):
             left.append(_("{chips} chips").format(chips=self._num(chips)))
         ratings = you.get("ratings") or {}
         if ratings and ratings_shown != "none":
-            if self.game and self.game in ratings:
-                shown = self._num(ratings[self.game])
-            else:
-                shown = " ".join(
-                    f"{game_short(g)} {self._num(r)}" for g, r in sorted(ratings.items())
-                )
+            # Each rating named by its game in a word ("Gambit 1,012"): at a table its own,
+            # in the lobby all three.
+            games = [self.game] if self.game and self.game in ratings else sorted(ratings)
+            shown = " ".join(f"{game_short(g)} {self._num(ratings[g])}" for g in games)
             left.append(" · ")
             left.append(
                 _("rating {rating}").format(rating=shown) if ratings_shown == "full" else shown

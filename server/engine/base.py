@@ -253,7 +253,11 @@ class State(ABC):
 
     def apply(self, seat: int, action: Action) -> None:
         """Apply ``action`` for ``seat``; on any RulesError the state is unchanged."""
-        action = self.check_action(seat, action)
+        self.apply_checked(seat, self.check_action(seat, action))
+
+    def apply_checked(self, seat: int, action: Action) -> None:
+        """Apply an action :meth:`check_action` has just returned for ``seat``, without
+        checking it again (the hub checks an action before it stores it, and only once)."""
         action = dict(action)
         self._apply(seat, action)
         self.history.append([seat, action])

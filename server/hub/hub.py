@@ -15,7 +15,7 @@ import contextlib
 import logging
 import secrets
 import unicodedata
-from collections import Counter
+from collections import Counter, OrderedDict
 from typing import Any, TextIO
 
 from protocol.codec import ProtocolError
@@ -31,10 +31,12 @@ from .chat import RateLimiter
 from .config import HubConfig
 from .errors import HubError
 from .guests import GuestsMixin
+from .history import HistoryMixin
 from .limits import Budget
 from .lobby import LobbyMixin
 from .outbox import Outbox
 from .play import PlayMixin
+from .replays import ReplayMixin
 from .seating import SeatingMixin
 from .session import Player, Session
 from .social import SocialMixin
@@ -46,7 +48,7 @@ log = logging.getLogger(__name__)
 TURN_MESSAGES = 16
 
 
-class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
+class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin, HistoryMixin, ReplayMixin):
     """Lobby, tables, seats, timers, bots and money for every connected player."""
 
     def __init__(self, store: Store, config: HubConfig | None = None) -> None:
@@ -56,6 +58,8 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
         self.players: dict[str, Player] = {}
         self.tables: dict[int, Table] = {}
         self.names: dict[str, str] = {}  # player id → display name, for everyone we have met
+        #: Finished games being stepped through, by (session, game): see replays.py.
+        self.replay_cursors: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self._tasks: set[asyncio.Task] = set()
         self._timers: dict[Any, asyncio.TimerHandle] = {}
         self._stopped = False  # once stopped, sessions that wind down schedule no timers
@@ -299,6 +303,10 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
             pid, guest = identity, False
         else:
             pid, guest = f"guest:{secrets.token_hex(8)}", True
+        # A key the hub has met before, under a name of its own, goes straight back to where
+        # it was (``returning``); one that never kept a name is asked for one again.
+        before = None if guest else self.store.get_player(pid)
+        known = before is not None and bool(before.get("name"))
         record = self.store.ensure_player(pid, starting_chips=self.config.starting_chips)
         lang = message.get("lang") or record.get("lang") or "en"
         player = self.players.get(pid)
@@ -335,12 +343,16 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin):
                 "v": PROTOCOL_VERSION,
                 "you": self.you(player),
                 "server": self.server_info(),
+                # Their name is theirs as before: no need to ask it again.
+                "returning": known and warning is None,
             }
         )
         if warning is not None:
             session.push(error(warning.code, warning.message, ref="hello"))
         session.push(self.lobby_message(session))
         self.player_back(player)
+        if not guest and self.store.friend_requests_to(pid):
+            session.push(self.friends_message(player))  # requests that came while away
         invites = self.store.invites_for(pid)
         if invites:
             session.push({"t": "invites", "invites": [self.invite_info(i) for i in invites]})

@@ -19,9 +19,10 @@ from .chat import RateLimiter
 from .config import HubConfig
 from .errors import HubError
 
-#: Messages that change who sits where (or what watches): they cost a seat-change token.
+#: Messages that change who sits where (or what watches), or reach another player (an
+#: invitation, a friend request): they cost a seat-change token.
 SEAT_CHANGES = frozenset(
-    {"join", "leave", "stand", "spectate", "add_bot", "remove_bot", "start", "invite"}
+    {"join", "leave", "stand", "spectate", "add_bot", "remove_bot", "start", "invite", "friend"}
 )
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from server.store import DataDirInUse, Store, default_data_dir, lock_data_dir
 
-from .cli_options import add_bot_arguments, add_limit_arguments, limits_from
+from .cli_options import add_hub_options, hub_config_from
 from .config import HubConfig
 from .hub import Hub
 from .listener import serve_tcp, serve_unix
@@ -23,14 +23,6 @@ from .listener import serve_tcp, serve_unix
 log = logging.getLogger(__name__)
 #: The exit code after an admin's restart (see server/ssh/serve.py).
 RESTART_EXIT = 75
-
-
-def admin_keys(path: str | None) -> frozenset[str]:
-    if not path:
-        return frozenset()
-    from server.ssh.keys import fingerprints_in
-
-    return fingerprints_in(path)
 
 
 async def run_hub(
@@ -77,19 +69,7 @@ def main_hub(args: argparse.Namespace) -> int:
     setup_logging(args.log_file, args.verbose, args.log_json)
     if args.verbose:
         logging.getLogger().setLevel(logging.INFO)
-    config = HubConfig(
-        starting_chips=args.starting_chips,
-        chat_limit=not args.no_chat_limit,
-        bot_delay=args.bot_delay,
-        bot_think_ms=args.bot_think_ms,
-        bot_workers=args.bot_workers,
-        turn_timer=args.turn_timer,
-        grace=args.grace,
-        between_games=args.between_games,
-        admins=admin_keys(args.admin_keys),
-        chat_log=args.chat_log,
-        **limits_from(args),
-    )
+    config = hub_config_from(args)
     tcp = None
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
@@ -118,26 +98,13 @@ def add_hub_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--unix", help="unix socket path (default: DATA_DIR/hub.sock)")
     parser.add_argument("--tcp", help="also listen on HOST:PORT (clients there are guests)")
-    parser.add_argument("--starting-chips", type=int, default=1000)
+    add_hub_options(parser)
     parser.add_argument(
-        "--no-chat-limit", action="store_true", help="switch off the chat rate limit (a LAN night)"
+        "-v", "--verbose", action="store_true", help="log the informational lines of every library"
     )
-    parser.add_argument("--bot-delay", type=float, default=1.0)
-    add_bot_arguments(parser)
-    parser.add_argument("--turn-timer", type=float, default=60.0)
-    parser.add_argument("--grace", type=float, default=120.0)
-    parser.add_argument("--between-games", type=float, default=5.0)
-    add_limit_arguments(parser.add_argument_group("limits", "what one client may cost the hub"))
     parser.add_argument(
         "--log-file", help="log here instead of stderr (it may be rotated under the hub)"
     )
     parser.add_argument(
         "--log-json", action="store_true", help="log one JSON object per line (for collectors)"
     )
-    parser.add_argument(
-        "--admin-keys", metavar="FILE", help="the admins' keys (authorized_keys format)"
-    )
-    parser.add_argument(
-        "--chat-log", metavar="FILE", help="write every chat line here too (off by default)"
-    )
-    parser.add_argument("-v", "--verbose", action="store_true", help="log more")

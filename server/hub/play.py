@@ -11,16 +11,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import secrets
 from typing import TYPE_CHECKING, Any
 
 from server.bots import make_bot
-from server.engine import get_game
+from server.engine import fairness, get_game
 from server.engine.base import Outcome
+from server.engine.fairness import DealLog
 
-from . import ratings
+from . import deals, ratings
 from .bot_pool import SLOW_KINDS, BotPool
 from .errors import HubError
+from .results import game_results
 from .table import Seat, Table
 
 if TYPE_CHECKING:
@@ -70,14 +71,13 @@ class PlayMixin:
             self.after_seat_change(table)
             return
         game = get_game(table.game)
-        seed = (
-            secrets.randbits(63)
-            if self.config.seed is None
-            else f"{self.config.seed}:{table.id}:{table.games_played}"
-        )
+        # The seed whose commitment the table has been showing (drawn now if it had none).
+        seed = deals.game_seed(deals.draw(table, self.config))
         state = game.new_state(table.players, table.options, dealer=table.dealer, seed=seed)
+        table.deal_log = DealLog(state)
         with self.store.transaction():
             table.accounts = [self.account(seat) for seat in table.seats]
+            table.paid = [table.stake] * table.players
             if table.stake:
                 for seat in table.seats:
                     self.store.transfer(
@@ -115,7 +115,7 @@ class PlayMixin:
         pay is refused (in Fortunes it must fold)."""
         state = table.state
         assert state is not None
-        action = state.check_action(seat, action)
+        action = state.check_action(seat, action)  # the one legality check of this action
         due = state.stake_due(seat, action) * table.stake
         with self.store.transaction():
             if due:
@@ -125,8 +125,12 @@ class PlayMixin:
                 self.store.transfer(
                     account, f"pot:{table.id}", due, action["type"], ref=str(table.id)
                 )
+                if seat < len(table.paid):
+                    table.paid[seat] += due
             self.store.append_action(table.id, seat, action)
-        state.apply(seat, action)
+        state.apply_checked(seat, action)
+        if table.deal_log is not None:
+            table.deal_log.note(state)
         if state.is_over:
             self.settle(table)
         elif due:
@@ -173,10 +177,24 @@ class PlayMixin:
             leftover = self.store.balance(pot)
             if leftover:
                 self.store.transfer(pot, "bank", leftover, "rounding", ref=str(table.id))
+            self.note_stand_ins(table, payouts)
             self.rate(table, outcome)
-            self.store.record_game(table.id, state.params, state.history, outcome.to_wire(), humans)
+            dealt = table.deal_log.deals if table.deal_log is not None else []
+            deal = deals.revealed(table.deal, state.params, dealt) if table.deal else None
+            self.store.record_game(
+                table.id,
+                state.params,
+                state.history,
+                outcome.to_wire(),
+                humans,
+                deal=deal,
+                results=game_results(table, outcome, payouts),
+            )
             table.status = "between"
             table.games_played += 1
+            # The next game's seed is drawn now, so its commitment shows before it is dealt.
+            table.deal = None
+            deals.draw(table, self.config)
             table.dealer = get_game(table.game).next_dealer(table.dealer, table.players)
             # The pot is paid: seats kept for guests who are gone pass to their stand-ins.
             gone = self.end_gone_guests_reservations(table)
@@ -187,6 +205,20 @@ class PlayMixin:
             if pid in self.players:
                 self.players[pid].push({"t": "you", **self.you(self.players[pid])})
         self.later(("next", table.id), self.config.between_games, self.next_game, table.id)
+
+    def note_stand_ins(self: Hub, table: Table, payouts: list[int]) -> None:
+        """A bot that finished a game in an absent player's seat played with their chips:
+        what it won or lost for them is kept until they sit down again (``stand_in``)."""
+        for index, seat in enumerate(table.seats):
+            pid = seat.reserved
+            if seat.bot is None or pid is None or index >= len(table.accounts):
+                continue
+            if table.accounts[index] != f"player:{pid}":
+                continue  # a later game: the bot played with the bank's chips
+            paid = table.paid[index] if index < len(table.paid) else table.stake
+            record = table.away.setdefault(pid, {"games": 0, "chips": 0})
+            record["games"] += 1
+            record["chips"] += payouts[index] - paid
 
     def rate(self: Hub, table: Table, outcome: Outcome) -> None:
         """openskill update for the humans at the table; bots count at the default rating.
@@ -256,28 +288,43 @@ class PlayMixin:
 
     # --- telling the table ------------------------------------------------------------------
 
-    def table_message(self: Hub, table: Table, seat: int | None) -> dict[str, Any]:
+    def table_message(
+        self: Hub, table: Table, seat: int | None, info: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) is sent of ``table``; ``info`` is the table's part
+        every reader shares (:meth:`shared_table_info`), made once per change by the caller
+        that sends it to many."""
+        if info is None:
+            info = self.shared_table_info(table)
+        view = table.state.view(seat) if table.state is not None else None
+        return {"t": "table", "table": table.id, "info": info, "seat": seat, "view": view}
+
+    def shared_table_info(self: Hub, table: Table) -> dict[str, Any]:
+        """The table as every seat and spectator sees it, with what only the table shows (the
+        deal's commitment, the turn timers) beside what the lobby shows."""
         info = self.table_info(table)
+        # The commitment to the deal in play (or the next one): at the table, not in the lobby.
+        info["deal"] = deals.public(table.deal)
         now = asyncio.get_running_loop().time()
         info["deadlines"] = {
             str(s): round(max(0.0, t - now), 1)
             for (tid, s), t in self.deadlines.items()
             if tid == table.id
         }
-        view = table.state.view(seat) if table.state is not None else None
-        return {"t": "table", "table": table.id, "info": info, "seat": seat, "view": view}
+        return info
 
     def table_changed(self: Hub, table: Table) -> None:
         """Everyone at the table (and watching it) gets their own view; bots get their turn."""
         if table.id not in self.tables:
             return
         self.arm(table)
+        info = self.shared_table_info(table)  # once per change, for every reader
         for index, seat in enumerate(table.seats):
             if seat.player is not None and seat.player in self.players:
-                self.players[seat.player].push(self.table_message(table, index))
+                self.players[seat.player].push(self.table_message(table, index, info))
         watchers = self.spectators.get(table.id)
         if watchers:
-            message = self.table_message(table, None)
+            message = self.table_message(table, None, info)
             for session in list(watchers):
                 session.push(message)
         self.lobby_table_changed(table)
@@ -473,8 +520,11 @@ class PlayMixin:
             )
             # Between games the finished game stays on show, as it was before the restart.
             if row["params"] is not None and table.status in ("playing", "between"):
-                game = get_game(table.game)
-                table.state = game.replay(row["params"], row["actions"])
+                table.state, dealt, failed, _ = fairness.replay_deals(row["params"], row["actions"])
+                if failed is not None:  # a damaged record: fail as a plain replay would
+                    get_game(table.game).replay(row["params"], row["actions"])
+                table.deal_log = DealLog(table.state)
+                table.deal_log.deals = dealt
             self.tables[table.id] = table
             log.info("restored table %s (%s, %s)", table.id, table.game, table.status)
 

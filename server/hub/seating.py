@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from server.engine import RulesError, get_game
 
+from . import deals
 from .errors import HubError
 from .table import Seat, Table
 
@@ -66,6 +67,7 @@ class SeatingMixin:
             stake=stake,
             timer=float(message.get("timer", self.config.turn_timer)),
         )
+        deals.draw(table, self.config)  # its first deal's commitment shows from the start
         self.tables[table.id] = table
         self.sit(table, 0, player)  # the creator takes the first seat (and saves the table)
         self.lobby_table_changed(table)
@@ -96,8 +98,11 @@ class SeatingMixin:
         if reclaim is not None and wanted in (None, reclaim):
             seat = table.seats[reclaim]
             seat.player, seat.bot, seat.reserved = player.id, None, None
+            away = table.away.pop(player.id, None)
             self.save(table)
             self.table_changed(table)
+            if away:
+                player.push({"t": "stand_in", "table": table.id, **away})
             return
         self.may_join(table, player)
         if wanted is None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from protocol.connection import Connection, ConnectionClosed
+from protocol.event_log import SentLogs
 
 from .config import HubConfig
 from .limits import Budget
@@ -39,6 +40,9 @@ class Session:
     #: then does it get lobby updates; see lobby.py).
     lobby_shown: set[int] = field(default_factory=set)
     lobby_watching: bool = True
+    #: The events each table's last view carried on this connection: a view that follows on
+    #: goes out as a delta (protocol/event_log.py).
+    sent_logs: SentLogs = field(default_factory=SentLogs)
 
     def push(self, message: dict[str, Any]) -> None:
         """Send without blocking, once what it shows is stored; a dead connection is noticed
@@ -51,6 +55,8 @@ class Session:
     def deliver(self, message: dict[str, Any]) -> None:
         if not self.alive:
             return
+        # Made a delta here, as it goes out: a message the outbox drops was never sent.
+        message = self.sent_logs.shrink(message)
         try:
             self.conn.send_nowait(message)
         except ConnectionClosed:

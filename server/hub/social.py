@@ -7,6 +7,8 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from server.store import StoreError
+
 from .errors import HubError
 
 if TYPE_CHECKING:
@@ -126,11 +128,13 @@ class SocialMixin:
     # --- friends ----------------------------------------------------------------------------
 
     def on_friend(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        """Friendship is asked for and answered: ``add`` asks (or accepts a request the other
+        way), ``accept``/``decline`` answer, ``remove`` ends it for both."""
         player = self.need_player(session)
-        if player.guest and message["op"] != "list":
-            raise HubError("guest", "Guests cannot keep friends; connect with an SSH key.")
         op = message["op"]
-        if op in ("add", "remove"):
+        if player.guest and op != "list":
+            raise HubError("guest", "Guests cannot keep friends; connect with an SSH key.")
+        if op != "list":
             name = message.get("name")
             if not name:
                 raise HubError("no_player", "Name the player.")
@@ -139,20 +143,92 @@ class SocialMixin:
                 raise HubError("no_player", f"There is no player called {name}.")
             if other == player.id:
                 raise HubError("self", "You cannot befriend yourself.")
-            if op == "add":
-                self.store.add_friend(player.id, other)
-                player.friends.add(other)
-            else:
-                self.store.remove_friend(player.id, other)
-                player.friends.discard(other)
-            self.lobby_players_changed()  # friends online come first in their lobby
-        session.push({"t": "friends", "friends": self.friends_info(player.id)})
+            getattr(self, f"_friend_{op}")(session, player, other)
+        session.push(self.friends_message(player))
+
+    def _friend_add(self: Hub, session: Session, player: Player, other: str) -> None:
+        if other in player.friends and player.id in self.store.friends(other):
+            raise HubError("already_friends", f"You and {self.name_of(other)} are friends.")
+        if other in self.store.friend_requests_to(player.id):
+            self._friend_accept(session, player, other)  # they asked first: that is a yes
+            return
+        if self.store.request_friend(player.id, other):
+            target = self.players.get(other)
+            if target is not None and player.id not in target.ignores:
+                target.push({"t": "friend_request", "from": player.name})
+        session.push(
+            {
+                "t": "notice",
+                "code": "friend_asked",
+                "message": f"Asked {self.name_of(other)} to be friends.",
+            }
+        )
+
+    def _friend_accept(self: Hub, session: Session, player: Player, other: str) -> None:
+        self._answer_request(other, player, accept=True)
+        player.friends.add(other)
+        asker = self.players.get(other)
+        if asker is not None:
+            asker.friends.add(player.id)
+            asker.push(
+                {
+                    "t": "notice",
+                    "code": "friend_accepted",
+                    "message": f"{player.name} accepted your friend request.",
+                }
+            )
+            asker.push(self.friends_message(asker))
+        self.lobby_players_changed()  # friends online come first in their lobby
+
+    def _friend_decline(self: Hub, session: Session, player: Player, other: str) -> None:
+        self._answer_request(other, player, accept=False)
+        asker = self.players.get(other)
+        if asker is not None:  # their list of requests sent shrinks; no notice
+            asker.push(self.friends_message(asker))
+
+    def _friend_remove(self: Hub, session: Session, player: Player, other: str) -> None:
+        self.store.unfriend(player.id, other)
+        player.friends.discard(other)
+        former = self.players.get(other)
+        if former is not None:
+            former.friends.discard(player.id)
+            former.push(self.friends_message(former))
+        self.lobby_players_changed()
+
+    def _answer_request(self: Hub, sender: str, player: Player, accept: bool) -> None:
+        try:
+            self.store.answer_friend_request(sender, player.id, accept)
+        except StoreError:
+            raise HubError(
+                "no_request", f"{self.name_of(sender)} has not asked to be your friend."
+            ) from None
+
+    def name_of(self: Hub, player_id: str) -> str:
+        return (
+            self.names.get(player_id) or (self.store.get_player(player_id) or {}).get("name") or "?"
+        )
+
+    def friends_message(self: Hub, player: Player) -> dict[str, Any]:
+        """The player's friends, who asks them (not whom they ignore) and whom they asked."""
+        if player.guest:
+            return {"t": "friends", "friends": [], "requests": [], "sent": []}
+        requests = [
+            {"name": self.name_of(pid)}
+            for pid in self.store.friend_requests_to(player.id)
+            if pid not in player.ignores
+        ]
+        sent = [{"name": self.name_of(pid)} for pid in self.store.friend_requests_from(player.id)]
+        return {
+            "t": "friends",
+            "friends": self.friends_info(player.id),
+            "requests": requests,
+            "sent": sent,
+        }
 
     def friends_info(self: Hub, player_id: str) -> list[dict[str, Any]]:
         out = []
         for fid in self.store.friends(player_id):
-            name = self.names.get(fid) or (self.store.get_player(fid) or {}).get("name") or "?"
-            out.append({"name": name, "online": fid in self.players})
+            out.append({"name": self.name_of(fid), "online": fid in self.players})
         return sorted(out, key=lambda f: f["name"].casefold())
 
     # --- invites ----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from server.engine import State, get_game
+from server.engine.fairness import DealLog
 
 
 @dataclass(slots=True)
@@ -46,7 +47,18 @@ class Table:
     accounts: list[str] = field(default_factory=list)
     #: How the last game moved each seat's rating, as players see ratings (None: a bot).
     rating_changes: list[int | None] = field(default_factory=list)
+    #: Chips each seat put into the pot in the current game (ante, stays, raises): what a
+    #: stand-in bot's result for an absent player is measured against.
+    paid: list[int] = field(default_factory=list)
+    #: Per player whose seat a stand-in bot played with their chips: the games it finished
+    #: for them and the chips it won (negative: lost), told to them when they sit down again.
+    away: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: The secret seed of the game in play, or of the next one before it is dealt, with its
+    #: commitment (``server.hub.deals``): stored with the table, shown only as the commitment.
+    deal: dict[str, Any] | None = None
     state: State | None = None
+    #: Where the cards lay at each deal of the game in play (``fairness.DealLog``), for its record.
+    deal_log: DealLog | None = None
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -97,6 +109,9 @@ class Table:
             "games_played": self.games_played,
             "accounts": self.accounts,
             "rating_changes": self.rating_changes,
+            "paid": self.paid,
+            "away": self.away,
+            "deal": self.deal,
         }
         return data
 

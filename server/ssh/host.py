@@ -30,12 +30,12 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from server.admission import Admission, AdmissionLimits
+from server.apphost.memory import FrozenSessions
+from server.apphost.workers import AppWorkers
 
 from .config import HostConfig
 from .door import FrontDoor
-from .memory import FrozenSessions
 from .session import AppFactory, GameSession
-from .workers import AppWorkers
 
 if TYPE_CHECKING:
     from server.hub import Hub
@@ -52,7 +52,7 @@ STOPPING = "The Gambit server is stopping. Your seat is kept for a while.\r\n"
 
 def default_app_factory(conn: Any, term: Any, identity: str | None, name: str | None) -> Any:
     """The Gambit app (imported on first use, so the host can be tested without it)."""
-    from .app_settings import make_app
+    from server.apphost.app_settings import make_app
 
     return make_app(conn, term, identity, name)
 

@@ -17,8 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from server.hub.cli_options import add_bot_arguments, add_limit_arguments, limits_from
-from server.hub.config import HubConfig
+from server.hub.cli_options import add_hub_options, hub_config_from
 from server.metrics import parse_address
 
 from .config import HostConfig
@@ -28,6 +27,7 @@ from .config import HostConfig
 RESTART_EXIT = 75
 
 if TYPE_CHECKING:
+    from server.hub.config import HubConfig
     from server.store import DataDirLock
 
     from .host import SSHHost
@@ -101,7 +101,6 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"new connections a second from one address, after a burst of "
         f"{defaults.connection_burst}",
     )
-    add_limit_arguments(limits)
     limits.add_argument(
         "--max-auth-failures",
         type=int,
@@ -114,17 +113,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=defaults.idle_timeout,
         help="seconds without a key press before a session is closed (0: never)",
     )
-    parser.add_argument("--bot-delay", type=float, default=HubConfig().bot_delay)
-    add_bot_arguments(parser)
-    parser.add_argument(
-        "--between-games",
-        type=float,
-        default=HubConfig().between_games,
-        help="seconds between the end of a deal and the next one",
-    )
-    parser.add_argument(
-        "--seed", type=int, default=None, help="fixed deal seed, for repeatable games (tests)"
-    )
+    add_hub_options(parser, limits)
     parser.add_argument(
         "--workers",
         type=int,
@@ -137,14 +126,6 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--log-json", action="store_true", help="log one JSON object per line (for collectors)"
-    )
-    parser.add_argument(
-        "--admin-keys",
-        metavar="FILE",
-        help="the admins' keys (authorized_keys format): they get the admin screen",
-    )
-    parser.add_argument(
-        "--chat-log", metavar="FILE", help="write every chat line here too (off by default)"
     )
     parser.add_argument(
         "--metrics",
@@ -277,23 +258,8 @@ async def stop_host(host: SSHHost) -> None:
         await host.abort()
 
 
-def admin_keys(path: str | None) -> frozenset[str]:
-    """The fingerprints of ``--admin-keys`` (asyncssh is imported only when there is a file)."""
-    if not path:
-        return frozenset()
-    from .keys import fingerprints_in
-
-    return fingerprints_in(path)
-
-
-def setup_logging(log_file: str | None, verbose: bool, json_lines: bool = False) -> None:
-    """See server/logs.py (kept here for the app workers, which call it by this name)."""
-    from server.logs import setup_logging as setup
-
-    setup(log_file, verbose, json_lines)
-
-
 def main_serve(args: argparse.Namespace) -> int:
+    from server.logs import setup_logging
     from server.store import DataDirInUse, default_data_dir, lock_data_dir
 
     setup_logging(args.log_file, args.verbose, args.log_json)
@@ -326,16 +292,7 @@ def main_serve(args: argparse.Namespace) -> int:
         verbose=args.verbose,
         log_json=args.log_json,
     )
-    hub_config = HubConfig(
-        bot_delay=args.bot_delay,
-        bot_think_ms=args.bot_think_ms,
-        bot_workers=args.bot_workers,
-        between_games=args.between_games,
-        seed=args.seed,
-        admins=admin_keys(args.admin_keys),
-        chat_log=args.chat_log,
-        **limits_from(args),
-    )
+    hub_config = hub_config_from(args)
     try:
         # One server per database, taken before the store is opened (server/store/lock.py).
         lock = lock_data_dir(data_dir, f"gambit serve on {args.host} port {args.port}")

@@ -1,8 +1,8 @@
 """One SSH session: a player's terminal, running one Gambit app in the server process.
 
 The session turns what the SSH client told us (PTY type and size, the environment it chose to
-send) into a :class:`~gambit_tui.term.TermInfo`, opens a trusted in-process connection to the
-hub, and runs the app on a :class:`~server.ssh.driver.ChannelDriver`. It is also the boundary
+send) into a :class:`~protocol.term.TermInfo`, opens a trusted in-process connection to the
+hub, and runs the app on a :class:`~server.terminal.driver.ChannelDriver`. It is also the boundary
 where limits sit: input rate, idle time; and where anything that is not a terminal session
 (exec, sftp, a shell without a PTY) is turned away with a message the player can read.
 """
@@ -18,18 +18,18 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import asyncssh
 
-from gambit_tui.term import TermInfo
 from protocol.connection import Connection, queue_pair
-
-from .app_settings import prepare_app, term_info
-from .driver import ChannelDriver, bind_term
-from .term_size import clamp_size
+from protocol.term import TermInfo
+from server.apphost.app_settings import prepare_app, term_info
+from server.terminal.driver import ChannelDriver, bind_term
+from server.terminal.term_size import clamp_size
 
 if TYPE_CHECKING:
     from textual.app import App
 
+    from server.apphost.workers import RemoteApp
+
     from .host import SSHHost
-    from .workers import RemoteApp
 
 log = logging.getLogger(__name__)
 

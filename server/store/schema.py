@@ -181,6 +181,30 @@ CREATE TABLE admin_log (
 );
 """
 
+#: Version 5: history and verifiable deals. Each finished game keeps its deal's commitment and
+#: revealed seed (``deal``, msgpack; NULL for games finished before), and each player's row
+#: what the game did for them (place, chips won or lost, rating change; NULL before). The
+#: index serves a history filtered by game and the per-game leaderboards' game counts.
+V5_SCHEMA = """
+ALTER TABLE games ADD COLUMN deal BLOB;
+ALTER TABLE game_players ADD COLUMN place INTEGER;
+ALTER TABLE game_players ADD COLUMN chips INTEGER;
+ALTER TABLE game_players ADD COLUMN rating_change INTEGER;
+CREATE INDEX games_game ON games (game, id);
+"""
+
+#: Version 6: friendship is asked for and accepted. A request waits here until the other
+#: player answers; accepting it puts each player on the other's list (``friends``).
+V6_SCHEMA = """
+CREATE TABLE friend_requests (
+    sender   TEXT NOT NULL,
+    receiver TEXT NOT NULL,
+    created  REAL NOT NULL,
+    PRIMARY KEY (sender, receiver)
+) WITHOUT ROWID;
+CREATE INDEX friend_requests_receiver ON friend_requests (receiver, created);
+"""
+
 EMPTY_MAP = msgpack.packb({}, use_bin_type=True)
 SKELETON_VERSION_KEY = "skeleton_version"
 
@@ -236,6 +260,8 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _run(V2_SCHEMA, empty=EMPTY_MAP),
     _v3,
     _run(V4_SCHEMA),
+    _run(V5_SCHEMA),
+    _run(V6_SCHEMA),
 ]
 
 #: The version this code writes.

@@ -614,6 +614,75 @@ class Store(ModerationStore):
         )
         return [r[0] for r in rows]
 
+    def unfriend(self, a: str, b: str) -> None:
+        """End a friendship both ways, and any request between the two (idempotent)."""
+        with self.transaction():
+            self._conn.execute(
+                "DELETE FROM friends "
+                "WHERE (owner = ? AND friend = ?) OR (owner = ? AND friend = ?)",
+                (a, b, b, a),
+            )
+            self._conn.execute(
+                "DELETE FROM friend_requests WHERE (sender = ? AND receiver = ?) "
+                "OR (sender = ? AND receiver = ?)",
+                (a, b, b, a),
+            )
+
+    # --- friend requests -------------------------------------------------------------------
+
+    def request_friend(self, sender: str, receiver: str) -> bool:
+        """Ask ``receiver`` to be friends; True if the request is new (asking again waits on
+        the first request)."""
+        _check_id("sender", sender)
+        _check_id("receiver", receiver)
+        if sender == receiver:
+            raise ValueError("a player cannot befriend themselves")
+        with self.transaction():
+            cur = self._conn.execute(
+                "INSERT OR IGNORE INTO friend_requests (sender, receiver, created) "
+                "VALUES (?, ?, ?)",
+                (sender, receiver, self._clock()),
+            )
+            return cur.rowcount == 1
+
+    def friend_requests_to(self, receiver: str) -> list[str]:
+        """Who asks ``receiver`` to be friends, oldest request first."""
+        rows = self._conn.execute(
+            "SELECT sender FROM friend_requests WHERE receiver = ? ORDER BY created, sender",
+            (receiver,),
+        )
+        return [r[0] for r in rows]
+
+    def friend_requests_from(self, sender: str) -> list[str]:
+        """Whom ``sender`` has asked, still unanswered, oldest first."""
+        rows = self._conn.execute(
+            "SELECT receiver FROM friend_requests WHERE sender = ? ORDER BY created, receiver",
+            (sender,),
+        )
+        return [r[0] for r in rows]
+
+    def answer_friend_request(self, sender: str, receiver: str, accept: bool) -> None:
+        """Answer ``sender``'s request: accepted, each is on the other's list; declined, it is
+        gone. Raises :class:`StoreError` if there is no such request (a forged answer)."""
+        with self.transaction():
+            cur = self._conn.execute(
+                "DELETE FROM friend_requests WHERE sender = ? AND receiver = ?",
+                (sender, receiver),
+            )
+            if cur.rowcount == 0:
+                raise StoreError(f"{sender!r} has not asked {receiver!r} to be friends.")
+            if accept:
+                now = self._clock()
+                self._conn.executemany(
+                    "INSERT OR IGNORE INTO friends (owner, friend, created) VALUES (?, ?, ?)",
+                    [(sender, receiver, now), (receiver, sender, now)],
+                )
+                # A request the other way is answered by this too.
+                self._conn.execute(
+                    "DELETE FROM friend_requests WHERE sender = ? AND receiver = ?",
+                    (receiver, sender),
+                )
+
     # --- invites -------------------------------------------------------------------------
 
     def add_invite(self, table_id: int, sender: str, invitee: str) -> None:
@@ -670,16 +739,23 @@ class Store(ModerationStore):
         history: list[Any],
         outcome: Mapping[str, Any],
         players: list[str | None],
+        *,
+        deal: Mapping[str, Any] | None = None,
+        results: list[Mapping[str, Any]] | None = None,
     ) -> int:
         """Keep a finished game for good; return its id.
 
         ``params`` + ``history`` replay it exactly (``game.replay``); ``players[seat]`` is who
-        sat there (None for a bot).
+        sat there (None for a bot). ``deal`` is the deal's commitment and revealed seed
+        (``server.hub.deals.revealed``); ``results[seat]`` its ``place``, ``chips`` and
+        ``rating_change``, kept for the players' histories.
         """
+        results = list(results or [])
         with self.transaction():
             cur = self._conn.execute(
-                "INSERT INTO games (table_id, game, params, history, outcome, players, finished) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games "
+                "(table_id, game, params, history, outcome, players, finished, deal) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     table_id,
                     params.get("game"),
@@ -688,17 +764,37 @@ class Store(ModerationStore):
                     _pack(dict(outcome)),
                     _pack(list(players)),
                     self._clock(),
+                    _pack(dict(deal)) if deal is not None else None,
                 ),
             )
             game_id = cur.lastrowid
             assert game_id is not None
+            rows = []
+            for seat, pid in enumerate(players):
+                if pid is None:
+                    continue
+                result = results[seat] if seat < len(results) else {}
+                rows.append(
+                    (
+                        game_id,
+                        seat,
+                        pid,
+                        result.get("place"),
+                        result.get("chips"),
+                        result.get("rating_change"),
+                    )
+                )
             self._conn.executemany(
-                "INSERT INTO game_players (game_id, seat, player_id) VALUES (?, ?, ?)",
-                [(game_id, seat, pid) for seat, pid in enumerate(players) if pid is not None],
+                "INSERT INTO game_players "
+                "(game_id, seat, player_id, place, chips, rating_change) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
             )
             return game_id
 
-    _GAME_COLS = "g.id, g.table_id, g.game, g.params, g.history, g.outcome, g.players, g.finished"
+    _GAME_COLS = (
+        "g.id, g.table_id, g.game, g.params, g.history, g.outcome, g.players, g.finished, g.deal"
+    )
 
     @staticmethod
     def _game_dict(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -711,25 +807,83 @@ class Store(ModerationStore):
             "outcome": _unpack(row[5]),
             "players": _unpack(row[6]),
             "finished": row[7],
+            "deal": _unpack(row[8]),
         }
 
     def game(self, game_id: int) -> dict[str, Any] | None:
         """A finished game: ``{"id", "table_id", "game", "params", "history", "outcome",
-        "players", "finished"}``, or None if there is no such game."""
+        "players", "finished", "deal"}`` plus ``"results"`` (seat → place, chips and rating
+        change of each human seat), or None if there is no such game."""
         row = self._conn.execute(
             f"SELECT {self._GAME_COLS} FROM games g WHERE g.id = ?", (game_id,)
         ).fetchone()
-        return self._game_dict(row) if row else None
+        if not row:
+            return None
+        game = self._game_dict(row)
+        game["results"] = {
+            seat: {"place": place, "chips": chips, "rating_change": change}
+            for seat, place, chips, change in self._conn.execute(
+                "SELECT seat, place, chips, rating_change FROM game_players WHERE game_id = ?",
+                (game_id,),
+            )
+        }
+        return game
 
-    def games_of(self, player_id: str, limit: int = 20) -> list[dict[str, Any]]:
-        """The player's finished games, newest first, each as :meth:`game` plus ``"seat"``."""
+    def games_of(
+        self, player_id: str, limit: int = 20, *, offset: int = 0, game: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The player's finished games, newest first (``game``: of that game only), each as
+        :meth:`game` plus ``"seat"``, ``"place"``, ``"chips"`` and ``"rating_change"``."""
+        where = " AND g.game = ?" if game is not None else ""
+        args: tuple[Any, ...] = (player_id, game) if game is not None else (player_id,)
         rows = self._conn.execute(
-            f"SELECT {self._GAME_COLS}, p.seat FROM game_players p "
-            "JOIN games g ON g.id = p.game_id WHERE p.player_id = ? "
-            "ORDER BY p.game_id DESC, p.seat LIMIT ?",
-            (player_id, limit),
+            f"SELECT {self._GAME_COLS}, p.seat, p.place, p.chips, p.rating_change "
+            "FROM game_players p JOIN games g ON g.id = p.game_id "
+            f"WHERE p.player_id = ?{where} "
+            "ORDER BY p.game_id DESC, p.seat LIMIT ? OFFSET ?",
+            (*args, limit, offset),
         )
-        return [{**self._game_dict(row[:8]), "seat": row[8]} for row in rows]
+        return [
+            {
+                **self._game_dict(row[:9]),
+                "seat": row[9],
+                "place": row[10],
+                "chips": row[11],
+                "rating_change": row[12],
+            }
+            for row in rows
+        ]
+
+    def count_games_of(self, player_id: str, game: str | None = None) -> int:
+        """How many finished games the player sat in (of ``game`` only, if given)."""
+        if game is None:
+            sql, args = "SELECT COUNT(*) FROM game_players WHERE player_id = ?", (player_id,)
+        else:
+            sql = (
+                "SELECT COUNT(*) FROM game_players p JOIN games g ON g.id = p.game_id "
+                "WHERE p.player_id = ? AND g.game = ?"
+            )
+            args = (player_id, game)
+        return self._conn.execute(sql, args).fetchone()[0]
+
+    def game_counts(self, game: str) -> dict[str, int]:
+        """Player id → how many finished games of ``game`` they sat in (leaderboards)."""
+        return dict(
+            self._conn.execute(
+                "SELECT p.player_id, COUNT(*) FROM game_players p "
+                "JOIN games g ON g.id = p.game_id WHERE g.game = ? GROUP BY p.player_id",
+                (game,),
+            ).fetchall()
+        )
+
+    def ratings_for(self, game: str) -> dict[str, tuple[float, float]]:
+        """Player id → (mu, sigma) of everyone rated at ``game``."""
+        return {
+            pid: (mu, sigma)
+            for pid, mu, sigma in self._conn.execute(
+                "SELECT player_id, mu, sigma FROM ratings WHERE game = ?", (game,)
+            )
+        }
 
     # --- live tables ---------------------------------------------------------------------
 

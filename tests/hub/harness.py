@@ -7,6 +7,7 @@ from typing import Any
 
 from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed, open_unix, queue_pair
+from protocol.event_log import expand
 from protocol.messages import PROTOCOL_VERSION
 from server.hub import Hub
 
@@ -29,6 +30,8 @@ class Client:
                 msg = await self.conn.recv()
                 if isinstance(msg, ProtocolError):
                     raise AssertionError(f"hub sent a bad frame: {msg}")
+                if msg["t"] == "table":  # as the app does: a delta made whole
+                    msg = expand(self.tables.get(msg["table"]), msg)
                 self.log.append(msg)
                 if msg["t"] == "table":
                     self.tables[msg["table"]] = msg

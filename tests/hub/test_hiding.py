@@ -26,6 +26,7 @@ import pytest
 from protocol.cards import DECKS
 from protocol.codec import HEADER, MAX_CLIENT_FRAME, MAX_SERVER_FRAME, encode
 from protocol.connection import QueueConnection
+from protocol.event_log import EVENTS_FROM, expand
 from server.engine import RulesError
 from server.hub import Hub
 from tests.engine.play import is_hidden_place, owner, strings_in
@@ -109,6 +110,9 @@ class Auditor:
     def __init__(self, hub: WatchedHub) -> None:
         self.hub = hub
         self.frames: dict[str, list[dict[str, Any]]] = {}
+        #: The frames as their reader puts them together (deltas of a view made whole).
+        self.whole: dict[str, list[dict[str, Any]]] = {}
+        self._last_table: dict[tuple[str, int], dict[str, Any]] = {}
         self.violations: list[str] = []
         self.checked_tables = 0  # table frames checked against a non-empty hidden set
         self.errors: list[str] = []
@@ -118,6 +122,13 @@ class Auditor:
         try:
             message = msgpack.unpackb(data[HEADER.size :], raw=False, strict_map_key=False)
             self.frames.setdefault(who, []).append(message)
+            whole = message
+            if message.get("t") == "table":
+                key = (who, message["table"])
+                whole = self._last_table[key] = expand(self._last_table.get(key), message)
+            elif message.get("t") == "left":
+                self._last_table.pop((who, message["table"]), None)
+            self.whole.setdefault(who, []).append(whole)
             self.violations.extend(self.leaks(who, message))
             if message.get("t") == "table" and message["table"] in self.hub.tables:
                 seat = self.hub.tables[message["table"]].seat_of(who)
@@ -278,14 +289,17 @@ async def test_no_frame_carries_a_card_hidden_from_its_reader(
         # The audit saw what the clients saw, frame for frame, and had hidden cards to guard.
         for client in clients:
             who = client_identity(client)
-            sent = auditor.frames[who]
+            sent = auditor.whole[who]
             assert client.log == sent[: len(client.log)]
             assert any(m["t"] == "pong" for m in client.log)
-        watcher_tables = [m for m in auditor.frames["key-watcher"] if m["t"] == "table"]
+        watcher_tables = [m for m in auditor.whole["key-watcher"] if m["t"] == "table"]
         assert watcher_tables and all(m["seat"] is None for m in watcher_tables)
         assert sum(1 for m in watcher_tables if m["view"] and m["view"]["over"]) >= deals
         assert auditor.checked_tables >= 3 * deals
         assert any(m["t"] in ("lobby", "lobby_update") for m in auditor.frames["key-0"])
+        # Protocol 2: most views went out as deltas of their events.
+        views = [m["view"] for m in auditor.frames["key-0"] if m["t"] == "table" and m["view"]]
+        assert sum(EVENTS_FROM in v for v in views) > len(views) / 2
         # Conservation holds after the stakes went round.
         assert store.ledger_total() == 0 and not store.audit()
     finally:

@@ -73,7 +73,10 @@ async def test_friends_only_and_invited_only_tables(hub):
     await owner.hello("Olga", identity="key-o")
     await friend.hello("Fred", identity="key-f")
     await stranger.hello("Sam", identity="key-s")
-    await owner.send("friend", op="add", name="Fred")
+    await owner.send("friend", op="add", name="Fred")  # asked; a friend once Fred accepts
+    await friend.expect("friend_request")
+    await friend.send("friend", op="accept", name="Olga")
+    await owner.expect("notice", code="friend_accepted")
     assert (await owner.expect("friends"))["friends"] == [{"name": "Fred", "online": True}]
     table = await new_table(owner, access="friends")
     await stranger.send("join", table=table)
@@ -290,3 +293,39 @@ async def test_a_guest_leaving_without_a_seat_returns_their_chips_to_the_bank(hu
     assert store.balance("bank") == bank
     assert store.balance(f"player:{welcome['you']['id']}") == 0
     assert store.ledger_total() == 0
+
+
+@pytest.mark.parametrize("game", ["prophet", "fortunes"])
+async def test_what_a_stand_in_won_or_lost_is_told_when_the_player_sits_down_again(store, game):
+    """Ada stands up mid-game: a bot finishes it with her chips (antes, and in Fortunes stays
+    and raises), then plays on with the bank's. When she takes her seat back she is told
+    what it won or lost for her: exactly how her balance moved meanwhile, one game."""
+    # Bo stays seated (a table with no human closes); his turn timer plays for him.
+    hub = Hub(store, fast_config(bot_delay=0.0, between_games=0.05, turn_timer=0.01))
+    await hub.start()
+    try:
+        a = await connect(hub)
+        await a.hello("Ada", identity="key-a")
+        players = 4 if game == "fortunes" else 3
+        table = await new_table(a, game=game, players=players, stake=10)
+        b = await connect(hub)
+        await b.hello("Bo", identity="key-b")
+        await b.send("join", table=table, seat=1)
+        await b.until(lambda m: m["t"] == "table" and m["seat"] == 1)
+        await fill_with_bots(a, table, list(range(2, players)))
+        start = store.balance("player:key-a")
+        await a.send("start", table=table)
+        await a.until(lambda m: m["t"] == "table" and m["view"] is not None)
+        await a.send("leave", table=table)
+        await a.expect("left", table=table)
+        deadline = asyncio.get_running_loop().time() + 10
+        while hub.tables[table].games_played < 3:
+            assert asyncio.get_running_loop().time() < deadline
+            await asyncio.sleep(0.02)
+        moved = store.balance("player:key-a") - start
+        await a.send("join", table=table)
+        told = await a.expect("stand_in", table=table)
+        assert told == {"t": "stand_in", "table": table, "games": 1, "chips": moved}
+        assert hub.tables[table].away == {}  # told once
+    finally:
+        await hub.stop()

@@ -3,6 +3,9 @@ table for the result panel, and Fortunes partners are rated by their partnership
 
 from __future__ import annotations
 
+from gambit_tui.cards import CardStyle
+from gambit_tui.result_text import result_text
+from gambit_tui.widgets.status_bar import StatusBar
 from server.engine import get_game
 from server.hub.ratings import DEFAULT, display, update_teams
 
@@ -43,6 +46,16 @@ async def test_the_table_says_how_each_seats_rating_moved(hub):
     ranking = view["outcome"]["ranking"]
     better, worse = sorted((0, 1), key=ranking.index)
     assert changes[better] >= changes[worse]
+    # The result panel says it in words: Ada's place and how far her rating moved.
+    text = result_text(msg, CardStyle()).plain
+    place = ranking.index(0) + 1
+    assert f"Place {place} of 3: rating {changes[0]:+d}" in text
+    # The status bar names the game the rating is for.
+    bar = StatusBar()
+    bar.you, bar.game = {"name": "Ada", "ratings": {"prophet": 1012, "fortunes": 990}}, "prophet"
+    assert bar._left("full").plain == "Ada · rating Prophet 1,012"
+    bar.game = None
+    assert bar._left("short").plain == "Ada · Fortunes 990 Prophet 1,012"
 
 
 async def test_fortunes_partners_win_and_lose_together(hub):

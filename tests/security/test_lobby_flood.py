@@ -15,6 +15,7 @@ import pytest
 
 from protocol.codec import encode
 from protocol.connection import ConnectionClosed, open_tcp
+from protocol.messages import PROTOCOL_VERSION
 from tests.hub.harness import Client
 from tests.hub.hub_process import HubProcess
 
@@ -145,7 +146,7 @@ async def test_a_client_cannot_come_back_as_a_new_guest_at_will(hub):
     for _ in range(40):  # hang up and come back, at once, again and again
         client = Client(await open_tcp("127.0.0.1", hub.tcp_port, "127.0.3.2"))
         with contextlib.suppress(ConnectionClosed):
-            await client.send("hello", v=1)
+            await client.send("hello", v=PROTOCOL_VERSION)
         try:
             first = await client.until(lambda m: m["t"] in ("welcome", "bye"))
             answers.append(first["t"])

@@ -13,7 +13,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from server.ssh.app_settings import TEST_APP_FACTORY
+from server.apphost.app_settings import TEST_APP_FACTORY
 from server.ssh.serve import PASSWORD_ENV
 
 from .crash_app import CRASH, SECRET_LOCAL

@@ -12,7 +12,7 @@ import contextlib
 
 import pytest
 
-from server.ssh.term_size import MAX_HEIGHT, MAX_WIDTH, clamp_size
+from server.terminal.term_size import MAX_HEIGHT, MAX_WIDTH, clamp_size
 
 from .clients import LOBBY, WELCOME, connect, reaches_lobby, rss_mb, shows
 from .procs import children, serve

@@ -14,8 +14,9 @@ from textual import work
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from gambit_tui.term import TermInfo
 from protocol.connection import Connection, ConnectionClosed
+from protocol.messages import PROTOCOL_VERSION
+from protocol.term import TermInfo
 
 
 class StandInApp(App[None]):
@@ -66,7 +67,7 @@ class StandInApp(App[None]):
 
     @work(exclusive=True)
     async def talk_to_hub(self) -> None:
-        hello: dict[str, Any] = {"t": "hello", "v": 1}
+        hello: dict[str, Any] = {"t": "hello", "v": PROTOCOL_VERSION}
         if self.identity:
             hello["identity"] = self.identity
         if self.wished:

@@ -10,8 +10,8 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from server.ssh import driver as driver_mod
-from server.ssh.driver import ChannelDriver, bind
+from server.terminal import driver as driver_mod
+from server.terminal.driver import ChannelDriver, bind
 
 
 class FakeTerminal:

@@ -98,11 +98,14 @@ def test_a_key_is_remembered_with_its_name(serve, players, keys):
     assert re.search(r"│ Ada\s+│", screen)  # in the online list, not a guest
     first.press("q")
     assert first.term.wait_exit() == 0
-    # Next time, from "anywhere", the same key is the same player with the same name.
+    # Next time, from "anywhere", the same key is the same player with the same name, and
+    # goes straight to the lobby with a greeting (issue 18, item 9): no welcome screen.
     again = Player(serve, "play", key=keys["ada"])
     players.append(again)
-    assert "Ada" in again.wait_for("Enter the lobby")
-    assert re.search(r"│ Ada\s+│", again.enter_lobby())
+    screen = again.wait_for(r"Welcome back, Ada\.")
+    assert re.search(r"│ Ada\s+│", again.wait_for(r"│ Ada\s+│"))
+    assert "Lobby chat" in screen
+    assert b"Enter the lobby" not in bytes(again.term.raw)
 
 
 def test_the_screen_follows_the_window(serve, players):
@@ -192,13 +195,11 @@ def test_a_dropped_player_gets_their_seat_back(serve, players, keys):
     bo.term.kill()  # the connection drops without a goodbye
     back = Player(serve, "play", key=keys["bo"])
     players.append(back)
-    back.wait_for("Enter the lobby")
-    back.settle()
-    back.press("\r")
-    # Straight back to the table (the app opens it from the lobby by itself), in the same
-    # seat; a stand-in played meanwhile.
+    # Straight back to the table, past the welcome screen (the app opens the table over the
+    # lobby by itself), in the same seat; a stand-in played meanwhile.
     screen = back.wait_for(rf"Table {number} · stake.*(?s:.*)Bo \(you\)")
     assert seat_line(screen, "Bo (you)") == seat
+    assert b"Enter the lobby" not in bytes(back.term.raw)
 
 
 def seat_line(screen: str, who: str) -> int:

@@ -233,7 +233,7 @@ async def test_a_client_that_stops_reading_gets_the_latest_screen(standin_server
     import asyncssh
     import pyte
 
-    from server.ssh import driver
+    from server.terminal import driver
 
     monkeypatch.setattr(driver, "CONGESTED_BYTES", 4096)
     monkeypatch.setattr(driver, "DRAINED_BYTES", 1024)

@@ -8,8 +8,8 @@ import weakref
 
 import pytest
 
-from server.ssh import memory
-from server.ssh.memory import FrozenSessions
+from server.apphost import memory
+from server.apphost.memory import FrozenSessions
 
 
 class Node:

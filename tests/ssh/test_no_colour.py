@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.ssh.no_colour import strip_colour
+from server.terminal.no_colour import strip_colour
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import pyte
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.ssh.screen_diff import SYNC_END, SYNC_START, SentScreen
+from server.terminal.screen_diff import SYNC_END, SYNC_START, SentScreen
 
 COLS, ROWS = 20, 6
 
@@ -120,17 +120,32 @@ def test_one_new_log_line_costs_one_row():
 
 def cells(data: str) -> list[list[tuple]]:
     """Every cell's character and colours."""
-    screen = pyte.Screen(COLS, ROWS)
-    pyte.Stream(screen).feed(data)
-    return [
-        [(c.data, c.fg, c.bg, c.bold) for c in map(screen.buffer[y].__getitem__, range(COLS))]
-        for y in range(ROWS)
-    ]
+    return Terminal().feed(data)
+
+
+class Terminal:
+    """A terminal fed piece by piece, its cells read after each piece."""
+
+    def __init__(self) -> None:
+        self.screen = pyte.Screen(COLS, ROWS)
+        self.stream = pyte.Stream(self.screen)
+
+    def feed(self, data: str) -> list[list[tuple]]:
+        self.stream.feed(data)
+        buffer = self.screen.buffer
+        return [
+            [(c.data, c.fg, c.bg, c.bold) for c in map(buffer[y].__getitem__, range(COLS))]
+            for y in range(ROWS)
+        ]
 
 
 STYLES = ["38;5;24", "38;5;253;48;5;233", "1;38;5;197", "48;5;58"]
 #: Spans Textual would keep from frame to frame (a widget's line), as (row, column, width).
 SPANS = [(1, 1, COLS), (2, 3, 12), (3, 1, 8), (3, 9, 12), (5, 2, 16)]
+# The strategies drawn from in the loops below, made once (making them is most of the cost).
+RUNS = st.text(st.sampled_from("ab ♠字é"), min_size=1, max_size=5)
+RUN_STYLES = st.sampled_from(STYLES)
+SPAN_CHOICES = st.lists(st.sampled_from(SPANS), min_size=1, max_size=4, unique=True)
 
 
 @st.composite
@@ -138,7 +153,7 @@ def styled_line(draw: st.DrawFn, width: int) -> str:
     """``width`` cells as styled runs, each style reset after its run, as Textual writes."""
     out, used = [], 0
     while used < width:
-        text = draw(st.text(st.sampled_from("ab ♠字é"), min_size=1, max_size=5))
+        text = draw(RUNS)
         text = text.replace("é", "e\u0301")  # a combining accent: no cell of its own
         fitted = ""
         for char in text:
@@ -149,7 +164,7 @@ def styled_line(draw: st.DrawFn, width: int) -> str:
             used += size
         if not fitted:
             fitted, used = " " * (width - used), width
-        out.append(f"\x1b[{draw(st.sampled_from(STYLES))}m{fitted}\x1b[0m")
+        out.append(f"\x1b[{draw(RUN_STYLES)}m{fitted}\x1b[0m")
     return "".join(out)
 
 
@@ -158,7 +173,7 @@ def changing_spans(draw: st.DrawFn) -> list[str]:
     """Frames that redraw some of the same spans, each with new or partly changed runs."""
     frames = []
     for _ in range(draw(st.integers(1, 8))):
-        chosen = draw(st.lists(st.sampled_from(SPANS), min_size=1, max_size=4, unique=True))
+        chosen = draw(SPAN_CHOICES)
         chosen.sort()
         text = "".join(
             f"\x1b[{row};{column}H{draw(styled_line(width))}" for row, column, width in chosen
@@ -171,11 +186,9 @@ def changing_spans(draw: st.DrawFn) -> list[str]:
 @given(changing_spans())
 def test_pieces_cut_to_their_changed_cells_draw_the_same_screen(frame_list):
     sent = SentScreen(width=COLS)
-    full, diffed = "", ""
+    full, diffed = Terminal(), Terminal()
     for frame in frame_list:
-        full += frame
-        diffed += sent.diff(frame)
-        assert cells(diffed) == cells(full)
+        assert diffed.feed(sent.diff(frame)) == full.feed(frame)
 
 
 def test_a_changed_count_in_a_seat_row_costs_only_its_cells():

@@ -6,7 +6,7 @@ import pyte
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.ssh.sgr import PLAIN, Pen, apply, change, compact
+from server.terminal.sgr import PLAIN, Pen, apply, change, compact
 
 COLOURS = ["38;5;24", "38;5;253", "38;5;246", "31", "92", "38;2;10;20;30"]
 BACKS = ["48;5;233", "48;5;234", "44", "48;2;1;2;3"]

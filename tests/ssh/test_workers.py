@@ -8,8 +8,8 @@ import os
 import signal
 import time
 
-from server.ssh import worker_link as wl
-from server.ssh.workers import PENDING_STEP, RemoteApp
+from server.apphost import worker_link as wl
+from server.apphost.workers import PENDING_STEP, RemoteApp
 
 from .conftest import needs_openssh
 from .harness import SSHTerminal, ssh_command

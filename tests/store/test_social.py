@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from server.store import Store, StoreError
+from server.store.schema import CURRENT_VERSION
 
 
 def test_ratings_set_read_and_overwrite(store: Store, reopen):
@@ -81,3 +82,48 @@ def test_deleting_a_table_drops_its_invites(store: Store):
     store.delete_table(table)
     assert store.invited(table) == set()
     assert [i["table_id"] for i in store.invites_for("b")] == [table + 1]
+
+
+def test_a_friendship_is_asked_then_accepted_both_ways(store: Store):
+    assert store.request_friend("a", "b") is True
+    assert store.request_friend("a", "b") is False  # asked again: the first one waits
+    store.request_friend("c", "b")
+    assert store.friend_requests_to("b") == ["a", "c"]
+    assert store.friend_requests_from("a") == ["b"]
+    assert store.friends("a") == [] and store.friends("b") == []  # nothing until answered
+    store.answer_friend_request("a", "b", accept=True)
+    assert store.friends("a") == ["b"] and store.friends("b") == ["a"]
+    store.answer_friend_request("c", "b", accept=False)
+    assert store.friend_requests_to("b") == [] and store.friends("c") == []
+    with pytest.raises(StoreError):  # no request left to answer
+        store.answer_friend_request("c", "b", accept=True)
+    assert store.friends("c") == []
+    with pytest.raises(ValueError):
+        store.request_friend("a", "a")
+
+
+def test_unfriending_ends_it_both_ways_with_any_request(store: Store):
+    store.request_friend("a", "b")
+    store.answer_friend_request("a", "b", accept=True)
+    store.request_friend("c", "a")
+    store.unfriend("b", "a")
+    store.unfriend("a", "c")
+    assert store.friends("a") == [] and store.friends("b") == []
+    assert store.friend_requests_to("a") == []
+
+
+def test_version_4_file_gains_friend_requests_with_its_friends_kept(tmp_path):
+    import sqlite3
+
+    from server.store import schema
+
+    path = tmp_path / "gambit.sqlite3"
+    conn = sqlite3.connect(path, isolation_level=None)
+    assert schema.migrate(conn, target=4) == 4
+    conn.execute("INSERT INTO friends VALUES ('a', 'b', 1.0)")
+    conn.close()
+    with Store.open(tmp_path) as store:
+        assert store.schema_version == CURRENT_VERSION
+        assert store.friends("a") == ["b"]  # a one-way friend of old stays on the list
+        store.request_friend("b", "a")
+        assert store.friend_requests_to("a") == ["b"]

@@ -14,8 +14,8 @@ from textual.binding import Binding
 
 from gambit_tui.app import GambitApp
 from gambit_tui.screens.pg_table import PGTableScreen
-from gambit_tui.term import TermInfo
 from protocol.connection import queue_pair
+from protocol.term import TermInfo
 from server.engine import get_game
 from server.engine.prophets_gambit.state import _ASK_TYPES
 

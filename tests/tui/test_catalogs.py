@@ -22,7 +22,7 @@ from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.pg_table import PGTableScreen
 from gambit_tui.screens.settings import SettingsScreen
 from gambit_tui.screens.welcome import WelcomeScreen
-from gambit_tui.term import TermInfo
+from protocol.term import TermInfo
 
 from .conftest import enter_lobby, make_app, screen_text, wait_for
 

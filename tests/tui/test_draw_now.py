@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from gambit_tui.screens.pg_table import PGTableScreen
-from server.ssh.driver import bind
+from server.terminal.driver import bind
 from tests.ssh.test_driver import FakeTerminal, wait_until
 
 from .conftest import enter_lobby, make_app, start_pg_deal

@@ -19,10 +19,10 @@ from gambit_tui.names import seat_name
 from gambit_tui.screens.create_table import CreateTableScreen
 from gambit_tui.screens.fortunes_reading import FortunesReadingScreen
 from gambit_tui.screens.fortunes_table import FortunesTableScreen
+from gambit_tui.screens.last_trick import LastTrickScreen
 from gambit_tui.widgets.fortunes_hand import FortunesHand
 from gambit_tui.widgets.fortunes_status import FortunesStatus
 from gambit_tui.widgets.fortunes_won import FortunesWon
-from gambit_tui.widgets.trick_view import LastTrickScreen
 
 from .conftest import enter_lobby, make_app, screen_text, wait_for
 
@@ -296,7 +296,8 @@ async def test_bids_by_keys_show_in_the_status_and_the_won_tricks(hub):
         await wait_for(pilot, lambda: table.ask_kind == "bid")
         text = screen_text(app)
         assert "Bid the tricks you will win" in text and "Your bid: ◀ 5 ▶" in text
-        assert "↑↓ More" in text and "⏎ Bid" in text
+        assert "↑↓ 0–9 Choose bid" in text and "⏎ Bid" in text
+        assert "Pick card" not in text  # the arrows and digits choose the bid now
         assert "House rules: scoring, bids per player" in status_text(app)
         await pilot.press("up", "up")
         assert "Your bid: ◀ 7 ▶" in screen_text(app)
@@ -444,8 +445,8 @@ async def test_the_reading_of_a_bid_deal_says_which_bids_were_made(hub):
 async def test_every_key_and_every_players_won_tricks_are_in_sight_at_80x24(hub):
     """The footer takes a second row (German and Ukrainian need it, English too once there
     is a last trick); the won tricks, closed by the hand's border, keep all four rows."""
-    from gambit_tui.term import TermInfo
     from gambit_tui.widgets.footer import GambitFooter
+    from protocol.term import TermInfo
 
     def check(app, table: FortunesTableScreen, lang: str) -> None:
         footer = table.query_one(GambitFooter)
@@ -512,7 +513,7 @@ async def test_the_form_and_the_lobby_say_the_single_deal_favours_the_dealers_te
     """Ruling 11: the rubber is the default; the single deal (like the other options that
     miss the fairness bar) is marked in the player's language."""
     from gambit_tui.i18n import translations
-    from gambit_tui.term import TermInfo
+    from protocol.term import TermInfo
 
     for lang in ("en", "de", "uk"):
         catalog = translations(lang)
@@ -593,3 +594,30 @@ async def test_a_player_who_cannot_pay_the_ante_again_can_only_fold(hub):
         text = screen_text(app)
         assert "You cannot pay the ante again (20 chips): you must fold." in text
         assert "f Fold" in text and not table.check_action("bet", ("stay",))
+
+
+async def test_a_hand_of_19_bare_cards_is_not_offered_digits_it_does_not_show(hub):
+    """At 80 columns the full hand is drawn without digits: the hint offers the arrows only;
+    a hand that shows its digits is offered them (1–9, 0 for ten cards or more)."""
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        table = await open_fortunes_table(pilot)
+        hand = table.query_one(FortunesHand)
+        await wait_for(pilot, lambda: table.ask_kind == "play")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "1–9" not in text and "1 " + hand.choices[0].label.plain not in text
+        assert len(hand.choices) == 19 and hand.digit_keys() == ""
+        if sum(c.enabled for c in hand.choices) > 1:
+            assert "←→ pick" in text
+    app = make_app(hub, name="Bea", identity="SHA256:bea")
+    async with app.run_test(size=(200, 30)) as pilot:
+        await enter_lobby(pilot)
+        table = await open_fortunes_table(pilot)
+        hand = table.query_one(FortunesHand)
+        await wait_for(pilot, lambda: table.ask_kind == "play")
+        await pilot.pause()
+        assert hand.digit_keys() == "1–9, 0"  # 200 columns: one line, each card numbered
+        if sum(c.enabled for c in hand.choices) > 1:
+            assert "←→ or 1–9, 0 pick" in screen_text(app)

@@ -43,16 +43,17 @@ async def test_typing_in_the_chat_lays_nothing_out_and_shows_the_end_of_long_tex
 
 async def test_a_typed_key_is_drawn_as_soon_as_the_box_has_it(hub, monkeypatch):
     """Not at Textual's next frame: the screen draws in the callback after the key."""
-    import gambit_tui.screens.base as base
+    from gambit_tui.screens.base import GambitScreen
 
     drawn: list[bool] = []
-    original = base.draw_now
+    original = GambitScreen.draw_screen_now
+    assert original is not None  # as the server hosts apps (tests/tui/conftest.py)
 
     def counted(screen):
         drawn.append(original(screen))
         return drawn[-1]
 
-    monkeypatch.setattr(base, "draw_now", counted)
+    monkeypatch.setattr(GambitScreen, "draw_screen_now", counted)
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)

@@ -158,26 +158,81 @@ async def test_create_form_by_keys_alone(hub):
 
 
 async def test_friends_and_invitations(hub):
+    """Friends and invites (issue 18, item 11): a friend is asked, from the players online;
+    the other player is told at once and answers from the notice (Ctrl+R); an invitation is
+    sent by picking the friend, and answered from its notice at Bob's own table."""
     ada = make_app(hub, name="Ada")
     bob = make_app(hub, name="Bob", identity="SHA256:bob")
-    async with ada.run_test(size=(80, 24)) as ada_pilot, bob.run_test(size=(80, 24)) as bob_pilot:
+    async with (
+        ada.run_test(size=(80, 24), notifications=True) as ada_pilot,
+        bob.run_test(size=(80, 24), notifications=True) as bob_pilot,
+    ):
         await enter_lobby(ada_pilot)
         await enter_lobby(bob_pilot)
         await ada_pilot.press("f")
         await wait_for(ada_pilot, lambda: isinstance(ada.screen, SocialScreen))
         await wait_for(ada_pilot, lambda: ada.model.friends is not None)
         assert "No friends yet" in screen_text(ada)
-        await ada_pilot.press("a", *"Bob", "enter")
+        await ada_pilot.press("a")
         await wait_for(ada_pilot, lambda: "Bob · online" in screen_text(ada))
+        await ada_pilot.press("down", "enter")  # Bob, picked from the players online
+        await wait_for(ada_pilot, lambda: "Bob · asked, no answer yet" in screen_text(ada))
+        await wait_for(
+            bob_pilot,
+            lambda: (
+                "Ada asks to be your friend: Ctrl+R to answer."
+                in [n.message for n in bob._notifications]
+            ),
+        )
+        assert hub.store.friends("SHA256:ada") == []  # not before Bob says yes
+        await bob_pilot.press("ctrl+r")
+        await wait_for(bob_pilot, lambda: "Ada asks to be your friend." in screen_text(bob))
+        await bob_pilot.press("y")
+        await wait_for(ada_pilot, lambda: "Bob · online" in screen_text(ada))
+        assert isinstance(bob.screen, LobbyScreen)
+        assert hub.store.friends("SHA256:bob") == ["SHA256:ada"]
         await ada_pilot.press("escape")
         await open_pg_table_with_bots(ada_pilot, bots=1, players=3)
-        await ada_pilot.press("i", *"Bob", "enter")
+        await ada_pilot.press("i")
+        await wait_for(ada_pilot, lambda: "Bob · friend, online" in screen_text(ada))
+        await ada_pilot.press("down", "enter")
         await wait_for(bob_pilot, lambda: bob.model.invites)
-        await bob_pilot.press("f")
-        await wait_for(bob_pilot, lambda: "Table 1 (Prophet's Gambit) from Ada" in screen_text(bob))
+        told = [n.message for n in bob._notifications]
+        assert "Ada invites you to table 1: Ctrl+R to answer." in told
+        await bob_pilot.press("ctrl+r")
+        await wait_for(
+            bob_pilot, lambda: "invites you to table 1 (Prophet's Gambit)" in screen_text(bob)
+        )
         await bob_pilot.press("y")
         await wait_for(bob_pilot, lambda: isinstance(bob.screen, PGTableScreen))
         assert bob.screen.seat == 2
+
+
+async def test_a_typed_name_still_invites_and_friends_can_be_removed_or_declined(hub):
+    ada = make_app(hub, name="Ada")
+    bob = make_app(hub, name="Bob", identity="SHA256:bob")
+    async with (
+        ada.run_test(size=(80, 24)) as ada_pilot,
+        bob.run_test(size=(80, 24)) as bob_pilot,
+    ):
+        await enter_lobby(ada_pilot)
+        await enter_lobby(bob_pilot)
+        hub.store.request_friend("SHA256:ada", "SHA256:bob")
+        hub.store.answer_friend_request("SHA256:ada", "SHA256:bob", accept=True)
+        await ada_pilot.press("f")
+        await wait_for(ada_pilot, lambda: "Bob · online" in screen_text(ada))
+        await ada_pilot.press("d")  # ended for both
+        await wait_for(ada_pilot, lambda: "No friends yet" in screen_text(ada))
+        assert hub.store.friends("SHA256:bob") == []
+        await ada_pilot.press("escape")
+        await open_pg_table_with_bots(ada_pilot, bots=1, players=3)
+        await ada_pilot.press("i", *"bob", "enter")
+        await wait_for(bob_pilot, lambda: bob.model.invites)
+        await bob_pilot.press("f")
+        await wait_for(bob_pilot, lambda: "Table 1 (Prophet's Gambit) from Ada" in screen_text(bob))
+        await bob_pilot.press("x")
+        await wait_for(bob_pilot, lambda: "No invitations." in screen_text(bob))
+        assert hub.store.invites_for("SHA256:bob") == []
 
 
 async def test_prophet_plays_through_by_enter_alone(hub):
@@ -320,3 +375,53 @@ async def test_chat_commands_ignore_and_report(hub):
         await wait_for(
             pilot, lambda: any("Zed has said nothing" in str(n.message) for n in app._notifications)
         )
+
+
+async def test_a_known_key_goes_straight_to_the_lobby_new_keys_and_guests_are_welcomed(hub):
+    """Straight back in (issue 18, item 9): the welcome screen is for new keys and guests."""
+    first = make_app(hub, name="Ada")
+    async with first.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(first.screen, WelcomeScreen))
+        await pilot.press(*["backspace"] * 3, *"Adele", "enter")
+        await wait_for(pilot, lambda: first.model.name == "Adele")
+    again = make_app(hub, name=None)
+    async with again.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: len(again.screen_stack) > 1)
+        assert isinstance(again.screen, LobbyScreen)
+        await wait_for(pilot, lambda: "Welcome back, Adele." in screen_text(again))
+        # A name can still be changed: /name in chat.
+        await pilot.press("c", *"/name Ada", "enter")
+        await wait_for(pilot, lambda: again.model.name == "Ada")
+    for identity in ("SHA256:new", None):  # a key never seen, and a guest
+        app = make_app(hub, name="Cleo", identity=identity)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda app=app: len(app.screen_stack) > 1)
+            assert isinstance(app.screen, WelcomeScreen)
+        guest = app
+    assert guest.model.you["guest"]
+
+
+async def test_an_invitation_is_answered_at_ones_own_table(hub):
+    """Ctrl+R answers from wherever the player is: here Bob, at his own table, declines."""
+    from gambit_tui.screens.answer import AnswerScreen
+
+    ada = make_app(hub, name="Ada")
+    bob = make_app(hub, name="Bob", identity="SHA256:bob")
+    async with (
+        ada.run_test(size=(80, 24)) as ada_pilot,
+        bob.run_test(size=(80, 24)) as bob_pilot,
+    ):
+        await enter_lobby(ada_pilot)
+        await enter_lobby(bob_pilot)
+        await open_pg_table_with_bots(bob_pilot, bots=2)
+        bobs_table = bob.screen
+        await open_pg_table_with_bots(ada_pilot, bots=1, players=3)
+        await ada_pilot.press("i", *"Bob", "enter")
+        await wait_for(bob_pilot, lambda: "^r Answer" in screen_text(bob))
+        await bob_pilot.press("ctrl+r")
+        await wait_for(bob_pilot, lambda: isinstance(bob.screen, AnswerScreen))
+        assert "Ada invites you to table 2" in screen_text(bob)
+        await bob_pilot.press("x")
+        await wait_for(bob_pilot, lambda: bob.screen is bobs_table)
+        await wait_for(bob_pilot, lambda: not hub.store.invites_for("SHA256:bob"))
+        assert "^r Answer" not in screen_text(bob)

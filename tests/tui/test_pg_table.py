@@ -7,6 +7,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from textual._context import active_app
 from textual.pilot import Pilot
 
 from gambit_tui.screens.lobby import LobbyScreen
@@ -130,8 +131,10 @@ async def test_the_result_comes_up_a_moment_after_the_last_move(hub):
         assert table.result_open and "The Reveal" in screen_text(app)
 
 
-async def test_the_next_deal_goes_on_below_the_result_until_it_is_closed(store):
-    hub = Hub(store, tui_config(between_games=0.2))
+async def test_the_result_closes_by_itself_when_the_next_deal_begins(store):
+    """The result stays while the deal is over (only Close works meanwhile), and closes by
+    itself, with a notice, when the next deal begins: it never covers a deal in play."""
+    hub = Hub(store, tui_config(between_games=2.0))
     await hub.start()
     try:
         app = make_app(hub)
@@ -143,22 +146,57 @@ async def test_the_next_deal_goes_on_below_the_result_until_it_is_closed(store):
             await play_deal_by_keys(pilot)
             result = screen_text(app)
             pot_line = next(line for line in result.splitlines() if "wins the pot" in line)
-            # The next deal begins below the open result, and asks Ada for her Bid.
+            assert result.splitlines()[-1].startswith("⏎ Close")
+            # The next deal begins and asks Ada for her Bid: the result has gone, said so.
             await wait_for(pilot, lambda: table.ask is not None and table.ask["kind"] == "bid")
-            await pilot.pause(0.2)
-            assert app.screen is table and table.result_open
-            text = screen_text(app)
-            assert pot_line in text  # the result of the last deal stays in sight
-            assert "The Bid: choose a card to commit in secret." in text  # the table below
-            assert f"{app.model.you['chips']:,} chips" in text.splitlines()[0]
-            # Only Close works while the result is open: Enter closes it, and bids nothing.
-            assert text.splitlines()[-1].startswith("⏎ Close")
-            await pilot.press("enter")
             await wait_for(pilot, lambda: not table.result_open)
-            assert table.ask is not None and table.ask["kind"] == "bid"
+            assert table.notices[-1] == "The next deal has started."
             text = screen_text(app)
             assert pot_line not in text
+            assert "The Bid: choose a card to commit in secret." in text
             assert "⏎ Bid" in text
+    finally:
+        await hub.stop()
+
+
+async def test_a_spectators_result_closes_when_the_next_deal_begins(store):
+    """A spectator has nothing to press: each deal's result comes up and goes again by
+    itself, so two deals later they see the second deal's result, not the first's."""
+    hub = Hub(store, tui_config(between_games=2.0))
+    await hub.start()
+    try:
+        ada = make_app(hub)
+        bob = make_app(hub, name="Bob", identity="SHA256:bob")
+        async with (
+            ada.run_test(size=(80, 24)) as ada_pilot,
+            bob.run_test(size=(80, 24)) as bob_pilot,
+        ):
+            await enter_lobby(ada_pilot)
+            await enter_lobby(bob_pilot)
+            await open_pg_table_with_bots(ada_pilot, bots=2)
+            await ada_pilot.press("s")
+            await wait_for(
+                bob_pilot, lambda: bob.model.tables.get(1, {}).get("status") == "playing"
+            )
+            await bob_pilot.press("w")
+            await wait_for(bob_pilot, lambda: isinstance(bob.screen, PGTableScreen))
+            watching = bob.screen
+            for deal in (1, 2):
+                # (Two apps in one test: a screen finds its app through Textual's context.)
+                token = active_app.set(ada)
+                try:
+                    await play_deal_by_keys(ada_pilot)
+                finally:
+                    active_app.reset(token)
+                await wait_for(bob_pilot, lambda: watching.result_open, timeout=5)
+                shown = watching._open_result
+                assert shown is not None and shown["info"]["games_played"] == deal
+                # The next deal begins: the spectator's result closes, with a notice.
+                await wait_for(bob_pilot, lambda: not watching.result_open, timeout=5)
+                await wait_for(bob_pilot, lambda: bool(watching.notices))
+                assert watching.notices[-1] == "The next deal has started."
+                assert not (watching.view or {}).get("over")
+                assert "The Reveal" not in screen_text(bob)
     finally:
         await hub.stop()
 
@@ -206,8 +244,10 @@ async def test_escape_keeps_the_seat_and_leaving_hands_it_to_a_bot(hub):
         await pilot.press("s")
         table = app.screen
         await wait_for(pilot, lambda: table.ask is not None)
-        # Leaving mid-game hands the seat to a bot, kept for us; j takes it back.
+        # Leaving mid-game (confirmed) hands the seat to a bot, kept for us; j takes it back.
         await pilot.press("q")
+        await wait_for(pilot, lambda: app.screen is not table)
+        await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         await wait_for(pilot, lambda: app.model.tables[1]["seats"][0]["reserved"] == "Ada")
         await pilot.press("j")
@@ -275,18 +315,27 @@ async def test_the_turn_timer_counts_down_beside_the_deciding_seat(hub):
 
 
 async def test_a_player_who_reconnects_is_back_at_their_table(hub):
+    """Straight back in (issue 18, item 9): a known key passes no welcome screen; the table
+    opens on the lobby at once, with a one-line greeting."""
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
         table = await start_pg_deal(pilot)
         hand = list(table.view["hand"])
     again = make_app(hub)
-    async with again.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(again.screen, WelcomeScreen))
-        await pilot.press("enter")  # the lobby opens, and the table at once on top of it
-        await wait_for(pilot, lambda: isinstance(again.screen, PGTableScreen))
+    seen: list[type] = []
+    async with again.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(
+            pilot, lambda: seen.append(type(again.screen)) or len(again.screen_stack) > 1
+        )
+        await wait_for(
+            pilot,
+            lambda: seen.append(type(again.screen)) or isinstance(again.screen, PGTableScreen),
+        )
+        assert WelcomeScreen not in seen
         assert again.screen.view["hand"] == hand
         assert "The Bid: choose a card" in screen_text(again)
+        assert "Welcome back, Ada." in screen_text(again)
 
 
 def textual_footer_items(footer, screen) -> tuple:
@@ -295,12 +344,13 @@ def textual_footer_items(footer, screen) -> tuple:
     from gambit_tui.widgets.footer import FooterItem
 
     by_action = {}
+    keys_of = getattr(screen, "footer_keys", lambda _action, shown: shown)
     for _node, binding, enabled, _tooltip in screen.active_bindings.values():
         if not binding.show or binding.action in by_action:
             continue
         by_action[binding.action] = FooterItem(
             binding.key,
-            footer.app.get_key_display(binding),
+            keys_of(binding.action, footer.app.get_key_display(binding)),
             _(binding.description) if binding.description else "",
             enabled,
         )

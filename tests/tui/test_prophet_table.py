@@ -12,17 +12,17 @@ from gambit_tui import autoplay
 from gambit_tui.cards import FRENCH_FACES, CardStyle, french_label
 from gambit_tui.prefs import Prefs
 from gambit_tui.screens.create_table import CreateTableScreen
+from gambit_tui.screens.last_trick import LastTrickScreen
 from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.prophet_table import ProphetTableScreen, join_tail, split_round
 from gambit_tui.screens.score_sheet import ScoreSheetScreen
 from gambit_tui.screens.settings import SettingsScreen
-from gambit_tui.term import TermInfo
 from gambit_tui.widgets.choice_row import ChoiceRow
 from gambit_tui.widgets.event_log import EventLog
 from gambit_tui.widgets.footer import GambitFooter
 from gambit_tui.widgets.hand_row import HandRow
-from gambit_tui.widgets.trick_view import LastTrickScreen
 from protocol.cards import FRENCH_52
+from protocol.term import TermInfo
 
 from .conftest import enter_lobby, make_app, result_shown, screen_text, wait_for
 
@@ -403,3 +403,46 @@ async def test_every_key_in_the_footer_is_in_sight_at_80_columns_in_every_langua
             for item in footer.items:
                 assert f"{item.shown} {item.description}" in text, (lang, item, text)
             assert footer.size.height == len(footer._rows(80)) <= 3
+
+
+async def test_the_footer_and_hints_say_only_what_the_keys_do(hub):
+    """While bidding the footer names the keys that choose the bid (never "Pick card"); a
+    hand of one card is not offered "1–1 pick"; two cards are offered their two digits."""
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        table = await open_prophet_table(pilot, players=3, schedule="up_down", cap=2)
+        await pilot.press("s")
+        seen: set[str] = set()
+        last = None
+        for _ in range(600):
+            if result_shown(app):
+                break
+            ask, marker = table.ask, table._decision_key()
+            if not ask or marker == last or app.screen is not table:
+                await pilot.pause(0.02)
+                continue
+            last = marker
+            await pilot.pause()
+            text = screen_text(app)
+            footer = " ".join(text.splitlines()[-2:])
+            assert "1–1" not in text
+            if ask["kind"] == "bid":
+                most = len(table.query_one("#bids", ChoiceRow).choices) - 1
+                assert f"←→ 0–{most} Choose bid" in footer and "Pick card" not in footer
+                seen.add("bid")
+                await pilot.press("enter")
+                continue
+            hand = table.query_one(HandRow)
+            playable = sum(c.enabled for c in hand.choices)
+            if playable == 1:
+                assert " pick" not in text
+                seen.add("one")
+            elif len(hand.choices) == 2:
+                assert "←→ or 1–2 pick" in text
+                seen.add("two")
+            assert "←→ Pick card" in footer and "Choose bid" not in footer
+            legal = next(i for i, c in enumerate(hand.choices) if c.enabled)
+            await pilot.press(str(legal + 1), "enter")
+        assert result_shown(app)
+        assert {"bid", "one"} <= seen, seen

@@ -17,7 +17,7 @@ from gambit_tui.screens.rules import (
     rules_text,
     sections,
 )
-from gambit_tui.term import TermInfo
+from protocol.term import TermInfo
 
 from .conftest import enter_lobby, make_app, screen_text, wait_for
 

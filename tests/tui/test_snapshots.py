@@ -11,8 +11,8 @@ import asyncio
 
 from gambit_tui.app import GambitApp
 from gambit_tui.screens.pg_table import PGTableScreen
-from gambit_tui.term import TermInfo
 from protocol.connection import queue_pair
+from protocol.term import TermInfo
 from server.hub import Hub
 from server.store import Store
 from tests.hub.harness import Client

@@ -87,7 +87,7 @@ def test_partials_count_their_parameters_as_textual_does_and_once():
         calls.append(args)
         return original(*args, **kwargs)
 
-    from gambit_tui import textual_patches
+    from server.apphost import textual_patches
 
     modules = (textual._callback, textual_patches)
     try:
@@ -108,7 +108,7 @@ async def test_repainting_only_the_changed_rows_draws_the_cells_textual_draws(hu
 
     from textual.geometry import Region
 
-    from gambit_tui import textual_patches
+    from server.apphost import textual_patches
     from tests.tui.conftest import enter_lobby, make_app, start_pg_deal
 
     from .test_pg_table import play_deal_by_keys

@@ -12,8 +12,8 @@ from gambit_tui.model import ClientModel
 from gambit_tui.names import tarokka_card_name
 from gambit_tui.pg_text import event_text
 from gambit_tui.prefs import Prefs
-from gambit_tui.term import TermInfo
 from protocol.cards import TAROKKA_DECK
+from protocol.term import TermInfo
 
 
 def test_the_model_follows_lobby_updates_and_chat():

@@ -23,9 +23,8 @@ from protocol.codec import MAX_CLIENT_FRAME
 from . import worker_link as wl
 
 if TYPE_CHECKING:
-    from gambit_tui.term import TermInfo
-
-    from .session import GameSession
+    from protocol.term import TermInfo
+    from server.ssh.session import GameSession
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +109,7 @@ class AppWorker:
 
     async def start(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        command = [sys.executable, "-m", "server.ssh.app_worker", "--fd", str(theirs.fileno())]
+        command = [sys.executable, "-m", "server.apphost.app_worker", "--fd", str(theirs.fileno())]
         if self.pool.log_file:
             command += ["--log-file", self.pool.log_file]
         if self.pool.verbose:

@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from textual.message import Message
     from textual.screen import Screen
 
-    from gambit_tui.term import TermInfo
+    from protocol.term import TermInfo
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """An app worker: a process that runs Gambit apps for sessions of the SSH process.
 
-    python -m server.ssh.app_worker --fd N [--log-file F] [--verbose] [--log-json]
+    python -m server.apphost.app_worker --fd N [--log-file F] [--verbose] [--log-json]
 
 One Python process is one core, and a hundred apps redrawing after every move at twenty
 tables need more than one. ``gambit serve`` keeps the hub, the store and every SSH connection
@@ -26,12 +26,12 @@ import signal
 import socket
 from typing import Any
 
-from gambit_tui.term import TermInfo
 from protocol.codec import MAX_SERVER_FRAME
+from protocol.term import TermInfo
+from server.terminal.driver import ChannelDriver, bind_term
 
 from . import worker_link as wl
 from .app_settings import make_app, prepare_app
-from .driver import ChannelDriver, bind_term
 from .memory import FrozenSessions
 
 log = logging.getLogger(__name__)
@@ -219,7 +219,7 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     args = parser.parse_args()
-    from .serve import setup_logging
+    from server.logs import setup_logging
 
     setup_logging(args.log_file, args.verbose, args.log_json)
     asyncio.run(serve(args.fd))

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import COLOR_SYSTEMS, Console
 from textual.filter import Monochrome
 
-from gambit_tui.term import TermInfo
+from protocol.term import TermInfo
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -95,9 +95,23 @@ APP_ERRORS = _LogStream(logging.ERROR)
 TEST_APP_FACTORY = "GAMBIT_TEST_APP_FACTORY"
 
 
+def host_many_apps() -> None:
+    """Set up, once per process, what running many apps on one event loop needs and a plain
+    Textual app does without: Textual's corrections (:mod:`.textual_patches`) and tables
+    drawn in the callback that changed them (:mod:`.draw_now`). Idempotent."""
+    from gambit_tui.screens.base import GambitScreen
+
+    from . import textual_patches
+    from .draw_now import draw_now
+
+    textual_patches.apply()
+    GambitScreen.draw_screen_now = draw_now
+
+
 def make_app(conn: Any, term: TermInfo, identity: str | None, name: str | None) -> App[Any]:
     """The Gambit app for one session (imported on first use, so the host can be tested
     without it), or the test factory's app."""
+    host_many_apps()
     spec = os.environ.get(TEST_APP_FACTORY)
     if spec:
         module, _, attr = spec.partition(":")

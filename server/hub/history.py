@@ -1,0 +1,78 @@
+"""A player's finished games and the per-game leaderboards, from the store on request.
+
+Only finished games are in the store's records, so a running game's cards can never leak
+through a history: a game appears here once it has ended.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from protocol.messages import HISTORY_PAGE, LEADERBOARD_ROWS
+from server.engine import get_game
+
+from . import ratings
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .session import Session
+
+#: Games a player must have finished to appear on a leaderboard.
+MIN_GAMES = 3
+
+
+class HistoryMixin:
+    def _name_of(self: Hub, player_id: str) -> str:
+        """A player's name now (the hub's own map for those it knows, else the store's)."""
+        known = self.names.get(player_id)
+        return known or (self.store.get_player(player_id) or {}).get("name") or "?"
+
+    def history_entry(self: Hub, game: dict[str, Any]) -> dict[str, Any]:
+        """One line of a history: no card, no seed; the players by name (None: a bot)."""
+        return {
+            "id": game["id"],
+            "game": game["game"],
+            "finished": int(game["finished"]),
+            "players": [self._name_of(pid) if pid else None for pid in game["players"]],
+            "seat": game["seat"],
+            "place": game["place"],
+            "chips": game["chips"],
+            "rating_change": game["rating_change"],
+        }
+
+    def on_history(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        player = self.need_player(session)
+        game = message.get("game")
+        total = self.store.count_games_of(player.id, game)
+        pages = max(1, -(-total // HISTORY_PAGE))
+        page = min(message.get("page", 0), pages - 1)
+        games = self.store.games_of(player.id, HISTORY_PAGE, offset=page * HISTORY_PAGE, game=game)
+        session.push(
+            {
+                "t": "history",
+                "games": [self.history_entry(g) for g in games],
+                "game": game,
+                "page": page,
+                "pages": pages,
+                "total": total,
+            }
+        )
+
+    def on_leaderboard(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        self.need_player(session)
+        game = get_game(message["game"]).name
+        counts = self.store.game_counts(game)
+        rows = [
+            {"name": self._name_of(pid), "rating": ratings.display(rating), "games": counts[pid]}
+            for pid, rating in self.store.ratings_for(game).items()
+            if counts.get(pid, 0) >= MIN_GAMES
+        ]
+        rows.sort(key=lambda r: (-r["rating"], -r["games"], r["name"]))
+        session.push(
+            {
+                "t": "leaderboard",
+                "game": game,
+                "min_games": MIN_GAMES,
+                "rows": rows[:LEADERBOARD_ROWS],
+            }
+        )

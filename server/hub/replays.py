@@ -1,0 +1,157 @@
+"""Finished games opened in the app: a game's record (who played, the verdict on its deal) and
+the table at any moment of it, as any seat saw it or with every hand open.
+
+Only finished games are in the store's records (a running table's game is not), so nothing
+here can show the cards of a game in play: a spectator of a running table who asks for its
+record is told there is no such finished game, until it has ended.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from server.engine import State, get_game
+from server.records import record as records
+from server.records.verify import verify
+
+from . import deals
+from .errors import HubError
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .session import Session
+
+#: Games replayed at once (the last few asked for), kept so a step forward costs one action.
+CURSORS = 64
+
+
+@dataclass(slots=True)
+class Cursor:
+    """One finished game being stepped through: its record and the state ``step`` actions in."""
+
+    record: dict[str, Any]
+    state: State
+    step: int = 0
+
+
+def deal_steps(record: dict[str, Any]) -> list[int]:
+    """The moments a deal (a round) begins: 0, and each step whose action dealt again."""
+    game = get_game(record["game"])
+    state = game.replay(record["params"], [])
+    steps = [0]
+    for number, (seat, action) in enumerate(record["actions"], start=1):
+        before = len(state.events)
+        state.apply(seat, action)
+        if any(ev.get("e") == "deal" for ev in state.events[before:]):
+            steps.append(number)
+    return steps
+
+
+class ReplayMixin:
+    def _finished_record(self: Hub, game_id: int) -> dict[str, Any]:
+        row = self.store.game(game_id)
+        if row is None:
+            raise HubError("no_game", f"There is no finished game {game_id}.")
+        names = {pid: self._name_of(pid) for pid in row["players"] if pid is not None}
+        return records.from_game(row, names)
+
+    def on_record(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        """A finished game's record, without its moves: who played, how it ended, its deal
+        (the seed revealed) and the verdict of checking it (``docs/fair-deals.md``)."""
+        self.need_player(session)
+        record = self._finished_record(message["game"])
+        report = verify(record)
+        deal = record.get("deal") or {}
+        session.push(
+            {
+                "t": "record",
+                "game": record["id"],
+                "kind": record["game"],
+                "finished": int(self.store.game(record["id"])["finished"]),
+                "seats": record["seats"],
+                "steps": len(record["actions"]),
+                "deals": deal_steps(record),
+                "deal": {
+                    "commitment": deal.get("commitment"),
+                    "seed": deal.get("hub_seed"),
+                    "fair": bool(deal.get("fair")),
+                    "reason": deals.REASONS.get(deal.get("note", ""), ""),
+                    "entropy": deal.get("entropy"),
+                }
+                if deal
+                else None,
+                "verify": report.summary(),
+                "outcome": record["outcome"],
+            }
+        )
+
+    def _cursor(self: Hub, session: Session, game_id: int, step: int) -> Cursor:
+        cursors: OrderedDict[tuple[int, int], Cursor] = self.replay_cursors
+        key = (session.id, game_id)
+        cursor = cursors.pop(key, None)
+        if cursor is None or cursor.step > step:
+            record = cursor.record if cursor else self._finished_record(game_id)
+            cursor = Cursor(record, get_game(record["game"]).replay(record["params"], []))
+        actions = cursor.record["actions"]
+        while cursor.step < min(step, len(actions)):
+            seat, action = actions[cursor.step]
+            cursor.state.apply(seat, action)
+            cursor.step += 1
+        cursors[key] = cursor
+        while len(cursors) > CURSORS:
+            cursors.popitem(last=False)
+        return cursor
+
+    def on_replay(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        """The table of a finished game after ``step`` actions, as ``seat`` saw it (None: as a
+        spectator saw it), with every hand open: the game is over, nothing is secret now."""
+        self.need_player(session)
+        game_id, seat = message["game"], message.get("seat")
+        cursor = self._cursor(session, game_id, message["step"])
+        record, state = cursor.record, cursor.state
+        players = len(record["seats"])
+        if seat is not None and seat >= players:
+            raise HubError("no_seat", f"This game had seats 0 to {players - 1}.")
+        view = state.view(seat)
+        view["ask"], view["legal"] = None, []  # a replay asks nobody anything
+        over = view["over"]
+        info = {
+            "id": record["table"],
+            "game": record["game"],
+            "title": record["title"],
+            "players": players,
+            "options": record["params"]["options"],
+            "stake": 0,
+            "status": "between" if over else "playing",
+            "dealer": record["params"]["dealer"],
+            "games_played": 1 if over else 0,
+            "seats": [
+                {
+                    "seat": s["seat"],
+                    "name": s["name"],
+                    "bot": "heuristic" if s["bot"] else None,
+                    "away": False,
+                    "reserved": None,
+                }
+                for s in record["seats"]
+            ],
+            "spectators": 0,
+            "rating_changes": [s.get("rating_change") for s in record["seats"]],
+            "deadlines": {},
+            "deal": None,
+        }
+        places = state.card_locations()
+        session.push(
+            {
+                "t": "replay",
+                "game": game_id,
+                "step": cursor.step,
+                "steps": len(record["actions"]),
+                "seat": seat,
+                "info": info,
+                "view": view,
+                "hands": [list(places.get(f"hand:{s}", [])) for s in range(players)],
+            }
+        )

@@ -1,0 +1,46 @@
+"""``history`` and ``leaderboard``: a player's finished games (never a running one), paged and
+filtered, and the best rated players per game."""
+
+from __future__ import annotations
+
+from server.engine.base import Outcome
+from server.hub import history
+
+from .harness import connect, play_to_end
+
+
+async def test_history_lists_a_game_once_it_has_ended_and_the_leaderboard_ranks(hub, monkeypatch):
+    ada = await connect(hub)
+    await ada.hello("Ada", identity="SHA256:ada")
+    await ada.send("create_table", game="prophet", players=3, options={"cap": 1}, stake=10)
+    table = (await ada.expect("table"))["table"]
+    for seat in (1, 2):
+        await ada.send("add_bot", table=table, seat=seat)
+    await ada.until(
+        lambda m: m["t"] == "table" and all(s["bot"] or s["name"] for s in m["info"]["seats"])
+    )
+    await ada.send("start", table=table)
+    await ada.until(lambda m: m["t"] == "table" and m["view"] is not None)
+    await ada.send("history")
+    running = await ada.expect("history")
+    assert running["games"] == [] and running["total"] == 0  # a game in play has no record
+    view = await play_to_end({0: ada}, table)
+    await ada.send("history", game="prophet")
+    page = await ada.expect("history")
+    assert (page["total"], page["pages"], page["page"], page["game"]) == (1, 1, 0, "prophet")
+    (entry,) = page["games"]
+    assert entry["players"] == ["Ada", None, None] and entry["seat"] == 0
+    assert entry["place"] == view["outcome"]["ranking"].index(0) + 1
+    assert entry["chips"] == Outcome(**view["outcome"]).payouts(10)[0] - 10
+    assert isinstance(entry["rating_change"], int)
+    await ada.send("history", game="fortunes", page=5)
+    assert (await ada.expect("history"))["games"] == []
+
+    await ada.send("leaderboard", game="prophet")
+    assert (await ada.expect("leaderboard"))["rows"] == []  # one game is not enough
+    monkeypatch.setattr(history, "MIN_GAMES", 1)
+    await ada.send("leaderboard", game="prophet")
+    board = await ada.expect("leaderboard")
+    assert board["min_games"] == 1
+    assert [(r["name"], r["games"]) for r in board["rows"]] == [("Ada", 1)]
+    await ada.close()

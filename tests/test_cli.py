@@ -1,0 +1,75 @@
+"""The ``gambit`` command line: help when run bare, a version, help text for every option
+(with its default), and ``serve`` taking every setting of the hub it embeds."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from server.cli import build_parser, main
+from server.hub.cli_options import hub_config_from
+
+
+def subcommands() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    return {
+        action.option_strings[-1]: action
+        for action in parser._actions
+        if action.option_strings and not isinstance(action, argparse._HelpAction)
+    }
+
+
+def test_gambit_alone_prints_the_help(capsys):
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: gambit")
+    for command in ("serve", "play", "hub", "demo"):
+        assert command in out
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out.split()
+    assert out[0] == "gambit" and out[1][0].isdigit()
+
+
+@pytest.mark.parametrize("command", ["serve", "hub", "play", "demo", "export", "verify", "replay"])
+def test_every_option_has_help_and_shows_its_default(command):
+    parser = subcommands()[command]
+    text = parser.format_help()
+    for name, action in options(parser).items():
+        assert action.help, f"gambit {command} {name} has no help text"
+        if action.default not in (None, False) and "default" not in action.help:
+            assert f"(default: {action.default})" in " ".join(text.split()), (command, name)
+
+
+def test_serve_takes_every_hub_setting():
+    commands = subcommands()
+    hub_only = {"--unix", "--tcp"}  # where the bare hub listens; serve listens for SSH
+    missing = set(options(commands["hub"])) - set(options(commands["serve"])) - hub_only
+    assert not missing, f"gambit serve lacks {sorted(missing)}"
+    args = build_parser().parse_args(
+        [
+            "serve",
+            "--starting-chips",
+            "250",
+            "--turn-timer",
+            "30",
+            "--grace",
+            "7",
+            "--chat-burst",
+            "2",
+            "--no-chat-limit",
+        ]
+    )
+    config = hub_config_from(args)
+    assert (config.starting_chips, config.turn_timer, config.grace) == (250, 30.0, 7.0)
+    assert config.chat_burst == 2 and config.chat_limit is False
