@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.events import DescendantFocus
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
@@ -293,6 +294,22 @@ class CreateTableScreen(GambitModal):
             )
         return value
 
+    def _ready(self, widget_id: str) -> Widget | None:
+        """The field ``widget_id`` once it is mounted; None while it is being made. (The option
+        fields are made again when the game changes: a Ctrl+S that came first found no field,
+        or a drop-down without a value, which could not be sent, and the session ended.)"""
+        try:
+            field = self.query_one(f"#{widget_id}")
+        except NoMatches:
+            return None
+        return field if field.is_mounted else None
+
+    def _choice(self, widget_id: str, choices: list[Any], default: Any) -> Any:
+        """A drop-down's value; ``default`` (what it is about to show) while it is being made."""
+        field = self._ready(widget_id)
+        value = field.value if isinstance(field, Select) else default
+        return value if value in choices else default
+
     def build_message(self) -> dict[str, Any]:
         """The ``create_table`` message for what the form says; FieldError (a ValueError
         naming the first wrong field) if it is wrong."""
@@ -306,7 +323,7 @@ class CreateTableScreen(GambitModal):
             "players": players if isinstance(players, int) else info["min_players"],
             "stake": self._int("stake", 0, 1_000_000, _("Stake")),
             "timer": self._int("timer", 0, 3600, _("Turn timer")),
-            "access": self.query_one("#access", Select).value,
+            "access": self._choice("access", list(ACCESS), "everyone"),
         }
         rating = self._int("max_rating", 0, 100_000, _("Highest rating"), blank=None)
         if rating is not None:
@@ -314,11 +331,16 @@ class CreateTableScreen(GambitModal):
         options: dict[str, Any] = {}
         for name, spec in (info.get("options") or {}).items():
             if spec.get("choices"):
-                value = self.query_one(f"#opt-{name}", Select).value
+                value = self._choice(f"opt-{name}", spec["choices"], spec["default"])
             else:
                 lo = spec.get("min") if spec.get("min") is not None else -(2**31)
                 hi = spec.get("max") if spec.get("max") is not None else 2**31 - 1
-                value = self._int(f"opt-{name}", lo, hi, option_label(name), blank=spec["default"])
+                if self._ready(f"opt-{name}") is None:
+                    value = spec["default"]  # the field is being made: it will show this
+                else:
+                    value = self._int(
+                        f"opt-{name}", lo, hi, option_label(name), blank=spec["default"]
+                    )
             if value != spec["default"]:
                 options[name] = value
         message["options"] = options

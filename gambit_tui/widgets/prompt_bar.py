@@ -56,7 +56,9 @@ class PromptBar(TextLines):
         first = self.question.copy()
         if self.yours:
             first.stylize("bold")
-        lines = wrapped([first, self._fitting_hint(inner)], self.app.console, inner)
+        lines = wrapped([first], self.app.console, inner)
+        if len(lines) < 2:  # a question that takes both rows leaves no room for the hint
+            lines = wrapped([first, self._fitting_hint(inner)], self.app.console, inner)
         highlight = self.get_component_rich_style("prompt-bar--yours") if self.yours else None
         rows = []
         for line in lines:

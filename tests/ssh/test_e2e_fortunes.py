@@ -324,8 +324,13 @@ def play_the_deal(player: Player, timeout: float = 30.0) -> None:
     # The notices of the last Stars fade within 4 s: read the reading without them.
     player.reading = player.term.wait_for(lambda t: is_reading(t) and "▌" not in t, 8.0)
     # Closed, it shows the table as the deal ended (the next deal waits: --between-games).
+    # The table comes back as one big frame, which a loaded machine may hand the terminal in
+    # pieces: wait for its prompt too (the game-over line), not just for the reading to go.
     player.press("\r")
-    player.after = player.term.wait_for(lambda t: not is_reading(t) and UK("Table") in t, 8.0)
+    over = UK("The game is over: {names} takes the pot.").split("{")[0]
+    player.after = player.term.wait_for(
+        lambda t: not is_reading(t) and UK("Table") in t and over in t, 8.0
+    )
 
 
 @pytest.fixture(scope="module")

@@ -127,8 +127,11 @@ def cuts(app: App) -> list[str]:
             frame = _dialog_of(widget)
             if frame is not None and not frame.region.contains_region(region):
                 lost(widget, f"drawn at {region}, outside {frame.region}", " (past the dialog)")
-        if isinstance(widget, StatusBar) and not cells.shows(region, widget.context):
-            lost(widget, widget.context, " (place)")
+        # Where the player is, or the turn clock that stands in its place while a table of
+        # theirs is out of sight.
+        place = widget.turn or widget.context if isinstance(widget, StatusBar) else ""
+        if isinstance(widget, StatusBar) and not cells.shows(region, place):
+            lost(widget, place, " (place)")
         if isinstance(widget, TextLines):
             lines = [line.plain.rstrip() for line in widget._shown_lines]
             while lines and not lines[-1]:

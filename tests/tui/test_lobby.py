@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from textual.widgets import Input, Select
 
 from gambit_tui.screens.create_table import CreateTableScreen
@@ -10,6 +12,7 @@ from gambit_tui.screens.pg_table import PGTableScreen
 from gambit_tui.screens.prophet_table import ProphetTableScreen
 from gambit_tui.screens.social import SocialScreen
 from gambit_tui.screens.welcome import WelcomeScreen
+from protocol.codec import encode
 
 from .conftest import (
     enter_lobby,
@@ -140,6 +143,34 @@ async def test_create_form_offers_every_option_of_every_game(hub):
         await wait_for(pilot, lambda: isinstance(app.screen, ProphetTableScreen))
         options = app.model.tables[1]["options"]
         assert options["schedule"] == "down_up" and options["cap"] == 3
+
+
+async def test_create_right_after_choosing_a_game_sends_what_the_form_is_about_to_show(hub):
+    """The option fields are made again when the game changes, and a drop-down has no value
+    until it is mounted: Ctrl+S pressed in between (a loaded server) sent Textual's blank
+    value, which could not be encoded, and the player's session ended."""
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        form = app.screen
+        form.query_one("#game", Select).value = "prophet"
+        # Ctrl+S at every step of the fields being made again: what is sent is what the
+        # form shows, or is about to (every option its default), and it can be sent.
+        for _turn in range(500):
+            message = form.build_message()
+            encode(message)
+            assert message["game"] == "prophet" and message["options"] == {}, message
+            fields = form.query("#options Select, #options Input")
+            if form.query("#opt-cap") and all(field.is_mounted for field in fields):
+                break
+            await asyncio.sleep(0)
+        else:
+            raise AssertionError("the option fields were never mounted")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ProphetTableScreen))
+        assert app.is_running
 
 
 async def test_create_form_by_keys_alone(hub):
