@@ -160,8 +160,18 @@ class CreateTableScreen(GambitModal):
 
     def on_mount(self) -> None:
         self.query_one("#dialog").border_title = _("New table")
+        self._form_ready()
+
+    def _form_ready(self) -> None:
+        """Fill in the game's options and focus the game, once the form's fields are mounted
+        (on a busy server the screen's mount can come before its form's)."""
+        try:
+            game = self.query_one("#game", Select)
+        except NoMatches:
+            self.call_after_refresh(self._form_ready)
+            return
         self._game_changed()
-        self.query_one("#game", Select).focus()
+        game.focus()
 
     # --- the focused field -----------------------------------------------------------------
 

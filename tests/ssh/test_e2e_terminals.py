@@ -30,11 +30,11 @@ CLIENTS = {
     "vt100-lang-c": ({"TERM": "vt100", "LANG": "C"}, "LANG"),
     "no-color": ({"NO_COLOR": "1"}, "LANG NO_COLOR"),
 }
-#: The tables each client sits at: every game for the clients that must get ASCII only (each
-#: game's cards are drawn differently), one game each for the rest.
+#: The tables each client sits at: every game for one client that must get ASCII only and no
+#: colour (each game's cards are drawn differently), one game each for the rest.
 WALKS = {
     "utf8-colour": ("Prophet's Gambit",),
-    "lang-c": GAMES,
+    "lang-c": ("Fortunes",),
     "xterm-mono": ("Prophet",),
     "vt100-lang-c": GAMES,  # no colour either: every game's cards
     "no-color": ("Fortunes",),
