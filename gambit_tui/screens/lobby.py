@@ -68,7 +68,10 @@ class LobbyScreen(GambitScreen):
         Binding("o", "open", N_("Open")),
         Binding("w", "watch", N_("Watch")),
         Binding("b", "add_bot", N_("Bot")),
-        Binding("e", "bot_level", N_("Bot level")),
+        # Not in the footer: a key more wraps the lobby's footer at 80 columns and the SSH
+        # walk of every screen then loses its status line; the README and each table's row
+        # (every bot with its level) say what e does.
+        Binding("e", "bot_level", N_("Bot level"), show=False),
         Binding("s", "start", N_("Start")),
         Binding("f", "social", N_("Friends")),
         Binding("h", "history", N_("History")),
