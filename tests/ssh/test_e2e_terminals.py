@@ -12,12 +12,12 @@ trivially if nothing were ever drawn).
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
 from .conftest import needs_openssh
 from .harness import ServeProcess, SSHTerminal, ssh_command
+from .test_e2e import Player
 
 pytestmark = needs_openssh
 
@@ -60,26 +60,13 @@ def colour_parameters(raw: bytes) -> list[str]:
     return found
 
 
-class Client:
+class Client(Player):
+    """A player whose ssh client says what ``kind`` of terminal it is (or says nothing)."""
+
     def __init__(self, serve: ServeProcess, kind: str) -> None:
         env, send = CLIENTS[kind]
         extra = ["-o", f"SendEnv={send}"] if send else []
         self.term = SSHTerminal(ssh_command(serve.port, extra=extra), env=env)
-
-    def settle(self, quiet: float = 0.3, timeout: float = 5.0) -> str:
-        deadline = time.monotonic() + timeout
-        seen, since = len(self.term.raw), time.monotonic()
-        while time.monotonic() < deadline and time.monotonic() - since < quiet:
-            self.term.pump(0.05)
-            if len(self.term.raw) != seen:
-                seen, since = len(self.term.raw), time.monotonic()
-        return self.term.text()
-
-    def wait_for(self, pattern: str, timeout: float = 20.0) -> str:
-        return self.term.wait_for(pattern, timeout)
-
-    def press(self, keys: str) -> None:
-        self.term.send(keys)
 
     def game_shown(self) -> str:
         match = re.search(r"Game\s+(.+?)\s+[v▼]", self.term.text())
@@ -126,9 +113,6 @@ class Client:
             self.press("\x1b")  # back to the lobby, the seat kept
             self.wait_for("Lobby chat")
             self.settle()
-
-    def close(self) -> None:
-        self.term.close()
 
 
 @pytest.fixture(scope="module")
