@@ -12,6 +12,7 @@ trivially if nothing were ever drawn).
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -121,15 +122,19 @@ def walked(tmp_path_factory):
     server = ServeProcess(
         tmp_path_factory.mktemp("serve"), "--bot-delay", "0.1", "--between-games", "60"
     )
-    raw: dict[str, tuple[bytes, str]] = {}
+
+    def walk(kind: str) -> tuple[bytes, str]:
+        client = Client(server, kind)
+        try:
+            client.walk(WALKS[kind])
+            return bytes(client.term.raw), client.lobby
+        finally:
+            client.close()
+
     try:
-        for kind in CLIENTS:
-            client = Client(server, kind)
-            try:
-                client.walk(WALKS[kind])
-                raw[kind] = (bytes(client.term.raw), client.lobby)
-            finally:
-                client.close()
+        # The clients walk at once, as players would: each waits on its own terminal.
+        with ThreadPoolExecutor(len(CLIENTS)) as pool:
+            raw = dict(zip(CLIENTS, pool.map(walk, CLIENTS), strict=True))
         yield raw
     finally:
         assert server.stop() == 0, server.log()
