@@ -103,7 +103,9 @@ class Client(Player):
             self.settle()
             self.choose_game(game)
             self.press("\x13")  # ctrl+s: create
-            self.wait_for(r"Table \d+ [-·] stake")
+            # (The status line may show the turn clock of the table left before, not this one's
+            # number: the prompt says it is this new table.)
+            self.wait_for("Waiting for players")
             self.settle()
             for _bot in range(3):
                 self.press("b")
