@@ -49,11 +49,10 @@ class ModerationStore:
         with self.transaction():
             cur = self._conn.execute(
                 "INSERT INTO bans (fingerprint, address, until, reason, by, created) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                 (fingerprint, address, until, reason, by, self._clock()),
             )
-            assert cur.lastrowid is not None
-            return cur.lastrowid
+            return cur.fetchone()[0]
 
     def lift_bans(self, *, fingerprint: str | None = None, address: str | None = None) -> int:
         """Lift every ban in force on this key or address; returns how many."""
@@ -119,7 +118,8 @@ class ModerationStore:
         with self.transaction():
             if on:
                 self._conn.execute(
-                    "INSERT OR IGNORE INTO ignores (owner, ignored, created) VALUES (?, ?, ?)",
+                    "INSERT INTO ignores (owner, ignored, created) VALUES (?, ?, ?) "
+                    "ON CONFLICT DO NOTHING",
                     (owner, ignored, self._clock()),
                 )
             else:
@@ -137,11 +137,10 @@ class ModerationStore:
         with self.transaction():
             cur = self._conn.execute(
                 "INSERT INTO reports (at, reporter, reported, line, context) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?) RETURNING id",
                 (self._clock(), reporter, reported, _pack(line), _pack(context)),
             )
-            assert cur.lastrowid is not None
-            return cur.lastrowid
+            return cur.fetchone()[0]
 
     def reports(self, limit: int = 50) -> list[dict[str, Any]]:
         rows = self._conn.execute(
@@ -178,11 +177,10 @@ class ModerationStore:
     def log_admin(self, by: str, action: str, detail: dict[str, Any]) -> int:
         with self.transaction():
             cur = self._conn.execute(
-                "INSERT INTO admin_log (at, by, action, detail) VALUES (?, ?, ?, ?)",
+                "INSERT INTO admin_log (at, by, action, detail) VALUES (?, ?, ?, ?) RETURNING id",
                 (self._clock(), by, action, _pack(detail)),
             )
-            assert cur.lastrowid is not None
-            return cur.lastrowid
+            return cur.fetchone()[0]
 
     def admin_log(self, limit: int = 100) -> list[dict[str, Any]]:
         rows = self._conn.execute(
