@@ -179,7 +179,12 @@ class Store(ModerationStore):
             _fsync_dir(Path(self.path).resolve().parent)
 
     def _open_postgres(self) -> None:
-        from . import pg, pg_schema
+        try:
+            from . import pg, pg_schema
+        except ImportError as err:
+            raise StoreError(
+                f"A PostgreSQL database needs psycopg ({err}): pip install 'gambit-tables[cluster]'"
+            ) from err
 
         self.postgres = True
         self._errors = (pg.Error,)

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from server.store import Store
-from tests.cluster_support.postgres import PostgresServer, postgres_server  # noqa: F401
+from tests.cluster_support.postgres import PostgresServer
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.cluster)]
 
 
 @pytest.fixture(scope="session")
-def store_database(postgres_server: PostgresServer) -> str:  # noqa: F811
+def store_database(postgres_server: PostgresServer) -> str:
     """The URL of the session's store database, migrated once."""
     url = postgres_server.create_database("store")
     Store(url).close()
