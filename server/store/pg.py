@@ -24,6 +24,7 @@ from psycopg.types.json import Jsonb
 
 #: What the store catches as "a database error" on this backend.
 Error = psycopg.Error
+_OPEN = (TransactionStatus.INTRANS, TransactionStatus.INERROR, TransactionStatus.ACTIVE)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -60,7 +61,9 @@ class PgConnection:
 
     @property
     def in_transaction(self) -> bool:
-        return self.raw.info.transaction_status != TransactionStatus.IDLE
+        """As sqlite3's: a transaction is open (an aborted one too, until rolled back). A lost
+        connection has none: the server rolled it back, as SQLite does on an I/O error."""
+        return self.raw.info.transaction_status in _OPEN
 
     def close(self) -> None:
         self.raw.close()

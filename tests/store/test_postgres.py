@@ -133,3 +133,25 @@ def test_backup_without_pg_dump_says_to_use_it(url: str, tmp_path, monkeypatch):
     with pytest.raises(StoreError, match="pg_dump"):
         backup.backup(url, tmp_path)
     assert not list(tmp_path.iterdir())
+
+
+def test_a_lost_connection_loses_the_held_batch_as_a_store_error(url: str):
+    """What the hub sees when the database goes away mid-batch: StoreError (it stops and is
+    restarted, restoring from what was committed), never a psycopg exception."""
+    with Store(url) as store:
+        store.ensure_player("kept", starting_chips=5)
+        store.hold_commits(lambda: None)
+        store.ensure_player("held", starting_chips=5)
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid != pg_backend_pid()"
+            )
+        with pytest.raises(StoreError):
+            store.ensure_player("more", starting_chips=5)
+        with pytest.raises(StoreError):
+            store.commit_held()
+        store.hold_commits(None)
+    with Store(url) as again:
+        assert again.get_player("kept") is not None and again.get_player("held") is None
+        assert again.audit() == []
