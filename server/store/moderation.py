@@ -61,7 +61,8 @@ class ModerationStore:
             cur = self._conn.execute(
                 "UPDATE bans SET lifted = ? WHERE lifted IS NULL "
                 "AND (until IS NULL OR until > ?) "
-                "AND ((? IS NOT NULL AND fingerprint = ?) OR (? IS NOT NULL AND address = ?))",
+                "AND ((CAST(? AS TEXT) IS NOT NULL AND fingerprint = ?) "
+                "OR (CAST(? AS TEXT) IS NOT NULL AND address = ?))",
                 (now, now, fingerprint, fingerprint, address, address),
             )
             return cur.rowcount
@@ -72,7 +73,8 @@ class ModerationStore:
         row = self._conn.execute(
             "SELECT id, until, reason FROM bans WHERE lifted IS NULL "
             "AND (until IS NULL OR until > ?) "
-            "AND ((? IS NOT NULL AND fingerprint = ?) OR (? IS NOT NULL AND address = ?)) "
+            "AND ((CAST(? AS TEXT) IS NOT NULL AND fingerprint = ?) "
+            "OR (CAST(? AS TEXT) IS NOT NULL AND address = ?)) "
             "ORDER BY until IS NULL DESC, until DESC LIMIT 1",
             (now, fingerprint, fingerprint, address, address),
         ).fetchone()
