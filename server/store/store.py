@@ -558,7 +558,7 @@ class Store(ModerationStore):
             return number
 
     def _credit(self, account: str, amount: int) -> None:
-        """Add ``amount`` (signed) to the account's balance, creating it at 0 first."""
+        """Add ``amount`` (signed) to the account's balance (a new account starts at 0)."""
         self._conn.execute(
             "INSERT INTO balances (account, balance) VALUES (?, ?) "
             "ON CONFLICT (account) DO UPDATE SET balance = balances.balance + excluded.balance",
