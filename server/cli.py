@@ -113,6 +113,11 @@ def build_parser() -> argparse.ArgumentParser:
     backup.add_argument(
         "--data-dir", help="the server's data folder (default: per-user data folder)"
     )
+    backup.add_argument(
+        "--db",
+        metavar="URL",
+        help="the server's PostgreSQL database (default: $GAMBIT_DB; copied with pg_dump)",
+    )
     admin = sub.add_parser(
         "admin",
         help="an admin's powers over the running server (kick, ban, broadcast…)",
@@ -198,12 +203,14 @@ def main(argv: list[str] | None = None) -> int:
 
         return main_admin(args)
     if args.command == "backup":
+        import os
+
         from .store import StoreError, default_data_dir
         from .store.backup import backup as make_backup
 
         source = Path(args.data_dir) if args.data_dir else default_data_dir()
         try:
-            written = make_backup(source, args.dest)
+            written = make_backup(args.db or os.environ.get("GAMBIT_DB") or source, args.dest)
         except (StoreError, OSError) as err:
             sys.stderr.write(f"gambit backup: {err}\n")
             return 1

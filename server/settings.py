@@ -148,5 +148,9 @@ def describe(resolved: Resolved) -> str:
         value = getattr(resolved.args, dest, None)
         if "password" in dest and value is not None:
             value = "(set)"
+        elif dest == "db" and value:
+            from server.store.urls import redact
+
+            value = redact(value)
         lines.append(f"{dest.replace('_', '-')} = {value!r}  # {source}")
     return "\n".join(lines)

@@ -3,6 +3,7 @@
 import pytest
 
 from server.store import Store
+from tests.cluster_support.postgres import postgres_server  # noqa: F401  (one per session)
 
 
 @pytest.fixture

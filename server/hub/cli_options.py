@@ -60,6 +60,14 @@ def add_hub_options(
         help="processes strong bots think in, off the hub's loop (0: a thread of the hub)",
     )
     parser.add_argument(
+        "--db",
+        metavar="URL",
+        default=None,
+        help="keep the store in this PostgreSQL database (postgresql://USER@HOST/DB; "
+        "needs 'pip install gambit-tables[cluster]') instead of the SQLite file in the data "
+        "folder",
+    )
+    parser.add_argument(
         "--seed",
         type=int,
         default=None,
@@ -140,6 +148,7 @@ def hub_config_from(args: argparse.Namespace) -> HubConfig:
         chat_limit=not args.no_chat_limit,
         chat_log=args.chat_log,
         admins=admin_keys(args.admin_keys),
+        db=args.db or None,
         **limits_from(args),
     )
 

@@ -57,3 +57,6 @@ class HubConfig:
     admins: frozenset[str] = frozenset()
     #: Every chat line goes to this file too, if set (``--chat-log``; off by default).
     chat_log: str | None = None
+    #: A ``postgresql://`` URL (``--db``): the store lives there, shared by hubs on several
+    #: machines; None keeps it in the SQLite file in the data folder (the default).
+    db: str | None = None

@@ -13,7 +13,7 @@ import signal
 import sys
 from pathlib import Path
 
-from server.store import DataDirInUse, Store, default_data_dir, lock_data_dir
+from server.store import DataDirInUse, Store, StoreError, default_data_dir, lock_data_dir
 
 from .cli_options import add_hub_options, hub_config_from
 from .config import HubConfig
@@ -29,7 +29,7 @@ async def run_hub(
     data_dir: Path, config: HubConfig, unix: Path | None, tcp: tuple[str, int] | None
 ) -> bool:
     """Serve until stopped; True if an admin's restart stopped it."""
-    store = Store.open(data_dir)
+    store = Store.open(data_dir, db=config.db)
     hub = Hub(store, config)
     servers: list[asyncio.Server] = []
     restarted: list[bool] = []
@@ -84,7 +84,8 @@ def main_hub(args: argparse.Namespace) -> int:
         return 1
     try:
         restarted = asyncio.run(run_hub(data_dir, config, unix, tcp))
-    except OSError as err:  # the socket is another hub's, or the TCP port is taken
+    except (OSError, StoreError) as err:  # the socket is another hub's, the port is taken,
+        # or the database cannot be opened (a --db server that does not answer)
         sys.stderr.write(f"gambit hub: {err}\n")
         return 1
     finally:

@@ -194,7 +194,7 @@ async def run_serve(
     from .host import SSHHost
     from .keys import load_or_create_host_key
 
-    store = Store.open(data_dir)
+    store = Store.open(data_dir, db=hub_config.db)
     hub = Hub(store, hub_config)
     host: SSHHost | None = None
     metrics = None

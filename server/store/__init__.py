@@ -1,5 +1,6 @@
 """Persistence for the hub: players, chips, ratings, friends, invites, finished games and
-live tables in one SQLite file (see :mod:`server.store.store` for why it is built this way).
+live tables in one SQLite file (see :mod:`server.store.store` for why it is built this way),
+or in a PostgreSQL database shared by several machines (``--db``; :mod:`server.store.pg`).
 """
 
 from .lock import DataDirInUse, DataDirLock, lock_data_dir

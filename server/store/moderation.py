@@ -49,11 +49,10 @@ class ModerationStore:
         with self.transaction():
             cur = self._conn.execute(
                 "INSERT INTO bans (fingerprint, address, until, reason, by, created) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                 (fingerprint, address, until, reason, by, self._clock()),
             )
-            assert cur.lastrowid is not None
-            return cur.lastrowid
+            return cur.fetchone()[0]
 
     def lift_bans(self, *, fingerprint: str | None = None, address: str | None = None) -> int:
         """Lift every ban in force on this key or address; returns how many."""
@@ -62,7 +61,8 @@ class ModerationStore:
             cur = self._conn.execute(
                 "UPDATE bans SET lifted = ? WHERE lifted IS NULL "
                 "AND (until IS NULL OR until > ?) "
-                "AND ((? IS NOT NULL AND fingerprint = ?) OR (? IS NOT NULL AND address = ?))",
+                "AND ((CAST(? AS TEXT) IS NOT NULL AND fingerprint = ?) "
+                "OR (CAST(? AS TEXT) IS NOT NULL AND address = ?))",
                 (now, now, fingerprint, fingerprint, address, address),
             )
             return cur.rowcount
@@ -73,7 +73,8 @@ class ModerationStore:
         row = self._conn.execute(
             "SELECT id, until, reason FROM bans WHERE lifted IS NULL "
             "AND (until IS NULL OR until > ?) "
-            "AND ((? IS NOT NULL AND fingerprint = ?) OR (? IS NOT NULL AND address = ?)) "
+            "AND ((CAST(? AS TEXT) IS NOT NULL AND fingerprint = ?) "
+            "OR (CAST(? AS TEXT) IS NOT NULL AND address = ?)) "
             "ORDER BY until IS NULL DESC, until DESC LIMIT 1",
             (now, fingerprint, fingerprint, address, address),
         ).fetchone()
@@ -119,7 +120,8 @@ class ModerationStore:
         with self.transaction():
             if on:
                 self._conn.execute(
-                    "INSERT OR IGNORE INTO ignores (owner, ignored, created) VALUES (?, ?, ?)",
+                    "INSERT INTO ignores (owner, ignored, created) VALUES (?, ?, ?) "
+                    "ON CONFLICT DO NOTHING",
                     (owner, ignored, self._clock()),
                 )
             else:
@@ -137,11 +139,10 @@ class ModerationStore:
         with self.transaction():
             cur = self._conn.execute(
                 "INSERT INTO reports (at, reporter, reported, line, context) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?) RETURNING id",
                 (self._clock(), reporter, reported, _pack(line), _pack(context)),
             )
-            assert cur.lastrowid is not None
-            return cur.lastrowid
+            return cur.fetchone()[0]
 
     def reports(self, limit: int = 50) -> list[dict[str, Any]]:
         rows = self._conn.execute(
@@ -178,11 +179,10 @@ class ModerationStore:
     def log_admin(self, by: str, action: str, detail: dict[str, Any]) -> int:
         with self.transaction():
             cur = self._conn.execute(
-                "INSERT INTO admin_log (at, by, action, detail) VALUES (?, ?, ?, ?)",
+                "INSERT INTO admin_log (at, by, action, detail) VALUES (?, ?, ?, ?) RETURNING id",
                 (self._clock(), by, action, _pack(detail)),
             )
-            assert cur.lastrowid is not None
-            return cur.lastrowid
+            return cur.fetchone()[0]
 
     def admin_log(self, limit: int = 100) -> list[dict[str, Any]]:
         rows = self._conn.execute(

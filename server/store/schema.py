@@ -7,7 +7,8 @@ by a crash leaves the file at the last complete version and the next start resum
 
 Rules for changing the schema: never edit a migration that has shipped (files in the field were
 made with it); append a new one instead, and give it a test that upgrades a file made at the
-previous version with its data in place.
+previous version with its data in place. Append its PostgreSQL twin to
+:mod:`server.store.pg_schema` too: version *n* means the same tables on both.
 """
 
 from __future__ import annotations

@@ -15,6 +15,10 @@ Why this shape:
   and carries on.
 * **msgpack blobs** for what only the hub interprets (table info, game params, actions,
   outcomes, preferences): the same encoding the engine's snapshots use.
+* **PostgreSQL too.** ``Store("postgresql://…")`` keeps the same state in a PostgreSQL database
+  shared by hubs on several machines (``--db``); the queries are the same, written in SQL both
+  databases understand, through the small adapter in :mod:`server.store.pg` (see there, and
+  :mod:`server.store.pg_schema` for its migrations). psycopg is imported only then.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import platformdirs
 from . import schema
 from .moderation import ModerationStore
 from .names import name_key, skeleton  # name_key is still importable from here
+from .urls import is_postgres_url, redact
 
 DB_NAME = "gambit.sqlite3"
 #: The account that creates chips (starting grants) and may therefore go negative.
@@ -116,9 +121,15 @@ class Store(ModerationStore):
     """All persistent state of the hub.
 
     ``Store(path)`` opens (creating and migrating) one database file; ``Store()`` or
-    ``Store(":memory:")`` is a private in-memory database for fast tests. The hub uses
-    :meth:`Store.open` with a data directory. One store object belongs to one thread.
+    ``Store(":memory:")`` is a private in-memory database for fast tests; ``Store(url)`` with
+    a ``postgresql://`` URL uses that PostgreSQL database. The hub uses :meth:`Store.open`
+    with a data directory (and ``db``). One store object belongs to one thread.
     """
+
+    #: What counts as a database error on this store's backend (sqlite3's or psycopg's).
+    _errors: tuple[type[Exception], ...] = (sqlite3.Error,)
+    #: True when the database is PostgreSQL.
+    postgres = False
 
     def __init__(
         self, path: str | os.PathLike[str] = ":memory:", *, clock: Callable[[], float] = time.time
@@ -139,6 +150,10 @@ class Store(ModerationStore):
         #: Called with each commit's time in ms (metrics).
         self.on_commit: Callable[[float], None] | None = None
         self._on_hold: Callable[[], None] | None = None
+        self._ref: Callable[[Any], Any] = lambda value: value
+        if is_postgres_url(self.path):
+            self._open_postgres()
+            return
         memory = self.path == ":memory:"
         created = False
         if not memory and not os.path.exists(self.path):
@@ -162,6 +177,39 @@ class Store(ModerationStore):
             raise
         if created:
             _fsync_dir(Path(self.path).resolve().parent)
+
+    def _open_postgres(self) -> None:
+        try:
+            from . import pg, pg_schema
+        except ImportError as err:
+            raise StoreError(
+                f"A PostgreSQL database needs psycopg ({err}): pip install 'gambit-tables[cluster]'"
+            ) from err
+
+        self.postgres = True
+        self._errors = (pg.Error,)
+        self._ref = pg.ref_param
+        where = redact(self.path)
+        try:
+            self._conn = pg.connect(self.path)  # type: ignore[assignment]
+        except pg.Error as err:
+            raise StoreError(f"Cannot open the database {where}: {err}") from err
+        try:
+            version = pg_schema.get_version(self._conn)  # type: ignore[arg-type]
+            if version > len(pg_schema.MIGRATIONS):
+                raise StoreError(
+                    f"{where} has schema version {version}, newer than this Gambit "
+                    f"understands ({len(pg_schema.MIGRATIONS)}). Upgrade Gambit to open it; "
+                    "the database was not changed."
+                )
+            pg_schema.migrate(self._conn)  # type: ignore[arg-type]
+            schema.refresh_skeletons(self._conn)
+        except pg.Error as err:
+            self._conn.close()
+            raise StoreError(f"Cannot prepare the database {where}: {err}") from err
+        except BaseException:
+            self._conn.close()
+            raise
 
     def _setup(self, memory: bool) -> None:
         conn = self._conn
@@ -195,11 +243,18 @@ class Store(ModerationStore):
             raise StoreError(f"Cannot prepare the database {self.path}: {err}") from err
 
     @classmethod
-    def open(cls, data_dir: str | os.PathLike[str] | None = None, **kwargs: Any) -> Store:
-        """The store in ``data_dir`` (default: :func:`default_data_dir`), created if needed.
+    def open(
+        cls, data_dir: str | os.PathLike[str] | None = None, *, db: str | None = None, **kwargs: Any
+    ) -> Store:
+        """The store in ``data_dir`` (default: :func:`default_data_dir`), created if needed;
+        with ``db`` a ``postgresql://`` URL (``--db``), that database instead.
 
         A new folder gets mode 0700: the database is private to the server's user.
         """
+        if db:
+            if not is_postgres_url(db):
+                raise StoreError(f"--db takes a postgresql:// URL, not {redact(db)!r}.")
+            return cls(db, **kwargs)
         folder = Path(data_dir) if data_dir is not None else default_data_dir()
         if not folder.is_dir():
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -221,10 +276,16 @@ class Store(ModerationStore):
 
     @property
     def schema_version(self) -> int:
+        if self.postgres:
+            from . import pg_schema
+
+            return pg_schema.get_version(self._conn)  # type: ignore[arg-type]
         return schema.get_version(self._conn)
 
     def pragma(self, name: str) -> Any:
         """One PRAGMA's current value (for checks such as journal mode and synchronous)."""
+        if self.postgres:
+            raise StoreError("PRAGMA is SQLite's; this store is PostgreSQL.")
         if not name.replace("_", "").isalpha():
             raise ValueError(f"not a pragma name: {name!r}")
         return self._conn.execute(f"PRAGMA {name}").fetchone()[0]
@@ -246,7 +307,7 @@ class Store(ModerationStore):
         savepoint = f"sp{self._depth}"
         try:
             conn.execute("BEGIN IMMEDIATE" if outer else f"SAVEPOINT {savepoint}")
-        except sqlite3.Error as err:
+        except self._errors as err:
             raise StoreError(f"Cannot start a transaction: {err}") from err
         self._depth += 1
         try:
@@ -261,7 +322,7 @@ class Store(ModerationStore):
                 else:
                     conn.execute(f"ROLLBACK TO {savepoint}")
                     conn.execute(f"RELEASE {savepoint}")
-            if isinstance(exc, sqlite3.Error):
+            if isinstance(exc, self._errors):
                 raise StoreError(f"Database error: {exc}") from exc
             raise
         self._depth -= 1
@@ -270,7 +331,7 @@ class Store(ModerationStore):
             conn.execute("COMMIT" if outer else f"RELEASE {savepoint}")
             if outer:
                 self._committed(started)
-        except sqlite3.Error as err:
+        except self._errors as err:
             if outer and conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise StoreError(f"Cannot commit: {err}") from err
@@ -316,7 +377,7 @@ class Store(ModerationStore):
         try:
             self._conn.execute("COMMIT")
             self._committed(started)
-        except sqlite3.Error as err:
+        except self._errors as err:
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
             raise StoreError(f"Cannot commit: {err}") from err
@@ -332,7 +393,7 @@ class Store(ModerationStore):
     def _open_batch(self) -> None:
         try:
             self._conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as err:
+        except self._errors as err:
             raise StoreError(f"Cannot start a transaction: {err}") from err
         self._held = True
         self._depth = 1
@@ -341,13 +402,10 @@ class Store(ModerationStore):
 
     def _bump(self, counter: str) -> int:
         """The next value of a persisted counter (1, 2, 3…); call inside a transaction."""
-        self._conn.execute(
-            "INSERT INTO counters (name, value) VALUES (?, 1) "
-            "ON CONFLICT (name) DO UPDATE SET value = value + 1",
-            (counter,),
-        )
         return self._conn.execute(
-            "SELECT value FROM counters WHERE name = ?", (counter,)
+            "INSERT INTO counters (name, value) VALUES (?, 1) "
+            "ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value",
+            (counter,),
         ).fetchone()[0]
 
     # --- players -------------------------------------------------------------------------
@@ -461,6 +519,11 @@ class Store(ModerationStore):
         ledger always sums to zero. Only :data:`BANK` may go below zero: any other account
         (players, and pots too, which would mean paying out chips never anted) raises
         :class:`InsufficientChips` and nothing changes.
+
+        The source is debited by a conditional update (``… WHERE balance >= amount``, then
+        the row count says whether it happened), never by reading the balance and writing it
+        back: with several hubs or tools on one PostgreSQL database, two debits can never
+        both spend the same chips.
         """
         _check_id("src", src)
         _check_id("dst", dst)
@@ -471,11 +534,19 @@ class Store(ModerationStore):
         if not isinstance(reason, str):
             raise ValueError("reason must be a string")
         with self.transaction():
-            have = self.balance(src)
-            if src != BANK and have < amount:
-                raise InsufficientChips(src, have, amount)
+            if src == BANK:
+                self._credit(src, -amount)
+            else:
+                cur = self._conn.execute(
+                    "UPDATE balances SET balance = balance - ? WHERE account = ? AND balance >= ?",
+                    (amount, src, amount),
+                )
+                if cur.rowcount != 1:
+                    raise InsufficientChips(src, self.balance(src), amount)
+            self._credit(dst, amount)
             number = self._bump("transfer")
             now = self._clock()
+            ref = self._ref(ref)
             self._conn.executemany(
                 "INSERT INTO ledger (transfer, account, amount, reason, ref, at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
@@ -484,12 +555,15 @@ class Store(ModerationStore):
                     (number, dst, amount, reason, ref, now),
                 ],
             )
-            self._conn.executemany(
-                "INSERT INTO balances (account, balance) VALUES (?, ?) "
-                "ON CONFLICT (account) DO UPDATE SET balance = balance + excluded.balance",
-                [(src, -amount), (dst, amount)],
-            )
             return number
+
+    def _credit(self, account: str, amount: int) -> None:
+        """Add ``amount`` (signed) to the account's balance (a new account starts at 0)."""
+        self._conn.execute(
+            "INSERT INTO balances (account, balance) VALUES (?, ?) "
+            "ON CONFLICT (account) DO UPDATE SET balance = balances.balance + excluded.balance",
+            (account, amount),
+        )
 
     def balance(self, account: str) -> int:
         """Chips in ``account`` (0 for one never used)."""
@@ -509,7 +583,9 @@ class Store(ModerationStore):
 
     def ledger_total(self) -> int:
         """The sum of every ledger row: 0 unless something is badly wrong."""
-        return self._conn.execute("SELECT COALESCE(SUM(amount), 0) FROM ledger").fetchone()[0]
+        return self._conn.execute(
+            "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM ledger"
+        ).fetchone()[0]
 
     def ledger(self, account: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
         """The newest ledger rows (of one account, or all), newest first.
@@ -538,16 +614,16 @@ class Store(ModerationStore):
         if total != 0:
             problems.append(f"the ledger sums to {total}, not 0")
         for number, total in self._conn.execute(
-            "SELECT transfer, SUM(amount) FROM ledger GROUP BY transfer "
+            "SELECT transfer, CAST(SUM(amount) AS BIGINT) FROM ledger GROUP BY transfer "
             "HAVING SUM(amount) != 0 OR COUNT(*) != 2"
         ):
             problems.append(f"transfer {number} is unbalanced ({total})")
         for account, stored, summed in self._conn.execute(
             "SELECT account, stored, summed FROM (SELECT a.account, "
             "(SELECT balance FROM balances b WHERE b.account = a.account) AS stored, "
-            "(SELECT SUM(amount) FROM ledger l WHERE l.account = a.account) AS summed "
-            "FROM (SELECT account FROM balances UNION SELECT account FROM ledger) a) "
-            "WHERE stored IS NOT summed"
+            "(SELECT CAST(SUM(amount) AS BIGINT) FROM ledger l WHERE l.account = a.account) "
+            "AS summed FROM (SELECT account FROM balances UNION SELECT account FROM ledger) a) "
+            "AS s WHERE stored IS DISTINCT FROM summed"
         ):
             problems.append(f"{account}: stored balance {stored}, ledger says {summed}")
         for account, bal in self._conn.execute(
@@ -598,7 +674,8 @@ class Store(ModerationStore):
             raise ValueError("a player cannot befriend themselves")
         with self.transaction():
             self._conn.execute(
-                "INSERT OR IGNORE INTO friends (owner, friend, created) VALUES (?, ?, ?)",
+                "INSERT INTO friends (owner, friend, created) VALUES (?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
                 (a, b, self._clock()),
             )
 
@@ -639,8 +716,8 @@ class Store(ModerationStore):
             raise ValueError("a player cannot befriend themselves")
         with self.transaction():
             cur = self._conn.execute(
-                "INSERT OR IGNORE INTO friend_requests (sender, receiver, created) "
-                "VALUES (?, ?, ?)",
+                "INSERT INTO friend_requests (sender, receiver, created) "
+                "VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 (sender, receiver, self._clock()),
             )
             return cur.rowcount == 1
@@ -674,7 +751,8 @@ class Store(ModerationStore):
             if accept:
                 now = self._clock()
                 self._conn.executemany(
-                    "INSERT OR IGNORE INTO friends (owner, friend, created) VALUES (?, ?, ?)",
+                    "INSERT INTO friends (owner, friend, created) VALUES (?, ?, ?) "
+                    "ON CONFLICT DO NOTHING",
                     [(sender, receiver, now), (receiver, sender, now)],
                 )
                 # A request the other way is answered by this too.
@@ -755,7 +833,7 @@ class Store(ModerationStore):
             cur = self._conn.execute(
                 "INSERT INTO games "
                 "(table_id, game, params, history, outcome, players, finished, deal) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     table_id,
                     params.get("game"),
@@ -767,8 +845,7 @@ class Store(ModerationStore):
                     _pack(dict(deal)) if deal is not None else None,
                 ),
             )
-            game_id = cur.lastrowid
-            assert game_id is not None
+            game_id = cur.fetchone()[0]
             rows = []
             for seat, pid in enumerate(players):
                 if pid is None:

@@ -1,6 +1,7 @@
 """``gambit hub`` in a child process on a temporary data folder, for tests that need the real
 thing: its own SQLite file, a unix socket (trusted: registered players) and a TCP listener
-(guests), stopped with SIGTERM or killed with SIGKILL."""
+(guests), stopped with SIGTERM or killed with SIGKILL. With ``db`` (a ``postgresql://`` URL)
+the hub keeps its store there instead (``--db``), and :meth:`read` reads it there."""
 
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class HubProcess:
-    def __init__(self, data_dir: Path, **options: float) -> None:
+    def __init__(self, data_dir: Path, db: str | None = None, **options: float) -> None:
         self.data_dir = data_dir
+        self.db_url = db
         self.sock = data_dir / "hub.sock"
         self.db = data_dir / DB_NAME
         self.options = {
@@ -40,6 +42,8 @@ class HubProcess:
         self.runs += 1
         self.log = self.data_dir.parent / f"hub-{self.runs}.log"
         args = [f"--{k}={v}" for k, v in self.options.items()]
+        if self.db_url:
+            args.append(f"--db={self.db_url}")
         with open(self.log, "wb") as err:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable,
@@ -88,6 +92,13 @@ class HubProcess:
 
     def read(self, sql: str, *args: object) -> list[tuple]:
         """A read-only look at the store, while the hub runs or after (WAL allows both)."""
+        if self.db_url:
+            import psycopg
+
+            from server.store.pg import translate
+
+            with psycopg.connect(self.db_url) as pg:
+                return pg.execute(translate(sql), args).fetchall()
         conn = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5)
         try:
             return conn.execute(sql, args).fetchall()

@@ -12,10 +12,12 @@ from __future__ import annotations
 import sys
 
 from server.store import InsufficientChips, Store
+from server.store.urls import is_postgres_url
 
 
 def main(folder: str) -> None:
-    store = Store.open(folder)
+    """``folder``: a data folder, or a ``postgresql://`` URL."""
+    store = Store(folder) if is_postgres_url(folder) else Store.open(folder)
     if not store.live_tables():
         table = store.next_table_id()
         store.save_table(table, {"stake": 1})

@@ -182,3 +182,25 @@ def test_statements_splits_scripts_and_rejects_a_truncated_one():
 def test_unwritable_location_is_a_store_error(tmp_path: Path):
     with pytest.raises(StoreError, match="Cannot create"):
         Store(tmp_path / "missing-folder" / DB_NAME)
+
+
+def test_sqlite_never_imports_psycopg(tmp_path: Path):
+    """The default needs nothing installed: psycopg is imported only for a postgresql:// URL."""
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "from server.hub.main import run_hub\n"
+        "from server.store import Store\n"
+        "from server.store.backup import backup\n"
+        f"Store.open({str(tmp_path)!r}).close()\n"
+        "assert 'psycopg' not in sys.modules, 'psycopg was imported'\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr

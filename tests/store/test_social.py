@@ -20,6 +20,7 @@ def test_ratings_set_read_and_overwrite(store: Store, reopen):
     again = reopen()
     try:
         assert again.ratings_of("a") == {"fortunes": (25.0, 8.0), "prophet": (29.5, 7.0)}
+        assert again.ratings_for("prophet") == {"a": (29.5, 7.0), "b": (22.0, 8.1)}
     finally:
         again.close()
 

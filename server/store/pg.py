@@ -1,0 +1,79 @@
+"""A PostgreSQL connection that looks like the sqlite3 one :class:`~server.store.Store` uses.
+
+Why an adapter rather than a second store: the store's queries are plain SQL that both
+databases understand (``ON CONFLICT``, ``RETURNING``, ``IS DISTINCT FROM``), so one class with
+one set of queries serves both, and a change to the store cannot drift between backends. What
+differs is small and handled here: placeholders (``?`` becomes ``%s``), ``BEGIN IMMEDIATE``
+(PostgreSQL's ``BEGIN``; its row locks and conditional updates do what SQLite's write lock
+did), and how "in a transaction" is asked.
+
+Like sqlite3 in the store, the connection is in autocommit mode and the store issues
+``BEGIN``/``SAVEPOINT``/``COMMIT`` itself, so commit batching (``hold_commits``) means the
+same on both. psycopg is imported here only: ``gambit serve`` with SQLite never needs it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import psycopg
+from psycopg.pq import TransactionStatus
+from psycopg.types.json import Jsonb
+
+#: What the store catches as "a database error" on this backend.
+Error = psycopg.Error
+_OPEN = (TransactionStatus.INTRANS, TransactionStatus.INERROR, TransactionStatus.ACTIVE)
+
+
+@functools.lru_cache(maxsize=1024)
+def translate(sql: str, params: bool = True) -> str:
+    """sqlite3's SQL as psycopg wants it: ``?`` placeholders become ``%s`` (a literal ``%``
+    doubled when there are parameters), ``BEGIN IMMEDIATE`` plain ``BEGIN``. The store's
+    queries hold no ``?`` inside string literals, so a plain replacement is exact."""
+    if sql.startswith("BEGIN IMMEDIATE"):
+        return "BEGIN"
+    if not params:
+        return sql
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class PgConnection:
+    """The part of ``sqlite3.Connection`` the store uses, over one psycopg connection."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        # prepare_threshold: the store's few queries are prepared after their second use.
+        self.raw = psycopg.connect(url, autocommit=True, prepare_threshold=2)
+
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> psycopg.Cursor:
+        if not params:
+            return self.raw.execute(translate(sql, False))  # type: ignore[arg-type]
+        return self.raw.execute(translate(sql), params)  # type: ignore[arg-type]
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> psycopg.Cursor:
+        cur = self.raw.cursor()
+        rows = list(rows)
+        if rows:
+            cur.executemany(translate(sql), rows)  # type: ignore[arg-type]
+        return cur
+
+    @property
+    def in_transaction(self) -> bool:
+        """As sqlite3's: a transaction is open (an aborted one too, until rolled back). A lost
+        connection has none: the server rolled it back, as SQLite does on an I/O error."""
+        return self.raw.info.transaction_status in _OPEN
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+def connect(url: str) -> PgConnection:
+    return PgConnection(url)
+
+
+def ref_param(value: Any) -> Any:
+    """The ledger's ``ref`` keeps its type (an int stays an int, a str a str): SQLite's
+    untyped column does that by itself, here it is a ``jsonb``."""
+    return None if value is None else Jsonb(value)

@@ -1,0 +1,189 @@
+"""A throwaway PostgreSQL server for the tests: ``initdb`` into a temporary folder, ``postgres``
+on a free loopback port (its unix socket in that folder too), stopped at the end.
+
+Never a service left running: the server is our child, stopped by the fixture's finalizer,
+and told by the kernel to quit (``PR_SET_PDEATHSIG``) if the test process dies without one.
+It runs without fsync: the tests kill clients and hubs, never this server, so what it keeps
+in memory is enough and every commit is cheap.
+
+The binaries are looked up on PATH, then in Debian's ``/usr/lib/postgresql/*/bin`` (where
+``apt-get install postgresql`` puts them; ``.ci/run`` does that when they are missing).
+PostgreSQL refuses to run as root, so as root the server runs as the ``postgres`` user (or
+``nobody``), which owns the temporary folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import glob
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SUPERUSER = "postgres"
+_PR_SET_PDEATHSIG = 1
+INITDB = ("--locale=C", "--no-sync")
+#: Fast and small: nothing here needs to survive a crash of the server itself.
+SETTINGS = ("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
+SETTINGS += ("-c", "max_connections=60", "-c", "shared_buffers=32MB")
+
+
+def find_bin(name: str) -> str | None:
+    """``initdb``/``postgres`` from PATH, else the newest Debian install."""
+    found = shutil.which(name)
+    if found:
+        return found
+    versions = sorted(
+        glob.glob(f"/usr/lib/postgresql/*/bin/{name}"),
+        key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0,
+    )
+    return versions[-1] if versions else None
+
+
+def available() -> bool:
+    return find_bin("initdb") is not None and find_bin("postgres") is not None
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _die_with_parent() -> None:
+    with contextlib.suppress(Exception):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGQUIT)  # SIGQUIT: PostgreSQL's immediate stop
+
+
+class PostgresServer:
+    """One running server; :meth:`url` names a database in it, :meth:`create_database` makes
+    a new empty one."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.data = root / "data"
+        self.sockets = root / "sockets"
+        self.port = 0
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._user: dict[str, int] = {}
+        self._made = 0
+        if os.geteuid() == 0:
+            try:
+                entry = pwd.getpwnam("postgres")
+            except KeyError:
+                entry = pwd.getpwnam("nobody")
+            self._user = {"user": entry.pw_uid, "group": entry.pw_gid}
+
+    def _chown(self, path: Path) -> None:
+        if self._user:
+            os.chown(path, self._user["user"], self._user["group"])
+
+    def start(self) -> None:
+        initdb, postgres = find_bin("initdb"), find_bin("postgres")
+        assert initdb and postgres, "PostgreSQL binaries not found"
+        self._chown(self.root)
+        self.sockets.mkdir(mode=0o700)
+        self._chown(self.sockets)
+        done = subprocess.run(
+            [initdb, "-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", *INITDB],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=self.root,
+            **self._user,  # type: ignore[arg-type]
+        )
+        assert done.returncode == 0, done.stderr
+        log = open(self.root / "postgres.log", "ab")  # noqa: SIM115 (kept for the server's life)
+        for _ in range(5):  # a free port can be taken between asking and binding
+            self.port = _free_port()
+            self.proc = subprocess.Popen(
+                [postgres, "-D", str(self.data), "-p", str(self.port), *self._where(), *SETTINGS],
+                stdout=log,
+                stderr=log,
+                cwd=self.root,
+                preexec_fn=_die_with_parent,
+                **self._user,  # type: ignore[arg-type]
+            )
+            if self._wait_ready():
+                log.close()
+                return
+            self.stop()
+        log.close()
+        raise RuntimeError(f"PostgreSQL did not start: {(self.root / 'postgres.log').read_text()}")
+
+    def _where(self) -> list[str]:
+        return ["-h", "127.0.0.1", "-k", str(self.sockets)]
+
+    def _wait_ready(self) -> bool:
+        import psycopg
+
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                return False
+            try:
+                psycopg.connect(self.url("postgres"), connect_timeout=2).close()
+                return True
+            except psycopg.OperationalError:
+                time.sleep(0.05)
+        return False
+
+    def url(self, database: str) -> str:
+        return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
+
+    def admin(self):  # -> psycopg.Connection
+        import psycopg
+
+        return psycopg.connect(self.url("postgres"), autocommit=True)
+
+    def create_database(self, prefix: str = "gambit") -> str:
+        """A new, empty database; returns its URL."""
+        self._made += 1
+        name = f"{prefix}_{self._made}"
+        with self.admin() as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+        return self.url(name)
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None or proc.poll() is not None:
+            return
+        proc.send_signal(signal.SIGINT)  # "fast" shutdown: clients are cut off
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@contextlib.contextmanager
+def running_postgres() -> Iterator[PostgresServer]:
+    with tempfile.TemporaryDirectory(prefix="gambit-pg-") as folder:
+        server = PostgresServer(Path(folder))
+        try:
+            server.start()
+            yield server
+        finally:
+            server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """The session's PostgreSQL server (skips the test when PostgreSQL is not installed)."""
+    if not available():
+        pytest.skip("PostgreSQL is not installed (.ci/run installs it)")
+    with running_postgres() as server:
+        yield server
