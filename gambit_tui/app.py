@@ -244,6 +244,8 @@ class GambitApp(App[None]):
             top = self.screen
             now = top if getattr(top, "table_id", None) == key else None
             self.broadcast(events.TableUpdated, key, now=now)
+        elif changed == "profile":
+            self.broadcast(events.ProfileArrived)
         elif changed == "admin":
             self.broadcast(events.AdminReplied, message["op"])
         elif changed == "social":
