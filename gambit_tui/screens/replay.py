@@ -320,6 +320,8 @@ def verdict_text(record: dict[str, Any] | None) -> str:
         lines.append(
             _("At the table: deal {hash}").format(hash=deal["commitment"][:COMMITMENT_SHOWN])
         )
+        if deal.get("entropy") == "hub+players":
+            lines.append(_("The seed was mixed with the players' own random values."))
     for subject, good in verify["checks"]:
         passed, failed = CHECKS.get(subject, CHECKS["record"])
         lines.append(("+ " if good else "x ") + _(passed if good else failed))
