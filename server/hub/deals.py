@@ -108,6 +108,13 @@ def reveal(deal: dict[str, Any], seat: int, value: str) -> None:
     deal["contributions"].append([seat, value])
 
 
+def forget(deal: dict[str, Any], seat: int) -> None:
+    """While commitments are open, a seat whose player left takes its commitment with it
+    (whoever sits there next commits afresh)."""
+    if deal.get("phase") == COMMIT:
+        deal["commits"] = [c for c in deal["commits"] if int(c[0]) != seat]
+
+
 def close_commits(deal: dict[str, Any]) -> None:
     """No more commitments: reveals may come."""
     if deal.get("phase") == COMMIT:

@@ -44,6 +44,8 @@ class EntropyMixin:
         try:
             if "commit" in message:
                 deals.commit(deal, seat, message["commit"])
+                # Who committed for the seat (kept with the table, never in a record).
+                self.committers(table)[str(seat)] = player.id
                 if table.full and deals.all_committed(deal, self.entropy_seats(table)):
                     deals.close_commits(deal)  # everyone is in: reveals may come now
             else:
@@ -58,11 +60,34 @@ class EntropyMixin:
             return
         self.table_changed(table)
 
+    def committers(self: Hub, table: Table) -> dict[str, str]:
+        """Seat (as text: the table is stored as msgpack) → the player whose app committed
+        for it, for the table's next deal."""
+        assert table.deal is not None
+        return table.deal.setdefault("by", {})
+
+    def entropy_seats_changed(self: Hub, table: Table) -> None:
+        """Someone sat down or left: a leaver's commitment goes (while commitments are open),
+        and once every seated player's app has committed at a full table, reveals may come."""
+        deal = table.deal
+        if deal is None or table.status == "playing":
+            return
+        by = self.committers(table)
+        for seat, pid in list(by.items()):
+            if table.seats[int(seat)].player != pid and deal.get("phase") == deals.COMMIT:
+                deals.forget(deal, int(seat))
+                del by[seat]
+        if table.full and deals.all_committed(deal, self.entropy_seats(table)):
+            deals.close_commits(deal)
+
     def entropy_pending(self: Hub, table: Table) -> list[int]:
-        """Seats whose reveal the deal waits for."""
+        """Seats whose reveal the deal waits for: their player (the one who committed) is
+        still there."""
         if table.deal is None:
             return []
-        return deals.unrevealed(table.deal, self.entropy_seats(table))
+        by = self.committers(table)
+        here = [s for s in self.entropy_seats(table) if by.get(str(s)) == table.seats[s].player]
+        return deals.unrevealed(table.deal, here)
 
     def wait_for_entropy(self: Hub, table: Table) -> bool:
         """The game is due: close commitments and, if reveals are missing, wait for them (at

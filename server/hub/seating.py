@@ -126,6 +126,7 @@ class SeatingMixin:
         for session in player.sessions:
             session.spectating.discard(table.id)
             self.spectators.get(table.id, set()).discard(session)
+        self.entropy_seats_changed(table)
         self.save(table)
         self.table_changed(table)
 
@@ -224,10 +225,7 @@ class SeatingMixin:
         if not table.humans() and not reserved:
             self.close_table(table)
             return
-        deal = table.deal
-        ready = deal is not None and table.status != "playing" and table.full
-        if ready and deals.all_committed(deal, self.entropy_seats(table)):
-            deals.close_commits(deal)  # every player's app is in: reveals may come
+        self.entropy_seats_changed(table)
         self.save(table)
         self.table_changed(table)
 

@@ -138,3 +138,31 @@ async def test_a_tampered_reveal_is_refused_with_a_clear_error(store):
         assert (await ada.expect("error", ref="entropy"))["code"] == "invalid"
     finally:
         await hub.stop()
+
+
+async def test_a_leaver_s_commitment_goes_with_them_and_is_never_waited_for(store):
+    hub = Hub(store, fast_config(entropy_wait=60.0))  # a wait would time the test out
+    await hub.start()
+    try:
+        ada, bob, table, deal = await two_players_and_a_bot(hub)
+        await commit(bob, table, deal, secrets.token_hex(32))
+        await ada.until(lambda m: m["t"] == "table" and m["info"]["deal"]["committed"] == [1])
+        await bob.send("leave", table=table)
+        seen = await ada.until(
+            lambda m: m["t"] == "table" and m["info"]["seats"][1]["name"] is None
+        )
+        assert seen["info"]["deal"]["committed"] == []  # Bob's went with him
+        await ada.send("add_bot", table=table, seat=1)
+        await ada.until(lambda m: m["t"] == "table" and m["info"]["seats"][1]["bot"])
+        a = secrets.token_hex(32)
+        await commit(ada, table, deal, a)
+        # Every seated player has committed at a full table: reveals open at once.
+        await ada.until(lambda m: m["t"] == "table" and m["info"]["deal"]["phase"] == "reveal")
+        await ada.send("entropy", table=table, deal=deal["commitment"], reveal=a)
+        await ada.until(lambda m: m["t"] == "table" and m["info"]["deal"]["revealed"] == [0])
+        await ada.send("start", table=table)
+        await ada.until(lambda m: m["t"] == "table" and m["view"] is not None, timeout=5)
+        assert hub.tables[table].deal["contributions"] == [[0, a]]
+        assert "by" not in str(hub.tables[table].deal.get("left_out"))
+    finally:
+        await hub.stop()
