@@ -8,12 +8,14 @@ import copy
 import hashlib
 import secrets
 
+from server.cli import main
 from server.engine import fairness
 from server.hub import Hub
-from server.records.record import from_game, from_store
+from server.records.record import dumps, from_game, from_store
 from server.records.verify import FAIL, PASS, verify
 from tests.hub.conftest import fast_config
 from tests.hub.harness import connect, play_to_end
+from tests.records.make import make_record
 
 
 def sha(value: str) -> str:
@@ -39,7 +41,7 @@ async def commit(client, table: int, deal: dict, value: str) -> None:
     await client.send("entropy", table=table, deal=deal["commitment"], commit=sha(value))
 
 
-async def test_values_are_committed_revealed_and_mixed_into_the_seed(store, tmp_path):
+async def test_values_are_committed_revealed_and_mixed_into_the_seed(store, tmp_path, capsys):
     hub = Hub(store, fast_config(entropy_wait=60.0))  # never reached: both reveal
     await hub.start()
     try:
@@ -77,6 +79,8 @@ async def test_values_are_committed_revealed_and_mixed_into_the_seed(store, tmp_
     report = verify(record)
     assert report.verdict == PASS, report.lines()
     assert any("values match the commitments" in line for line in report.lines())
+    assert main(["verify", str(game["id"]), "--data-dir", str(tmp_path / "data")]) == 0
+    assert "PASS" in capsys.readouterr().out
     # One changed value: the commitment check and the seed both fail, plainly.
     changed = copy.deepcopy(record)
     changed["deal"]["contributions"][0][1] = secrets.token_hex(32)
@@ -85,6 +89,20 @@ async def test_values_are_committed_revealed_and_mixed_into_the_seed(store, tmp_
     text = "\n".join(report.lines())
     assert "value does not match the commitment its app sent" in text
     assert "The game's seed is not the one" in text
+    path = tmp_path / "changed.json"
+    path.write_text(dumps(changed), encoding="utf-8")
+    assert main(["verify", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL: " in out and "value does not match the commitment" in out
+    # A version 1 record (written before players' entropy: no commits, no left_out) still
+    # reads and verifies.
+    old = make_record()
+    old["version"] = 1
+    for key in ("commits", "left_out"):
+        del old["deal"][key]
+    path.write_text(dumps(old), encoding="utf-8")
+    assert main(["verify", str(path)]) == 0
+    assert "PASS" in capsys.readouterr().out
 
 
 async def test_a_player_who_never_reveals_is_left_out_after_a_short_wait(store):
