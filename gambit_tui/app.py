@@ -33,6 +33,7 @@ from protocol.term import TermInfo
 from . import events
 from .ascii_text import asciify
 from .cards import CardStyle
+from .entropy import Entropy
 from .i18n import LANGUAGES, N_, _, ascii_catalog, translations
 from .model import LATE_BELL, ClientModel, turn_clock
 from .prefs import Prefs
@@ -94,6 +95,8 @@ class GambitApp(App[None]):
         self.identity = identity
         self.wished_name = name
         self.model = ClientModel()
+        #: Our random values for tables' next deals (players' entropy; entropy.py).
+        self.entropy = Entropy()
         self.prefs = Prefs()
         self.lang = self.term.language or "en"
         self.translations = self._catalog(self.lang)
@@ -241,6 +244,8 @@ class GambitApp(App[None]):
             top = self.screen
             now = top if getattr(top, "table_id", None) == key else None
             self.broadcast(events.TableUpdated, key, now=now)
+        elif changed == "profile":
+            self.broadcast(events.ProfileArrived)
         elif changed == "admin":
             self.broadcast(events.AdminReplied, message["op"])
         elif changed == "social":
@@ -253,6 +258,9 @@ class GambitApp(App[None]):
             text = stand_in_text(int(message["games"]), int(message["chips"]))
             self.stand_in_notices.append(text)
             self.notify(text, timeout=12, markup=False)
+        elif kind == "error" and message.get("ref") == "entropy":
+            # The app's own automatic answer came too late or too early: nothing to tell.
+            log.info("entropy refused: %s", message.get("message"))
         elif kind in ("error", "notice"):
             taken = getattr(self.screen, "take_refusal", None)
             if kind == "error" and taken is not None and taken(message):
@@ -352,6 +360,9 @@ class GambitApp(App[None]):
 
     def _table_message(self, message: dict[str, Any]) -> None:
         table_id = message["table"]
+        answer = self.entropy.answer(message)
+        if answer is not None:
+            self.send(answer)
         self._alert_if_asked(table_id, message)
         # The table's own screen draws a move at once: it reaches the player without waiting
         # behind other apps' work in the same process.

@@ -72,3 +72,7 @@ class RecordArrived(ServerEvent):
     def __init__(self, game_id: int) -> None:
         super().__init__()
         self.game_id = game_id
+
+
+class ProfileArrived(ServerEvent):
+    """A player's public profile arrived (the model keeps it by name)."""

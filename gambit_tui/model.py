@@ -53,6 +53,8 @@ class ClientModel:
     sent: list[dict[str, Any]] = field(default_factory=list)
     #: Finished games' records opened in the app, by game id (players, result, deal verdict).
     records: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: Players' public profiles, by name (casefolded), as last sent.
+    profiles: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: The hub's last answer to each admin request (admins only), by op.
     admin: dict[str, Any] = field(default_factory=dict)
 
@@ -139,6 +141,9 @@ class ClientModel:
                 "hands": message["hands"],
             }
             return "replay"
+        if kind == "player":
+            self.profiles[message["name"].casefold()] = message
+            return "profile"
         if kind == "admin_reply":
             self.admin[message["op"]] = message["data"]
             return "admin"

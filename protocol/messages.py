@@ -158,6 +158,16 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
         "step": _int(0, 1_000_000),
         "seat": _int(0, 5, required=False, nullable=True),
     },
+    # Players' entropy for the table's next deal (``deal``: its commitment, as shown): first
+    # ``commit`` (SHA-256 of a random value), then, once commitments close, ``reveal`` (the value).
+    "entropy": {
+        "table": TABLE,
+        "deal": _str(64),
+        "commit": _str(64, required=False),
+        "reveal": _str(64, required=False),
+    },
+    # A player's public profile, by name.
+    "player": {"name": _str(MAX_NAME)},
     # Admins only (see docs/protocol.md): one op and what it needs.
     "admin": {
         "op": _str(16, choices=ADMIN_OPS),
@@ -194,6 +204,7 @@ SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
     "leaderboard": ("game", "min_games", "rows"),
     "record": ("game", "kind", "finished", "seats", "steps", "deals", "deal", "verify", "outcome"),
     "replay": ("game", "step", "steps", "seat", "info", "view", "hands"),
+    "player": ("name", "since", "online", "games", "by_game"),
 }
 #: Finished games per page of a player's history.
 HISTORY_PAGE = 10

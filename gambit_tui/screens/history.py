@@ -47,6 +47,7 @@ class HistoryScreen(GambitScreen):
         Binding("left,pageup", "page(-1)", N_("Newer")),
         Binding("enter", "open", N_("Replay")),
         Binding("g", "filter", N_("Game")),
+        Binding("p", "players", N_("Players")),
         Binding("escape", "close", N_("Back")),
     ]
 
@@ -147,7 +148,7 @@ class HistoryScreen(GambitScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         page = self.gapp.model.history
-        if action == "open":
+        if action in ("open", "players"):
             return bool(page and page.get("games"))
         if action == "page" and page is not None:
             target = self.page + int(parameters[0])  # type: ignore[call-overload]
@@ -171,6 +172,17 @@ class HistoryScreen(GambitScreen):
         if 0 <= row < len(games):
             game = games[row]
             self.gapp.open_replay(game["game"], game["id"], game.get("seat"))
+
+    def action_players(self) -> None:
+        """The profiles of the selected game's players (bots have none)."""
+        from .profile import ProfileScreen
+
+        page = self.gapp.model.history
+        games = page.get("games", []) if page else []
+        row = self.query_one("#games", DataTable).cursor_row
+        if 0 <= row < len(games):
+            names = [name for name in games[row]["players"] if name]
+            self.app.push_screen(ProfileScreen(names))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_open()

@@ -65,7 +65,9 @@ class LobbyScreen(GambitScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_table", N_("New")),
         Binding("j", "join", N_("Join")),
-        Binding("o", "open", N_("Open")),
+        # Out of the footer: at one's own table j does the same (the footer is full at 80
+        # columns, and the leaderboard's key, l, took its place).
+        Binding("o", "open", N_("Open"), show=False),
         Binding("w", "watch", N_("Watch")),
         Binding("b", "add_bot", N_("Bot")),
         # Not in the footer: a key more wraps the lobby's footer at 80 columns and the SSH
@@ -75,6 +77,9 @@ class LobbyScreen(GambitScreen):
         Binding("s", "start", N_("Start")),
         Binding("f", "social", N_("Friends")),
         Binding("h", "history", N_("History")),
+        Binding("l", "leaderboard", N_("Best")),
+        # The profiles of the players online (also from the leaderboard, a table, Your games).
+        Binding("p", "players", N_("Players"), show=False),
         Binding("c", "chat", N_("Chat")),
         Binding("comma", "settings", N_("Settings")),
         Binding("A", "admin", N_("Admin")),
@@ -471,6 +476,18 @@ class LobbyScreen(GambitScreen):
         from .history import HistoryScreen
 
         self.app.push_screen(HistoryScreen())
+
+    def action_leaderboard(self) -> None:
+        from .leaderboard import LeaderboardScreen
+
+        self.app.push_screen(LeaderboardScreen())
+
+    def action_players(self) -> None:
+        from .profile import ProfileScreen
+
+        model = self.gapp.model
+        names = [model.name] + [p["name"] for p in model.players if p["name"] != model.name]
+        self.app.push_screen(ProfileScreen(names))
 
     def action_admin(self) -> None:
         from .admin import AdminScreen

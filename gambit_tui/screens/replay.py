@@ -49,7 +49,17 @@ REPLAY_KEYS: list[BindingType] = [
     Binding("enter", "close_result", N_("Close")),
     Binding("escape", "close_result", N_("Close"), show=False),
 ]
-_REPLAY_ACTIONS = {"step", "jump", "next_deal", "play", "speed", "seat", "verdict", "back"}
+_REPLAY_ACTIONS = {
+    "step",
+    "jump",
+    "next_deal",
+    "play",
+    "speed",
+    "seat",
+    "verdict",
+    "back",
+    "players",
+}
 
 #: The verdict on a finished game's deal, in words, by the hub's verdict.
 VERDICTS = {
@@ -79,6 +89,10 @@ CHECKS = {
     "result": (
         N_("The result is the one these cards and moves give."),
         N_("The result is NOT the one these cards and moves give."),
+    ),
+    "players": (
+        N_("Every player's value matches the commitment their app sent."),
+        N_("A player's value does NOT match the commitment their app sent."),
     ),
     "fair": (N_("The deal was fair."), N_("The deal was not random: not fair.")),
     "record": (N_("The record is whole."), N_("The record is damaged or incomplete.")),
@@ -306,6 +320,8 @@ def verdict_text(record: dict[str, Any] | None) -> str:
         lines.append(
             _("At the table: deal {hash}").format(hash=deal["commitment"][:COMMITMENT_SHOWN])
         )
+        if deal.get("entropy") == "hub+players":
+            lines.append(_("The seed was mixed with the players' own random values."))
     for subject, good in verify["checks"]:
         passed, failed = CHECKS.get(subject, CHECKS["record"])
         lines.append(("+ " if good else "x ") + _(passed if good else failed))

@@ -40,6 +40,8 @@ TABLE_KEYS: list[BindingType] = [
     Binding("c", "chat", N_("Chat")),
     Binding("q", "leave", N_("Leave")),
     Binding("escape", "back", N_("Lobby")),
+    # The seated players' profiles. Out of the footer: it is full at 80 columns mid-deal.
+    Binding("w", "players", N_("Players"), show=False),
     # Only while the result of a deal is open, and then the only keys.
     Binding("enter", "close_result", N_("Close")),
     Binding("escape", "close_result", N_("Close"), show=False),
@@ -443,6 +445,13 @@ class TableScreen(GambitScreen):
 
     def action_chat(self) -> None:
         self.set_chat(True)
+
+    def action_players(self) -> None:
+        """The profiles of the players in the seats (bots have none)."""
+        from .profile import ProfileScreen
+
+        names = [s["name"] for s in self.info.get("seats", []) if s.get("name")]
+        self.app.push_screen(ProfileScreen(names))
 
     def action_leave(self) -> None:
         """Stand up or stop watching. During a game a seat cannot just go: a bot plays it to

@@ -51,6 +51,9 @@ class HubConfig:
     max_bad_frames: int = 10
     #: Seconds a new connection has to say hello.
     hello_timeout: float = 10.0
+    #: Longest a due deal waits for players' entropy reveals (apps answer in milliseconds;
+    #: a player whose app has not revealed by then is left out of the deal's seed).
+    entropy_wait: float = 2.0
     #: Fixed seed for deals (tests and snapshots); None deals from the system's randomness.
     seed: int | None = None
     #: Key fingerprints of the server's admins (``--admin-keys``; see admin.py).

@@ -1,4 +1,4 @@
-"""A player's finished games and the per-game leaderboards, from the store on request.
+"""A player's finished games, public profiles and the per-game leaderboards, from the store.
 
 Only finished games are in the store's records, so a running game's cards can never leak
 through a history: a game appears here once it has ended.
@@ -12,6 +12,7 @@ from protocol.messages import HISTORY_PAGE, LEADERBOARD_ROWS
 from server.engine import get_game
 
 from . import ratings
+from .errors import HubError
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -74,5 +75,37 @@ class HistoryMixin:
                 "game": game,
                 "min_games": MIN_GAMES,
                 "rows": rows[:LEADERBOARD_ROWS],
+            }
+        )
+
+    def on_player(self: Hub, session: Session, message: dict[str, Any]) -> None:
+        """Anyone's public profile: ratings per game, games played, best results, since when
+        (never a key fingerprint, chips held or anything of a game in play)."""
+        self.need_player(session)
+        name = message["name"].strip()
+        online = {p.name.casefold(): pid for pid, p in self.players.items() if p.name}
+        pid = online.get(name.casefold()) or self.store.name_owner(name)
+        row = self.store.get_player(pid) if pid else None
+        if row is None:
+            raise HubError("no_player", f"There is no player called {name}.")
+        stats = self.store.player_stats(pid)
+        rated = self.store.ratings_of(pid)
+        by_game = {
+            game: {
+                "rating": ratings.display(rated.get(game)),
+                "games": found["games"],
+                "wins": found["wins"],
+                "best_chips": found["best_chips"],
+            }
+            for game, found in sorted(stats.items())
+        }
+        session.push(
+            {
+                "t": "player",
+                "name": self._name_of(pid),
+                "since": int(row["created"]),
+                "online": pid in self.players,
+                "games": sum(g["games"] for g in by_game.values()),
+                "by_game": by_game,
             }
         )

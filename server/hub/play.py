@@ -56,8 +56,9 @@ class PlayMixin:
 
     # --- starting a game --------------------------------------------------------------------
 
-    def start_game(self: Hub, table: Table) -> None:
-        """Collect the antes and deal. Players who cannot pay the stake are stood up."""
+    def start_game(self: Hub, table: Table, *, waited: bool = False) -> None:
+        """Collect the antes and deal. Players who cannot pay the stake are stood up. Unless
+        ``waited``, the deal may first wait briefly for players' entropy (entropy.py)."""
         for i, seat in enumerate(table.seats):
             if seat.player is not None and self.store.balance(self.account(seat)) < table.stake:
                 table.seats[i] = Seat()
@@ -70,9 +71,15 @@ class PlayMixin:
             table.status = "waiting"
             self.after_seat_change(table)
             return
+        deal = deals.draw(table, self.config)
+        if not waited and self.wait_for_entropy(table):
+            return
+        self.cancel(("entropy", table.id))
+        self.entropy_starts.discard(table.id)
+        deals.close(deal, [i for i, s in enumerate(table.seats) if s.player is not None])
         game = get_game(table.game)
-        # The seed whose commitment the table has been showing (drawn now if it had none).
-        seed = deals.game_seed(deals.draw(table, self.config))
+        # The seed whose commitment the table has been showing, mixed with players' values.
+        seed = deals.game_seed(deal)
         state = game.new_state(table.players, table.options, dealer=table.dealer, seed=seed)
         table.deal_log = DealLog(state)
         with self.store.transaction():

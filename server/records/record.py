@@ -16,7 +16,10 @@ from typing import Any
 from server.engine import get_game
 
 FORMAT = "gambit-record"
-VERSION = 1
+#: Version 2 adds players' entropy to ``deal`` (``commits``, ``left_out``); version 1 records
+#: (no players' values) are read and verified as before.
+VERSION = 2
+READS = (1, 2)
 
 
 class RecordError(Exception):
@@ -96,9 +99,10 @@ def check(record: Any) -> dict[str, Any]:
     """``record`` if it has this format's shape, else RecordError naming what is wrong."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError(f'this is not a Gambit game record (no "format": "{FORMAT}")')
-    if record.get("version") != VERSION:
+    if record.get("version") not in READS:
         raise RecordError(
-            f"this record is version {record.get('version')!r}; this Gambit reads version {VERSION}"
+            f"this record is version {record.get('version')!r}; this Gambit reads versions "
+            f"{', '.join(map(str, READS))}"
         )
     for key, kind in (
         ("params", dict),

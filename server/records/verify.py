@@ -80,6 +80,49 @@ def _first_difference(recorded: Any, computed: Any) -> str:
     return "they differ"
 
 
+def _check_players(report: Report, deal: dict[str, Any]) -> None:
+    """Players' values (record version 2): each matches the commitment its app sent before
+    any value was revealed; who committed but gave no value is said, not failed."""
+    contributions = deal.get("contributions") or []
+    commits = deal.get("commits") or []
+    if not contributions and not commits:
+        return
+    try:
+        committed = {int(seat): str(digest) for seat, digest in commits}
+        given = [(int(seat), str(value)) for seat, value in contributions]
+    except (TypeError, ValueError):
+        report.fail("The players' commitments in the record are malformed.", "players")
+        return
+    for seat, value in given:
+        if seat not in committed:
+            report.fail(
+                f"Seat {seat}'s value has no commitment: it was not committed first.",
+                "players",
+            )
+            return
+        if fairness.commitment(value) != committed[seat]:
+            report.fail(
+                f"Seat {seat}'s value does not match the commitment its app sent: SHA-256 of "
+                f"the value is {fairness.commitment(value)}, the commitment was {committed[seat]}.",
+                "players",
+            )
+            return
+    report.ok(
+        f"{len(given)} player(s)' values match the commitments their apps sent before any was "
+        "revealed.",
+        "players",
+    )
+    missing = sorted(set(committed) - {seat for seat, _ in given})
+    left_out = sorted(set(int(s) for s in deal.get("left_out") or []) | set(missing))
+    if left_out:
+        seats = ", ".join(map(str, left_out))
+        report.ok(
+            f"Left out of the seed (no value revealed in time): seat {seats}; the deal went on "
+            "without them.",
+            "players",
+        )
+
+
 def verify(record: dict[str, Any]) -> Report:
     """Check a record (``server.records.record``); never raises on a damaged one."""
     report = Report()
@@ -115,6 +158,7 @@ def verify(record: dict[str, Any]) -> Report:
     except (TypeError, ValueError):
         report.fail("The players' contributions in the record are malformed.")
         return report
+    _check_players(report, deal)
     if str(params.get("seed")) == seed:
         who = "the server's seed" if not deal.get("contributions") else "the mixed seeds"
         report.ok(f"The game was dealt from {who}.", "seed")

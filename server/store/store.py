@@ -953,6 +953,20 @@ class Store(ModerationStore):
             ).fetchall()
         )
 
+    def player_stats(self, player_id: str) -> dict[str, dict[str, int]]:
+        """Per game the player finished: ``games``, ``wins`` (first places) and
+        ``best_chips`` (the most won in one game; None before results were kept)."""
+        rows = self._conn.execute(
+            "SELECT g.game, COUNT(*), SUM(CASE WHEN p.place = 1 THEN 1 ELSE 0 END), "
+            "MAX(p.chips) FROM game_players p JOIN games g ON g.id = p.game_id "
+            "WHERE p.player_id = ? GROUP BY g.game",
+            (player_id,),
+        )
+        return {
+            game: {"games": n, "wins": int(wins or 0), "best_chips": best}
+            for game, n, wins, best in rows
+        }
+
     def ratings_for(self, game: str) -> dict[str, tuple[float, float]]:
         """Player id → (mu, sigma) of everyone rated at ``game``."""
         return {

@@ -44,3 +44,33 @@ async def test_history_lists_a_game_once_it_has_ended_and_the_leaderboard_ranks(
     assert board["min_games"] == 1
     assert [(r["name"], r["games"]) for r in board["rows"]] == [("Ada", 1)]
     await ada.close()
+
+
+async def test_a_public_profile_shows_ratings_games_and_best_results_never_a_key(hub):
+    ada = await connect(hub)
+    await ada.hello("Ada", identity="SHA256:ada")
+    await ada.send("create_table", game="prophet", players=3, options={"cap": 1}, stake=10)
+    table = (await ada.expect("table"))["table"]
+    for seat in (1, 2):
+        await ada.send("add_bot", table=table, seat=seat)
+    await ada.until(
+        lambda m: m["t"] == "table" and all(s["bot"] or s["name"] for s in m["info"]["seats"])
+    )
+    await ada.send("start", table=table)
+    view = await play_to_end({0: ada}, table)
+    bob = await connect(hub)
+    await bob.hello("Bob", identity="SHA256:bob")
+    await bob.send("player", name="ada")  # any case
+    profile = await bob.expect("player")
+    assert profile["name"] == "Ada" and profile["online"] is True and profile["games"] == 1
+    won = view["outcome"]["ranking"].index(0) == 0
+    prophet = profile["by_game"]["prophet"]
+    assert (prophet["games"], prophet["wins"]) == (1, int(won))
+    assert prophet["best_chips"] == Outcome(**view["outcome"]).payouts(10)[0] - 10
+    assert prophet["rating"] == hub.you(hub.players["SHA256:ada"])["ratings"]["prophet"]
+    assert isinstance(profile["since"], int) and "SHA256" not in str(profile)
+    await bob.send("player", name="Zed")
+    err = await bob.expect("error", ref="player")
+    assert err["code"] == "no_player" and "Zed" in err["message"]
+    await ada.close()
+    await bob.close()

@@ -61,7 +61,7 @@ async def test_commitment_before_the_deal_seed_after_and_verify_passes(store, tm
     path = tmp_path / "game.json"
     assert main(["export", str(game_id), "-o", str(path), "--data-dir", data]) == 0
     exported = json.loads(path.read_text(encoding="utf-8"))
-    assert exported["format"] == "gambit-record" and exported["version"] == 1
+    assert exported["format"] == "gambit-record" and exported["version"] == 2
     assert exported["seats"][0]["name"] == "Ada" and exported["seats"][1]["bot"] is True
     assert "SHA256:ada" not in path.read_text(encoding="utf-8")  # names only, no key
     capsys.readouterr()

@@ -292,3 +292,42 @@ def join(player: Player, number: str, owner: str) -> None:
     player.wait_for(rf"Table {number}, opened by {owner}")
     player.press("j")
     player.wait_for(rf"Table {number} · stake")
+
+
+def test_a_finished_game_is_replayed_from_your_games(serve, players, tmp_path):
+    """Eve plays one game of Prophet's Gambit (one deal) with three bots, opens it from Your
+    games, steps through it to the end and sees what was played: the result, and her deal
+    verified (mixed with her app's own entropy: this server deals at random)."""
+    eve = Player(serve, "Eve", key=ssh_keygen(tmp_path / "eve"))
+    players.append(eve)
+    eve.enter_lobby()
+    eve.press("n")
+    eve.wait_for("New table")
+    eve.settle()
+    eve.press("\x13")
+    eve.wait_for(r"Table \d+ · stake")
+    for n in (2, 3, 4):
+        eve.press("b")
+        eve.wait_for(rf"Bot {n}")
+    eve.press("s")
+    eve.wait_for("The Bid")
+    play_until_result([eve])
+    eve.press("\r")  # close the result
+    eve.settle(0.2)
+    eve.press("q")  # leave the table (the game is over: no question); it closes
+    eve.wait_for("Lobby chat")
+    eve.settle()
+    eve.press("h")
+    eve.wait_for(r"Prophet's Gambit .*\d/4")
+    eve.settle()
+    eve.press("\r")  # the game under the cursor: the newest
+    screen = eve.wait_for(r"Replay of game \d+ · move 0 of [1-9]\d*")
+    steps = int(re.search(r"move 0 of (\d+)", screen).group(1))
+    assert steps > 4
+    for move in (1, 2, 3):  # a move on at a time
+        eve.press("\x1b[C")
+        eve.wait_for(rf"move {move} of {steps}")
+    eve.press("\x1b[F")  # to the end
+    screen = eve.wait_for(rf"move {steps} of {steps}")
+    screen = eve.wait_for("The Reveal")  # what was played, and how it ended
+    assert "deal verified" in eve.wait_for("deal verified")

@@ -35,9 +35,14 @@ async def test_a_fair_deal_s_commitment_is_shown_before_the_deal_and_revealed_af
             await wait_for(pilot, lambda: table.view is not None)
             # While it is played, in the status line.
             await wait_for(pilot, lambda: f"deal {committed[:12]} fair" in status_line(app))
-            # The game in play is dealt from the seed committed to.
-            assert fairness.commitment(hub_table.deal["hub_seed"]) == committed
-            assert hub_table.state.params["seed"] == hub_table.deal["hub_seed"]
+            # The game in play is dealt from the seed committed to, mixed with the value the
+            # app committed to and revealed by itself (players' entropy).
+            deal = hub_table.deal
+            assert fairness.commitment(deal["hub_seed"]) == committed
+            ((seat, value),) = deal["contributions"]
+            assert seat == 0 and value == app.entropy.values[(table.table_id, committed)]
+            assert deal["commits"] == [[0, fairness.commitment(value)]]
+            assert hub_table.state.params["seed"] == fairness.mix(deal["hub_seed"], [(0, value)])
     finally:
         await hub.stop()
 

@@ -17,8 +17,10 @@ from textual.widgets import DataTable, Input, Select
 from gambit_tui.screens.create_table import CreateTableScreen
 from gambit_tui.screens.fortunes_reading import FortunesReadingScreen
 from gambit_tui.screens.fortunes_table import FortunesTableScreen
+from gambit_tui.screens.leaderboard import LeaderboardScreen
 from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.pg_table import PGTableScreen
+from gambit_tui.screens.profile import ProfileScreen
 from gambit_tui.screens.prophet_table import ProphetTableScreen
 from gambit_tui.screens.rules import RulesScreen
 from gambit_tui.screens.score_sheet import ScoreSheetScreen
@@ -249,6 +251,24 @@ async def walk_tables(walk: Walk) -> None:
         tables.move_cursor(row=row)
         await pilot.pause(0.05)
         await walk.check(f"lobby, row {row}")
+    # The leaderboards and the player's profile, with the games just finished.
+    await walk_boards_and_profile(walk)
+
+
+async def walk_boards_and_profile(walk: Walk) -> None:
+    pilot, app = walk.pilot, walk.app
+    await pilot.press("l")
+    await walk.until(lambda: isinstance(app.screen, LeaderboardScreen))
+    await walk.until(lambda: app.screen.board is not None)
+    await walk.check("leaderboard")
+    await pilot.press("escape")
+    await walk.until(lambda: isinstance(app.screen, LobbyScreen))
+    await pilot.press("p")
+    await walk.until(lambda: isinstance(app.screen, ProfileScreen))
+    await walk.until(lambda: app.model.profiles)
+    await walk.check("profile")
+    await pilot.press("escape")
+    await walk.until(lambda: isinstance(app.screen, LobbyScreen))
 
 
 @pytest.mark.parametrize("lang", WALKED)

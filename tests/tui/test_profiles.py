@@ -1,0 +1,101 @@
+"""Public profiles and the lobby's leaderboards: l opens the boards (←→ another game, Enter a
+player's profile); p in the lobby, w at a table and p in Your games open players' profiles."""
+
+from __future__ import annotations
+
+from gambit_tui.screens.history import HistoryScreen
+from gambit_tui.screens.leaderboard import LeaderboardScreen
+from gambit_tui.screens.lobby import LobbyScreen
+from gambit_tui.screens.profile import ProfileScreen
+from server.hub import history
+
+from .conftest import enter_lobby, make_app, screen_text, wait_for
+from .test_prophet_table import open_prophet_table
+
+
+def seed_games(store) -> None:
+    """Bob has finished three Prophet games (two won, +35 at best); Ada one, with him."""
+    store.ensure_player("SHA256:bob", starting_chips=1000)
+    store.set_name("SHA256:bob", "Bob")
+    store.ensure_player("SHA256:ada", starting_chips=1000)
+    for place, chips in ((1, 35), (1, 10), (2, -10)):
+        store.record_game(
+            1,
+            {"game": "prophet"},
+            [],
+            {},
+            ["SHA256:bob", "SHA256:ada" if chips == 10 else None, None],
+            results=[
+                {"place": place, "chips": chips, "rating_change": 5},
+                {"place": 2, "chips": -10, "rating_change": -5},
+                {},
+            ],
+        )
+    store.set_ratings("prophet", {"SHA256:bob": (30.0, 3.0)})
+
+
+async def test_the_leaderboard_opens_from_the_lobby_and_leads_to_a_profile(hub, store, monkeypatch):
+    seed_games(store)
+    monkeypatch.setattr(history, "MIN_GAMES", 2)
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        assert "l Best" in screen_text(app).splitlines()[-1]
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
+        await wait_for(pilot, lambda: "No one has played" in screen_text(app))
+        assert "Prophet's Gambit" in screen_text(app)
+        await pilot.press("right")  # the next game's board: Prophet
+        await wait_for(pilot, lambda: "Bob" in screen_text(app))
+        text = screen_text(app)
+        assert "Leaderboard · Prophet" in text
+        assert "at least 2 finished games" in text
+        assert "Ada" not in text.split("Leaderboard")[-1]  # one game is not enough
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        await wait_for(pilot, lambda: "3 games, 2 won" in screen_text(app))
+        text = screen_text(app)
+        assert "Prophet: rating 1" in text and "best game: +35 chips" in text
+        assert "3 finished games." in text and "Plays here since" in text
+        await pilot.press("escape", "escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+
+
+async def test_profiles_from_the_lobby_a_table_and_your_games(hub, store):
+    seed_games(store)
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("p")  # the players online: Ada herself
+        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        await wait_for(pilot, lambda: "1 finished game." in screen_text(app))
+        assert "Ada · online" in screen_text(app) and "1 game, 0 won" in screen_text(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        # From Your games: the selected game's players.
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await wait_for(pilot, lambda: "page 1 of 1" in screen_text(app))
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        await wait_for(pilot, lambda: "3 games, 2 won" in screen_text(app))  # Bob, first
+        await pilot.press("down")  # Ada
+        await wait_for(pilot, lambda: "Ada · online" in screen_text(app))
+        await pilot.press("escape", "escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        # From a table: its seats' players (bots have no profile).
+        table = await open_prophet_table(pilot)
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        assert app.screen.names == ["Ada"]
+        await wait_for(pilot, lambda: "Ada · online" in screen_text(app))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is table)
+
+
+async def test_an_unknown_name_is_said_plainly(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await app.push_screen(ProfileScreen(["Zed"]))
+        await wait_for(pilot, lambda: "There is no player called Zed." in screen_text(app))
