@@ -59,3 +59,20 @@ def test_history_is_newest_first_paged_and_filtered_by_game(store: Store):
     assert store.count_games_of("a") == 3 and store.count_games_of("a", "fortunes") == 1
     assert store.game_counts("prophet") == {"a": 2, "b": 1, "c": 1}
     assert store.game(ids[0])["deal"] == {"commitment": "c"}
+
+
+def test_a_players_stats_count_games_first_places_and_the_best_win(store: Store):
+    def record(game: str, players: list, places: list[int], chips: list[int]) -> None:
+        results = [
+            {"place": p, "chips": c, "rating_change": 0} for p, c in zip(places, chips, strict=True)
+        ]
+        store.record_game(1, {"game": game}, [], {}, players, deal=None, results=results)
+
+    record("prophet", ["a", "b", None], [1, 2, 3], [30, -10, -20])
+    record("prophet", ["b", "a", None], [1, 3, 2], [25, -15, -10])
+    record("fortunes", ["a", "b", None, None], [2, 1, 1, 2], [-5, 5, 5, -5])
+    assert store.player_stats("a") == {
+        "prophet": {"games": 2, "wins": 1, "best_chips": 30},
+        "fortunes": {"games": 1, "wins": 0, "best_chips": -5},
+    }
+    assert store.player_stats("nobody") == {}
