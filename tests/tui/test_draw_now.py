@@ -54,17 +54,20 @@ async def test_a_move_is_drawn_at_once_and_the_terminal_shows_the_whole_screen(h
     app.receive = receive
     result_drawn: list[bool] = []
     try:
-        await enter_lobby(pilot)
-        table = await start_pg_deal(pilot)
-        result_due = table._result_due
+        # The pilot draws from this task (as ``run_test`` does, with the app's context): a
+        # screen's frame timer is made on first use, and made here without it, it failed.
+        with app._context():
+            await enter_lobby(pilot)
+            table = await start_pg_deal(pilot)
+            result_due = table._result_due
 
-        def due(message):
-            before = len(term.out)
-            result_due(message)  # the result comes up: drawn before the timer's callback ends
-            result_drawn.append(len(term.out) > before and term.screen() == whole_screen(app))
+            def due(message):
+                before = len(term.out)
+                result_due(message)  # the result comes up: drawn before the timer's callback ends
+                result_drawn.append(len(term.out) > before and term.screen() == whole_screen(app))
 
-        table._result_due = due
-        await play_deal_by_keys(pilot)
+            table._result_due = due
+            await play_deal_by_keys(pilot)
     finally:
         app.exit()
         await asyncio.wait_for(run, 10)
