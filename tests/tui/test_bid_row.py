@@ -5,7 +5,9 @@ Many first rounds (a one-round schedule, so every game is a round 1), each begun
 of the orderings a real session meets: the last game's result open when the deal starts; a
 dialog over the table when the deal starts (the table is drawn when it is on top again); the
 screen recomposed (a language or theme change) as the deal starts; the table's screen opened
-again while the bid is asked (a new screen mounting with the ask already there). Each bid is
+again while the bid is asked (a new screen mounting with the ask already there); and a player
+back in after a dropped connection, at a bid (a new app whose table screen mounts with the ask
+already there). Each bid is
 read off a terminal emulator fed the bytes the real channel driver sent (with the screen diff
 and the erasing of blank runs a tmux-like terminal gets), and must match what Textual draws
 from scratch.
@@ -19,6 +21,7 @@ import pytest
 from textual.pilot import Pilot
 
 from gambit_tui import events
+from gambit_tui.app import GambitApp
 from gambit_tui.screens import table_base
 from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.prophet_table import ProphetTableScreen
@@ -94,14 +97,25 @@ async def dialog_until_bid(pilot: Pilot, table: ProphetTableScreen) -> None:
     await wait_for(pilot, lambda: app.screen is table)
 
 
-async def test_the_bid_row_is_on_the_terminal_at_every_first_round_bid(hub, monkeypatch):
-    # The result of a game comes up well before the next deal (which waits BETWEEN_GAMES).
-    monkeypatch.setattr(table_base, "RESULT_DELAY", (0.05, 0.1))
+async def start_app(hub: Hub) -> tuple[GambitApp, FakeTerminal, asyncio.Task[None]]:
+    """Ada's app on the real channel driver, to a terminal that erases in colour (tmux)."""
     app = make_app(hub)
     term = FakeTerminal()
     bind(app, term, erase=True)
     run = asyncio.create_task(app.run_async(size=(80, 24)))
     await wait_until(lambda: term.driver is not None and app.is_running)
+    return app, term, run
+
+
+def bidding(app: GambitApp) -> bool:
+    screen = app.screen
+    return isinstance(screen, ProphetTableScreen) and (screen.ask or {}).get("kind") == "bid"
+
+
+async def test_the_bid_row_is_on_the_terminal_at_every_first_round_bid(hub, monkeypatch):
+    # The result of a game comes up well before the next deal (which waits BETWEEN_GAMES).
+    monkeypatch.setattr(table_base, "RESULT_DELAY", (0.05, 0.1))
+    app, term, run = await start_app(hub)
     failures: list[str] = []
     bids_seen: dict[int, str] = {}
     done: list[str] = []  # the orderings that were set up
@@ -177,3 +191,28 @@ async def test_the_bid_row_is_on_the_terminal_at_every_first_round_bid(hub, monk
     assert sorted(bids_seen) == list(range(GAMES)), bids_seen
     assert bids_seen == dict(enumerate(ORDERINGS)), bids_seen
     assert done == ["dialog_over_table", "recomposed", "screen_opened_again"], done
+
+
+async def test_the_bid_row_is_on_the_terminal_of_a_player_back_in_at_a_first_round_bid(hub):
+    """A player whose connection dropped comes back while asked for a first-round bid: the
+    app starts, goes straight back to the table, and its screen mounts with the ask there."""
+    hub.config.grace = 10.0  # the seat waits for the player
+    app, term, run = await start_app(hub)
+    with app._context():
+        pilot = Pilot(app)
+        await enter_lobby(pilot)
+        await open_prophet_table(pilot, players=4, schedule="ascending", cap=1)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: bidding(app))
+    app.exit()
+    await asyncio.wait_for(run, 10)
+    app, term, run = await start_app(hub)
+    try:
+        with app._context():
+            pilot = Pilot(app)
+            await wait_for(pilot, lambda: bidding(app))
+            problem = await terminal_problem(pilot, term, app.screen)
+    finally:
+        app.exit()
+        await asyncio.wait_for(run, 10)
+    assert not problem, problem
