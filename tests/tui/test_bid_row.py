@@ -2,15 +2,14 @@
 item 1: both players of a 4-seat game once saw only their hand while bidding, until a resize).
 
 Many first rounds (a one-round schedule, so every game is a round 1), each begun in another
-of the orderings a real session meets: the last game's result open when the deal starts; a
-dialog over the table when the deal starts (the table is drawn when it is on top again); the
-screen recomposed (a language or theme change) as the deal starts; the table's screen opened
-again while the bid is asked (a new screen mounting with the ask already there); and a player
-back in after a dropped connection, at a bid (a new app whose table screen mounts with the ask
-already there). Each bid is
-read off a terminal emulator fed the bytes the real channel driver sent (with the screen diff
-and the erasing of blank runs a tmux-like terminal gets), and must match what Textual draws
-from scratch.
+of the orderings a real session meets: from the waiting room; the last game's result open when
+the deal starts; a dialog over the table when the deal starts (the table is drawn when it is
+on top again); the screen recomposed (a language or theme change) as the deal starts; the
+table's screen opened again while the bid is asked; and a player back in after a dropped
+connection, at a bid (a new app whose table screen mounts with the ask already there). Each
+bid is read off a terminal emulator fed the bytes the real channel driver sent (with the
+screen diff and the erasing of blank runs a tmux-like terminal gets), and must match what
+Textual draws from scratch.
 """
 
 from __future__ import annotations
