@@ -433,8 +433,11 @@ class GambitApp(App[None]):
             self.pop_screen()
         self.pop_screen()
 
-    def table_screen_closed(self, table_id: int) -> None:
-        self._table_screens.pop(table_id, None)
+    def table_screen_closed(self, table_id: int, screen: Screen) -> None:
+        """Forget ``screen`` as the table's, unless a newer screen of that table took its
+        place (the player left to the lobby and opened the table again before it unmounted)."""
+        if self._table_screens.get(table_id) is screen:
+            del self._table_screens[table_id]
 
     # --- "your turn" ---------------------------------------------------------------------------
 

@@ -254,7 +254,7 @@ class TableScreen(GambitScreen):
             widget.timers = timers
 
     def on_unmount(self) -> None:
-        self.gapp.table_screen_closed(self.table_id)
+        self.gapp.table_screen_closed(self.table_id, self)
 
     def on_table_updated(self, event: events.TableUpdated) -> None:
         if event.table_id != self.table_id:
