@@ -53,7 +53,8 @@ def test_every_option_has_help_and_shows_its_default(command):
 
 def test_serve_takes_every_hub_setting():
     commands = subcommands()
-    hub_only = {"--unix", "--tcp"}  # where the bare hub listens; serve listens for SSH
+    # Where the bare hub listens (serve listens for SSH, and embeds its hub: no bus).
+    hub_only = {"--unix", "--tcp", "--bus", "--bus-token"}
     missing = set(options(commands["hub"])) - set(options(commands["serve"])) - hub_only
     assert not missing, f"gambit serve lacks {sorted(missing)}"
     args = build_parser().parse_args(

@@ -26,15 +26,26 @@ RESTART_EXIT = 75
 
 
 async def run_hub(
-    data_dir: Path, config: HubConfig, unix: Path | None, tcp: tuple[str, int] | None
+    data_dir: Path,
+    config: HubConfig,
+    unix: Path | None,
+    tcp: tuple[str, int] | None,
+    bus: tuple[str, str | None] | None = None,
 ) -> bool:
-    """Serve until stopped; True if an admin's restart stopped it."""
+    """Serve until stopped; True if an admin's restart stopped it. ``bus``: (NATS URL, the
+    gateways' shared token) to serve gateways too (see bus.py)."""
     store = Store.open(data_dir)
     hub = Hub(store, config)
     servers: list[asyncio.Server] = []
     restarted: list[bool] = []
+    hub_bus = None
     try:
         await hub.start()
+        if bus is not None:
+            from .bus import HubBus
+
+            hub_bus = HubBus(hub, *bus)
+            await hub_bus.start()
         unix = unix or data_dir / "hub.sock"
         servers.append(await serve_unix(hub, unix))
         log.info("hub listening on %s", unix)
@@ -45,6 +56,9 @@ async def run_hub(
             port = server.sockets[0].getsockname()[1]
             log.info("hub listening on tcp %s:%s", tcp[0], port)
             ready += f" tcp {tcp[0]}:{port}"
+        if hub_bus is not None:
+            log.info("hub serving gateways on the bus at %s", bus_url_shown(hub_bus.url))
+            ready += f" bus {bus_url_shown(hub_bus.url)}"
         # Stopping is set up before anyone is told the hub is ready: a service manager may
         # stop it the moment it is.
         stop = asyncio.Event()
@@ -58,6 +72,8 @@ async def run_hub(
     finally:
         for server in servers:
             server.close()
+        if hub_bus is not None:
+            await hub_bus.stop()
         await hub.stop()
         store.close()
     return bool(restarted)
@@ -82,14 +98,46 @@ def main_hub(args: argparse.Namespace) -> int:
     except DataDirInUse as err:
         sys.stderr.write(f"gambit hub: {err}\n")
         return 1
+    bus = (args.bus, args.bus_token or None) if args.bus else None
     try:
-        restarted = asyncio.run(run_hub(data_dir, config, unix, tcp))
+        restarted = asyncio.run(run_hub(data_dir, config, unix, tcp, bus))
     except OSError as err:  # the socket is another hub's, or the TCP port is taken
         sys.stderr.write(f"gambit hub: {err}\n")
+        return 1
+    except Exception as err:  # nats-py's own: no NATS server answers at --bus
+        if not type(err).__module__.startswith("nats"):
+            raise
+        sys.stderr.write(f"gambit hub: the bus: {err or type(err).__name__}\n")
         return 1
     finally:
         lock.release()
     return RESTART_EXIT if restarted else 0
+
+
+def bus_url_shown(url: str) -> str:
+    """A NATS URL without its password (it goes to logs and the terminal)."""
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        creds, _, where = rest.rpartition("@")
+        user = creds.partition(":")[0]
+        return f"{scheme}{sep}{user}:***@{where}"
+    return url
+
+
+def add_bus_arguments(parser: argparse.ArgumentParser) -> None:
+    """The bus options that ``gambit hub`` and ``gambit gateway`` share."""
+    parser.add_argument(
+        "--bus",
+        metavar="URL",
+        help="NATS server to meet gateways on (nats://[user:password@]host:port)",
+    )
+    parser.add_argument(
+        "--bus-token",
+        metavar="TOKEN",
+        help="shared secret of the hub and its gateways: only a gateway that knows it may "
+        "vouch for players' keys (without it every bus player is a guest; prefer the "
+        "GAMBIT_BUS_TOKEN environment variable, which ps does not show)",
+    )
 
 
 def add_hub_arguments(parser: argparse.ArgumentParser) -> None:
@@ -98,6 +146,7 @@ def add_hub_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--unix", help="unix socket path (default: DATA_DIR/hub.sock)")
     parser.add_argument("--tcp", help="also listen on HOST:PORT (clients there are guests)")
+    add_bus_arguments(parser)
     add_hub_options(parser)
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="log the informational lines of every library"

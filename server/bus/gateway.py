@@ -1,0 +1,156 @@
+"""A gateway's end of the bus: what an :class:`~server.ssh.host.SSHHost` takes for its hub.
+
+The SSH host hands each session's hub connection to ``hub.serve`` as it does in ``gambit
+serve``; here that relays the app's bytes to the hub over NATS, untouched, and writes what
+the hub answers back into the connection. The app cannot tell the difference.
+
+If the hub falls silent for :data:`~server.bus.wire.SILENCE` seconds, or another hub
+instance starts answering (a restart, a standby taking over), the hub has forgotten these
+sessions: they are ended, and their players connect again (their seats wait for them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import secrets
+import time
+from typing import Any
+
+from protocol.connection import Connection, ConnectionClosed
+
+from . import wire
+
+log = logging.getLogger(__name__)
+
+
+class GatewayAdmin:
+    """What the SSH host asks of the hub's admin: bans live in the hub's store, which a
+    gateway does not open, so a gateway bans nobody itself (see docs/architecture.md)."""
+
+    describe_connection: Any = None
+
+    def banned(self, address: str | None = None, fingerprint: str | None = None) -> str | None:
+        return None
+
+
+class RemoteHub:
+    """The hub, as far as the SSH host can tell: ``spawn``, ``serve`` and ``admin``."""
+
+    def __init__(self, url: str, token: str | None = None, gateway: str | None = None) -> None:
+        self.url = url
+        self.token = token or ""
+        self.gateway = gateway or secrets.token_hex(6)
+        self.admin = GatewayAdmin()
+        self.nc: Any = None
+        self.conns: dict[int, Connection] = {}
+        self._ids = itertools.count(1)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._sender: wire.Sender | None = None
+        self._out = wire.Coalescer(self._flush)
+        self.hub_instance: str | None = None
+        self.hub_seen = 0.0
+
+    async def start(self) -> None:
+        self.nc = await wire.connect(self.url, f"gambit gateway {self.gateway}")
+        self._sender = wire.Sender(self.nc.publish)
+        await self.nc.subscribe(wire.gateway_wildcard(self.gateway), cb=self._on_message)
+        await self.nc.subscribe(wire.HUB_ALIVE_SUBJECT, cb=self._on_hub_alive)
+        await self.nc.flush()
+        self.spawn(self._heartbeat())
+
+    async def stop(self) -> None:
+        for conn in list(self.conns.values()):
+            with contextlib.suppress(Exception):
+                await conn.close()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._sender is not None:
+            await self._sender.flushed()
+        if self.nc is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.nc.drain(), 2)
+
+    def spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # --- one session ---------------------------------------------------------------------------
+
+    async def serve(self, conn: Connection) -> None:
+        """Relay one session's connection until either end closes it."""
+        session = next(self._ids)
+        self.conns[session] = conn
+        self._event(wire.OPEN, session, wire.pack({"peer": conn.peer, "token": self.token}))
+        try:
+            while True:
+                data = await conn.read_bytes()
+                if not data:
+                    break
+                self._event(wire.FRAMES, session, data)
+        finally:
+            if self.conns.pop(session, None) is not None:
+                self._event(wire.END, session, b"")
+            with contextlib.suppress(Exception):
+                await conn.close()
+
+    def _event(self, kind: int, session: int, data: bytes) -> None:
+        self._out.add(None, [kind, session, data])
+
+    def _flush(self, items: dict[Any, list[Any]]) -> None:
+        if self._sender is not None:
+            self._sender.send(wire.HUB_SUBJECT, wire.pack([self.gateway, items[None]]))
+
+    # --- hub → sessions ------------------------------------------------------------------------
+
+    async def _on_message(self, msg: Any) -> None:
+        try:
+            if msg.subject.endswith(".all"):
+                for session, data in wire.unpack(msg.data):
+                    self._deliver(int(session), data)
+            else:
+                self._deliver(int(msg.subject.rsplit(".", 1)[1]), msg.data)
+        except Exception:
+            log.exception("bus: a message from the hub could not be handled; dropped")
+
+    def _deliver(self, session: int, data: bytes | None) -> None:
+        conn = self.conns.get(session)
+        if conn is None:
+            return
+        if data:
+            try:
+                conn.write(bytes(data))
+                return
+            except ConnectionClosed:
+                pass
+        # The hub hung up (or the app's end is gone): end the session here too.
+        self.conns.pop(session, None)
+        self.spawn(conn.close())
+
+    # --- liveness --------------------------------------------------------------------------
+
+    async def _on_hub_alive(self, msg: Any) -> None:
+        with contextlib.suppress(Exception):
+            instance = str(wire.unpack(msg.data)["hub"])
+            if self.hub_instance is not None and instance != self.hub_instance:
+                log.warning("bus: another hub answers now; ending every session")
+                self._end_all()
+            self.hub_instance = instance
+            self.hub_seen = time.monotonic()
+
+    async def _heartbeat(self) -> None:
+        while True:
+            self._event(wire.ALIVE, 0, wire.pack({"sessions": list(self.conns)}))
+            if self.hub_seen and time.monotonic() - self.hub_seen > wire.SILENCE and self.conns:
+                log.warning("bus: the hub is silent; ending every session")
+                self._end_all()
+            await asyncio.sleep(wire.HEARTBEAT)
+
+    def _end_all(self) -> None:
+        for session in list(self.conns):
+            conn = self.conns.pop(session)
+            self.spawn(conn.close())

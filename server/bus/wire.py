@@ -1,0 +1,143 @@
+"""What travels on the bus, on which subjects, and how it is sent in order.
+
+Gateways publish to one subject the hub listens on (:data:`HUB_SUBJECT`); each message is
+``[gateway id, [[kind, session, data], …]]``: a tick's worth of events, in order. ``data`` of
+a :data:`FRAMES` event is the app's bytes exactly as it wrote them (the protocol's own
+length-prefixed msgpack frames), so the hub decodes and checks them exactly as it checks an
+in-process app's.
+
+The hub answers each session on a subject of its own (:func:`session_subject`) with the
+session's frames (empty: the hub hung up). When one tick has output for several sessions of a
+gateway (a lobby update to everyone, say), the gateway gets one message instead
+(:func:`gateway_subject`): ``[[session, data or None], …]``. A gateway reads both through one
+wildcard subscription, so they arrive in the order they were published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import msgpack
+
+log = logging.getLogger(__name__)
+
+PREFIX = "gambit"
+HUB_SUBJECT = f"{PREFIX}.hub"
+#: The active hub says it is alive here, once a second: ``{"hub": its instance id}``.
+HUB_ALIVE_SUBJECT = f"{PREFIX}.hubinfo"
+
+# Event kinds, gateway → hub.
+OPEN = 1  # data: msgpack {"peer": address, "token": the gateway's shared token or ""}
+FRAMES = 2  # data: the app's bytes
+END = 3  # the session has ended at the gateway
+ALIVE = 4  # session 0; data: msgpack {"sessions": [live session ids]}
+
+#: Seconds between heartbeats, and of silence after which the other side is given up.
+HEARTBEAT = 1.0
+SILENCE = 4.0
+
+
+def session_subject(gateway: str, session: int) -> str:
+    return f"{PREFIX}.gw.{gateway}.s.{session}"
+
+
+def gateway_subject(gateway: str) -> str:
+    return f"{PREFIX}.gw.{gateway}.all"
+
+
+def gateway_wildcard(gateway: str) -> str:
+    return f"{PREFIX}.gw.{gateway}.>"
+
+
+def pack(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def unpack(data: bytes) -> Any:
+    return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+class Sender:
+    """Publishes in the order given, from synchronous code: one task drains the queue, so a
+    publish that waits (a full buffer) never lets a later one overtake it."""
+
+    def __init__(self, publish: Callable[[str, bytes], Any]) -> None:
+        self._publish = publish
+        self._queue: deque[tuple[str, bytes]] = deque()
+        self._task: asyncio.Task[None] | None = None
+        self.dropped = 0
+
+    def send(self, subject: str, payload: bytes) -> None:
+        self._queue.append((subject, payload))
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        try:
+            while self._queue:
+                subject, payload = self._queue.popleft()
+                try:
+                    await self._publish(subject, payload)
+                except Exception as err:  # closed, or the reconnect buffer is full
+                    self.dropped += 1
+                    log.warning("bus: could not publish on %s: %s", subject, err)
+        finally:
+            self._task = None
+
+    async def flushed(self) -> None:
+        """Wait until everything sent so far has been handed to the client."""
+        while self._task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._task)
+
+
+class Coalescer:
+    """Collects a tick's output by key and calls ``flush(items)`` once, soon after: a burst
+    (a lobby update to every session) becomes one publish instead of many."""
+
+    def __init__(self, flush: Callable[[dict[Any, list[Any]]], None]) -> None:
+        self._flush = flush
+        self._items: dict[Any, list[Any]] = {}
+        self._scheduled = False
+
+    def add(self, key: Any, item: Any) -> None:
+        self._items.setdefault(key, []).append(item)
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._run)
+
+    def _run(self) -> None:
+        self._scheduled = False
+        items, self._items = self._items, {}
+        if items:
+            self._flush(items)
+
+
+async def connect(url: str, name: str, **callbacks: Any) -> Any:
+    """A NATS client that reconnects by itself, for ever, every half second.
+
+    ``url`` may carry ``user:password@``; nats-py is imported here, so only bus commands
+    need it.
+    """
+    import nats
+
+    async def on_error(err: Exception) -> None:
+        log.warning("bus: %s", err)
+
+    return await nats.connect(
+        url,
+        name=name,
+        allow_reconnect=True,
+        max_reconnect_attempts=-1,
+        reconnect_time_wait=0.5,
+        connect_timeout=2,
+        ping_interval=5,
+        max_outstanding_pings=2,
+        error_cb=on_error,
+        **callbacks,
+    )

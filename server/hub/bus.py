@@ -1,0 +1,209 @@
+"""The hub's end of the bus: every gateway's sessions served like local connections.
+
+Each session a gateway opens becomes a :class:`BusConnection`, and the hub serves it with
+:meth:`Hub.serve` as it serves a unix-socket client: the same frames, checked the same way.
+Whether the identity in its ``hello`` is believed depends on the gateway: only one that
+knows the shared token (``--bus-token``) is trusted; anyone else on the bus gets guests.
+
+A gateway that falls silent (killed, cut off) for :data:`~server.bus.wire.SILENCE` seconds
+has its sessions ended here: their players' seats wait out the grace period, as for any
+dropped connection, and a player who comes back through another gateway gets theirs back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from protocol.codec import MAX_CLIENT_FRAME
+from protocol.connection import Connection, ConnectionClosed
+from server.bus import wire
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+log = logging.getLogger(__name__)
+
+
+class BusConnection(Connection):
+    """One gateway session, as the hub sees it."""
+
+    def __init__(self, bus: HubBus, gateway: str, session: int, *, trusted: bool, peer: str):
+        super().__init__(MAX_CLIENT_FRAME)
+        self._bus = bus
+        self.gateway = gateway
+        self.session = session
+        self.trusted = trusted
+        self.peer = peer
+        self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._out_closed = False
+
+    def write(self, data: bytes) -> None:
+        if self._out_closed:
+            raise ConnectionClosed
+        self._bus.out(self.gateway, self.session, data)
+
+    def received(self, data: bytes | None) -> None:
+        self._inbox.put_nowait(data)
+
+    async def _read_some(self) -> bytes:
+        data = await self._inbox.get()
+        return data or b""
+
+    async def close(self) -> None:
+        if not self._out_closed:
+            self._out_closed = True
+            self._bus.out(self.gateway, self.session, None)
+        self.closed = True
+        self._inbox.put_nowait(None)
+
+
+class HubBus:
+    """Subscribes to what gateways send, and publishes what the hub answers."""
+
+    def __init__(self, hub: Hub, url: str, token: str | None = None) -> None:
+        self.hub = hub
+        self.url = url
+        self.token = token or ""
+        self.instance = secrets.token_hex(8)
+        self.nc: Any = None
+        self.conns: dict[tuple[str, int], BusConnection] = {}
+        self.seen: dict[str, float] = {}
+        self._sender: wire.Sender | None = None
+        self._out = wire.Coalescer(self._flush)
+        self._tasks: list[asyncio.Task[None]] = []
+        #: Sessions ended because their gateway went silent (tests and logs).
+        self.dropped_by_silence = 0
+
+    async def start(self) -> None:
+        self.nc = await wire.connect(
+            self.url,
+            "gambit hub",
+            disconnected_cb=self._disconnected,
+            reconnected_cb=self._reconnected,
+        )
+        self._sender = wire.Sender(self.nc.publish)
+        await self.nc.subscribe(wire.HUB_SUBJECT, cb=self._on_message)
+        await self.nc.flush()
+        loop = asyncio.get_running_loop()
+        self._tasks.append(loop.create_task(self._heartbeat()))
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for conn in list(self.conns.values()):
+            conn.received(None)
+        if self._sender is not None:
+            await self._sender.flushed()
+        if self.nc is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.nc.drain(), 2)
+
+    async def _disconnected(self) -> None:
+        log.warning("bus: disconnected from NATS; reconnecting")
+
+    async def _reconnected(self) -> None:
+        log.warning("bus: reconnected to NATS")
+
+    # --- gateways → hub ----------------------------------------------------------------------
+
+    async def _on_message(self, msg: Any) -> None:
+        try:
+            gateway, events = wire.unpack(msg.data)
+            gateway = str(gateway)
+            for kind, session, data in events:
+                self._event(gateway, int(kind), int(session), data)
+        except Exception:
+            log.exception("bus: a message from a gateway could not be handled; dropped")
+
+    def _event(self, gateway: str, kind: int, session: int, data: Any) -> None:
+        self.seen[gateway] = time.monotonic()
+        key = (gateway, session)
+        if kind == wire.FRAMES:
+            conn = self.conns.get(key)
+            if conn is None:
+                self.out(gateway, session, None)  # unknown here (a hub restarted): hang up
+            else:
+                conn.received(bytes(data))
+        elif kind == wire.OPEN:
+            if key in self.conns:
+                return
+            info = wire.unpack(data)
+            token = str(info.get("token") or "")
+            trusted = bool(self.token) and hmac.compare_digest(token, self.token)
+            peer = f"bus {gateway} {str(info.get('peer', '?'))[:64]}"
+            conn = BusConnection(self, gateway, session, trusted=trusted, peer=peer)
+            self.conns[key] = conn
+            self.hub.spawn(self._serve(conn))
+        elif kind == wire.END:
+            conn = self.conns.pop(key, None)
+            if conn is not None:
+                conn.received(None)
+        elif kind == wire.ALIVE:
+            live = set(wire.unpack(data).get("sessions", ()))
+            for (gw, sid), conn in list(self.conns.items()):
+                if gw == gateway and sid not in live:
+                    self.conns.pop((gw, sid), None)
+                    conn.received(None)
+
+    async def _serve(self, conn: BusConnection) -> None:
+        try:
+            await self.hub.serve(conn)
+        finally:
+            key = (conn.gateway, conn.session)
+            if self.conns.get(key) is conn:
+                del self.conns[key]
+
+    # --- hub → gateways ----------------------------------------------------------------------
+
+    def out(self, gateway: str, session: int, data: bytes | None) -> None:
+        """Queue ``data`` for a session (None: the hub hung up); sent at the end of the tick."""
+        self._out.add(gateway, (session, data))
+
+    def _flush(self, items: dict[str, list[tuple[int, bytes | None]]]) -> None:
+        sender = self._sender
+        if sender is None:
+            return
+        for gateway, pairs in items.items():
+            merged: list[list[Any]] = []
+            for session, data in pairs:
+                last = merged[-1] if merged else None
+                if last is not None and last[0] == session and last[1] is not None and data:
+                    last[1] += data
+                else:
+                    merged.append([session, bytearray(data) if data is not None else None])
+            if len({session for session, _ in merged}) == 1:
+                session = merged[0][0]
+                for _, data in merged:
+                    sender.send(wire.session_subject(gateway, session), bytes(data or b""))
+            else:
+                batch = [[s, bytes(d) if d is not None else None] for s, d in merged]
+                sender.send(wire.gateway_subject(gateway), wire.pack(batch))
+
+    # --- liveness --------------------------------------------------------------------------
+
+    async def _heartbeat(self) -> None:
+        alive = wire.pack({"hub": self.instance})
+        while True:
+            if self._sender is not None:
+                self._sender.send(wire.HUB_ALIVE_SUBJECT, alive)
+            now = time.monotonic()
+            for gateway, at in list(self.seen.items()):
+                if now - at > wire.SILENCE:
+                    del self.seen[gateway]
+                    self._gateway_gone(gateway)
+            await asyncio.sleep(wire.HEARTBEAT)
+
+    def _gateway_gone(self, gateway: str) -> None:
+        ended = [key for key in self.conns if key[0] == gateway]
+        if ended:
+            log.warning("bus: gateway %s is silent; ending its %d session(s)", gateway, len(ended))
+        for key in ended:
+            conn = self.conns.pop(key)
+            self.dropped_by_silence += 1
+            conn.received(None)
