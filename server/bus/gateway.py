@@ -4,6 +4,11 @@ The SSH host hands each session's hub connection to ``hub.serve`` as it does in 
 serve``; here that relays the app's bytes to the hub over NATS, untouched, and writes what
 the hub answers back into the connection. The app cannot tell the difference.
 
+What goes to the hub waits (in order) until the hub is known to listen: until its first
+heartbeat, and again after the link to NATS dropped, until the hub is heard once more (a
+NATS server restarting forgets every subscription; what was published before the hub had
+subscribed again would be lost). A new session meanwhile shows "Connecting…".
+
 If the hub falls silent for :data:`~server.bus.wire.SILENCE` seconds, or another hub
 instance starts answering (a restart, a standby taking over), the hub has forgotten these
 sessions: they are ended, and their players connect again (their seats wait for them).
@@ -24,6 +29,9 @@ from protocol.connection import Connection, ConnectionClosed
 from . import wire
 
 log = logging.getLogger(__name__)
+
+#: Events held while the hub is not listening, at most; past that every session is ended.
+MAX_HELD = 100_000
 
 
 class GatewayAdmin:
@@ -52,9 +60,14 @@ class RemoteHub:
         self._out = wire.Coalescer(self._flush)
         self.hub_instance: str | None = None
         self.hub_seen = 0.0
+        #: The hub listens: events go out as they come (else they are held, in order).
+        self.ready = False
+        self._held: list[list[Any]] = []
 
     async def start(self) -> None:
-        self.nc = await wire.connect(self.url, f"gambit gateway {self.gateway}")
+        self.nc = await wire.connect(
+            self.url, f"gambit gateway {self.gateway}", disconnected_cb=self._disconnected
+        )
         self._sender = wire.Sender(self.nc.publish)
         await self.nc.subscribe(wire.gateway_wildcard(self.gateway), cb=self._on_message)
         await self.nc.subscribe(wire.HUB_ALIVE_SUBJECT, cb=self._on_hub_alive)
@@ -99,7 +112,26 @@ class RemoteHub:
                 await conn.close()
 
     def _event(self, kind: int, session: int, data: bytes) -> None:
-        self._out.add(None, [kind, session, data])
+        if self.ready:
+            self._out.add(None, [kind, session, data])
+        elif kind != wire.ALIVE:
+            self._held.append([kind, session, data])
+            if len(self._held) > MAX_HELD:
+                log.error("bus: the hub has not listened for too long; ending every session")
+                self._held.clear()
+                self._end_all()
+
+    def _hub_listens(self) -> None:
+        if self.ready:
+            return
+        self.ready = True
+        held, self._held = self._held, []
+        for event in held:
+            self._out.add(None, event)
+
+    async def _disconnected(self) -> None:
+        log.warning("bus: disconnected from NATS; reconnecting")
+        self.ready = False
 
     def _flush(self, items: dict[Any, list[Any]]) -> None:
         if self._sender is not None:
@@ -141,12 +173,15 @@ class RemoteHub:
                 self._end_all()
             self.hub_instance = instance
             self.hub_seen = time.monotonic()
+            self._hub_listens()
 
     async def _heartbeat(self) -> None:
         while True:
             self._event(wire.ALIVE, 0, wire.pack({"sessions": list(self.conns)}))
-            if self.hub_seen and time.monotonic() - self.hub_seen > wire.SILENCE and self.conns:
+            if self.ready and time.monotonic() - self.hub_seen > wire.SILENCE:
                 log.warning("bus: the hub is silent; ending every session")
+                self.ready = False  # new sessions wait for a hub to answer again
+                self.hub_instance = None  # and the next one to answer is not "another"
                 self._end_all()
             await asyncio.sleep(wire.HEARTBEAT)
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from protocol.codec import MAX_CLIENT_FRAME
 from protocol.connection import Connection, ConnectionClosed
+from protocol.event_log import SentLogs
 from server.bus import wire
 
 if TYPE_CHECKING:
@@ -108,7 +109,12 @@ class HubBus:
         log.warning("bus: disconnected from NATS; reconnecting")
 
     async def _reconnected(self) -> None:
+        """What was published while NATS was away may be lost: every bus session's next
+        table view goes out whole, not as a delta of one it may never have had."""
         log.warning("bus: reconnected to NATS")
+        for session in self.hub.sessions:
+            if isinstance(session.conn, BusConnection):
+                session.sent_logs = SentLogs()
 
     # --- gateways → hub ----------------------------------------------------------------------
 
