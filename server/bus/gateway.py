@@ -10,8 +10,11 @@ NATS server restarting forgets every subscription; what was published before the
 subscribed again would be lost). A new session meanwhile shows "Connecting…".
 
 If the hub falls silent for :data:`~server.bus.wire.SILENCE` seconds, or another hub
-instance starts answering (a restart, a standby taking over), the hub has forgotten these
-sessions: they are ended, and their players connect again (their seats wait for them).
+instance starts answering (a restart, a standby taking over), that hub has never heard of
+these sessions: each is opened again there with the app's own ``hello`` (kept from when it
+was said), and the app is told "Reconnecting to the tables…" meanwhile. The SSH session
+stays up; the new hub answers as it answers a player who reconnects (their seats wait for
+them).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import secrets
 import time
 from typing import Any
 
+from protocol.codec import MAX_CLIENT_FRAME, FrameDecoder, encode
 from protocol.connection import Connection, ConnectionClosed
 
 from . import wire
@@ -32,6 +36,10 @@ log = logging.getLogger(__name__)
 
 #: Events held while the hub is not listening, at most; past that every session is ended.
 MAX_HELD = 100_000
+#: What an app is told while its session moves to another hub.
+RECONNECTING = encode(
+    {"t": "notice", "code": "reconnecting", "message": "Reconnecting to the tables…"}
+)
 
 
 class GatewayAdmin:
@@ -54,6 +62,10 @@ class RemoteHub:
         self.admin = GatewayAdmin()
         self.nc: Any = None
         self.conns: dict[int, Connection] = {}
+        #: Each session's ``hello`` as its app said it (to say it again to another hub), or
+        #: the decoder still looking for it.
+        self.hellos: dict[int, bytes] = {}
+        self._looking: dict[int, FrameDecoder] = {}
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sender: wire.Sender | None = None
@@ -98,18 +110,34 @@ class RemoteHub:
         """Relay one session's connection until either end closes it."""
         session = next(self._ids)
         self.conns[session] = conn
-        self._event(wire.OPEN, session, wire.pack({"peer": conn.peer, "token": self.token}))
+        self._looking[session] = FrameDecoder(MAX_CLIENT_FRAME)
+        self._open(session)
         try:
             while True:
                 data = await conn.read_bytes()
                 if not data:
                     break
+                if session in self._looking:
+                    self._look_for_hello(session, data)
                 self._event(wire.FRAMES, session, data)
         finally:
+            self.hellos.pop(session, None)
+            self._looking.pop(session, None)
             if self.conns.pop(session, None) is not None:
                 self._event(wire.END, session, b"")
             with contextlib.suppress(Exception):
                 await conn.close()
+
+    def _open(self, session: int) -> None:
+        conn = self.conns[session]
+        self._event(wire.OPEN, session, wire.pack({"peer": conn.peer, "token": self.token}))
+
+    def _look_for_hello(self, session: int, data: bytes) -> None:
+        for message in self._looking[session].feed(data):
+            if isinstance(message, dict) and message.get("t") == "hello":
+                self.hellos[session] = encode(message)
+                del self._looking[session]
+                return
 
     def _event(self, kind: int, session: int, data: bytes) -> None:
         if self.ready:
@@ -169,8 +197,8 @@ class RemoteHub:
         with contextlib.suppress(Exception):
             instance = str(wire.unpack(msg.data)["hub"])
             if self.hub_instance is not None and instance != self.hub_instance:
-                log.warning("bus: another hub answers now; ending every session")
-                self._end_all()
+                log.warning("bus: another hub answers now; moving every session to it")
+                self._rehome_all()
             self.hub_instance = instance
             self.hub_seen = time.monotonic()
             self._hub_listens()
@@ -179,11 +207,27 @@ class RemoteHub:
         while True:
             self._event(wire.ALIVE, 0, wire.pack({"sessions": list(self.conns)}))
             if self.ready and time.monotonic() - self.hub_seen > wire.SILENCE:
-                log.warning("bus: the hub is silent; ending every session")
-                self.ready = False  # new sessions wait for a hub to answer again
+                log.warning("bus: the hub is silent; sessions wait for a hub to answer")
+                self.ready = False  # what sessions send waits for a hub to answer again
                 self.hub_instance = None  # and the next one to answer is not "another"
-                self._end_all()
+                self._rehome_all()
             await asyncio.sleep(wire.HEARTBEAT)
+
+    def _rehome_all(self) -> None:
+        """Open every session again (on the hub that answers next) with its app's hello;
+        one whose app has not said hello yet has nothing to resume, and is ended."""
+        for session, conn in list(self.conns.items()):
+            hello = self.hellos.get(session)
+            if hello is None:
+                self.conns.pop(session)
+                self.spawn(conn.close())
+                continue
+            try:
+                conn.write(RECONNECTING)
+            except ConnectionClosed:
+                continue
+            self._open(session)
+            self._event(wire.FRAMES, session, hello)
 
     def _end_all(self) -> None:
         for session in list(self.conns):

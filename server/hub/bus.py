@@ -67,8 +67,8 @@ class BusConnection(Connection):
 class HubBus:
     """Subscribes to what gateways send, and publishes what the hub answers."""
 
-    def __init__(self, hub: Hub, url: str, token: str | None = None) -> None:
-        self.hub = hub
+    def __init__(self, hub: Hub | None, url: str, token: str | None = None) -> None:
+        self.hub: Hub = hub  # type: ignore[assignment]  # given by start() if not here
         self.url = url
         self.token = token or ""
         self.instance = secrets.token_hex(8)
@@ -81,13 +81,21 @@ class HubBus:
         #: Sessions ended because their gateway went silent (tests and logs).
         self.dropped_by_silence = 0
 
-    async def start(self) -> None:
+    async def connect(self) -> None:
+        """Reach NATS (a hub does before it asks for the lease, see lease.py)."""
         self.nc = await wire.connect(
             self.url,
             "gambit hub",
             disconnected_cb=self._disconnected,
             reconnected_cb=self._reconnected,
         )
+
+    async def start(self, hub: Hub | None = None) -> None:
+        """Serve gateways: from now on the hub hears them and answers."""
+        if hub is not None:
+            self.hub = hub
+        if self.nc is None:
+            await self.connect()
         self._sender = wire.Sender(self.nc.publish)
         await self.nc.subscribe(wire.HUB_SUBJECT, cb=self._on_message)
         await self.nc.flush()
@@ -95,13 +103,15 @@ class HubBus:
         self._tasks.append(loop.create_task(self._heartbeat()))
 
     async def stop(self) -> None:
+        """Stop serving gateways and leave NATS (twice is harmless)."""
         for task in self._tasks:
             task.cancel()
+        self._tasks.clear()
         for conn in list(self.conns.values()):
             conn.received(None)
         if self._sender is not None:
             await self._sender.flushed()
-        if self.nc is not None:
+        if self.nc is not None and not self.nc.is_closed:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.nc.drain(), 2)
 
@@ -112,6 +122,8 @@ class HubBus:
         """What was published while NATS was away may be lost: every bus session's next
         table view goes out whole, not as a delta of one it may never have had."""
         log.warning("bus: reconnected to NATS")
+        if self.hub is None:  # a standby, still waiting for the lease
+            return
         for session in self.hub.sessions:
             if isinstance(session.conn, BusConnection):
                 session.sent_logs = SentLogs()
@@ -132,10 +144,10 @@ class HubBus:
         key = (gateway, session)
         if kind == wire.FRAMES:
             conn = self.conns.get(key)
-            if conn is None:
-                self.out(gateway, session, None)  # unknown here (a hub restarted): hang up
-            else:
+            if conn is not None:
                 conn.received(bytes(data))
+            # else: sent to the hub before this one; its gateway opens it here again once it
+            # hears this hub (see server/bus/gateway.py), and what was sent before is lost
         elif kind == wire.OPEN:
             if key in self.conns:
                 return

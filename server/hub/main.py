@@ -12,6 +12,7 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from server.store import DataDirInUse, Store, default_data_dir, lock_data_dir
 
@@ -19,6 +20,12 @@ from .cli_options import add_hub_options, hub_config_from
 from .config import HubConfig
 from .hub import Hub
 from .listener import serve_tcp, serve_unix
+
+if TYPE_CHECKING:
+    from server.store import DataDirLock
+
+    from .bus import HubBus
+    from .lease import HubLease
 
 log = logging.getLogger(__name__)
 #: The exit code after an admin's restart (see server/ssh/serve.py).
@@ -33,19 +40,77 @@ async def run_hub(
     bus: tuple[str, str | None] | None = None,
 ) -> bool:
     """Serve until stopped; True if an admin's restart stopped it. ``bus``: (NATS URL, the
-    gateways' shared token) to serve gateways too (see bus.py)."""
+    gateways' shared token) to serve gateways too (see bus.py): then the data folder is
+    locked here, once this hub holds the lease (lease.py), not by the caller."""
+    hub_bus = None
+    lease = None
+    lock = None
+    if bus is not None:
+        from .bus import HubBus
+        from .lease import HubLease, NoLease
+
+        hub_bus = HubBus(None, *bus)
+        await hub_bus.connect()
+        lease = HubLease(hub_bus.nc, hub_bus.instance)
+        try:
+            await lease.acquire(waiting=lambda: print(STANDBY, flush=True))
+        except NoLease as err:
+            log.warning("no lease (NATS without JetStream: %s); no standby can take over", err)
+            lease = None
+        lock = await take_lock(data_dir, f"gambit hub on the bus {bus_url_shown(bus[0])}")
+    try:
+        return await _serve(data_dir, config, unix, tcp, hub_bus, lease)
+    finally:
+        if hub_bus is not None:
+            await hub_bus.stop()
+        if lease is not None:
+            await lease.release()
+        if lock is not None:
+            lock.release()
+
+
+#: What a hub that waits for the lease says (a standby).
+STANDBY = "gambit hub standby: another hub is active; waiting for its lease"
+
+
+async def take_lock(data_dir: Path, what: str, timeout: float = 10.0) -> DataDirLock:
+    """The data folder's lock, waited for a while: a hub that has just lost its lease is
+    still stopping (it stops at once when it notices)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            return lock_data_dir(data_dir, what)
+        except DataDirInUse:
+            if loop.time() >= deadline:
+                raise
+            await asyncio.sleep(0.2)
+
+
+async def _serve(
+    data_dir: Path,
+    config: HubConfig,
+    unix: Path | None,
+    tcp: tuple[str, int] | None,
+    hub_bus: HubBus | None,
+    lease: HubLease | None,
+) -> bool:
     store = Store.open(data_dir)
     hub = Hub(store, config)
     servers: list[asyncio.Server] = []
     restarted: list[bool] = []
-    hub_bus = None
+    # Stopping is set up before anyone is told the hub is ready: a service manager may
+    # stop it the moment it is.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
     try:
+        if lease is not None:
+            lease.keep(lost=stop.set)
         await hub.start()
-        if bus is not None:
-            from .bus import HubBus
-
-            hub_bus = HubBus(hub, *bus)
-            await hub_bus.start()
+        if hub_bus is not None:
+            await hub_bus.start(hub)
         unix = unix or data_dir / "hub.sock"
         servers.append(await serve_unix(hub, unix))
         log.info("hub listening on %s", unix)
@@ -59,12 +124,6 @@ async def run_hub(
         if hub_bus is not None:
             log.info("hub serving gateways on the bus at %s", bus_url_shown(hub_bus.url))
             ready += f" bus {bus_url_shown(hub_bus.url)}"
-        # Stopping is set up before anyone is told the hub is ready: a service manager may
-        # stop it the moment it is.
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
         hub.on_fatal = stop.set
         hub.admin.on_restart = lambda: (restarted.append(True), stop.set())
         print(ready, flush=True)
@@ -72,9 +131,7 @@ async def run_hub(
     finally:
         for server in servers:
             server.close()
-        if hub_bus is not None:
-            await hub_bus.stop()
-        await hub.stop()
+        await hub.stop()  # its goodbyes still go out on the bus (stopped by run_hub)
         store.close()
     return bool(restarted)
 
@@ -92,15 +149,17 @@ def main_hub(args: argparse.Namespace) -> int:
         tcp = (host or "127.0.0.1", int(port))
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
     unix = Path(args.unix) if args.unix else data_dir / "hub.sock"
+    bus = (args.bus, args.bus_token or None) if args.bus else None
+    lock = None
     try:
-        # One hub per database, taken before the store is opened (see server/store/lock.py).
-        lock = lock_data_dir(data_dir, f"gambit hub on {unix}")
+        if bus is None:
+            # One hub per database, taken before the store is opened (server/store/lock.py);
+            # on the bus, once this hub holds the lease (run_hub).
+            lock = lock_data_dir(data_dir, f"gambit hub on {unix}")
+        restarted = asyncio.run(run_hub(data_dir, config, unix, tcp, bus))
     except DataDirInUse as err:
         sys.stderr.write(f"gambit hub: {err}\n")
         return 1
-    bus = (args.bus, args.bus_token or None) if args.bus else None
-    try:
-        restarted = asyncio.run(run_hub(data_dir, config, unix, tcp, bus))
     except OSError as err:  # the socket is another hub's, or the TCP port is taken
         sys.stderr.write(f"gambit hub: {err}\n")
         return 1
@@ -110,7 +169,8 @@ def main_hub(args: argparse.Namespace) -> int:
         sys.stderr.write(f"gambit hub: the bus: {err or type(err).__name__}\n")
         return 1
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
     return RESTART_EXIT if restarted else 0
 
 

@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -59,7 +60,8 @@ class NatsServer:
     def start(self) -> None:
         log = open(self.folder / "nats.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [self.binary, "-a", "127.0.0.1", "-p", str(self.port)],
+            # JetStream (in this folder) for the hubs' lease.
+            [self.binary, "-a", "127.0.0.1", "-p", str(self.port), "-js", "-sd", str(self.folder)],
             stdout=log,
             stderr=subprocess.STDOUT,
         )
@@ -81,7 +83,8 @@ class NatsServer:
 
 
 class GambitProcess:
-    """``gambit hub`` or ``gambit gateway``, started and waited for until it says it is up."""
+    """``gambit hub`` or ``gambit gateway``, started and waited for until it says it is up;
+    a thread reads what it prints (``out``)."""
 
     def __init__(self, name: str, folder: Path, args: list[str], ready: str) -> None:
         self.name = name
@@ -96,17 +99,28 @@ class GambitProcess:
             env=env,
         )
         self.out = ""
-        deadline = time.monotonic() + 30
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        try:
+            self.wait_line(ready, 30)
+        except AssertionError:
+            self.stop()
+            raise
+
+    def _read(self) -> None:
         assert self.proc.stdout is not None
-        while time.monotonic() < deadline:
-            line = self.proc.stdout.readline()
-            if not line:
-                break
+        for line in self.proc.stdout:
             self.out += line
-            if ready in line:
-                return
-        self.stop()
-        raise AssertionError(f"{name} did not start:\n{self.out}\n{self.log()}")
+
+    def wait_line(self, text: str, timeout: float = 20.0) -> None:
+        """Wait until it has printed ``text`` (bounded)."""
+        deadline = time.monotonic() + timeout
+        while text not in self.out:
+            if time.monotonic() > deadline or (
+                self.proc.poll() is not None and not self._reader.is_alive()
+            ):
+                raise AssertionError(f"{self.name} never said {text!r}:\n{self.out}\n{self.log()}")
+            time.sleep(0.05)
 
     def log(self) -> str:
         return self.log_file.read_text() if self.log_file.exists() else ""
@@ -126,10 +140,14 @@ class GambitProcess:
         return self.proc.returncode
 
 
-def start_hub(folder: Path, bus: str, *hub_options: str) -> GambitProcess:
+def start_hub(
+    folder: Path, bus: str, *hub_options: str, name: str = "hub", standby: bool = False
+) -> GambitProcess:
+    """A hub on the bus (a standby: one that waits for the lease of another)."""
     data = folder / "hub"
-    args = ["hub", "--data-dir", str(data), "--bus", bus, *hub_options]
-    return GambitProcess("hub", folder, args, "gambit hub ready")
+    args = ["hub", "--data-dir", str(data), "--unix", str(folder / f"{name}.sock"), "--bus", bus]
+    ready = "gambit hub standby" if standby else "gambit hub ready"
+    return GambitProcess(name, folder, [*args, *hub_options], ready)
 
 
 class Gateway(GambitProcess):

@@ -1,7 +1,8 @@
 """Two SSH gateways, one hub and NATS, as separate processes, played with real ``ssh``.
 
-One cluster for the module (NATS, ``gambit hub --bus``, two ``gambit gateway``s sharing a
-host key, one of them with an app worker); a test that kills a gateway starts its own.
+One cluster for the module (NATS with JetStream, ``gambit hub --bus`` and a standby hub, two
+``gambit gateway``s sharing a host key, one of them with an app worker); a test that kills a
+gateway starts its own; the last one kills the active hub.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import time
 
 import pytest
 
+from server.store import Store
 from tests.ssh.conftest import needs_openssh
 from tests.ssh.harness import ssh_keygen
 from tests.ssh.test_e2e import Player, join, play_until_result, seat_line
@@ -24,23 +26,38 @@ pytestmark = [pytest.mark.cluster, needs_openssh]
 def cluster(nats, tmp_path_factory):
     folder = tmp_path_factory.mktemp("cluster")
     key = folder / "host_key"
-    hub = start_hub(folder, nats.url, "--bot-delay", "0.05", "--grace", "60")
+    options = ("--bot-delay", "0.05", "--grace", "60")
+    hub = start_hub(folder, nats.url, *options)
+    standby = start_hub(folder, nats.url, *options, name="standby", standby=True)
     gateways = []
     try:
         gateways.append(Gateway("gw1", folder, nats.url, key, "--workers", "0"))
         gateways.append(Gateway("gw2", folder, nats.url, key, "--workers", "1"))
-        yield {"folder": folder, "key": key, "hub": hub, "gateways": gateways, "nats": nats}
+        yield {
+            "folder": folder,
+            "key": key,
+            "hub": hub,
+            "standby": standby,
+            "gateways": gateways,
+            "nats": nats,
+        }
     finally:
-        for process in (*gateways, hub):
+        for process in (*gateways, hub, standby):
             process.stop()
-    for process in (*gateways, hub):
+    for process in (*gateways, hub, standby):
         assert "Traceback" not in process.log(), process.log()
+    store = Store.open(folder / "hub")
+    try:
+        assert store.ledger_total() == 0  # every chip of every deal is accounted for
+    finally:
+        store.close()
 
 
 @pytest.fixture(scope="module")
 def keys(tmp_path_factory):
     folder = tmp_path_factory.mktemp("keys")
-    return {name: ssh_keygen(folder / name) for name in ("ada", "bo", "cy", "di", "eve")}
+    names = ("ada", "bo", "cy", "di", "eve", "fay", "gus")
+    return {name: ssh_keygen(folder / name) for name in names}
 
 
 @pytest.fixture
@@ -136,3 +153,34 @@ def test_nats_restarts_and_everyone_reconnects(cluster, players, keys):
     eve.settle()
     eve.press("still here\r")
     di.wait_for("still here")
+
+
+def test_the_standby_takes_over_when_the_hub_dies_and_the_deal_goes_on(cluster, players, keys):
+    one, two = cluster["gateways"]
+    fay = Player(one, "Fay", key=keys["fay"])
+    gus = Player(two, "Gus", key=keys["gus"])
+    players.extend([fay, gus])
+    fay.enter_lobby()
+    gus.enter_lobby()
+    fay.press("n")
+    fay.wait_for("New table")
+    fay.settle()
+    fay.press("\x13")
+    number = re.search(r"Table (\d+) · stake", fay.wait_for(r"Table \d+ · stake")).group(1)
+    join(gus, number, owner="Fay")
+    fay.wait_for(r"Gus")
+    for n in (3, 4):
+        fay.press("b")
+        fay.wait_for(rf"Bot {n}")
+    fay.settle()
+    fay.press("s")
+    for player in (fay, gus):
+        player.wait_for("The Bid")
+    cluster["hub"].kill()  # kill -9 the active hub, mid-deal
+    cluster["standby"].wait_line("gambit hub ready", timeout=20)
+    for player in (fay, gus):  # the same SSH sessions, back at the table
+        player.wait_for(rf"Table {number} · stake.*(?s:.*)(Fay|Gus) \(you\)", timeout=20)
+        assert player.term.proc.poll() is None
+    play_until_result([fay, gus])
+    for player in (fay, gus):
+        assert "The Reveal" in player.term.text()
