@@ -43,12 +43,25 @@ RECONNECTING = encode(
 
 
 class GatewayAdmin:
-    """What the SSH host asks of the hub's admin: bans live in the hub's store, which a
-    gateway does not open, so a gateway bans nobody itself (see docs/architecture.md)."""
+    """What the SSH host asks of the hub's admin: whether a key or address is banned. Bans
+    live in the hub's store; the hub publishes those in force every few seconds."""
 
     describe_connection: Any = None
 
+    def __init__(self) -> None:
+        self.bans: list[dict[str, Any]] = []
+
     def banned(self, address: str | None = None, fingerprint: str | None = None) -> str | None:
+        from server.hub.admin import ban_text
+
+        now = time.time()
+        for ban in self.bans:
+            if ban["until"] is not None and ban["until"] <= now:
+                continue
+            if (fingerprint is not None and ban["fingerprint"] == fingerprint) or (
+                address is not None and ban["address"] == address
+            ):
+                return ban_text(ban)
         return None
 
 
@@ -83,6 +96,7 @@ class RemoteHub:
         self._sender = wire.Sender(self.nc.publish)
         await self.nc.subscribe(wire.gateway_wildcard(self.gateway), cb=self._on_message)
         await self.nc.subscribe(wire.HUB_ALIVE_SUBJECT, cb=self._on_hub_alive)
+        await self.nc.subscribe(wire.BANS_SUBJECT, cb=self._on_bans)
         await self.nc.flush()
         self.spawn(self._heartbeat())
 
@@ -202,6 +216,16 @@ class RemoteHub:
             self.hub_instance = instance
             self.hub_seen = time.monotonic()
             self._hub_listens()
+
+    async def _on_bans(self, msg: Any) -> None:
+        try:
+            bans = wire.unpack(msg.data)
+            self.admin.bans = [
+                {k: ban.get(k) for k in ("fingerprint", "address", "until", "reason")}
+                for ban in bans
+            ]
+        except Exception:
+            log.exception("bus: the bans could not be read; keeping the last ones")
 
     async def _heartbeat(self) -> None:
         while True:

@@ -30,6 +30,10 @@ PREFIX = "gambit"
 HUB_SUBJECT = f"{PREFIX}.hub"
 #: The active hub says it is alive here, once a second: ``{"hub": its instance id}``.
 HUB_ALIVE_SUBJECT = f"{PREFIX}.hubinfo"
+#: And the bans in force, every few seconds (gateways refuse banned keys and addresses
+#: themselves, as ``gambit serve`` does): ``[{"fingerprint", "address", "until", "reason"}]``.
+BANS_SUBJECT = f"{PREFIX}.bans"
+BANS_EVERY = 3
 
 # Event kinds, gateway → hub.
 OPEN = 1  # data: msgpack {"peer": address, "token": the gateway's shared token or ""}

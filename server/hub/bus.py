@@ -78,6 +78,7 @@ class HubBus:
         self._sender: wire.Sender | None = None
         self._out = wire.Coalescer(self._flush)
         self._tasks: list[asyncio.Task[None]] = []
+        self.detached = False
         #: Sessions ended because their gateway went silent (tests and logs).
         self.dropped_by_silence = 0
 
@@ -181,7 +182,13 @@ class HubBus:
 
     def out(self, gateway: str, session: int, data: bytes | None) -> None:
         """Queue ``data`` for a session (None: the hub hung up); sent at the end of the tick."""
-        self._out.add(gateway, (session, data))
+        if not self.detached:
+            self._out.add(gateway, (session, data))
+
+    def detach(self) -> None:
+        """Say nothing more to gateways (the hub is stopping): their sessions are not ended
+        but kept for the hub that answers next."""
+        self.detached = True
 
     def _flush(self, items: dict[str, list[tuple[int, bytes | None]]]) -> None:
         sender = self._sender
@@ -207,15 +214,28 @@ class HubBus:
 
     async def _heartbeat(self) -> None:
         alive = wire.pack({"hub": self.instance})
+        beats = 0
         while True:
             if self._sender is not None:
                 self._sender.send(wire.HUB_ALIVE_SUBJECT, alive)
+                if beats % wire.BANS_EVERY == 0:
+                    self._sender.send(wire.BANS_SUBJECT, self._bans())
+            beats += 1
             now = time.monotonic()
             for gateway, at in list(self.seen.items()):
                 if now - at > wire.SILENCE:
                     del self.seen[gateway]
                     self._gateway_gone(gateway)
             await asyncio.sleep(wire.HEARTBEAT)
+
+    def _bans(self) -> bytes:
+        keep = ("fingerprint", "address", "until", "reason")
+        try:
+            bans = self.hub.store.bans()
+        except Exception:
+            log.exception("bus: could not read the bans")
+            bans = []
+        return wire.pack([{k: ban[k] for k in keep} for ban in bans])
 
     def _gateway_gone(self, gateway: str) -> None:
         ended = [key for key in self.conns if key[0] == gateway]

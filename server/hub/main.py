@@ -61,12 +61,13 @@ async def run_hub(
     try:
         return await _serve(data_dir, config, unix, tcp, hub_bus, lease)
     finally:
-        if hub_bus is not None:
-            await hub_bus.stop()
+        # The store is closed: a standby may take over at once (not 3 s later).
         if lease is not None:
             await lease.release()
         if lock is not None:
             lock.release()
+        if hub_bus is not None:
+            await hub_bus.stop()
 
 
 #: What a hub that waits for the lease says (a standby).
@@ -131,7 +132,11 @@ async def _serve(
     finally:
         for server in servers:
             server.close()
-        await hub.stop()  # its goodbyes still go out on the bus (stopped by run_hub)
+        if hub_bus is not None:
+            # The gateways keep their sessions for the next hub (a standby, or this one
+            # started again): no goodbye goes out, and they move them when it answers.
+            hub_bus.detach()
+        await hub.stop()
         store.close()
     return bool(restarted)
 

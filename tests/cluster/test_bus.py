@@ -127,3 +127,16 @@ async def test_a_session_the_hub_hangs_up_ends_at_the_gateway(hub, gateways):
     while not di.closed and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     assert di.closed and not gateway.conns
+
+
+async def test_gateways_learn_the_hubs_bans(hub, gateways):
+    gateway = await gateways()
+    hub.store.add_ban(fingerprint="SHA256:eve", address=None, until=None, reason="spam", by="x")
+    hub.store.add_ban(fingerprint=None, address="198.51.100.9", until=1.0, reason="old", by="x")
+    deadline = time.monotonic() + 8
+    while not gateway.admin.bans and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    said = gateway.admin.banned(fingerprint="SHA256:eve")
+    assert said is not None and "banned from this server for good: spam" in said
+    assert gateway.admin.banned(fingerprint="SHA256:ada") is None
+    assert gateway.admin.banned(address="198.51.100.9") is None  # that one has run out
