@@ -177,7 +177,8 @@ class RemoteHub:
 
     def _flush(self, items: dict[Any, list[Any]]) -> None:
         if self._sender is not None:
-            self._sender.send(wire.HUB_SUBJECT, wire.pack([self.gateway, items[None]]))
+            for group in wire.packed_batches(items[None]):
+                self._sender.send(wire.HUB_SUBJECT, wire.pack([self.gateway, group]))
 
     # --- hub → sessions ------------------------------------------------------------------------
 

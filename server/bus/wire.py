@@ -41,6 +41,10 @@ FRAMES = 2  # data: the app's bytes
 END = 3  # the session has ended at the gateway
 ALIVE = 4  # session 0; data: msgpack {"sessions": [live session ids]}
 
+#: The most one NATS message carries here (NATS refuses more than its max_payload, 1 MiB by
+#: default): bigger output is split, which a byte stream allows anywhere.
+MAX_MESSAGE = 256 * 1024
+
 #: Seconds between heartbeats, and of silence after which the other side is given up.
 HEARTBEAT = 1.0
 SILENCE = 4.0
@@ -64,6 +68,33 @@ def pack(value: Any) -> bytes:
 
 def unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+def chunks(data: bytes, size: int = MAX_MESSAGE) -> list[bytes]:
+    """``data`` in pieces of at most ``size`` bytes (at least one piece, never empty ones
+    unless ``data`` is)."""
+    if len(data) <= size:
+        return [data]
+    return [data[i : i + size] for i in range(0, len(data), size)]
+
+
+def packed_batches(items: list[list[Any]], size: int = MAX_MESSAGE) -> list[list[list[Any]]]:
+    """``items`` (``[…, bytes or None]`` each, the last field the payload) in consecutive
+    groups whose payloads add up to at most about ``size``; a bigger payload is split over
+    several items of its own first."""
+    groups: list[list[list[Any]]] = [[]]
+    total = 0
+    for item in items:
+        data = item[-1]
+        pieces = chunks(data, size) if isinstance(data, bytes | bytearray) else [data]
+        for piece in pieces:
+            length = len(piece) if piece is not None else 0
+            if groups[-1] and total + length > size:
+                groups.append([])
+                total = 0
+            groups[-1].append([*item[:-1], piece])
+            total += length + 16
+    return groups
 
 
 class Sender:

@@ -204,11 +204,14 @@ class HubBus:
                     merged.append([session, bytearray(data) if data is not None else None])
             if len({session for session, _ in merged}) == 1:
                 session = merged[0][0]
+                subject = wire.session_subject(gateway, session)
                 for _, data in merged:
-                    sender.send(wire.session_subject(gateway, session), bytes(data or b""))
+                    for piece in wire.chunks(bytes(data or b"")):
+                        sender.send(subject, piece)
             else:
                 batch = [[s, bytes(d) if d is not None else None] for s, d in merged]
-                sender.send(wire.gateway_subject(gateway), wire.pack(batch))
+                for group in wire.packed_batches(batch):
+                    sender.send(wire.gateway_subject(gateway), wire.pack(group))
 
     # --- liveness --------------------------------------------------------------------------
 

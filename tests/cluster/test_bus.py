@@ -140,3 +140,18 @@ async def test_gateways_learn_the_hubs_bans(hub, gateways):
     assert said is not None and "banned from this server for good: spam" in said
     assert gateway.admin.banned(fingerprint="SHA256:ada") is None
     assert gateway.admin.banned(address="198.51.100.9") is None  # that one has run out
+
+
+async def test_output_bigger_than_a_nats_message_arrives_whole(hub, gateways):
+    gateway = await gateways()
+    ada, bo = connect(gateway), connect(gateway)
+    await ada.hello("Ada", identity="SHA256:ada")
+    await bo.hello("Bo", identity="SHA256:bo")
+    text = "x" * 700_000  # over NATS' 1 MiB when two go out in one tick
+    for session in hub.sessions:  # both in one tick: one batch for the gateway, split
+        session.deliver({"t": "notice", "code": "big", "message": text})
+    for client in (ada, bo):
+        assert (await client.expect("notice", code="big"))["message"] == text
+    (one,) = [s for s in hub.sessions if s.player and s.player.id == "SHA256:ada"]
+    one.deliver({"t": "notice", "code": "alone", "message": text})  # one session's subject
+    assert (await ada.expect("notice", code="alone"))["message"] == text
