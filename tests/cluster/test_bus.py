@@ -155,3 +155,33 @@ async def test_output_bigger_than_a_nats_message_arrives_whole(hub, gateways):
     (one,) = [s for s in hub.sessions if s.player and s.player.id == "SHA256:ada"]
     one.deliver({"t": "notice", "code": "alone", "message": text})  # one session's subject
     assert (await ada.expect("notice", code="alone"))["message"] == text
+
+
+async def test_sessions_move_to_the_next_hub_with_their_hello(store, nats, gateways):
+    """The hub stops (as a standby's takeover looks to a gateway): its sessions are opened
+    on the next hub with each app's own hello, and the app is told meanwhile."""
+    first = Hub(store, fast_config())
+    await first.start()
+    bus = HubBus(first, nats.url, TOKEN)
+    await bus.start()
+    gateway = await gateways()
+    ada = connect(gateway)
+    await ada.hello("Ada", identity="SHA256:ada")
+    bus.detach()  # as `gambit hub` stops: no goodbye on the bus
+    await first.stop()
+    await bus.stop()
+    second = Hub(store, fast_config())
+    await second.start()
+    bus = HubBus(second, nats.url, TOKEN)
+    await bus.start()
+    try:
+        told = await ada.expect("notice", timeout=10)
+        assert told["code"] == "reconnecting"
+        again = await ada.expect("welcome", timeout=10)
+        assert again["you"]["id"] == "SHA256:ada" and not ada.closed
+        assert "SHA256:ada" in second.players
+        await ada.send("chat", channel="lobby", text="still here")
+        assert (await ada.expect("chat"))["text"] == "still here"
+    finally:
+        await bus.stop()
+        await second.stop()
