@@ -216,6 +216,8 @@ async def client(bench: Bench, gateway: Any, index: int) -> None:
                 if bench.counting:
                     bench.lobby_bytes += len(encode(message))
             elif kind == "welcome":
+                if table_id is not None:
+                    continue  # welcomed again (its session moved): still at its table
                 if seat == 0:
                     send({"t": "create_table", "game": "prophets_gambit", "players": SEATS})
                 else:

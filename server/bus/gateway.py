@@ -84,7 +84,9 @@ class RemoteHub:
         self._sender: wire.Sender | None = None
         self._out = wire.Coalescer(self._flush)
         self.hub_instance: str | None = None
+        #: When the hub was last heard, by a clock that stops while this loop lags.
         self.hub_seen = 0.0
+        self.clock = wire.ResponsiveClock()
         #: The hub listens: events go out as they come (else they are held, in order).
         self.ready = False
         self._held: list[list[Any]] = []
@@ -215,7 +217,7 @@ class RemoteHub:
                 log.warning("bus: another hub answers now; moving every session to it")
                 self._rehome_all()
             self.hub_instance = instance
-            self.hub_seen = time.monotonic()
+            self.hub_seen = self.clock.now()
             self._hub_listens()
 
     async def _on_bans(self, msg: Any) -> None:
@@ -230,8 +232,9 @@ class RemoteHub:
 
     async def _heartbeat(self) -> None:
         while True:
+            self.clock.tick()
             self._event(wire.ALIVE, 0, wire.pack({"sessions": list(self.conns)}))
-            if self.ready and time.monotonic() - self.hub_seen > wire.SILENCE:
+            if self.ready and self.clock.now() - self.hub_seen > wire.SILENCE:
                 log.warning("bus: the hub is silent; sessions wait for a hub to answer")
                 self.ready = False  # what sessions send waits for a hub to answer again
                 self.hub_instance = None  # and the next one to answer is not "another"

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -68,6 +69,24 @@ def pack(value: Any) -> bytes:
 
 def unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+class ResponsiveClock:
+    """Time that passes only while this process's event loop keeps up: a heartbeat that
+    waits unread behind a burst of work must not make its sender look dead. ``tick`` is
+    called every :data:`HEARTBEAT`; whatever a tick comes late by is not counted."""
+
+    def __init__(self) -> None:
+        self._lag = 0.0
+        self._last = time.monotonic()
+
+    def tick(self) -> None:
+        now = time.monotonic()
+        self._lag += max(0.0, now - self._last - HEARTBEAT - 0.25)
+        self._last = now
+
+    def now(self) -> float:
+        return time.monotonic() - self._lag
 
 
 def chunks(data: bytes, size: int = MAX_MESSAGE) -> list[bytes]:

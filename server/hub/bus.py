@@ -17,7 +17,6 @@ import contextlib
 import hmac
 import logging
 import secrets
-import time
 from typing import TYPE_CHECKING, Any
 
 from protocol.codec import MAX_CLIENT_FRAME
@@ -74,7 +73,9 @@ class HubBus:
         self.instance = secrets.token_hex(8)
         self.nc: Any = None
         self.conns: dict[tuple[str, int], BusConnection] = {}
+        #: When each gateway was last heard, by a clock that stops while this loop lags.
         self.seen: dict[str, float] = {}
+        self.clock = wire.ResponsiveClock()
         self._sender: wire.Sender | None = None
         self._out = wire.Coalescer(self._flush)
         self._tasks: list[asyncio.Task[None]] = []
@@ -141,7 +142,7 @@ class HubBus:
             log.exception("bus: a message from a gateway could not be handled; dropped")
 
     def _event(self, gateway: str, kind: int, session: int, data: Any) -> None:
-        self.seen[gateway] = time.monotonic()
+        self.seen[gateway] = self.clock.now()
         key = (gateway, session)
         if kind == wire.FRAMES:
             conn = self.conns.get(key)
@@ -150,8 +151,12 @@ class HubBus:
             # else: sent to the hub before this one; its gateway opens it here again once it
             # hears this hub (see server/bus/gateway.py), and what was sent before is lost
         elif kind == wire.OPEN:
-            if key in self.conns:
-                return
+            old = self.conns.pop(key, None)
+            if old is not None:
+                # Opened again (its gateway thought this hub gone): the new one replaces it,
+                # and the old one ends here without a word to the gateway.
+                old._out_closed = True
+                old.received(None)
             info = wire.unpack(data)
             token = str(info.get("token") or "")
             trusted = bool(self.token) and hmac.compare_digest(token, self.token)
@@ -219,12 +224,13 @@ class HubBus:
         alive = wire.pack({"hub": self.instance})
         beats = 0
         while True:
+            self.clock.tick()
             if self._sender is not None:
                 self._sender.send(wire.HUB_ALIVE_SUBJECT, alive)
                 if beats % wire.BANS_EVERY == 0:
                     self._sender.send(wire.BANS_SUBJECT, self._bans())
             beats += 1
-            now = time.monotonic()
+            now = self.clock.now()
             for gateway, at in list(self.seen.items()):
                 if now - at > wire.SILENCE:
                     del self.seen[gateway]

@@ -185,3 +185,21 @@ async def test_sessions_move_to_the_next_hub_with_their_hello(store, nats, gatew
     finally:
         await bus.stop()
         await second.stop()
+
+
+async def test_a_session_opened_again_on_the_same_hub_replaces_itself(hub, gateways):
+    """A gateway that wrongly thought the hub gone (its own loop held up) opens its
+    sessions again: the hub swaps each for the new one, and nobody is cut off."""
+    gateway = await gateways()
+    ada = connect(gateway)
+    await ada.hello("Ada", identity="SHA256:ada")
+    gateway._rehome_all()
+    assert (await ada.expect("notice"))["code"] == "reconnecting"
+    await ada.expect("welcome")
+    deadline = time.monotonic() + 5
+    while len(hub.sessions) != 1 and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert len(hub.sessions) == 1 and not ada.closed
+    assert len(hub.players["SHA256:ada"].sessions) == 1
+    await ada.send("chat", channel="lobby", text="no harm done")
+    assert (await ada.expect("chat"))["text"] == "no harm done"
