@@ -9,10 +9,11 @@ heartbeat, and again after the link to NATS dropped, until the hub is heard once
 NATS server restarting forgets every subscription; what was published before the hub had
 subscribed again would be lost). A new session meanwhile shows "Connecting…".
 
-If the hub falls silent for :data:`~server.bus.wire.SILENCE` seconds, or another hub
-instance starts answering (a restart, a standby taking over), that hub has never heard of
-these sessions: each is opened again there with the app's own ``hello`` (kept from when it
-was said), and the app is told "Reconnecting to the tables…" meanwhile. The SSH session
+If the hub falls silent for :data:`~server.bus.wire.SILENCE` seconds, what sessions send is
+held (the apps are told "Reconnecting to the tables…"); if the same hub answers again (it
+was only busy, or cut off), it carries on. When another hub instance answers (a restart, a
+standby taking over), that hub has never heard of these sessions: each is opened again
+there with the app's own ``hello`` (kept from when it was said). The SSH session
 stays up; the new hub answers as it answers a player who reconnects (their seats wait for
 them).
 """
@@ -235,27 +236,30 @@ class RemoteHub:
             self.clock.tick()
             self._event(wire.ALIVE, 0, wire.pack({"sessions": list(self.conns)}))
             if self.ready and self.clock.now() - self.hub_seen > wire.SILENCE:
-                log.warning("bus: the hub is silent; sessions wait for a hub to answer")
-                self.ready = False  # what sessions send waits for a hub to answer again
-                self.hub_instance = None  # and the next one to answer is not "another"
-                self._rehome_all()
+                # Held, not moved: the same hub may only have been busy (then it carries on
+                # with them), or another one takes over (then they move, see above).
+                log.warning("bus: the hub is silent; what sessions send waits for a hub")
+                self.ready = False
+                self._tell_all(RECONNECTING)
             await asyncio.sleep(wire.HEARTBEAT)
 
     def _rehome_all(self) -> None:
-        """Open every session again (on the hub that answers next) with its app's hello;
-        one whose app has not said hello yet has nothing to resume, and is ended."""
-        for session, conn in list(self.conns.items()):
-            hello = self.hellos.get(session)
-            if hello is None:
-                self.conns.pop(session)
-                self.spawn(conn.close())
-                continue
-            try:
-                conn.write(RECONNECTING)
-            except ConnectionClosed:
-                continue
+        """Open every session again (on the hub that answers next) with its app's hello."""
+        if self.ready:  # (when the hub went silent first, they were told then)
+            self._tell_all(RECONNECTING)
+        for session in list(self.conns):
             self._open(session)
-            self._event(wire.FRAMES, session, hello)
+            hello = self.hellos.get(session)
+            if hello is not None:  # (one not said yet will be, by the app)
+                self._event(wire.FRAMES, session, hello)
+
+    def _tell_all(self, frame: bytes) -> None:
+        """Say ``frame`` to every session's app (it is the gateway speaking, not a hub)."""
+        for session in list(self.conns):
+            if session not in self.hellos:
+                continue  # no hub has welcomed it yet: nothing to reconnect
+            with contextlib.suppress(ConnectionClosed):
+                self.conns[session].write(frame)
 
     def _end_all(self) -> None:
         for session in list(self.conns):

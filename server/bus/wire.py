@@ -48,7 +48,7 @@ MAX_MESSAGE = 256 * 1024
 
 #: Seconds between heartbeats, and of silence after which the other side is given up.
 HEARTBEAT = 1.0
-SILENCE = 4.0
+SILENCE = 8.0
 
 
 def session_subject(gateway: str, session: int) -> str:
