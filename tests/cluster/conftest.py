@@ -2,8 +2,6 @@ import pytest
 
 from .harness import NatsServer, nats_server_binary
 
-pytestmark = pytest.mark.cluster
-
 
 @pytest.fixture(scope="module")
 def nats(tmp_path_factory):
