@@ -147,7 +147,10 @@ class RemoteHub:
 
     def _open(self, session: int) -> None:
         conn = self.conns[session]
-        self._event(wire.OPEN, session, wire.pack({"peer": conn.peer, "token": self.token}))
+        describe = self.admin.describe_connection  # set by the SSH host: the player's address
+        address = (describe(conn) if describe is not None else {}).get("address")
+        info = {"peer": conn.peer, "address": address, "token": self.token}
+        self._event(wire.OPEN, session, wire.pack(info))
 
     def _look_for_hello(self, session: int, data: bytes) -> None:
         for message in self._looking[session].feed(data):

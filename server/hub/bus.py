@@ -42,6 +42,8 @@ class BusConnection(Connection):
         self.peer = peer
         self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._out_closed = False
+        #: The player's address, as its gateway saw it (admins' session list, bans).
+        self.address: str | None = None
 
     def write(self, data: bytes) -> None:
         if self._out_closed:
@@ -96,6 +98,14 @@ class HubBus:
         """Serve gateways: from now on the hub hears them and answers."""
         if hub is not None:
             self.hub = hub
+        local = self.hub.admin.describe_connection
+
+        def describe(conn: Any) -> dict[str, Any]:
+            if isinstance(conn, BusConnection):
+                return {"address": conn.address} if conn.address else {}
+            return local(conn) if local is not None else {}
+
+        self.hub.admin.describe_connection = describe
         if self.nc is None:
             await self.connect()
         self._sender = wire.Sender(self.nc.publish)
@@ -162,6 +172,8 @@ class HubBus:
             trusted = bool(self.token) and hmac.compare_digest(token, self.token)
             peer = f"bus {gateway} {str(info.get('peer', '?'))[:64]}"
             conn = BusConnection(self, gateway, session, trusted=trusted, peer=peer)
+            address = info.get("address")
+            conn.address = str(address)[:64] if address else None
             self.conns[key] = conn
             self.hub.spawn(self._serve(conn))
         elif kind == wire.END:

@@ -62,6 +62,18 @@ async def test_a_gateway_with_the_token_vouches_for_keys(hub, gateways):
     assert session.conn.trusted and session.conn.peer.endswith("192.0.2.1")
 
 
+async def test_the_hub_knows_each_players_address_from_the_gateway(hub, gateways):
+    """What the SSH host knows of a session (its player's address) reaches the hub: admins
+    see it, and a guest is banned by it."""
+    gateway = await gateways()
+    gateway.admin.describe_connection = lambda conn: {"address": "198.51.100.23", "idle": 0}
+    guest = connect(gateway)
+    await guest.hello()
+    (session,) = hub.sessions
+    assert hub.admin.describe_connection(session.conn) == {"address": "198.51.100.23"}
+    assert hub.admin._address_of(session.player.id) == "198.51.100.23"
+
+
 @pytest.mark.parametrize("token", [None, "a guess"])
 async def test_without_the_token_every_player_is_a_guest(hub, gateways, token):
     mallory = connect(await gateways(token))
