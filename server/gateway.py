@@ -129,7 +129,7 @@ def main_gateway(args: argparse.Namespace) -> int:
     except OSError as err:  # the port is taken, the key cannot be read
         sys.stderr.write(f"gambit gateway: {err}\n")
         return 1
-    except Exception as err:  # nats-py's own: no NATS server answers at --bus
+    except Exception as err:  # nats-py's own (a login NATS refuses, say)
         if type(err).__module__.startswith("nats"):
             sys.stderr.write(f"gambit gateway: the bus: {err or type(err).__name__}\n")
             return 1

@@ -172,23 +172,35 @@ class Coalescer:
             self._flush(items)
 
 
+RECONNECT_WAIT = 0.5
+ERROR_EVERY = 60.0
+
+
 async def connect(url: str, name: str, **callbacks: Any) -> Any:
-    """A NATS client that reconnects by itself, for ever, every half second.
+    """A NATS client that connects (and reconnects) by itself, for ever, every half second:
+    a hub or gateway started before its NATS server waits for it.
 
     ``url`` may carry ``user:password@``; nats-py is imported here, so only bus commands
     need it.
     """
     import nats
 
+    said: dict[str, float] = {}
+
     async def on_error(err: Exception) -> None:
-        log.warning("bus: %s", err)
+        # While NATS is away this comes every half second: each kind once a minute is enough.
+        text = str(err) or type(err).__name__
+        now = time.monotonic()
+        if now - said.get(text, -ERROR_EVERY) >= ERROR_EVERY:
+            said[text] = now
+            log.warning("bus: %s (retrying every %.1f s)", text, RECONNECT_WAIT)
 
     return await nats.connect(
         url,
         name=name,
         allow_reconnect=True,
         max_reconnect_attempts=-1,
-        reconnect_time_wait=0.5,
+        reconnect_time_wait=RECONNECT_WAIT,
         connect_timeout=2,
         ping_interval=5,
         max_outstanding_pings=2,

@@ -168,7 +168,7 @@ def main_hub(args: argparse.Namespace) -> int:
     except OSError as err:  # the socket is another hub's, or the TCP port is taken
         sys.stderr.write(f"gambit hub: {err}\n")
         return 1
-    except Exception as err:  # nats-py's own: no NATS server answers at --bus
+    except Exception as err:  # nats-py's own (a login NATS refuses, say)
         if not type(err).__module__.startswith("nats"):
             raise
         sys.stderr.write(f"gambit hub: the bus: {err or type(err).__name__}\n")
