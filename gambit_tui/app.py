@@ -104,6 +104,9 @@ class GambitApp(App[None]):
         self.dismissed: set[int] = set()
         #: Tables we asked to watch; their first message opens a screen.
         self.watching: set[int] = set()
+        #: A welcome came: a second one means the server moved this connection to another
+        #: hub (a standby taking over), and the screens stay as they are.
+        self.welcomed = False
         #: How many "your turn" alerts were raised (tests read it; the bell is invisible).
         self.alerts = 0
         #: The decisions (table, deadline) whose late bell has rung.
@@ -217,6 +220,10 @@ class GambitApp(App[None]):
         changed = self.model.apply(message)
         if kind == "welcome":
             self._adopt_you()
+            if self.welcomed:
+                self.notify(_("Back at the tables."))
+                return
+            self.welcomed = True
             if message.get("returning") and not self.model.you.get("guest"):
                 self._straight_back()
             else:
@@ -261,6 +268,9 @@ class GambitApp(App[None]):
         elif kind == "error" and message.get("ref") == "entropy":
             # The app's own automatic answer came too late or too early: nothing to tell.
             log.info("entropy refused: %s", message.get("message"))
+        elif kind == "notice" and message.get("code") == "reconnecting":
+            # Said by the SSH gateway while a standby hub takes over (server/bus/gateway.py).
+            self.notify(_("Reconnecting to the tables…"), timeout=10)
         elif kind in ("error", "notice"):
             taken = getattr(self.screen, "take_refusal", None)
             if kind == "error" and taken is not None and taken(message):
