@@ -143,8 +143,9 @@ class GambitProcess:
 def start_hub(
     folder: Path, bus: str, *hub_options: str, name: str = "hub", standby: bool = False
 ) -> GambitProcess:
-    """A hub on the bus (a standby: one that waits for the lease of another)."""
-    data = folder / "hub"
+    """A hub on the bus (a standby: one that waits for the lease of another). Each hub has a
+    data folder of its own, as on machines of their own: the store is the ``--db`` option's."""
+    data = folder / name
     args = ["hub", "--data-dir", str(data), "--unix", str(folder / f"{name}.sock"), "--bus", bus]
     ready = "gambit hub standby" if standby else "gambit hub ready"
     return GambitProcess(name, folder, [*args, *hub_options], ready)

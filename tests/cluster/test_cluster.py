@@ -23,10 +23,13 @@ pytestmark = [pytest.mark.cluster, needs_openssh]
 
 
 @pytest.fixture(scope="module")
-def cluster(nats, tmp_path_factory):
+def cluster(nats, postgres_server, tmp_path_factory):
+    """NATS, PostgreSQL, a hub and its standby (each with a data folder of its own, as on two
+    machines), and two gateways."""
     folder = tmp_path_factory.mktemp("cluster")
     key = folder / "host_key"
-    options = ("--bot-delay", "0.05", "--grace", "60")
+    db = postgres_server.create_database("cluster")
+    options = ("--bot-delay", "0.05", "--grace", "60", "--db", db)
     hub = start_hub(folder, nats.url, *options)
     standby = start_hub(folder, nats.url, *options, name="standby", standby=True)
     gateways = []
@@ -46,7 +49,7 @@ def cluster(nats, tmp_path_factory):
             process.stop()
     for process in (*gateways, hub, standby):
         assert "Traceback" not in process.log(), process.log()
-    store = Store.open(folder / "hub")
+    store = Store.open(folder / "hub", db=db)
     try:
         assert store.ledger_total() == 0  # every chip of every deal is accounted for
     finally:
