@@ -29,6 +29,7 @@ from . import ratings
 from .admin import Admin, is_local_admin
 from .chat import RateLimiter
 from .config import HubConfig
+from .duplicate import DuplicateMixin
 from .errors import HubError
 from .guests import GuestsMixin
 from .history import HistoryMixin
@@ -48,7 +49,16 @@ log = logging.getLogger(__name__)
 TURN_MESSAGES = 16
 
 
-class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin, HistoryMixin, ReplayMixin):
+class Hub(
+    LobbyMixin,
+    SeatingMixin,
+    PlayMixin,
+    SocialMixin,
+    GuestsMixin,
+    HistoryMixin,
+    ReplayMixin,
+    DuplicateMixin,
+):
     """Lobby, tables, seats, timers, bots and money for every connected player."""
 
     def __init__(self, store: Store, config: HubConfig | None = None) -> None:
@@ -82,6 +92,7 @@ class Hub(LobbyMixin, SeatingMixin, PlayMixin, SocialMixin, GuestsMixin, History
         self.refusals: Counter[str] = Counter()
         self._init_play()
         self._init_lobby()
+        self._init_duplicate()
 
     # --- life cycle --------------------------------------------------------------------------
 

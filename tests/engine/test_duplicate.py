@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.engine import duplicate, get_game
+from server.engine import duplicate
 from server.engine.fairness import replay_deals, where_cards_are
 
 SETUPS = [
