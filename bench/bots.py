@@ -4,9 +4,10 @@
                          [--workers W] [--start K]
 
 Every *set* is one duplicate deal (``server.engine.duplicate``: one seed, the same cards to the
-same seats) played once per seat rotation, so each seat's cards meet the strong bot once: the luck of the deal cancels within a set, and a set's mean is one
-sample. The 95 % intervals are 1.96 standard errors of those set means (the Prophet ratio's by
-the delta method, sets being independent).
+same seats) played once per seat rotation, so each seat's cards meet the strong bot once: the
+luck of the deal cancels within a set, and a set's mean is one sample. The 95 % intervals are
+1.96 standard errors of those set means (the Prophet ratio's by the delta method, sets being
+independent).
 
 * Prophet's Gambit, 4 players: one strong bot among three heuristic ones, in each of the four
   seats. ``pg_strong_win_share`` is the share of deals it wins (chance 25 %).
@@ -18,9 +19,9 @@ the delta method, sets being independent).
   of the decided deals (a drawn deal is left out) that the strong pair wins.
 
 ``decision_ms_p50``/``p99`` time the strong bots' decisions that had a choice (one legal
-action is answered at once), also per game (``pg_decision_ms_p99``…); a line per game says the
-figures in words before the JSON line. Sets run in a pool of ``--workers`` processes (default: one per
-core), each strong bot on one core.
+action is answered at once), also per game (``pg_decision_ms_p99``…); a line per game says
+the figures in words before the JSON line. Sets run in a pool of ``--workers`` processes
+(default: one per core), each strong bot on one core.
 """
 
 from __future__ import annotations
