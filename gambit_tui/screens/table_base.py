@@ -55,6 +55,7 @@ COMMITMENT_SHOWN = 12
 NOT_FAIR = {
     "fixed_seed": N_("not fair: fixed seed"),
     "stacked": N_("not fair: stacked"),
+    "duplicate": N_("not fair: duplicate"),
 }
 
 
