@@ -110,3 +110,24 @@ async def test_a_restarted_server_keeps_its_sets(store):
     finally:
         await ada.close()
         await again.stop()
+
+
+async def test_a_duplicate_deal_takes_no_players_entropy(hub):
+    """This hub deals at random, so its other tables mix in their players' values; a duplicate
+    table takes none (its tables would no longer share their cards), and says so."""
+    ada, bob = await connect(hub), await connect(hub)
+    await ada.hello("Ada", identity="key-ada")
+    await bob.hello("Bob", identity="key-bob")
+    first = await _open(ada, "saturday")
+    second = await _open(bob, "saturday")
+    deal = ada.tables[first]["info"]["deal"]
+    assert deal["phase"] == "off"
+    await ada.send("entropy", table=first, deal=deal["commitment"], commit="0" * 64)
+    assert (await ada.expect("error", ref="entropy"))["code"].startswith("entropy_")
+    for client, table in ((ada, first), (bob, second)):
+        await client.send("start", table=table)
+        await client.until(lambda m, t=table: m["t"] == "table" and m["table"] == t and m["view"])
+    seeds = [hub.tables[t].state.params["seed"] for t in (first, second)]
+    assert seeds[0] == seeds[1]
+    await ada.close()
+    await bob.close()
