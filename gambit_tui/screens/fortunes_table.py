@@ -24,11 +24,10 @@ from ..fortunes_text import (
     direction_text,
     disposition_mark,
     disposition_word,
-    lead_direction,
     notices,
     suit_text,
+    team_at,
     team_label,
-    team_of,
 )
 from ..i18n import N_, _, ngettext
 from ..sentences import fill
@@ -175,7 +174,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         for text in notices(
             evs,
             start,
-            int(view.get("dealer", 0)),
             self.name_of,
             self.gapp.card_style,
             mine=self.seat,
@@ -448,8 +446,10 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             trick_grid(last["cards"], 4, self.name_of, FORTUNES_FACES, style, winner=winner)
         )
         line = direction_text(last["direction"], style)
-        if last["direction"] != lead_direction(leader, dealer):
-            line.append(" " + _("(flipped by Stars)"), style="dim")
+        flips = int(last.get("flips") or 0)
+        if flips:
+            line.append(" · ")
+            line.append(_("flipped ×{n}").format(n=flips), style="dim")
         out.add_row(line)
         result = fill(
             _("{name} won it with {card}: {mark} {disposition} for the {team} team, {points}."),
@@ -457,7 +457,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             card=card_text(last["top"], style),
             mark=disposition_mark(last["disposition"], style),
             disposition=disposition_word(last["disposition"]),
-            team=team_label(team_of(winner, dealer)),
+            team=team_label(team_at(view, winner)),
             points=Text(signed(int(last["points"])), style="bold"),
         )
         out.add_row(result)

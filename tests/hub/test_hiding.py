@@ -9,7 +9,9 @@ ever in a public place, its own seat's cards, and Prophet's Gambit's Seer and Da
 glimpses. A card in another seat's hand or Fate, or in the deck, high deck or set-aside pile,
 that the reader never legitimately saw must not appear in any string of the frame's msgpack
 form (nor as a word inside a string). Lobby frames and the other out-of-table messages must
-carry no card code at all.
+carry no card code at all. A view's public part (``State.public_view``: the fields every seat
+and spectator is sent alike) is checked against every seat's knowledge and the spectator's: it
+may hold only what all of them know, even when its reader knows more.
 """
 
 from __future__ import annotations
@@ -115,6 +117,7 @@ class Auditor:
         self._last_table: dict[tuple[str, int], dict[str, Any]] = {}
         self.violations: list[str] = []
         self.checked_tables = 0  # table frames checked against a non-empty hidden set
+        self.checked_public = 0  # public parts checked against some seat's non-empty hidden set
         self.errors: list[str] = []
 
     def audit(self, who: str, data: bytes) -> None:
@@ -130,6 +133,7 @@ class Auditor:
                 self._last_table.pop((who, message["table"]), None)
             self.whole.setdefault(who, []).append(whole)
             self.violations.extend(self.leaks(who, message))
+            self.violations.extend(self.public_leaks(who, whole))
             if message.get("t") == "table" and message["table"] in self.hub.tables:
                 seat = self.hub.tables[message["table"]].seat_of(who)
                 if message["seat"] != seat:  # a view for a seat this reader does not hold
@@ -155,6 +159,31 @@ class Auditor:
                 out.append(
                     f"{who} (seat {seat}) got hidden {sorted(leaked)} in {kind!r} at table "
                     f"{table.id}, step {len(table.state.history)}"
+                )
+        return out
+
+    def public_leaks(self, who: str, message: dict[str, Any]) -> list[str]:
+        """The hidden cards of any seat (or of the spectators) in the public part of a whole
+        table view: its fields that ``State.public_view`` makes, shared by every reader."""
+        if message.get("t") != "table" or not message.get("view"):
+            return []
+        table = self.hub.tables.get(message["table"])
+        if table is None or table.state is None:
+            return []
+        view = message["view"]
+        public = {k: view[k] for k in table.state.public_view() if k in view}
+        seen = words(public)
+        tracker = self.hub.tracker(table.state)
+        out = []
+        for seat in (None, *range(table.state.num_players)):
+            hidden = tracker.hidden_from(seat)
+            if hidden:
+                self.checked_public += 1
+            leaked = seen & hidden
+            if leaked:
+                out.append(
+                    f"{who}'s public part shows {sorted(leaked)}, hidden from seat {seat}, at "
+                    f"table {table.id}, step {len(table.state.history)}"
                 )
         return out
 
@@ -296,6 +325,7 @@ async def test_no_frame_carries_a_card_hidden_from_its_reader(
         assert watcher_tables and all(m["seat"] is None for m in watcher_tables)
         assert sum(1 for m in watcher_tables if m["view"] and m["view"]["over"]) >= deals
         assert auditor.checked_tables >= 3 * deals
+        assert auditor.checked_public >= 3 * deals * players
         assert any(m["t"] in ("lobby", "lobby_update") for m in auditor.frames["key-0"])
         # Protocol 2: most views went out as deltas of their events.
         views = [m["view"] for m in auditor.frames["key-0"] if m["t"] == "table" and m["view"]]
@@ -336,6 +366,13 @@ async def test_the_audit_catches_a_leak(store, monkeypatch):
         assert auditor.leaks("key-0", {"t": "lobby", "tables": [], "players": [card]})
         mine = state.hands[me][0]  # a card the reader may know, but not in a lobby frame
         assert auditor.leaks("key-0", {"t": "lobby_update", "tables": [{"name": mine}]})
+        # Nor in the view's public part, which every other seat is sent too; in its private
+        # part (the hand) it is fine.
+        whole = hub.table_message(table, me)
+        assert auditor.public_leaks("key-0", whole) == []
+        whole["view"]["discard"] = [*whole["view"]["discard"], mine]
+        assert auditor.public_leaks("key-0", whole)
+        assert auditor.leaks("key-0", whole) == []  # what the reader alone is checked for
         assert not auditor.violations
     finally:
         for client in clients:
