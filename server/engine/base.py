@@ -19,7 +19,9 @@ Conventions every engine follows:
   spectator shares (:meth:`State.public_view`, built once per change and sent to all) and the
   **private** part of one seat (:meth:`State.private_view`: its hand, ask, legal actions and the
   events it may see). Facts the rules derive (who wins the trick so far, which way it goes) are
-  in the public part, so no client needs the rules to show them.
+  in the public part, so no client needs the rules to show them. A view is built fresh; what it
+  shares with the state (an event, a finished trick) is never changed once made, because the
+  hub sends each view as a delta of the last one it sent (``protocol/event_log.py``).
 * ``apply`` validates fully before it mutates: a refused action raises a
   :class:`~server.engine.errors.RulesError` subclass and changes nothing.
 * Events are dicts with an ``"e"`` kind; a private one carries ``"to": [seats]`` and is shown
