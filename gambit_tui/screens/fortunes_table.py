@@ -14,6 +14,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 
+from protocol.actions import Bid, Play
+
 from .. import events
 from ..autoplay import AutoPlay
 from ..fortunes_text import (
@@ -522,7 +524,10 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         view = self.view
         if not view or self.chat_open or self.ask_kind != "play":
             return None
-        action = {"type": "play", "card": self.query_one(FortunesHand).selected}
+        card = self.query_one(FortunesHand).selected
+        if not isinstance(card, str) or not card:
+            return None
+        action = Play(card).to_wire()
         return action if action in view.get("legal", []) else None
 
     def _send_action(self, action: dict[str, Any]) -> None:
@@ -541,12 +546,12 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         self.query_one(FortunesHand).play()
 
     def on_hand_row_play(self, event: HandRow.Play) -> None:
-        action = {"type": "play", "card": event.card}
+        action = Play(event.card).to_wire()
         if self.legal_play() == action:
             self._send_action(action)
 
     def action_bid(self) -> None:
-        action = {"type": "bid", "tricks": self.bid}
+        action = Bid(self.bid).to_wire()
         if self.ask_kind == "bid":
             self._send_action(action)
 

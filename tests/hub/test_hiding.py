@@ -25,8 +25,9 @@ from typing import Any
 import msgpack
 import pytest
 
+from protocol.actions import Bid, Play
 from protocol.cards import DECKS
-from protocol.codec import HEADER, MAX_CLIENT_FRAME, MAX_SERVER_FRAME, encode
+from protocol.codec import HEADER, MAX_CLIENT_FRAME, MAX_SERVER_FRAME, ProtocolError, encode
 from protocol.connection import QueueConnection
 from protocol.event_log import DELTA, expand
 from server.engine import RulesError
@@ -118,6 +119,7 @@ class Auditor:
         self.violations: list[str] = []
         self.checked_tables = 0  # table frames checked against a non-empty hidden set
         self.checked_public = 0  # public parts checked against some seat's non-empty hidden set
+        self.typed_actions = 0  # legal plays and bids read as typed actions
         self.errors: list[str] = []
 
     def audit(self, who: str, data: bytes) -> None:
@@ -134,6 +136,7 @@ class Auditor:
             self.whole.setdefault(who, []).append(whole)
             self.violations.extend(self.leaks(who, message))
             self.violations.extend(self.public_leaks(who, whole))
+            self.violations.extend(self.untyped_actions(who, whole))
             if message.get("t") == "table" and message["table"] in self.hub.tables:
                 seat = self.hub.tables[message["table"]].seat_of(who)
                 if message["seat"] != seat:  # a view for a seat this reader does not hold
@@ -160,6 +163,25 @@ class Auditor:
                     f"{who} (seat {seat}) got hidden {sorted(leaked)} in {kind!r} at table "
                     f"{table.id}, step {len(table.state.history)}"
                 )
+        return out
+
+    def untyped_actions(self, who: str, message: dict[str, Any]) -> list[str]:
+        """Every play (and trick bid) a view offers is a typed action, written back unchanged
+        (protocol/actions.py): the hub's messages are validated as the client's are."""
+        if message.get("t") != "table" or not message.get("view"):
+            return []
+        out = []
+        for action in message["view"]["legal"]:
+            kinds = [Play] + ([Bid] if message["view"]["game"] != "prophets_gambit" else [])
+            for kind in kinds:
+                if action.get("type") == kind.TYPE:
+                    self.typed_actions += 1
+                    try:
+                        ok = kind.from_wire(action).to_wire() == action
+                    except ProtocolError:
+                        ok = False
+                    if not ok:
+                        out.append(f"{who} was offered a malformed {kind.TYPE}: {action}")
         return out
 
     def public_leaks(self, who: str, message: dict[str, Any]) -> list[str]:
@@ -326,6 +348,7 @@ async def test_no_frame_carries_a_card_hidden_from_its_reader(
         assert sum(1 for m in watcher_tables if m["view"] and m["view"]["over"]) >= deals
         assert auditor.checked_tables >= 3 * deals
         assert auditor.checked_public >= 3 * deals * players
+        assert auditor.typed_actions > 0
         assert any(m["t"] in ("lobby", "lobby_update") for m in auditor.frames["key-0"])
         # Protocol 2: most table messages went out as deltas of the last one.
         tables = [m for m in auditor.frames["key-0"] if m["t"] == "table"]
