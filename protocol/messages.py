@@ -189,7 +189,7 @@ SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
     "you": ("id", "name", "guest", "chips", "ratings", "lang", "prefs", "admin"),
     "lobby": ("tables", "players", "online", "tables_total"),
     "lobby_update": ("tables", "removed", "players", "online", "tables_total"),
-    "table": ("table", "info", "seat", "view"),
+    "table": ("table", "info", "seat", "view", "delta"),
     "left": ("table",),
     "stand_in": ("table", "games", "chips"),
     "chat": ("channel", "from", "text", "ts"),

@@ -12,6 +12,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Static
 
+from protocol.actions import MAX_TRICKS, Bid, Play
+
 from .. import events
 from ..autoplay import AutoPlay
 from ..cards import FRENCH_FACES, french_text
@@ -331,7 +333,9 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         if not view or self.chat_open or (self.ask or {}).get("kind") != "bid":
             return None
         tricks = self.query_one("#bids", ChoiceRow).selected
-        action = {"type": "bid", "tricks": tricks}
+        if type(tricks) is not int or not 0 <= tricks <= MAX_TRICKS:
+            return None
+        action = Bid(tricks).to_wire()
         return action if action in view.get("legal", []) else None
 
     def legal_play(self) -> dict[str, Any] | None:
@@ -339,7 +343,10 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         view = self.view
         if not view or self.chat_open or (self.ask or {}).get("kind") != "play":
             return None
-        action = {"type": "play", "card": self.query_one(HandRow).selected}
+        card = self.query_one(HandRow).selected
+        if not isinstance(card, str) or not card:
+            return None
+        action = Play(card).to_wire()
         return action if action in view.get("legal", []) else None
 
     def _send_action(self, action: dict[str, Any]) -> None:
@@ -367,7 +374,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
     def on_hand_row_play(self, event: HandRow.Play) -> None:
         """A card played from the row itself (a second click on the picked card)."""
         if (self.ask or {}).get("kind") == "play":
-            self._send_action({"type": "play", "card": event.card})
+            self._send_action(Play(event.card).to_wire())
 
     def on_refused(self, event: events.Refused) -> None:
         if event.ref == "act":

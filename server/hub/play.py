@@ -298,14 +298,19 @@ class PlayMixin:
     # --- telling the table ------------------------------------------------------------------
 
     def table_message(
-        self: Hub, table: Table, seat: int | None, info: dict[str, Any] | None = None
+        self: Hub,
+        table: Table,
+        seat: int | None,
+        info: dict[str, Any] | None = None,
+        public: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) is sent of ``table``; ``info`` is the table's part
-        every reader shares (:meth:`shared_table_info`), made once per change by the caller
-        that sends it to many."""
+        every reader shares (:meth:`shared_table_info`) and ``public`` the game view's
+        (``State.public_view``), both made once per change by the caller that sends them to
+        many."""
         if info is None:
             info = self.shared_table_info(table)
-        view = table.state.view(seat) if table.state is not None else None
+        view = table.state.view(seat, public) if table.state is not None else None
         return {"t": "table", "table": table.id, "info": info, "seat": seat, "view": view}
 
     def shared_table_info(self: Hub, table: Table) -> dict[str, Any]:
@@ -328,13 +333,15 @@ class PlayMixin:
         if table.id not in self.tables:
             return
         self.arm(table)
-        info = self.shared_table_info(table)  # once per change, for every reader
+        # The parts every reader shares, once per change.
+        info = self.shared_table_info(table)
+        public = table.state.public_view() if table.state is not None else None
         for index, seat in enumerate(table.seats):
             if seat.player is not None and seat.player in self.players:
-                self.players[seat.player].push(self.table_message(table, index, info))
+                self.players[seat.player].push(self.table_message(table, index, info, public))
         watchers = self.spectators.get(table.id)
         if watchers:
-            message = self.table_message(table, None, info)
+            message = self.table_message(table, None, info, public)
             for session in list(watchers):
                 session.push(message)
         self.lobby_table_changed(table)
