@@ -277,7 +277,8 @@ def open_table(player: Player) -> None:
     player.settle()
     choose(player, UK("Game"), UK("Fortunes"))
     player.wait_for(rf"{UK('Betting')}\s+{re.escape(UK('rubber of four deals'))}\s+▼")
-    player.press("\t" * 6)  # to the Betting drop-down (one Tab a field); rubber first, deal next
+    # To the Betting drop-down, one Tab a field (past the duplicate set); rubber first, deal next.
+    player.press("\t" * 7)
     choose(player, UK("Betting"), SINGLE_MARKED, step="\x1b[B")
     player.form = player.wait_for(rf"{UK('Betting')}\s+{re.escape(SINGLE_MARKED)}\s+▼")
     player.press("\x13")  # ctrl+s: create

@@ -261,9 +261,10 @@ def open_table(ada: Seat) -> str:
     pick(ada, "Game", "Prophet")
     ada.press("\t")
     pick(ada, "Players", "3")
-    # Players → Stake, Timer, Who may join, Highest rating, Deck, Cards per round, Cap: one
-    # Tab a field. The field selects its text on focus, so a digit replaces the 0.
-    ada.press("\t" * 7)
+    # Players → Stake, Timer, Who may join, Highest rating, Duplicate set, Deck, Cards per
+    # round, Cap: one Tab a field. The field selects its text on focus, so a digit replaces
+    # the 0.
+    ada.press("\t" * 8)
     ada.settle(0.2)
     ada.press("2")
     ada.wait_for(r"Cap\s+2\s")
