@@ -26,6 +26,7 @@ from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.prophet_table import ProphetTableScreen
 from gambit_tui.screens.rules import RulesScreen
 from gambit_tui.widgets.choice_row import ChoiceRow
+from protocol.event_log import expand
 from server.hub import Hub
 from server.terminal.driver import bind
 from tests.ssh.test_driver import FakeTerminal, wait_until
@@ -122,15 +123,20 @@ async def test_the_bid_row_is_on_the_terminal_at_every_first_round_bid(hub, monk
 
     def receive(message):
         # "recomposed": the deal's first message finds the screen starting to recompose.
+        # (A table message comes as a delta of the last: read it whole, as the app will.)
         screen = app.screen
-        games = message.get("info", {}).get("games_played")
+        if message.get("t") == "table":
+            message_whole = expand(app.model.views.get(message.get("table")), message)
+        else:
+            message_whole = message
+        games = message_whole.get("info", {}).get("games_played")
         if (
             isinstance(screen, ProphetTableScreen)
             and message.get("t") == "table"
             and games is not None
             and ORDERINGS[games % len(ORDERINGS)] == "recomposed"
             and (screen.view or {}).get("over")
-            and not (message.get("view") or {}).get("over", True)
+            and not (message_whole.get("view") or {}).get("over", True)
         ):
             screen.post_message(events.LookChanged())
             done.append("recomposed")
