@@ -186,16 +186,6 @@ class GambitModal(ModalScreen):
     }
     """
 
-    def handle_now(self, handler: Callable[[Any], object], message: Any) -> bool:
-        """Handle ``message`` with ``handler`` now and draw the result at once, where the app's
-        host can (:attr:`run_as_screen`); False if it must be posted instead."""
-        run = GambitScreen.run_as_screen
-        if run is None:
-            return False
-        run(self, functools.partial(handler, message))
-        self.draw_now()
-        return True
-
     @property
     def gapp(self) -> GambitApp:
         return cast("GambitApp", self.app)

@@ -14,7 +14,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 
-from .. import events
 from ..autoplay import AutoPlay
 from ..fortunes_text import (
     FORTUNES_FACES,
@@ -91,10 +90,10 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         Binding("v", "reading", N_("Reading")),
         *TABLE_KEYS,
     ]
+    HAND = FortunesHand
 
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
-        self._acted_on: tuple[Any, ...] | None = None
         self.autoplay = AutoPlay(self, self._send_action)
         #: The number of tricks the player is about to bid.
         self.bid = FIRST_BID
@@ -115,10 +114,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         yield PromptBar()
 
     # --- what the screen reads -------------------------------------------------------------
-
-    @property
-    def ask_kind(self) -> str | None:
-        return (self.ask or {}).get("kind")
 
     def _decision_key(self) -> tuple[Any, ...]:
         """Names the decision the current view is about (changes with every event)."""
@@ -517,26 +512,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             return None
         return next((a for a in view.get("legal", []) if a == {"type": kind}), None)
 
-    def legal_play(self) -> dict[str, Any] | None:
-        """The legal play of the card under the cursor, if the player is to play."""
-        view = self.view
-        if not view or self.chat_open or self.ask_kind != "play":
-            return None
-        action = {"type": "play", "card": self.query_one(FortunesHand).selected}
-        return action if action in view.get("legal", []) else None
-
-    def _send_action(self, action: dict[str, Any]) -> None:
-        """Send ``action`` if it is legal now, at most once per decision."""
-        view = self.view
-        if view is None or action not in view.get("legal", []):
-            return
-        marker = self._decision_key()
-        if self._acted_on == marker:
-            return
-        self._acted_on = marker
-        self.autoplay.cancel()
-        self.gapp.send({"t": "act", "table": self.table_id, "action": action})
-
     def action_play(self) -> None:
         self.query_one(FortunesHand).play()
 
@@ -570,10 +545,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         action = self._legal("next_deal")
         if action is not None:
             self._send_action(action)
-
-    def on_refused(self, event: events.Refused) -> None:
-        if event.ref == "act":
-            self._acted_on = None  # let the player try again
 
     def action_move(self, delta: int) -> None:
         self.query_one(FortunesHand).move(delta)

@@ -12,7 +12,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Static
 
-from .. import events
 from ..autoplay import AutoPlay
 from ..cards import FRENCH_FACES, french_text
 from ..i18n import N_, _
@@ -97,7 +96,6 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
 
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
-        self._acted_on: tuple[Any, ...] | None = None
         self.autoplay = AutoPlay(self, self._send_action)
         #: The log of earlier rounds, and the round whose events (from its deal) it shows now.
         self._log_before: list[Text] = []
@@ -334,26 +332,6 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         action = {"type": "bid", "tricks": tricks}
         return action if action in view.get("legal", []) else None
 
-    def legal_play(self) -> dict[str, Any] | None:
-        """The legal play of the card under the cursor, if the player is to play."""
-        view = self.view
-        if not view or self.chat_open or (self.ask or {}).get("kind") != "play":
-            return None
-        action = {"type": "play", "card": self.query_one(HandRow).selected}
-        return action if action in view.get("legal", []) else None
-
-    def _send_action(self, action: dict[str, Any]) -> None:
-        """Send ``action`` if it is legal now, at most once per decision."""
-        view = self.view
-        if view is None or action not in view.get("legal", []):
-            return
-        marker = self._decision_key()
-        if self._acted_on == marker:
-            return
-        self._acted_on = marker
-        self.autoplay.cancel()
-        self.gapp.send({"t": "act", "table": self.table_id, "action": action})
-
     def action_bid(self) -> None:
         action = self.legal_bid()
         if action is not None:
@@ -368,10 +346,6 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         """A card played from the row itself (a second click on the picked card)."""
         if (self.ask or {}).get("kind") == "play":
             self._send_action({"type": "play", "card": event.card})
-
-    def on_refused(self, event: events.Refused) -> None:
-        if event.ref == "act":
-            self._acted_on = None  # let the player try again
 
     def action_move(self, delta: int) -> None:
         self._active_row().move(delta)

@@ -17,6 +17,9 @@ from __future__ import annotations
 from textual.app import App
 from textual.screen import Screen
 
+#: Textual's own property (benchmarks compare the two: bench/table_updates.py --without).
+TEXTUALS = App.__dict__["_background_screens"]
+
 
 def background_screens(app: App[object]) -> list[Screen]:
     """The screens that show through the current one, lowest first: below each see-through
