@@ -181,15 +181,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         row = self.query_one(FortunesHand)
         kind = self.ask_kind
         row.active = kind == "play"
-        if view is None:
-            row.heading = _("Your hand")
-            row.choices = []
-            row.placeholder = _("The game has not started yet.")
-            return
-        if self.seat is None:
-            row.heading = _("Watching")
-            row.choices = []
-            row.placeholder = _("You are watching this table: hands stay hidden.")
+        if self.no_hand_shown(row, view):
             return
         playable = None
         if kind == "play":
@@ -198,7 +190,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         row.heading = ngettext("Your hand: {n} card", "Your hand: {n} cards", len(hand)).format(
             n=len(hand)
         )
-        row.placeholder = _("No cards in hand.")
         row.show(
             hand,
             faces=FORTUNES_FACES,

@@ -117,15 +117,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         ask = self.ask or {}
         kind = ask.get("kind")
         row.active = bool(ask)
-        if view is None:
-            row.heading = _("Your hand")
-            row.choices = []
-            row.placeholder = _("The game has not started yet.")
-            return
-        if self.seat is None:
-            row.heading = _("Watching")
-            row.choices = []
-            row.placeholder = _("You are watching this table: hands stay hidden.")
+        if self.no_hand_shown(row, view):
             return
         if kind in SEAT_KINDS:
             row.heading = _("Choose a player")
@@ -147,7 +139,6 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
             Choice(card_text(c, style), c, enabled=allowed is None or c in allowed)
             for c in view.get("hand", [])
         ]
-        row.placeholder = _("No cards in hand.")
 
     def _set_prompt(self, view: dict[str, Any] | None) -> None:
         prompt = self.query_one(PromptBar)

@@ -224,21 +224,12 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         row = self.query_one(HandRow)
         ask = self.ask or {}
         row.active = ask.get("kind") == "play"
-        if view is None:
-            row.heading = _("Your hand")
-            row.choices = []
-            row.placeholder = _("The game has not started yet.")
-            return
-        if self.seat is None:
-            row.heading = _("Watching")
-            row.choices = []
-            row.placeholder = _("You are watching this table: hands stay hidden.")
+        if self.no_hand_shown(row, view):
             return
         playable = None
         if ask.get("kind") == "play":
             playable = {a["card"] for a in view.get("legal", []) if a["type"] == "play"}
         row.heading = _("Your hand")
-        row.placeholder = _("No cards in hand.")
         row.show(
             view.get("hand") or [],
             faces=FRENCH_FACES,

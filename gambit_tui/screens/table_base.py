@@ -19,6 +19,7 @@ from ..i18n import N_, _, ngettext
 from ..names import seat_name, status_label
 from ..result_text import result_text, result_title
 from ..widgets.chat_panel import ChatPanel
+from ..widgets.choice_row import ChoiceRow
 from ..widgets.hand_row import HandRow
 from ..widgets.result_panel import ResultPanel
 from .base import GambitScreen, while_composed
@@ -135,6 +136,22 @@ class TableScreen(GambitScreen):
         """Names the decision the current view is about (changes with every event)."""
         view = self.view or {}
         return (len(view.get("events", [])), repr(view.get("ask")))
+
+    def no_hand_shown(self, row: ChoiceRow, view: dict[str, Any] | None) -> bool:
+        """Say in ``row`` why it shows no hand, if it shows none (no deal yet, or the player
+        watches): True then. Otherwise its words for an empty hand are set: False."""
+        if view is None:
+            row.heading = _("Your hand")
+            row.choices = []
+            row.placeholder = _("The game has not started yet.")
+            return True
+        if self.seat is None:
+            row.heading = _("Watching")
+            row.choices = []
+            row.placeholder = _("You are watching this table: hands stay hidden.")
+            return True
+        row.placeholder = _("No cards in hand.")
+        return False
 
     def legal_play(self) -> dict[str, Any] | None:
         """The legal play of the card under the cursor, if the player is to play."""
