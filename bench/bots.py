@@ -1,11 +1,13 @@
 """The strong bots against the heuristic ones, on duplicate deals; prints one JSON line last.
 
-    python bench/bots.py [--quick] [--think-ms MS] [--iterations N] [--minutes M] [--workers W]
+    python bench/bots.py [--quick] [--think-ms MS] [--iterations N] [--sets PG,PROPHET,FORTUNES]
+                         [--workers W] [--start K]
 
-Every *set* is one deck order (one seed) played once per seat rotation, so each seat's cards
-meet the strong bot once: the luck of the deal cancels within a set, and a set's mean is one
-sample. The 95 % intervals are 1.96 standard errors of those set means (the Prophet ratio's by
-the delta method, sets being independent).
+Every *set* is one duplicate deal (``server.engine.duplicate``: one seed, the same cards to the
+same seats) played once per seat rotation, so each seat's cards meet the strong bot once: the
+luck of the deal cancels within a set, and a set's mean is one sample. The 95 % intervals are
+1.96 standard errors of those set means (the Prophet ratio's by the delta method, sets being
+independent).
 
 * Prophet's Gambit, 4 players: one strong bot among three heuristic ones, in each of the four
   seats. ``pg_strong_win_share`` is the share of deals it wins (chance 25 %).
@@ -17,8 +19,9 @@ the delta method, sets being independent).
   of the decided deals (a drawn deal is left out) that the strong pair wins.
 
 ``decision_ms_p50``/``p99`` time the strong bots' decisions that had a choice (one legal
-action is answered at once). Sets run in a pool of ``--workers`` processes (default: one per
-core), each strong bot on one core.
+action is answered at once), also per game (``pg_decision_ms_p99``…); a line per game says
+the figures in words before the JSON line. Sets run in a pool of ``--workers`` processes
+(default: one per core), each strong bot on one core.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from typing import Any
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from server.bots import make_bot
-from server.engine import get_game
+from server.engine import duplicate
 
 GAMES = ("prophets_gambit", "prophet", "fortunes")
 SETUP: dict[str, tuple[int, dict[str, Any]]] = {
@@ -59,8 +62,9 @@ def _rotations(game: str) -> int:
 def play_set(job: tuple[str, int, float | None, int | None]) -> dict[str, Any]:
     """One deck order played once per rotation: the strong seats' results and timings."""
     game_name, index, think_ms, iterations = job
-    game = get_game(game_name)
     players, options = SETUP[game_name]
+    # One duplicate deal: the same seed deals the same cards to each seat in every rotation.
+    seed = duplicate.deal_seed(f"bench-{game_name}", index)
     rows = []
     times: list[float] = []
     for rotation in range(_rotations(game_name)):
@@ -75,7 +79,7 @@ def play_set(job: tuple[str, int, float | None, int | None]) -> dict[str, Any]:
             )
             for s in range(players)
         ]
-        state = game.new_state(players, options, dealer=0, seed=f"bench-{game_name}-{index}")
+        (state,) = duplicate.copies(game_name, players, options, 0, seed, 1)
         exact = rounds = 0
         while not state.is_over:
             seat = min(state.pending())
@@ -132,13 +136,21 @@ def _percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+#: Each game's short name in the JSON line's per-game keys.
+SHORT = {"prophets_gambit": "pg", "prophet": "prophet", "fortunes": "fortunes"}
+
+
 def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
     by_game: dict[str, list[dict[str, Any]]] = {g: [] for g in GAMES}
     times: list[float] = []
+    out: dict[str, Any] = {}
     for res in results:
         by_game[res["game"]].append(res)
         times.extend(res["times"])
-    out: dict[str, Any] = {}
+    for game in GAMES:
+        mine = [t for res in by_game[game] for t in res["times"]]
+        out[f"{SHORT[game]}_decision_ms_p50"] = _percentile(mine, 0.50)
+        out[f"{SHORT[game]}_decision_ms_p99"] = _percentile(mine, 0.99)
     pg = [statistics.fmean(r["won"] for r in res["rows"]) for res in by_game["prophets_gambit"]]
     out["pg_strong_win_share"], out["pg_strong_win_share_ci95"] = _mean_ci(pg)
     out["pg_sets"] = len(pg)
@@ -170,6 +182,30 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
     return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in out.items()}
 
 
+def report_lines(s: dict[str, Any]) -> list[str]:
+    """Per game, in words: the strong bot's result against the heuristic ones, its 95 %
+    interval, how many duplicate sets it rests on, and the decision times."""
+
+    def times(short: str) -> str:
+        p50, p99 = s[f"{short}_decision_ms_p50"], s[f"{short}_decision_ms_p99"]
+        return f"decisions p50 {p50:.0f} ms, p99 {p99:.0f} ms"
+
+    return [
+        f"Prophet's Gambit: strong wins {s['pg_strong_win_share']:.1%}"
+        f" ± {s['pg_strong_win_share_ci95']:.1%} of deals (chance 25 %, target >= 35 %),"
+        f" {s['pg_deals']} deals in {s['pg_sets']} sets; {times('pg')}",
+        f"Prophet: strong/heuristic score ratio {s['prophet_strong_score_ratio']:.2f}"
+        f" ± {s['prophet_strong_score_ratio_ci95']:.2f} (target >= 1.20), exact bids"
+        f" {s['prophet_strong_exact_bid_rate']:.1%}, {s['prophet_games']} games in"
+        f" {s['prophet_sets']} sets; {times('prophet')}",
+        f"Fortunes: strong pair wins {s['fortunes_strong_deal_share']:.1%}"
+        f" ± {s['fortunes_strong_deal_share_ci95']:.1%} of decided deals (target >= 60 %),"
+        f" {s['fortunes_deals']} deals in {s['fortunes_sets']} sets; {times('fortunes')}",
+        f"All strong decisions: p50 {s['decision_ms_p50']:.0f} ms,"
+        f" p99 {s['decision_ms_p99']:.0f} ms (target <= 300)",
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run of about a minute")
@@ -197,6 +233,8 @@ def main() -> None:
             if done % 10 == 0:
                 print(f"{done}/{len(jobs)} sets, {time.perf_counter() - started:.0f} s", flush=True)
     summary = summarize(results)
+    for line in report_lines(summary):
+        print(line)
     summary["think_ms"] = think
     summary["iterations"] = args.iterations
     summary["seconds"] = round(time.perf_counter() - started, 1)

@@ -97,6 +97,9 @@ class GambitApp(App[None]):
         self.dismissed: set[int] = set()
         #: Tables we asked to watch; their first message opens a screen.
         self.watching: set[int] = set()
+        #: A welcome came: a second one means the server moved this connection to another
+        #: hub (a standby taking over), and the screens stay as they are.
+        self.welcomed = False
         #: How many "your turn" alerts were raised (tests read it; the bell is invisible).
         self.alerts = 0
         #: The decisions (table, deadline) whose late bell has rung.
@@ -200,6 +203,10 @@ class GambitApp(App[None]):
         changed = self.model.apply(message)
         if kind == "welcome":
             self._adopt_you()
+            if self.welcomed:
+                self.notify(_("Back at the tables."))
+                return
+            self.welcomed = True
             if message.get("returning") and not self.model.you.get("guest"):
                 self._straight_back()
             else:
@@ -244,6 +251,9 @@ class GambitApp(App[None]):
         elif kind == "error" and message.get("ref") == "entropy":
             # The app's own automatic answer came too late or too early: nothing to tell.
             log.info("entropy refused: %s", message.get("message"))
+        elif kind == "notice" and message.get("code") == "reconnecting":
+            # Said by the SSH gateway while a standby hub takes over (server/bus/gateway.py).
+            self.notify(_("Reconnecting to the tables…"), timeout=10)
         elif kind in ("error", "notice"):
             taken = getattr(self.screen, "take_refusal", None)
             if kind == "error" and taken is not None and taken(message):
@@ -419,8 +429,11 @@ class GambitApp(App[None]):
             self.pop_screen()
         self.pop_screen()
 
-    def table_screen_closed(self, table_id: int) -> None:
-        self._table_screens.pop(table_id, None)
+    def table_screen_closed(self, table_id: int, screen: Screen) -> None:
+        """Forget ``screen`` as the table's, unless a newer screen of that table took its
+        place (the player left to the lobby and opened the table again before it unmounted)."""
+        if self._table_screens.get(table_id) is screen:
+            del self._table_screens[table_id]
 
     # --- "your turn" ---------------------------------------------------------------------------
 

@@ -1,9 +1,10 @@
 """Fortunes in words and faces: cards, compass seats, teams, the direction and dispositions.
 
 The engine sends codes ("W14", "*7", "high", "well") and seat numbers; this module is the one
-place that turns them into what a player reads, in their language and card style, and that
-re-reads a trick's cards the way the rules do (who is winning it now, how often it flipped),
-so every Fortunes widget tells the same story.
+place that turns them into what a player reads, in their language and card style, so every
+Fortunes widget tells the same story. What the rules make of a trick (which way it goes, how
+often it flipped, whose card wins it so far, whom it favours) comes in the view's public part:
+the app never works it out again.
 """
 
 from __future__ import annotations
@@ -158,9 +159,10 @@ def compass_letter(seat: int, dealer: int) -> str:
     return _(COMPASS_SHORT[compass_index(seat, dealer)])
 
 
-def team_of(seat: int, dealer: int) -> str:
-    """The team of ``seat``: "High" (East, West: the dealer's) or "Low" (South, North)."""
-    return "High" if compass_index(seat, dealer) % 2 == 0 else "Low"
+def team_at(view: dict[str, Any], seat: int) -> str:
+    """The team of ``seat`` as the view says: "High" (East, West: the dealer's) or "Low"."""
+    seats = view.get("seats") or []
+    return str(seats[seat]["team"]) if seat < len(seats) else "High"
 
 
 def team_label(team: str) -> str:
@@ -223,35 +225,6 @@ def disposition_short(disposition: str) -> str:
     return _("well") if disposition == "well" else _("ill")
 
 
-def lead_direction(leader: int, dealer: int) -> str:
-    """A High-team lead is won high, a Low-team lead low (ruling 5)."""
-    return "high" if team_of(leader, dealer) == "High" else "low"
-
-
-def flips(cards: list[list[Any]], led: str | None) -> int:
-    """How many times the Stars played into a mundane-led trick flipped its direction."""
-    if not cards or led in (None, STAR):
-        return 0
-    return sum(1 for _seat, code in cards[1:] if code[0] == STAR)
-
-
-def winning_seat(cards: list[list[Any]], led: str | None, direction: str) -> int | None:
-    """The seat whose card wins the trick as it stands: only the led suit competes, the
-    highest or lowest of it by the direction (ruling 7)."""
-    best: list[Any] | None = None
-    for pair in cards:
-        code = pair[1]
-        if led is None or code[0] != led:
-            continue
-        if best is None:
-            best = pair
-            continue
-        v, b = value(code), value(best[1])
-        if (v > b) if direction == "high" else (v < b):
-            best = pair
-    return None if best is None else best[0]
-
-
 # --- what just happened --------------------------------------------------------------------
 
 Names = Callable[[int], str]
@@ -260,46 +233,33 @@ Names = Callable[[int], str]
 def notices(
     events: list[dict[str, Any]],
     start: int,
-    dealer: int,
     names: Names,
     style: CardStyle,
     *,
     mine: int | None = None,
 ) -> list[str]:
-    """Sentences worth a notice for the events from ``start`` on: a Star flipping a trick,
-    Stars becoming free, a raise or a fold. The deal's earlier events give each play its
-    trick (the led suit and the direction so far). The player's own raise or fold (seat
-    ``mine``) needs no notice."""
+    """Sentences worth a notice for the events from ``start`` on: a Star flipping a trick
+    (its play event says the new direction), Stars becoming free, a raise or a fold. The
+    deal's earlier events number the tricks. The player's own raise or fold (seat ``mine``)
+    needs no notice."""
     out: list[str] = []
-    led: str | None = None
-    direction = "high"
-    stars_seen = False
     trick_no = 1
     for index, ev in enumerate(events):
         kind = ev.get("e")
         new = index >= start
-        if kind == "play":
-            code = ev["card"]
-            if led is None:
-                led = code[0]
-                direction = lead_direction(ev["seat"], dealer)
-            elif code[0] == STAR and led != STAR:
-                direction = "low" if direction == "high" else "high"
-                if new:
-                    out.append(
-                        _("{name} plays {card}: trick {n} flips to {direction}.").format(
-                            name=names(ev["seat"]),
-                            card=card_label(code, style),
-                            n=trick_no,
-                            direction=direction_text(direction, style).plain,
-                        )
+        if kind == "play" and new:
+            if ev.get("flip"):
+                out.append(
+                    _("{name} plays {card}: trick {n} flips to {direction}.").format(
+                        name=names(ev["seat"]),
+                        card=card_label(ev["card"], style),
+                        n=trick_no,
+                        direction=direction_text(ev["flip"], style).plain,
                     )
-            if code[0] == STAR and not stars_seen:
-                stars_seen = True
-                if new:
-                    out.append(_("Stars are free: anyone may play a Star at any time now."))
+                )
+            if ev.get("stars_free"):
+                out.append(_("Stars are free: anyone may play a Star at any time now."))
         elif kind == "trick":
-            led = None
             trick_no = ev["n"] + 1
         elif kind == "raise" and new and ev["seat"] != mine:
             out.append(_("{name} raises.").format(name=names(ev["seat"])))

@@ -79,7 +79,9 @@ def result_text(message: dict[str, Any], style: CardStyle) -> Text:
         ).format(names=", ".join(winners), pot=pot),
         style="bold",
     )
-    return Text("\n", end="").join([head, _table(rows), summary, *_rating_line(message, outcome)])
+    return Text("\n", end="").join(
+        [head, _table(rows), summary, *_rating_line(message, outcome), *duplicate_lines(message)]
+    )
 
 
 def _scores_text(message: dict[str, Any], outcome: dict[str, Any]) -> Text:
@@ -97,7 +99,9 @@ def _scores_text(message: dict[str, Any], outcome: dict[str, Any]) -> Text:
         won.append(paid[seat] - contrib[seat] * stake)
     _add_right_column(rows, _("Score"), scores)
     _add_chips_column(rows, won, bold_gains=False)
-    return Text("\n", end="").join([_table(rows), *_rating_line(message, outcome)])
+    return Text("\n", end="").join(
+        [_table(rows), *_rating_line(message, outcome), *duplicate_lines(message)]
+    )
 
 
 def _rating_line(message: dict[str, Any], outcome: dict[str, Any]) -> list[Text]:
@@ -116,6 +120,53 @@ def _rating_line(message: dict[str, Any], outcome: dict[str, Any]) -> list[Text]
         style="bold" if change > 0 else "",
     )
     return [line]
+
+
+def duplicate_lines(message: dict[str, Any]) -> list[Text]:
+    """At a table of a duplicate set: how the others who held the player's cards in this game
+    did at the set's other tables (their place, score, chips), and how the player compares."""
+    dup = (message.get("info") or {}).get("duplicate")
+    if not dup:
+        return []
+    head = _("Duplicate set {name}, game {game}").format(name=dup["set"], game=dup["game"])
+    seat = message.get("seat")
+    others = dup.get("others") or []
+    if seat is None or seat >= len(others):
+        return [Text(head, style="dim")]
+    mine = others[seat]
+    if not mine:
+        return [Text(head, style="bold"), Text(_("No other table has finished it yet."))]
+    outcome = (message.get("view") or {}).get("outcome") or {}
+    ranking = outcome.get("ranking") or []
+    lines = [Text(head, style="bold")]
+    for row in mine:
+        name = seat_name({**row, "seat": seat})[:NAME_WIDTH]
+        lines.append(
+            Text(
+                "  "
+                + _("Table {table}, {name}: place {place}, score {score}, chips {chips}").format(
+                    table=row["table"],
+                    name=name,
+                    place=row["place"],
+                    score=row["score"],
+                    chips=f"{row['chips']:+d}",
+                )
+            )
+        )
+    if seat in ranking:
+        place = ranking.index(seat) + 1
+        better = sum(1 for row in mine if row["place"] is not None and place < row["place"])
+        lines.append(
+            Text(
+                ngettext(
+                    "With your cards you placed better than {better} of {n} other player.",
+                    "With your cards you placed better than {better} of {n} other players.",
+                    len(mine),
+                ).format(better=better, n=len(mine)),
+                style="bold" if better else "",
+            )
+        )
+    return lines
 
 
 def _player(message: dict[str, Any], outcome: dict[str, Any], seat: int) -> Text:

@@ -67,6 +67,18 @@ class Connection(ABC):
             self._ready.extend(self._decoder.feed(data))
         return self._ready.popleft()
 
+    async def read_bytes(self) -> bytes:
+        """The next bytes from the peer as they came, not decoded (a relay passes them on
+        untouched); b"" at the end."""
+        if self._ready:
+            raise RuntimeError("read_bytes after recv has buffered decoded messages")
+        if self.closed:
+            return b""
+        data = await self._read_some()
+        if not data:
+            self.closed = True
+        return data
+
     @abstractmethod
     async def close(self) -> None:
         """Close both directions; the peer's recv ends with ConnectionClosed."""

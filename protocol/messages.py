@@ -106,6 +106,8 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
         "max_rating": _int(0, 100_000, required=False, nullable=True),
         "stake": _int(0, 1_000_000, required=False),
         "timer": _int(0, 3600, required=False),
+        # The name of a duplicate set to join (every table of it is dealt the same cards).
+        "duplicate": _str(24, required=False, nullable=True),
     },
     "join": {"table": TABLE, "seat": _int(0, 5, required=False, nullable=True)},
     "leave": {"table": TABLE},
@@ -187,7 +189,7 @@ SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
     "you": ("id", "name", "guest", "chips", "ratings", "lang", "prefs", "admin"),
     "lobby": ("tables", "players", "online", "tables_total"),
     "lobby_update": ("tables", "removed", "players", "online", "tables_total"),
-    "table": ("table", "info", "seat", "view"),
+    "table": ("table", "info", "seat", "view", "delta"),
     "left": ("table",),
     "stand_in": ("table", "games", "chips"),
     "chat": ("channel", "from", "text", "ts"),

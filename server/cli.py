@@ -93,6 +93,16 @@ def build_parser() -> argparse.ArgumentParser:
     from .ssh.serve import add_serve_arguments
 
     add_serve_arguments(serve)
+    gateway = sub.add_parser(
+        "gateway",
+        help="serve SSH for a hub on a NATS bus (gambit hub --bus …)",
+        description="The SSH host and its app workers, with the hub across a NATS bus: run "
+        "several behind one address, all with the same host key.",
+        formatter_class=DefaultsShown,
+    )
+    from .gateway import add_gateway_arguments
+
+    add_gateway_arguments(gateway)
     play = sub.add_parser(
         "play",
         help="play on this terminal against bots (no SSH)",
@@ -233,6 +243,10 @@ def main(argv: list[str] | None = None) -> int:
         from .ssh.serve import main_serve
 
         return main_serve(args)
+    if args.command == "gateway":
+        from .gateway import main_gateway
+
+        return main_gateway(args)
     if args.command == "hub":
         from .hub.main import main_hub
 

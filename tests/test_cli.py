@@ -4,11 +4,16 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from server.cli import build_parser, main
 from server.hub.cli_options import hub_config_from
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def subcommands() -> dict[str, argparse.ArgumentParser]:
@@ -53,7 +58,8 @@ def test_every_option_has_help_and_shows_its_default(command):
 
 def test_serve_takes_every_hub_setting():
     commands = subcommands()
-    hub_only = {"--unix", "--tcp"}  # where the bare hub listens; serve listens for SSH
+    # Where the bare hub listens (serve listens for SSH, and embeds its hub: no bus).
+    hub_only = {"--unix", "--tcp", "--bus", "--bus-token"}
     missing = set(options(commands["hub"])) - set(options(commands["serve"])) - hub_only
     assert not missing, f"gambit serve lacks {sorted(missing)}"
     args = build_parser().parse_args(
@@ -73,3 +79,16 @@ def test_serve_takes_every_hub_setting():
     config = hub_config_from(args)
     assert (config.starting_chips, config.turn_timer, config.grace) == (250, 30.0, 7.0)
     assert config.chat_burst == 2 and config.chat_limit is False
+
+
+def test_serve_and_the_bare_hub_need_no_nats():
+    """Only ``gambit hub --bus`` and ``gambit gateway`` load nats-py (issue 20)."""
+    code = (
+        "import sys, server.cli, server.ssh.serve, server.ssh.host, server.hub.main, "
+        "server.gateway; server.cli.build_parser(); "
+        "print(sorted(m for m in sys.modules if m == 'nats' or m.startswith('nats.')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert out.stdout.strip() == "[]", out.stdout

@@ -144,6 +144,10 @@ class CreateTableScreen(GambitModal):
                     _("Highest rating (blank: any)"),
                     LineInput("", id="max_rating", type="integer", compact=True),
                 )
+                yield from self._row(
+                    _("Duplicate set (blank: none)"),
+                    LineInput("", id="duplicate", max_length=24, compact=True),
+                )
                 yield Static(id="options-title")
                 yield Vertical(id="options")
             yield Static(id="hint")
@@ -184,6 +188,8 @@ class CreateTableScreen(GambitModal):
         field = widget.parent if isinstance(widget.parent, Select) else widget
         if isinstance(field, Select):
             keys = _("Enter opens the list, ↑↓ choose")
+        elif isinstance(field, Input) and field.id == "duplicate":
+            keys = _("tables with the same name get the same cards")
         elif isinstance(field, Input):
             keys = self._number_hint(field.id or "")
         elif isinstance(field, Button):
@@ -338,6 +344,10 @@ class CreateTableScreen(GambitModal):
         rating = self._int("max_rating", 0, 100_000, _("Highest rating"), blank=None)
         if rating is not None:
             message["max_rating"] = rating
+        # Tables opened with the same set name are dealt the same cards (duplicate).
+        duplicate = " ".join(self.query_one("#duplicate", Input).value.split())
+        if duplicate:
+            message["duplicate"] = duplicate
         options: dict[str, Any] = {}
         for name, spec in (info.get("options") or {}).items():
             if spec.get("choices"):

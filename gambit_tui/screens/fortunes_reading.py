@@ -19,7 +19,7 @@ from ..fortunes_text import (
     disposition_mark,
     disposition_short,
     disposition_word,
-    team_of,
+    team_at,
     team_style,
     team_text,
 )
@@ -133,11 +133,12 @@ class FortunesReadingScreen(GambitModal):
         table.add_column(_("Top"), no_wrap=True)
         table.add_column("", no_wrap=True, max_width=8)
         table.add_column(_("Pts"), justify="right")
+        view = self.snapshot.get("view") or {}
         for record in tricks:
             winner = int(record["winner"])
             who = Text()
             who.append(compass_letter(winner, dealer) + " ", style="bold")
-            who.append(self.name_of(winner)[:8], style=team_style(team_of(winner, dealer), style))
+            who.append(self.name_of(winner)[:8], style=team_style(team_at(view, winner), style))
             disposition = disposition_mark(record["disposition"], style)
             disposition.append(" " + disposition_short(record["disposition"]))
             table.add_row(
@@ -162,7 +163,7 @@ class FortunesReadingScreen(GambitModal):
             out.append(compass_letter(seat, dealer) + " ", style="bold")
             out.append(
                 self.name_of(seat)[:10],
-                style=team_style(team_of(seat, dealer), self.gapp.card_style),
+                style=team_style(team_at(view, seat), self.gapp.card_style),
             )
             out.append(" " + signed(int(seats[seat].get("score", 0))), style="bold")
         return out

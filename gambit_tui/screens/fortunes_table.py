@@ -14,6 +14,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 
+from protocol.actions import Bid, Play
+
 from ..autoplay import AutoPlay
 from ..fortunes_text import (
     FORTUNES_FACES,
@@ -23,11 +25,10 @@ from ..fortunes_text import (
     direction_text,
     disposition_mark,
     disposition_word,
-    lead_direction,
     notices,
     suit_text,
+    team_at,
     team_label,
-    team_of,
 )
 from ..i18n import N_, _, ngettext
 from ..sentences import fill
@@ -170,7 +171,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         for text in notices(
             evs,
             start,
-            int(view.get("dealer", 0)),
             self.name_of,
             self.gapp.card_style,
             mine=self.seat,
@@ -434,8 +434,10 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             trick_grid(last["cards"], 4, self.name_of, FORTUNES_FACES, style, winner=winner)
         )
         line = direction_text(last["direction"], style)
-        if last["direction"] != lead_direction(leader, dealer):
-            line.append(" " + _("(flipped by Stars)"), style="dim")
+        flips = int(last.get("flips") or 0)
+        if flips:
+            line.append(" · ")
+            line.append(_("flipped ×{n}").format(n=flips), style="dim")
         out.add_row(line)
         result = fill(
             _("{name} won it with {card}: {mark} {disposition} for the {team} team, {points}."),
@@ -443,7 +445,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             card=card_text(last["top"], style),
             mark=disposition_mark(last["disposition"], style),
             disposition=disposition_word(last["disposition"]),
-            team=team_label(team_of(winner, dealer)),
+            team=team_label(team_at(view, winner)),
             points=Text(signed(int(last["points"])), style="bold"),
         )
         out.add_row(result)
@@ -507,12 +509,12 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         self.query_one(FortunesHand).play()
 
     def on_hand_row_play(self, event: HandRow.Play) -> None:
-        action = {"type": "play", "card": event.card}
+        action = Play(event.card).to_wire()
         if self.legal_play() == action:
             self._send_action(action)
 
     def action_bid(self) -> None:
-        action = {"type": "bid", "tricks": self.bid}
+        action = Bid(self.bid).to_wire()
         if self.ask_kind == "bid":
             self._send_action(action)
 

@@ -270,6 +270,9 @@ class LobbyScreen(GambitScreen):
             details.append(_("timer {n}s").format(n=int(info["timer"])))
         if info.get("max_rating") is not None:
             details.append(_("rating ≤ {n}").format(n=info["max_rating"]))
+        if info.get("duplicate"):
+            # A new table of this name is dealt the same cards (the new-table form).
+            details.append(_("duplicate set {name}").format(name=info["duplicate"]))
         if info.get("spectators"):
             details.append(
                 ngettext("{n} watching", "{n} watching", info["spectators"]).format(

@@ -12,6 +12,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Static
 
+from protocol.actions import MAX_TRICKS, Bid, Play
+
 from ..autoplay import AutoPlay
 from ..cards import FRENCH_FACES, french_text
 from ..i18n import N_, _
@@ -320,7 +322,9 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         if not view or self.chat_open or (self.ask or {}).get("kind") != "bid":
             return None
         tricks = self.query_one("#bids", ChoiceRow).selected
-        action = {"type": "bid", "tricks": tricks}
+        if type(tricks) is not int or not 0 <= tricks <= MAX_TRICKS:
+            return None
+        action = Bid(tricks).to_wire()
         return action if action in view.get("legal", []) else None
 
     def action_bid(self) -> None:
@@ -336,7 +340,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
     def on_hand_row_play(self, event: HandRow.Play) -> None:
         """A card played from the row itself (a second click on the picked card)."""
         if (self.ask or {}).get("kind") == "play":
-            self._send_action({"type": "play", "card": event.card})
+            self._send_action(Play(event.card).to_wire())
 
     def action_move(self, delta: int) -> None:
         self._active_row().move(delta)

@@ -12,6 +12,8 @@ from textual import events as textual_events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 
+from protocol.actions import Play
+
 from .. import events
 from ..autoplay import AutoPlay
 from ..event_lines import EventLines
@@ -58,6 +60,7 @@ COMMITMENT_SHOWN = 12
 NOT_FAIR = {
     "fixed_seed": N_("not fair: fixed seed"),
     "stacked": N_("not fair: stacked"),
+    "duplicate": N_("not fair: duplicate"),
 }
 
 
@@ -158,7 +161,10 @@ class TableScreen(GambitScreen):
         view = self.view
         if not view or self.chat_open or self.ask_kind != "play":
             return None
-        action = {"type": "play", "card": self.query_one(self.HAND).selected}
+        card = self.query_one(self.HAND).selected
+        if not isinstance(card, str) or not card:
+            return None
+        action = Play(card).to_wire()
         return action if action in view.get("legal", []) else None
 
     def _send_action(self, action: dict[str, Any]) -> None:
@@ -313,7 +319,7 @@ class TableScreen(GambitScreen):
             widget.timers = timers
 
     def on_unmount(self) -> None:
-        self.gapp.table_screen_closed(self.table_id)
+        self.gapp.table_screen_closed(self.table_id, self)
 
     def on_table_updated(self, event: events.TableUpdated) -> None:
         if event.table_id != self.table_id:

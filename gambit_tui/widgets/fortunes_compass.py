@@ -18,10 +18,9 @@ from ..fortunes_text import (
     compass_name,
     direction_text,
     suit_style,
-    team_of,
+    team_at,
     team_style,
     team_text,
-    winning_seat,
 )
 from ..i18n import _
 from ..names import game_title, seat_label, seat_name
@@ -79,7 +78,7 @@ class FortunesCompass(SeatsPanel):
         dealer = self._dealer()
         out.append(compass_name(seat, dealer), style="bold")
         out.append(" · ")
-        out.append_text(team_text(team_of(seat, dealer), style))
+        out.append_text(team_text(team_at(view, seat), style))
         return out
 
     def seat_player(self, seat: int, width: int | None = None) -> Text:
@@ -101,9 +100,7 @@ class FortunesCompass(SeatsPanel):
             if out.cell_len + timer.cell_len > width:
                 out.truncate(max(1, width - timer.cell_len), overflow="ellipsis")
         if view:  # the name (not what follows it) in its team's colour
-            out.stylize(
-                team_style(team_of(seat, self._dealer()), self.style), 0, len(seat_name(entry))
-            )
+            out.stylize(team_style(team_at(view, seat), self.style), 0, len(seat_name(entry)))
         return out + timer
 
     def seat_card(self, seat: int) -> Text:
@@ -116,7 +113,7 @@ class FortunesCompass(SeatsPanel):
         for pair in cards:
             if pair[0] == seat:
                 face = card_text(pair[1], self.style)
-                if seat == winning_seat(cards, trick.get("led"), trick.get("direction", "high")):
+                if seat == trick.get("winning"):
                     face.stylize("reverse")
                 return face
         return Text("··", style="dim")
@@ -131,8 +128,8 @@ class FortunesCompass(SeatsPanel):
         direction = trick.get("direction", "high")
         mine = message.get("seat")
         favours = None
-        if mine is not None:
-            favours = (direction == "high") == (team_of(mine, self._dealer()) == "High")
+        if mine is not None and trick.get("favours"):
+            favours = trick["favours"] == team_at(view, mine)
         return direction_text(direction, self.style, favours=favours, short=True)
 
     def led_suit(self) -> Text:

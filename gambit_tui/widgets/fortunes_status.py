@@ -15,9 +15,8 @@ from ..fortunes_text import (
     compass_letter,
     compass_name,
     direction_text,
-    flips,
     suit_text,
-    team_of,
+    team_at,
     team_text,
 )
 from ..i18n import _
@@ -113,12 +112,11 @@ class FortunesStatus(TextLines):
         trick = view.get("trick") or {}
         direction = trick.get("direction", "high")
         mine = message.get("seat")
-        dealer = view.get("dealer", 0)
         favours = None
-        if mine is not None:
-            favours = (direction == "high") == (team_of(mine, dealer) == "High")
+        if mine is not None and trick.get("favours"):
+            favours = trick["favours"] == team_at(view, mine)
         out = direction_text(direction, self.style, favours=favours)
-        n = flips(trick.get("cards") or [], trick.get("led"))
+        n = int(trick.get("flips") or 0)
         if n:
             out.append(" · ")
             out.append(_("flipped ×{n}").format(n=n), style="bold")

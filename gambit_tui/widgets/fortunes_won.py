@@ -12,7 +12,7 @@ from ..fortunes_text import (
     card_text,
     compass_letter,
     disposition_mark,
-    team_of,
+    team_at,
     team_style,
 )
 from ..i18n import _
@@ -67,7 +67,7 @@ class FortunesWon(TextLines):
         facts = (view.get("seats") or [{}] * 4)[seat]
         out = Text()
         out.append(compass_letter(seat, dealer) + " ", style="bold")
-        name = Text(seat_name(entry), style=team_style(team_of(seat, dealer), style))
+        name = Text(seat_name(entry), style=team_style(team_at(view, seat), style))
         if message.get("seat") == seat:
             name.stylize("bold underline")
         name.truncate(NAME_WIDTH, overflow="ellipsis")

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.actions import Bid, Play
 from protocol.cards import FORTUNES_DECK
 from server.engine.fortunes.tricks import HIGH, LOW, STAR, flipped, strength
 
@@ -162,9 +163,9 @@ class FortunesBot(Bot):
                 card = self._follow(table, cards)
             else:
                 card = self._lead(table, cards)
-            return {"type": "play", "card": card}
+            return Play(card).to_wire()
         if kind == "bid":
-            return {"type": "bid", "tricks": 0}
+            return Bid(0).to_wire()
         if kind == "bet":
             return {"type": self._bet(view)}
         return legal[0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.actions import Bid, Play
 from protocol.cards import FRENCH_RANKS, french_rank
 
 from .base import Bot, register_bot
@@ -129,5 +130,5 @@ class ProphetBot(Bot):
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any]:
         if view["ask"]["kind"] == "bid":
-            return {"type": "bid", "tricks": choose_bid(view)}
-        return {"type": "play", "card": choose_card(view)}
+            return Bid(choose_bid(view)).to_wire()
+        return Play(choose_card(view)).to_wire()

@@ -15,6 +15,13 @@ Conventions every engine follows:
 * A state's attributes are plain msgpack data (dicts with str keys, lists, ints, strs, bools,
   None), so a snapshot is ``msgpack(self.__dict__)`` and restoring is the reverse. No live RNG:
   randomness comes from :func:`server.engine.rng.rng_for` with a stored counter.
+* A view has two parts (after OpenSpiel's observers): the **public** part every seat and
+  spectator shares (:meth:`State.public_view`, built once per change and sent to all) and the
+  **private** part of one seat (:meth:`State.private_view`: its hand, ask, legal actions and the
+  events it may see). Facts the rules derive (who wins the trick so far, which way it goes) are
+  in the public part, so no client needs the rules to show them. A view is built fresh; what it
+  shares with the state (an event, a finished trick) is never changed once made, because the
+  hub sends each view as a delta of the last one it sent (``protocol/event_log.py``).
 * ``apply`` validates fully before it mutates: a refused action raises a
   :class:`~server.engine.errors.RulesError` subclass and changes nothing.
 * Events are dicts with an ``"e"`` kind; a private one carries ``"to": [seats]`` and is shown
@@ -191,8 +198,13 @@ class State(ABC):
         """Carry out an action already known to be legal."""
 
     @abstractmethod
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """The game-specific part of what ``seat`` (None: a spectator) may see."""
+    def _public_view(self) -> dict[str, Any]:
+        """The game-specific part of what every seat and spectator may see."""
+
+    @abstractmethod
+    def _private_view(self, seat: int | None) -> dict[str, Any]:
+        """The game-specific part only ``seat`` may see (None: a spectator, who holds
+        nothing of its own)."""
 
     @abstractmethod
     def outcome(self) -> Outcome | None:
@@ -265,25 +277,39 @@ class State(ABC):
     def ask(self, seat: int) -> Ask | None:
         return self.pending().get(seat)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything ``seat`` may know and nothing more; ``None`` is a spectator."""
-        pending = self.pending()
-        ask = pending.get(seat) if seat is not None else None
+    def public_view(self) -> dict[str, Any]:
+        """What every seat and spectator may know: built once per change and shared."""
         outcome = self.outcome()
         view: dict[str, Any] = {
             "game": self.game.name,
-            "seat": seat,
             "players": self.num_players,
             "options": dict(self.options),
-            "waiting": sorted(pending),
-            "ask": ask.to_wire() if ask else None,
-            "legal": self.legal_actions(seat) if ask else [],
-            "events": self.visible_events(seat),
+            "waiting": sorted(self.pending()),
             "over": outcome is not None,
             "outcome": outcome.to_wire() if outcome else None,
         }
-        view.update(self._view(seat))
+        view.update(self._public_view())
         return view
+
+    def private_view(self, seat: int | None) -> dict[str, Any]:
+        """What only ``seat`` may know (None: a spectator): its ask, its legal actions, the
+        events it may see, and the game's private part."""
+        ask = self.pending().get(seat) if seat is not None else None
+        view: dict[str, Any] = {
+            "seat": seat,
+            "ask": ask.to_wire() if ask else None,
+            "legal": self.legal_actions(seat) if ask else [],
+            "events": self.visible_events(seat),
+        }
+        view.update(self._private_view(seat))
+        return view
+
+    def view(self, seat: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Everything ``seat`` may know and nothing more; ``None`` is a spectator. ``public``
+        is :meth:`public_view` if the caller already built it for this state."""
+        if public is None:
+            public = self.public_view()
+        return {**public, **self.private_view(seat)}
 
     def visible_events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         out = []

@@ -259,10 +259,12 @@ class ProphetState(State):
         if not self.hands[winner]:
             self._finish_round()
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _private_view(self, seat: int | None) -> dict[str, Any]:
+        return {"hand": list(self.hands[seat]) if seat is not None else None}
+
+    def _public_view(self) -> dict[str, Any]:
         last = self.last_trick
         return {
-            "hand": list(self.hands[seat]) if seat is not None else None,
             "hand_sizes": [len(h) for h in self.hands],
             "trump": self.trump,
             "trump_suit": self.trump[1] if self.trump else None,

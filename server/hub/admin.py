@@ -32,6 +32,16 @@ def is_local_admin(identity: str | None, session: Session) -> bool:
     return identity == LOCAL_ADMIN and session.conn.peer == "unix" and session.conn.trusted
 
 
+def ban_text(ban: dict[str, Any]) -> str:
+    """What a banned client is told (the SSH host's words, or a gateway's)."""
+    until = (
+        "for good"
+        if ban["until"] is None
+        else "until " + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(ban["until"]))
+    )
+    return f"You are banned from this server {until}: {ban['reason']}"
+
+
 def minutes_text(seconds: float) -> str:
     if seconds >= 120:
         return f"{round(seconds / 60)} min"
@@ -178,14 +188,7 @@ class Admin:
     def banned(self, *, fingerprint: str | None = None, address: str | None = None) -> str | None:
         """Why this key or address may not come in, if it is banned."""
         ban = self.hub.store.ban_on(fingerprint=fingerprint, address=address)
-        if ban is None:
-            return None
-        until = (
-            "for good"
-            if ban["until"] is None
-            else "until " + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(ban["until"]))
-        )
-        return f"You are banned from this server {until}: {ban['reason']}"
+        return None if ban is None else ban_text(ban)
 
     # --- chat --------------------------------------------------------------------------------
 

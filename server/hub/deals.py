@@ -28,8 +28,9 @@ if TYPE_CHECKING:
 #: Why a fixed-seed deal is not fair, as the record and the table say it.
 FIXED_SEED_NOTE = "fixed seed (the server's --seed): the deal was chosen in advance, not random"
 STACKED_NOTE = "stacked deck: the top cards were chosen, not dealt at random"
+DUPLICATE_NOTE = "duplicate set: every table of the set is dealt these cards, so they are known"
 #: Why a deal is not fair, as a word an app can put in its own language.
-REASONS = {FIXED_SEED_NOTE: "fixed_seed", STACKED_NOTE: "stacked"}
+REASONS = {FIXED_SEED_NOTE: "fixed_seed", STACKED_NOTE: "stacked", DUPLICATE_NOTE: "duplicate"}
 #: What an app sends: 32 random bytes as 64 lowercase hex characters (and their SHA-256).
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 #: The phases of players' entropy: commitments taken, then reveals; "off" for a fixed seed.

@@ -29,6 +29,7 @@ from . import ratings
 from .admin import Admin, is_local_admin
 from .chat import RateLimiter
 from .config import HubConfig
+from .duplicate import DuplicateMixin
 from .entropy import EntropyMixin
 from .errors import HubError
 from .guests import GuestsMixin
@@ -57,6 +58,7 @@ class Hub(
     GuestsMixin,
     HistoryMixin,
     ReplayMixin,
+    DuplicateMixin,
     EntropyMixin,
 ):
     """Lobby, tables, seats, timers, bots and money for every connected player."""
@@ -93,6 +95,7 @@ class Hub(
         self._init_play()
         self._init_entropy()
         self._init_lobby()
+        self._init_duplicate()
 
     # --- life cycle --------------------------------------------------------------------------
 

@@ -224,6 +224,7 @@ class LobbyMixin:
             "seats": seats,
             "spectators": len(self.spectators.get(table.id, ())),
             "rating_changes": list(table.rating_changes),
+            "duplicate": table.duplicate["set"] if table.duplicate else None,
         }
 
     def rating_of(self: Hub, player_id: str, game: str) -> int:

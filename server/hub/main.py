@@ -12,6 +12,7 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from server.store import DataDirInUse, Store, StoreError, default_data_dir, lock_data_dir
 
@@ -20,21 +21,97 @@ from .config import HubConfig
 from .hub import Hub
 from .listener import serve_tcp, serve_unix
 
+if TYPE_CHECKING:
+    from server.store import DataDirLock
+
+    from .bus import HubBus
+    from .lease import HubLease
+
 log = logging.getLogger(__name__)
 #: The exit code after an admin's restart (see server/ssh/serve.py).
 RESTART_EXIT = 75
 
 
 async def run_hub(
-    data_dir: Path, config: HubConfig, unix: Path | None, tcp: tuple[str, int] | None
+    data_dir: Path,
+    config: HubConfig,
+    unix: Path | None,
+    tcp: tuple[str, int] | None,
+    bus: tuple[str, str | None] | None = None,
 ) -> bool:
-    """Serve until stopped; True if an admin's restart stopped it."""
+    """Serve until stopped; True if an admin's restart stopped it. ``bus``: (NATS URL, the
+    gateways' shared token) to serve gateways too (see bus.py): then the data folder is
+    locked here, once this hub holds the lease (lease.py), not by the caller."""
+    hub_bus = None
+    lease = None
+    lock = None
+    if bus is not None:
+        from .bus import HubBus
+        from .lease import HubLease, NoLease
+
+        hub_bus = HubBus(None, *bus)
+        await hub_bus.connect()
+        lease = HubLease(hub_bus.nc, hub_bus.instance)
+        try:
+            await lease.acquire(waiting=lambda: print(STANDBY, flush=True))
+        except NoLease as err:
+            log.warning("no lease (NATS without JetStream: %s); no standby can take over", err)
+            lease = None
+        lock = await take_lock(data_dir, f"gambit hub on the bus {bus_url_shown(bus[0])}")
+    try:
+        return await _serve(data_dir, config, unix, tcp, hub_bus, lease)
+    finally:
+        # The store is closed: a standby may take over at once (not 3 s later).
+        if lease is not None:
+            await lease.release()
+        if lock is not None:
+            lock.release()
+        if hub_bus is not None:
+            await hub_bus.stop()
+
+
+#: What a hub that waits for the lease says (a standby).
+STANDBY = "gambit hub standby: another hub is active; waiting for its lease"
+
+
+async def take_lock(data_dir: Path, what: str, timeout: float = 10.0) -> DataDirLock:
+    """The data folder's lock, waited for a while: a hub that has just lost its lease is
+    still stopping (it stops at once when it notices)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            return lock_data_dir(data_dir, what)
+        except DataDirInUse:
+            if loop.time() >= deadline:
+                raise
+            await asyncio.sleep(0.2)
+
+
+async def _serve(
+    data_dir: Path,
+    config: HubConfig,
+    unix: Path | None,
+    tcp: tuple[str, int] | None,
+    hub_bus: HubBus | None,
+    lease: HubLease | None,
+) -> bool:
     store = Store.open(data_dir, db=config.db)
     hub = Hub(store, config)
     servers: list[asyncio.Server] = []
     restarted: list[bool] = []
+    # Stopping is set up before anyone is told the hub is ready: a service manager may
+    # stop it the moment it is.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
     try:
+        if lease is not None:
+            lease.keep(lost=stop.set)
         await hub.start()
+        if hub_bus is not None:
+            await hub_bus.start(hub)
         unix = unix or data_dir / "hub.sock"
         servers.append(await serve_unix(hub, unix))
         log.info("hub listening on %s", unix)
@@ -45,12 +122,9 @@ async def run_hub(
             port = server.sockets[0].getsockname()[1]
             log.info("hub listening on tcp %s:%s", tcp[0], port)
             ready += f" tcp {tcp[0]}:{port}"
-        # Stopping is set up before anyone is told the hub is ready: a service manager may
-        # stop it the moment it is.
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
+        if hub_bus is not None:
+            log.info("hub serving gateways on the bus at %s", bus_url_shown(hub_bus.url))
+            ready += f" bus {bus_url_shown(hub_bus.url)}"
         hub.on_fatal = stop.set
         hub.admin.on_restart = lambda: (restarted.append(True), stop.set())
         print(ready, flush=True)
@@ -58,6 +132,10 @@ async def run_hub(
     finally:
         for server in servers:
             server.close()
+        if hub_bus is not None:
+            # The gateways keep their sessions for the next hub (a standby, or this one
+            # started again): no goodbye goes out, and they move them when it answers.
+            hub_bus.detach()
         await hub.stop()
         store.close()
     return bool(restarted)
@@ -76,21 +154,56 @@ def main_hub(args: argparse.Namespace) -> int:
         tcp = (host or "127.0.0.1", int(port))
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
     unix = Path(args.unix) if args.unix else data_dir / "hub.sock"
+    bus = (args.bus, args.bus_token or None) if args.bus else None
+    lock = None
     try:
-        # One hub per database, taken before the store is opened (see server/store/lock.py).
-        lock = lock_data_dir(data_dir, f"gambit hub on {unix}")
+        if bus is None:
+            # One hub per database, taken before the store is opened (server/store/lock.py);
+            # on the bus, once this hub holds the lease (run_hub).
+            lock = lock_data_dir(data_dir, f"gambit hub on {unix}")
+        restarted = asyncio.run(run_hub(data_dir, config, unix, tcp, bus))
     except DataDirInUse as err:
         sys.stderr.write(f"gambit hub: {err}\n")
         return 1
-    try:
-        restarted = asyncio.run(run_hub(data_dir, config, unix, tcp))
     except (OSError, StoreError) as err:  # the socket is another hub's, the port is taken,
         # or the database cannot be opened (a --db server that does not answer)
         sys.stderr.write(f"gambit hub: {err}\n")
         return 1
+    except Exception as err:  # nats-py's own (a login NATS refuses, say)
+        if not type(err).__module__.startswith("nats"):
+            raise
+        sys.stderr.write(f"gambit hub: the bus: {err or type(err).__name__}\n")
+        return 1
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
     return RESTART_EXIT if restarted else 0
+
+
+def bus_url_shown(url: str) -> str:
+    """A NATS URL without its password (it goes to logs and the terminal)."""
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        creds, _, where = rest.rpartition("@")
+        user = creds.partition(":")[0]
+        return f"{scheme}{sep}{user}:***@{where}"
+    return url
+
+
+def add_bus_arguments(parser: argparse.ArgumentParser) -> None:
+    """The bus options that ``gambit hub`` and ``gambit gateway`` share."""
+    parser.add_argument(
+        "--bus",
+        metavar="URL",
+        help="NATS server to meet gateways on (nats://[user:password@]host:port)",
+    )
+    parser.add_argument(
+        "--bus-token",
+        metavar="TOKEN",
+        help="shared secret of the hub and its gateways: only a gateway that knows it may "
+        "vouch for players' keys (without it every bus player is a guest; prefer the "
+        "GAMBIT_BUS_TOKEN environment variable, which ps does not show)",
+    )
 
 
 def add_hub_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,6 +212,7 @@ def add_hub_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--unix", help="unix socket path (default: DATA_DIR/hub.sock)")
     parser.add_argument("--tcp", help="also listen on HOST:PORT (clients there are guests)")
+    add_bus_arguments(parser)
     add_hub_options(parser)
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="log the informational lines of every library"

@@ -71,7 +71,7 @@ class PlayMixin:
             table.status = "waiting"
             self.after_seat_change(table)
             return
-        deal = deals.draw(table, self.config)
+        deal = self.draw_deal(table)
         if not waited and self.wait_for_entropy(table):
             return
         self.cancel(("entropy", table.id))
@@ -188,6 +188,7 @@ class PlayMixin:
             self.rate(table, outcome)
             dealt = table.deal_log.deals if table.deal_log is not None else []
             deal = deals.revealed(table.deal, state.params, dealt) if table.deal else None
+            results = game_results(table, outcome, payouts)
             self.store.record_game(
                 table.id,
                 state.params,
@@ -195,13 +196,14 @@ class PlayMixin:
                 outcome.to_wire(),
                 humans,
                 deal=deal,
-                results=game_results(table, outcome, payouts),
+                results=results,
             )
+            self.note_duplicate_result(table, outcome, results)
             table.status = "between"
             table.games_played += 1
             # The next game's seed is drawn now, so its commitment shows before it is dealt.
             table.deal = None
-            deals.draw(table, self.config)
+            self.draw_deal(table)
             table.dealer = get_game(table.game).next_dealer(table.dealer, table.players)
             # The pot is paid: seats kept for guests who are gone pass to their stand-ins.
             gone = self.end_gone_guests_reservations(table)
@@ -296,14 +298,19 @@ class PlayMixin:
     # --- telling the table ------------------------------------------------------------------
 
     def table_message(
-        self: Hub, table: Table, seat: int | None, info: dict[str, Any] | None = None
+        self: Hub,
+        table: Table,
+        seat: int | None,
+        info: dict[str, Any] | None = None,
+        public: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) is sent of ``table``; ``info`` is the table's part
-        every reader shares (:meth:`shared_table_info`), made once per change by the caller
-        that sends it to many."""
+        every reader shares (:meth:`shared_table_info`) and ``public`` the game view's
+        (``State.public_view``), both made once per change by the caller that sends them to
+        many."""
         if info is None:
             info = self.shared_table_info(table)
-        view = table.state.view(seat) if table.state is not None else None
+        view = table.state.view(seat, public) if table.state is not None else None
         return {"t": "table", "table": table.id, "info": info, "seat": seat, "view": view}
 
     def shared_table_info(self: Hub, table: Table) -> dict[str, Any]:
@@ -312,6 +319,7 @@ class PlayMixin:
         info = self.table_info(table)
         # The commitment to the deal in play (or the next one): at the table, not in the lobby.
         info["deal"] = deals.public(table.deal)
+        info["duplicate"] = self.duplicate_info(table)
         now = asyncio.get_running_loop().time()
         info["deadlines"] = {
             str(s): round(max(0.0, t - now), 1)
@@ -325,13 +333,15 @@ class PlayMixin:
         if table.id not in self.tables:
             return
         self.arm(table)
-        info = self.shared_table_info(table)  # once per change, for every reader
+        # The parts every reader shares, once per change.
+        info = self.shared_table_info(table)
+        public = table.state.public_view() if table.state is not None else None
         for index, seat in enumerate(table.seats):
             if seat.player is not None and seat.player in self.players:
-                self.players[seat.player].push(self.table_message(table, index, info))
+                self.players[seat.player].push(self.table_message(table, index, info, public))
         watchers = self.spectators.get(table.id)
         if watchers:
-            message = self.table_message(table, None, info)
+            message = self.table_message(table, None, info, public)
             for session in list(watchers):
                 session.push(message)
         self.lobby_table_changed(table)
@@ -534,6 +544,7 @@ class PlayMixin:
                 table.deal_log.deals = dealt
             self.tables[table.id] = table
             log.info("restored table %s (%s, %s)", table.id, table.game, table.status)
+        self.restore_duplicate_sets()
 
     def resume_tables(self: Hub) -> None:
         """After a restart: absent players get their grace period, games go on."""

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from server.engine import RulesError, get_game
 
-from . import deals
 from .errors import HubError
 from .table import Seat, Table
 
@@ -67,7 +66,9 @@ class SeatingMixin:
             stake=stake,
             timer=float(message.get("timer", self.config.turn_timer)),
         )
-        deals.draw(table, self.config)  # its first deal's commitment shows from the start
+        if message.get("duplicate"):
+            self.join_duplicate_set(table, message["duplicate"])
+        self.draw_deal(table)  # its first deal's commitment shows from the start
         self.tables[table.id] = table
         self.sit(table, 0, player)  # the creator takes the first seat (and saves the table)
         self.lobby_table_changed(table)
@@ -235,6 +236,7 @@ class SeatingMixin:
         if table.state is not None and not table.state.is_over:
             self.refund_pot(table)
         guests = self.guests_at(table)
+        self.duplicate_table_closed(table)
         del self.tables[table.id]
         self.store.delete_table(table.id)
         for pid in guests:

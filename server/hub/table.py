@@ -56,6 +56,9 @@ class Table:
     #: The secret seed of the game in play, or of the next one before it is dealt, with its
     #: commitment (``server.hub.deals``): stored with the table, shown only as the commitment.
     deal: dict[str, Any] | None = None
+    #: The duplicate set the table belongs to (``server.hub.duplicate``): its name, secret
+    #: seed and first dealer, and the table's own results of the set's games; None: not one.
+    duplicate: dict[str, Any] | None = None
     state: State | None = None
     #: Where the cards lay at each deal of the game in play (``fairness.DealLog``), for its record.
     deal_log: DealLog | None = None
@@ -112,6 +115,7 @@ class Table:
             "paid": self.paid,
             "away": self.away,
             "deal": self.deal,
+            "duplicate": self.duplicate,
         }
         return data
 

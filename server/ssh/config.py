@@ -40,6 +40,12 @@ class HostConfig:
     #: process. ``gambit serve`` starts one per core when there is more than one.
     app_workers: int = 0
     #: Where workers log (None: stderr), and whether SSH details are logged too.
+    #: Let other processes listen on the same port (SO_REUSEPORT: several gateways on one
+    #: machine share it, the kernel spreads connections among them).
+    reuse_port: bool = False
+    #: Every connection starts with a PROXY protocol header (v2, or v1) from a balancer in
+    #: front: the client's address is taken from it (see proxy_protocol.py).
+    proxy_protocol: bool = False
     log_file: str | None = None
     verbose: bool = False
     log_json: bool = False

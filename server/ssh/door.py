@@ -8,6 +8,9 @@ asyncssh as its ``tunnel``: an object with ``create_server``), which accepts soc
 asks the host's admission about each before anything else: one let in goes on to asyncssh as
 usual; one refused is told why (an SSH disconnect) the first few times a minute from its
 address, and after that only closed, at the cost of two system calls.
+
+Behind a balancer (``proxy_protocol``), a socket's PROXY header is read first (with a time
+limit) and the address it names is the one admission judges and everything after sees.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import logging
 import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from . import proxy_protocol
 
 if TYPE_CHECKING:
     from .host import SSHHost
@@ -65,6 +70,8 @@ class Listener:
                 sock = socket.socket(family, kind, proto)
                 self.sockets.append(sock)
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if door.host.config.reuse_port:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
                 if family == socket.AF_INET6:
                     sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
                 if port == 0 and len(self.sockets) > 1:  # every family on the one free port
@@ -87,6 +94,12 @@ class Listener:
             except OSError as err:  # e.g. out of file descriptors: try again next wake-up
                 log.warning("could not accept a connection: %s", err)
                 return
+            if host.config.proxy_protocol:
+                conn.setblocking(False)
+                task = self.loop.create_task(self._open_proxied(conn, peer))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+                continue
             address = str(peer[0]) if peer else "?"
             refusal = host.connection_refusal(address)
             if refusal is not None and not host.admission.explain(address):
@@ -98,11 +111,36 @@ class Listener:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
+    async def _open_proxied(self, conn: socket.socket, peer: Any) -> None:
+        """Read the balancer's PROXY header, then judge the client it names."""
+        try:
+            address, rest = await asyncio.wait_for(
+                proxy_protocol.read_header(conn), proxy_protocol.HEADER_TIMEOUT
+            )
+        except (proxy_protocol.ProxyHeaderError, TimeoutError, OSError) as err:
+            log.info("dropped a connection from %s: %s", peer[0] if peer else "?", err or "timeout")
+            self.door.dropped += 1
+            conn.close()
+            return
+        address = address or (str(peer[0]) if peer else "?")  # LOCAL: the balancer's own
+        host = self.door.host
+        refusal = host.connection_refusal(address)
+        if refusal is not None and not host.admission.explain(address):
+            self.door.dropped += 1
+            conn.close()
+            return
+        await self._open(conn, address, (address, peer[1] if peer else 0), refusal, rest)
+
     async def _open(
-        self, conn: socket.socket, address: str, peer: Any, refusal: str | None
+        self,
+        conn: socket.socket,
+        address: str,
+        peer: Any,
+        refusal: str | None,
+        early: bytes = b"",
     ) -> None:
         def gate() -> _Gate:
-            return _Gate(self.door, self.session_factory, address, peer, refusal)
+            return _Gate(self.door, self.session_factory, address, peer, refusal, early)
 
         try:
             await self.loop.connect_accepted_socket(gate, sock=conn)
@@ -157,8 +195,11 @@ class _Gate(asyncio.Protocol):
         address: str,
         peer: Any,
         refusal: str | None,
+        early: bytes = b"",
     ) -> None:
         self.door = door
+        #: Bytes of the client's read with its PROXY header: the start of its SSH stream.
+        self.early = early
         self.session_factory = session_factory
         self.address = address
         self.peer = peer
@@ -171,6 +212,8 @@ class _Gate(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         if self.refusal is not None:
             self._refuse(transport, self.address, self.refusal)
+            if self.early:
+                self.data_received(self.early)
             return
         host = self.door.host
         # The verdict travels with the call: GambitServer.connection_made (inside asyncssh's
@@ -181,6 +224,8 @@ class _Gate(asyncio.Protocol):
             self.inner.connection_made(transport)
         finally:
             host.verdict = None
+        if self.early:
+            self.data_received(self.early)
 
     # --- a refusal, said in SSH's own words ----------------------------------------------
 

@@ -253,7 +253,9 @@ class GambitServer(asyncssh.SSHServer):
         self.address = str(peer[0]) if peer else "?"
         host = self.host
         verdict = host.verdict
-        if verdict is None or verdict[0] != self.address:  # not through the door (tests)
+        if verdict is not None:  # judged at the door (by the address a PROXY header gave)
+            self.address = verdict[0]
+        else:  # not through the door (tests)
             refusal = host.connection_refusal(self.address)
             if refusal is not None:
                 log.info("refused connection from %s: %s", self.address, refusal)

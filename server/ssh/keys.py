@@ -40,6 +40,36 @@ def load_or_create_host_key(data_dir: Path) -> asyncssh.SSHKey:
     return key
 
 
+def load_or_create_key_file(path: str | os.PathLike[str]) -> asyncssh.SSHKey:
+    """The host key in ``path`` (``gambit gateway --host-key``), generated if missing.
+
+    Every gateway must present the same key, so it is made once and copied to the others;
+    two gateways starting together on one machine both end up with the one that got there
+    first (the file is linked into place, never replaced).
+    """
+    path = Path(path)
+    if path.exists():
+        return asyncssh.read_private_key(str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="gambit host key")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, key.export_private_key())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        pass  # another gateway made it first: use theirs
+    finally:
+        tmp.unlink()
+    with contextlib.suppress(OSError):
+        path.with_name(path.name + ".pub").write_bytes(key.export_public_key())
+    return asyncssh.read_private_key(str(path))
+
+
 def fingerprints_in(path: str | os.PathLike[str]) -> frozenset[str]:
     """The SHA256 fingerprints of the keys in an OpenSSH ``authorized_keys`` file (options
     before a key, comments and blank lines allowed)."""

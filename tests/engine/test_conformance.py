@@ -153,6 +153,13 @@ def run_case(name: str, n: int, options: dict, seed: int) -> None:
         spectator = set(strings_in(state.view(None))) & cards_in_play
         public = known.public | extra[None]
         assert spectator <= public, f"spectator sees hidden {spectator - public}"
+        # The public part, shared by all, holds only what every one of them knows; the private
+        # part adds to it and changes none of it.
+        shared = state.public_view()
+        assert set(strings_in(shared)) & cards_in_play <= public, "the public part leaks"
+        for seat in (None, *range(n)):
+            private = state.private_view(seat)
+            assert not set(private) & set(shared), "a private field shadows a public one"
         for seat in range(n):
             seen = set(strings_in(state.view(seat))) & cards_in_play
             allowed = public | known.own[seat] | extra[seat]

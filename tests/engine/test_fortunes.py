@@ -210,6 +210,36 @@ def test_one_star_flips_the_trick_and_a_second_flips_it_back():
     assert (trick["direction"], trick["winner"], trick["top"]) == ("low", 0, "W7")
 
 
+def test_the_public_view_says_what_the_trick_stands_at():
+    """Which way the trick goes, how often it flipped, whom that favours and whose card wins
+    it so far: in the public part, so a client shows them without knowing the rules."""
+    hands = {0: ["W7", "C7"], 1: ["*3", "C3"], 2: ["*5", "C12"], 3: ["W9", "*8"]}
+    state = deal(hands, voids={1: "W", 2: "W", 0: "*"})
+
+    def trick() -> dict:
+        now = state.public_view()["trick"]
+        return {k: now[k] for k in ("direction", "flips", "favours", "winning")}
+
+    assert trick() == {"direction": "high", "flips": 0, "favours": "High", "winning": None}
+    play(state, 0, "W7")
+    assert trick() == {"direction": "high", "flips": 0, "favours": "High", "winning": 0}
+    play(state, 1, "*3")
+    assert trick() == {"direction": "low", "flips": 1, "favours": "Low", "winning": 0}
+    flip = {"e": "play", "seat": 1, "card": "*3", "flip": "low", "stars_free": True}
+    assert state.events[-1] == flip  # the event says so too
+    play(state, 2, "*5")
+    assert trick() == {"direction": "high", "flips": 2, "favours": "High", "winning": 0}
+    assert "stars_free" not in state.events[-1]  # only the first Star frees them
+    play(state, 3, "W9")
+    last = state.public_view()["tricks"][-1]
+    assert (last["flips"], last["winner"]) == (2, 3)
+    assert state.public_view()["trick"]["leader"] == 1  # the lead passes clockwise
+    # The public part is the same in every seat's view and the spectator's.
+    for seat in (None, 0, 1, 2, 3):
+        view = state.view(seat)
+        assert {k: view[k] for k in state.public_view()} == state.public_view()
+
+
 def test_star_led_trick_cannot_flip_and_only_stars_compete():
     state = deal(
         {0: ["*5", "W2"], 1: ["W14", "C1"], 2: ["*2", "W3"], 3: ["*9", "W4"]},

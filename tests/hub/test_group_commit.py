@@ -11,6 +11,7 @@ import msgpack
 import pytest
 
 from protocol.codec import encode
+from protocol.event_log import expand
 from server.hub import Hub
 from server.hub.hub import TURN_MESSAGES
 from server.store import Store, StoreError
@@ -62,6 +63,7 @@ async def test_nothing_is_shown_before_it_is_committed(file_hub):
     reader = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     written_while_held = []
     seen = []
+    last: dict[int, dict] = {}  # each table's last message, made whole (deltas, protocol 2)
     ada = await connect(hub)
     while not hub.sessions:  # its serve task starts
         await asyncio.sleep(0)
@@ -73,6 +75,7 @@ async def test_nothing_is_shown_before_it_is_committed(file_hub):
             written_while_held.append(data)
         message = msgpack.unpackb(data[4:], raw=False) if len(data) > 4 else {}
         if message.get("t") == "table":
+            message = last[message["table"]] = expand(last.get(message["table"]), message)
             row = reader.execute(
                 "SELECT info FROM live_tables WHERE id = ?", (message["table"],)
             ).fetchone()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -31,8 +32,9 @@ from .harness import Client
 
 REGISTERED = ["SHA256:ada", "SHA256:bob", "SHA256:cy"]
 GAME_RESULTS = {"starting chips", "ante", "payout", "refund", "stay", "raise"}
-#: How many examples, and how long each life may be (the closing note quotes these).
-EXAMPLES = 100
+#: How many examples (``GUEST_CHIPS_EXAMPLES=500`` for a deeper search than the suite's), and
+#: how long each life may be.
+EXAMPLES = int(os.environ.get("GUEST_CHIPS_EXAMPLES", "50"))
 MAX_STEPS = 40
 STEPS_RUN: list[int] = []  # steps of every life run, for the closing note (-s shows them)
 

@@ -9,7 +9,9 @@ ever in a public place, its own seat's cards, and Prophet's Gambit's Seer and Da
 glimpses. A card in another seat's hand or Fate, or in the deck, high deck or set-aside pile,
 that the reader never legitimately saw must not appear in any string of the frame's msgpack
 form (nor as a word inside a string). Lobby frames and the other out-of-table messages must
-carry no card code at all.
+carry no card code at all. A view's public part (``State.public_view``: the fields every seat
+and spectator is sent alike) is checked against every seat's knowledge and the spectator's: it
+may hold only what all of them know, even when its reader knows more.
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from typing import Any
 import msgpack
 import pytest
 
+from protocol.actions import Bid, Play
 from protocol.cards import DECKS
-from protocol.codec import HEADER, MAX_CLIENT_FRAME, MAX_SERVER_FRAME, encode
+from protocol.codec import HEADER, MAX_CLIENT_FRAME, MAX_SERVER_FRAME, ProtocolError, encode
 from protocol.connection import QueueConnection
-from protocol.event_log import EVENTS_FROM, expand
+from protocol.event_log import DELTA, expand
 from server.engine import RulesError
 from server.hub import Hub
 from tests.engine.play import is_hidden_place, owner, strings_in
@@ -115,6 +118,8 @@ class Auditor:
         self._last_table: dict[tuple[str, int], dict[str, Any]] = {}
         self.violations: list[str] = []
         self.checked_tables = 0  # table frames checked against a non-empty hidden set
+        self.checked_public = 0  # public parts checked against some seat's non-empty hidden set
+        self.typed_actions = 0  # legal plays and bids read as typed actions
         self.errors: list[str] = []
 
     def audit(self, who: str, data: bytes) -> None:
@@ -130,6 +135,8 @@ class Auditor:
                 self._last_table.pop((who, message["table"]), None)
             self.whole.setdefault(who, []).append(whole)
             self.violations.extend(self.leaks(who, message))
+            self.violations.extend(self.public_leaks(who, whole))
+            self.violations.extend(self.untyped_actions(who, whole))
             if message.get("t") == "table" and message["table"] in self.hub.tables:
                 seat = self.hub.tables[message["table"]].seat_of(who)
                 if message["seat"] != seat:  # a view for a seat this reader does not hold
@@ -155,6 +162,50 @@ class Auditor:
                 out.append(
                     f"{who} (seat {seat}) got hidden {sorted(leaked)} in {kind!r} at table "
                     f"{table.id}, step {len(table.state.history)}"
+                )
+        return out
+
+    def untyped_actions(self, who: str, message: dict[str, Any]) -> list[str]:
+        """Every play (and trick bid) a view offers is a typed action, written back unchanged
+        (protocol/actions.py): the hub's messages are validated as the client's are."""
+        if message.get("t") != "table" or not message.get("view"):
+            return []
+        out = []
+        for action in message["view"]["legal"]:
+            kinds = [Play] + ([Bid] if message["view"]["game"] != "prophets_gambit" else [])
+            for kind in kinds:
+                if action.get("type") == kind.TYPE:
+                    self.typed_actions += 1
+                    try:
+                        ok = kind.from_wire(action).to_wire() == action
+                    except ProtocolError:
+                        ok = False
+                    if not ok:
+                        out.append(f"{who} was offered a malformed {kind.TYPE}: {action}")
+        return out
+
+    def public_leaks(self, who: str, message: dict[str, Any]) -> list[str]:
+        """The hidden cards of any seat (or of the spectators) in the public part of a whole
+        table view: its fields that ``State.public_view`` makes, shared by every reader."""
+        if message.get("t") != "table" or not message.get("view"):
+            return []
+        table = self.hub.tables.get(message["table"])
+        if table is None or table.state is None:
+            return []
+        view = message["view"]
+        public = {k: view[k] for k in table.state.public_view() if k in view}
+        seen = words(public)
+        tracker = self.hub.tracker(table.state)
+        out = []
+        for seat in (None, *range(table.state.num_players)):
+            hidden = tracker.hidden_from(seat)
+            if hidden:
+                self.checked_public += 1
+            leaked = seen & hidden
+            if leaked:
+                out.append(
+                    f"{who}'s public part shows {sorted(leaked)}, hidden from seat {seat}, at "
+                    f"table {table.id}, step {len(table.state.history)}"
                 )
         return out
 
@@ -296,10 +347,13 @@ async def test_no_frame_carries_a_card_hidden_from_its_reader(
         assert watcher_tables and all(m["seat"] is None for m in watcher_tables)
         assert sum(1 for m in watcher_tables if m["view"] and m["view"]["over"]) >= deals
         assert auditor.checked_tables >= 3 * deals
+        assert auditor.checked_public >= 3 * deals * players
+        if options.get("betting") != "raise":  # (there random folds may end every deal first)
+            assert auditor.typed_actions > 0
         assert any(m["t"] in ("lobby", "lobby_update") for m in auditor.frames["key-0"])
-        # Protocol 2: most views went out as deltas of their events.
-        views = [m["view"] for m in auditor.frames["key-0"] if m["t"] == "table" and m["view"]]
-        assert sum(EVENTS_FROM in v for v in views) > len(views) / 2
+        # Protocol 2: most table messages went out as deltas of the last one.
+        tables = [m for m in auditor.frames["key-0"] if m["t"] == "table"]
+        assert sum(DELTA in m for m in tables) > len(tables) / 2
         # Conservation holds after the stakes went round.
         assert store.ledger_total() == 0 and not store.audit()
     finally:
@@ -336,6 +390,13 @@ async def test_the_audit_catches_a_leak(store, monkeypatch):
         assert auditor.leaks("key-0", {"t": "lobby", "tables": [], "players": [card]})
         mine = state.hands[me][0]  # a card the reader may know, but not in a lobby frame
         assert auditor.leaks("key-0", {"t": "lobby_update", "tables": [{"name": mine}]})
+        # Nor in the view's public part, which every other seat is sent too; in its private
+        # part (the hand) it is fine.
+        whole = hub.table_message(table, me)
+        assert auditor.public_leaks("key-0", whole) == []
+        whole["view"]["discard"] = [*whole["view"]["discard"], mine]
+        assert auditor.public_leaks("key-0", whole)
+        assert auditor.leaks("key-0", whole) == []  # what the reader alone is checked for
         assert not auditor.violations
     finally:
         for client in clients:

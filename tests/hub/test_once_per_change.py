@@ -1,6 +1,7 @@
 """Work done once per change, not once per reader (issue 19): an action's legality is checked
 once (the hub checks before it stores; the engine does not check again), and the table's
-shared part is made once for every seat and spectator it is sent to."""
+shared part and the game view's public part are made once for every seat and spectator they
+are sent to."""
 
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ async def test_an_action_is_checked_once_and_the_tables_part_made_once(hub, monk
     await cy.until(lambda m: m["t"] == "table" and m["table"] == table)
     checks: list[int] = []
     infos: list[int] = []
-    per_change: list[int] = []  # table_info calls in each table_changed
+    publics: list[int] = []
+    per_change: list[tuple[int, int]] = []  # table_info, public_view calls per table_changed
     check, info, changed = State.check_action, Hub.table_info, Hub.table_changed
+    public = State.public_view
 
     def counted_check(self, seat, action):
         checks.append(seat)
@@ -32,14 +35,19 @@ async def test_an_action_is_checked_once_and_the_tables_part_made_once(hub, monk
         infos.append(t.id)
         return info(self, t)
 
+    def counted_public(self):
+        publics.append(id(self))
+        return public(self)
+
     def counted_changed(self, t):
-        before = len(infos)
+        before = len(infos), len(publics)
         changed(self, t)
-        per_change.append(len(infos) - before)
+        per_change.append((len(infos) - before[0], len(publics) - before[1]))
 
     monkeypatch.setattr(State, "check_action", counted_check)
     monkeypatch.setattr(Hub, "table_info", counted_info)
     monkeypatch.setattr(Hub, "table_changed", counted_changed)
+    monkeypatch.setattr(State, "public_view", counted_public)
     # Whoever must decide first (a bid) decides; everyone at the table and the spectator hear.
     state = hub.tables[table].state
     (seat,) = state.pending()
@@ -49,4 +57,5 @@ async def test_an_action_is_checked_once_and_the_tables_part_made_once(hub, monk
     await client.send("act", table=table, action=state.legal_actions(seat)[0])
     await cy.until(lambda m: m["t"] == "table" and len(cy.log) > before)
     assert checks.count(seat) == 1  # (a bot may have acted since: another seat)
-    assert per_change and set(per_change) == {1}  # two players and a spectator: made once
+    # two players and a spectator: each part made once
+    assert per_change and set(per_change) == {(1, 1)}

@@ -31,7 +31,7 @@ def serve(tmp_path_factory):
 @pytest.fixture(scope="module")
 def keys(tmp_path_factory):
     folder = tmp_path_factory.mktemp("keys")
-    return {name: ssh_keygen(folder / name) for name in ("ada", "bo", "cy", "di")}
+    return {name: ssh_keygen(folder / name) for name in ("ada", "bo", "cy", "di", "ed")}
 
 
 class Player:
@@ -331,3 +331,28 @@ def test_a_finished_game_is_replayed_from_your_games(serve, players, tmp_path):
     screen = eve.wait_for(rf"move {steps} of {steps}")
     screen = eve.wait_for("The Reveal")  # what was played, and how it ended
     assert "deal verified" in eve.wait_for("deal verified")
+
+
+def test_a_duplicate_table_over_ssh(serve, players, keys):
+    """The new-table form's duplicate set field, typed over ssh: the table is told as the
+    set's, its deal committed but not fair (duplicate), and the lobby names the set."""
+    ed = Player(serve, "Ed", key=keys["ed"])
+    players.append(ed)
+    ed.enter_lobby()
+    ed.press("n")
+    ed.wait_for("New table")
+    ed.settle()
+    ed.press("\t" * 6)  # game, players, stake, timer, who may join, highest rating: the set
+    ed.wait_for("Duplicate set \\(blank: none\\): tables with the same name")
+    ed.press("club-7")
+    ed.settle()
+    ed.press("\x13")  # ctrl+s: create
+    screen = ed.wait_for(r"Committed before the deal: deal \w{12} not fair: duplicate")
+    number = re.search(r"Table (\d+) · stake", screen).group(1)
+    ed.press("\x1b")  # back to the lobby, the table kept
+    screen = ed.wait_for(rf"│ {number}  Prophet")
+    rows = [line for line in screen.splitlines() if re.match(r"│ \d+  ", line)]
+    index = next(i for i, line in enumerate(rows) if line.startswith(f"│ {number}  "))
+    ed.settle()
+    ed.press("\x1b[B" * index)  # down to its row: its details name the set
+    ed.wait_for(rf"Table {number}, opened by Ed(?s:.*)duplicate set club-7")

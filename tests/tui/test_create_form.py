@@ -20,6 +20,7 @@ PROPHET_FIELDS = [
     "timer",
     "access",
     "max_rating",
+    "duplicate",
     "opt-deck",
     "opt-schedule",
     "opt-cap",
@@ -62,8 +63,8 @@ async def test_tab_stops_at_every_field_and_nowhere_else(hub):
             await pilot.press("tab")
         assert stops == PROPHET_FIELDS
         assert app.focused.id == "game"  # round again
-        # Cap is 8 Tabs from the game, and digits typed there land in Cap.
-        await pilot.press(*["tab"] * 8, *"3")
+        # Cap is 9 Tabs from the game, and digits typed there land in Cap.
+        await pilot.press(*["tab"] * 9, *"3")
         assert form.query_one("#opt-cap", Input).value == "3"
         assert "Cap: type a number from 0 to" in screen_text(app)
 
@@ -91,7 +92,7 @@ async def test_the_focused_field_stands_out_in_every_theme(hub):
                 assert reversed_labels(app) == ["Stake (chips each deal)"], theme
                 text = screen_text(app)
                 assert "Stake (chips each deal): type a number from 0 to 1000000" in text
-                await pilot.press("tab", "tab", "tab", "tab", "tab")
+                await pilot.press("tab", "tab", "tab", "tab", "tab", "tab")
                 await pilot.pause()
                 assert app.focused.id == "create"
                 assert reversed_labels(app) == []

@@ -12,14 +12,13 @@ from gambit_tui.fortunes_text import (
     COMPASS,
     FORTUNES_FACES,
     card_label,
-    flips,
-    lead_direction,
 )
 from gambit_tui.names import seat_name
 from gambit_tui.screens.create_table import CreateTableScreen
 from gambit_tui.screens.fortunes_reading import FortunesReadingScreen
 from gambit_tui.screens.fortunes_table import FortunesTableScreen
 from gambit_tui.screens.last_trick import LastTrickScreen
+from gambit_tui.widgets.fortunes_compass import FortunesCompass
 from gambit_tui.widgets.fortunes_hand import FortunesHand
 from gambit_tui.widgets.fortunes_status import FortunesStatus
 from gambit_tui.widgets.fortunes_won import FortunesWon
@@ -91,7 +90,7 @@ async def play_card(pilot, table: FortunesTableScreen, record: Record) -> None:
     app = pilot.app
     view = table.view
     last = (view.get("tricks") or [None])[-1]
-    flipped = last and last["direction"] != lead_direction(last["leader"], view["dealer"])
+    flipped = last and last["flips"]
     if flipped and last["n"] not in record.checked:
         # a trick Stars flipped (ours, or anyone's): the overlay says so
         record.checked.add(last["n"])
@@ -113,9 +112,8 @@ async def play_card(pilot, table: FortunesTableScreen, record: Record) -> None:
     # The direction marker says what the trick's direction is now, flips included.
     arrow = "▲ HIGH wins" if trick["direction"] == "high" else "▼ LOW wins"
     assert arrow in text
-    if flips(trick["cards"], trick["led"]):
-        assert trick["direction"] != lead_direction(trick["leader"], view["dealer"])
-        assert "flipped ×" in text
+    if trick["flips"]:
+        assert f"flipped ×{trick['flips']}" in text
     assert ("Stars are free" in text) == view["stars_free"]
     dimmed = [i for i, c in enumerate(hand.cards) if c not in legal]
     if dimmed and dimmed[0] < 10:
@@ -153,8 +151,7 @@ async def check_last_trick_flipped(pilot, table: FortunesTableScreen, n: int) ->
     shown = screen_text(app)
     assert f"Trick {n}, led by" in shown
     arrow = "▲ HIGH wins" if last["direction"] == "high" else "▼ LOW wins"
-    flipped = last["direction"] != lead_direction(last["leader"], table.view["dealer"])
-    assert arrow in shown and ("(flipped by Stars)" in shown) == flipped
+    assert arrow in shown and (f"flipped ×{last['flips']}" in shown) == bool(last["flips"])
     await pilot.press("l")
     await wait_for(pilot, lambda: app.screen is table)
 
@@ -409,9 +406,14 @@ async def test_a_star_flips_the_direction_marker_and_says_so(hub):
         assert "▼ LOW wins · flipped ×1" in text and "▼ LOW" in text and "Stars are free" in text
         assert "Bot 2 plays ★3: trick 1 flips to ▼ LOW wins." in table.notices
         assert "Stars are free: anyone may play a Star at any time now." in table.notices
-        # Our turn (West): no Wand, so every card may be played; W5 wins as it stands.
+        # Our turn (West): no Wand, so every card may be played; W5 wins as it stands, and
+        # the compass draws the card the view names as winning inverted (East's, not South's).
         assert table.ask_kind == "play"
         assert all(c.enabled for c in table.query_one(FortunesHand).choices)
+        compass = table.query_one(FortunesCompass)
+        assert table.view["trick"]["winning"] == 0
+        assert "reverse" in str(compass.seat_card(0).spans) + str(compass.seat_card(0).style)
+        assert "reverse" not in str(compass.seat_card(1).spans) + str(compass.seat_card(1).style)
         state.apply(2, {"type": "play", "card": "C6"})
         state.apply(3, {"type": "play", "card": "*19"})  # North flips it back
         app.receive(table_message(state, 2))

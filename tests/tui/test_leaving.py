@@ -102,3 +102,36 @@ async def test_leaving_mid_game_is_confirmed_and_the_stand_in_result_told_on_ret
             assert hub.tables[table].seats[1].player == "SHA256:ada"
     finally:
         player.cancel()
+
+
+async def test_opening_a_table_again_at_once_keeps_one_screen_for_it(hub):
+    """Esc and j at once: the table's old screen unmounts after its new one is up, and must
+    not take the new one's place with it (the next update would push a second screen)."""
+    from textual.widgets import Select
+
+    from gambit_tui.screens.create_table import CreateTableScreen
+    from gambit_tui.screens.pg_table import PGTableScreen
+
+    app = make_app(hub)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        app.screen.query_one("#players", Select).value = 4
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+        old = app.screen
+        # Back to the lobby and in again before the old screen has unmounted (a quick player
+        # on a busy server): the calls Esc and j make, back to back.
+        app.leave_table_screen(old.table_id, keep_seat=True)
+        app.open_table(old.table_id)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, PGTableScreen) and app.screen is not old
+        )
+        new = app.screen
+        await pilot.pause(0.3)  # the old screen unmounts
+        await pilot.press("b")  # a table update: it goes to the screen that is up
+        await wait_for(pilot, lambda: sum(bool(s["bot"]) for s in new.info["seats"]) == 1)
+        await pilot.pause(0.2)
+        tables = [s for s in app.screen_stack if isinstance(s, PGTableScreen)]
+        assert tables == [new], tables

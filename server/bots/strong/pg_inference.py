@@ -13,9 +13,12 @@ keeps, for each opponent, one of a few candidate hands drawn with weight ``exp(-
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
-from ..prophets_gambit import potential
+from server.engine.prophets_gambit.hands import hand_key
+
+from ..prophets_gambit import KEEP, potential
 
 #: Discards a seat chooses itself (the Darklord's is its chooser's, a Broken One's forced).
 _OWN_DISCARDS = (None, "risk", "beast", "donjon")
@@ -50,9 +53,17 @@ def misfits(hand: list[str], fixed: list[str], removed: list[str]) -> int:
         return 0
     now = potential(hand, fixed)
     count = 0
+    # Kept are three of the hand beside the fixed cards. A swapped-in card beats ``now`` only
+    # in a kept three holding it and two others of the hand (two that leave a card of the
+    # hand to swap out: any two, in a hand of four or more), so the pairs are checked alone.
+    pairs = list(combinations(hand, 2)) if len(hand) > KEEP and fixed else None
     for card in removed:
         if card in hand or card in fixed:
             continue  # back in play since (a reshuffle, the Ghost)
+        if pairs is not None:
+            if any(hand_key([card, a, b, *fixed]) > now for a, b in pairs):
+                count += 1
+            continue
         for i in range(len(hand)):
             swapped = [*hand[:i], card, *hand[i + 1 :]]
             if potential(swapped, fixed) > now:

@@ -23,6 +23,8 @@ from .pg_inference import choices, misfits
 #: Candidate hands drawn per opponent, and how much each choice they contradict counts.
 CANDIDATES = 20
 MISFIT_WEIGHT = 3.0
+#: Candidate hands per opponent drawn once per decision and shared by its worlds.
+SHARED_CANDIDATES = 32
 #: Simultaneous asks: every waiting seat has the same kind as this seat.
 SIMULTANEOUS = ("bid", "beast", "raven", "donjon")
 
@@ -79,6 +81,31 @@ def glimpsed_fates(view: dict[str, Any]) -> dict[int, str]:
     return known
 
 
+#: One opponent's weighted candidates: ``(hand, Fate, weight)``, drawn once per decision.
+Candidates = list[tuple[list[str], "str | None", float]]
+
+
+def _draw_candidates(
+    pool: list[str],
+    size: int,
+    fate: str | None,
+    focus: str | None,
+    removed: list[str],
+    rng: random.Random,
+    tries: int,
+) -> Candidates:
+    """``tries`` hands (and Fates, when unknown) drawn from ``pool``, each weighted by how
+    well the opponent's own choices fit it (see :mod:`.pg_inference`)."""
+    out: Candidates = []
+    for _ in range(tries):
+        cards = rng.sample(pool, size + (fate is None))
+        hand, its_fate = (cards, fate) if fate is not None else (cards[:-1], cards[-1])
+        fixed = [c for c in (its_fate, focus) if c]
+        weight = math.exp(-MISFIT_WEIGHT * misfits(hand, fixed, removed)) if removed else 1.0
+        out.append((hand, its_fate, weight))
+    return out
+
+
 def _infer_hand(
     pool: list[str],
     size: int,
@@ -86,19 +113,24 @@ def _infer_hand(
     focus: str | None,
     removed: list[str],
     rng: random.Random,
+    shared: Candidates | None = None,
 ) -> tuple[list[str], str | None]:
-    """One opponent's hand (and Fate, when unknown): the likeliest of a few drawn from the
-    pool, by how well its own choices fit it (see :mod:`.pg_inference`)."""
+    """One opponent's hand (and Fate, when unknown): one of a few drawn from the pool, by
+    how well its own choices fit it. ``shared`` candidates (drawn once for the decision from
+    every unseen card) are used when one of them fits the cards still free: weighing a
+    candidate costs more than a rollout, and a few dozen serve every world of a decision."""
+    if shared:
+        free = set(pool)
+        fits = [c for c in shared if free.issuperset(c[0]) and (fate is not None or c[1] in free)]
+        if fits:
+            hand, its_fate, _ = rng.choices(fits, [c[2] for c in fits])[0]
+            return list(hand), its_fate
     tries = CANDIDATES if removed else 1
-    drawn = []
-    weights = []
-    for _ in range(tries):
-        cards = rng.sample(pool, size + (fate is None))
-        hand, its_fate = (cards, fate) if fate is not None else (cards[:-1], cards[-1])
-        fixed = [c for c in (its_fate, focus) if c]
-        drawn.append((hand, its_fate))
-        weights.append(math.exp(-MISFIT_WEIGHT * misfits(hand, fixed, removed)) if removed else 1)
-    return rng.choices(drawn, weights)[0] if tries > 1 else drawn[0]
+    drawn = _draw_candidates(pool, size, fate, focus, removed, rng, tries)
+    if tries == 1:
+        return drawn[0][0], drawn[0][1]
+    hand, its_fate, _ = rng.choices(drawn, [c[2] for c in drawn])[0]
+    return hand, its_fate
 
 
 def _starter(view: dict[str, Any]) -> int | None:
@@ -109,8 +141,11 @@ def _starter(view: dict[str, Any]) -> int | None:
     return starter
 
 
-def sample_world(game: Any, view: dict[str, Any], rng: random.Random) -> PGState | None:
-    """A state consistent with ``view``; None when the counts cannot be met."""
+def _places(
+    view: dict[str, Any],
+) -> tuple[list[list[str]], dict[int, list[str]], list[str | None], list[str]]:
+    """What the view fixes: the stacks in front, hands this seat sees, the Fates it knows,
+    and the unseen common cards (in the order of the common deck)."""
     n, me = view["players"], view["seat"]
     stacks = shown_stacks(view)
     ask = view["ask"] or {}
@@ -135,6 +170,39 @@ def sample_world(game: Any, view: dict[str, Any], rng: random.Random) -> PGState
         if code:
             seen.add(code)
     pool = [c for c in TAROKKA_COMMON if c not in seen]
+    return stacks, known_hands, fates, pool
+
+
+def shared_candidates(
+    view: dict[str, Any], rng: random.Random, tries: int = SHARED_CANDIDATES
+) -> dict[int, Candidates]:
+    """Per opponent whose choices say something, weighted candidate hands drawn from every
+    unseen card: drawn once per decision and shared by its worlds (``sample_world``)."""
+    _, known_hands, fates, pool = _places(view)
+    removed = choices(view)
+    out: dict[int, Candidates] = {}
+    for s in range(view["players"]):
+        if s == view["seat"] or s in known_hands or not removed.get(s):
+            continue
+        size = view["hand_sizes"][s]
+        if size + (fates[s] is None) <= len(pool):
+            out[s] = _draw_candidates(pool, size, fates[s], view["focus"], removed[s], rng, tries)
+    return out
+
+
+def sample_world(
+    game: Any,
+    view: dict[str, Any],
+    rng: random.Random,
+    shared: dict[int, Candidates] | None = None,
+) -> PGState | None:
+    """A state consistent with ``view``; None when the counts cannot be met. ``shared``:
+    candidate hands drawn once for the decision (:func:`shared_candidates`)."""
+    n, me = view["players"], view["seat"]
+    ask = view["ask"] or {}
+    kind = ask.get("kind")
+    info = {k: v for k, v in ask.items() if k != "kind"}
+    stacks, known_hands, fates, pool = _places(view)
     rng.shuffle(pool)
 
     def take(k: int) -> list[str] | None:
@@ -155,7 +223,15 @@ def sample_world(game: Any, view: dict[str, Any], rng: random.Random) -> PGState
             size = view["hand_sizes"][s]
             if size + (fates[s] is None) > len(pool):
                 return None
-            hand, fate = _infer_hand(pool, size, fates[s], view["focus"], removed.get(s, []), rng)
+            hand, fate = _infer_hand(
+                pool,
+                size,
+                fates[s],
+                view["focus"],
+                removed.get(s, []),
+                rng,
+                (shared or {}).get(s),
+            )
             hands[s] = hand
             fates[s] = fate
             gone = {*hand, fate}

@@ -15,7 +15,7 @@ from server.engine.prophets_gambit.state import PGState
 
 from ..base import register_bot
 from ..prophets_gambit import ProphetsGambitBot, potential, without
-from .pg_world import sample_world
+from .pg_world import sample_world, shared_candidates
 from .search import StrongBot
 
 #: The weight of the place at the Reveal beside the win (0 last … 1 first).
@@ -25,6 +25,8 @@ KEEP_PLAYS = 3
 KEEP_RISKS = 2
 #: Opponents the rollouts' Execution samples (the heuristic bot's 60 cost most of a rollout).
 ROLLOUT_EXECUTION_SAMPLES = 8
+#: Whether a decision's worlds share candidate hands drawn once (more worlds in the budget).
+SHARE_CANDIDATES = True
 
 
 @register_bot("prophets_gambit", "strong")
@@ -38,6 +40,9 @@ class StrongProphetsGambitBot(StrongBot):
         super().__init__(*args, **kwargs)
         self.policy = ProphetsGambitBot(self.rng.getrandbits(32))
         self.policy.execution_samples = ROLLOUT_EXECUTION_SAMPLES
+        #: The view of the decision being searched and its opponents' candidate hands.
+        self._shared_view: dict[str, Any] | None = None
+        self._shared: dict[int, Any] = {}
 
     def candidates(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> list[int]:
         """Card choices: the few that leave the best potential, Plays and Risks apart."""
@@ -59,7 +64,10 @@ class StrongProphetsGambitBot(StrongBot):
         return sorted(keep)
 
     def sample_world(self, view: dict[str, Any], rng: random.Random) -> PGState | None:
-        return sample_world(self.game, view, rng)
+        if SHARE_CANDIDATES and self._shared_view is not view:
+            # Weighing a candidate hand costs more than a rollout: once per decision.
+            self._shared_view, self._shared = view, shared_candidates(view, rng)
+        return sample_world(self.game, view, rng, self._shared if SHARE_CANDIDATES else None)
 
     def rollout(self, world: PGState, seat: int, rng: random.Random) -> float:
         state: Any = world

@@ -27,7 +27,9 @@ from .tricks import (
     TRICKS_PER_DEAL,
     compass,
     disposition,
+    favoured_team,
     flipped,
+    flips,
     lead_direction,
     leader_of,
     playable,
@@ -244,14 +246,15 @@ class FortunesState(State):
     def _play(self, seat: int, card: str) -> None:
         self.hands[seat].remove(card)
         suit = card[0]
+        event: dict[str, Any] = {"e": "play", "seat": seat, "card": card}
         if not self.trick:
             self.led = suit
         elif suit == STAR and self.led != STAR:
-            self.direction = flipped(self.direction)
-        if suit == STAR:
-            self.stars_free = True
+            self.direction = event["flip"] = flipped(self.direction)  # the new direction
+        if suit == STAR and not self.stars_free:
+            self.stars_free = event["stars_free"] = True
         self.trick.append([seat, card])
-        self.events.append({"e": "play", "seat": seat, "card": card})
+        self.events.append(event)
         if len(self.trick) == 4:
             self._finish_trick()
         else:
@@ -270,6 +273,7 @@ class FortunesState(State):
             "winner": winner,
             "top": top,
             "direction": self.direction,
+            "flips": flips(self.trick, self.led),
             "disposition": disp,
             "points": points,
             "cards": self.trick,
@@ -412,7 +416,10 @@ class FortunesState(State):
         places["trick"] = [c for _, c in self.trick]
         return places
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _private_view(self, seat: int | None) -> dict[str, Any]:
+        return {"hand": list(self.hands[seat]) if seat is not None else None}
+
+    def _public_view(self) -> dict[str, Any]:
         d = self.dealer
         hands = self.hands
         scores = self.scores
@@ -449,14 +456,19 @@ class FortunesState(State):
                 "High": {"seats": high, "score": scores[high[0]] + scores[high[1]]},
                 "Low": {"seats": low, "score": scores[low[0]] + scores[low[1]]},
             },
-            "hand": list(hands[seat]) if seat is not None else None,
             "set_aside": len(self.set_aside),
+            # The trick with what the rules make of it so far, so no client re-derives them.
             "trick": {
                 "n": self.trick_no,
                 "leader": self.leader,
                 "cards": [list(p) for p in self.trick],
                 "led": self.led,
                 "direction": self.direction,
+                "favours": favoured_team(self.direction),
+                "flips": flips(self.trick, self.led),
+                "winning": trick_top(self.trick, self.led, self.direction)[0]
+                if self.trick
+                else None,
                 "star_led": self.led == STAR,
             },
             "stars_free": self.stars_free,

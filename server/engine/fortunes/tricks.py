@@ -76,6 +76,19 @@ def flipped(direction: str) -> str:
     return LOW if direction == HIGH else HIGH
 
 
+def flips(cards: list[list], led: str | None) -> int:
+    """Ruling 5: how often the trick's direction has flipped, one flip per Star played into a
+    trick led in a mundane suit (a Star lead is fixed)."""
+    if not cards or led in (None, STAR):
+        return 0
+    return sum(1 for _seat, card in cards[1:] if card[0] == STAR)
+
+
+def favoured_team(direction: str) -> str:
+    """The team a trick going ``direction`` favours: High when it goes high, Low when low."""
+    return "High" if direction == HIGH else "Low"
+
+
 def playable(hand: list[str], led: str | None, stars_free: bool) -> list[str]:
     """The cards of ``hand`` that may be played to a trick whose led suit is ``led``.
 

@@ -443,7 +443,7 @@ class PGState(HighCards, State):
                 return s
         return None
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _public_view(self) -> dict[str, Any]:
         n = self.num_players
         view: dict[str, Any] = {
             "dealer": self.dealer,
@@ -466,6 +466,14 @@ class PGState(HighCards, State):
         }
         if self.phase == "bid":
             view["committed"] = [b is not None for b in self.bids]
+        if self.result is not None:
+            view["reveal"] = [
+                {"hand": list(self.hands[s]), "fate": self.fates[s]} for s in range(n)
+            ]
+        return view
+
+    def _private_view(self, seat: int | None) -> dict[str, Any]:
+        view: dict[str, Any] = {}
         if seat is not None:
             view["hand"] = list(self.hands[seat])
             view["fate"] = self.fates[seat]
@@ -475,10 +483,6 @@ class PGState(HighCards, State):
                 view["picked"] = self.picks[seat]
             if self.glimpse is not None and self.glimpse["seat"] == seat:
                 view["glimpse"] = dict(self.glimpse["fates"])
-        if self.result is not None:
-            view["reveal"] = [
-                {"hand": list(self.hands[s]), "fate": self.fates[s]} for s in range(n)
-            ]
         return view
 
     def card_locations(self) -> dict[str, list[str]]:

@@ -1,0 +1,137 @@
+"""``gambit gateway``: the SSH host and its app workers, with the hub across a NATS bus.
+
+Run any number of them (on one machine, on the same port with ``--reuse-port``; on several,
+behind a TCP balancer with ``--proxy-protocol``), all with the same ``--host-key`` so that
+players see one server, and one ``gambit hub --bus`` holding the tables. See README
+"Scaling out" and docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+import sys
+
+log = logging.getLogger(__name__)
+
+TOKEN_ENV = "GAMBIT_BUS_TOKEN"
+
+
+def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
+    from server.hub.main import add_bus_arguments
+    from server.ssh.config import HostConfig
+
+    defaults = HostConfig()
+    parser.add_argument("--host", default=defaults.host, help="address to listen on")
+    parser.add_argument("--port", type=int, default=defaults.port, help="port (0: any free one)")
+    parser.add_argument(
+        "--host-key",
+        required=True,
+        metavar="FILE",
+        help="the SSH host key every gateway shares (made here if missing; copy it to the "
+        "other gateways)",
+    )
+    add_bus_arguments(parser)
+    parser.add_argument(
+        "--reuse-port",
+        action="store_true",
+        help="share the port with other gateways on this machine (SO_REUSEPORT)",
+    )
+    parser.add_argument(
+        "--proxy-protocol",
+        action="store_true",
+        help="connections come from a balancer that sends a PROXY protocol header (v2 or v1) "
+        "naming the client; connections without one are closed",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=None, help="app worker processes (default: one per core)"
+    )
+    parser.add_argument(
+        "--max-sessions", type=int, default=defaults.max_sessions, help="players at once"
+    )
+    parser.add_argument(
+        "--max-per-address",
+        type=int,
+        default=defaults.max_per_address,
+        help="sessions from one address at once",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=defaults.idle_timeout,
+        help="seconds without a key press before a session is closed (0: never)",
+    )
+    parser.add_argument("--log-file", help="log here instead of stderr")
+    parser.add_argument("--log-json", action="store_true", help="log one JSON object per line")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log SSH details too")
+
+
+async def run_gateway(args: argparse.Namespace, token: str | None) -> None:
+    from server.bus.gateway import RemoteHub
+    from server.hub.main import bus_url_shown
+    from server.ssh.banner import banner
+    from server.ssh.config import HostConfig
+    from server.ssh.host import SSHHost
+    from server.ssh.keys import load_or_create_key_file
+    from server.ssh.serve import default_workers, stop_host
+
+    config = HostConfig(
+        host=args.host,
+        port=args.port,
+        max_sessions=args.max_sessions,
+        max_per_address=args.max_per_address,
+        idle_timeout=args.idle_timeout,
+        freeze_sessions=True,
+        app_workers=default_workers() if args.workers is None else max(0, args.workers),
+        reuse_port=args.reuse_port,
+        proxy_protocol=args.proxy_protocol,
+        log_file=args.log_file,
+        verbose=args.verbose,
+        log_json=args.log_json,
+    )
+    key = load_or_create_key_file(args.host_key)
+    hub = RemoteHub(args.bus, token)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await hub.start()
+    host = SSHHost(hub, config, key)  # type: ignore[arg-type]
+    try:
+        port = await host.start()
+        sys.stdout.write(
+            f"gambit gateway {hub.gateway} on the bus at {bus_url_shown(args.bus)}\n"
+            + banner(args.host, port, key)
+        )
+        sys.stdout.flush()
+        log.info("gateway %s serving on %s:%s", hub.gateway, args.host, port)
+        await stop.wait()
+    finally:
+        await stop_host(host)
+        await hub.stop()
+
+
+def main_gateway(args: argparse.Namespace) -> int:
+    from server.logs import setup_logging
+    from server.ssh.serve import use_app_fps
+
+    setup_logging(args.log_file, args.verbose, args.log_json)
+    if not args.bus:
+        sys.stderr.write("gambit gateway: --bus nats://HOST:PORT is required\n")
+        return 2
+    token = args.bus_token or os.environ.pop(TOKEN_ENV, None)  # workers need not inherit it
+    use_app_fps()
+    try:
+        asyncio.run(run_gateway(args, token))
+    except OSError as err:  # the port is taken, the key cannot be read
+        sys.stderr.write(f"gambit gateway: {err}\n")
+        return 1
+    except Exception as err:  # nats-py's own (a login NATS refuses, say)
+        if type(err).__module__.startswith("nats"):
+            sys.stderr.write(f"gambit gateway: the bus: {err or type(err).__name__}\n")
+            return 1
+        raise
+    return 0

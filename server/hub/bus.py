@@ -1,0 +1,268 @@
+"""The hub's end of the bus: every gateway's sessions served like local connections.
+
+Each session a gateway opens becomes a :class:`BusConnection`, and the hub serves it with
+:meth:`Hub.serve` as it serves a unix-socket client: the same frames, checked the same way.
+Whether the identity in its ``hello`` is believed depends on the gateway: only one that
+knows the shared token (``--bus-token``) is trusted; anyone else on the bus gets guests.
+
+A gateway that falls silent (killed, cut off) for :data:`~server.bus.wire.SILENCE` seconds
+has its sessions ended here: their players' seats wait out the grace period, as for any
+dropped connection, and a player who comes back through another gateway gets theirs back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from protocol.codec import MAX_CLIENT_FRAME
+from protocol.connection import Connection, ConnectionClosed
+from protocol.event_log import SentLogs
+from server.bus import wire
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+log = logging.getLogger(__name__)
+
+
+class BusConnection(Connection):
+    """One gateway session, as the hub sees it."""
+
+    def __init__(self, bus: HubBus, gateway: str, session: int, *, trusted: bool, peer: str):
+        super().__init__(MAX_CLIENT_FRAME)
+        self._bus = bus
+        self.gateway = gateway
+        self.session = session
+        self.trusted = trusted
+        self.peer = peer
+        self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._out_closed = False
+        #: The player's address, as its gateway saw it (admins' session list, bans).
+        self.address: str | None = None
+
+    def write(self, data: bytes) -> None:
+        if self._out_closed:
+            raise ConnectionClosed
+        self._bus.out(self.gateway, self.session, data)
+
+    def received(self, data: bytes | None) -> None:
+        self._inbox.put_nowait(data)
+
+    async def _read_some(self) -> bytes:
+        data = await self._inbox.get()
+        return data or b""
+
+    async def close(self) -> None:
+        if not self._out_closed:
+            self._out_closed = True
+            self._bus.out(self.gateway, self.session, None)
+        self.closed = True
+        self._inbox.put_nowait(None)
+
+
+class HubBus:
+    """Subscribes to what gateways send, and publishes what the hub answers."""
+
+    def __init__(self, hub: Hub | None, url: str, token: str | None = None) -> None:
+        self.hub: Hub = hub  # type: ignore[assignment]  # given by start() if not here
+        self.url = url
+        self.token = token or ""
+        self.instance = secrets.token_hex(8)
+        self.nc: Any = None
+        self.conns: dict[tuple[str, int], BusConnection] = {}
+        #: When each gateway was last heard, by a clock that stops while this loop lags.
+        self.seen: dict[str, float] = {}
+        self.clock = wire.ResponsiveClock()
+        self._sender: wire.Sender | None = None
+        self._out = wire.Coalescer(self._flush)
+        self._tasks: list[asyncio.Task[None]] = []
+        self.detached = False
+        #: Sessions ended because their gateway went silent (tests and logs).
+        self.dropped_by_silence = 0
+
+    async def connect(self) -> None:
+        """Reach NATS (a hub does before it asks for the lease, see lease.py)."""
+        self.nc = await wire.connect(
+            self.url,
+            "gambit hub",
+            disconnected_cb=self._disconnected,
+            reconnected_cb=self._reconnected,
+        )
+
+    async def start(self, hub: Hub | None = None) -> None:
+        """Serve gateways: from now on the hub hears them and answers."""
+        if hub is not None:
+            self.hub = hub
+        local = self.hub.admin.describe_connection
+
+        def describe(conn: Any) -> dict[str, Any]:
+            if isinstance(conn, BusConnection):
+                return {"address": conn.address} if conn.address else {}
+            return local(conn) if local is not None else {}
+
+        self.hub.admin.describe_connection = describe
+        if self.nc is None:
+            await self.connect()
+        self._sender = wire.Sender(self.nc.publish)
+        await self.nc.subscribe(wire.HUB_SUBJECT, cb=self._on_message)
+        await self.nc.flush()
+        loop = asyncio.get_running_loop()
+        self._tasks.append(loop.create_task(self._heartbeat()))
+
+    async def stop(self) -> None:
+        """Stop serving gateways and leave NATS (twice is harmless)."""
+        for task in self._tasks:
+            task.cancel()
+        self._tasks.clear()
+        for conn in list(self.conns.values()):
+            conn.received(None)
+        if self._sender is not None:
+            await self._sender.flushed()
+        if self.nc is not None and not self.nc.is_closed:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.nc.drain(), 2)
+
+    async def _disconnected(self) -> None:
+        log.warning("bus: disconnected from NATS; reconnecting")
+
+    async def _reconnected(self) -> None:
+        """What was published while NATS was away may be lost: every bus session's next
+        table view goes out whole, not as a delta of one it may never have had."""
+        log.warning("bus: reconnected to NATS")
+        if self.hub is None:  # a standby, still waiting for the lease
+            return
+        for session in self.hub.sessions:
+            if isinstance(session.conn, BusConnection):
+                session.sent_logs = SentLogs()
+
+    # --- gateways → hub ----------------------------------------------------------------------
+
+    async def _on_message(self, msg: Any) -> None:
+        try:
+            gateway, events = wire.unpack(msg.data)
+            gateway = str(gateway)
+            for kind, session, data in events:
+                self._event(gateway, int(kind), int(session), data)
+        except Exception:
+            log.exception("bus: a message from a gateway could not be handled; dropped")
+
+    def _event(self, gateway: str, kind: int, session: int, data: Any) -> None:
+        self.seen[gateway] = self.clock.now()
+        key = (gateway, session)
+        if kind == wire.FRAMES:
+            conn = self.conns.get(key)
+            if conn is not None:
+                conn.received(bytes(data))
+            # else: sent to the hub before this one; its gateway opens it here again once it
+            # hears this hub (see server/bus/gateway.py), and what was sent before is lost
+        elif kind == wire.OPEN:
+            old = self.conns.pop(key, None)
+            if old is not None:
+                # Opened again (its gateway thought this hub gone): the new one replaces it,
+                # and the old one ends here without a word to the gateway.
+                old._out_closed = True
+                old.received(None)
+            info = wire.unpack(data)
+            token = str(info.get("token") or "")
+            trusted = bool(self.token) and hmac.compare_digest(token, self.token)
+            peer = f"bus {gateway} {str(info.get('peer', '?'))[:64]}"
+            conn = BusConnection(self, gateway, session, trusted=trusted, peer=peer)
+            address = info.get("address")
+            conn.address = str(address)[:64] if address else None
+            self.conns[key] = conn
+            self.hub.spawn(self._serve(conn))
+        elif kind == wire.END:
+            conn = self.conns.pop(key, None)
+            if conn is not None:
+                conn.received(None)
+        elif kind == wire.ALIVE:
+            live = set(wire.unpack(data).get("sessions", ()))
+            for (gw, sid), conn in list(self.conns.items()):
+                if gw == gateway and sid not in live:
+                    self.conns.pop((gw, sid), None)
+                    conn.received(None)
+
+    async def _serve(self, conn: BusConnection) -> None:
+        try:
+            await self.hub.serve(conn)
+        finally:
+            key = (conn.gateway, conn.session)
+            if self.conns.get(key) is conn:
+                del self.conns[key]
+
+    # --- hub → gateways ----------------------------------------------------------------------
+
+    def out(self, gateway: str, session: int, data: bytes | None) -> None:
+        """Queue ``data`` for a session (None: the hub hung up); sent at the end of the tick."""
+        if not self.detached:
+            self._out.add(gateway, (session, data))
+
+    def detach(self) -> None:
+        """Say nothing more to gateways (the hub is stopping): their sessions are not ended
+        but kept for the hub that answers next."""
+        self.detached = True
+
+    def _flush(self, items: dict[str, list[tuple[int, bytes | None]]]) -> None:
+        sender = self._sender
+        if sender is None:
+            return
+        for gateway, pairs in items.items():
+            merged: list[list[Any]] = []
+            for session, data in pairs:
+                last = merged[-1] if merged else None
+                if last is not None and last[0] == session and last[1] is not None and data:
+                    last[1] += data
+                else:
+                    merged.append([session, bytearray(data) if data is not None else None])
+            if len({session for session, _ in merged}) == 1:
+                session = merged[0][0]
+                subject = wire.session_subject(gateway, session)
+                for _, data in merged:
+                    for piece in wire.chunks(bytes(data or b"")):
+                        sender.send(subject, piece)
+            else:
+                batch = [[s, bytes(d) if d is not None else None] for s, d in merged]
+                for group in wire.packed_batches(batch):
+                    sender.send(wire.gateway_subject(gateway), wire.pack(group))
+
+    # --- liveness --------------------------------------------------------------------------
+
+    async def _heartbeat(self) -> None:
+        alive = wire.pack({"hub": self.instance})
+        beats = 0
+        while True:
+            self.clock.tick()
+            if self._sender is not None:
+                self._sender.send(wire.HUB_ALIVE_SUBJECT, alive)
+                if beats % wire.BANS_EVERY == 0:
+                    self._sender.send(wire.BANS_SUBJECT, self._bans())
+            beats += 1
+            now = self.clock.now()
+            for gateway, at in list(self.seen.items()):
+                if now - at > wire.SILENCE:
+                    del self.seen[gateway]
+                    self._gateway_gone(gateway)
+            await asyncio.sleep(wire.HEARTBEAT)
+
+    def _bans(self) -> bytes:
+        keep = ("fingerprint", "address", "until", "reason")
+        try:
+            bans = self.hub.store.bans()
+        except Exception:
+            log.exception("bus: could not read the bans")
+            bans = []
+        return wire.pack([{k: ban[k] for k in keep} for ban in bans])
+
+    def _gateway_gone(self, gateway: str) -> None:
+        ended = [key for key in self.conns if key[0] == gateway]
+        if ended:
+            log.warning("bus: gateway %s is silent; ending its %d session(s)", gateway, len(ended))
+        for key in ended:
+            conn = self.conns.pop(key)
+            self.dropped_by_silence += 1
+            conn.received(None)

@@ -1,0 +1,105 @@
+"""Which hub is the active one: a lease in NATS' key-value store (JetStream), with a TTL.
+
+Every ``gambit hub --bus`` asks for the lease before it opens the store; the one that gets
+it serves, and renews it every second. Another waits (a standby) until the entry expires —
+its holder died or lost NATS for :data:`TTL` seconds — then takes it, opens the store and
+restores every running table, as a restart does. A holder that cannot renew for the TTL
+(NATS gone, or the lease taken) stops at once: two hubs must never write one store.
+
+Without JetStream on the NATS server there is no lease: the hub runs alone (and says so).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+BUCKET = "gambit_hub"
+KEY = "active"
+#: Seconds an unrenewed lease lasts; the holder renews it every third of that.
+TTL = 3.0
+#: How often a standby asks.
+POLL = 0.5
+
+
+class NoLease(Exception):
+    """The NATS server has no JetStream: leases (and standbys) are not available."""
+
+
+class HubLease:
+    def __init__(self, nc: Any, instance: str) -> None:
+        self.nc = nc
+        self.instance = instance.encode()
+        self.kv: Any = None
+        self.revision = 0
+        self.renewed = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _bucket(self) -> Any:
+        import nats.js.errors as jse
+
+        js = self.nc.jetstream()
+        try:
+            return await js.key_value(BUCKET)
+        except jse.BucketNotFoundError:
+            pass
+        except Exception as err:  # no JetStream at all
+            raise NoLease(str(err) or type(err).__name__) from None
+        try:
+            return await js.create_key_value(bucket=BUCKET, ttl=TTL, history=1)
+        except Exception as err:
+            with contextlib.suppress(Exception):
+                return await js.key_value(BUCKET)  # another hub made it meanwhile
+            raise NoLease(str(err) or type(err).__name__) from None
+
+    async def acquire(self, waiting: Callable[[], None] | None = None) -> None:
+        """Wait until this hub holds the lease (``waiting`` is called once if it must)."""
+        self.kv = await self._bucket()
+        told = False
+        while True:
+            try:
+                self.revision = await self.kv.create(KEY, self.instance)
+                self.renewed = time.monotonic()
+                return
+            except Exception as err:
+                if type(err).__name__ not in ("KeyWrongLastSequenceError", "APIError"):
+                    log.warning("lease: %s", err)
+            if not told and waiting is not None:
+                waiting()
+                told = True
+            await asyncio.sleep(POLL)
+
+    def keep(self, lost: Callable[[], None]) -> None:
+        """Renew the lease until stopped; call ``lost`` if it cannot be kept."""
+        self._task = asyncio.get_running_loop().create_task(self._renew(lost))
+
+    async def _renew(self, lost: Callable[[], None]) -> None:
+        while True:
+            await asyncio.sleep(TTL / 3)
+            try:
+                self.revision = await asyncio.wait_for(
+                    self.kv.update(KEY, self.instance, last=self.revision), TTL / 3
+                )
+                self.renewed = time.monotonic()
+                continue
+            except Exception as err:
+                taken = type(err).__name__ == "KeyWrongLastSequenceError"
+                if taken or time.monotonic() - self.renewed >= TTL:
+                    log.critical("lease: lost (%s); stopping so that another hub may serve", err)
+                    lost()
+                    return
+                log.warning("lease: could not renew yet: %s", err)
+
+    async def release(self) -> None:
+        """Give the lease up (a clean stop): a standby takes over at once."""
+        if self._task is not None:
+            self._task.cancel()
+        if self.kv is not None and self.revision:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.kv.delete(KEY, last=self.revision), 1)
