@@ -1,6 +1,7 @@
 """What one action at a table costs each seated player's app, without SSH in the way.
 
     python bench/table_updates.py [--apps 20] [--actions 200] [--profile out.prof]
+                                  [--without PATCH ...]
 
 The load benchmark (``ssh_load.py``) measures the whole server; this one isolates the app: it
 runs ``--apps`` Gambit apps in one process, each on the real ``ChannelDriver`` over a terminal
@@ -11,6 +12,10 @@ JSON line last: ``cpu_ms_per_update`` (median over rounds: CPU time / app update
 ``bytes_per_update`` (median), ``frames_per_update`` (mean: frames written per app
 update), ``full_frames`` (whole-screen repaints during the actions), ``all_drawn_ms_p50``
 (median over rounds: every table acting at once until the last app has written its frame).
+
+``--without`` takes out one of the app host's corrections to Textual for the run, to measure
+what it saves (docs/textual-patches.md): ``divide``, ``count_parameters``, ``changed_rows``,
+``hidden_screens``, ``shown_bindings``.
 """
 
 from __future__ import annotations
@@ -153,6 +158,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     from server.bots import make_bot
 
     store, hub, apps, terminals, runs, tables = await seat_apps(args.apps, "gambit-updates-")
+    for patch in getattr(args, "without", ()):
+        without(patch)
     screens = {type(app.screen).__name__ for app in apps}
     profile = cProfile.Profile() if args.profile else None
     cpu_per_update: list[float] = []
@@ -217,13 +224,39 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def without(patch: str) -> None:
+    """Put Textual's own code back in place of one of the host's corrections."""
+    import textual._callback
+    from textual._compositor import Compositor
+    from textual.app import App
+    from textual.strip import Strip
+
+    from gambit_tui.widgets.footer import GambitFooter
+    from server.apphost import hidden_screens, textual_patches
+
+    if patch == "divide":
+        Strip.divide = textual_patches._divide  # type: ignore[method-assign]
+    elif patch == "count_parameters":
+        textual._callback.count_parameters = textual_patches._count_parameters
+    elif patch == "changed_rows":
+        Compositor._render_chops = textual_patches._render_chops  # type: ignore[method-assign]
+    elif patch == "hidden_screens":
+        App._background_screens = hidden_screens.TEXTUALS  # type: ignore[method-assign]
+    elif patch == "shown_bindings":
+        GambitFooter.shown_bindings = None
+    else:
+        raise SystemExit(f"no such patch: {patch}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--apps", type=int, default=20)
     parser.add_argument("--actions", type=int, default=200)
     parser.add_argument("--profile", help="write a cProfile of the actions here")
+    parser.add_argument("--without", action="append", default=[], help="a correction to leave out")
     args = parser.parse_args()
     result = asyncio.run(run(args))
+    result["without"] = args.without
     # Textual points sys.stdout at its apps while they run; the real one is still there.
     assert sys.__stdout__ is not None
     print(json.dumps(result), file=sys.__stdout__)

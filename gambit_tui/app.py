@@ -16,12 +16,12 @@ from __future__ import annotations
 import gettext
 import logging
 import math
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from rich.console import ColorSystem
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.filter import Monochrome
+from textual.filter import LineFilter, Monochrome
 from textual.screen import Screen
 
 from protocol.codec import ProtocolError
@@ -41,13 +41,6 @@ from .screens.base import GambitScreen
 from .themes import MONO, THEME_NAMES
 
 log = logging.getLogger(__name__)
-
-_COLOR_SYSTEMS = {
-    "truecolor": ColorSystem.TRUECOLOR,
-    "256": ColorSystem.EIGHT_BIT,
-    "standard": ColorSystem.STANDARD,
-}
-
 
 #: Key pairs as a terminal without UTF-8 shows them (other keys: ascii_text.asciify).
 _ASCII_KEYS = {"←→": "<>", "↑↓": "^v"}
@@ -120,28 +113,18 @@ class GambitApp(App[None]):
         #: Friend requests already told in a notice (each is told once).
         self._told: set[str] = set()
         self.closed_reason: str | None = None
-        color_system = self.term.color_system
-        if color_system is None:
-            self._filters.append(Monochrome())
-        else:
-            self.console._color_system = _COLOR_SYSTEMS[color_system]
+        #: Greys only, for a terminal without colour (see get_line_filters).
+        self._monochrome = None if self.term.colour else Monochrome()
 
-    @property
-    def _background_screens(self) -> list[Screen]:
-        """The screens that show through the current one: below each see-through screen, the
-        next one down (a dialog's translucent backdrop shows the table under it).
-
-        Textual always counts the screen just below the current one, even under an opaque
-        screen; a hidden lobby that repainted anything then made the table on top of it
-        repaint the whole terminal, over and over (most of the bytes and CPU under load).
-        """
-        stack = self._screen_stack
-        shown: list[Screen] = []
-        for upper, lower in zip(reversed(stack), reversed(stack[:-1]), strict=False):
-            if upper.styles.background.a >= 1:
-                break
-            shown.append(lower)
-        return shown[::-1]
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, and greys only for a terminal without colour. (The colour depth
+        of a player's terminal is set by the app's host, which knows it: Textual reads the
+        process's, which on a server is the server's.)"""
+        filters = super().get_line_filters()
+        mono = self._monochrome
+        if mono is None or any(isinstance(f, Monochrome) for f in filters):
+            return filters
+        return [*filters, mono]
 
     # --- start and the connection ------------------------------------------------------------
 
@@ -334,17 +317,20 @@ class GambitApp(App[None]):
     ) -> None:
         """Tell every screen that handles ``kind`` (waking a screen that does not costs as
         much as a small repaint, after every move, under every table). The screen ``now`` (the
-        one on top) handles it here and draws the result at once (see ``draw_now``)."""
+        one on top) handles it here and draws the result at once where the app's host can (see
+        ``GambitScreen.handle_now``)."""
         for screen in list(self.screen_stack):
             handler = getattr(screen, kind.handler_name, None)
             if handler is None:
                 continue
-            if screen is now and isinstance(screen, GambitScreen):
-                with screen._context():
-                    handler(kind(*args))
-                screen.draw_now()
-            else:
-                screen.post_message(kind(*args))
+            message = kind(*args)
+            if (
+                screen is now
+                and isinstance(screen, GambitScreen)
+                and screen.handle_now(handler, message)
+            ):
+                continue
+            screen.post_message(message)
 
     def _adopt_you(self) -> None:
         you = self.model.you

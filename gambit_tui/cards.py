@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
+from protocol.cards import french_rank
+
 from .i18n import _
 from .names import HIGH_CARDS
 
@@ -100,8 +102,6 @@ _FRENCH_FOUR = {
     "dark": {"S": "bold", "H": "bold red", "D": "bold cyan", "C": "bold green"},
     "light": {"S": "bold", "H": "bold red3", "D": "bold blue", "C": "bold green4"},
 }
-#: French ranks in order of strength (2 low, ace high); "T" is the ten.
-FRENCH_RANKS = "23456789TJQKA"
 
 
 def french_suit_style(suit: str, style: CardStyle) -> str:
@@ -169,6 +169,6 @@ class DeckFaces:
 FRENCH_FACES = DeckFaces(
     text=lambda code, style: french_text(code, style),
     suit=lambda code: code[1],
-    rank=lambda code: FRENCH_RANKS.index(code[0]) + 2,
+    rank=french_rank,
     suits="SHCD",
 )

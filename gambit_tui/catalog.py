@@ -39,7 +39,18 @@ def extract() -> Catalog:
         str(PACKAGE), method_map=METHOD_MAP, keywords=KEYWORDS
     ):
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    for name in card_names():
+        catalog.add(name, None, [("../protocol/cards.py", 0)])
     return catalog
+
+
+def card_names() -> list[str]:
+    """The cards' and suits' names the app shows (``names.py``), kept once, in English, in
+    ``protocol.cards``."""
+    from protocol import cards
+
+    tables = (cards.TAROKKA_SUITS, cards.FRENCH_SUITS, cards.TAROKKA_NAMES)
+    return list(dict.fromkeys(name for table in tables for name in table.values()))
 
 
 def english(template: Catalog) -> Catalog:

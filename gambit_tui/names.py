@@ -2,7 +2,8 @@
 
 The protocol carries codes ("S7", "HEX", "two_pairs", "prophets_gambit"); this module turns
 them into words in the player's language. The English words are the msgids, so the English
-catalog is complete when every one of them is listed here.
+catalog is complete when every one of them is listed here, or (the cards' and suits' names)
+in ``protocol.cards``, whose names :mod:`gambit_tui.catalog` extracts too.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+
+from protocol.cards import FRENCH_SUITS, HIGH_CARDS, TAROKKA_NAMES, TAROKKA_SUITS
 
 from .i18n import N_, NC_, _
 
@@ -25,8 +28,6 @@ GAME_SHORT = {
     "fortunes": NC_("rating", "Fortunes"),
 }
 
-TAROKKA_SUITS = {"S": N_("Swords"), "T": N_("Stars"), "C": N_("Coins"), "G": N_("Glyphs")}
-
 #: The "n of Suit" pattern for each suit, so languages can inflect the suit.
 _OF_SUIT = {
     "S": N_("{rank} of Swords"),
@@ -35,8 +36,7 @@ _OF_SUIT = {
     "G": N_("{rank} of Glyphs"),
 }
 
-#: French suits (Prophet), and the "rank of Suit" pattern of each, so languages can inflect.
-FRENCH_SUITS = {"S": N_("Spades"), "H": N_("Hearts"), "D": N_("Diamonds"), "C": N_("Clubs")}
+#: The "rank of Suit" pattern of each French suit (Prophet), so languages can inflect.
 _FRENCH_OF_SUIT = {
     "S": N_("{rank} of Spades"),
     "H": N_("{rank} of Hearts"),
@@ -44,74 +44,6 @@ _FRENCH_OF_SUIT = {
     "C": N_("{rank} of Clubs"),
 }
 _FRENCH_RANK_NAMES = {"J": N_("Jack"), "Q": N_("Queen"), "K": N_("King"), "A": N_("Ace")}
-
-HIGH_CARDS = {
-    "HAR": N_("Artifact"),
-    "HBE": N_("Beast"),
-    "HBR": N_("Broken One"),
-    "HDA": N_("Darklord"),
-    "HDO": N_("Donjon"),
-    "HEX": N_("Executioner"),
-    "HMI": N_("Mists"),
-    "HGH": N_("Ghost"),
-    "HHO": N_("Horseman"),
-    "HIN": N_("Innocent"),
-    "HMA": N_("Marionette"),
-    "HRA": N_("Raven"),
-    "HSE": N_("Seer"),
-    "HTE": N_("Tempter"),
-}
-
-_TAROKKA_NAMES = {
-    "S": (
-        N_("Avenger"),
-        N_("Paladin"),
-        N_("Soldier"),
-        N_("Mercenary"),
-        N_("Myrmidon"),
-        N_("Berserker"),
-        N_("Hooded One"),
-        N_("Dictator"),
-        N_("Torturer"),
-        N_("Warrior"),
-    ),
-    "T": (
-        N_("Transmuter"),
-        N_("Diviner"),
-        N_("Enchanter"),
-        N_("Abjurer"),
-        N_("Elementalist"),
-        N_("Evoker"),
-        N_("Illusionist"),
-        N_("Necromancer"),
-        N_("Conjurer"),
-        N_("Wizard"),
-    ),
-    "C": (
-        N_("Swashbuckler"),
-        N_("Philanthropist"),
-        N_("Trader"),
-        N_("Merchant"),
-        N_("Guild Member"),
-        N_("Beggar"),
-        N_("Thief"),
-        N_("Tax Collector"),
-        N_("Miser"),
-        N_("Rogue"),
-    ),
-    "G": (
-        N_("Monk"),
-        N_("Missionary"),
-        N_("Healer"),
-        N_("Shepherd"),
-        N_("Druid"),
-        N_("Anarchist"),
-        N_("Charlatan"),
-        N_("Bishop"),
-        N_("Traitor"),
-        N_("Priest"),
-    ),
-}
 
 CATEGORIES = {
     "highest_card": N_("Highest card"),
@@ -181,8 +113,7 @@ def tarokka_card_name(code: str) -> str:
         return _(HIGH_CARDS.get(code, code))
     suit, rank = code[0], code[1]
     label = _("Master") if rank == "M" else rank
-    index = 9 if rank == "M" else int(rank) - 1
-    title = _(_TAROKKA_NAMES[suit][index])
+    title = _(TAROKKA_NAMES[code])
     return _("{card} ({title})").format(card=_(_OF_SUIT[suit]).format(rank=label), title=title)
 
 

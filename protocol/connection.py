@@ -84,7 +84,42 @@ class Connection(ABC):
         """Close both directions; the peer's recv ends with ConnectionClosed."""
 
 
-class QueueConnection(Connection):
+class InboxConnection(Connection):
+    """An end whose incoming bytes wait in an asyncio queue (None marks the end); a subclass
+    says how bytes go out (:meth:`write`) and how the other end learns there are no more
+    (:meth:`_end_output`)."""
+
+    def __init__(
+        self,
+        inbox: asyncio.Queue[bytes | None],
+        *,
+        max_frame: int,
+        trusted: bool = False,
+        peer: str = "in-process",
+    ) -> None:
+        super().__init__(max_frame)
+        self._inbox = inbox
+        self.trusted = trusted
+        self.peer = peer
+        self._out_closed = False
+
+    @abstractmethod
+    def _end_output(self) -> None:
+        """Tell the other end that nothing more comes (once)."""
+
+    async def _read_some(self) -> bytes:
+        data = await self._inbox.get()
+        return data or b""
+
+    async def close(self) -> None:
+        if not self._out_closed:
+            self._out_closed = True
+            self._end_output()
+        self.closed = True
+        self._inbox.put_nowait(None)  # wake our own pending recv
+
+
+class QueueConnection(InboxConnection):
     """In-process end: bytes travel through two asyncio queues (None marks the end)."""
 
     def __init__(
@@ -96,28 +131,16 @@ class QueueConnection(Connection):
         trusted: bool = False,
         peer: str = "in-process",
     ) -> None:
-        super().__init__(max_frame)
-        self._inbox = inbox
+        super().__init__(inbox, max_frame=max_frame, trusted=trusted, peer=peer)
         self._outbox = outbox
-        self.trusted = trusted
-        self.peer = peer
-        self._out_closed = False
 
     def write(self, data: bytes) -> None:
         if self._out_closed:
             raise ConnectionClosed
         self._outbox.put_nowait(data)
 
-    async def _read_some(self) -> bytes:
-        data = await self._inbox.get()
-        return data or b""
-
-    async def close(self) -> None:
-        if not self._out_closed:
-            self._out_closed = True
-            self._outbox.put_nowait(None)
-        self.closed = True
-        self._inbox.put_nowait(None)  # wake our own pending recv
+    def _end_output(self) -> None:
+        self._outbox.put_nowait(None)
 
 
 def queue_pair(

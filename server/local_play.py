@@ -65,6 +65,7 @@ async def run_play(data_dir: Path, config: HubConfig, name: str, user: str) -> N
     """Start the hub, run the app against it until the player quits, then stop the hub."""
     from gambit_tui.app import GambitApp  # Textual loads only when someone plays
     from protocol.connection import queue_pair
+    from server.apphost.colour_depth import set_colour_depth
     from server.hub import Hub
     from server.store import Store
 
@@ -74,7 +75,9 @@ async def run_play(data_dir: Path, config: HubConfig, name: str, user: str) -> N
     client_end, hub_end = queue_pair(trusted=True, peer="local")
     serving = asyncio.get_running_loop().create_task(hub.serve(hub_end))
     try:
-        app = GambitApp(client_end, term=local_term(), identity=f"local:{user}", name=name)
+        term = local_term()
+        app = GambitApp(client_end, term=term, identity=f"local:{user}", name=name)
+        set_colour_depth(app, term)  # as the app host does: the depth the terminal said
         await app.run_async()
     finally:
         await client_end.close()

@@ -65,6 +65,10 @@ class GambitScreen(Screen):
     #: running many apps on one loop sets it: server/apphost/draw_now.py); None leaves every
     #: change to Textual's next frame, as a plain Textual app does.
     draw_screen_now: ClassVar[Callable[[Screen], bool] | None] = None
+    #: How the app's host runs a call as the screen's own message handling, outside its
+    #: message loop (server/apphost/draw_now.py); None: a message is posted to the screen
+    #: and handled in its turn, as a plain Textual app does.
+    run_as_screen: ClassVar[Callable[[Screen, Callable[[], object]], object] | None] = None
     _bindings_pending = False
 
     def refresh_bindings(self) -> None:
@@ -90,6 +94,16 @@ class GambitScreen(Screen):
         draw = GambitScreen.draw_screen_now
         return draw(self) if draw is not None else False
 
+    def handle_now(self, handler: Callable[[Any], object], message: Any) -> bool:
+        """Handle ``message`` with ``handler`` now and draw the result at once, where the app's
+        host can (:attr:`run_as_screen`); False if it must be posted instead."""
+        run = GambitScreen.run_as_screen
+        if run is None:
+            return False
+        run(self, functools.partial(handler, message))
+        self.draw_now()
+        return True
+
     @property
     def gapp(self) -> GambitApp:
         return cast("GambitApp", self.app)
@@ -102,7 +116,7 @@ class GambitScreen(Screen):
             return super().query_one(selector, expect_type)
         cache = self.__dict__.setdefault("_found", {})
         found = cache.get(selector)
-        if found is None or found._parent is None:
+        if found is None or found.parent is None:
             found = cache[selector] = super().query_one(selector)
         return found
 

@@ -16,7 +16,6 @@ from textual.screen import Screen
 
 from protocol.actions import Bid, Play
 
-from .. import events
 from ..autoplay import AutoPlay
 from ..fortunes_text import (
     FORTUNES_FACES,
@@ -92,10 +91,10 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         Binding("v", "reading", N_("Reading")),
         *TABLE_KEYS,
     ]
+    HAND = FortunesHand
 
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
-        self._acted_on: tuple[Any, ...] | None = None
         self.autoplay = AutoPlay(self, self._send_action)
         #: The number of tricks the player is about to bid.
         self.bid = FIRST_BID
@@ -116,10 +115,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         yield PromptBar()
 
     # --- what the screen reads -------------------------------------------------------------
-
-    @property
-    def ask_kind(self) -> str | None:
-        return (self.ask or {}).get("kind")
 
     def _decision_key(self) -> tuple[Any, ...]:
         """Names the decision the current view is about (changes with every event)."""
@@ -186,15 +181,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         row = self.query_one(FortunesHand)
         kind = self.ask_kind
         row.active = kind == "play"
-        if view is None:
-            row.heading = _("Your hand")
-            row.choices = []
-            row.placeholder = _("The game has not started yet.")
-            return
-        if self.seat is None:
-            row.heading = _("Watching")
-            row.choices = []
-            row.placeholder = _("You are watching this table: hands stay hidden.")
+        if self.no_hand_shown(row, view):
             return
         playable = None
         if kind == "play":
@@ -203,7 +190,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         row.heading = ngettext("Your hand: {n} card", "Your hand: {n} cards", len(hand)).format(
             n=len(hand)
         )
-        row.placeholder = _("No cards in hand.")
         row.show(
             hand,
             faces=FORTUNES_FACES,
@@ -519,29 +505,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             return None
         return next((a for a in view.get("legal", []) if a == {"type": kind}), None)
 
-    def legal_play(self) -> dict[str, Any] | None:
-        """The legal play of the card under the cursor, if the player is to play."""
-        view = self.view
-        if not view or self.chat_open or self.ask_kind != "play":
-            return None
-        card = self.query_one(FortunesHand).selected
-        if not isinstance(card, str) or not card:
-            return None
-        action = Play(card).to_wire()
-        return action if action in view.get("legal", []) else None
-
-    def _send_action(self, action: dict[str, Any]) -> None:
-        """Send ``action`` if it is legal now, at most once per decision."""
-        view = self.view
-        if view is None or action not in view.get("legal", []):
-            return
-        marker = self._decision_key()
-        if self._acted_on == marker:
-            return
-        self._acted_on = marker
-        self.autoplay.cancel()
-        self.gapp.send({"t": "act", "table": self.table_id, "action": action})
-
     def action_play(self) -> None:
         self.query_one(FortunesHand).play()
 
@@ -575,10 +538,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         action = self._legal("next_deal")
         if action is not None:
             self._send_action(action)
-
-    def on_refused(self, event: events.Refused) -> None:
-        if event.ref == "act":
-            self._acted_on = None  # let the player try again
 
     def action_move(self, delta: int) -> None:
         self.query_one(FortunesHand).move(delta)

@@ -11,7 +11,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.css.query import NoMatches
 
-from .. import events
 from ..cards import card_text
 from ..i18n import N_, NC_, _
 from ..names import game_title, tarokka_card_name
@@ -80,7 +79,6 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
 
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
-        self._acted_on: tuple[int, str] | None = None
         self._legal_memo: tuple[dict[str, Any], dict[str, list[dict[str, Any]]]] | None = None
 
     def compose_body(self) -> ComposeResult:
@@ -119,15 +117,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         ask = self.ask or {}
         kind = ask.get("kind")
         row.active = bool(ask)
-        if view is None:
-            row.heading = _("Your hand")
-            row.choices = []
-            row.placeholder = _("The game has not started yet.")
-            return
-        if self.seat is None:
-            row.heading = _("Watching")
-            row.choices = []
-            row.placeholder = _("You are watching this table: hands stay hidden.")
+        if self.no_hand_shown(row, view):
             return
         if kind in SEAT_KINDS:
             row.heading = _("Choose a player")
@@ -149,7 +139,6 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
             Choice(card_text(c, style), c, enabled=allowed is None or c in allowed)
             for c in view.get("hand", [])
         ]
-        row.placeholder = _("No cards in hand.")
 
     def _set_prompt(self, view: dict[str, Any] | None) -> None:
         prompt = self.query_one(PromptBar)
@@ -263,18 +252,8 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
     def action_act(self, kind: str) -> None:
         """Send the legal action of type ``kind`` (once per decision)."""
         action = self.legal_action(kind)
-        view = self.view
-        if action is None or view is None:
-            return
-        marker = (len(view.get("events", [])), repr(view.get("ask")))
-        if self._acted_on == marker:
-            return
-        self._acted_on = marker
-        self.gapp.send({"t": "act", "table": self.table_id, "action": action})
-
-    def on_refused(self, event: events.Refused) -> None:
-        if event.ref == "act":
-            self._acted_on = None  # let the player try again
+        if action is not None:
+            self._send_action(action)
 
     def action_move(self, delta: int) -> None:
         self.query_one(ChoiceRow).move(delta)

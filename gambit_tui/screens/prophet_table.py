@@ -14,7 +14,6 @@ from textual.widgets import Static
 
 from protocol.actions import MAX_TRICKS, Bid, Play
 
-from .. import events
 from ..autoplay import AutoPlay
 from ..cards import FRENCH_FACES, french_text
 from ..i18n import N_, _
@@ -99,7 +98,6 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
 
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
-        self._acted_on: tuple[Any, ...] | None = None
         self.autoplay = AutoPlay(self, self._send_action)
         #: The log of earlier rounds, and the round whose events (from its deal) it shows now.
         self._log_before: list[Text] = []
@@ -228,21 +226,12 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         row = self.query_one(HandRow)
         ask = self.ask or {}
         row.active = ask.get("kind") == "play"
-        if view is None:
-            row.heading = _("Your hand")
-            row.choices = []
-            row.placeholder = _("The game has not started yet.")
-            return
-        if self.seat is None:
-            row.heading = _("Watching")
-            row.choices = []
-            row.placeholder = _("You are watching this table: hands stay hidden.")
+        if self.no_hand_shown(row, view):
             return
         playable = None
         if ask.get("kind") == "play":
             playable = {a["card"] for a in view.get("legal", []) if a["type"] == "play"}
         row.heading = _("Your hand")
-        row.placeholder = _("No cards in hand.")
         row.show(
             view.get("hand") or [],
             faces=FRENCH_FACES,
@@ -338,29 +327,6 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         action = Bid(tricks).to_wire()
         return action if action in view.get("legal", []) else None
 
-    def legal_play(self) -> dict[str, Any] | None:
-        """The legal play of the card under the cursor, if the player is to play."""
-        view = self.view
-        if not view or self.chat_open or (self.ask or {}).get("kind") != "play":
-            return None
-        card = self.query_one(HandRow).selected
-        if not isinstance(card, str) or not card:
-            return None
-        action = Play(card).to_wire()
-        return action if action in view.get("legal", []) else None
-
-    def _send_action(self, action: dict[str, Any]) -> None:
-        """Send ``action`` if it is legal now, at most once per decision."""
-        view = self.view
-        if view is None or action not in view.get("legal", []):
-            return
-        marker = self._decision_key()
-        if self._acted_on == marker:
-            return
-        self._acted_on = marker
-        self.autoplay.cancel()
-        self.gapp.send({"t": "act", "table": self.table_id, "action": action})
-
     def action_bid(self) -> None:
         action = self.legal_bid()
         if action is not None:
@@ -375,10 +341,6 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         """A card played from the row itself (a second click on the picked card)."""
         if (self.ask or {}).get("kind") == "play":
             self._send_action(Play(event.card).to_wire())
-
-    def on_refused(self, event: events.Refused) -> None:
-        if event.ref == "act":
-            self._acted_on = None  # let the player try again
 
     def action_move(self, delta: int) -> None:
         self._active_row().move(delta)

@@ -12,12 +12,17 @@ from textual import events as textual_events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 
+from protocol.actions import Play
+
 from .. import events
+from ..autoplay import AutoPlay
 from ..event_lines import EventLines
 from ..i18n import N_, _, ngettext
 from ..names import seat_name, status_label
 from ..result_text import result_text, result_title
 from ..widgets.chat_panel import ChatPanel
+from ..widgets.choice_row import ChoiceRow
+from ..widgets.hand_row import HandRow
 from ..widgets.result_panel import ResultPanel
 from .base import GambitScreen, while_composed
 
@@ -100,6 +105,8 @@ class TableScreen(GambitScreen):
     #: Nothing takes the focus by itself: the first focusable widget is the hidden chat
     #: panel's log, whose scroll keys would take the arrows the hand needs.
     AUTO_FOCUS = ""
+    #: The widget holding the player's hand (a :class:`HandRow`), for :meth:`legal_play`.
+    HAND: ClassVar[type[HandRow]] = HandRow
 
     def __init__(self, table_id: int) -> None:
         super().__init__()
@@ -117,8 +124,65 @@ class TableScreen(GambitScreen):
         self._open_result: dict[str, Any] | None = None
         #: Every notice this screen raised, newest last (tests read it; the toasts fade).
         self.notices: list[str] = []
+        #: The decision (:meth:`_decision_key`) an action was sent for: one per decision.
+        self._acted_on: tuple[Any, ...] | None = None
+        #: Plays the player's forced moves, at tables that offer it.
+        self.autoplay: AutoPlay | None = None
 
     # --- the model -------------------------------------------------------------------------
+
+    @property
+    def ask_kind(self) -> str | None:
+        return (self.ask or {}).get("kind")
+
+    def _decision_key(self) -> tuple[Any, ...]:
+        """Names the decision the current view is about (changes with every event)."""
+        view = self.view or {}
+        return (len(view.get("events", [])), repr(view.get("ask")))
+
+    def no_hand_shown(self, row: ChoiceRow, view: dict[str, Any] | None) -> bool:
+        """Say in ``row`` why it shows no hand, if it shows none (no deal yet, or the player
+        watches): True then. Otherwise its words for an empty hand are set: False."""
+        if view is None:
+            row.heading = _("Your hand")
+            row.choices = []
+            row.placeholder = _("The game has not started yet.")
+            return True
+        if self.seat is None:
+            row.heading = _("Watching")
+            row.choices = []
+            row.placeholder = _("You are watching this table: hands stay hidden.")
+            return True
+        row.placeholder = _("No cards in hand.")
+        return False
+
+    def legal_play(self) -> dict[str, Any] | None:
+        """The legal play of the card under the cursor, if the player is to play."""
+        view = self.view
+        if not view or self.chat_open or self.ask_kind != "play":
+            return None
+        card = self.query_one(self.HAND).selected
+        if not isinstance(card, str) or not card:
+            return None
+        action = Play(card).to_wire()
+        return action if action in view.get("legal", []) else None
+
+    def _send_action(self, action: dict[str, Any]) -> None:
+        """Send ``action`` if it is legal now, at most once per decision."""
+        view = self.view
+        if view is None or action not in view.get("legal", []):
+            return
+        marker = self._decision_key()
+        if self._acted_on == marker:
+            return
+        self._acted_on = marker
+        if self.autoplay is not None:
+            self.autoplay.cancel()
+        self.gapp.send({"t": "act", "table": self.table_id, "action": action})
+
+    def on_refused(self, event: events.Refused) -> None:
+        if event.ref == "act":
+            self._acted_on = None  # let the player try again
 
     @property
     def message(self) -> dict[str, Any] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from rich.cells import cell_len
@@ -52,6 +53,11 @@ class GambitFooter(Widget):
     one footer works for every player's language in the same process.
     """
 
+    #: How the host finds a screen's bindings for the footer: for each key a shown binding
+    #: wins, that binding and whether it is enabled, as ``Screen.active_bindings`` says (None:
+    #: ask it). Textual's asks every binding's ``check_action``, a table after every move; a
+    #: server running many apps sets a faster way (server/apphost/shown_bindings.py).
+    shown_bindings: ClassVar[Callable[[Screen], Iterable[tuple[Binding, bool]]] | None] = None
     COMPONENT_CLASSES: ClassVar[set[str]] = {"footer--key"}
     DEFAULT_CSS = """
     GambitFooter {
@@ -101,29 +107,19 @@ class GambitFooter(Widget):
         A screen may write an action's keys its own way (``footer_keys(action, shown)``: the
         bid's arrows and the digits that choose it, "←→ 0–3"), as they are at this moment.
 
-        The same as Textual's ``Screen.active_bindings`` read for the shown bindings: for each
-        key, the first binding along the binding chain that is not disabled (a priority
-        binding replaces one without). But it asks a screen's ``check_action`` only about
-        bindings that can matter: none for a key that no binding shows (the digits), none
-        for a binding that could not replace the key's winner. A table asks after every move.
+        The bindings are Textual's ``Screen.active_bindings``: for each key, the first binding
+        along the binding chain that is not disabled (a priority binding replaces one
+        without), or the same found faster where the app's host set :attr:`shown_bindings`.
         """
         app = self.app
-        chain = [(namespace, list(bindings)) for namespace, bindings in screen._modal_binding_chain]
-        shown_keys = {key for _ns, bindings in chain for key, binding in bindings if binding.show}
-        winners: dict[str, tuple[Binding, bool]] = {}
-        for namespace, bindings in chain:
-            for key, binding in bindings:
-                if key not in shown_keys:
-                    continue
-                winner = winners.get(key)
-                if winner is not None and not (binding.priority and not winner[0].priority):
-                    continue
-                state = app._check_action_state(binding.action, namespace)
-                if state is not False:
-                    winners[key] = (binding, bool(state))
+        find = GambitFooter.shown_bindings
+        if find is not None:
+            winners = find(screen)
+        else:
+            winners = [(shown.binding, shown.enabled) for shown in screen.active_bindings.values()]
         by_action: dict[str, FooterItem] = {}
         keys_of = getattr(screen, "footer_keys", None)
-        for binding, enabled in winners.values():
+        for binding, enabled in winners:
             if not binding.show or binding.action in by_action:
                 continue
             shown = app.get_key_display(binding)

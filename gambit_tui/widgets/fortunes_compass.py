@@ -7,12 +7,9 @@ trick goes now; the card winning it as it stands is drawn inverted.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.align import AlignMethod
 from rich.text import Text
 
-from ..cards import CardStyle
 from ..fortunes_text import (
     STAR,
     STAR_SYMBOL,
@@ -27,7 +24,7 @@ from ..fortunes_text import (
 )
 from ..i18n import _
 from ..names import game_title, seat_label, seat_name
-from .text_lines import TextLines, shown
+from .seats_panel import SeatsPanel
 
 #: Where each compass point sits: index from the dealer → East, South, West, North.
 EAST, SOUTH, WEST, NORTH = range(4)
@@ -42,27 +39,15 @@ def _fit(text: Text, width: int, justify: AlignMethod = "left") -> Text:
     return out
 
 
-class FortunesCompass(TextLines):
-    """Four seats by compass point around the current trick. Everything comes from the table
-    message the screen sets; timers come as seconds left per seat, counted down by the screen."""
+class FortunesCompass(SeatsPanel):
+    """Four seats by compass point around the current trick."""
 
     DEFAULT_CSS = """
     FortunesCompass {
-        border: round $primary 50%;
-        border-title-color: $foreground;
         border-subtitle-color: $text-muted;
-        height: 100%;
         width: 44;
-        padding: 0 1;
     }
     """
-
-    message: shown[dict[str, Any] | None] = shown(None, always_update=True)
-    """The last ``table`` message of this table."""
-    style: shown[CardStyle] = shown(CardStyle)
-    """How to draw cards."""
-    timers: shown[dict[int, float]] = shown(dict, always_update=True)
-    """Seconds left on each seat's turn timer."""
 
     def on_mount(self) -> None:
         self.border_title = game_title("fortunes")

@@ -7,11 +7,11 @@ from typing import Any, NamedTuple
 
 from rich.text import Text
 
-from ..cards import CardStyle, card_text, cards_text, face_down
+from ..cards import card_text, cards_text, face_down
 from ..i18n import N_, _
 from ..names import seat_label
 from .grid import grid_lines
-from .text_lines import TextLines, shown
+from .seats_panel import SeatsPanel
 
 #: Short marks of the two High cards that stay in front of a player (Executioner, Innocent).
 FRONT_MARKS = {"HEX": N_("Ex"), "HIN": N_("In")}
@@ -31,26 +31,8 @@ class _Table(NamedTuple):
         return bool(self.committed and s < len(self.committed) and self.committed[s])
 
 
-class PGSeats(TextLines):
-    """One line per seat, the player's own seat marked. Everything comes from the table message
-    the screen sets; timers come as seconds left per seat, counted down by the screen."""
-
-    DEFAULT_CSS = """
-    PGSeats {
-        border: round $primary 50%;
-        border-title-color: $foreground;
-        height: 100%;
-        width: 1fr;
-        padding: 0 1;
-    }
-    """
-
-    message: shown[dict[str, Any] | None] = shown(None, always_update=True)
-    """The last ``table`` message of this table."""
-    style: shown[CardStyle] = shown(CardStyle)
-    """How to draw cards."""
-    timers: shown[dict[int, float]] = shown(dict, always_update=True)
-    """Seconds left on each seat's turn timer."""
+class PGSeats(SeatsPanel):
+    """One line per seat, the player's own seat marked."""
 
     def __init__(self) -> None:
         super().__init__()

@@ -48,12 +48,14 @@ MADE_STRIPS = 4096
 _filtered_strips: dict[tuple[object, ...], tuple[Strip, Strip]] = {}
 
 
-def _filter_key(line_filter: LineFilter) -> object:
+def _filter_key(line_filter: LineFilter, ansi_theme: object) -> object:
     """What a filter's output depends on: alike for the same kind of filter in every app,
-    so apps share filtered strips (a filter of another kind is keyed by itself: not shared)."""
+    so apps share filtered strips (a filter of another kind is keyed by itself: not shared).
+    An app's ANSI filter maps by the app's ``ansi_theme`` (Textual makes it anew with that
+    theme whenever the theme changes)."""
     kind = type(line_filter)
     if kind is ANSIToTruecolor:
-        return (kind, line_filter._terminal_theme)
+        return (kind, ansi_theme)
     if kind is Monochrome or kind is NoColor:
         return kind
     if kind is DimFilter:
@@ -248,15 +250,6 @@ class TextLines(Widget):
             self._base_style = self._background = None
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
-    def _size_updated(
-        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
-    ) -> bool:
-        # No children and no scrolling of its own: a new size needs a repaint (the caches
-        # here are keyed by size), not the second layout of the whole screen that Textual's
-        # virtual-size reactive asks for (a panel shown at the end of a deal laid every
-        # player's screen out twice).
-        return super()._size_updated(size, virtual_size, container_size, layout=False)
-
     def render_lines(self, crop: Region) -> list[Strip]:
         # A full repaint (first paint, a resize, a style change) or one for another reason
         # while a comparison is pending: anything that changed meanwhile is drawn now.
@@ -350,7 +343,8 @@ class TextLines(Widget):
         filters = self.get_line_filters()
         if not filters:
             return content
-        key = (id(content), background, *map(_filter_key, filters))
+        ansi_theme = self.app.ansi_theme
+        key = (id(content), background, *(_filter_key(f, ansi_theme) for f in filters))
         done = _filtered_strips.get(key)
         if done is not None and done[0] is content:
             return done[1]

@@ -17,10 +17,11 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from rich.console import COLOR_SYSTEMS, Console
-from textual.filter import Monochrome
+from rich.console import Console
 
 from protocol.term import TermInfo
+
+from .colour_depth import set_colour_depth
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -98,14 +99,23 @@ TEST_APP_FACTORY = "GAMBIT_TEST_APP_FACTORY"
 def host_many_apps() -> None:
     """Set up, once per process, what running many apps on one event loop needs and a plain
     Textual app does without: Textual's corrections (:mod:`.textual_patches`) and tables
-    drawn in the callback that changed them (:mod:`.draw_now`). Idempotent."""
+    drawn in the callback that changed them (:mod:`.draw_now`), hidden screens left alone
+    (:mod:`.hidden_screens`), the footer's keys found with fewer questions
+    (:mod:`.shown_bindings`), no layout where a repaint will do (:mod:`.quiet_layout`).
+    Idempotent."""
     from gambit_tui.screens.base import GambitScreen
+    from gambit_tui.widgets.footer import GambitFooter
 
-    from . import textual_patches
-    from .draw_now import draw_now
+    from . import hidden_screens, quiet_layout, textual_patches
+    from .draw_now import draw_now, run_as_screen
+    from .shown_bindings import shown_bindings
 
     textual_patches.apply()
+    hidden_screens.apply()
+    quiet_layout.apply()
     GambitScreen.draw_screen_now = draw_now
+    GambitScreen.run_as_screen = run_as_screen
+    GambitFooter.shown_bindings = shown_bindings
 
 
 def make_app(conn: Any, term: TermInfo, identity: str | None, name: str | None) -> App[Any]:
@@ -150,7 +160,4 @@ def prepare_app(app: App[Any], term: TermInfo) -> None:
     app._capture_stdout = STRAY_OUTPUT  # type: ignore[assignment]
     app._capture_stderr = STRAY_OUTPUT  # type: ignore[assignment]
     app.error_console = Console(file=APP_ERRORS, markup=False, highlight=False)  # type: ignore[arg-type]
-    system = term.color_system
-    app.console._color_system = COLOR_SYSTEMS[system] if system else None
-    if system is None and not any(isinstance(f, Monochrome) for f in app._filters):
-        app._filters.append(Monochrome())
+    set_colour_depth(app, term)

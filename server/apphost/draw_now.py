@@ -15,14 +15,31 @@ the screen's frame timer callback is called: a change that needs a new layout (t
 taking another row) is laid out and drawn at once too. Only a change of styles pending is
 left to Textual.
 
-This reads private attributes of Textual's ``Screen`` and ``Widget`` (checked by a test, and
-Textual is pinned below its next major version).
+The message itself is handled in that callback too (:func:`run_as_screen`), as the screen's
+own handling: Textual's ``MessagePump._context`` makes the screen the active message pump, so
+what the handler starts (a screen pushed with a result callback, a message posted) belongs
+to the screen as it would in the screen's own turn.
+
+This reads private attributes of Textual's ``Screen`` and ``Widget`` (``_compositor``,
+``_batch_count``, ``_recompose_required``, ``_repaint_required``, ``_layout_required``,
+``_scroll_required``, ``_refresh_styles_required``, ``_dirty_widgets``, ``_layout_widgets``,
+``_on_timer_update``, ``_context`` ...). Guarded by
+``tests/tui/test_draw_now.py::test_the_textual_internals_draw_now_reads_are_there`` and the
+table tests that draw through it; Textual is pinned to the 8.2 series.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.screen import Screen
 from textual.widget import Widget
+
+
+def run_as_screen(screen: Screen, call: Callable[[], object]) -> None:
+    """Call ``call`` with ``screen`` as the active message pump, as its own handler would run."""
+    with screen._context():
+        call()
 
 
 def draw_now(screen: Screen) -> bool:

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgpack
 
-from protocol.connection import Connection, ConnectionClosed
+from protocol.connection import ConnectionClosed, InboxConnection
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +107,7 @@ class Link(asyncio.Protocol):
             self.transport.close()
 
 
-class LinkConnection(Connection):
+class LinkConnection(InboxConnection):
     """A protocol connection whose bytes cross a :class:`Link` as one session's HUB frames.
 
     The worker's app holds one end (its connection to the hub) and the SSH process the other
@@ -123,13 +123,9 @@ class LinkConnection(Connection):
         trusted: bool = False,
         peer: str = "worker",
     ) -> None:
-        super().__init__(max_frame)
+        super().__init__(asyncio.Queue(), max_frame=max_frame, trusted=trusted, peer=peer)
         self._link = link
         self._session = session
-        self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
-        self._out_closed = False
-        self.trusted = trusted
-        self.peer = peer
 
     def write(self, data: bytes) -> None:
         if self._out_closed or self._link.transport is None:
@@ -140,14 +136,6 @@ class LinkConnection(Connection):
         """A HUB frame (or, as None, HUB_END) from the other side."""
         self._inbox.put_nowait(data)
 
-    async def _read_some(self) -> bytes:
-        data = await self._inbox.get()
-        return data or b""
-
-    async def close(self) -> None:
-        if not self._out_closed:
-            self._out_closed = True
-            with contextlib.suppress(Exception):
-                self._link.send(self._session, HUB_END)
-        self.closed = True
-        self._inbox.put_nowait(None)  # wake our own pending recv
+    def _end_output(self) -> None:
+        with contextlib.suppress(Exception):
+            self._link.send(self._session, HUB_END)

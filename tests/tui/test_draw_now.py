@@ -94,6 +94,7 @@ def test_the_textual_internals_draw_now_reads_are_there():
     ):
         assert hasattr(Screen(), name), name
     assert callable(Screen._on_timer_update)
+    assert callable(Screen._context)
     widget = Widget()
     for name in (
         "_layout_required",

@@ -113,12 +113,14 @@ def test_translation_uses_the_seed_terms(lang):
 def test_translation_names_cards_hands_and_options_as_the_catalog_does(lang):
     """The rules and the table screen must call a card by the same name: every High card,
     Tarokka name, suit and hand category, and every option choice, as the catalog has it."""
+    from protocol import cards
+
     catalog = translations(lang)
     text = flat(rules_text(lang))
     terms = [
         *names.HIGH_CARDS.values(),
         *names.TAROKKA_SUITS.values(),
-        *(name for suit in names._TAROKKA_NAMES.values() for name in suit),
+        *cards.TAROKKA_NAMES.values(),
         *names.CATEGORIES.values(),
         "Master",
         "Focus",

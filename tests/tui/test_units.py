@@ -119,16 +119,52 @@ def test_terminal_info_drives_defaults():
 
 
 def test_colour_depth_comes_from_the_players_terminal():
+    """The app host sets each app's colour depth from its player's terminal; the Gambit app
+    itself draws greys only where the terminal has no colour."""
     from rich.console import ColorSystem
     from textual.filter import Monochrome
 
     from gambit_tui.app import GambitApp
     from protocol.connection import queue_pair
+    from server.apphost.colour_depth import set_colour_depth
 
     client, _hub = queue_pair()
-    standard = GambitApp(client, term=TermInfo(term="xterm"))
-    assert standard.console._color_system == ColorSystem.STANDARD
-    truecolor = GambitApp(client, term=TermInfo(colorterm="truecolor"))
-    assert truecolor.console._color_system == ColorSystem.TRUECOLOR
+    for term, system in (
+        (TermInfo(term="xterm"), ColorSystem.STANDARD),
+        (TermInfo(colorterm="truecolor"), ColorSystem.TRUECOLOR),
+        (TermInfo(no_color=True), None),
+    ):
+        app = GambitApp(client, term=term)
+        set_colour_depth(app, term)
+        assert app.console._color_system == system
     plain = GambitApp(client, term=TermInfo(no_color=True))
-    assert any(isinstance(f, Monochrome) for f in plain._filters)
+    assert [type(f) for f in plain.get_line_filters()].count(Monochrome) == 1
+    set_colour_depth(plain, TermInfo(no_color=True))
+    assert [type(f) for f in plain.get_line_filters()].count(Monochrome) == 1
+    coloured = GambitApp(client, term=TermInfo())
+    assert not any(isinstance(f, Monochrome) for f in coloured.get_line_filters())
+
+
+async def test_only_screens_under_a_see_through_screen_show_through():
+    """The app host's ``_background_screens`` (server/apphost/hidden_screens.py): nothing
+    under an opaque screen, the screen under a dialog's translucent backdrop."""
+    from textual.app import App
+    from textual.screen import ModalScreen, Screen
+
+    from server.apphost import hidden_screens
+
+    hidden_screens.apply()  # as the app host does (idempotent)
+
+    class Dialog(ModalScreen[None]):
+        pass
+
+    app = App[None]()
+    async with app.run_test() as pilot:
+        lobby, table = Screen(), Screen()
+        await app.push_screen(lobby)
+        await app.push_screen(table)
+        await pilot.pause()
+        assert app._background_screens == []
+        await app.push_screen(Dialog())
+        await pilot.pause()
+        assert app._background_screens == [table]
