@@ -43,6 +43,9 @@ def test_lookalikes_of_alice_are_refused_over_ssh(serve, tmp_path):
         mallory = SSHTerminal(ssh_command(serve.port, "play", key=keys["mallory"]))
         terms.append(mallory)
         mallory.wait_for(r"Enter the lobby")
+        settled = time.monotonic() + 0.5
+        while time.monotonic() < settled:  # the welcome screen is up whole (it may be drawn
+            mallory.pump()  # again as the hub's first answers land) before Mallory types
         mallory.send("\x7f" * 24 + "\u1d00lice")
         mallory.wait_for("\u1d00lice")
         mallory.send("\r")
