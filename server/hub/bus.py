@@ -20,7 +20,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from protocol.codec import MAX_CLIENT_FRAME
-from protocol.connection import Connection, ConnectionClosed
+from protocol.connection import ConnectionClosed, InboxConnection
 from protocol.event_log import SentLogs
 from server.bus import wire
 
@@ -30,18 +30,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class BusConnection(Connection):
+class BusConnection(InboxConnection):
     """One gateway session, as the hub sees it."""
 
     def __init__(self, bus: HubBus, gateway: str, session: int, *, trusted: bool, peer: str):
-        super().__init__(MAX_CLIENT_FRAME)
+        super().__init__(asyncio.Queue(), max_frame=MAX_CLIENT_FRAME, trusted=trusted, peer=peer)
         self._bus = bus
         self.gateway = gateway
         self.session = session
-        self.trusted = trusted
-        self.peer = peer
-        self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
-        self._out_closed = False
         #: The player's address, as its gateway saw it (admins' session list, bans).
         self.address: str | None = None
 
@@ -53,16 +49,8 @@ class BusConnection(Connection):
     def received(self, data: bytes | None) -> None:
         self._inbox.put_nowait(data)
 
-    async def _read_some(self) -> bytes:
-        data = await self._inbox.get()
-        return data or b""
-
-    async def close(self) -> None:
-        if not self._out_closed:
-            self._out_closed = True
-            self._bus.out(self.gateway, self.session, None)
-        self.closed = True
-        self._inbox.put_nowait(None)
+    def _end_output(self) -> None:
+        self._bus.out(self.gateway, self.session, None)
 
 
 class HubBus:
