@@ -179,6 +179,7 @@ class LeanGateway:
         self.watcher_bytes = 0
         self.acts = 0
         self.seated = 0
+        self.welcomed = 0
         self.errors: dict[str, int] = {}
         self.hub_heard = asyncio.Event()
 
@@ -239,8 +240,14 @@ class LeanGateway:
             session.buf += data[at:]
 
     def message(self, sid: int, session: Session, body: bytes) -> None:
-        message = msgpack.unpackb(body, raw=False, strict_map_key=False)
-        kind = message["t"]
+        # Every message the hub sends starts with its "t": read the type from the bytes, and
+        # decode only what a client must answer (a lobby is counted, never decoded).
+        if body[1:3] == b"\xa1t" and 0xA0 <= body[3] <= 0xBF:
+            kind = body[4 : 4 + body[3] - 0xA0].decode()
+            message = None if kind in ("lobby", "lobby_update", "chat") else unpack(body)
+        else:
+            message = unpack(body)
+            kind = message["t"]
         if kind == "table":
             session.table_message(self, sid, message)
         elif kind in ("lobby", "lobby_update"):
@@ -249,10 +256,18 @@ class LeanGateway:
                 if session.seat is None:
                     self.watcher_bytes += len(body) + 4
         elif kind == "welcome":
+            self.welcomed += 1
             session.welcomed(self, sid)
         elif kind == "error":
+            assert message is not None
             code = str(message.get("code", "?"))
             self.errors[code] = self.errors.get(code, 0) + 1
+            if os.environ.get("HL_DEBUG"):
+                print(sid, message, file=sys.stderr)
+
+
+def unpack(body: bytes) -> Any:
+    return msgpack.unpackb(body, raw=False, strict_map_key=False)
 
 
 class Session:
@@ -275,7 +290,7 @@ class Session:
         self.group = group
         self.buf = bytearray()
         self.table: int | None = None
-        self.step: Any = None
+        self.step = -1
         self.pending = False
         self.started = False
         self.peers: list[tuple[int, Session]] = []  # seat 0: the joiners waiting for its table
@@ -307,18 +322,23 @@ class Session:
                 self.started = True
                 gw.send(sid, {"t": "start", "table": table})
         view = message.get("view") or {}
+        # How far the table has got: a view sent before this client's last action was taken
+        # still shows its ask, and must not make it act twice.
+        events = view.get("events") or ()
+        step = (view.get("events_from") or 0) + len(events)
+        if step <= self.step:
+            return
         legal = view.get("legal")
-        self.step = view.get("step")
         if legal and not self.pending:
             self.pending = True
-            step = self.step
-            gw.loop.call_later(random.uniform(0.5, 1.5), self.act, gw, sid, table, legal[0], step)
+            delay = random.uniform(0.5, 1.5)
+            gw.loop.call_later(delay, self.act, gw, sid, table, legal[0], step)
 
-    def act(self, gw: LeanGateway, sid: int, table: int, action: Any, step: Any) -> None:
+    def act(self, gw: LeanGateway, sid: int, table: int, action: Any, step: int) -> None:
         self.pending = False
-        if self.step == step:
-            gw.send(sid, {"t": "act", "table": table, "action": action})
-            gw.acts += 1
+        gw.send(sid, {"t": "act", "table": table, "action": action})
+        gw.acts += 1
+        self.step = step
 
 
 async def client_role(args: argparse.Namespace) -> None:
@@ -354,9 +374,15 @@ async def client_role(args: argparse.Namespace) -> None:
     mine += [Session(args.players + w, None, None) for w in range(me, args.watchers, procs)]
     hosts = {s.group: s for s in mine if s.seat == 0}
     for sid, session in enumerate(mine, 1):  # a ramp: so many sessions a tenth of a second
-        if session.seat:
-            hosts[session.group].peers.append((sid, session))
         gw.open(sid, session)
+        if session.seat:
+            host = hosts[session.group]
+            if host.table is None:
+                host.peers.append((sid, session))  # joins once its host has opened the table
+            else:
+                session.table = host.table
+                gw.send(sid, {"t": "join", "table": host.table})
+                gw.send(sid, {"t": "lobby_watch", "on": False})
         if sid % args.ramp == 0:
             await asyncio.sleep(0.1)
     ramped = time.monotonic() - start
@@ -370,6 +396,9 @@ async def client_role(args: argparse.Namespace) -> None:
     result = {
         "sessions": len(mine),
         "seated": gw.seated,
+        "welcomed": gw.welcomed,
+        "no_table": sum(1 for x in mine if x.seat is not None and x.table is None),
+        "unseen": sum(1 for x in mine if x.seat is not None and x.table and not x.seen),
         "ramp_s": round(ramped, 1),
         "acts": gw.acts - acts0,
         "cpu_percent": round(100 * (cpu1 - cpu0) / (wall1 - wall0), 1),
@@ -439,6 +468,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "errors": errors,
             "client_procs": args.client_procs,
             "clients_seated": sum(p.get("seated", 0) for p in parts),
+            "clients_welcomed": sum(p.get("welcomed", 0) for p in parts),
             "client_actions_per_s": round(acts / elapsed, 1),
             "tables_expected_actions_per_s": args.players // SEATS,
             "client_cpu_percent": round(sum(p.get("cpu_percent", 0) for p in parts), 1),
@@ -467,7 +497,7 @@ def main() -> None:
         default=2,
         help="client processes, each one lean gateway on the bus with its share of the tables",
     )
-    parser.add_argument("--ramp", type=int, default=200, help=argparse.SUPPRESS)
+    parser.add_argument("--ramp", type=int, default=100, help=argparse.SUPPRESS)
     parser.add_argument("--profile", help="cProfile the hub while it measures, into this file")
     parser.add_argument(
         "--watchers",
