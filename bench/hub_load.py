@@ -208,7 +208,7 @@ class LeanGateway:
                 "t": "hello",
                 "v": PROTOCOL_VERSION,
                 "identity": f"bench:{index}",
-                "name": f"B{index}",
+                "name": f"B{index:05}",  # (names arrive in their order)
             },
         )
 

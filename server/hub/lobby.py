@@ -122,7 +122,7 @@ class LobbyMixin:
             session.lobby_shown = shown_set
             if not (rows or gone or players_dirty):
                 continue
-            session.push(update.message(rows, gone, player))
+            session.push(update.message(rows, gone, session, player))
 
     def on_lobby_watch(self: Hub, session: Session, message: dict[str, Any]) -> None:
         """The client shows the lobby, or stops showing it (it is at a table, say)."""
@@ -142,10 +142,12 @@ class LobbyMixin:
         listing, by_name, online = self._lobby_snapshot()
         shown = [t for t in self._tables_for(session, listing) if t in self.tables]
         session.lobby_shown = set(shown)
+        listed = self.listed_for(session.player, by_name)
+        session.lobby_players = _players_key(listed)
         return {
             "t": "lobby",
             "tables": [self.lobby_row(t) for t in shown],
-            "players": self.players_for(session.player, by_name),
+            "players": [{"name": p.name, "guest": p.guest} for p in listed],
             "online": online,
             "tables_total": len(self.tables),
         }
@@ -286,6 +288,14 @@ class LobbyMixin:
         return ratings.display(self.store.rating(player_id, game))
 
 
+def _player_key(player: Player) -> tuple[str, str, bool]:
+    return (player.id, player.name, player.guest)
+
+
+def _players_key(players: list[Player]) -> tuple[Any, ...]:
+    return tuple(_player_key(p) for p in players)
+
+
 _KEYS = {k: packed(k) for k in ("t", "tables", "removed", "players", "online", "tables_total")}
 
 
@@ -303,24 +313,48 @@ class _Update:
         self.tables: dict[tuple[int, ...], tuple[list[dict[str, Any]], bytes]] = {}
         self.gone: dict[tuple[int, ...], bytes] = {}
         self.entries: dict[str, bytes] = {}  # each player's entry in a players list
+        self.limit = hub.config.lobby_players
+        self.head = by_name[: self.limit]
+        self.head_ids = {p.id for p in self.head}
+        self.common_key = _players_key(self.head[: self.limit - 1])
         self.frames: dict[tuple[tuple[int, ...], tuple[int, ...]], Prepared] = {}
 
-    def message(self, rows: list[int], gone: list[int], player: Player) -> dict[str, Any]:
+    def message(
+        self, rows: list[int], gone: list[int], session: Session, player: Player
+    ) -> dict[str, Any]:
         key = (tuple(rows), tuple(gone))
-        if not self.players_dirty:
+        players, encoded = None, None
+        if self.players_dirty:
+            listed = self._listed(player)
+            shown = listed if isinstance(listed, tuple) else _players_key(listed)
+            if shown != session.lobby_players:  # else only the number online changed
+                session.lobby_players = shown
+                if isinstance(listed, tuple):
+                    listed = [player, *self.head[: self.limit - 1]]
+                entries = []
+                for p in listed:
+                    entry = self.entries.get(p.id)
+                    if entry is None:
+                        entry = self.entries[p.id] = packed({"name": p.name, "guest": p.guest})
+                    entries.append(entry)
+                players = [{"name": p.name, "guest": p.guest} for p in listed]
+                encoded = array_of(entries)
+        if players is None:
             done = self.frames.get(key)  # the very same update as another client's
             if done is None:
                 done = self.frames[key] = self._make(key, None, None)
             return done
-        listed = self.hub.listed_for(player, self.by_name)
-        entries = []
-        for p in listed:
-            entry = self.entries.get(p.id)
-            if entry is None:
-                entry = self.entries[p.id] = packed({"name": p.name, "guest": p.guest})
-            entries.append(entry)
-        players = [{"name": p.name, "guest": p.guest} for p in listed]
-        return self._make(key, players, array_of(entries))
+        return self._make(key, players, encoded)
+
+    def _listed(self, player: Player) -> list[Player] | tuple[Any, ...]:
+        """The players ``player`` is shown; for most (no friend online, not among the first
+        by name) the common list after themself, given as its key, without a per-client
+        pass over anyone."""
+        if player.id not in self.head_ids and not (
+            player.friends and any(f in self.hub.players for f in player.friends)
+        ):
+            return (_player_key(player), *self.common_key)
+        return self.hub.listed_for(player, self.by_name)
 
     def _make(
         self, key: tuple[tuple[int, ...], tuple[int, ...]], players: Any, encoded: bytes | None

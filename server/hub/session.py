@@ -42,6 +42,9 @@ class Session:
     #: then does it get lobby updates; see lobby.py).
     lobby_shown: set[int] = field(default_factory=set)
     lobby_watching: bool = True
+    #: The players list this client's lobby shows now (names and guest flags, in order): an
+    #: update carries a new one only when it differs.
+    lobby_players: tuple[Any, ...] | None = None
     #: The events each table's last view carried on this connection: a view that follows on
     #: goes out as a delta (protocol/event_log.py).
     sent_logs: SentLogs = field(default_factory=SentLogs)
