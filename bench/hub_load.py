@@ -127,14 +127,17 @@ async def hub_role(args: argparse.Namespace) -> None:
                 commits.append(time.perf_counter() - start)
 
     store.commit_held = timed_commit  # type: ignore[method-assign]
-    print("hub ready", flush=True)
-    await asyncio.sleep(args.warmup)
-    measuring = True
     profiler = None
     if args.profile:
         import cProfile
 
         profiler = cProfile.Profile()
+    if args.profile and args.profile_ramp:
+        profiler.enable()  # the players' arrival too
+    print("hub ready", flush=True)
+    await asyncio.sleep(args.warmup)
+    measuring = True
+    if profiler is not None:
         profiler.enable()
     cpu0, wall0 = cpu_seconds(os.getpid()), time.monotonic()
     await asyncio.sleep(args.seconds)
@@ -182,6 +185,7 @@ class LeanGateway:
         self.welcomed = 0
         self.errors: dict[str, int] = {}
         self.hub_heard = asyncio.Event()
+        self.sender = wire.Sender(nc.publish)  # one task publishes, in order
 
     def event(self, kind: int, session: int, data: bytes) -> None:
         self.events.append([kind, session, data])
@@ -192,7 +196,7 @@ class LeanGateway:
     def flush(self) -> None:
         self.scheduled = False
         events, self.events = self.events, []
-        self.loop.create_task(self.nc.publish(wire.HUB_SUBJECT, wire.pack([self.gateway, events])))
+        self.sender.send(wire.HUB_SUBJECT, wire.pack([self.gateway, events]))
 
     def send(self, session: int, message: dict[str, Any]) -> None:
         self.event(wire.FRAMES, session, encode(message))
@@ -345,7 +349,12 @@ async def client_role(args: argparse.Namespace) -> None:
     """One client process: its share of the tables (whole tables) and of the watchers."""
     import nats
 
-    nc = await nats.connect(args.bus, name=f"hub_load client {args.client_index}")
+    nc = await nats.connect(
+        args.bus,
+        name=f"hub_load client {args.client_index}",
+        pending_size=256 * 1024 * 1024,
+        flush_timeout=5,
+    )
     gw = LeanGateway(nc, args)
     await nc.subscribe(wire.gateway_wildcard(gw.gateway), cb=gw.on_message)
 
@@ -426,7 +435,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         hub_cmd = [sys.executable, __file__, "--hub-role", "--bus", bus]
         hub_cmd += ["--data-dir", str(folder / "hub"), *common]
         if args.profile:
-            hub_cmd += ["--profile", args.profile]
+            hub_cmd += ["--profile", args.profile] + ["--profile-ramp"] * args.profile_ramp
         hub = subprocess.Popen(hub_cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
         procs.append(hub)
         assert hub.stdout is not None
@@ -499,6 +508,9 @@ def main() -> None:
     )
     parser.add_argument("--ramp", type=int, default=100, help=argparse.SUPPRESS)
     parser.add_argument("--profile", help="cProfile the hub while it measures, into this file")
+    parser.add_argument(
+        "--profile-ramp", action="store_true", help="profile the arrival (warmup) too"
+    )
     parser.add_argument(
         "--watchers",
         type=int,
