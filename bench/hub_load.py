@@ -279,12 +279,12 @@ class Session:
         "buf",
         "group",
         "index",
+        "legal",
         "peers",
         "pending",
         "seat",
         "seen",
         "started",
-        "step",
         "table",
     )
 
@@ -294,7 +294,7 @@ class Session:
         self.group = group
         self.buf = bytearray()
         self.table: int | None = None
-        self.step = -1
+        self.legal: Any = None
         self.pending = False
         self.started = False
         self.peers: list[tuple[int, Session]] = []  # seat 0: the joiners waiting for its table
@@ -326,23 +326,19 @@ class Session:
                 self.started = True
                 gw.send(sid, {"t": "start", "table": table})
         view = message.get("view") or {}
-        # How far the table has got: a view sent before this client's last action was taken
-        # still shows its ask, and must not make it act twice.
-        events = view.get("events") or ()
-        step = (view.get("events_from") or 0) + len(events)
-        if step <= self.step:
-            return
-        legal = view.get("legal")
-        if legal and not self.pending:
+        # Acts on the latest view when its thinking is done, not on the one that made it
+        # think: views sent before its last action was taken still show its ask.
+        self.legal = view.get("legal")
+        if self.legal and not self.pending:
             self.pending = True
-            delay = random.uniform(0.5, 1.5)
-            gw.loop.call_later(delay, self.act, gw, sid, table, legal[0], step)
+            gw.loop.call_later(random.uniform(0.5, 1.5), self.act, gw, sid, table)
 
-    def act(self, gw: LeanGateway, sid: int, table: int, action: Any, step: int) -> None:
+    def act(self, gw: LeanGateway, sid: int, table: int) -> None:
         self.pending = False
-        gw.send(sid, {"t": "act", "table": table, "action": action})
-        gw.acts += 1
-        self.step = step
+        if self.legal:
+            gw.send(sid, {"t": "act", "table": table, "action": self.legal[0]})
+            gw.acts += 1
+            self.legal = None  # (until the next view)
 
 
 async def client_role(args: argparse.Namespace) -> None:

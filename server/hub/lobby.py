@@ -139,7 +139,14 @@ class LobbyMixin:
         it changes (see :meth:`_lobby_snapshot`); the flush that follows any change sends
         whatever this one showed differently."""
         assert session.player is not None
-        listing, by_name, online = self._lobby_snapshot()
+        (order, _), by_name, online = self._lobby_snapshot()
+        pid = session.player.id
+        mine = [  # (the snapshot may be from before this player came)
+            t.id
+            for t in sorted(self.tables.values(), key=lambda t: -t.id)
+            if t.owner == pid or any(pid in (s.player, s.reserved) for s in t.seats)
+        ]
+        listing = (order, {pid: mine})
         shown = [t for t in self._tables_for(session, listing) if t in self.tables]
         session.lobby_shown = set(shown)
         listed = self.listed_for(session.player, by_name)
@@ -188,17 +195,25 @@ class LobbyMixin:
 
     def _lobby_listing_now(self: Hub) -> tuple[list[int], dict[str, list[int]]]:
         """Every table in the order the lobby offers them (a free seat first, newest first),
-        and each player's own tables (they sit, are kept a seat, or own it), newest first."""
-        order = sorted(
-            self.tables.values(),
-            key=lambda t: (not (t.status == "waiting" and any(s.empty for s in t.seats)), -t.id),
-        )
+        and the own tables (they sit, are kept a seat, or own it), newest first, of each
+        player in the lobby now (only they are shown a lobby: thousands of seated players
+        are not gone through at every flush)."""
+        newest = sorted(self.tables.values(), key=lambda t: -t.id)
+        order = [t.id for t in newest if t.status == "waiting" and any(s.empty for s in t.seats)]
+        free = set(order)
+        order += [t.id for t in newest if t.id not in free]
+        watching = {s.player.id for s in self.sessions if s.player is not None and s.lobby_watching}
         own: dict[str, list[int]] = {}
-        for table in sorted(self.tables.values(), key=lambda t: -t.id):
-            ids = {table.owner} | {p for s in table.seats for p in (s.player, s.reserved) if p}
-            for pid in ids:
-                own.setdefault(pid, []).append(table.id)
-        return [t.id for t in order], own
+        for table in newest:
+            if table.owner in watching:
+                own.setdefault(table.owner, []).append(table.id)
+            for seat in table.seats:
+                for pid in (seat.player, seat.reserved):
+                    if pid in watching and pid != table.owner:
+                        ids = own.setdefault(pid, [])
+                        if not ids or ids[-1] != table.id:
+                            ids.append(table.id)
+        return order, own
 
     def _tables_for(
         self: Hub, session: Session, listing: tuple[list[int], dict[str, list[int]]]
