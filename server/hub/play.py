@@ -313,10 +313,12 @@ class PlayMixin:
         # The commitment to the deal in play (or the next one): at the table, not in the lobby.
         info["deal"] = deals.public(table.deal)
         now = asyncio.get_running_loop().time()
+        # (each seat's own key, not a pass over every table's deadlines at every move)
+        deadlines = self.deadlines
         info["deadlines"] = {
             str(s): round(max(0.0, t - now), 1)
-            for (tid, s), t in self.deadlines.items()
-            if tid == table.id
+            for s in range(len(table.seats))
+            if (t := deadlines.get((table.id, s))) is not None
         }
         return info
 
@@ -351,8 +353,8 @@ class PlayMixin:
         key = ("table", table.id)
         if state is None or table.status != "playing" or state.is_over:
             self.cancel(key)
-            for k in [k for k in self.deadlines if k[0] == table.id]:
-                del self.deadlines[k]
+            for index in range(len(table.seats)):
+                self.deadlines.pop((table.id, index), None)
             return
         loop = asyncio.get_running_loop()
         now = loop.time()
