@@ -1,23 +1,30 @@
 """Hub load through NATS: synthetic protocol clients (no Textual, no SSH) at tables of five.
 
-    python bench/hub_load.py [--players 250] [--seconds 30] [--warmup 10] [--gateways 4]
-                             [--bus nats://…]
+    python bench/hub_load.py [--players 250] [--seconds 30] [--warmup 10] [--client-procs 2]
+                             [--watchers N] [--bus nats://…] [--profile FILE [--profile-ramp]]
 
 Not a timed test. Starts a NATS server (unless ``--bus`` names one) and a hub on it in a
 process of its own (``--hub-role``: a ``gambit hub --bus`` with instrumentation), then
-``--players`` seated clients (and ``--watchers`` more in the lobby) spread over
-``--gateways`` in-process gateways (``RemoteHub``, as
-``gambit gateway`` uses, with the shared token: the clients' keys are trusted). Every fifth
-client opens a Prophet's Gambit table for five; the others join; each plays like a bot that
-thinks 0.5–1.5 s per decision (about one action a second per table) and stays at its table
-game after game. After ``--warmup`` seconds the hub measures for ``--seconds``.
+``--players`` seated clients (and ``--watchers`` more in the lobby, a tenth by default)
+spread over ``--client-procs`` client processes (``--client-role``). Each client process is
+one lean gateway on the bus: it speaks ``server/bus/wire.py`` itself (with the shared token:
+the clients' keys are trusted), keeps a few fields per session, reads a frame's type from its
+bytes and decodes only table views (a lobby is counted, not decoded), so that the hub, not
+the clients, is what is measured. Every fifth client opens a Prophet's Gambit table for five
+(whole tables per process); the others join; each plays like a bot that thinks 0.5–1.5 s per
+decision (the first legal action of its latest view) and stays at its table game after
+game. Sessions arrive 100 a tenth of a second per process. After ``--warmup`` seconds the
+hub measures for ``--seconds``.
 
 Prints, as its last line, one JSON object: ``players`` (seated and watching), ``tables``,
 ``hub_cpu_percent`` (of one core, the hub process), ``action_to_published_ms_p50``/``_p99``
 (hub side: a client's action taken from the bus → every message of the burst it caused
-handed to NATS), ``actions``,
-``lobby_bytes_per_player_per_s`` (lobby and lobby_update frames the clients received),
-``store_commit_ms_p99`` (the hub's commits, SQLite), and ``machine_cores``.
+handed to NATS), ``actions``, ``client_actions_per_s`` (against
+``tables_expected_actions_per_s``, one a second per table: below it, the clients or the hub
+fall behind), ``client_cpu_percent`` (all client processes together, of one core: they
+share the machine's cores with the hub), ``lobby_bytes_per_player_per_s`` (lobby and
+lobby_update frames the clients received), ``store_commit_ms_p99`` (the hub's commits,
+SQLite), ``machine_cores`` and ``loadavg_1m_at_end``.
 """
 
 from __future__ import annotations
