@@ -127,3 +127,21 @@ def test_a_tables_record_keeps_every_seat_field():
     table.seats = [Seat(player="a", bot="b", reserved="c")]
     assert table.record()["seats"] == [{"player": "a", "bot": "b", "reserved": "c"}]
     assert set(Seat.__dataclass_fields__) == {"player", "bot", "reserved"}
+
+
+def test_the_names_online_index_follows_arrivals_renames_and_departures():
+    """Each hello asks it whether a name is taken online: it must follow every change."""
+    from server.hub.online_names import OnlineNames
+
+    names = OnlineNames()
+    names.add("a", "Alice")
+    assert names.like("alice", "b") == "Alice"  # case ignored
+    assert names.like("\u0410lice", "b") == "Alice"  # a Cyrillic А looks the same
+    assert names.like("Alice", "a") is None  # their own name
+    names.add("a", "Bob")  # renamed
+    assert names.like("Alice", "b") is None and names.like("BOB", "b") == "Bob"
+    names.add("c", "bob")
+    names.remove("a")
+    assert names.like("Bob", "b") == "bob"
+    names.remove("c")
+    assert names.like("Bob", "b") is None and names._by == {}
