@@ -1,23 +1,30 @@
 """Hub load through NATS: synthetic protocol clients (no Textual, no SSH) at tables of five.
 
-    python bench/hub_load.py [--players 250] [--seconds 30] [--warmup 10] [--gateways 4]
-                             [--bus nats://…]
+    python bench/hub_load.py [--players 250] [--seconds 30] [--warmup 10] [--client-procs 2]
+                             [--watchers N] [--bus nats://…] [--profile FILE [--profile-ramp]]
 
 Not a timed test. Starts a NATS server (unless ``--bus`` names one) and a hub on it in a
 process of its own (``--hub-role``: a ``gambit hub --bus`` with instrumentation), then
-``--players`` seated clients (and ``--watchers`` more in the lobby) spread over
-``--gateways`` in-process gateways (``RemoteHub``, as
-``gambit gateway`` uses, with the shared token: the clients' keys are trusted). Every fifth
-client opens a Prophet's Gambit table for five; the others join; each plays like a bot that
-thinks 0.5–1.5 s per decision (about one action a second per table) and stays at its table
-game after game. After ``--warmup`` seconds the hub measures for ``--seconds``.
+``--players`` seated clients (and ``--watchers`` more in the lobby, a tenth by default)
+spread over ``--client-procs`` client processes (``--client-role``). Each client process is
+one lean gateway on the bus: it speaks ``server/bus/wire.py`` itself (with the shared token:
+the clients' keys are trusted), keeps a few fields per session, reads a frame's type from its
+bytes and decodes only table views (a lobby is counted, not decoded), so that the hub, not
+the clients, is what is measured. Every fifth client opens a Prophet's Gambit table for five
+(whole tables per process); the others join; each plays like a bot that thinks 0.5–1.5 s per
+decision (the first legal action of its latest view) and stays at its table game after
+game. Sessions arrive 100 a tenth of a second per process. After ``--warmup`` seconds the
+hub measures for ``--seconds``.
 
 Prints, as its last line, one JSON object: ``players`` (seated and watching), ``tables``,
 ``hub_cpu_percent`` (of one core, the hub process), ``action_to_published_ms_p50``/``_p99``
 (hub side: a client's action taken from the bus → every message of the burst it caused
-handed to NATS), ``actions``,
-``lobby_bytes_per_player_per_s`` (lobby and lobby_update frames the clients received),
-``store_commit_ms_p99`` (the hub's commits, SQLite), and ``machine_cores``.
+handed to NATS), ``actions``, ``client_actions_per_s`` (against
+``tables_expected_actions_per_s``, one a second per table: below it, the clients or the hub
+fall behind), ``client_cpu_percent`` (all client processes together, of one core: they
+share the machine's cores with the hub), ``lobby_bytes_per_player_per_s`` (lobby and
+lobby_update frames the clients received), ``store_commit_ms_p99`` (the hub's commits,
+SQLite), ``machine_cores`` and ``loadavg_1m_at_end``.
 """
 
 from __future__ import annotations
@@ -38,10 +45,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from protocol.codec import MAX_SERVER_FRAME, FrameDecoder, encode  # noqa: E402
-from protocol.connection import queue_pair  # noqa: E402
-from protocol.event_log import expand  # noqa: E402
+import msgpack  # noqa: E402
+
+from protocol.codec import HEADER, encode  # noqa: E402
 from protocol.messages import PROTOCOL_VERSION  # noqa: E402
+from server.bus import wire  # noqa: E402
 
 TOKEN = "hub-load-bench"
 SEATS = 5
@@ -126,13 +134,25 @@ async def hub_role(args: argparse.Namespace) -> None:
                 commits.append(time.perf_counter() - start)
 
     store.commit_held = timed_commit  # type: ignore[method-assign]
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+    if args.profile and args.profile_ramp:
+        profiler.enable()  # the players' arrival too
     print("hub ready", flush=True)
     await asyncio.sleep(args.warmup)
     measuring = True
+    if profiler is not None:
+        profiler.enable()
     cpu0, wall0 = cpu_seconds(os.getpid()), time.monotonic()
     await asyncio.sleep(args.seconds)
     cpu1, wall1 = cpu_seconds(os.getpid()), time.monotonic()
     measuring = False
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(args.profile)
     result = {
         "hub_cpu_percent": round(100 * (cpu1 - cpu0) / (wall1 - wall0), 1),
         "actions": len(latencies),
@@ -147,184 +167,326 @@ async def hub_role(args: argparse.Namespace) -> None:
     store.close()
 
 
-# --- the clients --------------------------------------------------------------------------------
+# --- the clients: lean fake gateways, one per process ---------------------------------------
 
 
-class Bench:
-    def __init__(self, players: int) -> None:
-        self.players = players
-        self.tables: dict[int, asyncio.Future[int]] = {}
-        self.lobby_bytes = 0
+class LeanGateway:
+    """One client process: a gateway of its own on the bus (speaking ``server/bus/wire.py``
+    directly, no ``RemoteHub``, no connection objects) with many sessions behind it. Each
+    session is a few fields: it decodes a frame only to read its type and, for a table view,
+    what it needs to answer its own asks with the first legal action after 0.5–1.5 s."""
+
+    def __init__(self, nc: Any, args: argparse.Namespace) -> None:
+        self.nc = nc
+        self.args = args
+        self.gateway = f"bench{args.client_index}x{random.randrange(1 << 30):x}"
+        self.loop = asyncio.get_running_loop()
+        self.events: list[list[Any]] = []
+        self.scheduled = False
+        self.sessions: dict[int, Session] = {}
         self.counting = False
-        self.errors: dict[str, int] = {}
-        self.acts = 0
+        self.lobby_bytes = 0
         self.watcher_bytes = 0
-        self.kinds: dict[str, int] = {}
-        self.thinking: set[asyncio.Task[None]] = set()
+        self.acts = 0
+        self.seated = 0
+        self.welcomed = 0
+        self.errors: dict[str, int] = {}
+        self.hub_heard = asyncio.Event()
+        self.sender = wire.Sender(nc.publish)  # one task publishes, in order
 
+    def event(self, kind: int, session: int, data: bytes) -> None:
+        self.events.append([kind, session, data])
+        if not self.scheduled:
+            self.scheduled = True
+            self.loop.call_soon(self.flush)
 
-async def watcher(bench: Bench, gateway: Any, index: int) -> None:
-    """A player in the lobby, not at a table: gets every lobby update."""
-    client_end, hub_end = queue_pair(trusted=True, peer=f"bench {index}")
-    gateway.spawn(gateway.serve(hub_end))
-    decoder = FrameDecoder(MAX_SERVER_FRAME)
-    client_end.send_nowait(
-        {"t": "hello", "v": PROTOCOL_VERSION, "identity": f"bench:{index}", "name": f"B{index}"}
-    )
-    while data := await client_end.read_bytes():
-        for message in decoder.feed(data):
-            lobby = isinstance(message, dict) and message["t"] in ("lobby", "lobby_update")
-            if bench.counting and lobby:
-                size = len(encode(message))  # type: ignore[arg-type]
-                bench.lobby_bytes += size
-                bench.watcher_bytes += size
+    def flush(self) -> None:
+        self.scheduled = False
+        events, self.events = self.events, []
+        self.sender.send(wire.HUB_SUBJECT, wire.pack([self.gateway, events]))
 
+    def send(self, session: int, message: dict[str, Any]) -> None:
+        self.event(wire.FRAMES, session, encode(message))
 
-async def client(bench: Bench, gateway: Any, index: int) -> None:
-    client_end, hub_end = queue_pair(trusted=True, peer=f"bench {index}")
-    gateway.spawn(gateway.serve(hub_end))
-    group, seat = divmod(index, SEATS)
-    decoder = FrameDecoder(MAX_SERVER_FRAME)
-    views: dict[int, dict[str, Any]] = {}
-    pending: set[int] = set()
-    loop = asyncio.get_running_loop()
+    def open(self, sid: int, session: Session) -> None:
+        self.sessions[sid] = session
+        info = {"peer": f"bench {session.index}", "address": None, "token": TOKEN}
+        self.event(wire.OPEN, sid, wire.pack(info))
+        index = session.index
+        self.send(
+            sid,
+            {
+                "t": "hello",
+                "v": PROTOCOL_VERSION,
+                "identity": f"bench:{index}",
+                "name": f"B{index:05}",  # (names arrive in their order)
+            },
+        )
 
-    def send(message: dict[str, Any]) -> None:
-        client_end.send_nowait(message)
+    async def on_message(self, msg: Any) -> None:
+        if msg.subject.endswith(".all"):
+            for sid, data in wire.unpack(msg.data):
+                if data:
+                    self.feed(sid, data)
+        elif msg.data:
+            self.feed(int(msg.subject.rsplit(".", 1)[1]), msg.data)
 
-    async def act_later(table: int, action: Any, step: Any) -> None:
-        await asyncio.sleep(random.uniform(0.5, 1.5))
-        view = views.get(table, {}).get("view") or {}
-        if view.get("legal") and view.get("step") == step:
-            send({"t": "act", "table": table, "action": action})
-            bench.acts += 1
-        pending.discard(table)
-
-    send({"t": "hello", "v": PROTOCOL_VERSION, "identity": f"bench:{index}", "name": f"B{index}"})
-    table_id: int | None = None
-    started = False
-    while True:
-        data = await client_end.read_bytes()
-        if not data:
+    def feed(self, sid: int, data: bytes) -> None:
+        session = self.sessions.get(sid)
+        if session is None:
             return
-        for message in decoder.feed(data):
-            if not isinstance(message, dict):
-                continue
+        if session.buf:
+            session.buf += data
+            data = bytes(session.buf)
+            session.buf = bytearray()
+        at, end = 0, len(data)
+        while end - at >= 4:
+            (length,) = HEADER.unpack_from(data, at)
+            if end - at - 4 < length:
+                break
+            body = data[at + 4 : at + 4 + length]
+            at += 4 + length
+            self.message(sid, session, body)
+        if at < end:
+            session.buf += data[at:]
+
+    def message(self, sid: int, session: Session, body: bytes) -> None:
+        # Every message the hub sends starts with its "t": read the type from the bytes, and
+        # decode only what a client must answer (a lobby is counted, never decoded).
+        if body[1:3] == b"\xa1t" and 0xA0 <= body[3] <= 0xBF:
+            kind = body[4 : 4 + body[3] - 0xA0].decode()
+            message = None if kind in ("lobby", "lobby_update", "chat") else unpack(body)
+        else:
+            message = unpack(body)
             kind = message["t"]
-            bench.kinds[kind] = bench.kinds.get(kind, 0) + 1
-            if kind in ("lobby", "lobby_update"):
-                if bench.counting:
-                    bench.lobby_bytes += len(encode(message))
-            elif kind == "welcome":
-                if table_id is not None:
-                    continue  # welcomed again (its session moved): still at its table
-                if seat == 0:
-                    send({"t": "create_table", "game": "prophets_gambit", "players": SEATS})
-                else:
-                    table_id = await bench.tables.setdefault(group, loop.create_future())
-                    send({"t": "join", "table": table_id})
-            elif kind == "table":
-                table = message["table"]
-                message = expand(views.get(table), message)
-                views[table] = message
-                if seat == 0 and table_id is None:
-                    table_id = table
-                    bench.tables.setdefault(group, loop.create_future()).set_result(table)
-                    send({"t": "lobby_watch", "on": False})  # at the table, as the app
-                info = message.get("info") or {}
-                seats = info.get("seats") or []
-                if seat == 0 and not started and seats and all(s.get("name") for s in seats):
-                    started = True
-                    send({"t": "start", "table": table})
-                view = message.get("view") or {}
-                if view.get("legal") and table not in pending:
-                    pending.add(table)
-                    task = loop.create_task(act_later(table, view["legal"][0], view.get("step")))
-                    bench.thinking.add(task)
-                    task.add_done_callback(bench.thinking.discard)
-            elif kind == "error":
-                code = message.get("code", "?")
-                bench.errors[code] = bench.errors.get(code, 0) + 1
-                if code in ("table_full", "no_table") or (seat and table_id is None):
-                    pass
-            if kind == "table" and seat and message.get("seat") is not None:
-                send({"t": "lobby_watch", "on": False}) if not started else None
-                started = True  # seated (joiners: stop watching the lobby once)
+        if kind == "table":
+            session.table_message(self, sid, message)
+        elif kind in ("lobby", "lobby_update"):
+            if self.counting:
+                self.lobby_bytes += len(body) + 4
+                if session.seat is None:
+                    self.watcher_bytes += len(body) + 4
+        elif kind == "welcome":
+            self.welcomed += 1
+            session.welcomed(self, sid)
+        elif kind == "error":
+            assert message is not None
+            code = str(message.get("code", "?"))
+            self.errors[code] = self.errors.get(code, 0) + 1
+            if os.environ.get("HL_DEBUG"):
+                print(sid, message, file=sys.stderr)
+
+
+def unpack(body: bytes) -> Any:
+    return msgpack.unpackb(body, raw=False, strict_map_key=False)
+
+
+class Session:
+    __slots__ = (
+        "buf",
+        "group",
+        "index",
+        "legal",
+        "peers",
+        "pending",
+        "seat",
+        "seen",
+        "started",
+        "table",
+    )
+
+    def __init__(self, index: int, seat: int | None, group: int | None) -> None:
+        self.index = index
+        self.seat = seat  # None: a lobby watcher
+        self.group = group
+        self.buf = bytearray()
+        self.table: int | None = None
+        self.legal: Any = None
+        self.pending = False
+        self.started = False
+        self.peers: list[tuple[int, Session]] = []  # seat 0: the joiners waiting for its table
+        self.seen = False
+
+    def welcomed(self, gw: LeanGateway, sid: int) -> None:
+        if self.seat is None:
+            return
+        if self.seat == 0 and self.table is None:
+            gw.send(sid, {"t": "create_table", "game": "prophets_gambit", "players": SEATS})
+        if self.table is not None or self.seat == 0:
+            gw.send(sid, {"t": "lobby_watch", "on": False})  # at (or opening) a table
+
+    def table_message(self, gw: LeanGateway, sid: int, message: dict[str, Any]) -> None:
+        table = message["table"]
+        if self.table is None:
+            self.table = table
+            if self.seat == 0:
+                for peer_sid, peer in self.peers:
+                    peer.table = table
+                    gw.send(peer_sid, {"t": "join", "table": table})
+                    gw.send(peer_sid, {"t": "lobby_watch", "on": False})
+        if not self.seen and message.get("seat") is not None:
+            self.seen = True
+            gw.seated += 1
+        if self.seat == 0 and not self.started:
+            seats = (message.get("info") or {}).get("seats") or ()
+            if seats and all(s.get("name") for s in seats):
+                self.started = True
+                gw.send(sid, {"t": "start", "table": table})
+        view = message.get("view") or {}
+        # Acts on the latest view when its thinking is done, not on the one that made it
+        # think: views sent before its last action was taken still show its ask.
+        self.legal = view.get("legal")
+        if self.legal and not self.pending:
+            self.pending = True
+            gw.loop.call_later(random.uniform(0.5, 1.5), self.act, gw, sid, table)
+
+    def act(self, gw: LeanGateway, sid: int, table: int) -> None:
+        self.pending = False
+        if self.legal:
+            gw.send(sid, {"t": "act", "table": table, "action": self.legal[0]})
+            gw.acts += 1
+            self.legal = None  # (until the next view)
+
+
+async def client_role(args: argparse.Namespace) -> None:
+    """One client process: its share of the tables (whole tables) and of the watchers."""
+    import nats
+
+    nc = await nats.connect(
+        args.bus,
+        name=f"hub_load client {args.client_index}",
+        pending_size=256 * 1024 * 1024,
+        flush_timeout=5,
+    )
+    gw = LeanGateway(nc, args)
+    await nc.subscribe(wire.gateway_wildcard(gw.gateway), cb=gw.on_message)
+
+    async def hub_alive(msg: Any) -> None:
+        gw.hub_heard.set()
+
+    await nc.subscribe(wire.HUB_ALIVE_SUBJECT, cb=hub_alive)
+    await nc.flush()
+    await gw.hub_heard.wait()
+    start = time.monotonic()
+
+    async def heartbeat() -> None:
+        while True:
+            gw.event(wire.ALIVE, 0, wire.pack({"sessions": list(gw.sessions)}))
+            await asyncio.sleep(wire.HEARTBEAT)
+
+    beat = gw.loop.create_task(heartbeat())
+    procs, me = args.client_procs, args.client_index
+    mine: list[Session] = []
+    for group in range(me, args.players // SEATS, procs):
+        host = Session(group * SEATS, 0, group)
+        mine.append(host)
+        for seat in range(1, SEATS):
+            joiner = Session(group * SEATS + seat, seat, group)
+            mine.append(joiner)
+    mine += [Session(args.players + w, None, None) for w in range(me, args.watchers, procs)]
+    hosts = {s.group: s for s in mine if s.seat == 0}
+    for sid, session in enumerate(mine, 1):  # a ramp: so many sessions a tenth of a second
+        gw.open(sid, session)
+        if session.seat:
+            host = hosts[session.group]
+            if host.table is None:
+                host.peers.append((sid, session))  # joins once its host has opened the table
+            else:
+                session.table = host.table
+                gw.send(sid, {"t": "join", "table": host.table})
+                gw.send(sid, {"t": "lobby_watch", "on": False})
+        if sid % args.ramp == 0:
+            await asyncio.sleep(0.1)
+    ramped = time.monotonic() - start
+    await asyncio.sleep(max(0.0, args.warmup - ramped))
+    gw.counting = True
+    acts0, cpu0, wall0 = gw.acts, cpu_seconds(os.getpid()), time.monotonic()
+    await asyncio.sleep(args.seconds)
+    cpu1, wall1 = cpu_seconds(os.getpid()), time.monotonic()
+    gw.counting = False
+    beat.cancel()
+    result = {
+        "sessions": len(mine),
+        "seated": gw.seated,
+        "welcomed": gw.welcomed,
+        "no_table": sum(1 for x in mine if x.seat is not None and x.table is None),
+        "unseen": sum(1 for x in mine if x.seat is not None and x.table and not x.seen),
+        "ramp_s": round(ramped, 1),
+        "acts": gw.acts - acts0,
+        "cpu_percent": round(100 * (cpu1 - cpu0) / (wall1 - wall0), 1),
+        "lobby_bytes": gw.lobby_bytes,
+        "watcher_bytes": gw.watcher_bytes,
+        "errors": gw.errors,
+        "seconds": wall1 - wall0,
+    }
+    print("CLIENT " + json.dumps(result), flush=True)
+    await nc.close()
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    from server.bus.gateway import RemoteHub
-
     folder = Path(tempfile.mkdtemp(prefix="hub_load-"))
     procs: list[subprocess.Popen[Any]] = []
     bus = args.bus
+    common = ["--warmup", str(args.warmup), "--seconds", str(args.seconds)]
     try:
         if bus is None:
             from tests.cluster.harness import NatsServer
 
-            nats = NatsServer(folder)
-            procs.append(nats.proc)  # type: ignore[arg-type]
-            bus = nats.url
-        hub = subprocess.Popen(
-            [
-                sys.executable,
-                __file__,
-                "--hub-role",
-                "--bus",
-                bus,
-                "--data-dir",
-                str(folder / "hub"),
-                "--warmup",
-                str(args.warmup),
-                "--seconds",
-                str(args.seconds),
-            ],
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-        )
+            nats_server = NatsServer(folder)
+            procs.append(nats_server.proc)  # type: ignore[arg-type]
+            bus = nats_server.url
+        hub_cmd = [sys.executable, __file__, "--hub-role", "--bus", bus]
+        hub_cmd += ["--data-dir", str(folder / "hub"), *common]
+        if args.profile:
+            hub_cmd += ["--profile", args.profile] + ["--profile-ramp"] * args.profile_ramp
+        hub = subprocess.Popen(hub_cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
         procs.append(hub)
         assert hub.stdout is not None
         assert hub.stdout.readline().strip() == "hub ready"
-        gateways = [RemoteHub(bus, TOKEN) for _ in range(args.gateways)]
-        for gateway in gateways:
-            await gateway.start()
-        bench = Bench(args.players)
-        tasks = [
-            asyncio.get_running_loop().create_task(client(bench, gateways[i % len(gateways)], i))
-            for i in range(args.players)
-        ]
-        tasks += [
-            asyncio.get_running_loop().create_task(
-                watcher(bench, gateways[i % len(gateways)], args.players + i)
-            )
-            for i in range(args.watchers)
-        ]
-        await asyncio.sleep(args.warmup)
-        bench.counting = True
+        clients = []
+        for index in range(args.client_procs):
+            cmd = [sys.executable, __file__, "--client-role", "--bus", bus, *common]
+            cmd += ["--players", str(args.players), "--watchers", str(args.watchers)]
+            cmd += ["--client-procs", str(args.client_procs), "--client-index", str(index)]
+            cmd += ["--ramp", str(args.ramp)]
+            clients.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT))
+        procs += clients
         start = time.monotonic()
         line = await asyncio.to_thread(hub.stdout.readline)
-        elapsed = time.monotonic() - start
-        bench.counting = False
         hub_result = json.loads(line.removeprefix("HUB "))
-        for task in tasks:
-            task.cancel()
-        for gateway in gateways:
-            await gateway.stop()
+        parts = []
+        for proc in clients:
+            assert proc.stdout is not None
+            out = await asyncio.to_thread(proc.stdout.read)
+            found = [x for x in out.splitlines() if x.startswith("CLIENT ")]
+            parts.append(json.loads(found[-1].removeprefix("CLIENT ")) if found else {})
+        del start
         everyone = args.players + args.watchers
+        elapsed = max((p.get("seconds", 0) for p in parts), default=args.seconds) or 1
+        lobby = sum(p.get("lobby_bytes", 0) for p in parts)
+        watcher = sum(p.get("watcher_bytes", 0) for p in parts)
+        errors: dict[str, int] = {}
+        for part in parts:
+            for code, n in part.get("errors", {}).items():
+                errors[code] = errors.get(code, 0) + n
+        acts = sum(p.get("acts", 0) for p in parts)
         return {
             "players": everyone,
             "seated": args.players,
             "lobby_watchers": args.watchers,
             **hub_result,
-            "lobby_bytes_per_player_per_s": round(bench.lobby_bytes / everyone / elapsed, 1),
-            "lobby_bytes_per_watcher_per_s": round(
-                bench.watcher_bytes / max(1, args.watchers) / elapsed, 1
-            ),
-            "errors": bench.errors,
-            "client_actions": bench.acts,
-            "kinds": bench.kinds,
+            "lobby_bytes_per_player_per_s": round(lobby / everyone / elapsed, 1),
+            "lobby_bytes_per_watcher_per_s": round(watcher / max(1, args.watchers) / elapsed, 1),
+            "errors": errors,
+            "client_procs": args.client_procs,
+            "clients_seated": sum(p.get("seated", 0) for p in parts),
+            "clients_welcomed": sum(p.get("welcomed", 0) for p in parts),
+            "client_actions_per_s": round(acts / elapsed, 1),
+            "tables_expected_actions_per_s": args.players // SEATS,
+            "client_cpu_percent": round(sum(p.get("cpu_percent", 0) for p in parts), 1),
+            "client_ramp_s": max((p.get("ramp_s", 0) for p in parts), default=0),
             "machine_cores": os.cpu_count(),
+            "loadavg_1m_at_end": round(os.getloadavg()[0], 2),
         }
     finally:
         for proc in procs:
@@ -341,7 +503,17 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=250)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=10.0)
-    parser.add_argument("--gateways", type=int, default=4)
+    parser.add_argument(
+        "--client-procs",
+        type=int,
+        default=2,
+        help="client processes, each one lean gateway on the bus with its share of the tables",
+    )
+    parser.add_argument("--ramp", type=int, default=100, help=argparse.SUPPRESS)
+    parser.add_argument("--profile", help="cProfile the hub while it measures, into this file")
+    parser.add_argument(
+        "--profile-ramp", action="store_true", help="profile the arrival (warmup) too"
+    )
     parser.add_argument(
         "--watchers",
         type=int,
@@ -351,9 +523,14 @@ def main() -> None:
     parser.add_argument("--bus", help="a running NATS server (default: start one)")
     parser.add_argument("--hub-role", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", help=argparse.SUPPRESS)
+    parser.add_argument("--client-role", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--client-index", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.hub_role:
         asyncio.run(hub_role(args))
+        return
+    if args.client_role:
+        asyncio.run(client_role(args))
         return
     args.players -= args.players % SEATS
     if args.watchers is None:

@@ -63,6 +63,8 @@ class HubBus:
         self.instance = secrets.token_hex(8)
         self.nc: Any = None
         self.conns: dict[tuple[str, int], BusConnection] = {}
+        #: Each gateway's sessions here (a gateway's heartbeat lists its own).
+        self.by_gateway: dict[str, set[int]] = {}
         #: When each gateway was last heard, by a clock that stops while this loop lags.
         self.seen: dict[str, float] = {}
         self.clock = wire.ResponsiveClock()
@@ -134,13 +136,18 @@ class HubBus:
         try:
             gateway, events = wire.unpack(msg.data)
             gateway = str(gateway)
+            self.seen[gateway] = self.clock.now()
             for kind, session, data in events:
                 self._event(gateway, int(kind), int(session), data)
         except Exception:
             log.exception("bus: a message from a gateway could not be handled; dropped")
 
+    def _forget(self, gateway: str, session: int) -> None:
+        sessions = self.by_gateway.get(gateway)
+        if sessions is not None:
+            sessions.discard(session)
+
     def _event(self, gateway: str, kind: int, session: int, data: Any) -> None:
-        self.seen[gateway] = self.clock.now()
         key = (gateway, session)
         if kind == wire.FRAMES:
             conn = self.conns.get(key)
@@ -163,17 +170,21 @@ class HubBus:
             address = info.get("address")
             conn.address = str(address)[:64] if address else None
             self.conns[key] = conn
+            self.by_gateway.setdefault(gateway, set()).add(session)
             self.hub.spawn(self._serve(conn))
         elif kind == wire.END:
             conn = self.conns.pop(key, None)
+            self._forget(gateway, session)
             if conn is not None:
                 conn.received(None)
         elif kind == wire.ALIVE:
             live = set(wire.unpack(data).get("sessions", ()))
-            for (gw, sid), conn in list(self.conns.items()):
-                if gw == gateway and sid not in live:
-                    self.conns.pop((gw, sid), None)
-                    conn.received(None)
+            for sid in list(self.by_gateway.get(gateway, ())):
+                if sid not in live:
+                    conn = self.conns.pop((gateway, sid), None)
+                    self._forget(gateway, sid)
+                    if conn is not None:
+                        conn.received(None)
 
     async def _serve(self, conn: BusConnection) -> None:
         try:
@@ -182,6 +193,7 @@ class HubBus:
             key = (conn.gateway, conn.session)
             if self.conns.get(key) is conn:
                 del self.conns[key]
+                self._forget(conn.gateway, conn.session)
 
     # --- hub → gateways ----------------------------------------------------------------------
 
@@ -196,25 +208,28 @@ class HubBus:
         self.detached = True
 
     def _flush(self, items: dict[str, list[tuple[int, bytes | None]]]) -> None:
+        """One tick's output, per gateway: a session's consecutive frames joined, and one
+        message for all of a gateway's sessions (a lobby update to thousands is one publish,
+        or a few of at most :data:`~server.bus.wire.MAX_MESSAGE`)."""
         sender = self._sender
         if sender is None:
             return
         for gateway, pairs in items.items():
             merged: list[list[Any]] = []
+            last: list[Any] | None = None
             for session, data in pairs:
-                last = merged[-1] if merged else None
                 if last is not None and last[0] == session and last[1] is not None and data:
-                    last[1] += data
+                    last[1].append(data)
                 else:
-                    merged.append([session, bytearray(data) if data is not None else None])
-            if len({session for session, _ in merged}) == 1:
-                session = merged[0][0]
-                subject = wire.session_subject(gateway, session)
-                for _, data in merged:
-                    for piece in wire.chunks(bytes(data or b"")):
+                    last = [session, [data] if data is not None else None]
+                    merged.append(last)
+            batch = [[s, b"".join(d) if d is not None else None] for s, d in merged]
+            if len(batch) == 1 or all(s == batch[0][0] for s, _ in batch):
+                subject = wire.session_subject(gateway, batch[0][0])
+                for _, data in batch:
+                    for piece in wire.chunks(data or b""):
                         sender.send(subject, piece)
             else:
-                batch = [[s, bytes(d) if d is not None else None] for s, d in merged]
                 for group in wire.packed_batches(batch):
                     sender.send(wire.gateway_subject(gateway), wire.pack(group))
 
@@ -250,6 +265,7 @@ class HubBus:
         ended = [key for key in self.conns if key[0] == gateway]
         if ended:
             log.warning("bus: gateway %s is silent; ending its %d session(s)", gateway, len(ended))
+        self.by_gateway.pop(gateway, None)
         for key in ended:
             conn = self.conns.pop(key)
             self.dropped_by_silence += 1

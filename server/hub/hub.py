@@ -22,7 +22,7 @@ from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
 from protocol.messages import MAX_NAME, PROTOCOL_VERSION, error, validate_client
 from server.engine import RulesError, all_games
-from server.store import NameTaken, Store, mixed_script, skeleton
+from server.store import NameTaken, Store, mixed_script
 from server.store.names import scripts
 
 from . import ratings
@@ -36,6 +36,7 @@ from .guests import GuestsMixin
 from .history import HistoryMixin
 from .limits import Budget
 from .lobby import LobbyMixin
+from .online_names import OnlineNames
 from .outbox import Outbox
 from .play import PlayMixin
 from .replays import ReplayMixin
@@ -68,6 +69,7 @@ class Hub(
         self.config = config or HubConfig()
         self.sessions: set[Session] = set()
         self.players: dict[str, Player] = {}
+        self.online_names = OnlineNames()
         self.tables: dict[int, Table] = {}
         self.names: dict[str, str] = {}  # player id → display name, for everyone we have met
         #: Finished games being stepped through, by (session, game): see replays.py.
@@ -344,6 +346,7 @@ class Hub(
                 admin=local_admin or (not guest and pid in self.config.admins),
             )
             self.players[pid] = player
+            self.online_names.add(pid, name)
             self.names[pid] = name
             self.lobby_players_changed()
         player.lang = lang
@@ -376,6 +379,7 @@ class Hub(
         if "name" in message:
             name = self._claim_name(player.id, player.guest, message["name"], strict=True)
             player.name = name
+            self.online_names.add(player.id, name)
             self.names[player.id] = name
             self.lobby_players_changed()
             for table in self.tables.values():
@@ -444,13 +448,7 @@ class Hub(
 
     def _name_online(self, name: str, pid: str) -> str | None:
         """The name of another player online called ``name`` (ignoring case) or a lookalike."""
-        key, skel = name.casefold(), skeleton(name)
-        for player in self.players.values():
-            if player.id != pid and (
-                player.name.casefold() == key or skeleton(player.name) == skel
-            ):
-                return player.name
-        return None
+        return self.online_names.like(name, pid)
 
     def need_player(self, session: Session) -> Player:
         if session.player is None:
@@ -520,6 +518,7 @@ class Hub(
         player.sessions.discard(session)
         if not player.sessions and not self._stopped:
             del self.players[player.id]
+            self.online_names.remove(player.id)
             self.lobby_players_changed()
             self.player_gone(player)
             if player.guest:

@@ -18,6 +18,7 @@ import contextlib
 from typing import TYPE_CHECKING, Any
 
 from . import ratings
+from .frames import Prepared, array_of, map_frame, packed
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -32,6 +33,10 @@ class LobbyMixin:
         self._players_dirty = False
         self._lobby_rows: dict[int, dict[str, Any]] = {}  # each table's row as last sent
         self._lobby_task: asyncio.Task | None = None
+        #: What every client without a table of its own was last shown (see flush_lobby).
+        self._lobby_common: frozenset[int] = frozenset()
+        #: (valid or None, made at, listing, players by name, online): see _lobby_snapshot.
+        self._lobby_cache: tuple[Any, ...] | None = None
         self._lobby_wakeup = asyncio.Event()
 
     def _start_lobby(self: Hub) -> None:
@@ -51,19 +56,26 @@ class LobbyMixin:
 
     def lobby_table_changed(self: Hub, table: Table) -> None:
         self._dirty_tables.add(table.id)
+        self._lobby_stale()
         self._lobby_wakeup.set()
 
     def lobby_table_removed(self: Hub, table_id: int) -> None:
         self._dirty_tables.discard(table_id)
         self._removed_tables.add(table_id)
+        self._lobby_stale()
         self._lobby_wakeup.set()
 
     def lobby_players_changed(self: Hub) -> None:
         self._players_dirty = True
+        self._lobby_stale()
         self._lobby_wakeup.set()
 
     def flush_lobby(self: Hub) -> None:
-        """Send each client one coalesced update of what changed in the lobby it is shown."""
+        """Send each client one coalesced update of what changed in the lobby it is shown.
+
+        Most clients in the lobby have no table of their own: they are shown the same tables
+        and get the same update, made and encoded once (see frames.py); a players list, which
+        starts with its recipient, is joined from each player's entry encoded once."""
         if not (self._dirty_tables or self._removed_tables or self._players_dirty):
             return
         # A move at a table usually leaves its lobby row as it was: send only rows that changed.
@@ -80,29 +92,37 @@ class LobbyMixin:
         self._dirty_tables.clear()
         self._removed_tables.clear()
         self._players_dirty = False
-        listing = self._lobby_listing()
-        by_name = self.players_by_name() if players_dirty else []
+        self._lobby_cache = None
+        listing = self._lobby_listing_now()
+        order, own = listing
+        by_name, online = self._players_now() if players_dirty else ([], self._online_now())
+        update = _Update(self, online, players_dirty, by_name)
+        # Shown to a client with no table of its own and none watched: the same for all.
+        common = order[: self.config.lobby_tables]
+        common_set = frozenset(common)
+        before = self._lobby_common
+        self._lobby_common = common_set
+        common_rows = [t for t in common if t in changed or t not in before]
+        common_gone = sorted(before.difference(common_set))
         for session in list(self.sessions):
-            if session.player is None or not session.lobby_watching:
+            player = session.player
+            if player is None or not session.lobby_watching:
                 continue  # not in the lobby now: it gets a fresh one when it comes back
-            shown = self._tables_for(session, listing)
-            rows = [
-                self.lobby_row(t) for t in shown if t in changed or t not in session.lobby_shown
-            ]
-            gone = sorted(session.lobby_shown.difference(shown))
-            session.lobby_shown = set(shown)
+            if session.spectating or player.id in own:
+                shown = self._tables_for(session, listing)
+                shown_set: frozenset[int] | set[int] = set(shown)
+            else:
+                shown, shown_set = common, common_set
+            was = session.lobby_shown
+            if shown_set is common_set and was is before:
+                rows, gone = common_rows, common_gone
+            else:
+                rows = [t for t in shown if t in changed or t not in was]
+                gone = sorted(was.difference(shown_set))
+            session.lobby_shown = shown_set
             if not (rows or gone or players_dirty):
                 continue
-            session.push(
-                {
-                    "t": "lobby_update",
-                    "tables": rows,
-                    "removed": gone,
-                    "players": self.players_for(session.player, by_name) if players_dirty else None,
-                    "online": len(self.listed_players()),
-                    "tables_total": len(self.tables),
-                }
-            )
+            session.push(update.message(rows, gone, session, player))
 
     def on_lobby_watch(self: Hub, session: Session, message: dict[str, Any]) -> None:
         """The client shows the lobby, or stops showing it (it is at a table, say)."""
@@ -112,17 +132,58 @@ class LobbyMixin:
             session.push(self.lobby_message(session))
 
     def lobby_message(self: Hub, session: Session) -> dict[str, Any]:
-        """The whole lobby as ``session`` is shown it (sent once, after ``welcome``)."""
+        """The whole lobby as ``session`` is shown it (sent once, after ``welcome``).
+
+        A thousand players arriving at once must not sort every table and player a thousand
+        times: what all of them are shown is made at most once per ``lobby_interval`` while
+        it changes (see :meth:`_lobby_snapshot`); the flush that follows any change sends
+        whatever this one showed differently."""
         assert session.player is not None
-        shown = self._tables_for(session, self._lobby_listing())
+        (order, _), by_name, online = self._lobby_snapshot()
+        pid = session.player.id
+        mine = [  # (the snapshot may be from before this player came)
+            t.id
+            for t in sorted(self.tables.values(), key=lambda t: -t.id)
+            if t.owner == pid or any(pid in (s.player, s.reserved) for s in t.seats)
+        ]
+        listing = (order, {pid: mine})
+        shown = [t for t in self._tables_for(session, listing) if t in self.tables]
         session.lobby_shown = set(shown)
+        listed = self.listed_for(session.player, by_name)
+        session.lobby_players = _players_key(listed)
         return {
             "t": "lobby",
             "tables": [self.lobby_row(t) for t in shown],
-            "players": self.players_for(session.player),
-            "online": len(self.listed_players()),
+            "players": [{"name": p.name, "guest": p.guest} for p in listed],
+            "online": online,
             "tables_total": len(self.tables),
         }
+
+    def _lobby_snapshot(
+        self: Hub,
+    ) -> tuple[tuple[list[int], dict[str, list[int]]], list[Player], int]:
+        """The table listing, the players by name and their number: remade when something
+        changed, but not more often than once per ``lobby_interval``."""
+        now = asyncio.get_running_loop().time()
+        cache = self._lobby_cache
+        if cache is None or (cache[0] is None and now - cache[1] >= self.config.lobby_interval):
+            by_name, online = self._players_now()
+            self._lobby_cache = cache = (True, now, self._lobby_listing_now(), by_name, online)
+        return cache[2], cache[3], cache[4]
+
+    def _lobby_stale(self: Hub) -> None:
+        """Something the lobby lists changed: the snapshot is remade when next asked (or a
+        little later, in a burst)."""
+        cache = self._lobby_cache
+        if cache is not None and cache[0] is not None:
+            self._lobby_cache = (None, *cache[1:])
+
+    def _players_now(self: Hub) -> tuple[list[Player], int]:
+        listed = self.listed_players()
+        return sorted(listed, key=lambda p: p.name.casefold()), len(listed)
+
+    def _online_now(self: Hub) -> int:
+        return len(self.players) - sum(1 for p in self.players if p.startswith("admin:"))
 
     def lobby_row(self: Hub, table_id: int) -> dict[str, Any]:
         row = self._lobby_rows.get(table_id)
@@ -132,19 +193,27 @@ class LobbyMixin:
 
     # --- what each client is shown -----------------------------------------------------------
 
-    def _lobby_listing(self: Hub) -> tuple[list[int], dict[str, list[int]]]:
+    def _lobby_listing_now(self: Hub) -> tuple[list[int], dict[str, list[int]]]:
         """Every table in the order the lobby offers them (a free seat first, newest first),
-        and each player's own tables (they sit, are kept a seat, or own it), newest first."""
-        order = sorted(
-            self.tables.values(),
-            key=lambda t: (not (t.status == "waiting" and any(s.empty for s in t.seats)), -t.id),
-        )
+        and the own tables (they sit, are kept a seat, or own it), newest first, of each
+        player in the lobby now (only they are shown a lobby: thousands of seated players
+        are not gone through at every flush)."""
+        newest = sorted(self.tables.values(), key=lambda t: -t.id)
+        order = [t.id for t in newest if t.status == "waiting" and any(s.empty for s in t.seats)]
+        free = set(order)
+        order += [t.id for t in newest if t.id not in free]
+        watching = {s.player.id for s in self.sessions if s.player is not None and s.lobby_watching}
         own: dict[str, list[int]] = {}
-        for table in sorted(self.tables.values(), key=lambda t: -t.id):
-            ids = {table.owner} | {p for s in table.seats for p in (s.player, s.reserved) if p}
-            for pid in ids:
-                own.setdefault(pid, []).append(table.id)
-        return [t.id for t in order], own
+        for table in newest:
+            if table.owner in watching:
+                own.setdefault(table.owner, []).append(table.id)
+            for seat in table.seats:
+                for pid in (seat.player, seat.reserved):
+                    if pid in watching and pid != table.owner:
+                        ids = own.setdefault(pid, [])
+                        if not ids or ids[-1] != table.id:
+                            ids.append(table.id)
+        return order, own
 
     def _tables_for(
         self: Hub, session: Session, listing: tuple[list[int], dict[str, list[int]]]
@@ -171,6 +240,10 @@ class LobbyMixin:
         """Players online as ``player`` is shown them: themself, friends, then others by name,
         at most so many (the total is in the message's ``online``). ``by_name``: everyone
         online sorted by name, made once for all clients of a flush."""
+        return [{"name": p.name, "guest": p.guest} for p in self.listed_for(player, by_name)]
+
+    def listed_for(self: Hub, player: Player, by_name: list[Player] | None = None) -> list[Player]:
+        """The players ``player`` is shown (see :meth:`players_for`)."""
         if by_name is None:
             by_name = self.players_by_name()
         limit = self.config.lobby_players
@@ -185,7 +258,7 @@ class LobbyMixin:
                 break
             if other.id not in first:
                 listed.append(other)
-        return [{"name": p.name, "guest": p.guest} for p in listed]
+        return listed
 
     def players_by_name(self: Hub) -> list[Player]:
         return sorted(self.listed_players(), key=lambda p: p.name.casefold())
@@ -229,3 +302,104 @@ class LobbyMixin:
 
     def rating_of(self: Hub, player_id: str, game: str) -> int:
         return ratings.display(self.store.rating(player_id, game))
+
+
+def _player_key(player: Player) -> tuple[str, str, bool]:
+    return (player.id, player.name, player.guest)
+
+
+def _players_key(players: list[Player]) -> tuple[Any, ...]:
+    return tuple(_player_key(p) for p in players)
+
+
+_KEYS = {k: packed(k) for k in ("t", "tables", "removed", "players", "online", "tables_total")}
+
+
+class _Update:
+    """One flush's ``lobby_update`` messages: parts shared by recipients encoded once."""
+
+    def __init__(self, hub: Hub, online: int, players_dirty: bool, by_name: list[Player]):
+        self.hub = hub
+        self.t = packed("lobby_update")
+        self.count = online
+        self.online = packed(online)
+        self.total = packed(len(hub.tables))
+        self.players_dirty = players_dirty
+        self.by_name = by_name
+        self.tables: dict[tuple[int, ...], tuple[list[dict[str, Any]], bytes]] = {}
+        self.gone: dict[tuple[int, ...], bytes] = {}
+        self.entries: dict[str, bytes] = {}  # each player's entry in a players list
+        self.limit = hub.config.lobby_players
+        self.head = by_name[: self.limit]
+        self.head_ids = {p.id for p in self.head}
+        self.common_key = _players_key(self.head[: self.limit - 1])
+        self.frames: dict[tuple[tuple[int, ...], tuple[int, ...]], Prepared] = {}
+
+    def message(
+        self, rows: list[int], gone: list[int], session: Session, player: Player
+    ) -> dict[str, Any]:
+        key = (tuple(rows), tuple(gone))
+        players, encoded = None, None
+        if self.players_dirty:
+            listed = self._listed(player)
+            shown = listed if isinstance(listed, tuple) else _players_key(listed)
+            if shown != session.lobby_players:  # else only the number online changed
+                session.lobby_players = shown
+                if isinstance(listed, tuple):
+                    listed = [player, *self.head[: self.limit - 1]]
+                entries = []
+                for p in listed:
+                    entry = self.entries.get(p.id)
+                    if entry is None:
+                        entry = self.entries[p.id] = packed({"name": p.name, "guest": p.guest})
+                    entries.append(entry)
+                players = [{"name": p.name, "guest": p.guest} for p in listed]
+                encoded = array_of(entries)
+        if players is None:
+            done = self.frames.get(key)  # the very same update as another client's
+            if done is None:
+                done = self.frames[key] = self._make(key, None, None)
+            return done
+        return self._make(key, players, encoded)
+
+    def _listed(self, player: Player) -> list[Player] | tuple[Any, ...]:
+        """The players ``player`` is shown; for most (no friend online, not among the first
+        by name) the common list after themself, given as its key, without a per-client
+        pass over anyone."""
+        if player.id not in self.head_ids and not (
+            player.friends and any(f in self.hub.players for f in player.friends)
+        ):
+            return (_player_key(player), *self.common_key)
+        return self.hub.listed_for(player, self.by_name)
+
+    def _make(
+        self, key: tuple[tuple[int, ...], tuple[int, ...]], players: Any, encoded: bytes | None
+    ) -> Prepared:
+        rows, gone = key
+        tables = self.tables.get(rows)
+        if tables is None:
+            listed = [self.hub.lobby_row(t) for t in rows]
+            tables = self.tables[rows] = (listed, array_of([packed(r) for r in listed]))
+        removed = self.gone.get(gone)
+        if removed is None:
+            removed = self.gone[gone] = packed(list(gone))
+        k = _KEYS
+        message = {
+            "t": "lobby_update",
+            "tables": tables[0],
+            "removed": list(gone),
+            "players": players,
+            "online": self.count,
+            "tables_total": len(self.hub.tables),
+        }
+        frame = map_frame(
+            [
+                (k["t"], self.t),
+                (k["tables"], tables[1]),
+                (k["removed"], removed),
+                (k["players"], encoded if encoded is not None else packed(None)),
+                (k["online"], self.online),
+                (k["tables_total"], self.total),
+            ]
+        )
+        return Prepared(message, frame)

@@ -321,10 +321,12 @@ class PlayMixin:
         info["deal"] = deals.public(table.deal)
         info["duplicate"] = self.duplicate_info(table)
         now = asyncio.get_running_loop().time()
+        # (each seat's own key, not a pass over every table's deadlines at every move)
+        deadlines = self.deadlines
         info["deadlines"] = {
             str(s): round(max(0.0, t - now), 1)
-            for (tid, s), t in self.deadlines.items()
-            if tid == table.id
+            for s in range(len(table.seats))
+            if (t := deadlines.get((table.id, s))) is not None
         }
         return info
 
@@ -361,8 +363,8 @@ class PlayMixin:
         key = ("table", table.id)
         if state is None or table.status != "playing" or state.is_over:
             self.cancel(key)
-            for k in [k for k in self.deadlines if k[0] == table.id]:
-                del self.deadlines[k]
+            for index in range(len(table.seats)):
+                self.deadlines.pop((table.id, index), None)
             return
         loop = asyncio.get_running_loop()
         now = loop.time()
@@ -476,12 +478,19 @@ class PlayMixin:
 
     def player_gone(self: Hub, player: Player) -> None:
         """A player's last connection closed: keep their seats for the grace period."""
+        pid, spectators = player.id, self.spectators
         for table in list(self.tables.values()):
-            index = table.seat_of(player.id)
+            index = None
+            for i, seat in enumerate(table.seats):  # (inline: thousands of tables, each drop)
+                if seat.player == pid:
+                    index = i
+                    break
             if index is None:
-                for s in list(self.spectators.get(table.id, ())):
-                    if s.player is player:
-                        self.spectators[table.id].discard(s)
+                watching = spectators.get(table.id)
+                if watching:
+                    for s in list(watching):
+                        if s.player is player:
+                            watching.discard(s)
                 continue
             if table.status == "waiting":
                 table.seats[index] = Seat()
@@ -513,13 +522,15 @@ class PlayMixin:
         A seat a bot took over (after the grace period, or after standing up) is only
         reclaimed on purpose, with ``join``; the table still shows it reserved for them.
         """
+        # Every hello comes here, with thousands of tables open: one plain pass, no calls.
+        pid, timers = player.id, self._timers
         for table in list(self.tables.values()):
-            self.cancel(("grace", table.id, player.id))
-            if (
-                table.seat_of(player.id) is not None
-                or table.reserved_seat_of(player.id) is not None
-            ):
-                self.table_changed(table)
+            if timers:
+                self.cancel(("grace", table.id, pid))
+            for seat in table.seats:
+                if seat.player == pid or seat.reserved == pid:
+                    self.table_changed(table)
+                    break
 
     # --- recovery ---------------------------------------------------------------------------
 

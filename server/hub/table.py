@@ -6,7 +6,7 @@ table allows and which engine state is running, so it can be saved and rebuilt e
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from server.engine import State, get_game
@@ -106,7 +106,10 @@ class Table:
             "max_rating": self.max_rating,
             "stake": self.stake,
             "timer": self.timer,
-            "seats": [asdict(s) for s in self.seats],
+            # (not dataclasses.asdict: it deep-copies, and this runs at every action)
+            "seats": [
+                {"player": s.player, "bot": s.bot, "reserved": s.reserved} for s in self.seats
+            ],
             "status": self.status,
             "dealer": self.dealer,
             "games_played": self.games_played,
