@@ -420,8 +420,13 @@ async def serve_child(data_dir: Path, workers: int, strict: bool = False) -> Non
     else:
         config = HostConfig(
             port=0,
+            # (Every client comes from this machine: the per-address door limits, each with
+            # a test of its own, would measure themselves here instead of the load.)
             max_sessions=10_000,
             max_per_address=10_000,
+            max_unauthenticated=10_000,
+            connection_burst=10_000,
+            connections_per_second=10_000.0,
             idle_timeout=0,
             freeze_sessions=True,
             app_workers=workers,

@@ -29,6 +29,7 @@ from typing import Any
 from protocol.codec import MAX_SERVER_FRAME
 from protocol.term import TermInfo
 from server.terminal.driver import ChannelDriver, bind_term
+from server.terminal.early_input import EarlyInput
 
 from . import worker_link as wl
 from .app_settings import make_app, prepare_app
@@ -36,8 +37,6 @@ from .memory import FrozenSessions
 
 log = logging.getLogger(__name__)
 
-#: Input that arrives before the app's driver is ready is kept, up to this much.
-MAX_EARLY_INPUT = 4 * 1024
 #: Set in the environment, every frame the driver finds already on the player's screen is
 #: reported to the SSH process as an empty OUTPUT frame (the load benchmark counts them).
 REPORT_UNCHANGED = "GAMBIT_REPORT_UNCHANGED_FRAMES"
@@ -45,10 +44,11 @@ REPORT_UNCHANGED = "GAMBIT_REPORT_UNCHANGED_FRAMES"
 STOP_TIMEOUT = 5.0
 
 
-class WorkerSession:
+class WorkerSession(EarlyInput):
     """One session's app in this worker, and the driver's :class:`~.driver.Terminal`."""
 
     def __init__(self, worker: Worker, session: int, spec: dict[str, Any]) -> None:
+        super().__init__()
         self.worker = worker
         self.session = session
         self.spec = spec
@@ -56,7 +56,6 @@ class WorkerSession:
         self.pending = 0
         self.app: Any = None
         self.conn = wl.LinkConnection(worker.link, session, max_frame=MAX_SERVER_FRAME, peer="hub")
-        self._early = bytearray()
         self._stopped = False
 
     # --- the driver's terminal -------------------------------------------------------------
@@ -71,23 +70,10 @@ class WorkerSession:
     def pending_output(self) -> int:
         return self.pending
 
-    def attach(self, driver: ChannelDriver) -> None:
-        self.driver = driver
-        if self._early:
-            data, self._early = bytes(self._early), bytearray()
-            driver.feed(data)
-
-    def detach(self, driver: ChannelDriver) -> None:
-        if self.driver is driver:
-            self.driver = None
-
     # --- from the SSH process --------------------------------------------------------------
 
     def feed(self, data: bytes) -> None:
-        if self.driver is not None:
-            self.driver.feed(data)
-        elif len(self._early) + len(data) <= MAX_EARLY_INPUT:
-            self._early += data
+        self.feed_input(data)
 
     def resize(self, width: int, height: int) -> None:
         if self.driver is not None:

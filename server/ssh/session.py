@@ -22,6 +22,7 @@ from protocol.connection import Connection, queue_pair
 from protocol.term import TermInfo
 from server.apphost.app_settings import prepare_app, term_info
 from server.terminal.driver import ChannelDriver, bind_term
+from server.terminal.early_input import EarlyInput
 from server.terminal.term_size import clamp_size
 
 if TYPE_CHECKING:
@@ -40,8 +41,6 @@ AppFactory = Callable[[Connection, TermInfo, "str | None", "str | None"], "App[A
 #: anyone typing or clicking; a huge paste is cut short instead of flooding the app.
 INPUT_BURST = 16 * 1024
 INPUT_PER_SECOND = 4 * 1024
-#: Input that arrives before the app is ready is kept, up to this much.
-MAX_EARLY_INPUT = 4 * 1024
 
 NEEDS_PTY = (
     "Gambit is played in a terminal, and this connection has none.\r\n"
@@ -52,7 +51,7 @@ NO_SUBSYSTEM = "Gambit offers no file transfer or other subsystems ({name}).\r\n
 SORRY = "Sorry: the server could not run your session.\r\n"
 
 
-class GameSession(asyncssh.SSHServerSession[bytes]):
+class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
     """One SSH channel of a connection: a PTY session runs an app; anything else is refused.
 
     The app runs in this process, or on an app worker (``host.workers``) when the server has
@@ -65,6 +64,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
     observers: ClassVar[list[Callable[[GameSession, int], None]]] = []
 
     def __init__(self, host: SSHHost, *, identity: str | None, username: str, address: str) -> None:
+        EarlyInput.__init__(self)
         self.host = host
         self.identity = identity
         self.username = username
@@ -82,7 +82,6 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         self.hub_conn: Connection | None = None
         self.idle_out = False
         self.goodbye: str | None = None
-        self._early_input = bytearray()
         self._tokens = float(INPUT_BURST)
         self._tokens_at = time.monotonic()
         self._dropped_input = 0
@@ -146,10 +145,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
         if not self._take_tokens(len(data)):
             return
         self.last_input = time.monotonic()
-        if self.driver is not None:
-            self.driver.feed(data)
-        elif len(self._early_input) + len(data) <= MAX_EARLY_INPUT:
-            self._early_input += data
+        self.feed_input(data)
 
     def eof_received(self) -> bool:
         self._stop_app()
@@ -192,16 +188,6 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 pending += transport.get_write_buffer_size()
         return pending
 
-    def attach(self, driver: ChannelDriver) -> None:
-        self.driver = driver
-        if self._early_input:
-            data, self._early_input = bytes(self._early_input), bytearray()
-            driver.feed(data)
-
-    def detach(self, driver: ChannelDriver) -> None:
-        if self.driver is driver:
-            self.driver = None
-
     # --- running the app -------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -220,9 +206,7 @@ class GameSession(asyncssh.SSHServerSession[bytes]):
                 hub_task = self.host.hub.spawn(self.host.hub.serve(remote.hub_conn))
                 self.app = self.driver = remote
                 self._arm_idle()
-                if self._early_input:
-                    data, self._early_input = bytes(self._early_input), bytearray()
-                    remote.feed(data)
+                self.hand_over_early_input(remote)
                 result = await remote.result
                 failed = bool(result.get("failed"))
             else:
