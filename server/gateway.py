@@ -23,6 +23,7 @@ TOKEN_ENV = "GAMBIT_BUS_TOKEN"
 def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
     from server.hub.main import add_bus_arguments
     from server.ssh.config import HostConfig
+    from server.ssh.serve import add_limit_arguments
 
     defaults = HostConfig()
     parser.add_argument("--host", default=defaults.host, help="address to listen on")
@@ -49,21 +50,7 @@ def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers", type=int, default=None, help="app worker processes (default: one per core)"
     )
-    parser.add_argument(
-        "--max-sessions", type=int, default=defaults.max_sessions, help="players at once"
-    )
-    parser.add_argument(
-        "--max-per-address",
-        type=int,
-        default=defaults.max_per_address,
-        help="sessions from one address at once",
-    )
-    parser.add_argument(
-        "--idle-timeout",
-        type=float,
-        default=defaults.idle_timeout,
-        help="seconds without a key press before a session is closed (0: never)",
-    )
+    add_limit_arguments(parser)
     parser.add_argument("--log-file", help="log here instead of stderr")
     parser.add_argument("--log-json", action="store_true", help="log one JSON object per line")
     parser.add_argument("-v", "--verbose", action="store_true", help="log SSH details too")
@@ -76,14 +63,12 @@ async def run_gateway(args: argparse.Namespace, token: str | None) -> None:
     from server.ssh.config import HostConfig
     from server.ssh.host import SSHHost
     from server.ssh.keys import load_or_create_key_file
-    from server.ssh.serve import default_workers, stop_host
+    from server.ssh.serve import default_workers, limits_from, stop_host
 
     config = HostConfig(
         host=args.host,
         port=args.port,
-        max_sessions=args.max_sessions,
-        max_per_address=args.max_per_address,
-        idle_timeout=args.idle_timeout,
+        **limits_from(args),
         freeze_sessions=True,
         app_workers=default_workers() if args.workers is None else max(0, args.workers),
         reuse_port=args.reuse_port,

@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from server.hub.cli_options import add_hub_options, hub_config_from
 from server.metrics import parse_address
@@ -70,8 +70,35 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--authorized-keys", help="only these public keys (OpenSSH authorized_keys format)"
     )
+    limits = add_limit_arguments(parser)
+    add_hub_options(parser, limits)
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes that run the players' apps (default: one per core, "
+        "none on a single core; 0: all in the server process)",
+    )
+    parser.add_argument(
+        "--log-file", help="log here instead of stderr (it may be rotated under the server)"
+    )
+    parser.add_argument(
+        "--log-json", action="store_true", help="log one JSON object per line (for collectors)"
+    )
+    parser.add_argument(
+        "--metrics",
+        metavar="HOST:PORT",
+        help="serve Prometheus metrics (/metrics) and a health check (/healthz) here",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log SSH details too")
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
+    """What one client may cost an SSH front door (``gambit serve`` and ``gambit gateway``
+    alike), and the idle timeout; returns the "limits" group for more of them."""
+    defaults = HostConfig()
     limits = parser.add_argument_group(
-        "limits", "what one client may cost the server (see README: Limits)"
+        "limits", "what one client may cost the server (see docs/operating.md: Limits)"
     )
     limits.add_argument(
         "--max-sessions", type=int, default=defaults.max_sessions, help="players at once"
@@ -113,26 +140,20 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=defaults.idle_timeout,
         help="seconds without a key press before a session is closed (0: never)",
     )
-    add_hub_options(parser, limits)
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help="processes that run the players' apps (default: one per core, "
-        "none on a single core; 0: all in the server process)",
-    )
-    parser.add_argument(
-        "--log-file", help="log here instead of stderr (it may be rotated under the server)"
-    )
-    parser.add_argument(
-        "--log-json", action="store_true", help="log one JSON object per line (for collectors)"
-    )
-    parser.add_argument(
-        "--metrics",
-        metavar="HOST:PORT",
-        help="serve Prometheus metrics (/metrics) and a health check (/healthz) here",
-    )
-    parser.add_argument("-v", "--verbose", action="store_true", help="log SSH details too")
+    return limits
+
+
+def limits_from(args: argparse.Namespace) -> dict[str, Any]:
+    """The :class:`HostConfig` fields :func:`add_limit_arguments`' options set."""
+    return {
+        "max_sessions": args.max_sessions,
+        "max_per_address": args.max_per_address,
+        "login_timeout": args.login_timeout,
+        "max_unauthenticated": args.max_unauthenticated,
+        "connections_per_second": args.connection_rate,
+        "max_auth_failures": args.max_auth_failures,
+        "idle_timeout": args.idle_timeout,
+    }
 
 
 #: Textual repaints a changed screen at its next frame, 60 a second by default: up to 17 ms
@@ -279,13 +300,7 @@ def main_serve(args: argparse.Namespace) -> int:
         port=args.port,
         password=password,
         authorized_keys=Path(args.authorized_keys) if args.authorized_keys else None,
-        max_sessions=args.max_sessions,
-        max_per_address=args.max_per_address,
-        login_timeout=args.login_timeout,
-        max_unauthenticated=args.max_unauthenticated,
-        connections_per_second=args.connection_rate,
-        max_auth_failures=args.max_auth_failures,
-        idle_timeout=args.idle_timeout,
+        **limits_from(args),
         freeze_sessions=True,
         app_workers=default_workers() if args.workers is None else max(0, args.workers),
         log_file=args.log_file,
