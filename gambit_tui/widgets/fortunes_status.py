@@ -8,7 +8,6 @@ from typing import Any
 
 from rich.text import Text
 
-from ..cards import CardStyle
 from ..fortunes_text import (
     STAR,
     STAR_SYMBOL,
@@ -21,7 +20,7 @@ from ..fortunes_text import (
 )
 from ..i18n import _
 from ..names import choice_label
-from .text_lines import TextLines, shown
+from .seats_panel import TablePanel
 
 TRICKS = 19
 #: The deals of a rubber (ruling 10 a).
@@ -45,26 +44,12 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")
 
 
-class FortunesStatus(TextLines):
+class FortunesStatus(TablePanel):
     """Everything about the deal that is not a seat or a card in hand. The direction line is
     the one to watch: it flips with every Star played into a mundane trick."""
 
     #: The last line (which figures are house rules) may take two.
     WRAP = True
-    DEFAULT_CSS = """
-    FortunesStatus {
-        border: round $primary 50%;
-        border-title-color: $foreground;
-        height: 100%;
-        width: 1fr;
-        padding: 0 1;
-    }
-    """
-
-    message: shown[dict[str, Any] | None] = shown(None, always_update=True)
-    """The last ``table`` message of this table."""
-    style: shown[CardStyle] = shown(CardStyle)
-    """How to draw cards."""
 
     def on_mount(self) -> None:
         self.border_title = _("Deal")

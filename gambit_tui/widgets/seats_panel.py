@@ -1,4 +1,5 @@
-"""What every table's seats panel shares: its frame and what the screen sets on it."""
+"""What a table's framed panels share (the seats, the Fortunes deal): the frame and what the
+screen sets on them."""
 
 from __future__ import annotations
 
@@ -8,12 +9,11 @@ from ..cards import CardStyle
 from .text_lines import TextLines, shown
 
 
-class SeatsPanel(TextLines):
-    """The seats of a table in a framed panel. Everything comes from the table message the
-    screen sets; timers come as seconds left per seat, counted down by the screen."""
+class TablePanel(TextLines):
+    """A framed panel of a table's screen, drawn from the table message the screen sets."""
 
     DEFAULT_CSS = """
-    SeatsPanel {
+    TablePanel {
         border: round $primary 50%;
         border-title-color: $foreground;
         height: 100%;
@@ -26,5 +26,11 @@ class SeatsPanel(TextLines):
     """The last ``table`` message of this table."""
     style: shown[CardStyle] = shown(CardStyle)
     """How to draw cards."""
+
+
+class SeatsPanel(TablePanel):
+    """The seats of a table. Timers come as seconds left per seat, counted down by the
+    screen."""
+
     timers: shown[dict[int, float]] = shown(dict, always_update=True)
     """Seconds left on each seat's turn timer."""
