@@ -37,6 +37,7 @@ from .entropy import Entropy
 from .i18n import LANGUAGES, N_, _, ascii_catalog, translations
 from .model import LATE_BELL, ClientModel, turn_clock
 from .prefs import Prefs
+from .refusals import server_text
 from .screens.base import GambitScreen
 from .themes import MONO, THEME_NAMES
 
@@ -260,13 +261,14 @@ class GambitApp(App[None]):
                 self.broadcast(events.Refused, message.get("ref"))
                 return
             self.notify(
-                message.get("message", ""),
+                server_text(message),
                 severity="error" if kind == "error" else "information",
+                markup=False,
             )
             if kind == "error":
                 self.broadcast(events.Refused, message.get("ref"))
         elif kind == "bye":
-            self.closed_reason = message.get("message") or _("The server said goodbye.")
+            self.closed_reason = server_text(message, _("The server said goodbye."))
 
     def _tell_social(self, message: dict[str, Any]) -> None:
         """A notice for each new invitation or friend request, saying how to answer it."""

@@ -1,7 +1,8 @@
 """Keep the message catalogs in step with the code: ``python -m gambit_tui.catalog``.
 
 Extracts every ``_()``, ``N_()``, ``ngettext()``, ``pgettext()`` and ``NC_()`` string of the
-app with Babel (the last two with their context) and rewrites the English catalog with each
+app with Babel (the last two with their context), and the hub's sentences (``HubError`` and
+``said`` templates) and rewrites the English catalog with each
 message translated as itself, so English is always complete.
 Other languages' catalogs (``uk``, ``de``) gain the new messages untranslated, keep their
 translations and their own Plural-Forms header; messages the code no longer uses are kept as
@@ -28,6 +29,11 @@ KEYWORDS = {
     "pgettext": ((1, "c"), 2),
     "NC_": ((1, "c"), 2),
 }
+#: The hub's sentences (refusals and notices), sent as an English template with its arguments
+#: (``server/hub/errors.py``): read from the hub's source as text, never imported, so that the
+#: app can say them in its player's language.
+HUB = PACKAGE.parent / "server" / "hub"
+HUB_KEYWORDS = {"HubError": (2,), "said": (1,)}
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 METHOD_MAP = [("**/locale/**", "ignore"), ("**.py", "python")]
 
@@ -41,6 +47,10 @@ def extract() -> Catalog:
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     for name in card_names():
         catalog.add(name, None, [("../protocol/cards.py", 0)])
+    for filename, lineno, message, comments, _context in extract_from_dir(
+        str(HUB), method_map=[("**.py", "python")], keywords=HUB_KEYWORDS
+    ):
+        catalog.add(message, None, [(f"../server/hub/{filename}", lineno)], auto_comments=comments)
     return catalog
 
 

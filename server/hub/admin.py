@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .errors import HubError
+from .errors import HubError, said
 from .table import Seat
 
 if TYPE_CHECKING:
@@ -118,17 +118,19 @@ class Admin:
             return owner
         if who.startswith("SHA256:"):
             return who
-        raise HubError("no_player", f"There is no player called {who}.")
+        raise HubError("no_player", "There is no player called {name}.", name=who)
 
     # --- removing players --------------------------------------------------------------------
 
     def op_kick(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
         pid = self.target(message)
         reason = message.get("reason") or "no reason given"
-        kicked = self.kick(pid, f"An admin removed you from the server: {reason}")
+        kicked = self.kick(
+            pid, said("An admin removed you from the server: {reason}", reason=reason)
+        )
         return {"kicked": kicked}
 
-    def kick(self, pid: str, why: str, code: str = "kicked") -> int:
+    def kick(self, pid: str, why: dict[str, Any], code: str = "kicked") -> int:
         """End every session of ``pid`` (told why); their seats pass to bots for good."""
         hub = self.hub
         for table in list(hub.tables.values()):
@@ -160,7 +162,7 @@ class Admin:
         ban = self.hub.store.add_ban(
             fingerprint=fingerprint, address=address, until=until, reason=reason, by=player.id
         )
-        why = f"You are banned from this server: {reason}"
+        why = said("You are banned from this server: {reason}", reason=reason)
         kicked = 0
         for pid in list(self.hub.players):
             if pid == fingerprint or (address and self._address_of(pid) == address):
@@ -199,7 +201,13 @@ class Admin:
         reason = message.get("reason") or "no reason given"
         self.hub.store.set_mute(pid, until, reason, player.id)
         self.hub.tell(
-            pid, "muted", f"An admin muted you in chat for {minutes_text(seconds)}: {reason}"
+            pid,
+            "muted",
+            said(
+                "An admin muted you in chat for {time}: {reason}",
+                time=minutes_text(seconds),
+                reason=reason,
+            ),
         )
         return {"until": until}
 
@@ -235,7 +243,11 @@ class Admin:
         table = hub.table_of(message.get("table") or 0)
         reason = message.get("reason") or "no reason given"
         for pid in table.humans():
-            hub.tell(pid, "table_closed", f"An admin closed table {table.id}: {reason}")
+            hub.tell(
+                pid,
+                "table_closed",
+                said("An admin closed table {table}: {reason}", table=table.id, reason=reason),
+            )
         hub.close_table(table)  # refunds a pot in play
         return {"closed": table.id}
 
@@ -252,7 +264,7 @@ class Admin:
         else:
             have = hub.store.balance(account)
             if have < -amount:
-                raise HubError("chips", f"They have only {have} chips.")
+                raise HubError("chips", "They have only {chips} chips.", chips=have)
             hub.store.transfer(account, "bank", -amount, f"admin: {reason}")
         if pid in hub.players:
             hub.players[pid].push({"t": "you", **hub.you(hub.players[pid])})
@@ -288,20 +300,23 @@ class Admin:
 
     def _restart_tick(self, before: float) -> None:
         if before == 0:
-            self._tell_all("restart", "The server restarts now. Your seat is kept.")
+            self._tell_all("restart", said("The server restarts now. Your seat is kept."))
             if self.on_restart is not None:
                 self.on_restart()
             return
         self._tell_all(
             "restart",
-            f"The server restarts in {minutes_text(before)}. Games under way go on; "
-            "no new game starts. Your seat is kept.",
+            said(
+                "The server restarts in {time}. Games under way go on; "
+                "no new game starts. Your seat is kept.",
+                time=minutes_text(before),
+            ),
         )
 
-    def _tell_all(self, code: str, text: str) -> None:
+    def _tell_all(self, code: str, sentence: dict[str, Any]) -> None:
         for session in list(self.hub.sessions):
             if session.player is not None:
-                session.push({"t": "notice", "code": code, "message": text})
+                session.push({"t": "notice", "code": code, **sentence})
 
     def refuse_new_games(self) -> None:
         """Raise if a restart is coming: no table opens and no game starts before it."""
@@ -311,5 +326,7 @@ class Admin:
 
         left = max(0.0, self.restart_at - asyncio.get_running_loop().time())
         raise HubError(
-            "restarting", f"The server restarts in {minutes_text(left)}; no new game starts."
+            "restarting",
+            "The server restarts in {time}; no new game starts.",
+            time=minutes_text(left),
         )

@@ -53,7 +53,9 @@ class DuplicateMixin:
         if not name:
             raise HubError("bad_options", "A duplicate set needs a name.")
         if len(name) > MAX_NAME:
-            raise HubError("bad_options", f"A duplicate set's name has at most {MAX_NAME} letters.")
+            raise HubError(
+                "bad_options", "A duplicate set's name has at most {count} letters.", count=MAX_NAME
+            )
         found = self.duplicate_sets.get(name)
         if found is None:
             seed = (
@@ -66,8 +68,9 @@ class DuplicateMixin:
         elif any(found[k] != v for k, v in _key(table).items()):
             raise HubError(
                 "bad_options",
-                f"The duplicate set {name!r} plays another game, number of players or options; "
+                "The duplicate set {name} plays another game, number of players or options; "
                 "open the table with the same ones, or name another set.",
+                name=name,
             )
         table.dealer = found["dealer"]
         table.duplicate = {"set": name, "seed": found["seed"], "dealer": table.dealer, "mine": {}}

@@ -51,7 +51,7 @@ class EntropyMixin:
             else:
                 deals.reveal(deal, seat, message["reveal"])
         except deals.EntropyError as err:
-            raise HubError(err.code, str(err)) from None
+            raise HubError.untranslated(err.code, str(err)) from None
         self.save(table)
         if table.id in self.entropy_starts and not self.entropy_pending(table):
             self.cancel(("entropy", table.id))

@@ -87,7 +87,7 @@ class HistoryMixin:
         pid = online.get(name.casefold()) or self.store.name_owner(name)
         row = self.store.get_player(pid) if pid else None
         if row is None:
-            raise HubError("no_player", f"There is no player called {name}.")
+            raise HubError("no_player", "There is no player called {name}.", name=name)
         stats = self.store.player_stats(pid)
         rated = self.store.ratings_of(pid)
         by_game = {

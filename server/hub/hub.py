@@ -31,7 +31,7 @@ from .chat import RateLimiter
 from .config import HubConfig
 from .duplicate import DuplicateMixin
 from .entropy import EntropyMixin
-from .errors import HubError
+from .errors import HubError, said
 from .guests import GuestsMixin
 from .history import HistoryMixin
 from .limits import Budget
@@ -238,8 +238,12 @@ class Hub(
                 self.bye(
                     session,
                     "version",
-                    f"This server speaks protocol version {PROTOCOL_VERSION}; your client "
-                    f"speaks version {message['v']}. Please update.",
+                    said(
+                        "This server speaks protocol version {server}; your client speaks "
+                        "version {client}. Please update.",
+                        server=PROTOCOL_VERSION,
+                        client=message["v"],
+                    ),
                 )
                 return None
             return message
@@ -255,14 +259,15 @@ class Hub(
         """Answer a bad frame; False once the client has sent too many in a row."""
         session.bad_frames += 1
         if session.bad_frames >= self.config.max_bad_frames:
-            self.bye(session, "too_many_errors", "Too many malformed messages; goodbye.")
+            self.bye(session, "too_many_errors", said("Too many malformed messages; goodbye."))
             return False
         session.push(error(err.code, err.message))
         return True
 
-    def bye(self, session: Session, code: str, message: str) -> None:
-        """Say goodbye after everything said before it, then hang up."""
-        session.push({"t": "bye", "code": code, "message": message})
+    def bye(self, session: Session, code: str, sentence: dict[str, Any]) -> None:
+        """Say goodbye (``sentence``: :func:`errors.said`) after everything said before it,
+        then hang up."""
+        session.push({"t": "bye", "code": code, **sentence})
         session.ending = True  # nothing more it sends is read
 
         def hang_up() -> None:
@@ -290,7 +295,7 @@ class Hub(
             handler(session, message)
         except HubError as err:
             self.refusals[err.code] += 1
-            session.push(error(err.code, err.message, ref=kind))
+            session.push(error(err.code, ref=kind, **err.wire()))
         except RulesError as err:
             session.push(error(err.code, err.message, ref=kind))
         except Exception:
@@ -304,9 +309,9 @@ class Hub(
         if session.refusals is not None and not session.refusals.allow():
             self.refusals["cut_off"] += 1
             log.info("session %s sent too many messages too fast; cut off", session.id)
-            self.bye(session, "too_fast", "You sent too many messages too fast; goodbye.")
+            self.bye(session, "too_fast", said("You sent too many messages too fast; goodbye."))
             return
-        session.push(error(err.code, err.message, ref=kind))
+        session.push(error(err.code, ref=kind, **err.wire()))
 
     # --- hello, identity and names -----------------------------------------------------------
 
@@ -365,7 +370,7 @@ class Hub(
             }
         )
         if warning is not None:
-            session.push(error(warning.code, warning.message, ref="hello"))
+            session.push(error(warning.code, ref="hello", **warning.wire()))
         session.push(self.lobby_message(session))
         self.player_back(player)
         if not guest and self.store.friend_requests_to(pid):
@@ -406,33 +411,51 @@ class Hub(
                 alphabets = ", ".join(sorted(s.title() for s in scripts(name)))
                 raise HubError(
                     "bad_name",
-                    f"{name} mixes letters of different alphabets ({alphabets}); "
+                    "{name} mixes letters of different alphabets ({alphabets}); "
                     "write a name in one alphabet.",
+                    name=name,
+                    alphabets=alphabets,
                 )
             like = self._name_online(name, pid)
             if like is not None:
                 if like.casefold() == name.casefold():
-                    raise HubError("name_taken", f"Someone online is already called {name}.")
-                raise HubError("name_taken", f"{name} looks too much like {like}, who is online.")
+                    raise HubError(
+                        "name_taken", "Someone online is already called {name}.", name=name
+                    )
+                raise HubError(
+                    "name_taken",
+                    "{name} looks too much like {like}, who is online.",
+                    name=name,
+                    like=like,
+                )
             owner = self.store.name_owner(name)
             if owner is not None and owner != pid:
-                raise HubError("name_taken", f"The name {name} belongs to another player.")
+                raise HubError(
+                    "name_taken", "The name {name} belongs to another player.", name=name
+                )
             owner = self.store.skeleton_owner(name, other_than=pid)
             if owner is not None:
                 like = (self.store.get_player(owner) or {}).get("name") or "another name"
                 raise HubError(
-                    "name_taken", f"{name} looks too much like {like}, another player's name."
+                    "name_taken",
+                    "{name} looks too much like {like}, another player's name.",
+                    name=name,
+                    like=like,
                 )
             if not guest:
                 try:
                     self.store.set_name(pid, name)
                 except NameTaken as err:  # set_name checks again, inside its transaction
-                    message = (
-                        f"The name {name} belongs to another player."
-                        if err.like is None
-                        else f"{name} looks too much like {err.like}, another player's name."
-                    )
-                    raise HubError("name_taken", message) from None
+                    if err.like is None:
+                        raise HubError(
+                            "name_taken", "The name {name} belongs to another player.", name=name
+                        ) from None
+                    raise HubError(
+                        "name_taken",
+                        "{name} looks too much like {like}, another player's name.",
+                        name=name,
+                        like=err.like,
+                    ) from None
             return name
         if strict:
             raise HubError("bad_name", "Choose a name.")

@@ -20,7 +20,7 @@ from server.engine.fairness import DealLog
 
 from . import deals, ratings
 from .bot_pool import SLOW_KINDS, BotPool
-from .errors import HubError
+from .errors import HubError, said
 from .results import game_results
 from .table import Seat, Table
 
@@ -31,11 +31,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def _cannot_pay(kind: str, chips: int) -> str:
+def _cannot_pay(kind: str, chips: int) -> HubError:
     """Why a stay or a raise is refused: the player has not the chips it costs."""
     if kind == "raise":
-        return f"You do not have the {chips} chips a raise costs now."
-    return f"You do not have the {chips} chips to pay the ante again, so you must fold."
+        return HubError(
+            "chips", "You do not have the {chips} chips a raise costs now.", chips=chips
+        )
+    return HubError(
+        "chips",
+        "You do not have the {chips} chips to pay the ante again, so you must fold.",
+        chips=chips,
+    )
 
 
 class PlayMixin:
@@ -65,7 +71,10 @@ class PlayMixin:
                 self.tell(
                     seat.player,
                     "chips",
-                    "You do not have the chips for this table's stake, so you have been stood up.",
+                    said(
+                        "You do not have the chips for this table's stake, "
+                        "so you have been stood up."
+                    ),
                 )
         if not table.full:
             table.status = "waiting"
@@ -128,7 +137,7 @@ class PlayMixin:
             if due:
                 account = table.accounts[seat]
                 if not self.can_pay(account, due):
-                    raise HubError("chips", _cannot_pay(action["type"], due))
+                    raise _cannot_pay(action["type"], due)
                 self.store.transfer(
                     account, f"pot:{table.id}", due, action["type"], ref=str(table.id)
                 )
@@ -351,9 +360,10 @@ class PlayMixin:
     def save(self: Hub, table: Table) -> None:
         self.store.save_table(table.id, table.record())
 
-    def tell(self: Hub, player_id: str, code: str, text: str) -> None:
+    def tell(self: Hub, player_id: str, code: str, sentence: dict[str, Any]) -> None:
+        """An ``error`` not caused by a request (``sentence``: :func:`errors.said`)."""
         if player_id in self.players:
-            self.players[player_id].push({"t": "error", "code": code, "message": text})
+            self.players[player_id].push({"t": "error", "code": code, **sentence})
 
     # --- bots, stand-ins and turn timers ----------------------------------------------------
 

@@ -53,7 +53,7 @@ class ReplayMixin:
     def _finished_record(self: Hub, game_id: int) -> dict[str, Any]:
         row = self.store.game(game_id)
         if row is None:
-            raise HubError("no_game", f"There is no finished game {game_id}.")
+            raise HubError("no_game", "There is no finished game {game}.", game=game_id)
         names = {pid: self._name_of(pid) for pid in row["players"] if pid is not None}
         return records.from_game(row, names)
 
@@ -113,7 +113,7 @@ class ReplayMixin:
         record, state = cursor.record, cursor.state
         players = len(record["seats"])
         if seat is not None and seat >= players:
-            raise HubError("no_seat", f"This game had seats 0 to {players - 1}.")
+            raise HubError("no_seat", "This game had seats 0 to {last}.", last=players - 1)
         view = state.view(seat)
         view["ask"], view["legal"] = None, []  # a replay asks nobody anything
         over = view["over"]

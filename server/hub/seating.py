@@ -31,7 +31,8 @@ class SeatingMixin:
         if owned >= self.config.tables_per_player:
             raise HubError(
                 "too_many_tables",
-                f"You already have {owned} tables open; close one before opening another.",
+                "You already have {count} tables open; close one before opening another.",
+                count=owned,
             )
         if len(self.tables) >= self.config.max_tables:
             raise HubError(
@@ -43,11 +44,16 @@ class SeatingMixin:
             # A throwaway state proves the whole setup is playable before anything is stored.
             game.new_state(message["players"], options, 0, 0)
         except RulesError as err:
-            raise HubError("bad_options", err.message) from None
+            raise HubError.untranslated("bad_options", err.message) from None
         stake = message.get("stake", 0)
         balance = self.store.balance(f"player:{player.id}")
         if stake > balance:
-            raise HubError("chips", f"A stake of {stake} is more than your {balance} chips.")
+            raise HubError(
+                "chips",
+                "A stake of {stake} is more than your {chips} chips.",
+                stake=stake,
+                chips=balance,
+            )
         table_id = self.store.next_table_id()
         # The first dealer is drawn at random (Prophet ruling 3; the same for every game).
         if self.config.seed is None:
@@ -86,7 +92,9 @@ class SeatingMixin:
             if rating > table.max_rating:
                 raise HubError(
                     "rating_too_high",
-                    f"Your rating {rating} is above this table's limit of {table.max_rating}.",
+                    "Your rating {rating} is above this table's limit of {limit}.",
+                    rating=rating,
+                    limit=table.max_rating,
                 )
 
     def on_join(self: Hub, session: Session, message: dict[str, Any]) -> None:
@@ -119,7 +127,12 @@ class SeatingMixin:
             raise HubError("started", "The game has started; join as a spectator or wait.")
         balance = self.store.balance(f"player:{player.id}")
         if balance < table.stake:
-            raise HubError("chips", f"This table's stake is {table.stake}; you have {balance}.")
+            raise HubError(
+                "chips",
+                "This table's stake is {stake}; you have {chips}.",
+                stake=table.stake,
+                chips=balance,
+            )
         self.sit(table, wanted, player)
 
     def sit(self: Hub, table: Table, index: int, player: Player) -> None:

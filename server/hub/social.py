@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from server.store import StoreError
 
-from .errors import HubError
+from .errors import HubError, said
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -32,7 +32,12 @@ class SocialMixin:
         mute = self.store.mute_on(player.id)
         if mute is not None:
             until = time.strftime("%H:%M UTC", time.gmtime(mute["until"]))
-            raise HubError("muted", f"An admin muted you in chat until {until}: {mute['reason']}")
+            raise HubError(
+                "muted",
+                "An admin muted you in chat until {until}: {reason}",
+                until=until,
+                reason=mute["reason"],
+            )
         out = {
             "t": "chat",
             "channel": message["channel"],
@@ -88,15 +93,20 @@ class SocialMixin:
             player.ignores.discard(other)
         if not player.guest:
             self.store.set_ignore(player.id, other, message["on"])
-        verb = "Ignoring" if message["on"] else "No longer ignoring"
-        session.push({"t": "notice", "code": "ignored", "message": f"{verb} {message['name']}."})
+        name = message["name"]
+        sentence = (
+            said("Ignoring {name}.", name=name)
+            if message["on"]
+            else said("No longer ignoring {name}.", name=name)
+        )
+        session.push({"t": "notice", "code": "ignored", **sentence})
 
     def on_report(self: Hub, session: Session, message: dict[str, Any]) -> None:
         """A chat line reported to the admins, with the lines around it for context."""
         player = self.need_player(session)
         key = message.get("table", "lobby") if message["channel"] == "table" else "lobby"
         recent = list(self.recent_chat.get(key, ()))
-        said = next(
+        reported = next(
             (
                 line
                 for line in reversed(recent)
@@ -104,20 +114,20 @@ class SocialMixin:
             ),
             None,
         )
-        if said is None:
+        if reported is None:
             raise HubError("no_line", "That line is no longer here to report.")
         context = [{k: v for k, v in line.items() if k != "id"} for line in recent]
-        self.store.add_report(player.id, said["id"], said, context)
-        log.info("%s reported a chat line of %s", player.id, said["id"])
+        self.store.add_report(player.id, reported["id"], reported, context)
+        log.info("%s reported a chat line of %s", player.id, reported["id"])
         session.push(
-            {"t": "notice", "code": "reported", "message": "Reported to the admins. Thank you."}
+            {"t": "notice", "code": "reported", **said("Reported to the admins. Thank you.")}
         )
 
     def player_named(self: Hub, name: str) -> str:
         online = {p.name.casefold(): p.id for p in self.players.values()}
         pid = online.get(name.casefold()) or self.store.name_owner(name)
         if pid is None:
-            raise HubError("no_player", f"There is no player called {name}.")
+            raise HubError("no_player", "There is no player called {name}.", name=name)
         return pid
 
     def spend_chat_token(self: Hub, player) -> None:
@@ -140,7 +150,7 @@ class SocialMixin:
                 raise HubError("no_player", "Name the player.")
             other = self.store.name_owner(name)
             if other is None:
-                raise HubError("no_player", f"There is no player called {name}.")
+                raise HubError("no_player", "There is no player called {name}.", name=name)
             if other == player.id:
                 raise HubError("self", "You cannot befriend yourself.")
             getattr(self, f"_friend_{op}")(session, player, other)
@@ -148,7 +158,9 @@ class SocialMixin:
 
     def _friend_add(self: Hub, session: Session, player: Player, other: str) -> None:
         if other in player.friends and player.id in self.store.friends(other):
-            raise HubError("already_friends", f"You and {self.name_of(other)} are friends.")
+            raise HubError(
+                "already_friends", "You and {name} are friends.", name=self.name_of(other)
+            )
         if other in self.store.friend_requests_to(player.id):
             self._friend_accept(session, player, other)  # they asked first: that is a yes
             return
@@ -160,7 +172,7 @@ class SocialMixin:
             {
                 "t": "notice",
                 "code": "friend_asked",
-                "message": f"Asked {self.name_of(other)} to be friends.",
+                **said("Asked {name} to be friends.", name=self.name_of(other)),
             }
         )
 
@@ -174,7 +186,7 @@ class SocialMixin:
                 {
                     "t": "notice",
                     "code": "friend_accepted",
-                    "message": f"{player.name} accepted your friend request.",
+                    **said("{name} accepted your friend request.", name=player.name),
                 }
             )
             asker.push(self.friends_message(asker))
@@ -200,7 +212,7 @@ class SocialMixin:
             self.store.answer_friend_request(sender, player.id, accept)
         except StoreError:
             raise HubError(
-                "no_request", f"{self.name_of(sender)} has not asked to be your friend."
+                "no_request", "{name} has not asked to be your friend.", name=self.name_of(sender)
             ) from None
 
     def name_of(self: Hub, player_id: str) -> str:
@@ -247,20 +259,20 @@ class SocialMixin:
                 online = {p.name.casefold(): p.id for p in self.players.values()}
                 invitee = online.get(name.casefold())
             if invitee is None:
-                raise HubError("no_player", f"There is no player called {name}.")
+                raise HubError("no_player", "There is no player called {name}.", name=name)
             self.store.add_invite(table.id, player.id, invitee)
             ignored = invitee in self.players and player.id in self.players[invitee].ignores
             if invitee in self.players and not ignored:
                 self.players[invitee].push(
                     {"t": "invite", "table": table.id, "from": player.name, "game": table.game}
                 )
-            session.push({"t": "notice", "code": "invited", "message": f"Invited {name}."})
+            session.push({"t": "notice", "code": "invited", **said("Invited {name}.", name=name)})
             return
         if player.id not in self.store.invited(table.id):
             raise HubError("no_invite", "You have no invitation to this table.")
         if op == "decline":
             self.store.set_invite(table.id, player.id, "declined")
-            session.push({"t": "notice", "code": "declined", "message": "Invitation declined."})
+            session.push({"t": "notice", "code": "declined", **said("Invitation declined.")})
             return
         self.store.set_invite(table.id, player.id, "accepted")
         self.on_join(session, {"t": "join", "table": table.id})

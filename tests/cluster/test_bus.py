@@ -12,6 +12,7 @@ from protocol.connection import queue_pair
 from server.bus.gateway import RemoteHub
 from server.hub import Hub
 from server.hub.bus import HubBus
+from server.hub.errors import said
 from tests.hub.conftest import fast_config
 from tests.hub.harness import Client, play_to_end
 
@@ -132,7 +133,7 @@ async def test_a_session_the_hub_hangs_up_ends_at_the_gateway(hub, gateways):
     di = connect(gateway)
     await di.hello("Di", identity="SHA256:di")
     (session,) = hub.sessions
-    hub.bye(session, "kicked", "Goodbye.")
+    hub.bye(session, "kicked", said("Goodbye."))
     bye = await di.expect("bye")
     assert bye["code"] == "kicked"
     deadline = time.monotonic() + 5
