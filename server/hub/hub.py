@@ -290,7 +290,7 @@ class Hub(
             handler(session, message)
         except HubError as err:
             self.refusals[err.code] += 1
-            session.push(error(err.code, err.message, ref=kind))
+            session.push(error(err.code, err.message, ref=kind, **err.extra))
         except RulesError as err:
             session.push(error(err.code, err.message, ref=kind))
         except Exception:
