@@ -37,6 +37,7 @@ from .entropy import Entropy
 from .i18n import LANGUAGES, N_, _, ascii_catalog, translations
 from .model import LATE_BELL, ClientModel, turn_clock
 from .prefs import Prefs
+from .refusals import refusal_text
 from .screens.base import GambitScreen
 from .themes import MONO, THEME_NAMES
 
@@ -260,7 +261,7 @@ class GambitApp(App[None]):
                 self.broadcast(events.Refused, message.get("ref"))
                 return
             self.notify(
-                message.get("message", ""),
+                refusal_text(message),
                 severity="error" if kind == "error" else "information",
             )
             if kind == "error":

@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from ..i18n import N_, _
 from ..names import ACCESS, favoured_choice_label, game_title, option_label
+from ..refusals import refusal_text
 from ..widgets.line_input import LineInput
 from .base import GambitModal
 
@@ -412,7 +413,7 @@ class CreateTableScreen(GambitModal):
             )
             self.show_error("stake", text)
         else:
-            self.show_error(None, str(message.get("message") or _("The server refused.")))
+            self.show_error(None, refusal_text(message))
         return True
 
     def action_cancel(self) -> None:
