@@ -21,6 +21,10 @@ REFUSALS = {
         "You hold a seat at table {table} of the duplicate set {set}: one table of a set at a "
         "time, not even to watch another."
     ),
+    "duplicate_unplayed": N_(
+        "Game {game} of the duplicate set {set} is yet to be played at your table {table}; its "
+        "record opens once you have played it."
+    ),
     "duplicate_watching": N_(
         "You are watching table {table} of the duplicate set {set}; leave it before you sit "
         "at another table of the set."

@@ -23,7 +23,9 @@ person has seen, and refuses a seat at a table whose next game is not past it
 (``duplicate_seen``). While a person sits (or is kept a seat) at one table of a set they may
 neither sit at nor watch another (``duplicate_seated``), nor sit at one while watching
 another (``duplicate_watching``); so what they see only grows with their own table's games.
-The errors carry ``set``, ``table`` and ``game`` for the app to say them in its language.
+A finished game's record or replay of an open set counts as seen too, and is refused to whose
+own table of the set has yet to play it (``duplicate_unplayed``). The errors carry ``set``,
+``table`` and ``game`` for the app to say them in its language.
 
 Such deals are known before they are played (another table may have played them already), so
 they are marked not fair, with their reason, at the table and in the record. A set lives as
@@ -202,6 +204,43 @@ class DuplicateMixin:
         people = [p for s in table.seats for p in (s.player, s.reserved) if p is not None]
         people += [s.player.id for s in self.spectators.get(table.id, ()) if s.player is not None]
         self._note_seen(table, people, index)
+
+    def duplicate_may_open(self: Hub, player: Player, record: dict[str, Any]) -> None:
+        """Before a finished game's record or replay (its seed, every hand) is shown: if it is
+        a game of an open set, raise if the player's own table of the set has yet to play it;
+        else it counts as seen."""
+        deal = record.get("deal") or {}
+        if deal.get("note") != deals.DUPLICATE_NOTE or not deal.get("hub_seed"):
+            return
+        for name, found in self.duplicate_sets.items():
+            tables = [t for t in self.tables.values() if (t.duplicate or {}).get("set") == name]
+            if not tables:
+                continue
+            reached = max(t.games_played for t in tables)
+            index = next(
+                (
+                    k
+                    for k in range(reached + 1)
+                    if duplicate.deal_seed(found["seed"], k) == deal["hub_seed"]
+                ),
+                None,
+            )
+            if index is None:
+                continue
+            for table in tables:
+                held = table.seat_of(player.id), table.reserved_seat_of(player.id)
+                if held != (None, None) and table.games_played <= index:
+                    raise HubError(
+                        "duplicate_unplayed",
+                        f"Game {index + 1} of the duplicate set {name!r} is yet to be played at "
+                        f"your table {table.id}; its record opens once you have played it.",
+                        set=name,
+                        table=table.id,
+                        game=index + 1,
+                    )
+            if self._note_seen(tables[0], [player.id], index):
+                self.save(tables[0])
+            return
 
     # --- deals and results --------------------------------------------------------------------
 

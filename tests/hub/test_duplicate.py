@@ -176,6 +176,16 @@ async def test_nobody_holds_cards_of_a_set_they_have_seen(store):
         await ada.send("spectate", table=waiting)
         assert (await ada.expect("error", ref="spectate"))["code"] == "duplicate_seated"
 
+        # Bob's table has yet to play game 1: its record (seed, hands) is not for him yet.
+        game_id = store.games_of("key-ada", 9)[0]["id"]
+        await bob.send("record", game=game_id)
+        error = await bob.expect("error", ref="record")
+        assert (error["code"], error["table"], error["game"]) == ("duplicate_unplayed", waiting, 1)
+        await bob.send("replay", game=game_id, step=0)
+        assert (await bob.expect("error", ref="replay"))["code"] == "duplicate_unplayed"
+        await ada.send("record", game=game_id)  # her own game, played
+        assert (await ada.expect("record"))["game"] == game_id
+
         await cy.send("spectate", table=played)  # the finished game 1 is on show
         await cy.expect("table")
         await cy.send("join", table=waiting)
