@@ -200,6 +200,8 @@ class DuplicateMixin:
         move = dup.get("number", 0) % table.players
         if table.status == "between" and dup.get("turned", 0) < index and move:
             table.seats = table.seats[move:] + table.seats[:move]
+            if len(table.rating_changes) == table.players:  # the last game's, by its seats
+                table.rating_changes = table.rating_changes[move:] + table.rating_changes[:move]
         dup["turned"] = index
         people = [p for s in table.seats for p in (s.player, s.reserved) if p is not None]
         people += [s.player.id for s in self.spectators.get(table.id, ()) if s.player is not None]
