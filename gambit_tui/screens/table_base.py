@@ -301,10 +301,14 @@ class TableScreen(GambitScreen):
             parts.append(_("watching"))
         elif info.get("status") != "playing":
             parts.append(status_label(info.get("status", "")))
-        # While the table waits or is between games the prompt shows these.
-        if (dup := info.get("duplicate")) and info.get("status") == "playing":
+        # While the table waits or is between games the prompt shows these; but at a table of
+        # a duplicate set its hint leads with whose cards the player holds, and the waiting
+        # room's commitment may not fit after it: it is told here.
+        dup, status = info.get("duplicate"), info.get("status")
+        if dup and status == "playing":
             parts.append(_("set {set}, game {game}").format(set=dup["set"], game=dup["game"]))
-        if info.get("status") == "playing" and (deal := deal_text(info.get("deal"))):
+        shown = status == "playing" or (dup and status == "waiting")
+        if shown and (deal := deal_text(info.get("deal"))):
             parts.append(deal)
         return " · ".join(parts)
 
