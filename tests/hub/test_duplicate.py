@@ -200,6 +200,9 @@ async def test_nobody_holds_cards_of_a_set_they_have_seen(store):
         await ada.send("leave", table=played)  # her table closes; the set lives on at Bob's
         await ada.expect("left")
         assert played not in hub.tables
+        # What Ada and Cy have seen is saved with the set's table that is left (for a restart).
+        (row,) = [r for r in store.live_tables() if r["info"]["id"] == waiting]
+        assert row["info"]["duplicate"]["seen"] == {"key-ada": 0, "key-cy": 0}
         await ada.send("join", table=waiting)
         error = await ada.expect("error", ref="join")
         assert (error["code"], error["game"]) == ("duplicate_seen", 1)
