@@ -64,7 +64,8 @@ def _key(table: Table) -> dict[str, Any]:
 
 class DuplicateMixin:
     def _init_duplicate(self: Hub) -> None:
-        #: name → {game, players, options, dealer, seed, results: {game index: {table: row}}}
+        #: name → {game, players, options, dealer, seed, results: {game index: {table: row}},
+        #: seen: {player id: the last game index they have seen}, tables: how many joined}
         self.duplicate_sets: dict[str, dict[str, Any]] = {}
 
     def join_duplicate_set(self: Hub, table: Table, name: str, player: Player) -> None:
