@@ -272,7 +272,11 @@ class LobbyScreen(GambitScreen):
             details.append(_("rating ≤ {n}").format(n=info["max_rating"]))
         if info.get("duplicate"):
             # A new table of this name is dealt the same cards (the new-table form).
-            details.append(_("duplicate set {name}").format(name=info["duplicate"]))
+            details.append(
+                _("duplicate set {name}, game {game}").format(
+                    name=info["duplicate"], game=info.get("games_played", 0) + 1
+                )
+            )
         if info.get("spectators"):
             details.append(
                 ngettext("{n} watching", "{n} watching", info["spectators"]).format(

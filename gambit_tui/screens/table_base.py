@@ -23,6 +23,7 @@ from ..result_text import result_text, result_title
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.choice_row import ChoiceRow
 from ..widgets.hand_row import HandRow
+from ..widgets.prompt_bar import PromptBar
 from ..widgets.result_panel import ResultPanel
 from .base import GambitScreen, while_composed
 
@@ -247,14 +248,12 @@ class TableScreen(GambitScreen):
 
     def deal_hint(self) -> Text:
         """Under the waiting room's prompt: the next game's deal, committed before it is dealt,
-        with why it is not fair if it is not."""
+        with why it is not fair if it is not (after whose cards the player holds, at a table
+        of a duplicate set)."""
         text = deal_text(self.info.get("deal"), reason=True)
-        if not text:
-            return Text("")
-        return Text(
-            _("Committed before the deal: {deal}").format(deal=text),
-            style="dim",
-        )
+        if text:
+            text = _("Committed before the deal: {deal}").format(deal=text)
+        return self._with_duplicate(text)
 
     def soon_hint(self, soon: str) -> Text:
         """Under a finished game's prompt: the next game starts soon, and its deal is
@@ -262,7 +261,35 @@ class TableScreen(GambitScreen):
         text = deal_text(self.info.get("deal"), reason=True)
         if text:
             soon = _("{soon}: {deal}").format(soon=soon.rstrip("."), deal=text)
-        return Text(soon, style="dim")
+        return self._with_duplicate(soon)
+
+    def _with_duplicate(self, hint: str) -> Text:
+        """A hint led by :meth:`duplicate_hint` when there is one (what does not fit goes
+        from the end: the deal's commitment, then this)."""
+        parts = [part for part in (self.duplicate_hint(), hint) if part]
+        return Text(PromptBar.HINT_SEP.join(parts), style="dim")
+
+    def duplicate_hint(self) -> str:
+        """At a table of a duplicate set: which game of the set, and whose cards the player
+        holds; once a game is over, the seat whose cards they hold next (at the set's later
+        tables people move seats between games: ``server/hub/duplicate.py``)."""
+        dup = self.info.get("duplicate")
+        seat = self.seat
+        if not dup or seat is None:
+            return ""
+        view = self.view
+        if view is not None and view.get("over"):
+            move = int(dup.get("move") or 0)
+            after = (seat - move) % len(self.info["seats"])
+            text = (
+                _("Set {set}, game {game} next: you move to seat {seat}")
+                if move
+                else _("Set {set}, game {game} next: you keep seat {seat}")
+            )
+            return text.format(set=dup["set"], game=dup["game"] + 1, seat=after + 1)
+        return _("Set {set}, game {game}: you hold seat {seat}'s cards").format(
+            set=dup["set"], game=dup["game"], seat=seat + 1
+        )
 
     def status_context(self) -> str:
         info = self.info
@@ -274,8 +301,14 @@ class TableScreen(GambitScreen):
             parts.append(_("watching"))
         elif info.get("status") != "playing":
             parts.append(status_label(info.get("status", "")))
-        # While the table waits or is between games the prompt shows the next deal's.
-        if info.get("status") == "playing" and (deal := deal_text(info.get("deal"))):
+        # While the table waits or is between games the prompt shows these; but at a table of
+        # a duplicate set its hint leads with whose cards the player holds, and the waiting
+        # room's commitment may not fit after it: it is told here.
+        dup, status = info.get("duplicate"), info.get("status")
+        if dup and status == "playing":
+            parts.append(_("set {set}, game {game}").format(set=dup["set"], game=dup["game"]))
+        shown = status == "playing" or (dup and status == "waiting")
+        if shown and (deal := deal_text(info.get("deal"))):
             parts.append(deal)
         return " · ".join(parts)
 

@@ -85,6 +85,7 @@ class PlayMixin:
             return
         self.cancel(("entropy", table.id))
         self.entropy_starts.discard(table.id)
+        self.duplicate_game_starts(table)  # seats turn, and who sees this game is noted
         deals.close(deal, [i for i, s in enumerate(table.seats) if s.player is not None])
         game = get_game(table.game)
         # The seed whose commitment the table has been showing, mixed with players' values.

@@ -60,8 +60,9 @@ class ReplayMixin:
     def on_record(self: Hub, session: Session, message: dict[str, Any]) -> None:
         """A finished game's record, without its moves: who played, how it ended, its deal
         (the seed revealed) and the verdict of checking it (``docs/fair-deals.md``)."""
-        self.need_player(session)
+        player = self.need_player(session)
         record = self._finished_record(message["game"])
+        self.duplicate_may_open(player, record)  # a set's game someone may yet hold
         report = verify(record)
         deal = record.get("deal") or {}
         session.push(
@@ -107,10 +108,11 @@ class ReplayMixin:
     def on_replay(self: Hub, session: Session, message: dict[str, Any]) -> None:
         """The table of a finished game after ``step`` actions, as ``seat`` saw it (None: as a
         spectator saw it), with every hand open: the game is over, nothing is secret now."""
-        self.need_player(session)
+        player = self.need_player(session)
         game_id, seat = message["game"], message.get("seat")
         cursor = self._cursor(session, game_id, message["step"])
         record, state = cursor.record, cursor.state
+        self.duplicate_may_open(player, record)
         players = len(record["seats"])
         if seat is not None and seat >= players:
             raise HubError("no_seat", "This game had seats 0 to {last}.", last=players - 1)

@@ -73,7 +73,7 @@ class SeatingMixin:
             timer=float(message.get("timer", self.config.turn_timer)),
         )
         if message.get("duplicate"):
-            self.join_duplicate_set(table, message["duplicate"])
+            self.join_duplicate_set(table, message["duplicate"], player)
         self.draw_deal(table)  # its first deal's commitment shows from the start
         self.tables[table.id] = table
         self.sit(table, 0, player)  # the creator takes the first seat (and saves the table)
@@ -114,6 +114,7 @@ class SeatingMixin:
                 player.push({"t": "stand_in", "table": table.id, **away})
             return
         self.may_join(table, player)
+        self.duplicate_may_sit(table, player)
         if wanted is None:
             free = [i for i, s in enumerate(table.seats) if s.empty]
             if not free:
@@ -181,6 +182,7 @@ class SeatingMixin:
             raise HubError("seated", "You sit at this table; you see it from your seat.")
         if table.access != "everyone":
             self.may_join(table, player)
+        self.duplicate_watch(table, player)
         session.spectating.add(table.id)
         self.spectators.setdefault(table.id, set()).add(session)
         session.push(self.table_message(table, None))

@@ -36,7 +36,8 @@ async def test_tables_of_a_set_deal_the_same_cards_and_compare_results(hub, stor
     assert hub.tables[first].dealer == hub.tables[second].dealer
     info = ada.tables[first]["info"]
     assert info["deal"]["fair"] is False and info["deal"]["reason"] == "duplicate"
-    assert info["duplicate"] == {"set": "friday", "game": 1, "others": []}
+    assert info["duplicate"] == {"set": "friday", "game": 1, "move": 0, "others": []}
+    assert bob.tables[second]["info"]["duplicate"]["move"] == 1  # the set's second table
 
     await ada.send("start", table=first)
     await play_to_end({0: ada}, first)
@@ -107,6 +108,9 @@ async def test_a_restarted_server_keeps_its_sets(store):
         assert found["seed"] == seed and found["dealer"] == hub.duplicate_sets["late"]["dealer"]
         assert again.tables[table].deal["commitment"] == commitment
         assert found["results"]["0"][table]["seats"][0]["name"] == "Ada"
+        # Who has seen which game stays known: Ada may not hold game 1's cards elsewhere.
+        assert found["seen"] == {"key-ada": 0} and found["tables"] == 1
+        assert again.tables[table].duplicate["seen"] is found["seen"]
     finally:
         await ada.close()
         await again.stop()
@@ -129,5 +133,127 @@ async def test_a_duplicate_deal_takes_no_players_entropy(hub):
         await client.until(lambda m, t=table: m["t"] == "table" and m["table"] == t and m["view"])
     seeds = [hub.tables[t].state.params["seed"] for t in (first, second)]
     assert seeds[0] == seeds[1]
+    await ada.close()
+    await bob.close()
+
+
+async def _game(client, table: int, game: int) -> dict:
+    """The client's table message once game ``game`` of the set is under way there."""
+    return await client.until(
+        lambda m: (
+            m["t"] == "table"
+            and m["table"] == table
+            and m["view"] is not None
+            and not m["view"]["over"]
+            and m["info"]["duplicate"]["game"] == game
+        )
+    )
+
+
+async def test_nobody_holds_cards_of_a_set_they_have_seen(store):
+    """Ada played game 1 at one table: she may not sit for game 1 at another of the set, nor
+    watch another while she sits; Cy, who watched her game, may not sit for it either. Bots
+    sit at both tables; a newcomer may."""
+    hub = Hub(store, fast_config(between_games=600.0))  # the finished game stays on show
+    await hub.start()
+    ada, bob, cy, dee = [await connect(hub) for _ in range(4)]
+    try:
+        for client, name in ((ada, "Ada"), (bob, "Bob"), (cy, "Cy"), (dee, "Dee")):
+            await client.hello(name, identity=f"key-{name.lower()}")
+        await bob.send("create_table", **SETUP, duplicate="night")
+        waiting = (await bob.expect("table"))["table"]  # seats 1 and 2 free, game 1 next
+        played = await _open(ada, "night")
+        await ada.send("start", table=played)
+        await play_to_end({0: ada}, played)
+
+        await ada.send("join", table=waiting)
+        error = await ada.expect("error", ref="join")
+        assert (error["code"], error["args"]["set"], error["args"]["table"]) == (
+            "duplicate_seated",
+            "night",
+            played,
+        )
+        await ada.send("spectate", table=waiting)
+        assert (await ada.expect("error", ref="spectate"))["code"] == "duplicate_seated"
+
+        # Bob's table has yet to play game 1: its record (seed, hands) is not for him yet.
+        game_id = store.games_of("key-ada", 9)[0]["id"]
+        await bob.send("record", game=game_id)
+        error = await bob.expect("error", ref="record")
+        assert error["code"] == "duplicate_unplayed"
+        assert (error["args"]["table"], error["args"]["game"]) == (waiting, 1)
+        await bob.send("replay", game=game_id, step=0)
+        assert (await bob.expect("error", ref="replay"))["code"] == "duplicate_unplayed"
+        await ada.send("record", game=game_id)  # her own game, played
+        assert (await ada.expect("record"))["game"] == game_id
+
+        await cy.send("spectate", table=played)  # the finished game 1 is on show
+        await cy.expect("table")
+        await cy.send("join", table=waiting)
+        error = await cy.expect("error", ref="join")
+        assert (error["code"], error["args"]["table"]) == ("duplicate_watching", played)
+        await cy.send("leave", table=played)
+        await cy.expect("left")
+        await cy.send("join", table=waiting)
+        error = await cy.expect("error", ref="join")
+        assert error["code"] == "duplicate_seen"
+        assert (error["args"]["set"], error["args"]["game"]) == ("night", 1)
+
+        await ada.send("leave", table=played)  # her table closes; the set lives on at Bob's
+        await ada.expect("left")
+        assert played not in hub.tables
+        # What Ada and Cy have seen is saved with the set's table that is left (for a restart).
+        (row,) = [r for r in store.live_tables() if r["info"]["id"] == waiting]
+        assert row["info"]["duplicate"]["seen"] == {"key-ada": 0, "key-cy": 0}
+        await ada.send("join", table=waiting)
+        error = await ada.expect("error", ref="join")
+        assert (error["code"], error["args"]["game"]) == ("duplicate_seen", 1)
+        await ada.send("create_table", **SETUP, duplicate="night")  # a new table: game 1 again
+        assert (await ada.expect("error", ref="create_table"))["code"] == "duplicate_seen"
+        assert [t.id for t in hub.tables.values()] == [waiting]  # nothing changed
+
+        await dee.send("join", table=waiting)
+        msg = await dee.until(
+            lambda m: m["t"] == "table" and m["table"] == waiting and m["seat"] is not None
+        )
+        assert msg["info"]["seats"][1]["name"] == "Dee"
+        seen = hub.duplicate_sets["night"]["seen"]
+        assert seen == {"key-ada": 0, "key-cy": 0}  # (Bob and Dee have seen nothing yet)
+    finally:
+        for client in (ada, bob, cy, dee):
+            await client.close()
+        await hub.stop()
+
+
+async def test_people_move_seats_at_a_sets_later_tables(hub, store):
+    """The set's first table keeps its seats; at its second everyone moves one seat back
+    after each game, so Bob meets each seat's cards of the deals Ada holds at the first."""
+    ada, bob = await connect(hub), await connect(hub)
+    await ada.hello("Ada", identity="key-ada")
+    await bob.hello("Bob", identity="key-bob")
+    first = await _open(ada, "rota")
+    await bob.send("create_table", **SETUP, stake=10, duplicate="rota")
+    second = (await bob.expect("table"))["table"]
+    await bob.send("add_bot", table=second, seat=1, kind="random")
+    await bob.send("add_bot", table=second, seat=2, kind="heuristic")
+    await bob.until(
+        lambda m: m["t"] == "table" and m["table"] == second and m["info"]["seats"][2]["bot"]
+    )
+    chips = store.balance("player:key-bob")
+    for client, table in ((ada, first), (bob, second)):
+        await client.send("start", table=table)
+        await play_to_end({0: client}, table)
+    msg = await _game(bob, second, 2)
+    assert msg["seat"] == 2
+    assert [s["bot"] for s in msg["info"]["seats"]] == ["random", "heuristic", None]
+    assert hub.tables[second].seats[2].player == "key-bob"
+    assert (await _game(ada, first, 2))["seat"] == 0  # the first table keeps its seats
+    # Game 2 is dealt alike at both tables, whoever now holds which seat.
+    seeds = [hub.tables[t].state.params["seed"] for t in (first, second)]
+    assert seeds[0] == seeds[1]
+    # Bob's chips: the first game's result and the second's ante, from his own account.
+    row = store.games_of("key-bob", 9)[-1]
+    assert store.balance("player:key-bob") == chips + row["chips"] - 10
+    assert store.ledger_total() == 0
     await ada.close()
     await bob.close()

@@ -335,7 +335,8 @@ def test_a_finished_game_is_replayed_from_your_games(serve, players, tmp_path):
 
 def test_a_duplicate_table_over_ssh(serve, players, keys):
     """The new-table form's duplicate set field, typed over ssh: the table is told as the
-    set's, its deal committed but not fair (duplicate), and the lobby names the set."""
+    set's (whose cards Ed holds), its deal committed but not fair, and the lobby names the
+    set and its game."""
     ed = Player(serve, "Ed", key=keys["ed"])
     players.append(ed)
     ed.enter_lobby()
@@ -347,7 +348,9 @@ def test_a_duplicate_table_over_ssh(serve, players, keys):
     ed.press("club-7")
     ed.settle()
     ed.press("\x13")  # ctrl+s: create
-    screen = ed.wait_for(r"Committed before the deal: deal \w{12} not fair: duplicate")
+    # The waiting room says whose cards Ed holds; the next deal's commitment is above.
+    screen = ed.wait_for(r"Set club-7, game 1: you hold seat 1's cards")
+    screen = ed.wait_for(r"Table \d+ · stake \d+ · waiting · deal \w{12} not fair")
     number = re.search(r"Table (\d+) · stake", screen).group(1)
     ed.press("\x1b")  # back to the lobby, the table kept
     screen = ed.wait_for(rf"│ {number}  Prophet")
@@ -355,4 +358,4 @@ def test_a_duplicate_table_over_ssh(serve, players, keys):
     index = next(i for i, line in enumerate(rows) if line.startswith(f"│ {number}  "))
     ed.settle()
     ed.press("\x1b[B" * index)  # down to its row: its details name the set
-    ed.wait_for(rf"Table {number}, opened by Ed(?s:.*)duplicate set club-7")
+    ed.wait_for(rf"Table {number}, opened by Ed(?s:.*)duplicate set club-7, game 1")

@@ -8,6 +8,7 @@ from textual.widgets import Input, Select
 
 from gambit_tui.screens.create_table import CreateTableScreen
 from gambit_tui.screens.pg_table import PGTableScreen
+from gambit_tui.widgets.prompt_bar import PromptBar
 from protocol.term import TermInfo
 from tests.hub.harness import connect, play_to_end
 
@@ -64,3 +65,56 @@ async def test_the_result_compares_your_cards_with_the_other_tables(hub, lang):
         head, bob_row, summary, _ = EXPECTED[lang]
         assert head in text and f"{bobs}, {bob_row}" in text and summary in text, text
         assert cuts(app) == [], text
+
+
+SEATS = {
+    "en": (
+        "Set friday, game 1: you hold seat 1's cards",
+        "Set friday, game 2 next: you move to seat 3",
+        "You have seen game 1 of the",
+    ),
+    "de-ascii": (
+        "Serie friday, Spiel 1: Sie halten die Karten von Platz 1",
+        "Serie friday, als Naechstes Spiel 2: Sie ruecken auf Platz 3",
+        "Sie haben Spiel 1 der",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", list(SEATS))
+async def test_the_table_says_whose_cards_you_hold_and_the_hub_refuses_them_twice(hub, lang):
+    """At the set's second table: the waiting room says whose cards the player holds, the
+    finished game where they move next; having played game 1, a new table of the set (game 1
+    again) is refused, in the player's language."""
+    await _bob_plays_the_set_first(hub)
+    app = make_app(hub, term=TermInfo(lang=LOCALES[lang]))
+    holds, moves, refused = SEATS[lang]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+
+        async def open_friday() -> None:
+            await pilot.press("n")
+            await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            app.screen.query_one("#players", Select).value = 3
+            app.screen.query_one("#duplicate", Input).value = "friday"
+            await pilot.press("ctrl+s")
+
+        await open_friday()
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+        screen = app.screen
+        # (In German the waiting room's question takes both rows of the prompt at 80x24.)
+        await wait_for(pilot, lambda: holds in screen.query_one(PromptBar).hint.plain)
+        await pilot.press("b", "b")
+        await wait_for(pilot, lambda: all(s["bot"] or s["name"] for s in screen.info["seats"]))
+        await pilot.press("s")
+        await wait_for(pilot, lambda: screen.ask is not None)
+        await play_deal_by_keys(pilot)
+        await pilot.press("enter")  # the result closes: the prompt shows the next game
+        await wait_for(pilot, lambda: moves in screen_text(app))
+        assert cuts(app) == [], screen_text(app)
+
+        await pilot.press("q")  # the table closes with its last person; the set lives on
+        await wait_for(pilot, lambda: not isinstance(app.screen, PGTableScreen))
+        await open_friday()
+        await wait_for(pilot, lambda: refused in screen_text(app))
+        assert isinstance(app.screen, CreateTableScreen)
