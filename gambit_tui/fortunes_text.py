@@ -9,26 +9,31 @@ the app never works it out again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
 
+from protocol.cards import (
+    FORTUNES_COURTS,
+    FORTUNES_RANK_LABELS,
+    FORTUNES_STAR,
+    FORTUNES_SUITS,
+    fortunes_value,
+)
+
 from .cards import CardStyle, DeckFaces
 from .i18n import N_, _
+from .sentences import Names
 
-STAR = "*"
+STAR = FORTUNES_STAR
 #: Tarot's mundane suits and their French cousins: Wands ♣, Cups ♥, Swords ♠, Pentacles ♦.
 SUIT_SYMBOLS = {"W": "♣", "C": "♥", "S": "♠", "P": "♦"}
 STAR_SYMBOL = "★"
 SUITS = "WCSP*"
-SUIT_NAMES = {
-    "W": N_("Wands"),
-    "C": N_("Cups"),
-    "S": N_("Swords"),
-    "P": N_("Pentacles"),
-    STAR: N_("Stars"),
-}
+#: The suits' and ranks' names in English (``protocol.cards`` holds them, and the catalog
+#: tool extracts them from there), translated where they are shown.
+SUIT_NAMES = {**FORTUNES_SUITS, STAR: N_("Stars")}
+RANK_NAMES = {1: N_("Ace"), **FORTUNES_COURTS}
 #: The "rank of Suit" pattern of each mundane suit, so languages can inflect the suit.
 _OF_SUIT = {
     "W": N_("{rank} of Wands"),
@@ -36,9 +41,6 @@ _OF_SUIT = {
     "S": N_("{rank} of Swords"),
     "P": N_("{rank} of Pentacles"),
 }
-RANK_NAMES = {1: N_("Ace"), 11: N_("Herald"), 12: N_("Knight"), 13: N_("Riga"), 14: N_("Righ")}
-#: Card faces as the rules page writes them: A, 2–10, H, K, Rg, Rh.
-RANK_FACES = {1: "A", 11: "H", 12: "K", 13: "Rg", 14: "Rh"}
 
 #: Seats by their place from the dealer: East deals, then South, West and North clockwise.
 COMPASS = (N_("East"), N_("South"), N_("West"), N_("North"))
@@ -58,15 +60,7 @@ _TEAM_STYLE = {
 }
 
 
-# --- sentences with coloured parts ------------------------------------------------------------
-
-
 # --- cards ---------------------------------------------------------------------------------
-
-
-def value(code: str) -> int:
-    """Ace 1 … 10, Herald 11, Knight 12, Riga 13, Righ 14; a Star its number 0–21."""
-    return int(code[1:])
 
 
 def suit_style(suit: str, style: CardStyle) -> str:
@@ -84,10 +78,10 @@ def suit_style(suit: str, style: CardStyle) -> str:
 def card_label(code: str, style: CardStyle) -> str:
     """The plain face of a card: "Rh♣", "10♥", "★7"; "Rh♣W" with letters; "RhW", "*7" in
     ASCII."""
-    n = value(code)
+    n = fortunes_value(code)
     if code[0] == STAR:
         return f"{STAR if style.ascii else STAR_SYMBOL}{n}"
-    rank = RANK_FACES.get(n, str(n))
+    rank = FORTUNES_RANK_LABELS.get(n, str(n))
     suit = code[0]
     if style.ascii:
         return f"{rank}{suit}"
@@ -121,7 +115,7 @@ def suit_name(suit: str) -> str:
 
 def card_name(code: str) -> str:
     """A card in words: "Righ of Wands", "7 of Cups", "Star 7"."""
-    n = value(code)
+    n = fortunes_value(code)
     if code[0] == STAR:
         return _("Star {n}").format(n=n)
     rank = _(RANK_NAMES[n]) if n in RANK_NAMES else str(n)
@@ -131,7 +125,7 @@ def card_name(code: str) -> str:
 def _rank(code: str) -> int:
     """Strength for sorting: the value; Stars after every mundane card (they are no rank of
     the mundane suits, and a hand reads better with them together at the end)."""
-    return value(code) + (100 if code[0] == STAR else 0)
+    return fortunes_value(code) + (100 if code[0] == STAR else 0)
 
 
 #: The Fortunes deck for the shared hand row and trick view.
@@ -226,8 +220,6 @@ def disposition_short(disposition: str) -> str:
 
 
 # --- what just happened --------------------------------------------------------------------
-
-Names = Callable[[int], str]
 
 
 def notices(

@@ -90,6 +90,8 @@ def french_suit(code: str) -> str:
 FORTUNES_SUITS = {"W": "Wands", "C": "Cups", "S": "Swords", "P": "Pentacles"}
 FORTUNES_STAR = "*"
 FORTUNES_COURTS = {11: "Herald", 12: "Knight", 13: "Riga", 14: "Righ"}
+#: Short rank labels as the rules page writes them: A, 2–10, H, K, Rg, Rh.
+FORTUNES_RANK_LABELS = {1: "A", 11: "H", 12: "K", 13: "Rg", 14: "Rh"}
 FORTUNES_DECK: tuple[str, ...] = tuple(
     s + str(n) for s in FORTUNES_SUITS for n in range(1, 15)
 ) + tuple(FORTUNES_STAR + str(n) for n in range(22))
@@ -145,11 +147,6 @@ def describe(deck: str, code: str) -> CardFace:
     value = fortunes_value(code)
     if code[0] == FORTUNES_STAR:
         return CardFace(code, str(value), "*", f"Star {value}")
-    court = FORTUNES_COURTS.get(value)
-    rank = "A" if value == 1 else (court[0] if court else str(value))
-    label = "Ace" if value == 1 else (court or str(value))
-    if court == "Riga":
-        rank = "Rg"
-    elif court == "Righ":
-        rank = "Rh"
+    rank = FORTUNES_RANK_LABELS.get(value, str(value))
+    label = "Ace" if value == 1 else FORTUNES_COURTS.get(value, str(value))
     return CardFace(code, rank, code[0], f"{label} of {FORTUNES_SUITS[code[0]]}")
