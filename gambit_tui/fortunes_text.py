@@ -21,7 +21,7 @@ from protocol.cards import (
     fortunes_value,
 )
 
-from .cards import CardStyle, DeckFaces
+from .cards import CardStyle, DeckFaces, face_label, suit_colour
 from .i18n import N_, _
 from .sentences import Names
 
@@ -66,13 +66,9 @@ _TEAM_STYLE = {
 def suit_style(suit: str, style: CardStyle) -> str:
     """A suit's colour: Stars violet, the mundane suits black and red (or four colours, as the
     French deck's)."""
-    if style.theme == "mono":
-        return "bold"
-    if suit == STAR:
+    if suit == STAR and style.theme != "mono":
         return _STAR_STYLE.get(style.theme, _STAR_STYLE["dark"])
-    if style.four_colour:
-        return _FOUR.get(style.theme, _FOUR["dark"])[suit]
-    return _TWO[suit]
+    return suit_colour(suit, style, _TWO, _FOUR)
 
 
 def card_label(code: str, style: CardStyle) -> str:
@@ -81,13 +77,7 @@ def card_label(code: str, style: CardStyle) -> str:
     n = fortunes_value(code)
     if code[0] == STAR:
         return f"{STAR if style.ascii else STAR_SYMBOL}{n}"
-    rank = FORTUNES_RANK_LABELS.get(n, str(n))
-    suit = code[0]
-    if style.ascii:
-        return f"{rank}{suit}"
-    if style.suit_letters:
-        return f"{rank}{SUIT_SYMBOLS[suit]}{suit}"
-    return f"{rank}{SUIT_SYMBOLS[suit]}"
+    return face_label(FORTUNES_RANK_LABELS.get(n, str(n)), code[0], SUIT_SYMBOLS, style)
 
 
 def card_text(code: str | None, style: CardStyle, *, empty: str = "—") -> Text:
