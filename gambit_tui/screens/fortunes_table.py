@@ -33,7 +33,7 @@ from ..fortunes_text import (
 from ..i18n import N_, _, ngettext
 from ..sentences import fill
 from ..widgets.chat_panel import ChatPanel
-from ..widgets.choice_row import ChoiceRow, digit_range, pick_hint
+from ..widgets.choice_row import ChoiceRow, digit_range
 from ..widgets.fortunes_compass import FortunesCompass
 from ..widgets.fortunes_hand import FortunesHand
 from ..widgets.fortunes_status import TRICKS, FortunesStatus, signed
@@ -178,24 +178,11 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             self.notice(text)
 
     def _set_hand(self, view: dict[str, Any] | None) -> None:
-        row = self.query_one(FortunesHand)
-        kind = self.ask_kind
-        row.active = kind == "play"
-        if self.no_hand_shown(row, view):
-            return
-        playable = None
-        if kind == "play":
-            playable = {a["card"] for a in view.get("legal", []) if a["type"] == "play"}
-        hand = view.get("hand") or []
-        row.heading = ngettext("Your hand: {n} card", "Your hand: {n} cards", len(hand)).format(
-            n=len(hand)
-        )
-        row.show(
-            hand,
-            faces=FORTUNES_FACES,
-            style=self.gapp.card_style,
-            order=self.gapp.prefs.sort,
-            playable=playable,
+        self.show_hand(
+            self.query_one(FortunesHand),
+            view,
+            FORTUNES_FACES,
+            lambda n: ngettext("Your hand: {n} card", "Your hand: {n} cards", n).format(n=n),
         )
 
     def _set_prompt(self, view: dict[str, Any] | None) -> None:
@@ -331,18 +318,13 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
 
     def _card_hint(self) -> Text:
         """A line naming the picked card, how to pick another, and why cards are dimmed."""
-        row = self.query_one(FortunesHand)
-        card = row.selected
-        out = Text(style="dim")
-        if isinstance(card, str):
-            out.append_text(card_text(card, self.gapp.card_style))
-            out.append(" " + card_name(card))
-            keys = pick_hint(row) if self.ask_kind == "play" else ""
-            if keys:
-                out.append("  ·  " + keys)
-                if not all(c.enabled for c in row.choices):
-                    out.append("  ·  " + _("dimmed cards may not be played"))
-        return out
+        return self.card_hint(
+            self.query_one(FortunesHand),
+            card_text,
+            card_name,
+            picking=self.ask_kind == "play",
+            dimmed=_("dimmed cards may not be played"),
+        )
 
     @while_composed
     def on_choice_row_moved(self, event: ChoiceRow.Moved) -> None:
