@@ -9,6 +9,7 @@ the app never works it out again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -23,7 +24,7 @@ from protocol.cards import (
 
 from .cards import CardStyle, DeckFaces, face_label, suit_colour
 from .i18n import N_, _
-from .sentences import Names
+from .sentences import Names, fill
 
 STAR = FORTUNES_STAR
 #: Tarot's mundane suits and their French cousins: Wands ♣, Cups ♥, Swords ♠, Pentacles ♦.
@@ -41,6 +42,9 @@ _OF_SUIT = {
     "S": N_("{rank} of Swords"),
     "P": N_("{rank} of Pentacles"),
 }
+
+#: Tricks in a deal: every card of a player's hand is played.
+TRICKS = 19
 
 #: Seats by their place from the dealer: East deals, then South, West and North clockwise.
 COMPASS = (N_("East"), N_("South"), N_("West"), N_("North"))
@@ -248,3 +252,54 @@ def notices(
         elif kind == "fold" and new and ev["seat"] != mine:
             out.append(_("{name} folds: the deal ends.").format(name=names(ev["seat"])))
     return out
+
+
+# --- the question of a decision ----------------------------------------------------------
+
+
+def _play_question(ask: dict[str, Any], view: dict[str, Any], style: CardStyle) -> Text:
+    trick = view.get("trick") or {}
+    n = trick.get("n", ask.get("trick", 1))
+    led = trick.get("led")
+    if not led:
+        return fill(
+            _("You lead trick {n}: {direction}. Play any card."),
+            n=str(n),
+            direction=direction_text(trick.get("direction", "high"), style),
+        )
+    out = fill(
+        _("Play to trick {n}: follow {suit} if you can."), n=str(n), suit=suit_text(led, style)
+    )
+    if view.get("stars_free") and led != STAR:
+        out.append(" " + _("Stars may be played."))
+    return out
+
+
+Question = Callable[[dict[str, Any], dict[str, Any], CardStyle], Text]
+
+#: Each kind of decision and the question it asks, given the ask, the view and the card style.
+_ASKS: dict[str, Question] = {
+    "play": _play_question,
+    "bid": lambda ask, view, style: Text(
+        _("Bid the tricks you will win (0–{n}); your team's bid is the sum.").format(
+            n=ask.get("max", TRICKS)
+        )
+    ),
+    "bet": lambda ask, view, style: Text(
+        _("Before trick {n}: stay, raise the ante, or fold (ends the deal).").format(
+            n=ask.get("trick", (view.get("trick") or {}).get("n", 1))
+        )
+    ),
+    "next_deal": lambda ask, view, style: Text(
+        _("Deal {n} is over: press Enter when you are ready for deal {m}.").format(
+            n=view.get("deal", 1), m=ask.get("deal", view.get("deal", 1) + 1)
+        )
+    ),
+}
+
+
+def ask_text(ask: dict[str, Any], view: dict[str, Any], style: CardStyle) -> Text:
+    """The question of the player's pending decision, in words."""
+    kind = ask.get("kind")
+    question = _ASKS.get(kind)  # type: ignore[arg-type]
+    return question(ask, view, style) if question is not None else Text(kind or "")

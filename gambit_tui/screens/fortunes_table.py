@@ -19,6 +19,8 @@ from protocol.actions import Bid, Play
 from ..autoplay import AutoPlay
 from ..fortunes_text import (
     FORTUNES_FACES,
+    TRICKS,
+    ask_text,
     card_name,
     card_text,
     compass_name,
@@ -26,7 +28,6 @@ from ..fortunes_text import (
     disposition_mark,
     disposition_word,
     notices,
-    suit_text,
     team_at,
     team_label,
 )
@@ -36,7 +37,7 @@ from ..widgets.chat_panel import ChatPanel
 from ..widgets.choice_row import ChoiceRow, digit_range
 from ..widgets.fortunes_compass import FortunesCompass
 from ..widgets.fortunes_hand import FortunesHand
-from ..widgets.fortunes_status import TRICKS, FortunesStatus, signed
+from ..widgets.fortunes_status import FortunesStatus, signed
 from ..widgets.fortunes_won import FortunesWon
 from ..widgets.hand_row import HandRow
 from ..widgets.prompt_bar import PromptBar
@@ -200,7 +201,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             )
             return
         if ask:
-            prompt.question = self._ask_text(ask, view)
+            prompt.question = ask_text(ask, view, self.gapp.card_style)
             prompt.hint = self._hint(ask, view)
             return
         prompt.question = self._waiting_text(view)
@@ -219,48 +220,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
                 len(winners),
             ).format(names=names)
         )
-
-    def _ask_text(self, ask: dict[str, Any], view: dict[str, Any]) -> Text:
-        """The question of the pending decision, in words."""
-        kind = ask.get("kind")
-        trick = view.get("trick") or {}
-        style = self.gapp.card_style
-        if kind == "play":
-            n = trick.get("n", ask.get("trick", 1))
-            led = trick.get("led")
-            if not led:
-                return fill(
-                    _("You lead trick {n}: {direction}. Play any card."),
-                    n=str(n),
-                    direction=direction_text(trick.get("direction", "high"), style),
-                )
-            out = fill(
-                _("Play to trick {n}: follow {suit} if you can."),
-                n=str(n),
-                suit=suit_text(led, style),
-            )
-            if view.get("stars_free") and led != "*":
-                out.append(" " + _("Stars may be played."))
-            return out
-        if kind == "bid":
-            return Text(
-                _("Bid the tricks you will win (0–{n}); your team's bid is the sum.").format(
-                    n=ask.get("max", TRICKS)
-                )
-            )
-        if kind == "bet":
-            return Text(
-                _("Before trick {n}: stay, raise the ante, or fold (ends the deal).").format(
-                    n=ask.get("trick", trick.get("n", 1))
-                )
-            )
-        if kind == "next_deal":
-            return Text(
-                _("Deal {n} is over: press Enter when you are ready for deal {m}.").format(
-                    n=view.get("deal", 1), m=ask.get("deal", view.get("deal", 1) + 1)
-                )
-            )
-        return Text(kind or "")
 
     def _hint(self, ask: dict[str, Any], view: dict[str, Any]) -> Text:
         kind = ask.get("kind")

@@ -11,6 +11,7 @@ from rich.text import Text
 from ..fortunes_text import (
     STAR,
     STAR_SYMBOL,
+    TRICKS,
     compass_letter,
     compass_name,
     direction_text,
@@ -22,7 +23,6 @@ from ..i18n import _
 from ..names import choice_label
 from .seats_panel import TablePanel
 
-TRICKS = 19
 #: The deals of a rubber (ruling 10 a).
 RUBBER_DEALS = 4
 #: The betting options whose game is several deals, with running partnership totals.
