@@ -195,6 +195,15 @@ def direction_text(
     return out
 
 
+def favours(view: dict[str, Any], seat: int | None) -> bool | None:
+    """Whether the trick's direction favours ``seat``'s team, as the view's public part says
+    (None for a spectator, or a trick that favours no one)."""
+    trick = view.get("trick") or {}
+    if seat is None or not trick.get("favours"):
+        return None
+    return trick["favours"] == team_at(view, seat)
+
+
 def disposition_mark(disposition: str, style: CardStyle) -> Text:
     """✓ for a well-disposed trick, ✗ for an ill-disposed one (+ and - in ASCII)."""
     well = disposition == "well"

@@ -15,8 +15,8 @@ from ..fortunes_text import (
     compass_letter,
     compass_name,
     direction_text,
+    favours,
     suit_text,
-    team_at,
     team_text,
 )
 from ..i18n import _
@@ -96,11 +96,7 @@ class FortunesStatus(TablePanel):
             return Text(_("Deal {n} is over.").format(n=view.get("deal", 1)), style="bold")
         trick = view.get("trick") or {}
         direction = trick.get("direction", "high")
-        mine = message.get("seat")
-        favours = None
-        if mine is not None and trick.get("favours"):
-            favours = trick["favours"] == team_at(view, mine)
-        out = direction_text(direction, self.style, favours=favours)
+        out = direction_text(direction, self.style, favours=favours(view, message.get("seat")))
         n = int(trick.get("flips") or 0)
         if n:
             out.append(" · ")
