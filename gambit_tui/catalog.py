@@ -52,6 +52,7 @@ def card_names() -> list[str]:
     tables = (
         cards.TAROKKA_SUITS,
         cards.FRENCH_SUITS,
+        cards.FRENCH_COURTS,
         cards.TAROKKA_NAMES,
         cards.FORTUNES_SUITS,
         cards.FORTUNES_COURTS,

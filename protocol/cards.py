@@ -71,6 +71,8 @@ def is_high(code: str) -> bool:
 # --- French deck (Prophet) -------------------------------------------------------------------
 
 FRENCH_SUITS = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+#: The court cards' and the Ace's names, by rank letter.
+FRENCH_COURTS = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
 FRENCH_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
 FRENCH_52: tuple[str, ...] = tuple(r + s for s in FRENCH_SUITS for r in FRENCH_RANKS)
 FRENCH_32: tuple[str, ...] = tuple(c for c in FRENCH_52 if FRENCH_RANKS.index(c[0]) >= 5)
@@ -139,10 +141,9 @@ def describe(deck: str, code: str) -> CardFace:
         label = "Master" if rank == "M" else rank
         return CardFace(code, rank, code[0], f"{label} of {suit} ({TAROKKA_NAMES[code]})")
     if deck.startswith("french"):
-        names = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
         rank = "10" if code[0] == "T" else code[0]
         return CardFace(
-            code, rank, code[1], f"{names.get(code[0], code[0])} of {FRENCH_SUITS[code[1]]}"
+            code, rank, code[1], f"{FRENCH_COURTS.get(code[0], rank)} of {FRENCH_SUITS[code[1]]}"
         )
     value = fortunes_value(code)
     if code[0] == FORTUNES_STAR:
