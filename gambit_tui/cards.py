@@ -43,26 +43,39 @@ class CardStyle:
     theme: str = "dark"
 
     def suit_style(self, suit: str) -> str:
-        if self.theme == "mono":
-            return "bold"
-        if self.four_colour:
-            return _FOUR.get(self.theme, _FOUR["dark"])[suit]
-        return _TWO[suit]
+        return suit_colour(suit, self, _TWO, _FOUR)
 
     def high_style(self) -> str:
         return "bold" if self.theme == "mono" else _HIGH_STYLE.get(self.theme, "bold magenta")
+
+
+def suit_colour(
+    suit: str, style: CardStyle, two: dict[str, str], four: dict[str, dict[str, str]]
+) -> str:
+    """A suit's colour in a deck's ``two``-colour table or, with four colours, its ``four``
+    tables by theme (bold alone in the mono theme)."""
+    if style.theme == "mono":
+        return "bold"
+    if style.four_colour:
+        return four.get(style.theme, four["dark"])[suit]
+    return two[suit]
+
+
+def face_label(rank: str, suit: str, symbols: dict[str, str], style: CardStyle) -> str:
+    """A card's rank and suit as the player wants them: "7♠", "7♠S" with suit letters, "7S"
+    in ASCII."""
+    if style.ascii:
+        return f"{rank}{suit}"
+    if style.suit_letters:
+        return f"{rank}{symbols[suit]}{suit}"
+    return f"{rank}{symbols[suit]}"
 
 
 def card_label(code: str, style: CardStyle) -> str:
     """The plain text of a short card face: "7♠", "M●", "7♠S" with letters, "7S" in ASCII."""
     if code.startswith("H"):
         return high_short(code, style)
-    rank, suit = code[1], code[0]
-    if style.ascii:
-        return f"{rank}{suit}"
-    if style.suit_letters:
-        return f"{rank}{SYMBOLS[suit]}{suit}"
-    return f"{rank}{SYMBOLS[suit]}"
+    return face_label(code[1], code[0], SYMBOLS, style)
 
 
 def high_short(code: str, style: CardStyle) -> str:
@@ -106,22 +119,13 @@ _FRENCH_FOUR = {
 
 def french_suit_style(suit: str, style: CardStyle) -> str:
     """The colour of a French suit (Spades/Clubs dark, Hearts/Diamonds red, or four colours)."""
-    if style.theme == "mono":
-        return "bold"
-    if style.four_colour:
-        return _FRENCH_FOUR.get(style.theme, _FRENCH_FOUR["dark"])[suit]
-    return _FRENCH_TWO[suit]
+    return suit_colour(suit, style, _FRENCH_TWO, _FRENCH_FOUR)
 
 
 def french_label(code: str, style: CardStyle) -> str:
     """The plain text of a French card: "10♥", "A♠", "Q♣C" with letters, "10H" in ASCII."""
-    rank, suit = code[0], code[1]
-    shown = "10" if rank == "T" else rank
-    if style.ascii:
-        return f"{shown}{suit}"
-    if style.suit_letters:
-        return f"{shown}{FRENCH_SYMBOLS[suit]}{suit}"
-    return f"{shown}{FRENCH_SYMBOLS[suit]}"
+    rank = "10" if code[0] == "T" else code[0]
+    return face_label(rank, code[1], FRENCH_SYMBOLS, style)
 
 
 def french_text(code: str | None, style: CardStyle, *, empty: str = "—") -> Text:

@@ -55,11 +55,18 @@ def extract() -> Catalog:
 
 
 def card_names() -> list[str]:
-    """The cards' and suits' names the app shows (``names.py``), kept once, in English, in
-    ``protocol.cards``."""
+    """The cards' and suits' names the app shows (``names.py``, ``fortunes_text.py``), kept
+    once, in English, in ``protocol.cards``."""
     from protocol import cards
 
-    tables = (cards.TAROKKA_SUITS, cards.FRENCH_SUITS, cards.TAROKKA_NAMES)
+    tables = (
+        cards.TAROKKA_SUITS,
+        cards.FRENCH_SUITS,
+        cards.FRENCH_COURTS,
+        cards.TAROKKA_NAMES,
+        cards.FORTUNES_SUITS,
+        cards.FORTUNES_COURTS,
+    )
     return list(dict.fromkeys(name for table in tables for name in table.values()))
 
 

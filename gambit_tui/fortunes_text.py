@@ -14,21 +14,27 @@ from typing import Any
 
 from rich.text import Text
 
-from .cards import CardStyle, DeckFaces
-from .i18n import N_, _
+from protocol.cards import (
+    FORTUNES_COURTS,
+    FORTUNES_RANK_LABELS,
+    FORTUNES_STAR,
+    FORTUNES_SUITS,
+    fortunes_value,
+)
 
-STAR = "*"
+from .cards import CardStyle, DeckFaces, face_label, suit_colour
+from .i18n import N_, _
+from .sentences import Names, fill
+
+STAR = FORTUNES_STAR
 #: Tarot's mundane suits and their French cousins: Wands ♣, Cups ♥, Swords ♠, Pentacles ♦.
 SUIT_SYMBOLS = {"W": "♣", "C": "♥", "S": "♠", "P": "♦"}
 STAR_SYMBOL = "★"
 SUITS = "WCSP*"
-SUIT_NAMES = {
-    "W": N_("Wands"),
-    "C": N_("Cups"),
-    "S": N_("Swords"),
-    "P": N_("Pentacles"),
-    STAR: N_("Stars"),
-}
+#: The suits' and ranks' names in English (``protocol.cards`` holds them, and the catalog
+#: tool extracts them from there), translated where they are shown.
+SUIT_NAMES = {**FORTUNES_SUITS, STAR: N_("Stars")}
+RANK_NAMES = {1: N_("Ace"), **FORTUNES_COURTS}
 #: The "rank of Suit" pattern of each mundane suit, so languages can inflect the suit.
 _OF_SUIT = {
     "W": N_("{rank} of Wands"),
@@ -36,9 +42,9 @@ _OF_SUIT = {
     "S": N_("{rank} of Swords"),
     "P": N_("{rank} of Pentacles"),
 }
-RANK_NAMES = {1: N_("Ace"), 11: N_("Herald"), 12: N_("Knight"), 13: N_("Riga"), 14: N_("Righ")}
-#: Card faces as the rules page writes them: A, 2–10, H, K, Rg, Rh.
-RANK_FACES = {1: "A", 11: "H", 12: "K", 13: "Rg", 14: "Rh"}
+
+#: Tricks in a deal: every card of a player's hand is played.
+TRICKS = 19
 
 #: Seats by their place from the dealer: East deals, then South, West and North clockwise.
 COMPASS = (N_("East"), N_("South"), N_("West"), N_("North"))
@@ -58,42 +64,24 @@ _TEAM_STYLE = {
 }
 
 
-# --- sentences with coloured parts ------------------------------------------------------------
-
-
 # --- cards ---------------------------------------------------------------------------------
-
-
-def value(code: str) -> int:
-    """Ace 1 … 10, Herald 11, Knight 12, Riga 13, Righ 14; a Star its number 0–21."""
-    return int(code[1:])
 
 
 def suit_style(suit: str, style: CardStyle) -> str:
     """A suit's colour: Stars violet, the mundane suits black and red (or four colours, as the
     French deck's)."""
-    if style.theme == "mono":
-        return "bold"
-    if suit == STAR:
+    if suit == STAR and style.theme != "mono":
         return _STAR_STYLE.get(style.theme, _STAR_STYLE["dark"])
-    if style.four_colour:
-        return _FOUR.get(style.theme, _FOUR["dark"])[suit]
-    return _TWO[suit]
+    return suit_colour(suit, style, _TWO, _FOUR)
 
 
 def card_label(code: str, style: CardStyle) -> str:
     """The plain face of a card: "Rh♣", "10♥", "★7"; "Rh♣W" with letters; "RhW", "*7" in
     ASCII."""
-    n = value(code)
+    n = fortunes_value(code)
     if code[0] == STAR:
         return f"{STAR if style.ascii else STAR_SYMBOL}{n}"
-    rank = RANK_FACES.get(n, str(n))
-    suit = code[0]
-    if style.ascii:
-        return f"{rank}{suit}"
-    if style.suit_letters:
-        return f"{rank}{SUIT_SYMBOLS[suit]}{suit}"
-    return f"{rank}{SUIT_SYMBOLS[suit]}"
+    return face_label(FORTUNES_RANK_LABELS.get(n, str(n)), code[0], SUIT_SYMBOLS, style)
 
 
 def card_text(code: str | None, style: CardStyle, *, empty: str = "—") -> Text:
@@ -121,7 +109,7 @@ def suit_name(suit: str) -> str:
 
 def card_name(code: str) -> str:
     """A card in words: "Righ of Wands", "7 of Cups", "Star 7"."""
-    n = value(code)
+    n = fortunes_value(code)
     if code[0] == STAR:
         return _("Star {n}").format(n=n)
     rank = _(RANK_NAMES[n]) if n in RANK_NAMES else str(n)
@@ -131,7 +119,7 @@ def card_name(code: str) -> str:
 def _rank(code: str) -> int:
     """Strength for sorting: the value; Stars after every mundane card (they are no rank of
     the mundane suits, and a hand reads better with them together at the end)."""
-    return value(code) + (100 if code[0] == STAR else 0)
+    return fortunes_value(code) + (100 if code[0] == STAR else 0)
 
 
 #: The Fortunes deck for the shared hand row and trick view.
@@ -207,6 +195,15 @@ def direction_text(
     return out
 
 
+def favours(view: dict[str, Any], seat: int | None) -> bool | None:
+    """Whether the trick's direction favours ``seat``'s team, as the view's public part says
+    (None for a spectator, or a trick that favours no one)."""
+    trick = view.get("trick") or {}
+    if seat is None or not trick.get("favours"):
+        return None
+    return trick["favours"] == team_at(view, seat)
+
+
 def disposition_mark(disposition: str, style: CardStyle) -> Text:
     """✓ for a well-disposed trick, ✗ for an ill-disposed one (+ and - in ASCII)."""
     well = disposition == "well"
@@ -226,8 +223,6 @@ def disposition_short(disposition: str) -> str:
 
 
 # --- what just happened --------------------------------------------------------------------
-
-Names = Callable[[int], str]
 
 
 def notices(
@@ -266,3 +261,54 @@ def notices(
         elif kind == "fold" and new and ev["seat"] != mine:
             out.append(_("{name} folds: the deal ends.").format(name=names(ev["seat"])))
     return out
+
+
+# --- the question of a decision ----------------------------------------------------------
+
+
+def _play_question(ask: dict[str, Any], view: dict[str, Any], style: CardStyle) -> Text:
+    trick = view.get("trick") or {}
+    n = trick.get("n", ask.get("trick", 1))
+    led = trick.get("led")
+    if not led:
+        return fill(
+            _("You lead trick {n}: {direction}. Play any card."),
+            n=str(n),
+            direction=direction_text(trick.get("direction", "high"), style),
+        )
+    out = fill(
+        _("Play to trick {n}: follow {suit} if you can."), n=str(n), suit=suit_text(led, style)
+    )
+    if view.get("stars_free") and led != STAR:
+        out.append(" " + _("Stars may be played."))
+    return out
+
+
+Question = Callable[[dict[str, Any], dict[str, Any], CardStyle], Text]
+
+#: Each kind of decision and the question it asks, given the ask, the view and the card style.
+_ASKS: dict[str, Question] = {
+    "play": _play_question,
+    "bid": lambda ask, view, style: Text(
+        _("Bid the tricks you will win (0–{n}); your team's bid is the sum.").format(
+            n=ask.get("max", TRICKS)
+        )
+    ),
+    "bet": lambda ask, view, style: Text(
+        _("Before trick {n}: stay, raise the ante, or fold (ends the deal).").format(
+            n=ask.get("trick", (view.get("trick") or {}).get("n", 1))
+        )
+    ),
+    "next_deal": lambda ask, view, style: Text(
+        _("Deal {n} is over: press Enter when you are ready for deal {m}.").format(
+            n=view.get("deal", 1), m=ask.get("deal", view.get("deal", 1) + 1)
+        )
+    ),
+}
+
+
+def ask_text(ask: dict[str, Any], view: dict[str, Any], style: CardStyle) -> Text:
+    """The question of the player's pending decision, in words."""
+    kind = ask.get("kind")
+    question = _ASKS.get(kind)  # type: ignore[arg-type]
+    return question(ask, view, style) if question is not None else Text(kind or "")

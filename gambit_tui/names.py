@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.text import Text
 
-from protocol.cards import FRENCH_SUITS, HIGH_CARDS, TAROKKA_NAMES, TAROKKA_SUITS
+from protocol.cards import FRENCH_COURTS, FRENCH_SUITS, HIGH_CARDS, TAROKKA_NAMES, TAROKKA_SUITS
 
 from .i18n import N_, NC_, _
 
@@ -43,7 +43,6 @@ _FRENCH_OF_SUIT = {
     "D": N_("{rank} of Diamonds"),
     "C": N_("{rank} of Clubs"),
 }
-_FRENCH_RANK_NAMES = {"J": N_("Jack"), "Q": N_("Queen"), "K": N_("King"), "A": N_("Ace")}
 
 CATEGORIES = {
     "highest_card": N_("Highest card"),
@@ -125,10 +124,7 @@ def french_suit_name(letter: str) -> str:
 def french_card_name(code: str) -> str:
     """A French card in words: "Ace of Spades", "10 of Hearts"."""
     rank, suit = code[0], code[1]
-    if rank in _FRENCH_RANK_NAMES:
-        label = _(_FRENCH_RANK_NAMES[rank])
-    else:
-        label = "10" if rank == "T" else rank
+    label = _(FRENCH_COURTS[rank]) if rank in FRENCH_COURTS else ("10" if rank == "T" else rank)
     return _(_FRENCH_OF_SUIT[suit]).format(rank=label)
 
 

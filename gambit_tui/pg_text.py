@@ -12,44 +12,12 @@ from typing import Any
 
 from rich.text import Text
 
-from .cards import CardStyle, card_text, cards_text
-from .i18n import _, ngettext
-from .sentences import fill
-
-Names = Callable[[int], str]
+from .cards import CardStyle, card_text
+from .i18n import N_, _, ngettext
+from .sentences import Names, Said, fill
 
 
-def _names(seats: list[int], names: Names) -> str:
-    return ", ".join(names(s) for s in seats)
-
-
-class _Said:
-    """What an event's line is made of: the event, the players' names, the card style."""
-
-    __slots__ = ("ev", "names", "style")
-
-    def __init__(self, ev: dict[str, Any], names: Names, style: CardStyle) -> None:
-        self.ev, self.names, self.style = ev, names, style
-
-    @property
-    def who(self) -> str:
-        """The name of the event's seat."""
-        return self.names(self.ev["seat"]) if "seat" in self.ev else ""
-
-    def name(self, key: str) -> str:
-        return self.names(self.ev[key])
-
-    def card(self, key: str = "card") -> Text:
-        return card_text(self.ev.get(key), self.style)
-
-    def cards(self, key: str = "cards") -> Text:
-        return cards_text(self.ev[key], self.style)
-
-    def seats(self) -> str:
-        return _names(self.ev["seats"], self.names)
-
-
-def _bids(s: _Said) -> Text:
+def _bids(s: Said) -> Text:
     shown = Text(", ").join(
         fill("{name} {card}", name=s.names(seat), card=card_text(code, s.style))
         for seat, code in enumerate(s.ev["cards"])
@@ -57,18 +25,18 @@ def _bids(s: _Said) -> Text:
     return fill(_("The Bid is shown: {cards}."), cards=shown)
 
 
-def _play(s: _Said) -> Text:
+def _play(s: Said) -> Text:
     if s.ev.get("bonus"):
         return fill(_("{name} plays {card} and may draw and discard."), name=s.who, card=s.card())
     return fill(_("{name} plays {card}."), name=s.who, card=s.card())
 
 
-def _draw(s: _Said) -> Text:
+def _draw(s: Said) -> Text:
     n = s.ev.get("n", 1)
     return fill(ngettext("{name} draws a card.", "{name} draws {n} cards.", n), name=s.who, n=n)
 
 
-def _discard(s: _Said) -> Text:
+def _discard(s: Said) -> Text:
     template = {
         "risk": _("{name} discards {card} and Risks."),
         "beast": _("{name} discards {card} to the Beast."),
@@ -78,7 +46,7 @@ def _discard(s: _Said) -> Text:
     return fill(template, name=s.who, card=s.card())
 
 
-def _marionette(s: _Said) -> Text:
+def _marionette(s: Said) -> Text:
     template = (
         _("{name} makes {target} play their highest numbered card.")
         if s.ev["order"] == "highest"
@@ -87,14 +55,14 @@ def _marionette(s: _Said) -> Text:
     return fill(template, name=s.who, target=s.name("target"))
 
 
-def _execution(s: _Said) -> Text:
+def _execution(s: Said) -> Text:
     if s.ev.get("kill"):
         return fill(_("{name} kills the Focus."), name=s.who)
     return fill(_("{name} saves the Focus."), name=s.who)
 
 
 #: Each kind of event and how its line reads; an event not here is not worth a line.
-_LINES: dict[str, Callable[[_Said], Text]] = {
+_LINES: dict[str, Callable[[Said], Text]] = {
     "deal": lambda s: fill(
         _("{dealer} deals. The Focus is {card}."), dealer=s.name("dealer"), card=s.card("focus")
     ),
@@ -169,73 +137,88 @@ _LINES: dict[str, Callable[[_Said], Text]] = {
 def event_text(ev: dict[str, Any], names: Names, style: CardStyle) -> Text | None:
     """One line of the event log, or None for an event not worth a line."""
     line = _LINES.get(ev.get("e"))  # type: ignore[arg-type]
-    return line(_Said(ev, names, style)) if line is not None else None
+    return line(Said(ev, names, style, card_text)) if line is not None else None
+
+
+class _Asked:
+    """What a question is made of: the ask, the seat's view, the players' names, the card
+    style."""
+
+    __slots__ = ("ask", "names", "style", "view")
+
+    def __init__(
+        self, ask: dict[str, Any], view: dict[str, Any], names: Names, style: CardStyle
+    ) -> None:
+        self.ask, self.view, self.names, self.style = ask, view, names, style
+
+    def card(self) -> Text:
+        return card_text(self.ask.get("card"), self.style)
+
+    def target(self) -> str:
+        return self.names(self.ask["target"])
+
+    @property
+    def count(self) -> int:
+        return self.ask.get("count", 1)
+
+
+def _asked(message: str) -> Callable[[_Asked], Text]:
+    """A question that is the same every time (``message`` marked with ``N_``)."""
+    return lambda a: Text(_(message))
+
+
+def _turn(a: _Asked) -> Text:
+    n = a.ask.get("round", a.view.get("round"))
+    if a.view.get("high_deck"):
+        return fill(_("Your turn in round {n}: Play a card, or Risk one for a High card."), n=n)
+    return fill(_("Your turn in round {n}: Play a card (the High deck is empty)."), n=n)
+
+
+def _forced(a: _Asked) -> Text:
+    if a.ask.get("order") == "highest":
+        return Text(_("The Marionette makes you play your highest numbered card."))
+    return Text(_("The Marionette makes you play your lowest numbered card."))
+
+
+#: Each kind of decision and the question it asks.
+_ASKS: dict[str, Callable[[_Asked], Text]] = {
+    "bid": _asked(N_("The Bid: choose a card to commit in secret.")),
+    "fate": _asked(N_("You show the highest card: replace your Fate or keep it?")),
+    "turn": _turn,
+    "bonus": lambda a: fill(
+        _("You played {card}: draw a card and then discard one, or pass?"), card=a.card()
+    ),
+    "discard": lambda a: Text(
+        ngettext("Discard a card.", "Discard {n} cards, one at a time.", a.count).format(n=a.count)
+    ),
+    "beast": _asked(N_("The Beast: choose a card to discard; you then draw one.")),
+    "donjon": lambda a: Text(
+        ngettext(
+            "The Donjon: discard one more card.",
+            "The Donjon: discard {n} more cards, one at a time.",
+            a.count,
+        ).format(n=a.count)
+    ),
+    "raven": _asked(N_("The Raven: choose a card to pass to your left.")),
+    "darklord": _asked(N_("The Darklord: choose a player whose hand you will see.")),
+    "darklord_pick": lambda a: fill(
+        _("The Darklord: pick the card {name} must discard."), name=a.target()
+    ),
+    "ghost": _asked(N_("The Ghost: take a card from the discard pile.")),
+    "tempter": _asked(N_("The Tempter: choose a card of yours to swap.")),
+    "tempter_target": lambda a: fill(
+        _("The Tempter: choose the player who gets your {card}."), card=a.card()
+    ),
+    "marionette": _asked(N_("The Marionette: choose a player who has not had a turn this round.")),
+    "marionette_order": lambda a: fill(
+        _("The Marionette: must {name} play their highest or lowest card?"), name=a.target()
+    ),
+    "forced": _forced,
+    "execution": _asked(N_("The Execution: kill the Focus or save it?")),
+}
 
 
 def ask_text(ask: dict[str, Any], view: dict[str, Any], names: Names, style: CardStyle) -> Text:
     """The question of a pending decision, asked exactly."""
-    kind = ask.get("kind")
-    if kind == "bid":
-        return Text(_("The Bid: choose a card to commit in secret."))
-    if kind == "fate":
-        return Text(_("You show the highest card: replace your Fate or keep it?"))
-    if kind == "turn":
-        if view.get("high_deck"):
-            return fill(
-                _("Your turn in round {n}: Play a card, or Risk one for a High card."),
-                n=ask.get("round", view.get("round")),
-            )
-        return fill(
-            _("Your turn in round {n}: Play a card (the High deck is empty)."),
-            n=ask.get("round", view.get("round")),
-        )
-    if kind == "bonus":
-        return fill(
-            _("You played {card}: draw a card and then discard one, or pass?"),
-            card=card_text(ask.get("card"), style),
-        )
-    if kind == "discard":
-        n = ask.get("count", 1)
-        return Text(ngettext("Discard a card.", "Discard {n} cards, one at a time.", n).format(n=n))
-    if kind == "beast":
-        return Text(_("The Beast: choose a card to discard; you then draw one."))
-    if kind == "donjon":
-        n = ask.get("count", 1)
-        return Text(
-            ngettext(
-                "The Donjon: discard one more card.",
-                "The Donjon: discard {n} more cards, one at a time.",
-                n,
-            ).format(n=n)
-        )
-    if kind == "raven":
-        return Text(_("The Raven: choose a card to pass to your left."))
-    if kind == "darklord":
-        return Text(_("The Darklord: choose a player whose hand you will see."))
-    if kind == "darklord_pick":
-        return fill(
-            _("The Darklord: pick the card {name} must discard."), name=names(ask["target"])
-        )
-    if kind == "ghost":
-        return Text(_("The Ghost: take a card from the discard pile."))
-    if kind == "tempter":
-        return Text(_("The Tempter: choose a card of yours to swap."))
-    if kind == "tempter_target":
-        return fill(
-            _("The Tempter: choose the player who gets your {card}."),
-            card=card_text(ask.get("card"), style),
-        )
-    if kind == "marionette":
-        return Text(_("The Marionette: choose a player who has not had a turn this round."))
-    if kind == "marionette_order":
-        return fill(
-            _("The Marionette: must {name} play their highest or lowest card?"),
-            name=names(ask["target"]),
-        )
-    if kind == "forced":
-        if ask.get("order") == "highest":
-            return Text(_("The Marionette makes you play your highest numbered card."))
-        return Text(_("The Marionette makes you play your lowest numbered card."))
-    if kind == "execution":
-        return Text(_("The Execution: kill the Focus or save it?"))
-    return Text(_("Decide."))
+    question = _ASKS.get(ask.get("kind"))  # type: ignore[arg-type]
+    return question(_Asked(ask, view, names, style)) if question is not None else Text(_("Decide."))

@@ -15,9 +15,7 @@ from rich.text import Text
 from .cards import CardStyle, french_text
 from .i18n import _, ngettext
 from .names import choice_label, french_suit_name
-from .sentences import fill
-
-Names = Callable[[int], str]
+from .sentences import Names, Said, fill
 
 
 def scores_text(scores: list[int], names: Names) -> str:
@@ -34,37 +32,39 @@ def round_scored_text(round_no: int, scores: list[int], names: Names) -> Text:
     )
 
 
+def _deal(s: Said) -> Text:
+    n = s.ev["cards"]
+    return fill(
+        ngettext(
+            "Round {round}: {dealer} deals {n} card each. Trump: {card}.",
+            "Round {round}: {dealer} deals {n} cards each. Trump: {card}.",
+            n,
+        ),
+        round=s.ev["round"],
+        dealer=s.name("dealer"),
+        n=n,
+        card=s.card("trump"),
+    )
+
+
+#: Each kind of event and how its line reads; an event not here is not worth a line.
+_LINES: dict[str, Callable[[Said], Text]] = {
+    "deal": _deal,
+    "bid": lambda s: Text(_("{name} bids {n}.").format(name=s.who, n=s.ev["tricks"])),
+    "play": lambda s: fill(_("{name} plays {card}."), name=s.who, card=s.card()),
+    "trick_won": lambda s: Text(_("{name} wins the trick.").format(name=s.who), style="bold"),
+    "round_scored": lambda s: round_scored_text(s.ev["round"], s.ev["scores"], s.names),
+    "game_over": lambda s: Text(
+        _("The game is over. Highest total: {names}.").format(names=s.seats("winners")),
+        style="bold",
+    ),
+}
+
+
 def event_text(ev: dict[str, Any], names: Names, style: CardStyle) -> Text | None:
     """One line of the event log, or None for an event not worth a line."""
-    e = ev.get("e")
-    who = names(ev["seat"]) if "seat" in ev else ""
-    if e == "deal":
-        n = ev["cards"]
-        return fill(
-            ngettext(
-                "Round {round}: {dealer} deals {n} card each. Trump: {card}.",
-                "Round {round}: {dealer} deals {n} cards each. Trump: {card}.",
-                n,
-            ),
-            round=ev["round"],
-            dealer=names(ev["dealer"]),
-            n=n,
-            card=french_text(ev.get("trump"), style),
-        )
-    if e == "bid":
-        return Text(_("{name} bids {n}.").format(name=who, n=ev["tricks"]))
-    if e == "play":
-        return fill(_("{name} plays {card}."), name=who, card=french_text(ev["card"], style))
-    if e == "trick_won":
-        return Text(_("{name} wins the trick.").format(name=who), style="bold")
-    if e == "round_scored":
-        return round_scored_text(ev["round"], ev["scores"], names)
-    if e == "game_over":
-        winners = ", ".join(names(s) for s in ev.get("winners", []))
-        return Text(
-            _("The game is over. Highest total: {names}.").format(names=winners), style="bold"
-        )
-    return None
+    line = _LINES.get(ev.get("e"))  # type: ignore[arg-type]
+    return line(Said(ev, names, style, french_text)) if line is not None else None
 
 
 def ask_text(ask: dict[str, Any], view: dict[str, Any], style: CardStyle) -> Text:

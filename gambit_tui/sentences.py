@@ -3,9 +3,17 @@ with text that keeps its colours (a card, a team's marker), wherever a language 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
+
+from .cards import CardStyle
+
+#: A player's name by seat.
+Names = Callable[[int], str]
+#: How one game's cards look: a card's coloured face (``None``: no card).
+Face = Callable[[str | None, CardStyle], Text]
 
 
 def fill(template: str, **parts: Any) -> Text:
@@ -28,3 +36,37 @@ def fill(template: str, **parts: Any) -> Text:
             out.append(str(value))
         rest = rest[end + 1 :]
     return out
+
+
+class Said:
+    """What an event's line is made of: the event, the players' names, the card style and
+    the faces of the game's cards; each game's text module maps an event kind to a small
+    function of one of these."""
+
+    __slots__ = ("ev", "face", "names", "style")
+
+    def __init__(self, ev: dict[str, Any], names: Names, style: CardStyle, face: Face) -> None:
+        self.ev, self.names, self.style, self.face = ev, names, style, face
+
+    @property
+    def who(self) -> str:
+        """The name of the event's seat."""
+        return self.names(self.ev["seat"]) if "seat" in self.ev else ""
+
+    def name(self, key: str) -> str:
+        return self.names(self.ev[key])
+
+    def card(self, key: str = "card") -> Text:
+        return self.face(self.ev.get(key), self.style)
+
+    def cards(self, key: str = "cards") -> Text:
+        out = Text()
+        for i, code in enumerate(self.ev[key]):
+            if i:
+                out.append(" ")
+            out.append_text(self.face(code, self.style))
+        return out
+
+    def seats(self, key: str = "seats") -> str:
+        """The names of the event's seats (or those under ``key``), joined by commas."""
+        return ", ".join(self.names(s) for s in self.ev.get(key, ()))

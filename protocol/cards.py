@@ -71,6 +71,8 @@ def is_high(code: str) -> bool:
 # --- French deck (Prophet) -------------------------------------------------------------------
 
 FRENCH_SUITS = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+#: The court cards' and the Ace's names, by rank letter.
+FRENCH_COURTS = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
 FRENCH_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
 FRENCH_52: tuple[str, ...] = tuple(r + s for s in FRENCH_SUITS for r in FRENCH_RANKS)
 FRENCH_32: tuple[str, ...] = tuple(c for c in FRENCH_52 if FRENCH_RANKS.index(c[0]) >= 5)
@@ -90,6 +92,8 @@ def french_suit(code: str) -> str:
 FORTUNES_SUITS = {"W": "Wands", "C": "Cups", "S": "Swords", "P": "Pentacles"}
 FORTUNES_STAR = "*"
 FORTUNES_COURTS = {11: "Herald", 12: "Knight", 13: "Riga", 14: "Righ"}
+#: Short rank labels as the rules page writes them: A, 2–10, H, K, Rg, Rh.
+FORTUNES_RANK_LABELS = {1: "A", 11: "H", 12: "K", 13: "Rg", 14: "Rh"}
 FORTUNES_DECK: tuple[str, ...] = tuple(
     s + str(n) for s in FORTUNES_SUITS for n in range(1, 15)
 ) + tuple(FORTUNES_STAR + str(n) for n in range(22))
@@ -137,19 +141,13 @@ def describe(deck: str, code: str) -> CardFace:
         label = "Master" if rank == "M" else rank
         return CardFace(code, rank, code[0], f"{label} of {suit} ({TAROKKA_NAMES[code]})")
     if deck.startswith("french"):
-        names = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
         rank = "10" if code[0] == "T" else code[0]
         return CardFace(
-            code, rank, code[1], f"{names.get(code[0], code[0])} of {FRENCH_SUITS[code[1]]}"
+            code, rank, code[1], f"{FRENCH_COURTS.get(code[0], rank)} of {FRENCH_SUITS[code[1]]}"
         )
     value = fortunes_value(code)
     if code[0] == FORTUNES_STAR:
         return CardFace(code, str(value), "*", f"Star {value}")
-    court = FORTUNES_COURTS.get(value)
-    rank = "A" if value == 1 else (court[0] if court else str(value))
-    label = "Ace" if value == 1 else (court or str(value))
-    if court == "Riga":
-        rank = "Rg"
-    elif court == "Righ":
-        rank = "Rh"
+    rank = FORTUNES_RANK_LABELS.get(value, str(value))
+    label = "Ace" if value == 1 else FORTUNES_COURTS.get(value, str(value))
     return CardFace(code, rank, code[0], f"{label} of {FORTUNES_SUITS[code[0]]}")

@@ -19,6 +19,8 @@ from protocol.actions import Bid, Play
 from ..autoplay import AutoPlay
 from ..fortunes_text import (
     FORTUNES_FACES,
+    TRICKS,
+    ask_text,
     card_name,
     card_text,
     compass_name,
@@ -26,17 +28,16 @@ from ..fortunes_text import (
     disposition_mark,
     disposition_word,
     notices,
-    suit_text,
     team_at,
     team_label,
 )
 from ..i18n import N_, _, ngettext
 from ..sentences import fill
 from ..widgets.chat_panel import ChatPanel
-from ..widgets.choice_row import ChoiceRow, digit_range, pick_hint
+from ..widgets.choice_row import ChoiceRow, digit_range
 from ..widgets.fortunes_compass import FortunesCompass
 from ..widgets.fortunes_hand import FortunesHand
-from ..widgets.fortunes_status import TRICKS, FortunesStatus, signed
+from ..widgets.fortunes_status import FortunesStatus, signed
 from ..widgets.fortunes_won import FortunesWon
 from ..widgets.hand_row import HandRow
 from ..widgets.prompt_bar import PromptBar
@@ -178,24 +179,11 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             self.notice(text)
 
     def _set_hand(self, view: dict[str, Any] | None) -> None:
-        row = self.query_one(FortunesHand)
-        kind = self.ask_kind
-        row.active = kind == "play"
-        if self.no_hand_shown(row, view):
-            return
-        playable = None
-        if kind == "play":
-            playable = {a["card"] for a in view.get("legal", []) if a["type"] == "play"}
-        hand = view.get("hand") or []
-        row.heading = ngettext("Your hand: {n} card", "Your hand: {n} cards", len(hand)).format(
-            n=len(hand)
-        )
-        row.show(
-            hand,
-            faces=FORTUNES_FACES,
-            style=self.gapp.card_style,
-            order=self.gapp.prefs.sort,
-            playable=playable,
+        self.show_hand(
+            self.query_one(FortunesHand),
+            view,
+            FORTUNES_FACES,
+            lambda n: ngettext("Your hand: {n} card", "Your hand: {n} cards", n).format(n=n),
         )
 
     def _set_prompt(self, view: dict[str, Any] | None) -> None:
@@ -213,7 +201,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             )
             return
         if ask:
-            prompt.question = self._ask_text(ask, view)
+            prompt.question = ask_text(ask, view, self.gapp.card_style)
             prompt.hint = self._hint(ask, view)
             return
         prompt.question = self._waiting_text(view)
@@ -232,48 +220,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
                 len(winners),
             ).format(names=names)
         )
-
-    def _ask_text(self, ask: dict[str, Any], view: dict[str, Any]) -> Text:
-        """The question of the pending decision, in words."""
-        kind = ask.get("kind")
-        trick = view.get("trick") or {}
-        style = self.gapp.card_style
-        if kind == "play":
-            n = trick.get("n", ask.get("trick", 1))
-            led = trick.get("led")
-            if not led:
-                return fill(
-                    _("You lead trick {n}: {direction}. Play any card."),
-                    n=str(n),
-                    direction=direction_text(trick.get("direction", "high"), style),
-                )
-            out = fill(
-                _("Play to trick {n}: follow {suit} if you can."),
-                n=str(n),
-                suit=suit_text(led, style),
-            )
-            if view.get("stars_free") and led != "*":
-                out.append(" " + _("Stars may be played."))
-            return out
-        if kind == "bid":
-            return Text(
-                _("Bid the tricks you will win (0–{n}); your team's bid is the sum.").format(
-                    n=ask.get("max", TRICKS)
-                )
-            )
-        if kind == "bet":
-            return Text(
-                _("Before trick {n}: stay, raise the ante, or fold (ends the deal).").format(
-                    n=ask.get("trick", trick.get("n", 1))
-                )
-            )
-        if kind == "next_deal":
-            return Text(
-                _("Deal {n} is over: press Enter when you are ready for deal {m}.").format(
-                    n=view.get("deal", 1), m=ask.get("deal", view.get("deal", 1) + 1)
-                )
-            )
-        return Text(kind or "")
 
     def _hint(self, ask: dict[str, Any], view: dict[str, Any]) -> Text:
         kind = ask.get("kind")
@@ -331,18 +277,13 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
 
     def _card_hint(self) -> Text:
         """A line naming the picked card, how to pick another, and why cards are dimmed."""
-        row = self.query_one(FortunesHand)
-        card = row.selected
-        out = Text(style="dim")
-        if isinstance(card, str):
-            out.append_text(card_text(card, self.gapp.card_style))
-            out.append(" " + card_name(card))
-            keys = pick_hint(row) if self.ask_kind == "play" else ""
-            if keys:
-                out.append("  ·  " + keys)
-                if not all(c.enabled for c in row.choices):
-                    out.append("  ·  " + _("dimmed cards may not be played"))
-        return out
+        return self.card_hint(
+            self.query_one(FortunesHand),
+            card_text,
+            card_name,
+            picking=self.ask_kind == "play",
+            dimmed=_("dimmed cards may not be played"),
+        )
 
     @while_composed
     def on_choice_row_moved(self, event: ChoiceRow.Moved) -> None:

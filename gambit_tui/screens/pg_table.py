@@ -16,7 +16,7 @@ from ..i18n import N_, NC_, _
 from ..names import game_title, tarokka_card_name
 from ..pg_text import ask_text, event_text
 from ..widgets.chat_panel import ChatPanel
-from ..widgets.choice_row import Choice, ChoiceRow, pick_hint
+from ..widgets.choice_row import Choice, ChoiceRow
 from ..widgets.event_log import EventLog
 from ..widgets.pg_center import PGCenter
 from ..widgets.pg_seats import PGSeats
@@ -183,16 +183,9 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
     def _card_hint(self) -> Text:
         """A line naming the picked card (or player) and how to pick another."""
         row = self.query_one(ChoiceRow)
-        value = row.selected
-        out = Text(style="dim")
-        if isinstance(value, str):
-            out.append_text(card_text(value, self.gapp.card_style))
-            out.append(" " + tarokka_card_name(value))
-            keys = pick_hint(row) if self.ask else ""
-            if keys:
-                out.append("  ·  " + keys)
-        elif isinstance(value, int):
-            out.append(self.name_of(value))
+        out = self.card_hint(row, card_text, tarokka_card_name, picking=bool(self.ask))
+        if isinstance(row.selected, int):
+            out.append(self.name_of(row.selected))
         return out
 
     @while_composed

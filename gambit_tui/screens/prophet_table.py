@@ -20,7 +20,7 @@ from ..i18n import N_, _
 from ..names import choice_label, french_card_name, game_title
 from ..prophet_text import ask_text, bid_hint, event_text, round_line, trump_line
 from ..widgets.chat_panel import ChatPanel
-from ..widgets.choice_row import Choice, ChoiceRow, digit_range, pick_hint
+from ..widgets.choice_row import Choice, ChoiceRow, digit_range
 from ..widgets.event_log import EventLog
 from ..widgets.hand_row import FittingChoiceRow, HandRow
 from ..widgets.prompt_bar import PromptBar
@@ -223,22 +223,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         ]
 
     def _set_hand(self, view: dict[str, Any] | None) -> None:
-        row = self.query_one(HandRow)
-        ask = self.ask or {}
-        row.active = ask.get("kind") == "play"
-        if self.no_hand_shown(row, view):
-            return
-        playable = None
-        if ask.get("kind") == "play":
-            playable = {a["card"] for a in view.get("legal", []) if a["type"] == "play"}
-        row.heading = _("Your hand")
-        row.show(
-            view.get("hand") or [],
-            faces=FRENCH_FACES,
-            style=self.gapp.card_style,
-            order=self.gapp.prefs.sort,
-            playable=playable,
-        )
+        self.show_hand(self.query_one(HandRow), view, FRENCH_FACES)
 
     def _set_prompt(self, view: dict[str, Any] | None) -> None:
         prompt = self.query_one(PromptBar)
@@ -272,16 +257,12 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
 
     def _card_hint(self) -> Text:
         """A line naming the picked card and how to pick another."""
-        row = self.query_one(HandRow)
-        card = row.selected
-        out = Text(style="dim")
-        if isinstance(card, str):
-            out.append_text(french_text(card, self.gapp.card_style))
-            out.append(" " + french_card_name(card))
-            keys = pick_hint(row) if (self.ask or {}).get("kind") == "play" else ""
-            if keys:
-                out.append("  ·  " + keys)
-        return out
+        return self.card_hint(
+            self.query_one(HandRow),
+            french_text,
+            french_card_name,
+            picking=self.ask_kind == "play",
+        )
 
     @while_composed
     def on_choice_row_moved(self, event: ChoiceRow.Moved) -> None:

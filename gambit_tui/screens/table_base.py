@@ -16,12 +16,13 @@ from protocol.actions import Play
 
 from .. import events
 from ..autoplay import AutoPlay
+from ..cards import CardStyle, DeckFaces
 from ..event_lines import EventLines
 from ..i18n import N_, _, ngettext
 from ..names import seat_name, status_label
 from ..result_text import result_text, result_title
 from ..widgets.chat_panel import ChatPanel
-from ..widgets.choice_row import ChoiceRow
+from ..widgets.choice_row import ChoiceRow, pick_hint
 from ..widgets.hand_row import HandRow
 from ..widgets.prompt_bar import PromptBar
 from ..widgets.result_panel import ResultPanel
@@ -156,6 +157,55 @@ class TableScreen(GambitScreen):
             return True
         row.placeholder = _("No cards in hand.")
         return False
+
+    def show_hand(
+        self,
+        row: HandRow,
+        view: dict[str, Any] | None,
+        faces: DeckFaces,
+        heading: Callable[[int], str] | None = None,
+    ) -> None:
+        """Show the player's hand in ``row`` (``heading`` names it, given the number of
+        cards): while they are to play, the cards they may play stand out."""
+        playing = self.ask_kind == "play"
+        row.active = playing
+        if self.no_hand_shown(row, view):
+            return
+        hand = view.get("hand") or []
+        playable = None
+        if playing:
+            playable = {a["card"] for a in view.get("legal", []) if a["type"] == "play"}
+        row.heading = heading(len(hand)) if heading is not None else _("Your hand")
+        row.show(
+            hand,
+            faces=faces,
+            style=self.gapp.card_style,
+            order=self.gapp.prefs.sort,
+            playable=playable,
+        )
+
+    def card_hint(
+        self,
+        row: ChoiceRow,
+        face: Callable[[str, CardStyle], Text],
+        name: Callable[[str], str],
+        *,
+        picking: bool,
+        dimmed: str = "",
+    ) -> Text:
+        """A line naming the card under the cursor in ``row`` (its ``face`` and ``name``) and,
+        while ``picking``, the keys that pick another, and ``dimmed`` if some cards are."""
+        card = row.selected
+        out = Text(style="dim")
+        if isinstance(card, str):
+            out.append_text(face(card, self.gapp.card_style))
+            out.append(" " + name(card))
+            keys = pick_hint(row) if picking else ""
+            if keys:
+                out.append("  ·  " + keys)
+                if dimmed and not all(c.enabled for c in row.choices):
+                    out.append("  ·  " + dimmed)
+        return out
 
     def legal_play(self) -> dict[str, Any] | None:
         """The legal play of the card under the cursor, if the player is to play."""

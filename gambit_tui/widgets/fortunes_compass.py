@@ -17,6 +17,7 @@ from ..fortunes_text import (
     card_text,
     compass_name,
     direction_text,
+    favours,
     suit_style,
     team_at,
     team_style,
@@ -126,11 +127,9 @@ class FortunesCompass(SeatsPanel):
         if not view or view.get("phase") not in ("play", "bet"):
             return Text("")
         direction = trick.get("direction", "high")
-        mine = message.get("seat")
-        favours = None
-        if mine is not None and trick.get("favours"):
-            favours = trick["favours"] == team_at(view, mine)
-        return direction_text(direction, self.style, favours=favours, short=True)
+        return direction_text(
+            direction, self.style, favours=favours(view, message.get("seat")), short=True
+        )
 
     def led_suit(self) -> Text:
         """The led suit ("led ♦") once the trick has a card."""

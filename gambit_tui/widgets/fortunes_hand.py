@@ -11,7 +11,7 @@ from rich.text import Text
 from textual import events
 
 from .choice_row import digit_range
-from .hand_row import HandRow
+from .hand_row import HandRow, choice_item
 
 
 class FortunesHand(HandRow):
@@ -56,23 +56,10 @@ class FortunesHand(HandRow):
     def _items(self, *, numbered: bool, padded: bool) -> list[Text]:
         """Each choice drawn: its digit (the first ten), dimmed and struck through when it
         may not be picked, in brackets and reverse video under the cursor."""
-        out = []
-        for i, choice in enumerate(self.choices):
-            item = Text()
-            if numbered and i < 10:
-                item.append(str((i + 1) % 10), style="dim")
-                item.append(" ")
-            item.append_text(choice.label)
-            if not choice.enabled:
-                item.stylize("dim strike")
-            if i == self.cursor and choice.enabled:
-                if padded:
-                    item = Text("[", style="bold") + item + Text("]", style="bold")
-                item.stylize("reverse")
-            elif padded:
-                item = Text(" ") + item + Text(" ")
-            out.append(item)
-        return out
+        return [
+            choice_item(choice, i, self.cursor, numbered=numbered, padded=padded)
+            for i, choice in enumerate(self.choices)
+        ]
 
     def _lines(self, items: list[Text], width: int, gap: str) -> list[Text]:
         """``items`` broken between cards into lines of at most ``width`` cells."""

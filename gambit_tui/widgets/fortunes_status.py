@@ -11,18 +11,18 @@ from rich.text import Text
 from ..fortunes_text import (
     STAR,
     STAR_SYMBOL,
+    TRICKS,
     compass_letter,
     compass_name,
     direction_text,
+    favours,
     suit_text,
-    team_at,
     team_text,
 )
 from ..i18n import _
 from ..names import choice_label
 from .seats_panel import TablePanel
 
-TRICKS = 19
 #: The deals of a rubber (ruling 10 a).
 RUBBER_DEALS = 4
 #: The betting options whose game is several deals, with running partnership totals.
@@ -96,11 +96,7 @@ class FortunesStatus(TablePanel):
             return Text(_("Deal {n} is over.").format(n=view.get("deal", 1)), style="bold")
         trick = view.get("trick") or {}
         direction = trick.get("direction", "high")
-        mine = message.get("seat")
-        favours = None
-        if mine is not None and trick.get("favours"):
-            favours = trick["favours"] == team_at(view, mine)
-        out = direction_text(direction, self.style, favours=favours)
+        out = direction_text(direction, self.style, favours=favours(view, message.get("seat")))
         n = int(trick.get("flips") or 0)
         if n:
             out.append(" · ")

@@ -3,8 +3,6 @@ ill-disposed, with the player's trick count and score."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 
 from ..cards import CardStyle
@@ -18,30 +16,22 @@ from ..fortunes_text import (
 from ..i18n import _
 from ..names import seat_name
 from .fortunes_status import signed
-from .text_lines import TextLines, shown
+from .seats_panel import TablePanel
 
 NAME_WIDTH = 12
 
 
-class FortunesWon(TextLines):
+class FortunesWon(TablePanel):
     """One row per seat, East first and clockwise: tricks won (against the bid, when the
     table bids), the score, then the tricks. A row keeps the newest tricks when they do not
     all fit (the reading at the end lists every one)."""
 
     DEFAULT_CSS = """
     FortunesWon {
-        border: round $primary 50%;
         border-bottom: none;
-        border-title-color: $foreground;
         height: 5;
-        padding: 0 1;
     }
     """
-
-    message: shown[dict[str, Any] | None] = shown(None, always_update=True)
-    """The last ``table`` message of this table."""
-    style: shown[CardStyle] = shown(CardStyle)
-    """How to draw cards."""
 
     def on_mount(self) -> None:
         self.set_title()

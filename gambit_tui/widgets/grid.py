@@ -21,26 +21,32 @@ def grid_lines(
     min_widths: Sequence[int] = (),
     max_widths: Sequence[int | None] = (),
     styles: Sequence[str] = (),
+    right: Sequence[bool] = (),
+    fit: int | None = None,
     keys: Sequence[Hashable] | None = None,
     made: dict[Hashable, Text] | None = None,
 ) -> list[Text]:
     """``rows`` as lines of columns ``gap`` cells apart; a cell wider than its column's
-    ``max_widths`` entry ends in an ellipsis, ``styles`` style a whole column.
+    ``max_widths`` entry ends in an ellipsis, ``styles`` style a whole column, and a column
+    whose ``right`` entry is true is aligned right. Columns too wide together for ``fit``
+    cells each give up a share of the excess, as Rich's tables do (their cells end in an
+    ellipsis).
 
     With ``keys`` (one per row, equal only for rows of equal cells) and ``made`` (a dict the
     caller keeps), a row whose line was made before at the same column widths is not made
     again: ``made`` is left holding this call's lines."""
     cells = [[cell if isinstance(cell, Text) else Text(cell) for cell in row] for row in rows]
     columns = max((len(row) for row in cells), default=0)
-    widths = [0] * columns
+    natural = [0] * columns
     for row in cells:
         for index, cell in enumerate(row):
-            widths[index] = max(widths[index], cell.cell_len)
+            natural[index] = max(natural[index], cell.cell_len)
     for index in range(columns):
         if index < len(min_widths):
-            widths[index] = max(widths[index], min_widths[index])
-        if index < len(max_widths) and max_widths[index] is not None:
-            widths[index] = min(widths[index], max_widths[index])
+            natural[index] = max(natural[index], min_widths[index])
+        if index < len(max_widths) and (most := max_widths[index]) is not None:
+            natural[index] = min(natural[index], most)
+    widths: list[int | None] = list(natural) if fit is None else _fitted(natural, gap, fit)
     spacer = " " * gap
     lines: list[Text] = []
     before = dict(made) if made is not None else {}
@@ -59,15 +65,21 @@ def grid_lines(
         at = 0  # characters so far (span offsets count characters, widths count cells)
         last = len(row) - 1
         for index, cell in enumerate(row):
-            if index:
-                parts.append(spacer)
-                at += gap
             width = widths[index]
+            if width is None:
+                continue  # no room left for it at all
             cell_len = cell.cell_len
             if cell_len > width:
-                cell = cell.copy()
-                cell.truncate(width, overflow="ellipsis")
+                if width:
+                    cell = cell.copy()
+                    cell.truncate(width, overflow="ellipsis")
+                else:
+                    cell = Text()
                 cell_len = cell.cell_len
+            if index < len(right) and right[index] and width > cell_len:
+                # Padded as Rich pads a cell: in the cell's own style.
+                cell = Text(" " * (width - cell_len), style=cell.style) + cell
+                cell_len = width
             plain = cell.plain
             end = at + len(plain)
             if end > at:
@@ -78,15 +90,37 @@ def grid_lines(
                     spans.append(Span(at, end, styles[index]))  # over the cell's own styles
             parts.append(plain)
             at = end
-            if index != last and width > cell_len:
-                parts.append(" " * (width - cell_len))
-                at += width - cell_len
+            if index != last:  # up to the next column
+                parts.append(" " * (width - cell_len) + spacer)
+                at += width - cell_len + gap
         line = Text("".join(parts), spans=spans, no_wrap=True, end="")
         line.rstrip()
         lines.append(line)
         if made is not None and line_key is not None:
             made[line_key] = line
     return lines
+
+
+def _fitted(widths: list[int], gap: int, fit: int) -> list[int | None]:
+    """Column widths that fit in ``fit`` cells, as Rich's ``Table.grid`` makes them: each
+    column counts its gap (the last its width, and at least one cell), none more than ``fit``;
+    the excess is taken from the columns in equal shares, each no more than it has, and a
+    column left with no cell at all is dropped (None), gap and all."""
+    last = len(widths) - 1
+    gaps = [gap if index < last else 0 for index in range(len(widths))]
+    padded = [min((width + pad) or 1, fit) for width, pad in zip(widths, gaps, strict=True)]
+    excess = sum(padded) - fit
+    shares = len(padded)
+    for index, width in enumerate(padded):
+        if excess <= 0:
+            break
+        cut = min(width, round(excess / shares))
+        padded[index] = width - cut
+        excess -= cut
+        shares -= 1
+    return [
+        None if width == 0 else max(0, width - pad) for width, pad in zip(padded, gaps, strict=True)
+    ]
 
 
 def grid_text(

@@ -16,6 +16,26 @@ from ..cards import CardStyle, DeckFaces
 from .choice_row import Choice, ChoiceRow, digit_range
 
 
+def choice_item(choice: Choice, index: int, cursor: int, *, numbered: bool, padded: bool) -> Text:
+    """A hand's choice as drawn: its digit (``numbered``, the first ten), dimmed and struck
+    through when it may not be picked, in reverse video under the cursor; ``padded``, in
+    brackets there and between spaces elsewhere."""
+    item = Text()
+    if numbered and index < 10:
+        item.append(str((index + 1) % 10), style="dim")
+        item.append(" ")
+    item.append_text(choice.label)
+    if not choice.enabled:
+        item.stylize("dim strike")
+    if index == cursor and choice.enabled:
+        if padded:
+            item = Text("[", style="bold") + item + Text("]", style="bold")
+        item.stylize("reverse")
+    elif padded:
+        item = Text(" ") + item + Text(" ")
+    return item
+
+
 class FittingChoiceRow(ChoiceRow):
     """A :class:`ChoiceRow` that always fits one line: when the roomy layout (digits, wide
     gaps, brackets round the cursor) is too wide, every choice is drawn bare, one space
@@ -45,21 +65,8 @@ class FittingChoiceRow(ChoiceRow):
         for i, choice in enumerate(self.choices):
             if i:
                 out.append(" " if compact else "  ")
-            item = Text()
-            if self.numbered and not compact and i < 10:
-                item.append(str((i + 1) % 10), style="dim")
-                item.append(" ")
-            item.append_text(choice.label)
-            if not choice.enabled:
-                item.stylize("dim strike")
-                if not compact:
-                    item = Text(" ") + item + Text(" ")
-            elif i == self.cursor:
-                if not compact:
-                    item = Text("[", style="bold") + item + Text("]", style="bold")
-                item.stylize("reverse")
-            elif not compact:
-                item = Text(" ") + item + Text(" ")
+            numbered = self.numbered and not compact
+            item = choice_item(choice, i, self.cursor, numbered=numbered, padded=not compact)
             self._cells.append((out.cell_len, out.cell_len + item.cell_len))
             out.append_text(item)
         return out

@@ -7,32 +7,23 @@ from typing import Any
 
 from rich.text import Text
 
-from ..cards import CardStyle, card_text
+from ..cards import card_text
 from ..i18n import _, pgettext
 from ..names import seat_name
 from .grid import grid_lines
 from .pg_seats import FRONT_MARKS
-from .text_lines import TextLines, shown
+from .seats_panel import TablePanel
 
 
-class PGCenter(TextLines):
+class PGCenter(TablePanel):
     """What lies on the table for everyone, plus the player's own Fate (and the Seer's
     glimpse, which lasts only until their next action)."""
 
     DEFAULT_CSS = """
     PGCenter {
-        border: round $primary 50%;
-        border-title-color: $foreground;
-        height: 100%;
         width: 32;
-        padding: 0 1;
     }
     """
-
-    message: shown[dict[str, Any] | None] = shown(None, always_update=True)
-    """The last ``table`` message of this table."""
-    style: shown[CardStyle] = shown(CardStyle)
-    """How to draw cards."""
 
     def __init__(self) -> None:
         super().__init__()

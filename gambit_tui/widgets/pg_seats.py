@@ -113,7 +113,7 @@ class PGSeats(SeatsPanel):
             marker = Text(done, style="green")
         name = seat_label(seat, s == mine, cut=14)
         dealer = Text(_("D"), style="bold") if table.dealer == s else Text(" ")
-        return [marker, name, dealer, *self._cards(view, s, mine, table.reveal), self._timer(s)]
+        return [marker, name, dealer, *self._cards(view, s, mine, table.reveal), self.timer_text(s)]
 
     def _cards(
         self, view: dict[str, Any], s: int, mine: int | None, reveal: list | None
@@ -151,9 +151,3 @@ class PGSeats(SeatsPanel):
             text.stylize("italic")
             return text
         return face_down(style)
-
-    def _timer(self, s: int) -> Text:
-        left = self.timers.get(s)
-        if left is None:
-            return Text("")
-        return Text(f"{int(left + 0.999)}s", style="bold" if left > 10 else "bold red")

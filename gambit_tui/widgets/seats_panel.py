@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
+
 from ..cards import CardStyle
 from .text_lines import TextLines, shown
 
@@ -34,3 +36,10 @@ class SeatsPanel(TablePanel):
 
     timers: shown[dict[int, float]] = shown(dict, always_update=True)
     """Seconds left on each seat's turn timer."""
+
+    def timer_text(self, seat: int) -> Text:
+        """The seconds left on ``seat``'s turn timer, red in the last ten."""
+        left = self.timers.get(seat)
+        if left is None:
+            return Text("")
+        return Text(f"{int(left + 0.999)}s", style="bold" if left > 10 else "bold red")

@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
 from rich.style import Style
+from rich.table import Table
 from rich.text import Text
 
 from gambit_tui.widgets.grid import grid_lines, grid_text
@@ -89,3 +90,41 @@ def test_rows_made_before_at_the_same_widths_are_not_made_again():
     # A row without a key is always made.
     lines = grid_lines(wider, keys=["r0", None, "r2"], made=made)
     assert lines == grid_lines(wider) and len(made) == 2
+
+
+def rich_grid(rows: list[list[Text]], right: list[bool], width: int) -> list[str]:
+    """The rows as a Rich ``Table.grid`` of no-wrap columns draws them ``width`` cells wide."""
+    table = Table.grid(padding=(0, 1))
+    for flag in right:
+        table.add_column(no_wrap=True, justify="right" if flag else "left")
+    for row in rows:
+        table.add_row(*row)
+    console = Console(width=width, color_system=None)
+    lines = console.render_lines(table, console.options.update_width(width), pad=False)
+    drawn = ["".join(seg.text for seg in line)[:width].rstrip() for line in lines]
+    return drawn[: len(rows)]
+
+
+def test_a_right_aligned_column_is_padded_in_the_cells_style():
+    (line,) = grid_lines(
+        [["a", Text("7", style="bold"), "b"]], min_widths=(0, 3), right=(False, True)
+    )
+    assert line.plain == "a   7 b"
+    assert [style.bold for _char, style in styles_of(line)[2:5]] == [True, True, True]
+
+
+@given(
+    st.lists(
+        st.tuples(st.text(alphabet="ab★", max_size=9), st.text(alphabet="xy", max_size=4)),
+        min_size=1,
+        max_size=5,
+    ),
+    st.lists(st.booleans(), min_size=5, max_size=5),
+    st.integers(1, 30),
+)
+def test_columns_too_wide_to_fit_shrink_as_rich_tables_do(columns, right, width):
+    """As the Prophet seats drew with ``Table.grid`` before they drew their own lines."""
+    rows = [[Text(column[row]) for column in columns] for row in (0, 1)]
+    right = right[: len(columns)]
+    lines = grid_lines(rows, right=right, fit=width)
+    assert [line.plain[:width].rstrip() for line in lines] == rich_grid(rows, right, width)

@@ -150,7 +150,7 @@ def test_fortunes_and_prophet_screens_use_the_rules_words(lang):
         *fortunes_text.COMPASS,
         *fortunes_text.TEAMS.values(),
         *names.FRENCH_SUITS.values(),
-        *names._FRENCH_RANK_NAMES.values(),
+        *names.FRENCH_COURTS.values(),
         "well-disposed",
         "ill-disposed",
         "Reading",
