@@ -23,6 +23,7 @@ from .listener import serve_tcp, serve_unix
 
 if TYPE_CHECKING:
     from server.store import DataDirLock
+    from server.store.pg_lock import DatabaseLock
 
     from .bus import HubBus
     from .lease import HubLease
@@ -42,36 +43,51 @@ async def run_hub(
     """Serve until stopped; True if an admin's restart stopped it. ``bus``: (NATS URL, the
     gateways' shared token) to serve gateways too (see bus.py): then the data folder is
     locked here, once this hub holds the lease (lease.py), not by the caller."""
+    from server.store.pg_lock import lock_database
+
     hub_bus = None
     lease = None
     lock = None
-    if bus is not None:
-        from .bus import HubBus
-        from .lease import HubLease, NoLease
-
-        hub_bus = HubBus(None, *bus)
-        await hub_bus.connect()
-        lease = HubLease(hub_bus.nc, hub_bus.instance)
-        try:
-            await lease.acquire(waiting=lambda: print(STANDBY, flush=True))
-        except NoLease as err:
-            log.warning("no lease (NATS without JetStream: %s); no standby can take over", err)
-            lease = None
-        lock = await take_lock(data_dir, f"gambit hub on the bus {bus_url_shown(bus[0])}")
+    db_lock = None
+    what = f"gambit hub on the bus {bus_url_shown(bus[0])}" if bus else f"gambit hub on {unix}"
     try:
-        return await _serve(data_dir, config, unix, tcp, hub_bus, lease)
+        if bus is not None:
+            from .bus import HubBus
+            from .lease import HubLease, NoLease
+
+            hub_bus = HubBus(None, *bus)
+            await hub_bus.connect()
+        # A PostgreSQL store's own guard first (server/store/pg_lock.py), then the lease:
+        # the hub that holds the database is the one that may take the lease.
+        db_lock = await lock_database(config.db, what, waiting=_standby_for_database)
+        if hub_bus is not None:
+            lease = HubLease(hub_bus.nc, hub_bus.instance)
+            try:
+                await lease.acquire(waiting=lambda: print(STANDBY, flush=True))
+            except NoLease as err:
+                log.warning("no lease (NATS without JetStream: %s); no standby can take over", err)
+                lease = None
+            lock = await take_lock(data_dir, what)
+        return await _serve(data_dir, config, unix, tcp, hub_bus, lease, db_lock)
     finally:
         # The store is closed: a standby may take over at once (not 3 s later).
         if lease is not None:
             await lease.release()
+        if db_lock is not None:
+            await db_lock.release()
         if lock is not None:
             lock.release()
         if hub_bus is not None:
             await hub_bus.stop()
 
 
-#: What a hub that waits for the lease says (a standby).
+def _standby_for_database(holder: str) -> None:
+    print(f"{STANDBY_DATABASE}: {holder} holds it; waiting", flush=True)
+
+
+#: What a hub that waits for the lease says (a standby), or for a PostgreSQL database's lock.
 STANDBY = "gambit hub standby: another hub is active; waiting for its lease"
+STANDBY_DATABASE = "gambit hub standby: the database is in use"
 
 
 async def take_lock(data_dir: Path, what: str, timeout: float = 10.0) -> DataDirLock:
@@ -95,6 +111,7 @@ async def _serve(
     tcp: tuple[str, int] | None,
     hub_bus: HubBus | None,
     lease: HubLease | None,
+    db_lock: DatabaseLock | None = None,
 ) -> bool:
     store = Store.open(data_dir, db=config.db)
     hub = Hub(store, config)
@@ -109,6 +126,8 @@ async def _serve(
     try:
         if lease is not None:
             lease.keep(lost=stop.set)
+        if db_lock is not None:
+            db_lock.keep(lost=stop.set)
         await hub.start()
         if hub_bus is not None:
             await hub_bus.start(hub)

@@ -1,0 +1,74 @@
+"""One active server per PostgreSQL database (server/store/pg_lock.py): the advisory lock
+that guards a shared store beside the NATS lease."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from server.store.pg_lock import DatabaseBusy, DatabaseLock, lock_database
+
+from .harness import NatsServer, start_hub
+
+pytestmark = pytest.mark.cluster
+
+
+async def test_one_holder_at_a_time_and_a_lost_connection_is_noticed(postgres_server):
+    url = postgres_server.create_database("lock")
+    first = await lock_database(url, "gambit hub one")
+    assert first is not None and first.held
+    second = DatabaseLock(url, "gambit hub two")
+    try:
+        assert not await second.try_take()
+        assert (await second.holder()).startswith("gambit hub one")
+        told: list[str] = []
+        with pytest.raises(DatabaseBusy, match="in use by gambit hub one"):
+            await second.acquire(told.append, timeout=0.6)
+        assert told and told[0].startswith("gambit hub one")
+        # The holder's session ends under it (a database restart, a cut link): the holder
+        # is told at once, and another may take the lock.
+        lost = asyncio.Event()
+        first.keep(lost=lost.set)
+        with postgres_server.admin() as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name LIKE 'gambit hub one%%'"
+            )
+        await asyncio.wait_for(lost.wait(), 5)
+        assert not first.held
+        assert await second.try_take()
+    finally:
+        await first.release()
+        await second.release()
+    assert await lock_database(None, "sqlite") is None  # SQLite: the data folder's lock
+
+
+def test_two_hubs_on_one_database_only_one_serves_until_it_dies(
+    nats, postgres_server, tmp_path_factory
+):
+    """Two hubs that do not share a NATS server (so no lease keeps them apart), one
+    database: the second waits as a standby until the first is killed."""
+    folder = tmp_path_factory.mktemp("dblock")
+    other_bus = NatsServer(tmp_path_factory.mktemp("nats2"))
+    db = postgres_server.create_database("dblock")
+    active = start_hub(folder, nats.url, "--db", db, name="one")
+    standby = None
+    try:
+        standby = start_hub(folder, other_bus.url, "--db", db, name="two", standby=True)
+        # It names the holder: the other hub, its bus, machine and process.
+        assert "the database is in use" in standby.out
+        assert f"gambit hub on the bus {nats.url}" in standby.out
+        assert f"pid {active.proc.pid})" in standby.out
+        time.sleep(1.5)
+        assert "gambit hub ready" not in standby.out
+        active.kill()  # kill -9: PostgreSQL ends its session, and the lock with it
+        standby.wait_line("gambit hub ready", timeout=20)
+        assert standby.proc.poll() is None
+    finally:
+        for process in (active, standby):
+            if process is not None:
+                process.stop()
+        other_bus.stop()
+    assert "Traceback" not in standby.log(), standby.log()
