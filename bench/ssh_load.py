@@ -1,7 +1,7 @@
 """SSH load: N players at tables of five, probes typing, the server measured from both sides.
 
     python bench/ssh_load.py --sessions 100 [--workers W] [--server-cores C] [--probes 4]
-                             [--duration 20] [--ramp 10]
+                             [--duration 20] [--ramp 10] [--gateways G [--bus nats://…]]
 
 Not a timed test. It starts the server (the same store, hub, SSH host and app workers as
 ``gambit serve``; ``--workers`` as there, by default one per core) in a child process, and
@@ -43,6 +43,9 @@ object:
   table, during the measured window.
 * ``cpu_percent``: the server's CPU time (SSH process and workers) over the measured window
   (100 = one core).
+
+With ``--gateways G`` the same load goes through G gateways and a hub on NATS instead of one
+``gambit serve`` process (bench/ssh_load_cluster.py says how it is measured there).
 """
 
 from __future__ import annotations
