@@ -72,3 +72,23 @@ def test_two_hubs_on_one_database_only_one_serves_until_it_dies(
                 process.stop()
         other_bus.stop()
     assert "Traceback" not in standby.log(), standby.log()
+
+
+def test_a_second_server_on_one_database_refuses_naming_the_first(
+    postgres_server, tmp_path, monkeypatch, capsys
+):
+    import psycopg
+
+    from server import cli
+    from server.ssh import serve
+    from server.store.pg_lock import KEY
+
+    url = postgres_server.create_database("serve")
+    monkeypatch.setattr(serve, "DB_LOCK_WAIT", 0.5)
+    with psycopg.connect(url, autocommit=True, application_name="gambit hub elsewhere") as other:
+        other.execute("SELECT pg_advisory_lock(%s, %s)", KEY)
+        code = cli.main(["serve", "--data-dir", str(tmp_path), "--db", url, "--port", "0"])
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "is in use by gambit hub elsewhere" in err and "one server per database" in err
+    assert not (tmp_path / "ssh_host_ed25519_key").exists()  # it started nothing
