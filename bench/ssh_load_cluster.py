@@ -29,6 +29,7 @@ import logging
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -70,6 +71,14 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def die_with_parent() -> None:
+    """In a child, before it runs: the kernel ends it when this process ends, however."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def wait_port(port: int, timeout: float = 10.0) -> None:
@@ -313,6 +322,7 @@ class Cluster:
                     [binary, "-a", "127.0.0.1", "-p", str(port)],
                     stdout=log_file,
                     stderr=subprocess.STDOUT,
+                    preexec_fn=die_with_parent,  # (the other children end with their stdin)
                 )
             wait_port(port)
             bus = f"nats://127.0.0.1:{port}"
