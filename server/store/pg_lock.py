@@ -75,8 +75,12 @@ class DatabaseLock:
         self._task: asyncio.Task[None] | None = None
 
     async def _connect(self) -> None:
-        import psycopg
-
+        try:
+            import psycopg
+        except ImportError as err:
+            raise StoreError(
+                f"A PostgreSQL database needs psycopg ({err}): pip install 'gambit-tables[cluster]'"
+            ) from err
         try:
             self.conn = await psycopg.AsyncConnection.connect(
                 self.url,
