@@ -4,6 +4,7 @@ that guards a shared store beside the NATS lease."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 import pytest
@@ -85,9 +86,18 @@ def test_a_second_server_on_one_database_refuses_naming_the_first(
 
     url = postgres_server.create_database("serve")
     monkeypatch.setattr(serve, "DB_LOCK_WAIT", 0.5)
-    with psycopg.connect(url, autocommit=True, application_name="gambit hub elsewhere") as other:
-        other.execute("SELECT pg_advisory_lock(%s, %s)", KEY)
-        code = cli.main(["serve", "--data-dir", str(tmp_path), "--db", url, "--port", "0"])
+    loggers = [logging.getLogger(name) for name in ("", "server", "asyncssh")]
+    saved = [(logger.handlers[:], logger.level) for logger in loggers]
+    try:
+        with psycopg.connect(
+            url, autocommit=True, application_name="gambit hub elsewhere"
+        ) as other:
+            other.execute("SELECT pg_advisory_lock(%s, %s)", KEY)
+            code = cli.main(["serve", "--data-dir", str(tmp_path), "--db", url, "--port", "0"])
+    finally:  # (serve set up logging for this process: put pytest's back)
+        for logger, (handlers, level) in zip(loggers, saved, strict=True):
+            logger.handlers[:] = handlers
+            logger.setLevel(level)
     assert code == 1
     err = capsys.readouterr().err
     assert "is in use by gambit hub elsewhere" in err and "one server per database" in err
