@@ -22,6 +22,7 @@ from .hub import Hub
 from .listener import serve_tcp, serve_unix
 
 if TYPE_CHECKING:
+    from server.metrics import Metrics
     from server.store import DataDirLock
     from server.store.pg_lock import DatabaseLock
 
@@ -39,6 +40,7 @@ async def run_hub(
     unix: Path | None,
     tcp: tuple[str, int] | None,
     bus: tuple[str, str | None] | None = None,
+    metrics_at: tuple[str, int] | None = None,
 ) -> bool:
     """Serve until stopped; True if an admin's restart stopped it. ``bus``: (NATS URL, the
     gateways' shared token) to serve gateways too (see bus.py): then the data folder is
@@ -68,7 +70,7 @@ async def run_hub(
                 log.warning("no lease (NATS without JetStream: %s); no standby can take over", err)
                 lease = None
             lock = await take_lock(data_dir, what)
-        return await _serve(data_dir, config, unix, tcp, hub_bus, lease, db_lock)
+        return await _serve(data_dir, config, unix, tcp, hub_bus, lease, db_lock, metrics_at)
     finally:
         # The store is closed: a standby may take over at once (not 3 s later).
         if lease is not None:
@@ -112,11 +114,13 @@ async def _serve(
     hub_bus: HubBus | None,
     lease: HubLease | None,
     db_lock: DatabaseLock | None = None,
+    metrics_at: tuple[str, int] | None = None,
 ) -> bool:
     store = Store.open(data_dir, db=config.db)
     hub = Hub(store, config)
     servers: list[asyncio.Server] = []
     restarted: list[bool] = []
+    metrics: Metrics | None = None
     # Stopping is set up before anyone is told the hub is ready: a service manager may
     # stop it the moment it is.
     stop = asyncio.Event()
@@ -146,11 +150,19 @@ async def _serve(
             ready += f" bus {bus_url_shown(hub_bus.url)}"
         hub.on_fatal = stop.set
         hub.admin.on_restart = lambda: (restarted.append(True), stop.set())
+        if metrics_at is not None:
+            from server.metrics import Metrics
+
+            metrics = Metrics(hub)  # (the players' screens are the gateways': no latency)
+            port = await metrics.start(*metrics_at)
+            ready += f"\nMetrics: http://{metrics_at[0]}:{port}/metrics and /healthz"
         print(ready, flush=True)
         await stop.wait()
     finally:
         for server in servers:
             server.close()
+        if metrics is not None:
+            await metrics.close()
         if hub_bus is not None:
             # The gateways keep their sessions for the next hub (a standby, or this one
             # started again): no goodbye goes out, and they move them when it answers.
@@ -162,6 +174,7 @@ async def _serve(
 
 def main_hub(args: argparse.Namespace) -> int:
     from server.logs import setup_logging
+    from server.metrics import parse_address
 
     setup_logging(args.log_file, args.verbose, args.log_json)
     if args.verbose:
@@ -180,7 +193,8 @@ def main_hub(args: argparse.Namespace) -> int:
             # One hub per database, taken before the store is opened (server/store/lock.py);
             # on the bus, once this hub holds the lease (run_hub).
             lock = lock_data_dir(data_dir, f"gambit hub on {unix}")
-        restarted = asyncio.run(run_hub(data_dir, config, unix, tcp, bus))
+        metrics_at = parse_address(args.metrics) if args.metrics else None
+        restarted = asyncio.run(run_hub(data_dir, config, unix, tcp, bus, metrics_at))
     except DataDirInUse as err:
         sys.stderr.write(f"gambit hub: {err}\n")
         return 1
@@ -242,3 +256,6 @@ def add_hub_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--log-json", action="store_true", help="log one JSON object per line (for collectors)"
     )
+    from server.ssh.serve import add_metrics_argument
+
+    add_metrics_argument(parser)

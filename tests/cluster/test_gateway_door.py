@@ -1,5 +1,6 @@
 """A gateway as a public front door, with ``gambit serve``'s options for it: a password night
-with a few listed keys, and its metrics, over real ``ssh`` through NATS to a hub."""
+with a few listed keys, and its metrics (and the hub's), over real ``ssh`` through NATS to a
+hub."""
 
 from __future__ import annotations
 
@@ -29,8 +30,10 @@ def door(nats, tmp_path_factory):
     listed, unlisted = ssh_keygen(folder / "listed"), ssh_keygen(folder / "unlisted")
     allowed = folder / "authorized_keys"
     allowed.write_text(listed.with_suffix(".pub").read_text())
-    hub = start_hub(folder, nats.url)
+    hub = start_hub(folder, nats.url, "--metrics", "127.0.0.1:0")
     try:
+        hub.wait_line("/metrics")
+        hub_metrics = int(re.search(r"Metrics: http://127.0.0.1:(\d+)/metrics", hub.out).group(1))
         gateway = Gateway(
             "gw-door",
             folder,
@@ -54,6 +57,7 @@ def door(nats, tmp_path_factory):
         "folder": folder,
         "gateway": gateway,
         "metrics": int(metrics.group(1)),
+        "hub_metrics": hub_metrics,
         "listed": listed,
         "unlisted": unlisted,
     }
@@ -127,6 +131,8 @@ def test_a_wrong_password_is_refused_and_the_right_one_plays(door):
         assert value(text, 'gambit_refusals_total{reason="auth_failed"}') >= 2
         assert value(text, "gambit_event_loop_lag_seconds_count") > 0
         assert scrape(door["metrics"], "/healthz") == "ok\n"
+        # The hub's own (gambit hub --metrics): the player it serves through the bus.
+        assert value(scrape(door["hub_metrics"]), "gambit_players_online") == 1
     finally:
         term.close()
 
