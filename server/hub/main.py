@@ -128,10 +128,17 @@ async def _serve(
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
+        # Lost (NATS or the database gone, or another hub holds it now): stop writing at
+        # once, and exit as after an admin's restart, so that a service manager starts this
+        # hub again, to wait as a standby.
+        def lost() -> None:
+            restarted.append(True)
+            stop.set()
+
         if lease is not None:
-            lease.keep(lost=stop.set)
+            lease.keep(lost=lost)
         if db_lock is not None:
-            db_lock.keep(lost=stop.set)
+            db_lock.keep(lost=lost)
         await hub.start()
         if hub_bus is not None:
             await hub_bus.start(hub)

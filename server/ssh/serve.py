@@ -271,8 +271,6 @@ async def _run_serve(
     local = None
     stop = asyncio.Event()
     hub.on_fatal = stop.set  # a store that cannot commit: stop, and start again from the disk
-    if db_lock is not None:
-        db_lock.keep(lost=stop.set)  # another server may take the database now
     restart = False
 
     def restart_now() -> None:
@@ -281,6 +279,8 @@ async def _run_serve(
         stop.set()
 
     hub.admin.on_restart = restart_now
+    if db_lock is not None:
+        db_lock.keep(lost=restart_now)  # another may take the database: start again, wait
     # Stopping is set up first: a service manager may stop the server the moment it starts.
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -102,3 +102,25 @@ def test_a_second_server_on_one_database_refuses_naming_the_first(
     err = capsys.readouterr().err
     assert "is in use by gambit hub elsewhere" in err and "one server per database" in err
     assert not (tmp_path / "ssh_host_ed25519_key").exists()  # it started nothing
+
+
+def test_a_hub_that_loses_the_lock_stops_to_be_started_again(postgres_server, tmp_path):
+    """Its lock's session ended under it (the database restarted, the link cut): it stops
+    writing at once, and exits 75, so that a service manager starts it again (to wait)."""
+    from .harness import GambitProcess
+
+    db = postgres_server.create_database("lost")
+    args = ["hub", "--data-dir", str(tmp_path / "d"), "--unix", str(tmp_path / "s"), "--db", db]
+    hub = GambitProcess("solo", tmp_path, args, "gambit hub ready")
+    try:
+        with postgres_server.admin() as admin:
+            ended = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name LIKE 'gambit hub on %%'"
+            ).fetchall()
+        assert ended == [(True,)]
+        hub.proc.wait(timeout=15)
+        assert hub.proc.returncode == 75
+        assert "database lock: lost" in hub.log()
+    finally:
+        hub.stop()
