@@ -1,7 +1,7 @@
 """SSH load: N players at tables of five, probes typing, the server measured from both sides.
 
     python bench/ssh_load.py --sessions 100 [--workers W] [--server-cores C] [--probes 4]
-                             [--duration 20] [--ramp 10]
+                             [--duration 20] [--ramp 10] [--gateways G [--bus nats://…]]
 
 Not a timed test. It starts the server (the same store, hub, SSH host and app workers as
 ``gambit serve``; ``--workers`` as there, by default one per core) in a child process, and
@@ -43,6 +43,9 @@ object:
   table, during the measured window.
 * ``cpu_percent``: the server's CPU time (SSH process and workers) over the measured window
   (100 = one core).
+
+With ``--gateways G`` the same load goes through G gateways and a hub on NATS instead of one
+``gambit serve`` process (bench/ssh_load_cluster.py says how it is measured there).
 """
 
 from __future__ import annotations
@@ -704,10 +707,20 @@ class Child:
             self.proc.kill()
 
 
+def start_server(args: argparse.Namespace, data_dir: Path) -> Any:
+    """One ``gambit serve`` (a :class:`Child`), or with ``--gateways`` the same load's
+    cluster: gateways and a hub on NATS (ssh_load_cluster.py, which answers alike)."""
+    if not args.gateways:
+        return Child(data_dir, args.workers)
+    from ssh_load_cluster import Cluster  # (bench/ is this script's folder: on sys.path)
+
+    return Cluster(data_dir, args.workers, args.gateways, args.bus)
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     cores = sorted(os.sched_getaffinity(0))
     data_dir = Path(tempfile.mkdtemp(prefix="gambit-bench-"))
-    child = Child(data_dir, args.workers)
+    child = start_server(args, data_dir)
     if args.server_cores:
         server_cores = set(cores[: args.server_cores])
         os.sched_setaffinity(child.proc.pid, server_cores)
@@ -805,6 +818,21 @@ def log(text: str) -> None:
     print(text, flush=True)
 
 
+def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--gateways",
+        type=int,
+        default=0,
+        help="serve through this many gateways (one port, SO_REUSEPORT) and a hub on NATS, "
+        "the --workers split between the gateways (0: one gambit serve process)",
+    )
+    parser.add_argument(
+        "--bus",
+        metavar="URL",
+        help="with --gateways: this NATS server (default: start one on a free port)",
+    )
+
+
 def main() -> None:
     if len(sys.argv) in (4, 5) and sys.argv[1] == "--child":
         from server.ssh.serve import use_app_fps
@@ -841,6 +869,7 @@ def main() -> None:
     parser.add_argument(
         "--settle", type=float, default=3.0, help="seconds after the last table started"
     )
+    add_cluster_arguments(parser)
     args = parser.parse_args()
     result = asyncio.run(run(args))
     print(json.dumps(result))

@@ -166,10 +166,12 @@ def build_parser() -> argparse.ArgumentParser:
     from .records.commands import add_record_arguments
 
     add_record_arguments(export, verify, replay)
-    for configurable in (serve, hub):
+    for configurable in (serve, hub, gateway):
         configurable.add_argument(
             "--config",
-            help="settings file (TOML; default: gambit.toml in the data folder, if there is one)",
+            help="settings file (TOML; default: gambit.toml in the data folder, if there is one)"
+            if configurable is not gateway
+            else "settings file (TOML; a gateway has no data folder to find one in)",
         )
         configurable.add_argument(
             "--print-config",
@@ -181,14 +183,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace | int:
-    """The arguments, for serve and hub resolved as command line > GAMBIT_* environment >
-    gambit.toml > defaults (see settings.py); an exit code where there is nothing to run."""
-    if not argv or argv[0] not in ("serve", "hub"):
+    """The arguments, for serve, hub and gateway resolved as command line > GAMBIT_*
+    environment > gambit.toml > defaults (see settings.py); an exit code where there is
+    nothing to run."""
+    if not argv or argv[0] not in ("serve", "hub", "gateway"):
         return parser.parse_args(argv)
     from .settings import SettingsError, describe, resolve
 
+    subparser = parser.subcommands[argv[0]]  # type: ignore[attr-defined]
     try:
-        resolved = resolve(parser.subcommands[argv[0]], argv[1:])  # type: ignore[attr-defined]
+        # (A gateway has no data folder: only a file it is given, --config or GAMBIT_CONFIG.)
+        resolved = resolve(subparser, argv[1:], in_data_dir=argv[0] != "gateway")
     except SettingsError as err:
         sys.stderr.write(f"gambit {argv[0]}: {err}\n")
         return 2

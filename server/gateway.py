@@ -4,6 +4,11 @@ Run any number of them (on one machine, on the same port with ``--reuse-port``; 
 behind a TCP balancer with ``--proxy-protocol``), all with the same ``--host-key`` so that
 players see one server, and one ``gambit hub --bus`` holding the tables. See README
 "Scaling out" and docs/architecture.md.
+
+A gateway is a public front door like ``gambit serve``'s and takes the same options for it,
+from the same code (server/ssh/serve.py): who may log in (``--password-file``,
+``--authorized-keys``), the limits, ``--metrics``, and a settings file (``--config``).
+``--admin-keys`` is the hub's: the gateway vouches for the key, the hub decides.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import logging
 import os
 import signal
 import sys
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -23,14 +29,13 @@ TOKEN_ENV = "GAMBIT_BUS_TOKEN"
 def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
     from server.hub.main import add_bus_arguments
     from server.ssh.config import HostConfig
-    from server.ssh.serve import add_limit_arguments
+    from server.ssh.serve import add_limit_arguments, add_login_arguments, add_metrics_argument
 
     defaults = HostConfig()
     parser.add_argument("--host", default=defaults.host, help="address to listen on")
     parser.add_argument("--port", type=int, default=defaults.port, help="port (0: any free one)")
     parser.add_argument(
         "--host-key",
-        required=True,
         metavar="FILE",
         help="the SSH host key every gateway shares (made here if missing; copy it to the "
         "other gateways)",
@@ -50,15 +55,24 @@ def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers", type=int, default=None, help="app worker processes (default: one per core)"
     )
+    # Who may log in: the gateway checks it, and vouches for the key over the bus (the hub
+    # believes it of a gateway with the token); a password's players are guests, as in serve.
+    add_login_arguments(parser)
     add_limit_arguments(parser)
     parser.add_argument("--log-file", help="log here instead of stderr")
     parser.add_argument("--log-json", action="store_true", help="log one JSON object per line")
+    add_metrics_argument(parser)
     parser.add_argument("-v", "--verbose", action="store_true", help="log SSH details too")
 
 
-async def run_gateway(args: argparse.Namespace, token: str | None) -> None:
+async def run_gateway(
+    args: argparse.Namespace, token: str | None, login: dict[str, Any] | None = None
+) -> None:
+    """Serve until stopped. ``login``: :func:`~server.ssh.serve.login_from`'s fields (the
+    password read once, before anything starts)."""
     from server.bus.gateway import RemoteHub
     from server.hub.main import bus_url_shown
+    from server.metrics import parse_address
     from server.ssh.banner import banner
     from server.ssh.config import HostConfig
     from server.ssh.host import SSHHost
@@ -68,6 +82,7 @@ async def run_gateway(args: argparse.Namespace, token: str | None) -> None:
     config = HostConfig(
         host=args.host,
         port=args.port,
+        **(login or {}),
         **limits_from(args),
         freeze_sessions=True,
         app_workers=default_workers() if args.workers is None else max(0, args.workers),
@@ -85,32 +100,50 @@ async def run_gateway(args: argparse.Namespace, token: str | None) -> None:
         loop.add_signal_handler(sig, stop.set)
     await hub.start()
     host = SSHHost(hub, config, key)  # type: ignore[arg-type]
+    metrics = None
     try:
         port = await host.start()
-        sys.stdout.write(
-            f"gambit gateway {hub.gateway} on the bus at {bus_url_shown(args.bus)}\n"
-            + banner(args.host, port, key)
-        )
+        text = f"gambit gateway {hub.gateway} on the bus at {bus_url_shown(args.bus)}\n"
+        text += banner(args.host, port, key)
+        if args.metrics:
+            from server.bus.metrics import GatewayMetrics
+
+            at = parse_address(args.metrics)
+            metrics = GatewayMetrics(hub, host)
+            text += f"Metrics: http://{at[0]}:{await metrics.start(*at)}/metrics and /healthz\n"
+        sys.stdout.write(text)
         sys.stdout.flush()
         log.info("gateway %s serving on %s:%s", hub.gateway, args.host, port)
         await stop.wait()
     finally:
+        if metrics is not None:
+            await metrics.close()
         await stop_host(host)
         await hub.stop()
 
 
 def main_gateway(args: argparse.Namespace) -> int:
     from server.logs import setup_logging
-    from server.ssh.serve import use_app_fps
+    from server.ssh.serve import ConfigError, login_from, use_app_fps
 
     setup_logging(args.log_file, args.verbose, args.log_json)
-    if not args.bus:
-        sys.stderr.write("gambit gateway: --bus nats://HOST:PORT is required\n")
+    for option, value, what in (
+        ("--bus", args.bus, "nats://HOST:PORT"),
+        ("--host-key", args.host_key, "FILE"),
+    ):
+        if not value:
+            sys.stderr.write(f"gambit gateway: {option} {what} is required\n")
+            return 2
+    environ_token = os.environ.pop(TOKEN_ENV, None)  # the workers need not inherit it
+    token = args.bus_token or environ_token
+    try:
+        login = login_from(args, "gateway")
+    except ConfigError as err:
+        sys.stderr.write(f"gambit gateway: {err}\n")
         return 2
-    token = args.bus_token or os.environ.pop(TOKEN_ENV, None)  # workers need not inherit it
     use_app_fps()
     try:
-        asyncio.run(run_gateway(args, token))
+        asyncio.run(run_gateway(args, token, login))
     except OSError as err:  # the port is taken, the key cannot be read
         sys.stderr.write(f"gambit gateway: {err}\n")
         return 1

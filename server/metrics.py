@@ -8,6 +8,9 @@ only while the loop does: a loop stuck for seconds fails the check, as it should
   action to every seated player's screen, the event loop's lag, store commit times, app
   worker restarts, and refusals by reason (limits, bans, failed logins, budgets).
 * ``/healthz``: ``200 ok`` while the event loop keeps time, ``503`` otherwise.
+
+A gateway (``gambit gateway --metrics``) has no hub: it serves the SSH host's part and the
+bus's (server/bus/metrics.py) from the same :class:`MetricsEndpoint`.
 """
 
 from __future__ import annotations
@@ -36,6 +39,41 @@ HEALTHY_WITHIN = 5.0
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
 
+def host_families(host: SSHHost, refused: Counter[str] | None = None) -> Iterator[Any]:
+    """What an SSH front door counts (``gambit serve``'s and a gateway's alike): its
+    sessions, connections, workers and refusals (``refused``: the hub's, on top)."""
+    yield GaugeMetricFamily(
+        "gambit_sessions", "SSH game sessions running an app.", value=len(host.sessions)
+    )
+    yield GaugeMetricFamily(
+        "gambit_connections", "Open SSH connections.", value=len(host.open_connections)
+    )
+    workers = host.workers
+    yield GaugeMetricFamily(
+        "gambit_app_workers",
+        "App worker processes (0: the apps run in this process).",
+        value=len(workers.pids) if workers is not None else 0,
+    )
+    yield CounterMetricFamily(
+        "gambit_worker_restarts",
+        "App workers that died and were replaced.",
+        value=workers.lost if workers is not None else 0,
+    )
+    reasons: Counter[str] = Counter(refused or {})
+    reasons.update(host.admission.refused)
+    reasons["dropped_at_door"] += host.door.dropped
+    yield refusals_family(reasons)
+
+
+def refusals_family(reasons: Counter[str]) -> CounterMetricFamily:
+    refusals = CounterMetricFamily(
+        "gambit_refusals", "Connections and messages refused, by why.", labels=["reason"]
+    )
+    for reason, count in sorted(reasons.items()):
+        refusals.add_metric([reason], count)
+    return refusals
+
+
 class _State(Collector):
     """What is read off the hub and the host at each scrape."""
 
@@ -48,18 +86,9 @@ class _State(Collector):
             "gambit_players_online", "Players with at least one session.", value=len(hub.players)
         )
         if host is not None:
-            yield GaugeMetricFamily(
-                "gambit_sessions", "SSH game sessions running an app.", value=len(host.sessions)
-            )
-            yield GaugeMetricFamily(
-                "gambit_connections", "Open SSH connections.", value=len(host.open_connections)
-            )
-            workers = host.workers
-            yield CounterMetricFamily(
-                "gambit_worker_restarts",
-                "App workers that died and were replaced.",
-                value=workers.lost if workers is not None else 0,
-            )
+            yield from host_families(host, Counter(hub.refusals))
+        else:
+            yield refusals_family(Counter(hub.refusals))
         tables = GaugeMetricFamily("gambit_tables", "Open tables.", labels=["game", "status"])
         for (game, status), count in Counter(
             (t.game, t.status) for t in hub.tables.values()
@@ -69,36 +98,91 @@ class _State(Collector):
         yield CounterMetricFamily(
             "gambit_actions", "Actions accepted at the tables.", value=self.m.actions
         )
-        refusals = CounterMetricFamily(
-            "gambit_refusals", "Connections and messages refused, by why.", labels=["reason"]
+
+
+class MetricsEndpoint:
+    """The HTTP endpoint, the registry it serves and the event loop's lag: what every
+    process with ``--metrics`` has (the hub's and a gateway's collectors differ)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.loop_lag = Histogram(
+            "gambit_event_loop_lag_seconds",
+            "How late the server's event loop runs a timer.",
+            buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            registry=self.registry,
         )
-        reasons: Counter[str] = Counter(hub.refusals)
-        if host is not None:
-            reasons.update(host.admission.refused)
-            reasons["dropped_at_door"] += host.door.dropped
-        for reason, count in sorted(reasons.items()):
-            refusals.add_metric([reason], count)
-        yield refusals
+        self.last_tick = time.monotonic()
+        self._server: asyncio.Server | None = None
+        self._ticker: asyncio.Task[None] | None = None
+
+    async def _tick(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            asked = loop.time()
+            await asyncio.sleep(LAG_EVERY)
+            self.loop_lag.observe(max(0.0, loop.time() - asked - LAG_EVERY))
+            self.last_tick = time.monotonic()
+
+    @property
+    def healthy(self) -> bool:
+        return time.monotonic() - self.last_tick < HEALTHY_WITHIN
+
+    # --- HTTP ------------------------------------------------------------------------------
+
+    async def start(self, host: str, port: int) -> int:
+        """Listen; returns the port (useful with port 0)."""
+        self._ticker = asyncio.get_running_loop().create_task(self._tick())
+        self._server = await asyncio.start_server(self._client, host, port)
+        return self._server.sockets[0].getsockname()[1]
+
+    async def close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+        if self._server is not None:
+            self._server.close()
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            request = await asyncio.wait_for(reader.readline(), 5)
+            while (await asyncio.wait_for(reader.readline(), 5)) not in (b"\r\n", b"\n", b""):
+                pass  # headers: none needed
+            parts = request.decode("latin-1").split()
+            path = parts[1].split("?")[0] if len(parts) > 1 else ""
+            if parts[:1] != ["GET"]:
+                status, kind, body = "405 Method Not Allowed", "text/plain", b"GET only\n"
+            elif path == "/metrics":
+                status, kind, body = "200 OK", CONTENT_TYPE_LATEST, generate_latest(self.registry)
+            elif path == "/healthz":
+                ok = self.healthy
+                status = "200 OK" if ok else "503 Service Unavailable"
+                kind, body = "text/plain", b"ok\n" if ok else b"the event loop is stuck\n"
+            else:
+                status, kind, body = "404 Not Found", "text/plain", b"/metrics or /healthz\n"
+            writer.write(
+                f"HTTP/1.0 {status}\r\nContent-Type: {kind}\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n".encode()
+                + body
+            )
+            await writer.drain()
+        except (TimeoutError, ConnectionError, IndexError):
+            pass
+        finally:
+            writer.close()
 
 
-class Metrics:
-    """The registry, the hooks that feed it, and the HTTP endpoint."""
+class Metrics(MetricsEndpoint):
+    """The hub's (and ``gambit serve``'s SSH host's) metrics, and the hooks that feed them."""
 
     def __init__(self, hub: Hub, host: SSHHost | None = None) -> None:
+        super().__init__()
         self.hub = hub
         self.host = host
-        self.registry = CollectorRegistry()
         self.actions = 0
         self.action_latency = Histogram(
             "gambit_action_to_screens_seconds",
             "From an action accepted to a frame on every seated player's screen.",
             buckets=LATENCY_BUCKETS,
-            registry=self.registry,
-        )
-        self.loop_lag = Histogram(
-            "gambit_event_loop_lag_seconds",
-            "How late the server's event loop runs a timer.",
-            buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=self.registry,
         )
         self.commit_time = Histogram(
@@ -108,13 +192,10 @@ class Metrics:
             registry=self.registry,
         )
         self.registry.register(_State(self))
-        self.last_tick = time.monotonic()
         # action id → (accepted, sessions whose next frame it waits for)
         self._open: dict[int, tuple[float, set[Any]]] = {}
         self._waiting: dict[Any, set[int]] = {}
         self._ids = 0
-        self._server: asyncio.Server | None = None
-        self._ticker: asyncio.Task[None] | None = None
         hub.action_hooks.append(self._action)
         hub.store.on_commit = lambda ms: self.commit_time.observe(ms / 1000)
         if host is not None:
@@ -160,63 +241,12 @@ class Metrics:
             for action in list(self._open)[:5_000]:
                 del self._open[action]
 
-    async def _tick(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            asked = loop.time()
-            await asyncio.sleep(LAG_EVERY)
-            self.loop_lag.observe(max(0.0, loop.time() - asked - LAG_EVERY))
-            self.last_tick = time.monotonic()
-
-    @property
-    def healthy(self) -> bool:
-        return time.monotonic() - self.last_tick < HEALTHY_WITHIN
-
-    # --- HTTP ------------------------------------------------------------------------------
-
-    async def start(self, host: str, port: int) -> int:
-        """Listen; returns the port (useful with port 0)."""
-        self._ticker = asyncio.get_running_loop().create_task(self._tick())
-        self._server = await asyncio.start_server(self._client, host, port)
-        return self._server.sockets[0].getsockname()[1]
-
     async def close(self) -> None:
-        if self._ticker is not None:
-            self._ticker.cancel()
-        if self._server is not None:
-            self._server.close()
+        await super().close()
         from server.ssh.session import GameSession
 
         with contextlib.suppress(ValueError):
             GameSession.observers.remove(self._frame)
-
-    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            request = await asyncio.wait_for(reader.readline(), 5)
-            while (await asyncio.wait_for(reader.readline(), 5)) not in (b"\r\n", b"\n", b""):
-                pass  # headers: none needed
-            parts = request.decode("latin-1").split()
-            path = parts[1].split("?")[0] if len(parts) > 1 else ""
-            if parts[:1] != ["GET"]:
-                status, kind, body = "405 Method Not Allowed", "text/plain", b"GET only\n"
-            elif path == "/metrics":
-                status, kind, body = "200 OK", CONTENT_TYPE_LATEST, generate_latest(self.registry)
-            elif path == "/healthz":
-                ok = self.healthy
-                status = "200 OK" if ok else "503 Service Unavailable"
-                kind, body = "text/plain", b"ok\n" if ok else b"the event loop is stuck\n"
-            else:
-                status, kind, body = "404 Not Found", "text/plain", b"/metrics or /healthz\n"
-            writer.write(
-                f"HTTP/1.0 {status}\r\nContent-Type: {kind}\r\n"
-                f"Content-Length: {len(body)}\r\n\r\n".encode()
-                + body
-            )
-            await writer.drain()
-        except (TimeoutError, ConnectionError, IndexError):
-            pass
-        finally:
-            writer.close()
 
 
 def parse_address(text: str) -> tuple[str, int]:

@@ -6,7 +6,8 @@ owner can keep a night's settings in a file, a service manager can set a few in 
 (systemd ``Environment=``), and a quick try can override either on the command line. The file
 is ``--config FILE`` (or ``GAMBIT_CONFIG``), else ``gambit.toml`` in the data folder if there is
 one; its keys are the options' long names without the dashes (``max-sessions = 50`` or
-``max_sessions = 50``). The password is never read from the file or as ``GAMBIT_PASSWORD``
+``max_sessions = 50``); ``gambit gateway``, which has no data folder, reads only a file it is
+given. The password is never read from the file or as ``GAMBIT_PASSWORD``
 here: ``--password-file`` and ``GAMBIT_PASSWORD`` are read where the password is used.
 """
 
@@ -84,13 +85,17 @@ def _explicit(parser: argparse.ArgumentParser, argv: list[str]) -> set[str]:
     return set(vars(namespace))
 
 
-def config_path(argv: list[str], env: Mapping[str, str], default_dir: Path) -> Path | None:
+def config_path(
+    argv: list[str], env: Mapping[str, str], default_dir: Path, in_data_dir: bool = True
+) -> Path | None:
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("--config")
     pre.add_argument("--data-dir")
     known, _ = pre.parse_known_args(argv)
     if known.config or env.get(ENV_PREFIX + "CONFIG"):
         return Path(known.config or env[ENV_PREFIX + "CONFIG"])
+    if not in_data_dir:
+        return None
     folder = Path(known.data_dir or env.get(ENV_PREFIX + "DATA_DIR") or default_dir)
     candidate = folder / CONFIG_NAME
     return candidate if candidate.is_file() else None
@@ -101,17 +106,19 @@ def resolve(
     argv: list[str],
     env: Mapping[str, str] | None = None,
     default_dir: Path | None = None,
+    in_data_dir: bool = True,
 ) -> Resolved:
-    """Parse ``argv`` with the file's and the environment's values in place of defaults."""
+    """Parse ``argv`` with the file's and the environment's values in place of defaults
+    (``in_data_dir``: without ``--config``, look for ``gambit.toml`` in the data folder)."""
     env = os.environ if env is None else env
-    if default_dir is None:
+    if default_dir is None and in_data_dir:
         from server.store import default_data_dir
 
         default_dir = default_data_dir()
     options = _options(parser)
     sources = {dest: "default" for dest in options}
     layered: dict[str, Any] = {}
-    path = config_path(argv, env, default_dir)
+    path = config_path(argv, env, default_dir or Path(), in_data_dir)
     if path is not None:
         try:
             with open(path, "rb") as file:
@@ -146,7 +153,7 @@ def describe(resolved: Resolved) -> str:
     lines = [f"# config file: {resolved.config_file or 'none'}"]
     for dest, source in sorted(resolved.sources.items()):
         value = getattr(resolved.args, dest, None)
-        if "password" in dest and value is not None:
+        if ("password" in dest or "token" in dest) and value is not None:
             value = "(set)"
         elif dest == "db" and value:
             from server.store.urls import redact

@@ -111,3 +111,35 @@ async def test_a_running_server_keeps_to_its_files_settings(tmp_path):
         first.close()
     finally:
         proc.stop()
+
+
+def test_gambit_gateway_reads_only_a_file_it_is_given_and_hides_the_token(tmp_path):
+    """A gateway has no data folder: a gambit.toml there (serve's, perhaps, with options a
+    gateway lacks) is not its file; --config is."""
+    home = tmp_path / "home"
+    (home / ".local/share/gambit").mkdir(parents=True)
+    (home / ".local/share/gambit/gambit.toml").write_text("starting-chips = 5\n")
+    mine = tmp_path / "gateway.toml"
+    mine.write_text('max-sessions = 7\nbus = "nats://10.0.0.5:4222"\n')
+
+    def gateway(*argv: str, command: str = "gateway") -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "server.cli", command, *argv, "--print-config"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+            env={"PATH": "/usr/bin:/bin", "HOME": str(home), "GAMBIT_BUS_TOKEN": "hush"},
+        )
+
+    serve = gateway(command="serve")  # (serve, in the same home, reads that file)
+    assert "starting-chips = 5  # " in serve.stdout, serve.stdout + serve.stderr
+    alone = gateway()
+    assert alone.returncode == 0, alone.stderr
+    assert "# config file: none" in alone.stdout
+    given = gateway("--config", str(mine))
+    assert given.returncode == 0, given.stderr
+    assert f"max-sessions = 7  # {mine}" in given.stdout
+    assert f"bus = 'nats://10.0.0.5:4222'  # {mine}" in given.stdout
+    assert "bus-token = '(set)'  # GAMBIT_BUS_TOKEN" in given.stdout
+    assert "hush" not in given.stdout

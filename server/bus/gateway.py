@@ -91,6 +91,8 @@ class RemoteHub:
         #: The hub listens: events go out as they come (else they are held, in order).
         self.ready = False
         self._held: list[list[Any]] = []
+        #: How often another hub answered and every session moved to it (metrics).
+        self.hub_changes = 0
 
     async def start(self) -> None:
         self.nc = await wire.connect(
@@ -169,6 +171,11 @@ class RemoteHub:
                 self._held.clear()
                 self._end_all()
 
+    @property
+    def held(self) -> int:
+        """Events held until a hub listens."""
+        return len(self._held)
+
     def _hub_listens(self) -> None:
         if self.ready:
             return
@@ -219,6 +226,7 @@ class RemoteHub:
             instance = str(wire.unpack(msg.data)["hub"])
             if self.hub_instance is not None and instance != self.hub_instance:
                 log.warning("bus: another hub answers now; moving every session to it")
+                self.hub_changes += 1
                 self._rehome_all()
             self.hub_instance = instance
             self.hub_seen = self.clock.now()

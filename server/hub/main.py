@@ -22,7 +22,9 @@ from .hub import Hub
 from .listener import serve_tcp, serve_unix
 
 if TYPE_CHECKING:
+    from server.metrics import Metrics
     from server.store import DataDirLock
+    from server.store.pg_lock import DatabaseLock
 
     from .bus import HubBus
     from .lease import HubLease
@@ -38,40 +40,56 @@ async def run_hub(
     unix: Path | None,
     tcp: tuple[str, int] | None,
     bus: tuple[str, str | None] | None = None,
+    metrics_at: tuple[str, int] | None = None,
 ) -> bool:
     """Serve until stopped; True if an admin's restart stopped it. ``bus``: (NATS URL, the
     gateways' shared token) to serve gateways too (see bus.py): then the data folder is
     locked here, once this hub holds the lease (lease.py), not by the caller."""
+    from server.store.pg_lock import lock_database
+
     hub_bus = None
     lease = None
     lock = None
-    if bus is not None:
-        from .bus import HubBus
-        from .lease import HubLease, NoLease
-
-        hub_bus = HubBus(None, *bus)
-        await hub_bus.connect()
-        lease = HubLease(hub_bus.nc, hub_bus.instance)
-        try:
-            await lease.acquire(waiting=lambda: print(STANDBY, flush=True))
-        except NoLease as err:
-            log.warning("no lease (NATS without JetStream: %s); no standby can take over", err)
-            lease = None
-        lock = await take_lock(data_dir, f"gambit hub on the bus {bus_url_shown(bus[0])}")
+    db_lock = None
+    what = f"gambit hub on the bus {bus_url_shown(bus[0])}" if bus else f"gambit hub on {unix}"
     try:
-        return await _serve(data_dir, config, unix, tcp, hub_bus, lease)
+        if bus is not None:
+            from .bus import HubBus
+            from .lease import HubLease, NoLease
+
+            hub_bus = HubBus(None, *bus)
+            await hub_bus.connect()
+        # A PostgreSQL store's own guard first (server/store/pg_lock.py), then the lease:
+        # the hub that holds the database is the one that may take the lease.
+        db_lock = await lock_database(config.db, what, waiting=_standby_for_database)
+        if hub_bus is not None:
+            lease = HubLease(hub_bus.nc, hub_bus.instance)
+            try:
+                await lease.acquire(waiting=lambda: print(STANDBY, flush=True))
+            except NoLease as err:
+                log.warning("no lease (NATS without JetStream: %s); no standby can take over", err)
+                lease = None
+            lock = await take_lock(data_dir, what)
+        return await _serve(data_dir, config, unix, tcp, hub_bus, lease, db_lock, metrics_at)
     finally:
         # The store is closed: a standby may take over at once (not 3 s later).
         if lease is not None:
             await lease.release()
+        if db_lock is not None:
+            await db_lock.release()
         if lock is not None:
             lock.release()
         if hub_bus is not None:
             await hub_bus.stop()
 
 
-#: What a hub that waits for the lease says (a standby).
+def _standby_for_database(holder: str) -> None:
+    print(f"{STANDBY_DATABASE}: {holder} holds it; waiting", flush=True)
+
+
+#: What a hub that waits for the lease says (a standby), or for a PostgreSQL database's lock.
 STANDBY = "gambit hub standby: another hub is active; waiting for its lease"
+STANDBY_DATABASE = "gambit hub standby: the database is in use"
 
 
 async def take_lock(data_dir: Path, what: str, timeout: float = 10.0) -> DataDirLock:
@@ -95,11 +113,14 @@ async def _serve(
     tcp: tuple[str, int] | None,
     hub_bus: HubBus | None,
     lease: HubLease | None,
+    db_lock: DatabaseLock | None = None,
+    metrics_at: tuple[str, int] | None = None,
 ) -> bool:
     store = Store.open(data_dir, db=config.db)
     hub = Hub(store, config)
     servers: list[asyncio.Server] = []
     restarted: list[bool] = []
+    metrics: Metrics | None = None
     # Stopping is set up before anyone is told the hub is ready: a service manager may
     # stop it the moment it is.
     stop = asyncio.Event()
@@ -107,8 +128,17 @@ async def _serve(
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
+        # Lost (NATS or the database gone, or another hub holds it now): stop writing at
+        # once, and exit as after an admin's restart, so that a service manager starts this
+        # hub again, to wait as a standby.
+        def lost() -> None:
+            restarted.append(True)
+            stop.set()
+
         if lease is not None:
-            lease.keep(lost=stop.set)
+            lease.keep(lost=lost)
+        if db_lock is not None:
+            db_lock.keep(lost=lost)
         await hub.start()
         if hub_bus is not None:
             await hub_bus.start(hub)
@@ -127,11 +157,19 @@ async def _serve(
             ready += f" bus {bus_url_shown(hub_bus.url)}"
         hub.on_fatal = stop.set
         hub.admin.on_restart = lambda: (restarted.append(True), stop.set())
+        if metrics_at is not None:
+            from server.metrics import Metrics
+
+            metrics = Metrics(hub)  # (the players' screens are the gateways': no latency)
+            port = await metrics.start(*metrics_at)
+            ready += f"\nMetrics: http://{metrics_at[0]}:{port}/metrics and /healthz"
         print(ready, flush=True)
         await stop.wait()
     finally:
         for server in servers:
             server.close()
+        if metrics is not None:
+            await metrics.close()
         if hub_bus is not None:
             # The gateways keep their sessions for the next hub (a standby, or this one
             # started again): no goodbye goes out, and they move them when it answers.
@@ -143,6 +181,7 @@ async def _serve(
 
 def main_hub(args: argparse.Namespace) -> int:
     from server.logs import setup_logging
+    from server.metrics import parse_address
 
     setup_logging(args.log_file, args.verbose, args.log_json)
     if args.verbose:
@@ -161,7 +200,8 @@ def main_hub(args: argparse.Namespace) -> int:
             # One hub per database, taken before the store is opened (server/store/lock.py);
             # on the bus, once this hub holds the lease (run_hub).
             lock = lock_data_dir(data_dir, f"gambit hub on {unix}")
-        restarted = asyncio.run(run_hub(data_dir, config, unix, tcp, bus))
+        metrics_at = parse_address(args.metrics) if args.metrics else None
+        restarted = asyncio.run(run_hub(data_dir, config, unix, tcp, bus, metrics_at))
     except DataDirInUse as err:
         sys.stderr.write(f"gambit hub: {err}\n")
         return 1
@@ -223,3 +263,6 @@ def add_hub_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--log-json", action="store_true", help="log one JSON object per line (for collectors)"
     )
+    from server.ssh.serve import add_metrics_argument
+
+    add_metrics_argument(parser)

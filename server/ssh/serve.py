@@ -29,6 +29,7 @@ RESTART_EXIT = 75
 if TYPE_CHECKING:
     from server.hub.config import HubConfig
     from server.store import DataDirLock
+    from server.store.pg_lock import DatabaseLock
 
     from .host import SSHHost
 
@@ -43,6 +44,8 @@ PASSWORD_WARNING = (
 #: On SIGTERM or Ctrl+C, everything is stopped within about this many seconds: players are
 #: told, their apps end, workers that hang are killed.
 STOP_TIMEOUT = 10.0
+#: Seconds ``gambit serve`` waits for a PostgreSQL database another server holds.
+DB_LOCK_WAIT = 10.0
 
 
 class ConfigError(Exception):
@@ -56,20 +59,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data-dir", help="database and host key folder (default: per-user data folder)"
     )
-    secret = parser.add_mutually_exclusive_group()
-    secret.add_argument(
-        "--password-file",
-        metavar="FILE",
-        help=f"players without a listed key must give the password on this file's first line "
-        f"(or set {PASSWORD_ENV})",
-    )
-    secret.add_argument(
-        "--password",
-        help="the same, on the command line (visible to every local user: prefer the above)",
-    )
-    parser.add_argument(
-        "--authorized-keys", help="only these public keys (OpenSSH authorized_keys format)"
-    )
+    add_login_arguments(parser)
     limits = add_limit_arguments(parser)
     add_hub_options(parser, limits)
     parser.add_argument(
@@ -85,12 +75,50 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--log-json", action="store_true", help="log one JSON object per line (for collectors)"
     )
+    add_metrics_argument(parser)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log SSH details too")
+
+
+def add_login_arguments(parser: argparse.ArgumentParser) -> None:
+    """Who may log in to an SSH front door (``gambit serve`` and ``gambit gateway``
+    alike; read back by :func:`login_from`)."""
+    secret = parser.add_mutually_exclusive_group()
+    secret.add_argument(
+        "--password-file",
+        metavar="FILE",
+        help=f"players without a listed key must give the password on this file's first line "
+        f"(or set {PASSWORD_ENV})",
+    )
+    secret.add_argument(
+        "--password",
+        help="the same, on the command line (visible to every local user: prefer the above)",
+    )
+    parser.add_argument(
+        "--authorized-keys", help="only these public keys (OpenSSH authorized_keys format)"
+    )
+
+
+def login_from(args: argparse.Namespace, command: str) -> dict[str, Any]:
+    """The :class:`HostConfig` fields :func:`add_login_arguments`' options set; warns (on
+    stderr, and in the log file) about a password given on the command line. Raises
+    :class:`ConfigError` for a password that cannot be used."""
+    password = read_password(args)
+    if args.password is not None:
+        sys.stderr.write(f"gambit {command}: warning: {PASSWORD_WARNING}\n")
+        if args.log_file:
+            log.warning(PASSWORD_WARNING)
+    keys = Path(args.authorized_keys) if args.authorized_keys else None
+    if keys is not None and not keys.is_file():
+        raise ConfigError(f"--authorized-keys: no such file: {keys}")
+    return {"password": password, "authorized_keys": keys}
+
+
+def add_metrics_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--metrics",
         metavar="HOST:PORT",
         help="serve Prometheus metrics (/metrics) and a health check (/healthz) here",
     )
-    parser.add_argument("-v", "--verbose", action="store_true", help="log SSH details too")
 
 
 def add_limit_arguments(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
@@ -207,6 +235,27 @@ async def run_serve(
 ) -> bool:
     """Serve until stopped; True if an admin's restart stopped it (the caller exits with
     :data:`RESTART_EXIT` so that a service manager starts it again)."""
+    from server.store.pg_lock import lock_database
+
+    # One server per PostgreSQL database (server/store/pg_lock.py): a restarted server's
+    # last session may still be closing, so wait a little, then refuse.
+    db_lock = await lock_database(hub_config.db, "gambit serve", timeout=DB_LOCK_WAIT)
+    try:
+        return await _run_serve(data_dir, hub_config, host_config, out, lock, metrics_at, db_lock)
+    finally:
+        if db_lock is not None:
+            await db_lock.release()
+
+
+async def _run_serve(
+    data_dir: Path,
+    hub_config: HubConfig,
+    host_config: HostConfig,
+    out: TextIO,
+    lock: DataDirLock | None,
+    metrics_at: tuple[str, int] | None,
+    db_lock: DatabaseLock | None,
+) -> bool:
     from server.hub import Hub
     from server.hub.listener import serve_unix
     from server.store import Store
@@ -230,6 +279,8 @@ async def run_serve(
         stop.set()
 
     hub.admin.on_restart = restart_now
+    if db_lock is not None:
+        db_lock.keep(lost=restart_now)  # another may take the database: start again, wait
     # Stopping is set up first: a service manager may stop the server the moment it starts.
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -281,25 +332,20 @@ async def stop_host(host: SSHHost) -> None:
 
 def main_serve(args: argparse.Namespace) -> int:
     from server.logs import setup_logging
-    from server.store import DataDirInUse, default_data_dir, lock_data_dir
+    from server.store import DataDirInUse, StoreError, default_data_dir, lock_data_dir
 
     setup_logging(args.log_file, args.verbose, args.log_json)
     try:
-        password = read_password(args)
+        login = login_from(args, "serve")
     except ConfigError as err:
         sys.stderr.write(f"gambit serve: {err}\n")
         return 2
-    if args.password is not None:
-        sys.stderr.write(f"gambit serve: warning: {PASSWORD_WARNING}\n")
-        if args.log_file:
-            log.warning(PASSWORD_WARNING)
     use_app_fps()  # before Textual is imported; the workers inherit it
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
     host_config = HostConfig(
         host=args.host,
         port=args.port,
-        password=password,
-        authorized_keys=Path(args.authorized_keys) if args.authorized_keys else None,
+        **login,
         **limits_from(args),
         freeze_sessions=True,
         app_workers=default_workers() if args.workers is None else max(0, args.workers),
@@ -319,7 +365,7 @@ def main_serve(args: argparse.Namespace) -> int:
         restart = asyncio.run(
             run_serve(data_dir, hub_config, host_config, sys.stdout, lock, metrics_at)
         )
-    except OSError as err:  # e.g. the port is taken
+    except (OSError, StoreError) as err:  # the port is taken, the database is in use
         sys.stderr.write(f"gambit serve: {err}\n")
         return 1
     finally:
