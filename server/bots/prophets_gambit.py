@@ -34,7 +34,7 @@ def score(key: tuple[int, ...]) -> int:
 #: Potentials already computed (a pure function of the cards; the strong bot's rollouts ask
 #: the same ones many times: every candidate action meets the same worlds).
 _POTENTIALS: dict[tuple[frozenset[str], tuple[str, ...]], tuple[int, ...]] = {}
-_POTENTIALS_MAX = 1 << 17
+_POTENTIALS_MAX = 1 << 15  # a few MB at most
 
 
 def potential(hand: list[str], fixed: list[str]) -> tuple[int, ...]:
