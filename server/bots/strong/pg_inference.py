@@ -49,9 +49,10 @@ def choices(view: dict[str, Any]) -> dict[int, list[str]]:
     return out
 
 
-def misfits(hand: list[str], fixed: list[str], removed: list[str]) -> int:
-    """How many ``removed`` cards would have been better kept in place of one of ``hand``."""
-    if not hand:
+def misfits(hand: list[str], fixed: list[str], removed: list[str], limit: int = 99) -> int:
+    """How many ``removed`` cards would have been better kept in place of one of ``hand``
+    (counting stops at ``limit``: a hand that misfits that often weighs next to nothing)."""
+    if not hand or limit <= 0:
         return 0
     now = potential(hand, fixed)
     count = 0
@@ -65,12 +66,14 @@ def misfits(hand: list[str], fixed: list[str], removed: list[str]) -> int:
         if pairs is not None:
             if any(hand_key([card, a, b, *fixed]) > now for a, b in pairs):
                 count += 1
-            continue
-        for i in range(len(hand)):
-            swapped = [*hand[:i], card, *hand[i + 1 :]]
-            if potential(swapped, fixed) > now:
-                count += 1
-                break
+        else:
+            for i in range(len(hand)):
+                swapped = [*hand[:i], card, *hand[i + 1 :]]
+                if potential(swapped, fixed) > now:
+                    count += 1
+                    break
+        if count >= limit:
+            break
     return count
 
 

@@ -22,11 +22,13 @@ from .pg_inference import Signal, choices, misfits, signal_misses, signals
 
 #: Candidate hands drawn per opponent, and how much each choice they contradict counts.
 CANDIDATES = 20
-MISFIT_WEIGHT = 3.0
+MISFIT_WEIGHT = 6.0
 #: How much each Play-or-Risk choice a candidate contradicts counts (see ``signals``).
-SIGNAL_WEIGHT = 3.0
+SIGNAL_WEIGHT = 6.0
+#: Contradictions past which a candidate's weight is not refined (it is about e^-18 already).
+MAX_MISSES = 3
 #: Candidate hands per opponent drawn once per decision and shared by its worlds.
-SHARED_CANDIDATES = 32
+SHARED_CANDIDATES = 128
 #: Simultaneous asks: every waiting seat has the same kind as this seat.
 SIMULTANEOUS = ("bid", "beast", "raven", "donjon")
 
@@ -104,9 +106,11 @@ def _draw_candidates(
         cards = rng.sample(pool, size + (fate is None))
         hand, its_fate = (cards, fate) if fate is not None else (cards[:-1], cards[-1])
         fixed = [c for c in (its_fate, focus) if c]
-        weight = math.exp(-MISFIT_WEIGHT * misfits(hand, fixed, removed)) if removed else 1.0
-        if sigs:
-            weight *= math.exp(-SIGNAL_WEIGHT * signal_misses(hand, fixed, sigs))
+        # The cheaper count first; past MAX_MISSES a candidate weighs next to nothing.
+        missed = signal_misses(hand, fixed, sigs) if sigs else 0
+        weight = math.exp(-SIGNAL_WEIGHT * missed)
+        if removed:
+            weight *= math.exp(-MISFIT_WEIGHT * misfits(hand, fixed, removed, MAX_MISSES - missed))
         out.append((hand, its_fate, weight))
     return out
 
