@@ -28,7 +28,7 @@ SIGNAL_WEIGHT = 6.0
 #: Contradictions past which a candidate's weight is not refined (it is about e^-18 already).
 MAX_MISSES = 3
 #: Candidate hands per opponent drawn once per decision and shared by its worlds.
-SHARED_CANDIDATES = 128
+SHARED_CANDIDATES = 64
 #: Simultaneous asks: every waiting seat has the same kind as this seat.
 SIMULTANEOUS = ("bid", "beast", "raven", "donjon")
 
