@@ -31,11 +31,26 @@ def score(key: tuple[int, ...]) -> int:
     return total
 
 
+#: Potentials already computed (a pure function of the cards; the strong bot's rollouts ask
+#: the same ones many times: every candidate action meets the same worlds).
+_POTENTIALS: dict[tuple[frozenset[str], tuple[str, ...]], tuple[int, ...]] = {}
+_POTENTIALS_MAX = 1 << 15  # a few MB at most
+
+
 def potential(hand: list[str], fixed: list[str]) -> tuple[int, ...]:
     """The best final hand reachable by keeping three of ``hand`` beside ``fixed`` cards."""
+    key = (frozenset(hand), tuple(fixed))
+    found = _POTENTIALS.get(key)
+    if found is not None:
+        return found
     if len(hand) <= KEEP or len(fixed) + KEEP < 4:
-        return best_hand(hand + fixed, 5)[0]
-    return max(hand_key([*combo, *fixed]) for combo in combinations(hand, KEEP))
+        found = best_hand(hand + fixed, 5)[0]
+    else:
+        found = max(hand_key([*combo, *fixed]) for combo in combinations(hand, KEEP))
+    if len(_POTENTIALS) >= _POTENTIALS_MAX:
+        _POTENTIALS.clear()
+    _POTENTIALS[key] = found
+    return found
 
 
 def without(hand: list[str], card: str) -> list[str]:

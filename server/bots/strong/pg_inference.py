@@ -8,7 +8,9 @@ removals from the view's events; :func:`misfits` counts how many of them a candi
 contradicts (removing the card instead of one kept would have left a better hand, by the
 heuristic bot's own measure, with the candidate's Fate and today's Focus). A world then
 keeps, for each opponent, one of a few candidate hands drawn with weight ``exp(-λ misfits)``
-(sampling-importance resampling).
+(sampling-importance resampling). :func:`signals` adds what its turns say of its hand's
+strength (a Play without a draw: Two pairs or better; a Risk: One pair or worse), which
+brings the worlds' opponents from weaker than the true ones to about as strong.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from server.engine.prophets_gambit.hands import hand_key
+from server.engine.prophets_gambit.hands import ONE_PAIR, hand_key
 
 from ..prophets_gambit import KEEP, potential
 
@@ -47,9 +49,10 @@ def choices(view: dict[str, Any]) -> dict[int, list[str]]:
     return out
 
 
-def misfits(hand: list[str], fixed: list[str], removed: list[str]) -> int:
-    """How many ``removed`` cards would have been better kept in place of one of ``hand``."""
-    if not hand:
+def misfits(hand: list[str], fixed: list[str], removed: list[str], limit: int = 99) -> int:
+    """How many ``removed`` cards would have been better kept in place of one of ``hand``
+    (counting stops at ``limit``: a hand that misfits that often weighs next to nothing)."""
+    if not hand or limit <= 0:
         return 0
     now = potential(hand, fixed)
     count = 0
@@ -63,10 +66,62 @@ def misfits(hand: list[str], fixed: list[str], removed: list[str]) -> int:
         if pairs is not None:
             if any(hand_key([card, a, b, *fixed]) > now for a, b in pairs):
                 count += 1
+        else:
+            for i in range(len(hand)):
+                swapped = [*hand[:i], card, *hand[i + 1 :]]
+                if potential(swapped, fixed) > now:
+                    count += 1
+                    break
+        if count >= limit:
+            break
+    return count
+
+
+#: One Play-or-Risk choice: whether the seat Played without earning a draw (its hand was at
+#: least Two pairs: the heuristic Risks with less), and the cards it removed since.
+Signal = tuple[bool, list[str]]
+
+
+def signals(view: dict[str, Any]) -> dict[int, list[Signal]]:
+    """Each other seat's turns that say how strong its hand was. The heuristic bot Risks
+    exactly when its best Play earns no draw and leaves at most One pair: a Play without a
+    draw says "Two pairs or better" and a Risk says "One pair or worse" (of the hand kept
+    then, with its Fate and the Focus). The cards removed since let :func:`signal_misses`
+    rebuild that hand from a candidate's hand of today (draws since are not undone)."""
+    me = view["seat"]
+    out: dict[int, list[tuple[bool, list[str]]]] = {}
+    forced: set[int] = set()
+    for ev in view["events"]:
+        kind = ev["e"]
+        seat = ev.get("seat")
+        if kind == "marionette":
+            forced.add(ev["target"])
             continue
-        for i in range(len(hand)):
-            swapped = [*hand[:i], card, *hand[i + 1 :]]
-            if potential(swapped, fixed) > now:
-                count += 1
-                break
+        if seat is None or seat == me:
+            continue
+        if kind == "play":
+            for _, later in out.get(seat, []):
+                later.append(ev["card"])
+            if seat in forced:
+                forced.discard(seat)
+            elif not ev.get("bonus"):
+                out.setdefault(seat, []).append((True, []))
+        elif kind == "discard":
+            for _, later in out.get(seat, []):
+                later.append(ev["card"])
+            if ev.get("why") == "risk":
+                out.setdefault(seat, []).append((False, []))
+    return out
+
+
+def signal_misses(hand: list[str], fixed: list[str], sigs: list[Signal]) -> int:
+    """How many of a seat's Play-or-Risk signals a candidate hand contradicts."""
+    count = 0
+    for strong, later in sigs:
+        then = [*hand, *(c for c in later if c not in hand and c not in fixed)]
+        if not then:
+            continue
+        category = potential(then, fixed)[0]
+        if strong != (category > ONE_PAIR):
+            count += 1
     return count

@@ -18,13 +18,17 @@ from typing import Any
 from protocol.cards import TAROKKA_COMMON, TAROKKA_HIGH
 from server.engine.prophets_gambit.state import PGState
 
-from .pg_inference import choices, misfits
+from .pg_inference import Signal, choices, misfits, signal_misses, signals
 
 #: Candidate hands drawn per opponent, and how much each choice they contradict counts.
 CANDIDATES = 20
-MISFIT_WEIGHT = 3.0
+MISFIT_WEIGHT = 6.0
+#: How much each Play-or-Risk choice a candidate contradicts counts (see ``signals``).
+SIGNAL_WEIGHT = 6.0
+#: Contradictions past which a candidate's weight is not refined (it is about e^-18 already).
+MAX_MISSES = 3
 #: Candidate hands per opponent drawn once per decision and shared by its worlds.
-SHARED_CANDIDATES = 32
+SHARED_CANDIDATES = 64
 #: Simultaneous asks: every waiting seat has the same kind as this seat.
 SIMULTANEOUS = ("bid", "beast", "raven", "donjon")
 
@@ -93,6 +97,7 @@ def _draw_candidates(
     removed: list[str],
     rng: random.Random,
     tries: int,
+    sigs: list[Signal] | None = None,
 ) -> Candidates:
     """``tries`` hands (and Fates, when unknown) drawn from ``pool``, each weighted by how
     well the opponent's own choices fit it (see :mod:`.pg_inference`)."""
@@ -101,7 +106,11 @@ def _draw_candidates(
         cards = rng.sample(pool, size + (fate is None))
         hand, its_fate = (cards, fate) if fate is not None else (cards[:-1], cards[-1])
         fixed = [c for c in (its_fate, focus) if c]
-        weight = math.exp(-MISFIT_WEIGHT * misfits(hand, fixed, removed)) if removed else 1.0
+        # The cheaper count first; past MAX_MISSES a candidate weighs next to nothing.
+        missed = signal_misses(hand, fixed, sigs) if sigs else 0
+        weight = math.exp(-SIGNAL_WEIGHT * missed)
+        if removed:
+            weight *= math.exp(-MISFIT_WEIGHT * misfits(hand, fixed, removed, MAX_MISSES - missed))
         out.append((hand, its_fate, weight))
     return out
 
@@ -114,6 +123,7 @@ def _infer_hand(
     removed: list[str],
     rng: random.Random,
     shared: Candidates | None = None,
+    sigs: list[Signal] | None = None,
 ) -> tuple[list[str], str | None]:
     """One opponent's hand (and Fate, when unknown): one of a few drawn from the pool, by
     how well its own choices fit it. ``shared`` candidates (drawn once for the decision from
@@ -126,7 +136,7 @@ def _infer_hand(
             hand, its_fate, _ = rng.choices(fits, [c[2] for c in fits])[0]
             return list(hand), its_fate
     tries = CANDIDATES if removed else 1
-    drawn = _draw_candidates(pool, size, fate, focus, removed, rng, tries)
+    drawn = _draw_candidates(pool, size, fate, focus, removed, rng, tries, sigs)
     if tries == 1:
         return drawn[0][0], drawn[0][1]
     hand, its_fate, _ = rng.choices(drawn, [c[2] for c in drawn])[0]
@@ -174,19 +184,24 @@ def _places(
 
 
 def shared_candidates(
-    view: dict[str, Any], rng: random.Random, tries: int = SHARED_CANDIDATES
+    view: dict[str, Any], rng: random.Random, tries: int | None = None
 ) -> dict[int, Candidates]:
     """Per opponent whose choices say something, weighted candidate hands drawn from every
-    unseen card: drawn once per decision and shared by its worlds (``sample_world``)."""
+    unseen card: drawn once per decision and shared by its worlds (``sample_world``).
+    ``tries``: candidates per opponent (default ``SHARED_CANDIDATES``)."""
+    tries = SHARED_CANDIDATES if tries is None else tries
     _, known_hands, fates, pool = _places(view)
     removed = choices(view)
+    sigs = signals(view)
     out: dict[int, Candidates] = {}
     for s in range(view["players"]):
         if s == view["seat"] or s in known_hands or not removed.get(s):
             continue
         size = view["hand_sizes"][s]
         if size + (fates[s] is None) <= len(pool):
-            out[s] = _draw_candidates(pool, size, fates[s], view["focus"], removed[s], rng, tries)
+            out[s] = _draw_candidates(
+                pool, size, fates[s], view["focus"], removed[s], rng, tries, sigs.get(s)
+            )
     return out
 
 
@@ -213,6 +228,7 @@ def sample_world(
         return got
 
     removed = choices(view)
+    sigs = signals(view)
     hands: list[list[str]] = [[] for _ in range(n)]
     for s in range(n):
         if s == me:
@@ -231,6 +247,7 @@ def sample_world(
                 removed.get(s, []),
                 rng,
                 (shared or {}).get(s),
+                sigs.get(s),
             )
             hands[s] = hand
             fates[s] = fate
