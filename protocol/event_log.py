@@ -186,8 +186,13 @@ def _entries(old: dict[str, Any], new: dict[str, Any], path: Path) -> Any:
             sets.append([[*path, key], value])
             continue
         was = old[key]
-        if type(was) is not type(value) or was != value:  # (most are equal: no call)
-            _diff(was, value, [*path, key], sets, adds)
+        kind = type(was)
+        if kind is not type(value) or was != value:  # (most are equal: no call)
+            n = len(was) if kind is list else 0
+            if n and type(value) is list and len(value) > n and value[:n] == was:
+                adds.append([[*path, key], value[n:]])  # (the events: they grew)
+            else:
+                _diff(was, value, [*path, key], sets, adds)
     return sets, adds
 
 
