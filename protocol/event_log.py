@@ -122,12 +122,17 @@ class SentLogs:
         """``message`` as it goes out on this connection: a delta of the last one sent for the
         same table and seat, else whole. ``message`` itself is not changed (the same message
         may go to other connections)."""
+        if type(message) is TableMessage:
+            return self._shrink_shared(message)
         kind = message.get("t")
         if kind == "left":
             self._sent.pop(message["table"], None)
             return message
         if kind != "table" or DELTA in message:
             return message
+        return self._shrink_general(message)
+
+    def _shrink_general(self, message: dict[str, Any]) -> dict[str, Any]:
         table = message["table"]
         seat = message.get("seat")
         before = self._sent.get(table)
@@ -172,6 +177,37 @@ class SentLogs:
         out = {k: v for k, v in message.items() if k not in _ROOTS}
         out[DELTA] = delta
         return out
+
+    def _shrink_shared(self, message: TableMessage) -> dict[str, Any]:
+        """:meth:`shrink` of a :class:`TableMessage` whose last one was one too (every move
+        at a table, for every seat: the parts every reader shares are compared once per
+        change, the seat's own here); anything else goes the general way."""
+        shared = message.shared
+        shared.snapshot()  # the info as it is now, as it goes out
+        table, seat, private = message["table"], message["seat"], message.private
+        sent = self._sent
+        before = sent.get(table)
+        if before is None or before["shared"] is None or before["seat"] != seat:
+            return self._shrink_general(message)
+        view = message["view"]
+        sent[table] = {"seat": seat, "shared": shared, "private": private, "view": view}
+        if not shared.public.keys().isdisjoint(private):  # pragma: no cover - no engine does
+            sent[table] = before
+            return self._shrink_general(message)
+        info_sets, info_adds, public = shared.delta_from(before["shared"])
+        mine = _entries(before["private"], private, ["view"]) if public else None
+        if mine is not None:
+            sets = [*info_sets, *public[0], *mine[0]] if info_sets or public[0] else mine[0]
+            adds = [*info_adds, *public[1], *mine[1]] if info_adds or public[1] else mine[1]
+        else:  # the view lost a key: it is set whole
+            sets = [*info_sets, [["view"], view]]
+            adds = list(info_adds)
+        delta: dict[str, Any] = {}
+        if sets:
+            delta["set"] = sets
+        if adds:
+            delta["add"] = adds
+        return {"t": "table", "table": table, "seat": seat, DELTA: delta}
 
 
 def _entries(old: dict[str, Any], new: dict[str, Any], path: Path) -> Any:
