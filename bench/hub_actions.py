@@ -162,6 +162,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     assert all(t.status == "playing" for t in tables), "tables did not start"
     hub.flush_lobby()  # what the seating changed in the lobby goes out now, not in the play
     await settle(hub, bus)
+    if not args.gc_default:
+        from server.hub.main import tune_gc
+
+        tune_gc()  # as `gambit hub` does
 
     # --- play ------------------------------------------------------------------------------------
     rng = random.Random(1)
@@ -204,11 +208,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         next_tick = wall0
         if profiler is not None:
             profiler.enable()
-        callgrind(True)
         while done < args.actions:
+            callgrind(False)  # (the driver's own work is not the hub's)
             d0 = time.process_time()
             batch = choose(min(per_tick, args.actions - done))
             driver += time.process_time() - d0
+            callgrind(True)
             if batch:
                 await send(batch)
                 done += len(batch)
@@ -275,6 +280,9 @@ def main() -> None:
     parser.add_argument("--watchers", type=int, default=None, help="default: players / 10")
     parser.add_argument("--profile", help="write a cProfile of the play to this file")
     parser.add_argument("--instructions", action="store_true", help="count under callgrind")
+    parser.add_argument(
+        "--gc-default", action="store_true", help="keep Python's GC thresholds (not tune_gc)"
+    )
     parser.add_argument(
         "--lobby-interval",
         type=float,

@@ -73,6 +73,7 @@ def cpu_seconds(pid: int) -> float:
 async def hub_role(args: argparse.Namespace) -> None:
     from server.hub import Hub, HubConfig
     from server.hub.bus import HubBus
+    from server.hub.main import tune_gc
     from server.store import Store
 
     store = Store.open(Path(args.data_dir))
@@ -91,6 +92,7 @@ async def hub_role(args: argparse.Namespace) -> None:
     )
     hub = Hub(store, config)
     await hub.start()
+    tune_gc()  # as `gambit hub` does
     bus = HubBus(hub, args.bus, TOKEN)
     await bus.start()
 

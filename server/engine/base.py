@@ -260,7 +260,7 @@ class State(ABC):
                 raise MalformedAction(f"The action needs {name!r} ({kind.__name__}).", field=name)
         if self.is_over:
             raise OutOfTurn("The game is over.")
-        if seat not in self.pending():
+        if self.ask(seat) is None:
             raise OutOfTurn("It is not your turn to decide.", seat=seat)
         if action not in self.legal_actions(seat):
             raise IllegalAction(self.explain_illegal(seat, action), type=action["type"])
@@ -278,7 +278,13 @@ class State(ABC):
         self.history.append([seat, action])
 
     def ask(self, seat: int) -> Ask | None:
+        """What ``seat`` is asked now, if anything (games may answer without
+        :meth:`pending`: it is asked for every seat's view at every move)."""
         return self.pending().get(seat)
+
+    def waiting(self) -> list[int]:
+        """The seats that must decide now, in order."""
+        return sorted(self.pending())
 
     def public_view(self) -> dict[str, Any]:
         """What every seat and spectator may know: built once per change and shared."""
@@ -287,7 +293,7 @@ class State(ABC):
             "game": self.game.name,
             "players": self.num_players,
             "options": dict(self.options),
-            "waiting": sorted(self.pending()),
+            "waiting": self.waiting(),
             "over": outcome is not None,
             "outcome": outcome.to_wire() if outcome else None,
         }
