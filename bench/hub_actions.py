@@ -1,7 +1,8 @@
 """The hub's CPU per action, in one process: a real Hub, a real SQLite store, the bus path.
 
     python bench/hub_actions.py [--tables 400] [--actions 4000] [--repeats 3] [--rate 2000]
-                                [--watchers N] [--profile FILE] [--instructions]
+                                [--watchers N] [--lobby-interval S] [--gc-default]
+                                [--profile FILE] [--instructions]
 
 Not a timed test. Where ``bench/hub_load.py`` needs NATS, client processes and a quiet
 machine, this measures the hub's own work per action repeatably: it starts a Hub on a SQLite
@@ -13,14 +14,17 @@ watchers, a tenth of the players by default), starts them, then plays: every 10 
 ``rate / 100`` actions, each the first legal action of a waiting seat of a random playing
 table, and hands them to the hub as gateway frames (one bus message per tick, as a gateway
 sends them). The driver's own work (choosing and encoding the actions) is timed and taken
-off. Each repeat plays ``--actions`` actions.
+off. Each repeat plays ``--actions`` actions. The GC is tuned as ``gambit hub`` tunes it
+(``server.hub.main.tune_gc``) unless ``--gc-default``.
 
 Prints, as its last line, one JSON object: ``hub_cpu_ms_per_action`` (median over the
 repeats; the process's CPU during the repeat less the driver's, per action), each repeat's
 figure, ``actions_per_s`` reached, ``published_bytes_per_action``, ``commits`` per action
 and, with ``--instructions``, ``instructions_per_action`` (the same run under valgrind's
-callgrind with collection on only while playing: counts, unlike time, do not depend on what
-else the machine is doing; about 50 times slower).
+callgrind, instrumented only while the hub works on the play, not while the driver chooses:
+counts, unlike time, do not depend on what else this shared machine is doing; some 100
+times slower, so there the lobby flushes every 30 s, not every 0.25 s, for a flush to cover
+hundreds of actions as it does at 2,000 a second).
 """
 
 from __future__ import annotations
