@@ -34,6 +34,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -237,6 +238,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         profiler.dump_stats(args.profile)
     await hub.stop()
     store.close()
+    shutil.rmtree(folder, ignore_errors=True)
     return {
         "tables": args.tables,
         "players": players,
@@ -272,6 +274,7 @@ def instructions(args: argparse.Namespace) -> dict[str, Any]:
         if line.startswith("totals:"):
             total = int(line.split()[1])
     result["instructions_per_action"] = round(total / (args.actions * args.repeats))
+    shutil.rmtree(out.parent, ignore_errors=True)
     return result
 
 
