@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 import msgpack  # noqa: E402
 
 from protocol.codec import HEADER, encode  # noqa: E402
+from protocol.event_log import expand  # noqa: E402
 from protocol.messages import PROTOCOL_VERSION  # noqa: E402
 from server.bus import wire  # noqa: E402
 
@@ -73,6 +74,7 @@ def cpu_seconds(pid: int) -> float:
 async def hub_role(args: argparse.Namespace) -> None:
     from server.hub import Hub, HubConfig
     from server.hub.bus import HubBus
+    from server.hub.main import tune_gc
     from server.store import Store
 
     store = Store.open(Path(args.data_dir))
@@ -91,6 +93,7 @@ async def hub_role(args: argparse.Namespace) -> None:
     )
     hub = Hub(store, config)
     await hub.start()
+    tune_gc()  # as `gambit hub` does
     bus = HubBus(hub, args.bus, TOKEN)
     await bus.start()
 
@@ -260,6 +263,8 @@ class LeanGateway:
             message = unpack(body)
             kind = message["t"]
         if kind == "table":
+            # Views come as deltas of the last one (protocol 2): made whole, as an app does.
+            message = session.last = expand(session.last, message)
             session.table_message(self, sid, message)
         elif kind in ("lobby", "lobby_update"):
             if self.counting:
@@ -286,6 +291,7 @@ class Session:
         "buf",
         "group",
         "index",
+        "last",
         "legal",
         "peers",
         "pending",
@@ -300,6 +306,7 @@ class Session:
         self.seat = seat  # None: a lobby watcher
         self.group = group
         self.buf = bytearray()
+        self.last: dict[str, Any] | None = None  # the last whole table message
         self.table: int | None = None
         self.legal: Any = None
         self.pending = False

@@ -18,10 +18,18 @@ table and puts the next one together again (:func:`expand`), so everything past 
 sees whole messages; the unchanged parts are shared with the previous message, not copied.
 
 Values that compare equal count as unchanged (``1 == 1.0 == True``): a field keeps one type.
+
+Every seat at a table gets a message at every move, and the seats' messages share most of
+what they carry: the ``info`` and the view's public part. A sender that builds them once
+(:class:`Shared`) and sends each seat a :class:`TableMessage` has their delta made once per
+move, not once per seat; only each seat's private part is compared per seat. The deltas are
+the very ones the general comparison makes (the view is the public part's keys, then the
+private part's, never the same key in both).
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import msgpack
@@ -33,6 +41,73 @@ DELTA = "delta"
 _ROOTS = ("info", "view")
 
 Path = list[str | int]
+_serials = itertools.count(1)
+
+
+class Shared:
+    """What every reader of one change of a table shares: its ``info`` and the public part
+    of its view (None: no game). The info as readers hold it, and its delta (and the public
+    part's) from an earlier change's, are made once, however many readers there are."""
+
+    __slots__ = ("_deltas", "_snapshot", "info", "public", "serial")
+
+    def __init__(
+        self, info: dict[str, Any], public: dict[str, Any] | None, last: Shared | None = None
+    ) -> None:
+        self.info = info
+        self.public = public
+        self.serial = next(_serials)
+        self._snapshot: dict[str, Any] | None = None
+        if last is not None and last._snapshot is not None and last._snapshot == info:
+            self._snapshot = last._snapshot  # the info did not change (most moves): no copy
+        #: Per earlier change (by serial, so that no chain of changes is kept alive): the
+        #: info's sets and adds, and the public part's (None: it lost a key).
+        self._deltas: dict[int, tuple[Any, Any, Any]] = {}
+
+    def snapshot(self) -> dict[str, Any]:
+        """The info as the readers hold it: a msgpack copy, made when it is first sent (it
+        holds the hub's own objects, which may change later)."""
+        if self._snapshot is None:
+            self._snapshot = _copy(self.info)
+        return self._snapshot
+
+    def delta_from(self, before: Shared) -> tuple[Any, Any, Any]:
+        found = self._deltas.get(before.serial)
+        if found is None:
+            sets: list[list[Any]] = []
+            adds: list[list[Any]] = []
+            if before.snapshot() is not self.snapshot():
+                _diff(before.snapshot(), self.info, ["info"], sets, adds)
+            public = None
+            if before.public is not None and self.public is not None:
+                public = _entries(before.public, self.public, ["view"])
+            found = self._deltas[before.serial] = (sets, adds, public)
+        return found
+
+
+class TableMessage(dict):
+    """A whole table message whose view is ``{**shared.public, **private}``: sent as a delta
+    from parts compared once per change (:class:`Shared`) and the seat's own part."""
+
+    __slots__ = ("private", "shared")
+
+    def __init__(
+        self, table: int, seat: int | None, shared: Shared, private: dict[str, Any]
+    ) -> None:
+        assert shared.public is not None
+        super().__init__(
+            t="table",
+            table=table,
+            info=shared.info,
+            seat=seat,
+            view={**shared.public, **private},
+        )
+        self.shared = shared
+        self.private = private
+
+
+def _copy(value: Any) -> Any:
+    return msgpack.unpackb(msgpack.packb(value), raw=False, strict_map_key=False)
 
 
 class SentLogs:
@@ -47,26 +122,53 @@ class SentLogs:
         """``message`` as it goes out on this connection: a delta of the last one sent for the
         same table and seat, else whole. ``message`` itself is not changed (the same message
         may go to other connections)."""
+        if type(message) is TableMessage:
+            return self._shrink_shared(message)
         kind = message.get("t")
         if kind == "left":
             self._sent.pop(message["table"], None)
             return message
         if kind != "table" or DELTA in message:
             return message
+        return self._shrink_general(message)
+
+    def _shrink_general(self, message: dict[str, Any]) -> dict[str, Any]:
         table = message["table"]
+        seat = message.get("seat")
         before = self._sent.get(table)
-        whole = {key: message.get(key) for key in _ROOTS}
-        # The info as the reader holds it (a msgpack copy: it holds the hub's own objects, which
-        # may change later). The view is the engine's, built fresh for every change; what it
-        # shares with the state (events, finished tricks) is never changed once made.
-        info = msgpack.unpackb(msgpack.packb(whole["info"]), raw=False, strict_map_key=False)
-        self._sent[table] = {"seat": message.get("seat"), "info": info, "view": whole["view"]}
-        if before is None or before["seat"] != message.get("seat"):
+        fast = type(message) is TableMessage
+        if fast:
+            message.shared.snapshot()  # the info as it is now, as it goes out
+            record = {"seat": seat, "shared": message.shared, "private": message.private}
+        else:
+            # The info as the reader holds it (a msgpack copy: it holds the hub's own objects,
+            # which may change later). The view is the engine's, built fresh for every change;
+            # what it shares with the state (events, finished tricks) is never changed once made.
+            record = {"seat": seat, "shared": None, "info": _copy(message.get("info"))}
+        record["view"] = message.get("view")
+        self._sent[table] = record
+        if before is None or before["seat"] != seat:
             return message
         sets: list[list[Any]] = []
         adds: list[list[Any]] = []
-        for key in _ROOTS:
-            _diff(before[key], whole[key], [key], sets, adds)
+        done = False
+        if fast and before["shared"] is not None:
+            # The parts every reader shares are compared once per change; the seat's own here.
+            info_sets, info_adds, public = message.shared.delta_from(before["shared"])
+            private = message.private
+            if message.shared.public.keys().isdisjoint(private):
+                mine = _entries(before["private"], private, ["view"]) if public else None
+                if mine is not None:
+                    sets = [*info_sets, *public[0], *mine[0]]
+                    adds = [*info_adds, *public[1], *mine[1]]
+                else:  # the view lost a key: it is set whole
+                    sets = [*info_sets, [["view"], message["view"]]]
+                    adds = list(info_adds)
+                done = True
+        if not done:
+            sent = before["shared"].snapshot() if before["shared"] is not None else before["info"]
+            _diff(sent, message.get("info"), ["info"], sets, adds)
+            _diff(before["view"], message.get("view"), ["view"], sets, adds)
         delta: dict[str, Any] = {}
         if sets:
             delta["set"] = sets
@@ -75,6 +177,59 @@ class SentLogs:
         out = {k: v for k, v in message.items() if k not in _ROOTS}
         out[DELTA] = delta
         return out
+
+    def _shrink_shared(self, message: TableMessage) -> dict[str, Any]:
+        """:meth:`shrink` of a :class:`TableMessage` whose last one was one too (every move
+        at a table, for every seat: the parts every reader shares are compared once per
+        change, the seat's own here); anything else goes the general way."""
+        shared = message.shared
+        shared.snapshot()  # the info as it is now, as it goes out
+        table, seat, private = message["table"], message["seat"], message.private
+        sent = self._sent
+        before = sent.get(table)
+        if before is None or before["shared"] is None or before["seat"] != seat:
+            return self._shrink_general(message)
+        view = message["view"]
+        sent[table] = {"seat": seat, "shared": shared, "private": private, "view": view}
+        if not shared.public.keys().isdisjoint(private):  # pragma: no cover - no engine does
+            sent[table] = before
+            return self._shrink_general(message)
+        info_sets, info_adds, public = shared.delta_from(before["shared"])
+        mine = _entries(before["private"], private, ["view"]) if public else None
+        if mine is not None:
+            sets = [*info_sets, *public[0], *mine[0]] if info_sets or public[0] else mine[0]
+            adds = [*info_adds, *public[1], *mine[1]] if info_adds or public[1] else mine[1]
+        else:  # the view lost a key: it is set whole
+            sets = [*info_sets, [["view"], view]]
+            adds = list(info_adds)
+        delta: dict[str, Any] = {}
+        if sets:
+            delta["set"] = sets
+        if adds:
+            delta["add"] = adds
+        return {"t": "table", "table": table, "seat": seat, DELTA: delta}
+
+
+def _entries(old: dict[str, Any], new: dict[str, Any], path: Path) -> Any:
+    """:func:`_diff` of two maps' entries, as ``(sets, adds)``; None when ``old`` has a key
+    ``new`` lacks (then the whole map is set)."""
+    if not old.keys() <= new.keys():
+        return None
+    sets: list[list[Any]] = []
+    adds: list[list[Any]] = []
+    for key, value in new.items():
+        if key not in old:
+            sets.append([[*path, key], value])
+            continue
+        was = old[key]
+        kind = type(was)
+        if kind is not type(value) or was != value:  # (most are equal: no call)
+            n = len(was) if kind is list else 0
+            if n and type(value) is list and len(value) > n and value[:n] == was:
+                adds.append([[*path, key], value[n:]])  # (the events: they grew)
+            else:
+                _diff(was, value, [*path, key], sets, adds)
+    return sets, adds
 
 
 def _diff(old: Any, new: Any, path: Path, sets: list[list[Any]], adds: list[list[Any]]) -> None:
@@ -90,7 +245,7 @@ def _diff(old: Any, new: Any, path: Path, sets: list[list[Any]], adds: list[list
         return
     if isinstance(old, list) and isinstance(new, list | tuple) and old:
         n = len(old)
-        if len(new) > n and old == list(new[:n]):
+        if len(new) > n and old == (new[:n] if type(new) is list else list(new[:n])):
             adds.append([path, list(new[n:])])
             return
         if len(new) == n and all(isinstance(v, dict | list) for v in old):

@@ -18,6 +18,10 @@ def register(game: Game) -> Game:
 
 
 def get_game(name: str) -> Game:
+    try:
+        return GAMES[name]  # (asked at every move: the games are loaded by the first ask)
+    except KeyError:
+        pass
     _load()
     try:
         return GAMES[name]

@@ -173,6 +173,9 @@ class State(ABC):
     game: ClassVar[Game]
     #: action type -> {field name: python type}; anything else is malformed.
     ACTIONS: ClassVar[dict[str, dict[str, type]]] = {}
+    # ``_seen``: per seat, the events it may see as found so far (visible_events); a slot,
+    # not an attribute, so that snapshots, clones and restores know nothing of it.
+    __slots__ = ("__dict__", "__weakref__", "_seen")
 
     def __init__(self, params: dict[str, Any]) -> None:
         self.params = params
@@ -257,7 +260,7 @@ class State(ABC):
                 raise MalformedAction(f"The action needs {name!r} ({kind.__name__}).", field=name)
         if self.is_over:
             raise OutOfTurn("The game is over.")
-        if seat not in self.pending():
+        if self.ask(seat) is None:
             raise OutOfTurn("It is not your turn to decide.", seat=seat)
         if action not in self.legal_actions(seat):
             raise IllegalAction(self.explain_illegal(seat, action), type=action["type"])
@@ -275,7 +278,13 @@ class State(ABC):
         self.history.append([seat, action])
 
     def ask(self, seat: int) -> Ask | None:
+        """What ``seat`` is asked now, if anything (games may answer without
+        :meth:`pending`: it is asked for every seat's view at every move)."""
         return self.pending().get(seat)
+
+    def waiting(self) -> list[int]:
+        """The seats that must decide now, in order."""
+        return sorted(self.pending())
 
     def public_view(self) -> dict[str, Any]:
         """What every seat and spectator may know: built once per change and shared."""
@@ -284,7 +293,7 @@ class State(ABC):
             "game": self.game.name,
             "players": self.num_players,
             "options": dict(self.options),
-            "waiting": sorted(self.pending()),
+            "waiting": self.waiting(),
             "over": outcome is not None,
             "outcome": outcome.to_wire() if outcome else None,
         }
@@ -294,7 +303,7 @@ class State(ABC):
     def private_view(self, seat: int | None) -> dict[str, Any]:
         """What only ``seat`` may know (None: a spectator): its ask, its legal actions, the
         events it may see, and the game's private part."""
-        ask = self.pending().get(seat) if seat is not None else None
+        ask = self.ask(seat) if seat is not None else None
         view: dict[str, Any] = {
             "seat": seat,
             "ask": ask.to_wire() if ask else None,
@@ -312,14 +321,29 @@ class State(ABC):
         return {**public, **self.private_view(seat)}
 
     def visible_events(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
-        out = []
-        for ev in self.events[since:]:
+        """The events from ``since`` that ``seat`` may see (a private one without its ``to``).
+
+        A view is built at every move for every seat, so what was found is kept (events are
+        only ever appended, and never changed once made): each call looks only at the events
+        added since the last one, and returns a new list.
+        """
+        try:
+            seen = self._seen
+        except AttributeError:
+            seen = self._seen = {}
+        events = self.events
+        found = seen.get(seat)
+        if found is None or found[0] is not events or found[1] != since or found[2] > len(events):
+            found = seen[seat] = [events, since, since, []]
+        out = found[3]
+        for ev in events[found[2] :]:
             to = ev.get("to")
             if to is None:
                 out.append(ev)
             elif seat is not None and seat in to:
                 out.append({k: v for k, v in ev.items() if k != "to"})
-        return out
+        found[2] = max(len(events), since)
+        return list(out)
 
     def snapshot(self) -> bytes:
         return msgpack.packb(self.__dict__, use_bin_type=True)

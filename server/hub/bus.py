@@ -215,20 +215,30 @@ class HubBus:
         if sender is None:
             return
         for gateway, pairs in items.items():
-            merged: list[list[Any]] = []
-            last: list[Any] | None = None
+            # (runs for every message the hub sends: one plain pass, few calls)
+            batch: list[list[Any]] = []
+            joined = False  # some session's consecutive frames are to be joined
+            last_session = last_data = None
+            total = 0
             for session, data in pairs:
-                if last is not None and last[0] == session and last[1] is not None and data:
-                    last[1].append(data)
-                else:
-                    last = [session, [data] if data is not None else None]
-                    merged.append(last)
-            batch = [[s, b"".join(d) if d is not None else None] for s, d in merged]
-            if len(batch) == 1 or all(s == batch[0][0] for s, _ in batch):
-                subject = wire.session_subject(gateway, batch[0][0])
+                if data is not None:
+                    total += len(data)
+                    if session == last_session and last_data is not None and data:
+                        batch[-1].append(data)
+                        joined = True
+                        continue
+                batch.append([session, data])
+                last_session, last_data = session, data
+            if joined:
+                batch = [[b[0], b"".join(b[1:])] if len(b) > 2 else b for b in batch]
+            first = batch[0][0]
+            if len(batch) == 1 or all(b[0] == first for b in batch):
+                subject = wire.session_subject(gateway, first)
                 for _, data in batch:
                     for piece in wire.chunks(data or b""):
                         sender.send(subject, piece)
+            elif total <= wire.MAX_MESSAGE:  # one message holds them all
+                sender.send(wire.gateway_subject(gateway), wire.pack(batch))
             else:
                 for group in wire.packed_batches(batch):
                     sender.send(wire.gateway_subject(gateway), wire.pack(group))

@@ -13,6 +13,7 @@ import logging
 import random
 from typing import TYPE_CHECKING, Any
 
+from protocol.event_log import Shared, TableMessage
 from server.bots import make_bot
 from server.engine import fairness, get_game
 from server.engine.base import Outcome
@@ -134,8 +135,8 @@ class PlayMixin:
         assert state is not None
         action = state.check_action(seat, action)  # the one legality check of this action
         due = state.stake_due(seat, action) * table.stake
-        with self.store.transaction():
-            if due:
+        if due:
+            with self.store.transaction():
                 account = table.accounts[seat]
                 if not self.can_pay(account, due):
                     raise _cannot_pay(action["type"], due)
@@ -144,6 +145,8 @@ class PlayMixin:
                 )
                 if seat < len(table.paid):
                     table.paid[seat] += due
+                self.store.append_action(table.id, seat, action)
+        else:  # (one write: atomic by itself)
             self.store.append_action(table.id, seat, action)
         state.apply_checked(seat, action)
         if table.deal_log is not None:
@@ -323,6 +326,23 @@ class PlayMixin:
         view = table.state.view(seat, public) if table.state is not None else None
         return {"t": "table", "table": table.id, "info": info, "seat": seat, "view": view}
 
+    def table_messages(self: Hub, table: Table) -> Shared:
+        """The parts of ``table``'s messages every reader of this change shares, made once
+        (see :class:`~protocol.event_log.Shared`: their delta is made once too)."""
+        info = self.shared_table_info(table)
+        public = table.state.public_view() if table.state is not None else None
+        table.shared = Shared(info, public, table.shared)
+        return table.shared
+
+    def seat_message(self: Hub, table: Table, seat: int | None, shared: Shared) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) is sent of this change: the shared parts and its
+        own part of the view."""
+        state = table.state
+        if state is None or shared.public is None:
+            info = shared.info
+            return {"t": "table", "table": table.id, "info": info, "seat": seat, "view": None}
+        return TableMessage(table.id, seat, shared, state.private_view(seat))
+
     def shared_table_info(self: Hub, table: Table) -> dict[str, Any]:
         """The table as every seat and spectator sees it, with what only the table shows (the
         deal's commitment, the turn timers) beside what the lobby shows."""
@@ -346,14 +366,14 @@ class PlayMixin:
             return
         self.arm(table)
         # The parts every reader shares, once per change.
-        info = self.shared_table_info(table)
-        public = table.state.public_view() if table.state is not None else None
+        shared = self.table_messages(table)
+        players = self.players
         for index, seat in enumerate(table.seats):
-            if seat.player is not None and seat.player in self.players:
-                self.players[seat.player].push(self.table_message(table, index, info, public))
+            if seat.player is not None and seat.player in players:
+                players[seat.player].push(self.seat_message(table, index, shared))
         watchers = self.spectators.get(table.id)
         if watchers:
-            message = self.table_message(table, None, info, public)
+            message = self.seat_message(table, None, shared)
             for session in list(watchers):
                 session.push(message)
         self.lobby_table_changed(table)
@@ -381,21 +401,30 @@ class PlayMixin:
         now = loop.time()
         pending = state.pending()
         due: list[float] = []
+        deadlines, asked, players = self.deadlines, self._asked, self.players
+        moves: list[int] | None = None  # each seat's own moves so far, counted once if needed
         for index, seat in enumerate(table.seats):
             k = (table.id, index)
             ask = pending.get(index)
             if ask is None:
-                self.deadlines.pop(k, None)
-                self._asked.pop(k, None)
+                deadlines.pop(k, None)
+                asked.pop(k, None)
                 continue
-            human_here = seat.player is not None and seat.player in self.players
+            human_here = seat.player is not None and seat.player in players
             if not human_here:
-                self.deadlines.pop(k, None)
-                self._asked.pop(k, None)
+                deadlines.pop(k, None)
+                asked.pop(k, None)
                 due.append(now + self.bot_pause(table))
                 continue
+            if table.timer <= 0:  # no turn timer: no clock to restart
+                continue
             # A new decision (another kind, or after this seat's own move) restarts its clock.
-            marker = (ask.kind, sum(1 for who, _ in state.history if who == index))
+            if moves is None:
+                moves = [0] * len(table.seats)
+                for who, _ in state.history:
+                    if 0 <= who < len(moves):
+                        moves[who] += 1
+            marker = (ask.kind, moves[index])
             if self._asked.get(k) != marker:
                 self._asked[k] = marker
                 self.deadlines.pop(k, None)

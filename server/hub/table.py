@@ -62,6 +62,9 @@ class Table:
     state: State | None = None
     #: Where the cards lay at each deal of the game in play (``fairness.DealLog``), for its record.
     deal_log: DealLog | None = None
+    #: The parts of the last change's messages every reader shared (``protocol.event_log``):
+    #: the next change's info is compared with it, not copied again when it is the same.
+    shared: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.seats:

@@ -1009,23 +1009,33 @@ class Store(ModerationStore):
 
         Returns its sequence number: its index in the game's history (0 for the first).
         """
-        with self.transaction():
-            row = self._conn.execute(
+        # One statement (it runs at every move): atomic by itself, so inside a transaction
+        # (the hub's held batch) it needs no savepoint of its own.
+        sql = (
+            "INSERT INTO live_actions (table_id, seq, seat, action) "
+            "SELECT t.id, (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM live_actions a "
+            "WHERE a.table_id = t.id), ?, ? "
+            "FROM live_tables t WHERE t.id = ? AND t.params IS NOT NULL RETURNING seq"
+        )
+        args = (seat, _pack(dict(action)), table_id)
+        if self._depth == 0:
+            with self.transaction():
+                row = self._conn.execute(sql, args).fetchone()
+        else:
+            try:
+                row = self._conn.execute(sql, args).fetchone()
+            except self._errors as err:
+                if self._held and not self._conn.in_transaction:
+                    self._lost = True  # SQLite rolled the whole held batch back (disk full, I/O)
+                raise StoreError(f"Database error: {err}") from err
+        if row is None:
+            found = self._conn.execute(
                 "SELECT params IS NOT NULL FROM live_tables WHERE id = ?", (table_id,)
             ).fetchone()
-            if row is None:
+            if found is None:
                 raise StoreError(f"No live table {table_id}.")
-            if not row[0]:
-                raise StoreError(f"Table {table_id} has no game started.")
-            seq = self._conn.execute(
-                "SELECT COALESCE(MAX(seq) + 1, 0) FROM live_actions WHERE table_id = ?",
-                (table_id,),
-            ).fetchone()[0]
-            self._conn.execute(
-                "INSERT INTO live_actions (table_id, seq, seat, action) VALUES (?, ?, ?, ?)",
-                (table_id, seq, seat, _pack(dict(action))),
-            )
-            return seq
+            raise StoreError(f"Table {table_id} has no game started.")
+        return row[0]
 
     def live_tables(self) -> list[dict[str, Any]]:
         """Every saved table, by id: ``{"id", "info", "params", "actions"}``; ``params`` is None

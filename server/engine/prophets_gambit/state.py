@@ -152,6 +152,13 @@ class PGState(HighCards, State):
     def pending(self) -> dict[int, Ask]:
         return {s: Ask(a[0], a[1]) for s, a in enumerate(self.asks) if a is not None}
 
+    def ask(self, seat: int) -> Ask | None:
+        a = self.asks[seat] if 0 <= seat < self.num_players else None
+        return Ask(a[0], a[1]) if a is not None else None
+
+    def waiting(self) -> list[int]:
+        return [s for s, a in enumerate(self.asks) if a is not None]
+
     def legal_actions(self, seat: int) -> list[Action]:
         if seat is None or not 0 <= seat < self.num_players:
             return []
