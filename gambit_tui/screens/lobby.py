@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.geometry import Region
 from textual.widgets import DataTable
 
 from .. import events
@@ -28,6 +29,34 @@ from .base import GambitScreen, while_composed
 
 #: The list's columns after the number, in the order of a row's cells.
 _CELL_COLUMNS = ("game", "seats", "stake", "access", "status")
+
+
+class OnlinePanel(TextPanel):
+    """The players online, their number in the border's title. Players come and go all the
+    time, and every lobby on the server shows the number: a new one draws the top row again,
+    not the whole panel (Textual repaints a whole widget when its title is set)."""
+
+    _title_only = False
+
+    def retitle(self, title: str) -> None:
+        if getattr(self, "_gambit_title", None) == title and self.border_title is not None:
+            return
+        self._gambit_title = title
+        self._title_only = self._shown_key is not None  # drawn already: the rest stays
+        try:
+            self.border_title = title
+        finally:
+            self._title_only = False
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        if self._title_only and not (regions or layout or recompose):
+            self._framed.pop(0, None)  # the top border row, as last drawn
+            # (Regions are of the content area: the border's row is above it.)
+            top, _right, _bottom, left = self.styles.gutter
+            return super().refresh(Region(-left, -top, self.outer_size.width, 1))
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
 class LobbyScreen(GambitScreen):
@@ -104,7 +133,7 @@ class LobbyScreen(GambitScreen):
             with Vertical():
                 yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
                 yield TextPanel(id="detail", wrap=True)
-            yield TextPanel(id="online", wrap=True)
+            yield OnlinePanel(id="online", wrap=True)
         yield ChatPanel(id="chat", title=_("Lobby chat"), max_length=self._chat_max())
 
     def _chat_max(self) -> int:
@@ -165,7 +194,7 @@ class LobbyScreen(GambitScreen):
         else:
             retitle(tables, _("Tables"))
         online = max(model.online, len(model.players))
-        retitle(self.query_one("#online"), _("Online ({n})").format(n=online))
+        self.query_one("#online", OnlinePanel).retitle(_("Online ({n})").format(n=online))
 
     def _fill_tables(self) -> None:
         rows = []

@@ -461,7 +461,9 @@ async def test_an_invitation_is_answered_at_ones_own_table(hub):
 async def test_a_player_arriving_redraws_only_the_number_online_in_other_lobbies(hub):
     """Every lobby shows the number online: a player arriving must not draw anyone's list of
     tables again, nor make their footer ask every key again (that was most of what an arrival
-    cost the server, in every lobby, with hundreds there)."""
+    cost the server, in every lobby, with hundreds there); the number, in the title of the
+    panel of players, is drawn again by its row alone (bench/lobby_arrivals.py --online-only
+    measures that)."""
     from textual.widgets import DataTable
 
     ada = make_app(hub, name="Ada")
