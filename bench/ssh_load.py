@@ -43,6 +43,14 @@ object:
   table, during the measured window.
 * ``cpu_percent``: the server's CPU time (SSH process and workers) over the measured window
   (100 = one core).
+* ``app_start_cpu_ms``: the server CPU it took to start one session's app (median over every
+  session): in its app worker, from the session's start until the first frame that shows the
+  app's first screen (the welcome screen), counting only the callbacks of that app (a worker
+  interleaves a hundred apps; ``server/apphost/app_timing.py``, on in the bench's server
+  through ``GAMBIT_APP_START_CPU``), reported over the worker link. Not the SSH handshake.
+* ``hub_cpu_ms_per_action``: the hub's CPU time over the measured window per accepted action:
+  thread time in the hub's message handling, actions, deal starts, commits (with the
+  messages sent after them) and lobby flushes, in the SSH process, divided by the actions.
 
 With ``--gateways G`` the same load goes through G gateways and a hub on NATS instead of one
 ``gambit serve`` process (bench/ssh_load_cluster.py says how it is measured there).
@@ -54,6 +62,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import functools
 import gc
 import json
 import logging
@@ -149,7 +158,7 @@ class ServerProbe:
             state = table.state
             before = [state.view(s) for s in seats] if self.window and state else None
             accepted = time.perf_counter()
-            original(table, seat, action)
+            self.hub_timed(original, table, seat, action)
             state = table.state
             after = [state.view(s) for s in seats] if before is not None and state else None
             changed = {s for s in seats if after is None or before[s] != after[s]}
@@ -171,9 +180,36 @@ class ServerProbe:
             return start_game(table, *args, **kwargs)
 
         hub.start_game = started
+        # The hub's own CPU (thread time: it runs on the SSH process's one thread, among the
+        # SSH connections): what it does for a message, an action, a deal starting, a commit
+        # (and the messages that waited for it) and a lobby flush.
+        self.hub_cpu = 0.0
+        self._hub_depth = 0
+        for name in ("handle", "commit", "flush_lobby", "start_game"):
+            setattr(hub, name, self.hub_timing(getattr(hub, name)))
         self.gc_pauses: list[float] = []
         self._gc_started = 0.0
         gc.callbacks.append(self.on_gc)
+
+    def hub_timed(self, method: Any, *args: Any) -> Any:
+        """Call one of the hub's methods, adding its thread time to ``hub_cpu`` (once, when
+        it calls another that is timed too)."""
+        if self._hub_depth:
+            return method(*args)
+        self._hub_depth += 1
+        started = time.thread_time()
+        try:
+            return method(*args)
+        finally:
+            self._hub_depth -= 1
+            if self.window:
+                self.hub_cpu += time.thread_time() - started
+
+    def hub_timing(self, method: Any) -> Any:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            return self.hub_timed(functools.partial(method, **kwargs), *args)
+
+        return timed
 
     def on_gc(self, phase: str, info: dict[str, int]) -> None:
         """Time every collection in the measured window (they stall every screen)."""
@@ -334,6 +370,7 @@ class ServerProbe:
         self.open.clear()
         self.waiting.clear()
         self.frames = self.frames_unchanged = 0
+        self.hub_cpu = 0.0
         self.cpu_pids = self.pids()
         self.cpu_marks = [cpu_seconds(pid) for pid in self.cpu_pids]
         self.cpu_mark = sum(self.cpu_marks)
@@ -359,7 +396,15 @@ class ServerProbe:
         if self.host.memory is not None:
             self.host.memory.sweep()
         sweep_ms = (time.perf_counter() - started) * 1000
+        starts = [
+            s.app.start_cpu_ms
+            for s in self.host.sessions
+            if getattr(s.app, "start_cpu_ms", None) is not None
+        ]
         return {
+            "app_start_cpu_ms": statistics.median(starts) if starts else None,
+            "app_starts_measured": len(starts),
+            "hub_cpu_ms_per_action": 1000 * self.hub_cpu / max(1, self.actions),
             "full_gc_ms": full_gc_ms,
             "gc_pause_ms_max": max(self.gc_pauses, default=0.0),
             "gc_pauses": len(self.gc_pauses),
@@ -668,12 +713,13 @@ class Child:
     """The server process and its command line on stdin/stdout."""
 
     def __init__(self, data_dir: Path, workers: int, strict: bool = False) -> None:
+        from server.apphost.app_timing import MEASURE
         from server.apphost.app_worker import REPORT_UNCHANGED
 
         mode = ["strict"] if strict else []
         self.proc = subprocess.Popen(
             [sys.executable, __file__, "--child", str(data_dir), str(workers), *mode],
-            env={**os.environ, REPORT_UNCHANGED: "1"},
+            env={**os.environ, REPORT_UNCHANGED: "1", MEASURE: "1"},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -777,6 +823,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "frames_full": report["frames_full"],
             "frames_skipped": report["frames_skipped"],
             "echo_samples": len(echoes),
+            "app_starts_measured": report["app_starts_measured"],
             "first_paint_bytes_max": max(paints),
             "rss_mb_server": round(marked["rss_mb"], 1),
             "rss_mb_at_start": round(report["rss_base_mb"], 1),
@@ -804,6 +851,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "bytes_per_action": round(window_bytes / per_client),
             "bytes_per_action_compressed": round(window_zbytes / per_client),
             "cpu_percent": round(report["cpu_percent"], 1),
+            "app_start_cpu_ms": None
+            if report["app_start_cpu_ms"] is None
+            else round(report["app_start_cpu_ms"], 1),
+            "hub_cpu_ms_per_action": round(report["hub_cpu_ms_per_action"], 2),
         }
     finally:
         for client in clients + probes:

@@ -109,6 +109,8 @@ class GambitApp(App[None]):
         self.stand_in_notices: list[str] = []
         #: What the terminal's window title was last set to.
         self.window_title = "Gambit"
+        #: Whether a status bar shows the seconds left of the player's turn (see _turn_clock).
+        self._turn_shown = False
         self._asked: dict[int, bool] = {}
         self._table_screens: dict[int, Screen] = {}
         #: Friend requests already told in a notice (each is told once).
@@ -454,6 +456,9 @@ class GambitApp(App[None]):
                 self._late_bells.add(clock.key)
                 if self.prefs.alert:
                     self.bell()
+        if not text and not self._turn_shown:
+            return  # nothing to show, nothing shown: no screen is gone through (every second)
+        self._turn_shown = bool(text)
         top = self.screen
         for screen in self.screen_stack:
             for bar in screen.query(StatusBar):

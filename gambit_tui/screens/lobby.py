@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.geometry import Region
 from textual.widgets import DataTable
 
 from .. import events
@@ -23,11 +24,39 @@ from ..names import (
     status_label,
 )
 from ..widgets.chat_panel import ChatPanel
-from ..widgets.text_lines import TextPanel
+from ..widgets.text_lines import TextPanel, retitle
 from .base import GambitScreen, while_composed
 
 #: The list's columns after the number, in the order of a row's cells.
 _CELL_COLUMNS = ("game", "seats", "stake", "access", "status")
+
+
+class OnlinePanel(TextPanel):
+    """The players online, their number in the border's title. Players come and go all the
+    time, and every lobby on the server shows the number: a new one draws the top row again,
+    not the whole panel (Textual repaints a whole widget when its title is set)."""
+
+    _title_only = False
+
+    def retitle(self, title: str) -> None:
+        if getattr(self, "_gambit_title", None) == title and self.border_title is not None:
+            return
+        self._gambit_title = title
+        self._title_only = self._shown_key is not None  # drawn already: the rest stays
+        try:
+            self.border_title = title
+        finally:
+            self._title_only = False
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        if self._title_only and not (regions or layout or recompose):
+            self._framed.pop(0, None)  # the top border row, as last drawn
+            # (Regions are of the content area: the border's row is above it.)
+            top, _right, _bottom, left = self.styles.gutter
+            return super().refresh(Region(-left, -top, self.outer_size.width, 1))
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
 class LobbyScreen(GambitScreen):
@@ -91,6 +120,11 @@ class LobbyScreen(GambitScreen):
         super().__init__()
         #: The rows the tables' list shows (it is rebuilt only when they change).
         self._rows: list[tuple[Any, ...]] | None = None
+        #: What the players panel, the description and the footer's keys were made from
+        #: (the model's own objects: a lobby update replaces what it changes). Players coming
+        #: and going change only the number online in every lobby: that must draw only it.
+        self._online_of: tuple[Any, ...] | None = None
+        self._described: tuple[Any, ...] | None = None
         #: Whether the hub sends us lobby updates (it does from hello on).
         self._watching = True
 
@@ -99,14 +133,15 @@ class LobbyScreen(GambitScreen):
             with Vertical():
                 yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
                 yield TextPanel(id="detail", wrap=True)
-            yield TextPanel(id="online", wrap=True)
+            yield OnlinePanel(id="online", wrap=True)
         yield ChatPanel(id="chat", title=_("Lobby chat"), max_length=self._chat_max())
 
     def _chat_max(self) -> int:
         return int(self.gapp.model.server.get("chat_max", 500))
 
     def setup(self) -> None:
-        self._rows = None  # a freshly composed list shows nothing yet
+        # A freshly composed list shows nothing yet.
+        self._rows = self._online_of = self._described = None
         table = self.query_one("#tables", DataTable)
         table.border_title = _("Tables")
         table.add_column(_("#"), key="id")
@@ -139,20 +174,27 @@ class LobbyScreen(GambitScreen):
         self._fill_titles()
         self._fill_tables()
         self._fill_online()
-        self._fill_detail()
-        self.refresh_bindings()
+        info = self.selected
+        described = (info, self.gapp.model.my_seat(info["id"]) if info else None)
+        if described != self._described or described[0] is not self._described[0]:
+            # The selected table changed (or another is selected): its description and the
+            # keys that act on it (the footer asks every key again) are made anew.
+            self._described = described
+            self._fill_detail()
+            self.refresh_bindings()
 
     def _fill_titles(self) -> None:
         """The totals, where the hub lists only some: "Tables (50 of 812)", "Online (340)"."""
         model = self.gapp.model
         shown, total = len(model.tables), max(model.tables_total, len(model.tables))
         tables = self.query_one("#tables", DataTable)
+        # (Only when they change: Textual draws a widget whole whenever its title is set.)
         if total > shown:
-            tables.border_title = _("Tables ({shown} of {total})").format(shown=shown, total=total)
+            retitle(tables, _("Tables ({shown} of {total})").format(shown=shown, total=total))
         else:
-            tables.border_title = _("Tables")
+            retitle(tables, _("Tables"))
         online = max(model.online, len(model.players))
-        self.query_one("#online").border_title = _("Online ({n})").format(n=online)
+        self.query_one("#online", OnlinePanel).retitle(_("Online ({n})").format(n=online))
 
     def _fill_tables(self) -> None:
         rows = []
@@ -233,8 +275,15 @@ class LobbyScreen(GambitScreen):
                 table.update_cell(key, column, new, update_width=len(new) > len(old))
 
     def _fill_online(self) -> None:
+        model = self.gapp.model
+        waiting = len(model.pending())
+        made_of = (model.players, waiting, model.name)
+        if self._online_of is not None and all(
+            a is b or a == b for a, b in zip(made_of, self._online_of, strict=True)
+        ):
+            return
+        self._online_of = made_of
         out = Text()
-        waiting = len(self.gapp.model.pending())
         if waiting:
             out.append(
                 ngettext(

@@ -31,6 +31,7 @@ from protocol.term import TermInfo
 from server.terminal.driver import ChannelDriver, bind_term
 from server.terminal.early_input import EarlyInput
 
+from . import app_timing
 from . import worker_link as wl
 from .app_settings import make_app, prepare_app
 from .memory import FrozenSessions
@@ -57,10 +58,16 @@ class WorkerSession(EarlyInput):
         self.app: Any = None
         self.conn = wl.LinkConnection(worker.link, session, max_frame=MAX_SERVER_FRAME, peer="hub")
         self._stopped = False
+        #: Counts the app's CPU until its first frame, when measured (see app_timing).
+        self.start_clock: app_timing.StartClock | None = None
 
     # --- the driver's terminal -------------------------------------------------------------
 
     def send(self, data: bytes) -> None:
+        if self.start_clock is not None and app_timing.shows_first_screen(self.app):
+            ms = self.start_clock.stop()
+            self.start_clock = None
+            self.worker.link.send(self.session, wl.STARTED, wl.pack(ms))
         self.worker.link.send(self.session, wl.OUTPUT, data)
 
     def frame_unchanged(self) -> None:
@@ -115,6 +122,7 @@ class Worker:
         self.link = wl.Link(self.on_frame, self.on_lost)
         self.sessions: dict[int, WorkerSession] = {}
         self.report_unchanged = bool(os.environ.get(REPORT_UNCHANGED))
+        self.measure_starts = app_timing.enabled()
         self.memory = FrozenSessions()
         self.done = asyncio.Event()
 
@@ -123,7 +131,10 @@ class Worker:
             ws = WorkerSession(self, session, wl.unpack(payload))
             self.sessions[session] = ws
             self.memory.session_started()
-            asyncio.get_running_loop().create_task(ws.run())
+            context = None
+            if self.measure_starts:
+                context, ws.start_clock = app_timing.start_context()
+            asyncio.get_running_loop().create_task(ws.run(), context=context)
             return
         if kind == wl.STOP and session == 0:
             self.stop_all()

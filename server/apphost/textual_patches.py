@@ -25,10 +25,21 @@ cell. A move changes a few rows here and there; the screen, its containers and e
 in between drew all their lines each time. Here each widget is asked only for the changed
 rows in it that no widget in front of it has already covered: the same cells result (a test
 compares the two on real screens).
+
+Every app parses its CSS (the app's, and each widget class's ``DEFAULT_CSS`` as the class is
+first mounted) into rule sets, which nothing changes afterwards; the cache of parsed CSS is
+the app's own. Starting a player's app parsed the same few dozen sources again: a sixth of
+its start. Here the parsed rule sets are kept for the process, by source and by the theme's
+variables (which the parse substitutes), and every app with the same theme shares them.
+
+Textual names the task of every widget's message loop after the widget, ``repr`` and all
+(a scroll bar's repr looks up its styles): some 40 reprs per app start for a name nobody
+reads on a server. Here the task is named for its class.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from inspect import signature
@@ -37,7 +48,10 @@ from typing import Any
 import textual._callback
 from textual._compositor import Compositor
 from textual.cache import FIFOCache
+from textual.css.model import RuleSet
+from textual.css.stylesheet import Stylesheet
 from textual.geometry import Region
+from textual.message_pump import MessagePump
 from textual.strip import Strip
 
 _divide = Strip.divide
@@ -153,6 +167,43 @@ def _render_chops_of_changed_rows(
     return chops
 
 
+_parse_rules = Stylesheet._parse_rules
+#: Parsed CSS for every app of the process, by source and theme variables (see above).
+_parsed: dict[tuple[object, ...], list[RuleSet]] = {}
+#: ... at most this many (a theme is some 20 sources; a few themes are in use at once).
+PARSED = 512
+
+
+def _parse_rules_once_per_process(
+    self: Stylesheet,
+    css: str,
+    read_from: Any,
+    is_default_rules: bool = False,
+    tie_breaker: int = 0,
+    scope: str = "",
+) -> list[RuleSet]:
+    key = (css, read_from, is_default_rules, tie_breaker, scope, *self._variables.items())
+    rules = _parsed.get(key)
+    if rules is None:
+        rules = _parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+        if len(_parsed) >= PARSED:
+            del _parsed[next(iter(_parsed))]
+        _parsed[key] = rules
+    return rules
+
+
+def _start_messages_named_by_class(self: Any) -> None:
+    """``MessagePump._start_messages``, the task named without the widget's ``repr``."""
+    self._thread_init()
+    if self.app._running:
+        self._task = asyncio.create_task(
+            self._process_messages(), name=f"message pump {type(self).__name__}"
+        )
+    else:
+        self._closing = True
+        self._closed = True
+
+
 def apply() -> None:
     """Install the corrections (idempotent)."""
     Strip.divide = _divide_without_cycle  # type: ignore[method-assign]
@@ -160,3 +211,5 @@ def apply() -> None:
     Strip.__getattr__ = _make_strip_cache  # type: ignore[attr-defined]
     textual._callback.count_parameters = _count_parameters_of_partials_too
     Compositor._render_chops = _render_chops_of_changed_rows  # type: ignore[method-assign]
+    Stylesheet._parse_rules = _parse_rules_once_per_process  # type: ignore[method-assign]
+    MessagePump._start_messages = _start_messages_named_by_class  # type: ignore[method-assign]

@@ -39,6 +39,7 @@ HUB_END = 7  # that direction of the hub connection is closed
 OUTPUT = 8  # bytes for the player's terminal (empty: a frame already on their screen)
 EXITED = 9  # msgpack map: the app has ended ({"failed": bool})
 READY = 10  # session 0: the worker has loaded the app and takes sessions
+STARTED = 11  # msgpack float: the app's CPU ms until its first frame (when measured)
 
 #: A frame larger than this ends the link: neither side ever sends one.
 MAX_FRAME = 8 * 1024 * 1024

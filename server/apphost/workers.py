@@ -57,6 +57,8 @@ class RemoteApp:
         self.result: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._reported = 0
         self._poll: asyncio.TimerHandle | None = None
+        #: The app's CPU time until its first frame, when the worker measures it (app_timing).
+        self.start_cpu_ms: float | None = None
 
     # the driver's part, as GameSession calls it
     def feed(self, data: bytes) -> None:
@@ -142,6 +144,8 @@ class AppWorker:
             remote.hub_conn.received(payload)
         elif kind == wl.HUB_END:
             remote.hub_conn.received(None)
+        elif kind == wl.STARTED:
+            remote.start_cpu_ms = wl.unpack(payload)
         elif kind == wl.EXITED:
             self.sessions.pop(session_id, None)
             remote.ended(wl.unpack(payload))

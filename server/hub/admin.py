@@ -295,7 +295,7 @@ class Admin:
         for before in (*RESTART_NOTICES, 0):
             self.hub.cancel(("restart", before))
         if cancelled:
-            self._tell_all("restart", "The restart is called off.")
+            self._tell_all("restart", said("The restart is called off."))
         return {"cancelled": cancelled}
 
     def _restart_tick(self, before: float) -> None:

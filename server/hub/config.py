@@ -29,6 +29,10 @@ class HubConfig:
     chat_limit: bool = True
     #: Lobby updates to one client are coalesced to at most one per this many seconds.
     lobby_interval: float = 0.25
+    #: ... and players coming and going (the number online, the players list) are sent at
+    #: most once per this many of those: every lobby on the server shows them, and a stream
+    #: of arrivals redrew every lobby four times a second (see lobby.py).
+    lobby_players_every: int = 4
     #: The lobby shows each client at most this many tables (theirs first, then tables with a
     #: free seat, newest first) and this many players online (them, their friends, then by
     #: name), whatever others do: its messages stay small by design (see lobby.py).

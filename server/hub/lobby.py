@@ -2,7 +2,10 @@
 
 A burst of changes (a table filling with bots, ten players arriving) marks tables and the
 player list dirty; one flush per ``lobby_interval`` sends each client at most one
-``lobby_update`` with only what changed for them.
+``lobby_update`` with only what changed for them. Players coming and going are sent at most
+once per ``lobby_players_every`` flushes (a second): every client in the lobby shows the
+number online, so while players arrive ten a second each arrival made every lobby on the
+server draw itself again, the cost of an arrival growing with the players already there.
 
 What a client is shown is bounded by design, whatever others do: at most ``lobby_tables``
 tables (their own first: where they sit, are kept a seat, own or watch; then tables with a
@@ -38,6 +41,10 @@ class LobbyMixin:
         #: (valid or None, made at, listing, players by name, online): see _lobby_snapshot.
         self._lobby_cache: tuple[Any, ...] | None = None
         self._lobby_wakeup = asyncio.Event()
+        #: When players' comings and goings were last sent, and the wake-up that sends the
+        #: ones held since (see flush_lobby).
+        self._players_sent_at = float("-inf")
+        self._players_wake: asyncio.TimerHandle | None = None
 
     def _start_lobby(self: Hub) -> None:
         self._lobby_task = self.spawn(self._lobby_loop())
@@ -45,6 +52,8 @@ class LobbyMixin:
     def _stop_lobby(self: Hub) -> None:
         if self._lobby_task is not None:
             self._lobby_task.cancel()
+        if self._players_wake is not None:
+            self._players_wake.cancel()
 
     async def _lobby_loop(self: Hub) -> None:
         while True:
@@ -75,8 +84,13 @@ class LobbyMixin:
 
         Most clients in the lobby have no table of their own: they are shown the same tables
         and get the same update, made and encoded once (see frames.py); a players list, which
-        starts with its recipient, is joined from each player's entry encoded once."""
-        if not (self._dirty_tables or self._removed_tables or self._players_dirty):
+        starts with its recipient, is joined from each player's entry encoded once.
+
+        Players who came or went wait until ``lobby_players_every`` intervals have passed
+        since the last players' update (a wake-up is set for then); an update of tables
+        meanwhile carries the number online as it is now."""
+        players_due = self._players_dirty and self._players_due()
+        if not (self._dirty_tables or self._removed_tables or players_due):
             return
         # A move at a table usually leaves its lobby row as it was: send only rows that changed.
         changed = set()
@@ -88,10 +102,12 @@ class LobbyMixin:
                     changed.add(table_id)
         for table_id in self._removed_tables:
             self._lobby_rows.pop(table_id, None)
-        players_dirty = self._players_dirty
+        players_dirty = players_due
         self._dirty_tables.clear()
         self._removed_tables.clear()
-        self._players_dirty = False
+        if players_due:
+            self._players_dirty = False
+            self._players_sent_at = asyncio.get_running_loop().time()
         self._lobby_cache = None
         listing = self._lobby_listing_now()
         order, own = listing
@@ -123,6 +139,26 @@ class LobbyMixin:
             if not (rows or gone or players_dirty):
                 continue
             session.push(update.message(rows, gone, session, player))
+
+    def _players_due(self: Hub) -> bool:
+        """Whether players' comings and goings may be sent now; if not, wake the lobby's loop
+        when they may."""
+        loop = asyncio.get_running_loop()
+        due_at = self._players_sent_at + self.config.lobby_interval * max(
+            1, self.config.lobby_players_every
+        )
+        wait = due_at - loop.time()
+        if wait <= 0:
+            return True
+        if self._players_wake is None or self._players_wake.when() > loop.time() + wait:
+            if self._players_wake is not None:
+                self._players_wake.cancel()
+            self._players_wake = loop.call_later(wait, self._players_woken)
+        return False
+
+    def _players_woken(self: Hub) -> None:
+        self._players_wake = None
+        self._lobby_wakeup.set()
 
     def on_lobby_watch(self: Hub, session: Session, message: dict[str, Any]) -> None:
         """The client shows the lobby, or stops showing it (it is at a table, say)."""

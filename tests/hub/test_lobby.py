@@ -109,3 +109,35 @@ async def watcher_sees(client, table_id: int) -> None:
     await client.until(
         lambda m: m["t"] == "lobby_update" and any(t["id"] == table_id for t in m["tables"])
     )
+
+
+async def test_players_arriving_reach_each_lobby_about_once_a_second_not_every_flush(store):
+    """Every lobby shows the number online: while players arrive, each lobby is sent their
+    comings at most once a second (lobby_players_every flushes), not at every flush, and
+    still sees the last arrival within about a second."""
+    hub = Hub(store, fast_config(lobby_interval=0.25))  # players: at most every 4 × 0.25 s
+    await hub.start()
+    try:
+        watcher = await connect(hub)
+        await watcher.hello("Watcher")
+        await watcher.expect("lobby")
+        start = len(watcher.log)
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        for i in range(16):  # eight arrivals a second, for two seconds
+            arriving = await connect(hub)
+            await arriving.hello(f"Arrival{i:02d}")
+            await asyncio.sleep(0.125)
+        last = loop.time()
+        await watcher.until(lambda m: m["t"] == "lobby_update" and m["online"] == 17)
+        assert loop.time() - last <= 1.25
+        elapsed = loop.time() - t0
+        updates = [m for m in watcher.log[start:] if m["t"] == "lobby_update"]
+        # (At every flush, as before: some nine updates in these two seconds.)
+        assert len(updates) <= elapsed + 1, f"{len(updates)} updates in {elapsed:.2f}s"
+        counts = [m["online"] for m in updates]
+        assert counts == sorted(counts) and counts[-1] == 17
+        listed = next(m["players"] for m in reversed(updates) if m["players"])
+        assert len(listed) == 17 and listed[0]["name"] == "Watcher"
+    finally:
+        await hub.stop()

@@ -456,3 +456,41 @@ async def test_an_invitation_is_answered_at_ones_own_table(hub):
         await wait_for(bob_pilot, lambda: bob.screen is bobs_table)
         await wait_for(bob_pilot, lambda: not hub.store.invites_for("SHA256:bob"))
         assert "^r Answer" not in screen_text(bob)
+
+
+async def test_a_player_arriving_redraws_only_the_number_online_in_other_lobbies(hub):
+    """Every lobby shows the number online: a player arriving must not draw anyone's list of
+    tables again, nor make their footer ask every key again (that was most of what an arrival
+    cost the server, in every lobby, with hundreds there); the number, in the title of the
+    panel of players, is drawn again by its row alone (bench/lobby_arrivals.py --online-only
+    measures that)."""
+    from textual.widgets import DataTable
+
+    ada = make_app(hub, name="Ada")
+    bob = make_app(hub, name="Bob", identity="SHA256:bob")
+    async with ada.run_test(size=(80, 24)) as ada_pilot, bob.run_test(size=(80, 24)) as bob_pilot:
+        await enter_lobby(ada_pilot)
+        await enter_lobby(bob_pilot)
+        await open_pg_table_with_bots(ada_pilot, bots=1, players=3)
+        await wait_for(
+            bob_pilot, lambda: "2/3" in screen_text(bob) and "Online (2)" in screen_text(bob)
+        )
+        await bob_pilot.pause(0.1)
+        screen = bob.screen
+        listed = screen.query_one("#tables", DataTable)
+        whole: list[int] = []
+        refresh = listed.refresh
+        listed.refresh = lambda *regions, **kw: (  # type: ignore[method-assign]
+            whole.append(1) if not regions else None,
+            refresh(*regions, **kw),
+        )[1]
+        asked: list[int] = []
+        publish = screen._publish_bindings
+        screen._publish_bindings = lambda: (asked.append(1), publish())[1]  # type: ignore[method-assign]
+        carol = make_app(hub, name="Carol", identity="SHA256:carol")
+        async with carol.run_test(size=(80, 24)) as carol_pilot:
+            await enter_lobby(carol_pilot)
+            await wait_for(bob_pilot, lambda: "Online (3)" in screen_text(bob))
+            await bob_pilot.pause(0.1)
+            assert "Carol" in screen_text(bob) and "2/3" in screen_text(bob)
+            assert whole == [] and asked == []
