@@ -134,7 +134,6 @@ class _Base:
         d.diff = self.diff
         return d
 
-
     def replayed(
         self, rng: random.Random, dealt: dict[str, list[int]] | None = None
     ) -> tuple[sim.Deal, int] | None:
@@ -149,8 +148,7 @@ class _Base:
         me = self.me
         d = sim.Deal.__new__(sim.Deal)
         hands = [
-            sorted((self.hand if s == me else dealt[str(s)]) + self.played_by[s])
-            for s in range(4)
+            sorted((self.hand if s == me else dealt[str(s)]) + self.played_by[s]) for s in range(4)
         ]
         suit_of = sim.SUIT
         counts = []
