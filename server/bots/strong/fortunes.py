@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Any
 
 from protocol.cards import FORTUNES_DECK
@@ -35,7 +34,7 @@ from .search import StrongBot
 MARGIN_SCALE = 30.0
 #: Worlds between two racing rounds, and the first round's.
 RACE_EVERY = 4
-RACE_FIRST = 8
+RACE_FIRST = 4
 #: Standard errors (paired) by which a card must trail the leader to be dropped.
 DROP_Z = 2.5
 #: Worlds after which, when every card has scored the same in every world, the choice is
@@ -206,7 +205,7 @@ class StrongFortunesBot(StrongBot):
         base = _Base(view)
         cards = [sim.INDEX[a["card"]] for a in legal]
         anchor = cards.index(sim.INDEX[prior["card"]])
-        start = time.perf_counter()
+        start = self.clock()
         deadline = None if self.iterations is not None else start + self.think_ms / 1000
         alive = list(range(len(cards)))
         values: list[list[float]] = [[] for _ in cards]
@@ -217,18 +216,26 @@ class StrongFortunesBot(StrongBot):
             world = self._draw(base)
             if world is None:
                 failures += 1
-                if failures >= MAX_FAILURES or (deadline and time.perf_counter() > deadline):
+                if failures >= MAX_FAILURES or (deadline and self.clock() > deadline):
                     break
                 continue
+            done = []
             for i in alive:
                 trial = world.copy()
                 trial.play(me, cards[i])
                 values[i].append(tanh(sign * trial.play_out() / scale))
+                done.append(i)
+                if deadline and self.clock() >= deadline:
+                    break
+            if len(done) < len(alive):  # out of time within a world: it does not count
+                for i in done:
+                    values[i].pop()
+                break
             worlds += 1
             if self.iterations is not None:
                 if worlds >= self.iterations:
                     break
-            elif time.perf_counter() >= deadline:
+            elif self.clock() >= deadline:
                 break
             if worlds >= RACE_FIRST and worlds % RACE_EVERY == 0:
                 alive = self._race(alive, values, anchor)
