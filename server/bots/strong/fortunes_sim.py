@@ -132,7 +132,10 @@ class Deal:
             return
         direction = self.direction
         power = STRENGTH[direction]
-        top = max(power[c] for _, c in trick if SUIT[c] == led)
+        top = -1
+        for _, c in trick:
+            if SUIT[c] == led and power[c] > top:
+                top = power[c]
         self.diff += top if direction == HIGH else -top
         self.trick = []
         self.led = None
@@ -178,10 +181,29 @@ def heuristic_card(deal: Deal, seat: int, cards: list[int]) -> int:
         return max(cards, key=lambda c: table[suit_of[c]][c])
     led = deal.led
     direction = deal.direction
-    played = [c for _, c in trick if SUIT[c] == led]
-    tops = [max((STRENGTH[d][c] for c in played), default=-1) for d in (HIGH, LOW)]
-    later = [(seat + 1 + i) % 4 for i in range(3 - len(trick))]
-    risky = led != STAR and later and unseen_stars > 0
+    # The top so far each way: a suit's strengths run one way high and the other way low.
+    high_power, low_power = STRENGTH
+    top_high = top_low = -1
+    for _, c in trick:
+        if SUIT[c] == led:
+            if high_power[c] > top_high:
+                top_high = high_power[c]
+            if low_power[c] > top_low:
+                top_low = low_power[c]
+    tops = (top_high, top_low)
+    risky = led != STAR and len(trick) < 3 and unseen_stars > 0
+    if risky:
+        # Who may still flip the trick: ``flippers[free][partner]`` counts the later players
+        # (partners or opponents) who may play a Star (free: Stars are, or this card is one).
+        voids = deal.voids
+        flippers = [[0, 0], [0, 0]]
+        for i in range(3 - len(trick)):
+            s = (seat + 1 + i) % 4
+            partner = i % 2  # seat + 2 is the partner, seat + 1 and seat + 3 are not
+            flippers[1][partner] += 1
+            if voids[s] >> led & 1:
+                flippers[0][partner] += 1
+        stars_free = deal.stars_free
     best, best_score = cards[0], float("-inf")
     for card in cards:
         suit = SUIT[card]
@@ -191,12 +213,8 @@ def heuristic_card(deal: Deal, seat: int, cards: list[int]) -> int:
             top = STRENGTH[new_dir][card]
         score = top if new_dir == mine else -top
         if risky:
-            free = deal.stars_free or suit == STAR
-            want = score > 0
-            n = 0
-            for s in later:
-                if (free or deal.voids[s] >> led & 1) and ((s - seat) % 2 == 0) != want:
-                    n += 1
+            # Partners flip a trick that goes against us, opponents one that goes for us.
+            n = flippers[stars_free or suit == STAR][0 if score > 0 else 1]
             if n:
                 other = new_dir ^ 1
                 turned = tops[other]
