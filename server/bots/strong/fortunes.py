@@ -25,13 +25,18 @@ from typing import Any
 from protocol.cards import FORTUNES_DECK
 
 from ..base import register_bot
-from ..fortunes import FortunesBot
+from ..fortunes import FortunesBot, Table
 from . import fortunes_sim as sim
 from .hidden import deal_hidden
 from .search import StrongBot
 
 #: The margin (team points) at which a deal counts as about surely won or lost.
 MARGIN_SCALE = 30.0
+#: The heuristic's best cards searched from the first world; the others join after
+#: ``FIRST_WORLDS`` worlds if the budget left affords ``WIDE_WORLDS`` worlds of every card.
+FIRST_CARDS = 3
+FIRST_WORLDS = 2
+WIDE_WORLDS = 8
 #: Worlds between two racing rounds, and the first round's.
 RACE_EVERY = 4
 RACE_FIRST = 4
@@ -172,10 +177,23 @@ class _Base:
         return d, misses
 
 
-def _paired(mine: list[float], theirs: list[float]) -> tuple[float, float]:
-    """Mean and standard error of the paired difference ``mine - theirs``."""
-    n = len(mine)
-    diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
+def _mean(values: list[float | None]) -> float:
+    """The mean over the worlds a card met."""
+    met = [v for v in values if v is not None]
+    return sum(met) / len(met) if met else -math.inf
+
+
+def _met(values: list[float | None]) -> int:
+    return sum(v is not None for v in values)
+
+
+def _paired(mine: list[float | None], theirs: list[float | None]) -> tuple[float, float]:
+    """Mean and standard error of the paired difference ``mine - theirs`` over the worlds
+    both cards met (one may have joined late, or been dropped)."""
+    diffs = [a - b for a, b in zip(mine, theirs, strict=True) if a is not None and b is not None]
+    n = len(diffs)
+    if not n:
+        return 0.0, math.inf
     mean = sum(diffs) / n
     if n < 2:
         return mean, math.inf
@@ -204,11 +222,18 @@ class StrongFortunesBot(StrongBot):
             return prior
         base = _Base(view)
         cards = [sim.INDEX[a["card"]] for a in legal]
+        self._legal_count = len(cards)
         anchor = cards.index(sim.INDEX[prior["card"]])
         start = self.clock()
         deadline = None if self.iterations is not None else start + self.think_ms / 1000
-        alive = list(range(len(cards)))
-        values: list[list[float]] = [[] for _ in cards]
+        # The heuristic's best few cards first; the others join once a few worlds show the
+        # budget affords them all (a loaded core, or a short budget, searches the few only).
+        ranked = self._ranked(view, legal)
+        alive = sorted({*ranked[:FIRST_CARDS], anchor})
+        waiting = [i for i in ranked if i not in alive]
+        rollouts = 0
+        # A value per world for every card: None for the worlds it did not meet.
+        values: list[list[float | None]] = [[] for _ in cards]
         worlds = failures = 0
         me, sign, scale = base.me, base.sign, MARGIN_SCALE
         tanh = math.tanh
@@ -219,19 +244,23 @@ class StrongFortunesBot(StrongBot):
                 if failures >= MAX_FAILURES or (deadline and self.clock() > deadline):
                     break
                 continue
-            done = []
-            for i in alive:
+            row: list[float | None] = [None] * len(cards)
+            for n, i in enumerate(alive, 1):
                 trial = world.copy()
                 trial.play(me, cards[i])
-                values[i].append(tanh(sign * trial.play_out() / scale))
-                done.append(i)
-                if deadline and self.clock() >= deadline:
+                row[i] = tanh(sign * trial.play_out() / scale)
+                if deadline and n < len(alive) and self.clock() >= deadline:
                     break
-            if len(done) < len(alive):  # out of time within a world: it does not count
-                for i in done:
-                    values[i].pop()
+            else:
+                for i, value in enumerate(row):
+                    values[i].append(value)
+            if len(values[0]) == worlds:  # out of time within a world: it does not count
                 break
             worlds += 1
+            rollouts += len(alive)
+            if waiting and worlds >= FIRST_WORLDS and self._affords(start, deadline, rollouts):
+                alive = sorted(alive + waiting)
+                waiting = []
             if self.iterations is not None:
                 if worlds >= self.iterations:
                     break
@@ -244,14 +273,32 @@ class StrongFortunesBot(StrongBot):
         self.last_worlds = worlds
         if not worlds:
             return prior
-        best = max(alive, key=lambda i: (sum(values[i]), i == anchor))
+        best = max(alive, key=lambda i: (_mean(values[i]), i == anchor))
         if best == anchor:
             return prior
-        n = min(len(values[best]), len(values[anchor]))
-        mean, se = _paired(values[best][:n], values[anchor][:n])
+        mean, se = _paired(values[best], values[anchor])
         if mean > self.deviate_z * se:
             return legal[best]
         return prior
+
+    def _ranked(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> list[int]:
+        """The legal cards' indexes, the heuristic's best first."""
+        table = Table(view)
+        cards = [a["card"] for a in legal]
+        if table.cards:
+            scores = self.heuristic.follow_scores(table, cards)
+        else:
+            scores = self.heuristic.lead_scores(table, cards)
+        return sorted(range(len(cards)), key=lambda i: -scores[cards[i]])
+
+    def _affords(self, start: float, deadline: float | None, rollouts: int) -> bool:
+        """Whether the budget left affords ``WIDE_WORLDS`` worlds of every card, at the pace
+        of the rollouts so far (always, when the budget is in worlds)."""
+        if deadline is None:
+            return True
+        now = self.clock()
+        pace = (now - start) / max(1, rollouts)
+        return deadline - now >= pace * self._legal_count * WIDE_WORLDS
 
     def _draw(self, base: _Base) -> sim.Deal | None:
         """One world: dealt at random, or (``DRAWS`` > 1) the likeliest of a few by the
@@ -273,14 +320,14 @@ class StrongFortunesBot(StrongBot):
     def _race(alive: list[int], values: list[list[float]], anchor: int) -> list[int]:
         """Drop the cards that trail the leader by ``DROP_Z`` standard errors (never the
         heuristic's, which any other card must beat in the end)."""
-        lead = max(alive, key=lambda i: sum(values[i]))
+        lead = max(alive, key=lambda i: _mean(values[i]))
         keep = []
         for i in alive:
             if i in (lead, anchor):
                 keep.append(i)
                 continue
             mean, se = _paired(values[i], values[lead])
-            if mean >= -DROP_Z * se:
+            if _met(values[i]) < RACE_FIRST or mean >= -DROP_Z * se:
                 keep.append(i)
         if len(keep) == 2 and anchor in keep and lead != anchor:
             # Only the leader and the heuristic's card are left, and the leader clearly wins.
@@ -294,8 +341,10 @@ class StrongFortunesBot(StrongBot):
         """Every card left scored alike in every world so far: the choice does not matter."""
         if worlds < SAME_WORLDS:
             return False
-        first = values[alive[0]]
-        return all(values[i] == first for i in alive[1:])
+        if min(_met(values[i]) for i in alive) < SAME_WORLDS:
+            return False
+        first = values[alive[0]][-SAME_WORLDS:]
+        return None not in first and all(values[i][-SAME_WORLDS:] == first for i in alive[1:])
 
     # The shared search's hooks: this bot's own choose() does not use them.
     def sample_world(self, view: dict[str, Any], rng: random.Random) -> Any:
