@@ -7,7 +7,10 @@ on the fast deal of :mod:`.fortunes_sim` (the heuristic's own choices, so the op
 *are* heuristic bots at a bench table, are modelled exactly up to their hidden cards). Every
 card meets the same worlds (common random numbers: the rollouts are deterministic, so the
 cards' results differ by the card alone), and a card that falls clearly behind the best is
-dropped as the worlds come in (racing), so the time goes to the close choices.
+dropped as the worlds come in (racing), so the time goes to the close choices. A world is
+weighed by the opponents' plays so far: of ``DRAWS`` worlds dealt, the deal is replayed on
+each, and one is kept the less likely the more of those plays the heuristic would not have
+made holding its cards.
 
 A rollout's result is the deal's margin for the partnership (ruling 9's team difference),
 squashed so that a deal won by much counts little more than one won by a little: the measure
