@@ -1,7 +1,7 @@
 """The strong bots against the heuristic ones, on duplicate deals; prints one JSON line last.
 
     python bench/bots.py [--quick] [--think-ms MS] [--iterations N] [--sets PG,PROPHET,FORTUNES]
-                         [--workers W] [--start K]
+                         [--workers W] [--start K] [--cpu-clock]
 
 Every *set* is one duplicate deal (``server.engine.duplicate``: one seed, the same cards to the
 same seats) played once per seat rotation, so each seat's cards meet the strong bot once: the
@@ -16,12 +16,16 @@ independent).
   ``prophet_strong_exact_bid_rate`` the share of its rounds that took exactly the bid.
 * Fortunes, single deals: a strong partnership against a heuristic one, each deck played with
   the strong pair North–South and then East–West. ``fortunes_strong_deal_share`` is the share
-  of the decided deals (a drawn deal is left out) that the strong pair wins.
+  of the decided deals (a drawn deal is left out) that the strong pair wins;
+  ``fortunes_strong_margin`` its points minus the heuristic pair's, a deal (0 between equals:
+  a set plays the same cards both ways).
 
 ``decision_ms_p50``/``p99`` time the strong bots' decisions that had a choice (one legal
 action is answered at once), also per game (``pg_decision_ms_p99``…); a line per game says
 the figures in words before the JSON line. Sets run in a pool of ``--workers`` processes
-(default: one per core), each strong bot on one core.
+(default: one per core), each strong bot on one core. ``--cpu-clock`` measures the budgets and
+decision times in each process's CPU time: on a machine loaded by others, the figures of an
+unloaded core (wall time counts the time other processes hold the core).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from typing import Any
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from server.bots import make_bot
+from server.bots.strong import StrongBot
 from server.engine import duplicate
 
 GAMES = ("prophets_gambit", "prophet", "fortunes")
@@ -59,9 +64,14 @@ def _rotations(game: str) -> int:
     return 2 if game == "fortunes" else SETUP[game][0]
 
 
-def play_set(job: tuple[str, int, float | None, int | None]) -> dict[str, Any]:
-    """One deck order played once per rotation: the strong seats' results and timings."""
-    game_name, index, think_ms, iterations = job
+def play_set(job: tuple[Any, ...]) -> dict[str, Any]:
+    """One deck order played once per rotation: the strong seats' results and timings.
+    ``job``: game, set index, think ms, iterations and (optional) whether the strong bots'
+    budget and the decision times are CPU time (``--cpu-clock``)."""
+    game_name, index, think_ms, iterations = job[:4]
+    cpu = len(job) > 4 and job[4]
+    StrongBot.clock = staticmethod(time.process_time if cpu else time.perf_counter)
+    clock = StrongBot.clock
     players, options = SETUP[game_name]
     # One duplicate deal: the same seed deals the same cards to each seat in every rotation.
     seed = duplicate.deal_seed(f"bench-{game_name}", index)
@@ -84,10 +94,10 @@ def play_set(job: tuple[str, int, float | None, int | None]) -> dict[str, Any]:
         while not state.is_over:
             seat = min(state.pending())
             view = state.view(seat)
-            start = time.perf_counter()
+            start = clock()
             action = bots[seat].choose(view)
             if seat in strong and len(view["legal"]) > 1:
-                times.append((time.perf_counter() - start) * 1000)
+                times.append((clock() - start) * 1000)
             state.apply(seat, action)
         out = state.outcome()
         row: dict[str, Any] = {"strong": sorted(strong)}
@@ -102,6 +112,8 @@ def play_set(job: tuple[str, int, float | None, int | None]) -> dict[str, Any]:
         elif game_name == "fortunes":
             row["decided"] = not out.refund
             row["won"] = (not out.refund) and out.winners[0] in strong
+            # The strong pair's points minus the heuristic pair's (ruling 9's team scores).
+            row["margin"] = sum(out.scores[s] if s in strong else -out.scores[s] for s in range(4))
         else:
             row["won"] = out.winners == [rotation]
         rows.append(row)
@@ -173,6 +185,9 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
             shares.append(statistics.fmean(r["won"] for r in decided))
     out["fortunes_strong_deal_share"], out["fortunes_strong_deal_share_ci95"] = _mean_ci(shares)
     out["fortunes_sets"] = len(shares)
+    # A set's margin (both ways, per deal) is what the strong pair gains on the same cards.
+    margins = [statistics.fmean(r["margin"] for r in res["rows"]) for res in by_game["fortunes"]]
+    out["fortunes_strong_margin"], out["fortunes_strong_margin_ci95"] = _mean_ci(margins)
     out["fortunes_deals"] = sum(
         sum(r["decided"] for r in res["rows"]) for res in by_game["fortunes"]
     )
@@ -200,7 +215,9 @@ def report_lines(s: dict[str, Any]) -> list[str]:
         f" {s['prophet_sets']} sets; {times('prophet')}",
         f"Fortunes: strong pair wins {s['fortunes_strong_deal_share']:.1%}"
         f" ± {s['fortunes_strong_deal_share_ci95']:.1%} of decided deals (target >= 60 %),"
-        f" {s['fortunes_deals']} deals in {s['fortunes_sets']} sets; {times('fortunes')}",
+        f" {s['fortunes_deals']} deals in {s['fortunes_sets']} sets, a margin of"
+        f" {s['fortunes_strong_margin']:.1f} ± {s['fortunes_strong_margin_ci95']:.1f} points"
+        f" a deal (equal pairs: 0); {times('fortunes')}",
         f"All strong decisions: p50 {s['decision_ms_p50']:.0f} ms,"
         f" p99 {s['decision_ms_p99']:.0f} ms (target <= 300)",
     ]
@@ -214,15 +231,21 @@ def main() -> None:
     parser.add_argument("--sets", type=str, default=None, help="PG,PROPHET,FORTUNES set counts")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--start", type=int, default=0, help="the first set's index")
+    parser.add_argument(
+        "--cpu-clock",
+        action="store_true",
+        help="budgets and decision times in each process's CPU time (a loaded machine)",
+    )
     args = parser.parse_args()
     if args.sets:
         counts = [int(x) for x in args.sets.split(",")]
     else:
-        counts = [12, 2, 6] if args.quick else [150, 20, 100]
+        counts = [12, 2, 6] if args.quick else [150, 20, 150]
     think = args.think_ms if args.think_ms is not None else (60.0 if args.quick else None)
     jobs = []
     for game, count in zip(GAMES, counts, strict=True):
-        jobs += [(game, args.start + i, think, args.iterations) for i in range(count)]
+        first = args.start
+        jobs += [(game, first + i, think, args.iterations, args.cpu_clock) for i in range(count)]
     # The longest sets (Prophet's whole games) first, so the pool finishes together.
     jobs.sort(key=lambda j: GAMES.index(j[0]) != 1)
     started = time.perf_counter()
@@ -237,6 +260,7 @@ def main() -> None:
         print(line)
     summary["think_ms"] = think
     summary["iterations"] = args.iterations
+    summary["cpu_clock"] = args.cpu_clock
     summary["seconds"] = round(time.perf_counter() - started, 1)
     print(json.dumps(summary))
 

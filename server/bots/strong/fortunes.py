@@ -1,16 +1,22 @@
 """The strong Fortunes bot: PIMC over the current deal, playing for its partnership.
 
-A world is this deal dealt again: the seat's own hand and every card played where it was, the
-unseen cards dealt to the three other hands (a player who could not follow a suit gets none of
-it) and the two set aside. The engine's stacked deck deals exactly that (two cards aside, then
-19 cards in blocks from the dealer's left), as a single deal, and the deal's plays are
-replayed on it.
+A world is this deal with the cards the seat has not seen dealt again: the three other hands
+(a player who could not follow a suit gets none of it) and the two set aside. Every legal card
+is played out in every world to the end of the deal by the heuristic bot in all four seats,
+on the fast deal of :mod:`.fortunes_sim` (the heuristic's own choices, so the opponents, who
+*are* heuristic bots at a bench table, are modelled exactly up to their hidden cards). Every
+card meets the same worlds (common random numbers: the rollouts are deterministic, so the
+cards' results differ by the card alone), and a card that falls clearly behind the best is
+dropped as the worlds come in (racing), so the time goes to the close choices. A world is
+weighed by the opponents' plays so far: of ``DRAWS`` worlds dealt, the deal is replayed on
+each, and one is kept the less likely the more of those plays the heuristic would not have
+made holding its cards.
 
-Each legal card is played out to the end of the deal by the heuristic bot in every seat (fed
-the few view fields it reads, straight from the world); the result is the partnership's deal
-score minus the other partnership's, from the engine's own scoring, squashed so that a deal
-won by much counts little more than one won by a little (the deal is what pays). Only the
-choice of a card is searched: bets, partnership bids and the next deal go to the heuristic bot.
+A rollout's result is the deal's margin for the partnership (ruling 9's team difference),
+squashed so that a deal won by much counts little more than one won by a little: the measure
+is the deals won. The heuristic's card stands unless another leads it by ``deviate_z``
+standard errors of the paired difference. Bets, partnership bids and the next deal go to the
+heuristic bot.
 """
 
 from __future__ import annotations
@@ -20,55 +26,187 @@ import random
 from typing import Any
 
 from protocol.cards import FORTUNES_DECK
-from server.engine.errors import RulesError
-from server.engine.fortunes.state import FortunesState
-from server.engine.fortunes.tricks import (
-    STAR,
-    playable,
-)
 
 from ..base import register_bot
 from ..fortunes import FortunesBot, Table
+from . import fortunes_sim as sim
 from .hidden import deal_hidden
 from .search import StrongBot
 
-#: Cards searched per decision: the heuristic's best few by its own values.
-KEEP_CARDS = 3
 #: The margin (team points) at which a deal counts as about surely won or lost.
 MARGIN_SCALE = 30.0
+#: The heuristic's best cards searched from the first world; the others join after
+#: ``FIRST_WORLDS`` worlds if the budget left affords ``WIDE_WORLDS`` worlds of every card.
+FIRST_CARDS = 3
+FIRST_WORLDS = 2
+WIDE_WORLDS = 8
+#: Worlds between two racing rounds, and the first round's.
+RACE_EVERY = 4
+RACE_FIRST = 4
+#: Standard errors (paired) by which a card must trail the leader to be dropped.
+DROP_Z = 2.5
+#: Worlds after which, when every card has scored the same in every world, the choice is
+#: taken to make no difference (the heuristic's stands).
+SAME_WORLDS = 12
+#: Worlds drawn for each one searched, one kept with a weight of ``MISS_WEIGHT`` per
+#: opponent's play the heuristic would not have made in it (1: no inference).
+DRAWS = 4
+MISS_WEIGHT = 0.2
+#: Failed samples before a decision gives up sampling.
+MAX_FAILURES = 40
 
 
-def _plays(view: dict[str, Any]) -> list[list]:
-    """This deal's plays in order, trick by trick, the current trick last."""
-    out = []
-    for trick in view["tricks"]:
-        out.append([list(p) for p in trick["cards"]])
-    if view["trick"]["cards"]:
-        out.append([list(p) for p in view["trick"]["cards"]])
-    return out
+class _Base:
+    """What every world of one decision shares: the view turned into a deal without the
+    hidden hands, and what is needed to deal those."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        me, dealer = view["seat"], view["dealer"]
+        self.me = me
+        index = sim.INDEX
+        suit_of = sim.SUIT
+        tricks = [[(s, index[c]) for s, c in t["cards"]] for t in view["tricks"]]
+        current = [(s, index[c]) for s, c in view["trick"]["cards"]]
+        played = [c for t in tricks for _, c in t] + [c for _, c in current]
+        voids = [0, 0, 0, 0]
+        free = False
+        for trick in [*tricks, current]:
+            if not trick:
+                continue
+            led = suit_of[trick[0][1]]
+            for seat, card in trick:
+                suit = suit_of[card]
+                if suit != led and not (suit == sim.STAR and free):
+                    voids[seat] |= 1 << led
+                if suit == sim.STAR:
+                    free = True
+        self.voids = voids
+        left = list(sim.SUIT_SIZE)
+        for card in played:
+            left[suit_of[card]] -= 1
+        self.left = left
+        high = [s for s in range(4) if (s - dealer) % 2 == 0]
+        diff = 0
+        for record in view["tricks"]:
+            points = record["points"]
+            diff += points if record["winner"] in high else -points
+        self.diff = diff
+        self.sign = 1 if me in high else -1
+        self.dealer = dealer
+        self.trick = current
+        led = view["trick"]["led"]
+        self.led = None if led is None else sim.SUIT_OF[led]
+        self.direction = sim.HIGH if view["trick"]["direction"] == "high" else sim.LOW
+        self.stars_free = view["stars_free"]
+        self.trick_no = view["trick"]["n"]
+        self.hand = sorted(index[c] for c in view["hand"])
+        seen = set(self.hand) | set(played)
+        self.unseen = [c for c in range(len(FORTUNES_DECK)) if c not in seen]
+        self.sizes = {str(s): view["seats"][s]["cards"] for s in range(4) if s != me}
+        self.sizes["aside"] = view["set_aside"]
+        self.history = [p for t in tricks for p in t] + current
+        self.played_by: list[list[int]] = [[], [], [], []]
+        for seat, card in self.history:
+            self.played_by[seat].append(card)
+        self.allowed = {
+            str(s): (lambda c, v=voids[s]: not v >> suit_of[c] & 1)
+            for s in range(4)
+            if s != me and voids[s]
+        }
+
+    def world(self, rng: random.Random) -> sim.Deal | None:
+        dealt = deal_hidden(self.unseen, self.sizes, self.allowed, rng)
+        if dealt is None:
+            return None
+        d = sim.Deal.__new__(sim.Deal)
+        hands = [self.hand[:] if s == self.me else sorted(dealt[str(s)]) for s in range(4)]
+        d.hands = hands
+        suit_of = sim.SUIT
+        counts = []
+        for hand in hands:
+            row = [0, 0, 0, 0, 0]
+            for card in hand:
+                row[suit_of[card]] += 1
+            counts.append(row)
+        d.counts = counts
+        d.left = self.left[:]
+        d.voids = self.voids[:]
+        d.dealer = self.dealer
+        d.trick = self.trick[:]
+        d.led = self.led
+        d.direction = self.direction
+        d.stars_free = self.stars_free
+        d.turn = self.me
+        d.trick_no = self.trick_no
+        d.diff = self.diff
+        return d
+
+    def replayed(
+        self, rng: random.Random, dealt: dict[str, list[int]] | None = None
+    ) -> tuple[sim.Deal, int] | None:
+        """A world dealt as :meth:`world` deals it, and the deal's plays replayed on it from
+        the first trick: the world, and how many of the opponents' plays the heuristic bot
+        would not have made holding that world's cards (the opponents at a bench table are
+        heuristic bots: a world where they would have played otherwise is less likely).
+        ``dealt``: the hidden places' cards, when the caller knows them (a test)."""
+        dealt = dealt or deal_hidden(self.unseen, self.sizes, self.allowed, rng)
+        if dealt is None:
+            return None
+        me = self.me
+        d = sim.Deal.__new__(sim.Deal)
+        hands = [
+            sorted((self.hand if s == me else dealt[str(s)]) + self.played_by[s]) for s in range(4)
+        ]
+        suit_of = sim.SUIT
+        counts = []
+        for hand in hands:
+            row = [0, 0, 0, 0, 0]
+            for card in hand:
+                row[suit_of[card]] += 1
+            counts.append(row)
+        d.hands, d.counts = hands, counts
+        d.left = list(sim.SUIT_SIZE)
+        d.voids = [0, 0, 0, 0]
+        d.dealer = self.dealer
+        d.trick, d.led, d.direction, d.stars_free = [], None, sim.HIGH, False
+        d.turn, d.trick_no, d.diff = self.dealer, 1, 0
+        misses = 0
+        for seat, card in self.history:
+            if (seat - me) % 2:
+                cards = d.options(seat)
+                if len(cards) > 1 and sim.heuristic_card(d, seat, cards) != card:
+                    misses += 1
+            d.play(seat, card)
+        return d, misses
 
 
-def _voids(tricks: list[list]) -> list[set[str]]:
-    """Suits each seat showed it lacks: it played another suit on a lead of this one (a Star
-    counts only before Stars were free, when it could not have been played holding the suit)."""
-    voids: list[set[str]] = [set(), set(), set(), set()]
-    free = False
-    for trick in tricks:
-        if not trick:
-            continue
-        led = trick[0][1][0]
-        for seat, card in trick:
-            suit = card[0]
-            if suit != led and not (suit == STAR and free):
-                voids[seat].add(led)
-            if suit == STAR:
-                free = True
-    return voids
+def _mean(values: list[float | None]) -> float:
+    """The mean over the worlds a card met."""
+    met = [v for v in values if v is not None]
+    return sum(met) / len(met) if met else -math.inf
+
+
+def _met(values: list[float | None]) -> int:
+    return sum(v is not None for v in values)
+
+
+def _paired(mine: list[float | None], theirs: list[float | None]) -> tuple[float, float]:
+    """Mean and standard error of the paired difference ``mine - theirs`` over the worlds
+    both cards met (one may have joined late, or been dropped)."""
+    diffs = [a - b for a, b in zip(mine, theirs, strict=True) if a is not None and b is not None]
+    n = len(diffs)
+    if not n:
+        return 0.0, math.inf
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
 
 
 @register_bot("fortunes", "strong")
 class StrongFortunesBot(StrongBot):
-    """Samples the hidden hands, plays each card out, keeps the best for its partnership."""
+    """Samples the hidden hands, plays every card out, keeps the best for its partnership."""
 
     game_name = "fortunes"
     deviate_z = 0.5
@@ -77,97 +215,144 @@ class StrongFortunesBot(StrongBot):
         super().__init__(*args, **kwargs)
         self.heuristic = FortunesBot(0)
 
-    def searches(self, view: dict[str, Any]) -> bool:
-        return view["ask"]["kind"] == "play"
+    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
+        legal = view["legal"]
+        self.last_worlds = 0
+        if len(legal) == 1:
+            return legal[0]
+        prior = self.fallback.choose(view)
+        if view["ask"]["kind"] != "play":
+            return prior
+        base = _Base(view)
+        cards = [sim.INDEX[a["card"]] for a in legal]
+        self._legal_count = len(cards)
+        anchor = cards.index(sim.INDEX[prior["card"]])
+        start = self.clock()
+        deadline = None if self.iterations is not None else start + self.think_ms / 1000
+        # The heuristic's best few cards first; the others join once a few worlds show the
+        # budget affords them all (a loaded core, or a short budget, searches the few only).
+        ranked = self._ranked(view, legal)
+        alive = sorted({*ranked[:FIRST_CARDS], anchor})
+        waiting = [i for i in ranked if i not in alive]
+        rollouts = 0
+        # A value per world for every card: None for the worlds it did not meet.
+        values: list[list[float | None]] = [[] for _ in cards]
+        worlds = failures = 0
+        me, sign, scale = base.me, base.sign, MARGIN_SCALE
+        tanh = math.tanh
+        while True:
+            world = self._draw(base)
+            if world is None:
+                failures += 1
+                if failures >= MAX_FAILURES or (deadline and self.clock() > deadline):
+                    break
+                continue
+            row: list[float | None] = [None] * len(cards)
+            for n, i in enumerate(alive, 1):
+                trial = world.copy()
+                trial.play(me, cards[i])
+                row[i] = tanh(sign * trial.play_out() / scale)
+                if deadline and n < len(alive) and self.clock() >= deadline:
+                    break
+            else:
+                for i, value in enumerate(row):
+                    values[i].append(value)
+            if len(values[0]) == worlds:  # out of time within a world: it does not count
+                break
+            worlds += 1
+            rollouts += len(alive)
+            if waiting and worlds >= FIRST_WORLDS and self._affords(start, deadline, rollouts):
+                alive = sorted(alive + waiting)
+                waiting = []
+            if self.iterations is not None:
+                if worlds >= self.iterations:
+                    break
+            elif self.clock() >= deadline:
+                break
+            if worlds >= RACE_FIRST and worlds % RACE_EVERY == 0:
+                alive = self._race(alive, values, anchor)
+                if len(alive) == 1 or self._same(alive, values, worlds):
+                    break
+        self.last_worlds = worlds
+        if not worlds:
+            return prior
+        best = max(alive, key=lambda i: (_mean(values[i]), i == anchor))
+        if best == anchor:
+            return prior
+        mean, se = _paired(values[best], values[anchor])
+        if mean > self.deviate_z * se:
+            return legal[best]
+        return prior
 
-    def candidates(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> list[int]:
-        """The heuristic's best few cards: a lead has up to 19, too many to search in time."""
+    def _ranked(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> list[int]:
+        """The legal cards' indexes, the heuristic's best first."""
         table = Table(view)
         cards = [a["card"] for a in legal]
-        if table.shed:
-            return list(range(len(legal)))
         if table.cards:
             scores = self.heuristic.follow_scores(table, cards)
         else:
             scores = self.heuristic.lead_scores(table, cards)
-        ranked = sorted(range(len(cards)), key=lambda i: -scores[cards[i]])
-        return sorted(ranked[:KEEP_CARDS])
+        return sorted(range(len(cards)), key=lambda i: -scores[cards[i]])
 
-    def sample_world(self, view: dict[str, Any], rng: random.Random) -> FortunesState | None:
-        me, dealer = view["seat"], view["dealer"]
-        tricks = _plays(view)
-        played_by: list[list[str]] = [[], [], [], []]
-        for trick in tricks:
-            for seat, card in trick:
-                played_by[seat].append(card)
-        voids = _voids(tricks)
-        seen = set(view["hand"]) | {c for cards in played_by for c in cards}
-        unseen = [c for c in FORTUNES_DECK if c not in seen]
-        sizes = {str(s): view["seats"][s]["cards"] for s in range(4) if s != me}
-        sizes["aside"] = view["set_aside"]
-        allowed = {
-            str(s): (lambda c, v=frozenset(voids[s]): c[0] not in v)
-            for s in range(4)
-            if s != me and voids[s]
-        }
-        dealt = deal_hidden(unseen, sizes, allowed, rng)
-        if dealt is None:
+    def _affords(self, start: float, deadline: float | None, rollouts: int) -> bool:
+        """Whether the budget left affords ``WIDE_WORLDS`` worlds of every card, at the pace
+        of the rollouts so far (always, when the budget is in worlds)."""
+        if deadline is None:
+            return True
+        now = self.clock()
+        pace = (now - start) / max(1, rollouts)
+        return deadline - now >= pace * self._legal_count * WIDE_WORLDS
+
+    def _draw(self, base: _Base) -> sim.Deal | None:
+        """One world: dealt at random, or (``DRAWS`` > 1) the likeliest of a few by the
+        opponents' plays, drawn in proportion to its weight."""
+        if DRAWS <= 1:
+            return base.world(self.rng)
+        drawn = [w for w in (base.replayed(self.rng) for _ in range(DRAWS)) if w]
+        if not drawn:
             return None
-        hands = [
-            (list(view["hand"]) if s == me else dealt[str(s)]) + played_by[s] for s in range(4)
-        ]
-        stacked = dealt["aside"] + [c for i in range(4) for c in hands[(dealer + 1 + i) % 4]]
-        try:
-            world = self.game.new_state(4, {"betting": "ante"}, dealer=dealer, deck=stacked)
-            for trick in tricks:
-                for seat, card in trick:
-                    world.apply(seat, {"type": "play", "card": card})
-        except RulesError:
-            return None
-        return world
+        weights = [MISS_WEIGHT**misses for _, misses in drawn]
+        pick = self.rng.random() * sum(weights)
+        for (world, _), weight in zip(drawn, weights, strict=True):
+            pick -= weight
+            if pick <= 0:
+                return world
+        return drawn[-1][0]
 
-    def rollout(self, world: FortunesState, seat: int, rng: random.Random) -> float:
-        state: Any = world
-        played = {c for t in state.tricks for _, c in t["cards"]} | {c for _, c in state.trick}
-        voids = _voids([[list(p) for p in t["cards"]] for t in state.tricks] + [state.trick])
-        while state.phase == "play":
-            who = state.turn
-            cards = playable(state.hands[who], state.led, state.stars_free)
-            card = cards[0] if len(cards) == 1 else self.policy(state, who, cards, played, voids)
-            led = state.led
-            if led is not None and card[0] != led and not (card[0] == STAR and state.stars_free):
-                voids[who].add(led)
-            played.add(card)
-            state._apply(who, {"type": "play", "card": card})
-        scores = state.scores
-        margin = scores[seat] + scores[(seat + 2) % 4] - scores[(seat + 1) % 4]
-        margin -= scores[(seat + 3) % 4]
-        # The deal is won or lost: the margin counts, but a sure win counts no more.
-        return math.tanh(margin / MARGIN_SCALE)
+    @staticmethod
+    def _race(alive: list[int], values: list[list[float]], anchor: int) -> list[int]:
+        """Drop the cards that trail the leader by ``DROP_Z`` standard errors (never the
+        heuristic's, which any other card must beat in the end)."""
+        lead = max(alive, key=lambda i: _mean(values[i]))
+        keep = []
+        for i in alive:
+            if i in (lead, anchor):
+                keep.append(i)
+                continue
+            mean, se = _paired(values[i], values[lead])
+            if _met(values[i]) < RACE_FIRST or mean >= -DROP_Z * se:
+                keep.append(i)
+        if len(keep) == 2 and anchor in keep and lead != anchor:
+            # Only the leader and the heuristic's card are left, and the leader clearly wins.
+            mean, se = _paired(values[lead], values[anchor])
+            if mean > DROP_Z * se:
+                return [lead]
+        return keep
 
-    def policy(
-        self,
-        state: Any,
-        seat: int,
-        cards: list[str],
-        played: set[str],
-        voids: list[set[str]],
-    ) -> str:
-        """The heuristic bot's own choice (the table's other bots are heuristic ones), from
-        the view fields it reads, taken straight from the world."""
-        view = {
-            "seat": seat,
-            "dealer": state.dealer,
-            "hand": state.hands[seat],
-            "trick": {"cards": state.trick, "led": state.led, "direction": state.direction},
-            "stars_free": state.stars_free,
-            "options": state.options,
-            "tricks": state.tricks,
-            "legal": [{"type": "play", "card": c} for c in cards],
-            "ask": {"kind": "play"},
-        }
-        table = Table(view, (played, voids))
-        bot = self.heuristic
-        if table.cards:
-            return bot._follow(table, cards)
-        return bot._lead(table, cards)
+    @staticmethod
+    def _same(alive: list[int], values: list[list[float]], worlds: int) -> bool:
+        """Every card left scored alike in every world so far: the choice does not matter."""
+        if worlds < SAME_WORLDS:
+            return False
+        if min(_met(values[i]) for i in alive) < SAME_WORLDS:
+            return False
+        first = values[alive[0]][-SAME_WORLDS:]
+        return None not in first and all(values[i][-SAME_WORLDS:] == first for i in alive[1:])
+
+    # The shared search's hooks: this bot's own choose() does not use them.
+    def sample_world(self, view: dict[str, Any], rng: random.Random) -> Any:
+        return _Base(view).world(rng)
+
+    def rollout(self, world: Any, seat: int, rng: random.Random) -> float:
+        sign = 1 if (seat - world.dealer) % 2 == 0 else -1
+        return math.tanh(sign * world.play_out() / MARGIN_SCALE)

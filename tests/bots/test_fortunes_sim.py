@@ -1,0 +1,65 @@
+"""The strong Fortunes bot's fast deal plays by the engine's rules and picks the heuristic
+bot's cards: its rollouts then model heuristic opponents exactly (up to hidden cards)."""
+
+from __future__ import annotations
+
+import random
+
+from protocol.cards import FORTUNES_DECK
+from server.bots.fortunes import FortunesBot
+from server.bots.strong import fortunes_sim as sim
+from server.bots.strong.fortunes import _Base
+from server.engine import get_game
+
+GAME = get_game("fortunes")
+
+
+def _deal(state):
+    """The engine's state as a fast deal: rebuilt from the seat to play's view and the true
+    hidden hands (what a world is when the sample happens to be right)."""
+    me = state.turn
+    dealt = {str(s): [sim.INDEX[c] for c in state.hands[s]] for s in range(4) if s != me}
+    dealt["aside"] = [sim.INDEX[c] for c in state.set_aside]
+    return _Base(state.view(me)).replayed(random.Random(0), dealt)
+
+
+def _high_minus_low(state):
+    high = [s for s in range(4) if (s - state.dealer) % 2 == 0]
+    return sum(state.scores[s] if s in high else -state.scores[s] for s in range(4))
+
+
+def test_the_fast_deal_lists_and_picks_the_heuristic_bots_cards():
+    bot = FortunesBot(0)
+    choices = 0
+    for g in range(12):
+        rng = random.Random(g)
+        state = GAME.new_state(4, {"betting": "ante"}, dealer=g % 4, seed=f"sim-{g}")
+        while not state.is_over:
+            seat = state.turn
+            view = state.view(seat)
+            deal, _ = _deal(state)
+            assert deal.diff == _high_minus_low(state)
+            cards = deal.options(seat)
+            assert [FORTUNES_DECK[c] for c in cards] == [a["card"] for a in view["legal"]]
+            if len(cards) > 1:
+                choices += 1
+                mine = FORTUNES_DECK[sim.heuristic_card(deal, seat, cards)]
+                assert mine == bot.choose(view)["card"], (g, view["trick"], view["hand"])
+            # Some random cards too, so the positions are not only the heuristic's own.
+            action = rng.choice(view["legal"]) if rng.random() < 0.3 else bot.choose(view)
+            state.apply(seat, action)
+    assert choices > 300
+
+
+def test_a_played_out_deal_scores_as_the_engine_does():
+    bot = FortunesBot(0)
+    for g in range(12):
+        state = GAME.new_state(4, {"betting": "ante"}, dealer=g % 4, seed=f"out-{g}")
+        for _ in range(random.Random(g).randrange(40)):
+            state.apply(state.turn, bot.choose(state.view(state.turn)))
+        deal, misses = _deal(state)
+        assert misses == 0  # the heuristic opponents' plays, replayed, are its own
+        diff = deal.play_out()
+        while not state.is_over:
+            state.apply(state.turn, bot.choose(state.view(state.turn)))
+        assert diff == _high_minus_low(state)
