@@ -31,6 +31,7 @@ import secrets
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -242,6 +243,12 @@ async def gateway_child(data_dir: Path, url: str, key: Path, port: int, workers:
                 "frames": {str(s): times for s, times in frames.items()},
                 "counts": counts,
                 "sessions": len(host.sessions),
+                # Each app's CPU until its first screen, as its worker reported it.
+                "starts": [
+                    s.app.start_cpu_ms
+                    for s in host.sessions
+                    if getattr(s.app, "start_cpu_ms", None) is not None
+                ],
             }
         if line == "pids":
             return {"pids": pids()}
@@ -259,11 +266,12 @@ class _Process:
     """A child answering one JSON line per command."""
 
     def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        from server.apphost.app_timing import MEASURE
         from server.apphost.app_worker import REPORT_UNCHANGED
 
         self.proc = subprocess.Popen(
             [sys.executable, __file__, *args],
-            env={**os.environ, **env, REPORT_UNCHANGED: "1"},
+            env={**os.environ, **env, REPORT_UNCHANGED: "1", MEASURE: "1"},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -396,6 +404,7 @@ class Cluster:
                 latencies.append(ms)
                 slowest.append((ms, kind, [(n, round((t - when) * 1000)) for n, t in drawn]))
         slowest.sort(key=lambda item: item[0], reverse=True)
+        starts = [ms for g in gateways for ms in g["starts"]]
         hub.update(
             latencies=latencies,
             unfinished=unfinished,
@@ -412,6 +421,8 @@ class Cluster:
                 {"ms": round(ms), "kind": kind, "frames": marks} for ms, kind, marks in slowest[:5]
             ],
             processes="hub, then each gateway and its workers, then nats-server",
+            app_start_cpu_ms=statistics.median(starts) if starts else None,
+            app_starts_measured=len(starts),
             gateways=len(self.gateways),
         )
         for key in ("sent", "events", "table_of"):
