@@ -28,7 +28,6 @@ import json
 import logging
 import os
 import secrets
-import shutil
 import signal
 import socket
 import statistics
@@ -41,6 +40,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+# The cluster tests' way to find nats-server and a free port (as bench/hub_load.py uses them).
+from tests.cluster.harness import free_port, nats_server_binary  # noqa: E402
+
 BENCH = Path(__file__).resolve().parent
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))
@@ -61,17 +64,6 @@ LOAD_LIMITS = {
     "connections_per_second": 10_000.0,
     "idle_timeout": 0,
 }
-
-
-def nats_server_binary() -> str | None:
-    beside = Path(sys.executable).with_name("nats-server")
-    return str(beside) if beside.exists() else shutil.which("nats-server")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def die_with_parent() -> None:

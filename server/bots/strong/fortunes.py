@@ -121,14 +121,7 @@ class _Base:
         d = sim.Deal.__new__(sim.Deal)
         hands = [self.hand[:] if s == self.me else sorted(dealt[str(s)]) for s in range(4)]
         d.hands = hands
-        suit_of = sim.SUIT
-        counts = []
-        for hand in hands:
-            row = [0, 0, 0, 0, 0]
-            for card in hand:
-                row[suit_of[card]] += 1
-            counts.append(row)
-        d.counts = counts
+        d.counts = sim.suit_counts(hands)
         d.left = self.left[:]
         d.voids = self.voids[:]
         d.dealer = self.dealer
@@ -157,14 +150,7 @@ class _Base:
         hands = [
             sorted((self.hand if s == me else dealt[str(s)]) + self.played_by[s]) for s in range(4)
         ]
-        suit_of = sim.SUIT
-        counts = []
-        for hand in hands:
-            row = [0, 0, 0, 0, 0]
-            for card in hand:
-                row[suit_of[card]] += 1
-            counts.append(row)
-        d.hands, d.counts = hands, counts
+        d.hands, d.counts = hands, sim.suit_counts(hands)
         d.left = list(sim.SUIT_SIZE)
         d.voids = [0, 0, 0, 0]
         d.dealer = self.dealer

@@ -62,6 +62,17 @@ SUIT_SIZE = [14, 14, 14, 14, 22]
 TRICKS = 19
 
 
+def suit_counts(hands: list[list[int]]) -> list[list[int]]:
+    """``counts[seat][suit]`` of these hands (what :class:`Deal` keeps beside them)."""
+    counts = []
+    for hand in hands:
+        row = [0, 0, 0, 0, 0]
+        for card in hand:
+            row[SUIT[card]] += 1
+        counts.append(row)
+    return counts
+
+
 class Deal:
     """A deal in progress. ``hands`` are sorted card indexes; ``counts[seat][suit]`` how many
     of a suit a seat holds; ``left[suit]`` the suit's cards not yet played (the two set aside
