@@ -347,14 +347,15 @@ class TableScreen(GambitScreen):
             _("Table {id}").format(id=self.table_id),
             _("stake {n}").format(n=info.get("stake", 0)),
         ]
-        if self.seat is None:
-            parts.append(_("watching"))
-        elif info.get("status") != "playing":
-            parts.append(status_label(info.get("status", "")))
         # While the table waits or is between games the prompt shows these; but at a table of
         # a duplicate set its hint leads with whose cards the player holds, and the waiting
-        # room's commitment may not fit after it: it is told here.
+        # room's commitment may not fit after it: it is told here (in place of "waiting",
+        # which the prompt says too, so that it fits at 80 columns in German).
         dup, status = info.get("duplicate"), info.get("status")
+        if self.seat is None:
+            parts.append(_("watching"))
+        elif status != "playing" and not (dup and status == "waiting"):
+            parts.append(status_label(status or ""))
         if dup and status == "playing":
             parts.append(_("set {set}, game {game}").format(set=dup["set"], game=dup["game"]))
         shown = status == "playing" or (dup and status == "waiting")

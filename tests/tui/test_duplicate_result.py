@@ -102,8 +102,10 @@ async def test_the_table_says_whose_cards_you_hold_and_the_hub_refuses_them_twic
         await open_friday()
         await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
         screen = app.screen
-        # (In German the waiting room's question takes both rows of the prompt at 80x24.)
+        # The waiting room's question leaves a row for the set's line, in every language.
         await wait_for(pilot, lambda: holds in screen.query_one(PromptBar).hint.plain)
+        await wait_for(pilot, lambda: holds in screen_text(app))
+        assert cuts(app) == [], screen_text(app)
         await pilot.press("b", "b")
         await wait_for(pilot, lambda: all(s["bot"] or s["name"] for s in screen.info["seats"]))
         await pilot.press("s")
