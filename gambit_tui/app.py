@@ -28,6 +28,7 @@ from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
 from protocol.event_log import expand
 from protocol.messages import PROTOCOL_VERSION
+from protocol.requests import Hello, Profile, Request
 from protocol.term import TermInfo
 
 from . import events
@@ -146,15 +147,14 @@ class GambitApp(App[None]):
 
     async def _talk(self) -> None:
         """Say hello, then turn every message from the hub into model changes and events."""
-        hello: dict[str, Any] = {"t": "hello", "v": PROTOCOL_VERSION}
-        if self.wished_name:
-            hello["name"] = self.wished_name[:24]
-        if self.term.language:
-            hello["lang"] = self.term.language
-        if self.identity:
-            hello["identity"] = self.identity
+        hello = Hello(
+            PROTOCOL_VERSION,
+            name=self.wished_name[:24] if self.wished_name else None,
+            lang=self.term.language or None,
+            identity=self.identity or None,
+        )
         try:
-            await self.conn.send(hello)
+            await self.conn.send(hello.to_wire())
             while True:
                 message = await self.conn.recv()
                 if isinstance(message, ProtocolError):
@@ -187,10 +187,10 @@ class GambitApp(App[None]):
         if say is not None:
             self.notify(say, timeout=8)
 
-    def send(self, message: dict[str, Any]) -> bool:
+    def send(self, request: Request) -> bool:
         """Send one message; False (and a notice) if the server is gone."""
         try:
-            self.conn.send_nowait(message)
+            self.conn.send_nowait(request.to_wire())
         except ConnectionClosed:
             self.notify(_("Not connected to the server."), severity="error")
             return False
@@ -536,10 +536,7 @@ class GambitApp(App[None]):
 
     def save_settings(self, lang: str, prefs: Prefs) -> None:
         """Apply settings now and ask the hub to remember them."""
-        message: dict[str, Any] = {"t": "profile", "prefs": prefs.to_wire()}
-        if lang in LANGUAGES:
-            message["lang"] = lang
-        self.send(message)
+        self.send(Profile(prefs=prefs.to_wire(), lang=lang if lang in LANGUAGES else None))
         self.model.you = {**self.model.you, "prefs": prefs.to_wire(), "lang": lang}
         self._adopt_you()
 

@@ -16,16 +16,17 @@ from typing import Any
 from textual.message_pump import MessagePump
 from textual.timer import Timer
 
+from protocol.actions import Action, action_from_wire
+
 #: The pause before a forced card is played, in seconds (low, high); drawn uniformly.
 DELAY: tuple[float, float] = (0.6, 2.0)
 
-Action = dict[str, Any]
 
-
-def forced_card(legal: list[Action]) -> Action | None:
-    """The action to play for the player: the only legal one, if it plays a card."""
+def forced_card(legal: list[dict[str, Any]]) -> Action | None:
+    """The action to play for the player: the only legal one (as the view lists it), if it
+    plays a card."""
     if len(legal) == 1 and "card" in legal[0]:
-        return legal[0]
+        return action_from_wire(legal[0])
     return None
 
 
@@ -51,7 +52,7 @@ class AutoPlay:
         #: The action the timer will play, if one is pending.
         self.pending: Action | None = None
 
-    def consider(self, key: Hashable, legal: list[Action], *, enabled: bool) -> None:
+    def consider(self, key: Hashable, legal: list[dict[str, Any]], *, enabled: bool) -> None:
         """Look at a (possibly unchanged) view: ``key`` names the decision, ``legal`` is what
         the player may do. A new key cancels a pending play and, for a forced card, starts one;
         the same key again changes nothing (a decision is played for at most once)."""

@@ -8,15 +8,13 @@ says so. The hub does the work (``ignore`` and ``report`` messages); this only r
 
 from __future__ import annotations
 
-from typing import Any
+from protocol.requests import Ignore, Profile, Report, Request
 
 from .i18n import _
 from .model import ClientModel
 
 
-def command(
-    text: str, key: str | int, model: ClientModel
-) -> tuple[dict[str, Any] | None, str | None]:
+def command(text: str, key: str | int, model: ClientModel) -> tuple[Request | None, str | None]:
     """What a ``/`` line asks: a message for the hub (or None) and something to tell the
     player (or None). ``key``: the chat it was typed in ("lobby" or a table id)."""
     word, _space, rest = text[1:].partition(" ")
@@ -25,25 +23,18 @@ def command(
     if word in ("ignore", "unignore"):
         if not name:
             return None, _("Say whom: /{command} NAME").format(command=word)
-        return {"t": "ignore", "name": name[:24], "on": word == "ignore"}, None
+        return Ignore(name[:24], word == "ignore"), None
     if word == "name":
         if not name:
             return None, _("Say which: /name NAME")
-        return {"t": "profile", "name": name[:24]}, None
+        return Profile(name=name[:24]), None
     if word == "report":
         if not name:
             return None, _("Say whom: /{command} NAME").format(command=word)
         for line in reversed(model.chat_lines(key)):
             if line.sender.casefold() == name.casefold():
-                message: dict[str, Any] = {
-                    "t": "report",
-                    "channel": line.channel,
-                    "from": line.sender,
-                    "text": line.text,
-                }
-                if line.table is not None:
-                    message["table"] = line.table
-                return message, None
+                report = Report(line.channel, line.sender, line.text, table=line.table)
+                return report, None
         return None, _("{name} has said nothing here to report.").format(name=name)
     return None, _(
         "Chat commands: /name NAME (yours) · /ignore NAME · /unignore NAME · /report NAME "

@@ -13,6 +13,8 @@ import hashlib
 import secrets
 from typing import Any
 
+from protocol.requests import Entropy as EntropyRequest
+
 #: Deals remembered per app (old ones are forgotten first).
 KEPT = 32
 
@@ -25,7 +27,7 @@ class Entropy:
         self.values: dict[tuple[int, str], str] = {}
         self.revealed: set[tuple[int, str]] = set()
 
-    def answer(self, message: dict[str, Any]) -> dict[str, Any] | None:
+    def answer(self, message: dict[str, Any]) -> EntropyRequest | None:
         """The ``entropy`` message to send after this ``table`` message, if any."""
         table, seat = message.get("table"), message.get("seat")
         deal = (message.get("info") or {}).get("deal")
@@ -37,7 +39,7 @@ class Entropy:
             value = secrets.token_hex(32)
             self._keep(key, value)
             digest = hashlib.sha256(value.encode()).hexdigest()
-            return {"t": "entropy", "table": table, "deal": key[1], "commit": digest}
+            return EntropyRequest(table, key[1], commit=digest)
         if (
             phase == "reveal"
             and key in self.values
@@ -46,7 +48,7 @@ class Entropy:
             and seat not in deal.get("revealed", ())
         ):
             self.revealed.add(key)
-            return {"t": "entropy", "table": table, "deal": key[1], "reveal": self.values[key]}
+            return EntropyRequest(table, key[1], reveal=self.values[key])
         return None
 
     def _keep(self, key: tuple[int, str], value: str) -> None:

@@ -2,10 +2,12 @@
 ``Move.from_uci``/``Move.uci()``).
 
 On the wire an action is a small map with a ``"type"`` (``{"type": "play", "card": "W7"}``, see
-``docs/protocol.md``, "Action vocabulary"). Here the two actions of the trick games are values a
-client builds and reads without spelling the map out: :class:`Play` (a card, in every game) and
-:class:`Bid` (a number of tricks, in Prophet and Fortunes; Prophet's Gambit bids with a card,
-which is not this). ``from_wire`` refuses anything but exactly that map with a clear
+``docs/protocol.md``, "Action vocabulary"). Here every action of the three games is a value a
+client builds and reads without spelling the map out: those that name a card (:class:`Play`,
+:class:`Risk`, :class:`Discard`, :class:`Give`, :class:`Pick`, :class:`Take`, and Prophet's
+Gambit's :class:`BidCard`), a number of tricks (:class:`Bid`), a seat (:class:`Target`), or
+nothing but their type (:class:`Draw`, :class:`Stay`, :class:`NextDeal`, …).
+:func:`action_from_wire` refuses anything but exactly one of these maps with a clear
 :class:`ProtocolError`; whether the action is legal now is the engine's to say, once.
 """
 
@@ -20,44 +22,68 @@ from .codec import ProtocolError
 MAX_CARD = 3
 #: More tricks than any deal has (Fortunes: 19).
 MAX_TRICKS = 52
+#: More seats than any table has.
+MAX_SEAT = 5
 
 
-def _fields(wire: Any, kind: str, name: str) -> Any:
-    """The one field ``name`` of an action map of type ``kind``, else ProtocolError."""
+def _fields(wire: Any, kind: str, name: str | None) -> Any:
+    """The one field ``name`` of an action map of type ``kind`` (None: it has none), else
+    ProtocolError."""
     if not isinstance(wire, dict) or wire.get("type") != kind:
         raise ProtocolError("invalid", f"An action of type {kind!r} must be a map with that type.")
     extra = sorted(str(k)[:32] for k in wire if k not in ("type", name))
     if extra:
         raise ProtocolError("invalid", f"Unexpected field {extra[0]!r} in a {kind} action.")
+    if name is None:
+        return None
     if name not in wire:
         raise ProtocolError("invalid", f"A {kind} action needs the field {name!r}.")
     return wire[name]
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
-    """Play one card: ``{"type": "play", "card": "W7"}``."""
+class Action:
+    """One action; ``TYPE`` is its wire type, ``FIELD`` the one field it carries (if any)."""
 
-    TYPE: ClassVar[str] = "play"
+    TYPE: ClassVar[str] = ""
+    FIELD: ClassVar[str | None] = None
+
+    def to_wire(self) -> dict[str, Any]:
+        if self.FIELD is None:
+            return {"type": self.TYPE}
+        return {"type": self.TYPE, self.FIELD: getattr(self, self.FIELD)}
+
+    @classmethod
+    def from_wire(cls, wire: Any) -> Action:
+        value = _fields(wire, cls.TYPE, cls.FIELD)
+        return cls() if cls.FIELD is None else cls(value)  # type: ignore[call-arg]
+
+
+@dataclass(frozen=True, slots=True)
+class _CardAction(Action):
+    """An action that names one card by its code."""
+
+    FIELD: ClassVar[str | None] = "card"
     card: str
 
     def __post_init__(self) -> None:
         if not isinstance(self.card, str) or not 0 < len(self.card) <= MAX_CARD:
-            raise ProtocolError("invalid", "A play names one card by its code.")
-
-    def to_wire(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "card": self.card}
-
-    @classmethod
-    def from_wire(cls, wire: Any) -> Play:
-        return cls(_fields(wire, cls.TYPE, "card"))
+            raise ProtocolError("invalid", f"A {self.TYPE} action names one card by its code.")
 
 
 @dataclass(frozen=True, slots=True)
-class Bid:
+class Play(_CardAction):
+    """Play one card: ``{"type": "play", "card": "W7"}`` (every game)."""
+
+    TYPE: ClassVar[str] = "play"
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
     """Bid a number of tricks: ``{"type": "bid", "tricks": 3}`` (Prophet, Fortunes)."""
 
     TYPE: ClassVar[str] = "bid"
+    FIELD: ClassVar[str | None] = "tricks"
     tricks: int
 
     def __post_init__(self) -> None:
@@ -65,9 +91,114 @@ class Bid:
         if type(tricks) is not int or not 0 <= tricks <= MAX_TRICKS:
             raise ProtocolError("invalid", f"A bid is a number of tricks from 0 to {MAX_TRICKS}.")
 
-    def to_wire(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "tricks": self.tricks}
 
-    @classmethod
-    def from_wire(cls, wire: Any) -> Bid:
-        return cls(_fields(wire, cls.TYPE, "tricks"))
+@dataclass(frozen=True, slots=True)
+class BidCard(_CardAction):
+    """Prophet's Gambit bids with a card laid face down: ``{"type": "bid", "card": "C3"}``."""
+
+    TYPE: ClassVar[str] = "bid"
+
+
+@dataclass(frozen=True, slots=True)
+class Risk(_CardAction):
+    TYPE: ClassVar[str] = "risk"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(_CardAction):
+    TYPE: ClassVar[str] = "discard"
+
+
+@dataclass(frozen=True, slots=True)
+class Give(_CardAction):
+    TYPE: ClassVar[str] = "give"
+
+
+@dataclass(frozen=True, slots=True)
+class Pick(_CardAction):
+    TYPE: ClassVar[str] = "pick"
+
+
+@dataclass(frozen=True, slots=True)
+class Take(_CardAction):
+    TYPE: ClassVar[str] = "take"
+
+
+@dataclass(frozen=True, slots=True)
+class Target(Action):
+    """Choose a seat: ``{"type": "target", "seat": 2}`` (Prophet's Gambit)."""
+
+    TYPE: ClassVar[str] = "target"
+    FIELD: ClassVar[str | None] = "seat"
+    seat: int
+
+    def __post_init__(self) -> None:
+        if type(self.seat) is not int or not 0 <= self.seat <= MAX_SEAT:
+            raise ProtocolError("invalid", f"A target is a seat from 0 to {MAX_SEAT}.")
+
+
+def _plain(kind: str, doc: str) -> type[Action]:
+    """An action that is its type alone."""
+    cls = type(kind.title().replace("_", ""), (Action,), {"TYPE": kind, "__doc__": doc})
+    cls.__module__ = __name__
+    return dataclass(frozen=True, slots=True)(cls)
+
+
+Draw = _plain("draw", "Take the bonus draw (Prophet's Gambit).")
+Pass = _plain("pass", "Let the bonus draw go (Prophet's Gambit).")
+Replace = _plain("replace", "Replace one's Fate (Prophet's Gambit).")
+Keep = _plain("keep", "Keep one's Fate (Prophet's Gambit).")
+Highest = _plain(
+    "highest", "The Marionette's target plays their highest numbered card (Prophet's Gambit)."
+)
+Lowest = _plain(
+    "lowest", "The Marionette's target plays their lowest numbered card (Prophet's Gambit)."
+)
+Kill = _plain("kill", "At the Execution, kill the Focus (Prophet's Gambit).")
+Save = _plain("save", "At the Execution, save the Focus (Prophet's Gambit).")
+Stay = _plain("stay", "Pay the ante again (Fortunes).")
+Raise = _plain("raise", "Lift the ante by one stake (Fortunes).")
+Fold = _plain("fold", "End the deal (Fortunes).")
+NextDeal = _plain("next_deal", "Go on to the next deal (Fortunes).")
+
+#: Every action class by its wire type and the one field it carries.
+ACTIONS: dict[tuple[str, str | None], type[Action]] = {
+    (cls.TYPE, cls.FIELD): cls
+    for cls in (
+        Play,
+        Bid,
+        BidCard,
+        Risk,
+        Discard,
+        Give,
+        Pick,
+        Take,
+        Target,
+        Draw,
+        Pass,
+        Replace,
+        Keep,
+        Highest,
+        Lowest,
+        Kill,
+        Save,
+        Stay,
+        Raise,
+        Fold,
+        NextDeal,
+    )
+}
+
+
+def action_from_wire(wire: Any) -> Action:
+    """The typed value of one action map, else ProtocolError."""
+    if not isinstance(wire, dict) or not isinstance(wire.get("type"), str):
+        raise ProtocolError("invalid", "An action is a map with a 'type'.")
+    fields = [key for key in wire if key != "type"]
+    cls = ACTIONS.get((wire["type"], fields[0] if len(fields) == 1 else None))
+    if cls is None:
+        known = {kind for kind, _ in ACTIONS}
+        if wire["type"] not in known:
+            raise ProtocolError("invalid", f"Unknown action type {wire['type'][:32]!r}.")
+        cls = next(c for (kind, _), c in ACTIONS.items() if kind == wire["type"])
+    return cls.from_wire(wire)

@@ -9,6 +9,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
+from protocol.requests import Admin
+
 from .. import events
 from ..i18n import N_, _
 from ..widgets.text_lines import TextPanel
@@ -128,7 +130,7 @@ class AdminScreen(GambitScreen):
     # --- the keys ------------------------------------------------------------------------------
 
     def send(self, op: str, **fields: Any) -> None:
-        self.gapp.send({"t": "admin", "op": op, **fields})
+        self.gapp.send(Admin(op, **fields))
 
     def action_refresh(self) -> None:
         self.send("sessions")

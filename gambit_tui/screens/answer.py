@@ -10,6 +10,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from protocol.requests import Friend, Invite
+
 from .. import events
 from ..i18n import N_, _, ngettext
 from ..names import game_title
@@ -76,13 +78,13 @@ class AnswerScreen(GambitModal):
         if kind == "friend":
             model.forget_request(key)
             op = "accept" if accept else "decline"
-            self.gapp.send({"t": "friend", "op": op, "name": key})
+            self.gapp.send(Friend(op, name=key))
         else:
             model.forget_invite(key)
             if accept:
                 self.gapp.dismissed.discard(key)
             op = "accept" if accept else "decline"
-            self.gapp.send({"t": "invite", "op": op, "table": key})
+            self.gapp.send(Invite(op, key))
             if accept:  # the table opens over whatever is open, once the hub seats us
                 self.dismiss()
                 return

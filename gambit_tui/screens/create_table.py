@@ -13,6 +13,8 @@ from textual.events import DescendantFocus
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static
 
+from protocol.requests import CreateTable
+
 from ..i18n import N_, _
 from ..names import ACCESS, favoured_choice_label, game_title, option_label
 from ..refusals import server_text
@@ -327,28 +329,21 @@ class CreateTableScreen(GambitModal):
         value = field.value if isinstance(field, Select) else default
         return value if value in choices else default
 
-    def build_message(self) -> dict[str, Any]:
+    def build_message(self) -> CreateTable:
         """The ``create_table`` message for what the form says; FieldError (a ValueError
         naming the first wrong field) if it is wrong."""
         info = self._game_info()
         if info is None:
             raise FieldError("game", _("Choose a game."))
         players = self.query_one("#players", Select).value
-        message: dict[str, Any] = {
-            "t": "create_table",
-            "game": info["name"],
-            "players": players if isinstance(players, int) else info["min_players"],
-            "stake": self._int("stake", 0, 1_000_000, _("Stake")),
-            "timer": self._int("timer", 0, 3600, _("Turn timer")),
-            "access": self._choice("access", list(ACCESS), "everyone"),
-        }
+        game = info["name"]
+        players = players if isinstance(players, int) else info["min_players"]
+        stake = self._int("stake", 0, 1_000_000, _("Stake"))
+        timer = self._int("timer", 0, 3600, _("Turn timer"))
+        access = self._choice("access", list(ACCESS), "everyone")
         rating = self._int("max_rating", 0, 100_000, _("Highest rating"), blank=None)
-        if rating is not None:
-            message["max_rating"] = rating
         # Tables opened with the same set name are dealt the same cards (duplicate).
         duplicate = " ".join(self.query_one("#duplicate", Input).value.split())
-        if duplicate:
-            message["duplicate"] = duplicate
         options: dict[str, Any] = {}
         for name, spec in (info.get("options") or {}).items():
             if spec.get("choices"):
@@ -364,8 +359,16 @@ class CreateTableScreen(GambitModal):
                     )
             if value != spec["default"]:
                 options[name] = value
-        message["options"] = options
-        return message
+        return CreateTable(
+            game,
+            players,
+            options=options,
+            access=access,
+            max_rating=rating,
+            stake=stake,
+            timer=timer,
+            duplicate=duplicate or None,
+        )
 
     def show_error(self, widget_id: str | None, text: str) -> None:
         """Tell what is wrong under its field (or above the buttons), and focus the field;

@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 
-from protocol.actions import Bid, Play
+from protocol.actions import Bid, Play, action_from_wire
 
 from ..autoplay import AutoPlay
 from ..fortunes_text import (
@@ -450,12 +450,12 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         self.query_one(FortunesHand).play()
 
     def on_hand_row_play(self, event: HandRow.Play) -> None:
-        action = Play(event.card).to_wire()
+        action = Play(event.card)
         if self.legal_play() == action:
             self._send_action(action)
 
     def action_bid(self) -> None:
-        action = Bid(self.bid).to_wire()
+        action = Bid(self.bid)
         if self.ask_kind == "bid":
             self._send_action(action)
 
@@ -473,12 +473,12 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
     def action_bet(self, kind: str) -> None:
         action = self._legal(kind)
         if action is not None:
-            self._send_action(action)
+            self._send_action(action_from_wire(action))
 
     def action_next_deal(self) -> None:
         action = self._legal("next_deal")
         if action is not None:
-            self._send_action(action)
+            self._send_action(action_from_wire(action))
 
     def action_move(self, delta: int) -> None:
         self.query_one(FortunesHand).move(delta)

@@ -11,6 +11,9 @@ from textual.binding import Binding, BindingType
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from protocol.actions import action_from_wire
+from protocol.requests import Act
+
 from ..i18n import N_, _
 from ..names import seat_name
 from ..widgets.chat_panel import ChatPanel
@@ -91,4 +94,4 @@ class GenericTableScreen(TableScreen, inherit_bindings=False):
         if legal.highlighted is None or not view.get("legal"):
             return
         action = view["legal"][legal.highlighted]
-        self.gapp.send({"t": "act", "table": self.table_id, "action": action})
+        self.gapp.send(Act(self.table_id, action_from_wire(action)))

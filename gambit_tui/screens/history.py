@@ -12,6 +12,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
+from protocol.requests import History, Leaderboard
+
 from .. import events
 from ..i18n import N_, _, ngettext
 from ..names import game_title
@@ -73,9 +75,9 @@ class HistoryScreen(GambitScreen):
         return _("Your games")
 
     def _ask(self) -> None:
-        self.gapp.send({"t": "history", "game": self.filter, "page": self.page})
+        self.gapp.send(History(game=self.filter, page=self.page))
         if self.filter is not None:
-            self.gapp.send({"t": "leaderboard", "game": self.filter})
+            self.gapp.send(Leaderboard(self.filter))
 
     @while_composed
     def refresh_view(self) -> None:

@@ -9,6 +9,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
+from protocol.requests import Leaderboard
+
 from .. import events
 from ..i18n import N_, _, ngettext
 from ..names import game_title
@@ -61,7 +63,7 @@ class LeaderboardScreen(GambitScreen):
         return _("Leaderboard")
 
     def _ask(self) -> None:
-        self.gapp.send({"t": "leaderboard", "game": self.game_shown})
+        self.gapp.send(Leaderboard(self.game_shown))
         self.refresh_view()
 
     @property

@@ -12,6 +12,8 @@ from textual.css.query import NoMatches
 from textual.geometry import Region
 from textual.widgets import DataTable
 
+from protocol.requests import AddBot, Chat, Join, LobbyWatch, Spectate, Start
+
 from .. import events
 from ..i18n import N_, _, ngettext
 from ..names import (
@@ -392,7 +394,7 @@ class LobbyScreen(GambitScreen):
         if event.text.startswith("/"):
             self.gapp.chat_command(event.text, "lobby")
             return
-        self.gapp.send({"t": "chat", "channel": "lobby", "text": event.text})
+        self.gapp.send(Chat("lobby", event.text))
 
     @while_composed
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -409,14 +411,14 @@ class LobbyScreen(GambitScreen):
 
     def on_screen_resume(self) -> None:
         if not self._watching:  # back from a table: the hub sends the lobby afresh
-            self._watching = self.gapp.send({"t": "lobby_watch", "on": True})
+            self._watching = self.gapp.send(LobbyWatch(True))
         self.refresh_status()
         self.refresh_view()
 
     def on_screen_suspend(self) -> None:
         # Under a table, a form or a dialog nobody sees the lobby: it needs no updates.
         if self._watching:
-            self._watching = not self.gapp.send({"t": "lobby_watch", "on": False})
+            self._watching = not self.gapp.send(LobbyWatch(False))
 
     # --- the selected table ----------------------------------------------------------------
 
@@ -481,7 +483,7 @@ class LobbyScreen(GambitScreen):
             self.action_open()
         elif info is not None:
             self.gapp.dismissed.discard(info["id"])
-            self.gapp.send({"t": "join", "table": info["id"]})
+            self.gapp.send(Join(info["id"]))
 
     def action_open(self) -> None:
         info = self.selected
@@ -492,7 +494,7 @@ class LobbyScreen(GambitScreen):
         info = self.selected
         if info is not None:
             self.gapp.watching.add(info["id"])
-            self.gapp.send({"t": "spectate", "table": info["id"]})
+            self.gapp.send(Spectate(info["id"]))
 
     def action_add_bot(self) -> None:
         info = self.selected
@@ -500,7 +502,7 @@ class LobbyScreen(GambitScreen):
             return
         free = next((s["seat"] for s in info["seats"] if not (s["name"] or s["bot"])), None)
         if free is not None:
-            self.gapp.send({"t": "add_bot", "table": info["id"], "seat": free})
+            self.gapp.send(AddBot(info["id"], free))
 
     def action_bot_level(self) -> None:
         """The selected table's last bot goes to its next level (regular, strong, beginner,
@@ -515,13 +517,13 @@ class LobbyScreen(GambitScreen):
                 if kind in LEVEL_CYCLE
                 else "heuristic"
             )
-            self.gapp.send({"t": "add_bot", "table": info["id"], "seat": seat["seat"], "kind": nxt})
+            self.gapp.send(AddBot(info["id"], seat["seat"], kind=nxt))
 
     def action_start(self) -> None:
         info = self.selected
         if info is not None:
             self.gapp.dismissed.discard(info["id"])
-            self.gapp.send({"t": "start", "table": info["id"]})
+            self.gapp.send(Start(info["id"]))
 
     def action_social(self) -> None:
         from .social import SocialScreen

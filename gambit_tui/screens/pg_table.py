@@ -11,6 +11,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.css.query import NoMatches
 
+from protocol.actions import action_from_wire
+
 from ..cards import card_text
 from ..i18n import N_, NC_, _
 from ..names import game_title, tarokka_card_name
@@ -246,7 +248,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         """Send the legal action of type ``kind`` (once per decision)."""
         action = self.legal_action(kind)
         if action is not None:
-            self._send_action(action)
+            self._send_action(action_from_wire(action))
 
     def action_move(self, delta: int) -> None:
         self.query_one(ChoiceRow).move(delta)

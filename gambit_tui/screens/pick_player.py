@@ -11,6 +11,8 @@ from textual.containers import Vertical
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from protocol.requests import Friend, LobbyWatch
+
 from .. import events
 from ..i18n import N_, _
 from ..widgets.line_input import LineInput
@@ -57,13 +59,13 @@ class PickPlayerScreen(GambitModal):
         self.query_one("#pick").border_title = self._title
         self.query_one("#name", Input).focus()
         self.refresh_bindings()
-        self.gapp.send({"t": "friend", "op": "list"})
-        self._watching = self.gapp.send({"t": "lobby_watch", "on": True})
+        self.gapp.send(Friend("list"))
+        self._watching = self.gapp.send(LobbyWatch(True))
         self.fill()
 
     def on_unmount(self) -> None:
         if self._watching:
-            self.gapp.send({"t": "lobby_watch", "on": False})
+            self.gapp.send(LobbyWatch(False))
 
     def candidates(self) -> list[tuple[str, str]]:
         """``(name, what they are)``: friends online, other players online, friends away."""

@@ -12,6 +12,8 @@ from textual.containers import Horizontal
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from protocol.requests import Player
+
 from .. import events
 from ..i18n import N_, _
 from ..profile_text import profile_lines
@@ -79,7 +81,7 @@ class ProfileScreen(GambitScreen):
 
     def _ask(self) -> None:
         if self.shown is not None and self.shown.casefold() not in self.gapp.model.profiles:
-            self.gapp.send({"t": "player", "name": self.shown})
+            self.gapp.send(Player(self.shown))
         self.refresh_view()
 
     @while_composed

@@ -297,7 +297,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
             return self.query_one("#bids", ChoiceRow)
         return self.query_one(HandRow)
 
-    def legal_bid(self) -> dict[str, Any] | None:
+    def legal_bid(self) -> Bid | None:
         """The legal bid under the cursor of the bid row, if the player is bidding."""
         view = self.view
         if not view or self.chat_open or (self.ask or {}).get("kind") != "bid":
@@ -305,8 +305,8 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         tricks = self.query_one("#bids", ChoiceRow).selected
         if type(tricks) is not int or not 0 <= tricks <= MAX_TRICKS:
             return None
-        action = Bid(tricks).to_wire()
-        return action if action in view.get("legal", []) else None
+        action = Bid(tricks)
+        return action if action.to_wire() in view.get("legal", []) else None
 
     def action_bid(self) -> None:
         action = self.legal_bid()
@@ -321,7 +321,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
     def on_hand_row_play(self, event: HandRow.Play) -> None:
         """A card played from the row itself (a second click on the picked card)."""
         if (self.ask or {}).get("kind") == "play":
-            self._send_action(Play(event.card).to_wire())
+            self._send_action(Play(event.card))
 
     def action_move(self, delta: int) -> None:
         self._active_row().move(delta)

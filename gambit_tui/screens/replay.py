@@ -19,6 +19,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from protocol.requests import Record, Replay
+
 from .. import events
 from ..cards import CardStyle, card_text, french_text
 from ..fortunes_text import FORTUNES_FACES
@@ -151,13 +153,11 @@ class ReplayMixin:
 
     def on_mount(self: Any) -> None:
         if self.record is None:
-            self.gapp.send({"t": "record", "game": self.game_id})
+            self.gapp.send(Record(self.game_id))
         self.ask_step(0)
 
     def ask_step(self: Any, step: int) -> None:
-        self.gapp.send(
-            {"t": "replay", "game": self.game_id, "step": max(0, step), "seat": self.replay_seat}
-        )
+        self.gapp.send(Replay(self.game_id, max(0, step), seat=self.replay_seat))
 
     def status_context(self: Any) -> str:
         parts = [

@@ -11,6 +11,8 @@ from textual.containers import Horizontal
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from protocol.requests import Friend, Invite
+
 from .. import events
 from ..i18n import N_, _
 from ..names import game_title
@@ -51,7 +53,7 @@ class SocialScreen(GambitScreen):
 
     def on_mount(self) -> None:
         # (Textual calls GambitScreen.on_mount too: handlers run for every class.)
-        self.gapp.send({"t": "friend", "op": "list"})
+        self.gapp.send(Friend("list"))
 
     def setup(self) -> None:
         self.query_one("#friends").border_title = _("Friends")
@@ -127,7 +129,7 @@ class SocialScreen(GambitScreen):
 
         def add(name: str | None) -> None:
             if name:
-                self.gapp.send({"t": "friend", "op": "add", "name": name})
+                self.gapp.send(Friend("add", name=name))
 
         known = {f["name"] for f in self.gapp.model.friends or []}
         self.app.push_screen(PickPlayerScreen(_("Add a friend"), known), add)
@@ -135,7 +137,7 @@ class SocialScreen(GambitScreen):
     def action_remove_friend(self) -> None:
         chosen = self._selected("friends")
         if chosen:
-            self.gapp.send({"t": "friend", "op": "remove", "name": chosen.split(":", 1)[1]})
+            self.gapp.send(Friend("remove", name=chosen.split(":", 1)[1]))
 
     def _answerable(self) -> str | None:
         """The highlighted request or invitation, else the first one."""
@@ -156,14 +158,14 @@ class SocialScreen(GambitScreen):
         op = "accept" if accept else "decline"
         if kind == "r":
             self.gapp.model.forget_request(key)
-            self.gapp.send({"t": "friend", "op": op, "name": key})
+            self.gapp.send(Friend(op, name=key))
             self.refresh_view()
             return
         table = int(key)
         self.gapp.model.forget_invite(table)
         if accept:
             self.gapp.dismissed.discard(table)
-        self.gapp.send({"t": "invite", "op": op, "table": table})
+        self.gapp.send(Invite(op, table))
         if accept:
             self.dismiss()
         else:

@@ -12,7 +12,8 @@ from textual import events as textual_events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 
-from protocol.actions import Play
+from protocol.actions import Action, Play
+from protocol.requests import Act, AddBot, Chat, Invite, Leave, RemoveBot, Start
 
 from .. import events
 from ..autoplay import AutoPlay
@@ -207,7 +208,7 @@ class TableScreen(GambitScreen):
                     out.append("  ·  " + dimmed)
         return out
 
-    def legal_play(self) -> dict[str, Any] | None:
+    def legal_play(self) -> Play | None:
         """The legal play of the card under the cursor, if the player is to play."""
         view = self.view
         if not view or self.chat_open or self.ask_kind != "play":
@@ -215,13 +216,13 @@ class TableScreen(GambitScreen):
         card = self.query_one(self.HAND).selected
         if not isinstance(card, str) or not card:
             return None
-        action = Play(card).to_wire()
-        return action if action in view.get("legal", []) else None
+        action = Play(card)
+        return action if action.to_wire() in view.get("legal", []) else None
 
-    def _send_action(self, action: dict[str, Any]) -> None:
+    def _send_action(self, action: Action) -> None:
         """Send ``action`` if it is legal now, at most once per decision."""
         view = self.view
-        if view is None or action not in view.get("legal", []):
+        if view is None or action.to_wire() not in view.get("legal", []):
             return
         marker = self._decision_key()
         if self._acted_on == marker:
@@ -229,7 +230,7 @@ class TableScreen(GambitScreen):
         self._acted_on = marker
         if self.autoplay is not None:
             self.autoplay.cancel()
-        self.gapp.send({"t": "act", "table": self.table_id, "action": action})
+        self.gapp.send(Act(self.table_id, action))
 
     def on_refused(self, event: events.Refused) -> None:
         if event.ref == "act":
@@ -446,9 +447,7 @@ class TableScreen(GambitScreen):
         if event.text.startswith("/"):
             self.gapp.chat_command(event.text, self.table_id)
             return
-        self.gapp.send(
-            {"t": "chat", "channel": "table", "table": self.table_id, "text": event.text}
-        )
+        self.gapp.send(Chat("table", event.text, table=self.table_id))
 
     def maybe_show_result(self) -> None:
         view = self.view
@@ -572,22 +571,22 @@ class TableScreen(GambitScreen):
         ]
         if free:
             self._bot_asked.add(free[0])
-            self.gapp.send({"t": "add_bot", "table": self.table_id, "seat": free[0]})
+            self.gapp.send(AddBot(self.table_id, free[0]))
 
     def action_remove_bot(self) -> None:
         bots = [s["seat"] for s in self.info["seats"] if s.get("bot")]
         if bots:
-            self.gapp.send({"t": "remove_bot", "table": self.table_id, "seat": bots[-1]})
+            self.gapp.send(RemoveBot(self.table_id, bots[-1]))
 
     def action_start(self) -> None:
-        self.gapp.send({"t": "start", "table": self.table_id})
+        self.gapp.send(Start(self.table_id))
 
     def action_invite(self) -> None:
         from .pick_player import PickPlayerScreen
 
         def invite(name: str | None) -> None:
             if name:
-                self.gapp.send({"t": "invite", "op": "send", "table": self.table_id, "name": name})
+                self.gapp.send(Invite("send", self.table_id, name=name))
 
         seated = {s["name"] for s in self.info.get("seats", []) if s.get("name")}
         self.app.push_screen(PickPlayerScreen(_("Invite a player to this table"), seated), invite)
@@ -622,7 +621,7 @@ class TableScreen(GambitScreen):
         )
 
     def _leave(self) -> None:
-        self.gapp.send({"t": "leave", "table": self.table_id})
+        self.gapp.send(Leave(self.table_id))
 
     def action_back(self) -> None:
         if self.chat_open:
@@ -630,4 +629,4 @@ class TableScreen(GambitScreen):
             return
         self.gapp.leave_table_screen(self.table_id, keep_seat=self.seat is not None)
         if self.seat is None:
-            self.gapp.send({"t": "leave", "table": self.table_id})
+            self.gapp.send(Leave(self.table_id))

@@ -10,6 +10,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Button, Input, Label, Select, Static
 
+from protocol.requests import Profile
+
 from ..i18n import LANGUAGES, N_, _
 from ..widgets.line_input import LineInput
 from .base import GambitScreen
@@ -92,11 +94,12 @@ class WelcomeScreen(GambitScreen):
 
         name = self.query_one("#name", Input).value.strip()
         lang = self.query_one("#lang", Select).value
-        message: dict[str, object] = {"t": "profile"}
-        if name and name != self.gapp.model.name:
-            message["name"] = name
-        if isinstance(lang, str) and lang != self.gapp.model.you.get("lang"):
-            message["lang"] = lang
-        if len(message) > 1:
+        message = Profile(
+            name=name if name and name != self.gapp.model.name else None,
+            lang=lang
+            if isinstance(lang, str) and lang != self.gapp.model.you.get("lang")
+            else None,
+        )
+        if message != Profile():
             self.gapp.send(message)
         self.app.switch_screen(LobbyScreen())

@@ -120,7 +120,7 @@ async def play_card(pilot, table: FortunesTableScreen, record: Record) -> None:
         before = hand.selected
         await pilot.press(str((dimmed[0] + 1) % 10))
         assert hand.selected == before  # a dimmed card cannot be chosen
-        assert table.legal_play() is not None and table.legal_play()["card"] in legal
+        assert table.legal_play() is not None and table.legal_play().card in legal
         record.dimmed_refused += 1
     stars = [c for c in hand.cards if c.startswith("*") and c in legal]
     choice = hand.selected

@@ -131,9 +131,9 @@ async def test_create_form_offers_every_option_of_every_game(hub):
         form.query_one("#opt-cap", Input).value = "3"
         form.query_one("#stake", Input).value = "25"
         message = form.build_message()
-        assert message["game"] == "prophet"
-        assert message["options"] == {"schedule": "down_up", "cap": 3}
-        assert message["stake"] == 25
+        assert message.game == "prophet"
+        assert message.options == {"schedule": "down_up", "cap": 3}
+        assert message.stake == 25
         form.query_one("#opt-cap", Input).value = "99"
         await pilot.press("ctrl+s")  # refused here, the form stays
         await pilot.pause()
@@ -160,8 +160,8 @@ async def test_create_right_after_choosing_a_game_sends_what_the_form_is_about_t
         # form shows, or is about to (every option its default), and it can be sent.
         for _turn in range(500):
             message = form.build_message()
-            encode(message)
-            assert message["game"] == "prophet" and message["options"] == {}, message
+            encode(message.to_wire())
+            assert message.game == "prophet" and message.options == {}, message
             fields = form.query("#options Select, #options Input")
             if form.query("#opt-cap") and all(field.is_mounted for field in fields):
                 break

@@ -21,6 +21,7 @@ from gambit_tui.widgets.choice_row import ChoiceRow
 from gambit_tui.widgets.event_log import EventLog
 from gambit_tui.widgets.footer import GambitFooter
 from gambit_tui.widgets.hand_row import HandRow
+from protocol.actions import Play, action_from_wire
 from protocol.cards import FRENCH_52
 from protocol.term import TermInfo
 
@@ -239,7 +240,7 @@ async def test_a_forced_card_plays_itself_only_with_the_preference(hub, monkeypa
         key = await next_decision("bid")
         await pilot.press("enter")
         key = await next_decision("play", key)  # one card: forced
-        assert table.autoplay.pending == table.view["legal"][0]
+        assert table.autoplay.pending.to_wire() == table.view["legal"][0]
         started = time.monotonic()
         await wait_for(pilot, lambda: table.view["round"] == 2, timeout=2)  # no key pressed
         assert time.monotonic() - started > 0.2  # after a pause, not at once
@@ -252,7 +253,9 @@ async def test_a_forced_card_plays_itself_only_with_the_preference(hub, monkeypa
         for _ in range(2):
             key = await next_decision("play", key)
             legal = table.view["legal"]
-            assert table.autoplay.pending == (legal[0] if len(legal) == 1 else None)
+            assert table.autoplay.pending == (
+                action_from_wire(legal[0]) if len(legal) == 1 else None
+            )
             await pilot.press("enter")  # acting first: the key sends the play at once
             assert table._acted_on == key
         await wait_for(pilot, lambda: table.view["round"] == 3)
@@ -275,7 +278,7 @@ async def test_a_forced_card_plays_itself_only_with_the_preference(hub, monkeypa
 
         # A new view drops a pending play; a free choice is never played for the player.
         table.autoplay.consider("k1", [{"type": "play", "card": "AS"}], enabled=True)
-        assert table.autoplay.pending == {"type": "play", "card": "AS"}
+        assert table.autoplay.pending == Play("AS")
         table.autoplay.consider("k2", [], enabled=True)
         assert table.autoplay.pending is None
         two = [{"type": "play", "card": "AS"}, {"type": "play", "card": "KS"}]
