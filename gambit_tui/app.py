@@ -16,6 +16,7 @@ from __future__ import annotations
 import gettext
 import logging
 import math
+import os
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -27,7 +28,7 @@ from textual.screen import Screen
 from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
 from protocol.event_log import expand
-from protocol.messages import PROTOCOL_VERSION
+from protocol.messages import PROTOCOL_VERSION, validate_server
 from protocol.requests import Hello, Profile, Request
 from protocol.term import TermInfo
 
@@ -43,6 +44,9 @@ from .screens.base import GambitScreen
 from .themes import MONO, THEME_NAMES
 
 log = logging.getLogger(__name__)
+#: A debug run (``GAMBIT_CHECK_MESSAGES=1``) checks every message from the hub as the hub checks
+#: the client's, and drops (and logs) one the protocol does not list.
+CHECK_MESSAGES = bool(os.environ.get("GAMBIT_CHECK_MESSAGES"))
 
 #: Key pairs as a terminal without UTF-8 shows them (other keys: ascii_text.asciify).
 _ASCII_KEYS = {"←→": "<>", "↑↓": "^v"}
@@ -161,6 +165,8 @@ class GambitApp(App[None]):
                     log.warning("bad frame from the hub: %s", message)
                     continue
                 try:
+                    if CHECK_MESSAGES:
+                        validate_server(message)
                     self.receive(message)
                 except Exception:
                     log.exception("could not handle %s", message.get("t"))

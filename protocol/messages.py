@@ -192,15 +192,15 @@ SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
     "table": ("table", "info", "seat", "view", "delta"),
     "left": ("table",),
     "stand_in": ("table", "games", "chips"),
-    "chat": ("channel", "from", "text", "ts"),
+    "chat": ("channel", "from", "text", "ts", "table"),
     "invite": ("table", "from", "game"),
     "invites": ("invites",),
     "friends": ("friends", "requests", "sent"),
     "friend_request": ("from",),
-    "error": ("code", "message"),
-    "notice": ("code", "message"),
+    "error": ("code", "message", "text", "args", "ref"),
+    "notice": ("code", "message", "text", "args"),
     "pong": ("n",),
-    "bye": ("code", "message"),
+    "bye": ("code", "message", "text", "args"),
     "admin_reply": ("op", "data"),
     "history": ("games", "game", "page", "pages", "total"),
     "leaderboard": ("game", "min_games", "rows"),
@@ -254,6 +254,21 @@ def validate_client(message: dict[str, Any]) -> dict[str, Any]:
         field.check(name, message[name])
         if field.types == (dict,):
             _check_scalar_tree(name, message[name])
+    return message
+
+
+def validate_server(message: dict[str, Any]) -> dict[str, Any]:
+    """The message unchanged if it is a message the hub may send (type known, no field
+    :data:`SERVER_MESSAGES` does not list); else ProtocolError. The hub's tests check every
+    message their clients receive with it, and the app does when ``GAMBIT_CHECK_MESSAGES`` is
+    set (a debug run)."""
+    kind = message.get("t")
+    fields = SERVER_MESSAGES.get(kind)  # type: ignore[arg-type]
+    if fields is None:
+        raise ProtocolError("unknown_type", f"The hub sent an unknown type {str(kind)[:32]!r}.")
+    extra = sorted(name for name in message if name != "t" and name not in fields)
+    if extra:
+        raise ProtocolError("invalid", f"The hub sent an unlisted field {extra[0]!r} in {kind}.")
     return message
 
 

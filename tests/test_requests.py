@@ -17,7 +17,13 @@ from hypothesis import strategies as st
 
 from protocol.actions import ACTIONS, Action, Bid, BidCard, Kill, Play, Target, action_from_wire
 from protocol.codec import ProtocolError
-from protocol.messages import CLIENT_MESSAGES, Field, validate_client
+from protocol.messages import (
+    CLIENT_MESSAGES,
+    SERVER_MESSAGES,
+    Field,
+    validate_client,
+    validate_server,
+)
 from protocol.requests import REQUESTS, Act, Chat, Report, request_from_wire
 from server.engine import all_games
 
@@ -158,3 +164,14 @@ def test_the_app_sends_only_typed_values():
             ):
                 spelled.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert spelled == []
+
+
+def test_what_the_hub_may_send_is_checked_as_what_clients_send():
+    """The hub's tests (``tests/hub/harness.py``) and debug runs of the app check every
+    message from the hub: a type or field the protocol does not list is refused."""
+    for kind, fields in SERVER_MESSAGES.items():
+        assert validate_server({"t": kind, **dict.fromkeys(fields, 1)})
+    with pytest.raises(ProtocolError, match="unknown type 'gossip'"):
+        validate_server({"t": "gossip"})
+    with pytest.raises(ProtocolError, match="unlisted field 'secret' in table"):
+        validate_server({"t": "table", "table": 1, "secret": "the deck"})

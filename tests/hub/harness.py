@@ -8,7 +8,7 @@ from typing import Any
 from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed, open_unix, queue_pair
 from protocol.event_log import expand
-from protocol.messages import PROTOCOL_VERSION
+from protocol.messages import PROTOCOL_VERSION, validate_server
 from server.hub import Hub
 
 
@@ -21,6 +21,8 @@ class Client:
         self._seen = 0
         self._new = asyncio.Event()
         self.closed = False
+        #: Messages the hub may not send (unknown type, unlisted field): waits fail on them.
+        self.bad: list[str] = []
         self.tables: dict[int, dict[str, Any]] = {}
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
@@ -30,6 +32,10 @@ class Client:
                 msg = await self.conn.recv()
                 if isinstance(msg, ProtocolError):
                     raise AssertionError(f"hub sent a bad frame: {msg}")
+                try:
+                    validate_server(msg)  # as the hub checks what clients send
+                except ProtocolError as err:
+                    self.bad.append(f"{err} {msg}")
                 if msg["t"] == "table":  # as the app does: a delta made whole
                     msg = expand(self.tables.get(msg["table"]), msg)
                 self.log.append(msg)
@@ -53,6 +59,8 @@ class Client:
                     if msg["t"] == t and all(msg.get(k) == v for k, v in match.items()):
                         self._seen = i + 1
                         return msg
+                if self.bad:
+                    raise AssertionError(f"the hub sent {self.bad[0]}")
                 if self.closed:
                     raise AssertionError(f"closed while waiting for {t}: {self.log[-3:]}")
                 self._new.clear()
@@ -71,6 +79,8 @@ class Client:
                         self._seen = max(self._seen, i + 1)
                         return self.log[i]
                 start = len(self.log)
+                if self.bad:
+                    raise AssertionError(f"the hub sent {self.bad[0]}")
                 if self.closed:
                     raise AssertionError("closed while waiting")
                 self._new.clear()

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import pytest
 from textual.pilot import Pilot
 
+import gambit_tui.app as app_module
 from gambit_tui.app import GambitApp
 from protocol.connection import queue_pair
 from protocol.term import TermInfo
@@ -22,6 +23,8 @@ from tests.hub.conftest import fast_config
 
 # The apps under test run as the server runs them (Textual's corrections, tables drawn at once).
 host_many_apps()
+# ... and as a debug run: a message the protocol does not list is logged and dropped.
+app_module.CHECK_MESSAGES = True
 
 
 def tui_config(**overrides):
