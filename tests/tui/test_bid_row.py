@@ -68,7 +68,8 @@ def bids_on(screen: str) -> bool:
 async def terminal_problem(pilot: Pilot, term: FakeTerminal, table: ProphetTableScreen) -> str:
     """What is wrong with the bid row, laid out and on the terminal, once the screen has
     settled ("" if nothing): within a second (a toast may be coming or going, the screen
-    recomposing) the row must be laid out and the terminal show what Textual draws."""
+    recomposing) the row must be laid out and shown, and the whole terminal show what Textual
+    draws."""
     app = pilot.app
     problem = ""
     for _ in range(20):
@@ -79,23 +80,25 @@ async def terminal_problem(pilot: Pilot, term: FakeTerminal, table: ProphetTable
         shown, drawn = term.screen(), whole_screen(app)
         if placed is None or placed[0].height != 3:
             problem = f"the bid row is not laid out ({placed})\n{shown}"
-        elif not bids_on(shown) or _rows(shown, placed[0]) != _rows(drawn, placed[0]):
-            # (The bid row's own rows: a toast leaving elsewhere on the screen is another
-            # matter, see _rows.)
+        elif not bids_on(shown) or shown != drawn:
             problem = f"the terminal shows\n{shown}\n--- Textual draws ---\n{drawn}"
         else:
             return ""
     return problem
 
 
-def _rows(screen: str, region) -> list[str]:
-    """The rows of ``screen`` that ``region`` spans (the bid row, border to border).
-
-    Only these are compared: once, in a full run of the suite, a toast that had just gone
-    ("The next game has started.") was still on the terminal over the seats panel more than a
-    second later, the bid row drawn right (noted with issue 18; a test of its own is to come).
-    """
-    return screen.splitlines()[region.y : region.y + region.height]
+async def whole_terminal_problem(pilot: Pilot, term: FakeTerminal) -> str:
+    """What the terminal shows that Textual would not draw, once the screen has settled
+    (within a second; "" if nothing)."""
+    app = pilot.app
+    problem = ""
+    for _ in range(20):
+        await pilot.pause(0.05)
+        shown, drawn = term.screen(), whole_screen(app)
+        if shown == drawn:
+            return ""
+        problem = f"the terminal shows\n{shown}\n--- Textual draws ---\n{drawn}"
+    return problem
 
 
 async def dialog_until_bid(pilot: Pilot, table: ProphetTableScreen) -> None:
