@@ -15,7 +15,7 @@ update), ``full_frames`` (whole-screen repaints during the actions), ``all_drawn
 
 ``--without`` takes out one of the app host's corrections to Textual for the run, to measure
 what it saves (docs/textual-patches.md): ``divide``, ``count_parameters``, ``changed_rows``,
-``hidden_screens``, ``shown_bindings``.
+``hidden_screens``, ``shown_bindings``, ``laid_out_map``.
 """
 
 from __future__ import annotations
@@ -232,7 +232,7 @@ def without(patch: str) -> None:
     from textual.strip import Strip
 
     from gambit_tui.widgets.footer import GambitFooter
-    from server.apphost import hidden_screens, textual_patches
+    from server.apphost import hidden_screens, laid_out_map, textual_patches
 
     if patch == "divide":
         Strip.divide = textual_patches._divide  # type: ignore[method-assign]
@@ -244,6 +244,9 @@ def without(patch: str) -> None:
         App._background_screens = hidden_screens.TEXTUALS  # type: ignore[method-assign]
     elif patch == "shown_bindings":
         GambitFooter.shown_bindings = None
+    elif patch == "laid_out_map":
+        for name, value in laid_out_map.TEXTUALS.items():
+            setattr(Compositor, name, value)
     else:
         raise SystemExit(f"no such patch: {patch}")
 
