@@ -50,7 +50,7 @@ class Shared:
     of its view (None: no game). The info as readers hold it, and its delta (and the public
     part's) from an earlier change's, are made once, however many readers there are."""
 
-    __slots__ = ("_deltas", "_frames", "_snapshot", "info", "public", "serial")
+    __slots__ = ("_deltas", "_frames", "_snapshot", "_tails", "info", "public", "serial")
 
     def __init__(
         self, info: dict[str, Any], public: dict[str, Any] | None, last: Shared | None = None
@@ -66,6 +66,9 @@ class Shared:
         self._deltas: dict[int, tuple[Any, Any, Any]] = {}
         #: Per earlier change: the shared sets' and adds' encodings (see :meth:`encoded_from`).
         self._frames: dict[int, tuple[int, bytes, int, bytes] | None] = {}
+        #: Per earlier change and events added: a frame's end, from its ``delta`` on, for
+        #: seats whose own part only gained those events (see :meth:`SentLogs.frame`).
+        self._tails: dict[tuple[int, tuple[int, ...]], tuple[list[Any], bytes]] = {}
 
     def snapshot(self) -> dict[str, Any]:
         """The info as the readers hold it: a msgpack copy, made when it is first sent (it
@@ -215,7 +218,23 @@ class SentLogs:
                             "private": private,
                             "view": message["view"],
                         }
-                        return _delta_frame(table, seat, encoded, mine)
+                        my_sets, my_adds = mine
+                        if my_sets or len(my_adds) > 1:
+                            return _delta_frame(table, seat, encoded, mine)
+                        # Most seats at most moves: their own part only gained the events
+                        # every other such seat gains, the very same objects. Their frames
+                        # differ only by the seat: the rest is joined once per change.
+                        added = my_adds[0][1] if my_adds else []
+                        if my_adds and my_adds[0][0] != ["view", "events"]:
+                            return _delta_frame(table, seat, encoded, mine)
+                        last = before["shared"]
+                        key = (last.serial, tuple(map(id, added)))
+                        found = shared._tails.get(key)
+                        if found is None:
+                            # (``added`` is kept with it: the ids stay those objects')
+                            found = shared._tails[key] = (added, _delta_tail(encoded, mine))
+                        body = b"".join((_START, _packb(table), _SEAT, _packb(seat), found[1]))
+                        return HEADER.pack(len(body)) + body
         body = _packb(self.shrink(message))
         return HEADER.pack(len(body)) + body
 
@@ -302,18 +321,22 @@ def _delta_frame(
 ) -> bytes:
     """A delta message's frame, from the shared entries' encodings (counted) and the seat's
     own (sets, adds), in the order :meth:`SentLogs.shrink` puts them."""
+    body = b"".join((_START, _packb(table), _SEAT, _packb(seat), _delta_tail(shared, mine)))
+    return HEADER.pack(len(body)) + body
+
+
+def _delta_tail(shared: tuple[int, bytes, int, bytes], mine: Any) -> bytes:
+    """A delta frame's end: the ``delta`` key and its map."""
     n_sets, set_bytes, n_adds, add_bytes = shared
     my_sets, my_adds = mine
     n_sets += len(my_sets)
     n_adds += len(my_adds)
-    parts = [_START, _packb(table), _SEAT, _packb(seat), _DELTA_KEY]
-    parts.append(bytes((0x80 | (n_sets > 0) + (n_adds > 0),)))
+    parts = [_DELTA_KEY, bytes((0x80 | (n_sets > 0) + (n_adds > 0),))]
     if n_sets:
         parts += (_SET, _array_header(n_sets), set_bytes, _items(my_sets))
     if n_adds:
         parts += (_ADD, _array_header(n_adds), add_bytes, _items(my_adds))
-    body = b"".join(parts)
-    return HEADER.pack(len(body)) + body
+    return b"".join(parts)
 
 
 def _own_entries(old: dict[str, Any], new: dict[str, Any]) -> Any:
