@@ -342,7 +342,8 @@ def _delta_tail(shared: tuple[int, bytes, int, bytes], mine: Any) -> bytes:
 def _own_entries(old: dict[str, Any], new: dict[str, Any]) -> Any:
     """``_entries(old, new, ["view"])`` of a seat's own part of the view, found at once
     when all that changed is its events growing (most seats at most moves: a move shows
-    them the public events and nothing of their own): the rest is compared in one go."""
+    them the public events and nothing of their own): the rest is compared in one go (as
+    ``==`` compares: a field keeps one type, see above)."""
     events, was = new.get("events"), old.get("events")
     if type(events) is list and type(was) is list and old.keys() == new.keys():
         new["events"] = was  # (for the comparison only: ``new`` is given back as it was)
