@@ -24,7 +24,9 @@ handed to NATS), ``actions``, ``client_actions_per_s`` (against
 fall behind), ``client_cpu_percent`` (all client processes together, of one core: they
 share the machine's cores with the hub), ``lobby_bytes_per_player_per_s`` (lobby and
 lobby_update frames the clients received), ``store_commit_ms_p99`` (the hub's commits,
-SQLite), ``machine_cores`` and ``loadavg_1m_at_end``.
+SQLite), ``machine_cores`` and ``loadavg_1m_at_end``; and per action measured, the hub's
+``hub_cpu_ms_per_action``, ``commits_per_action``, ``publishes_per_action`` (NATS
+messages the hub sent) and ``bus_messages_in_per_action`` (messages from the gateways).
 """
 
 from __future__ import annotations
@@ -95,6 +97,15 @@ async def hub_role(args: argparse.Namespace) -> None:
     await hub.start()
     tune_gc()  # as `gambit hub` does
     bus = HubBus(hub, args.bus, TOKEN)
+    received = 0  # messages from the gateways
+    on_message = bus._on_message
+
+    async def counted_on_message(msg: Any) -> None:
+        nonlocal received
+        received += 1
+        await on_message(msg)
+
+    bus._on_message = counted_on_message  # type: ignore[method-assign]
     await bus.start()
 
     measuring = False
@@ -144,15 +155,26 @@ async def hub_role(args: argparse.Namespace) -> None:
         profiler = cProfile.Profile()
     if args.profile and args.profile_ramp:
         profiler.enable()  # the players' arrival too
+    publishes = 0
+    publish = bus.nc.publish
+
+    async def counted_publish(subject: str, payload: bytes) -> None:
+        nonlocal publishes
+        publishes += 1
+        await publish(subject, payload)
+
+    bus._sender._publish = counted_publish  # type: ignore[union-attr]
     print("hub ready", flush=True)
     await asyncio.sleep(args.warmup)
     measuring = True
     if profiler is not None:
         profiler.enable()
     cpu0, wall0 = cpu_seconds(os.getpid()), time.monotonic()
+    commits0, publishes0, received0 = store.commits, publishes, received
     await asyncio.sleep(args.seconds)
     cpu1, wall1 = cpu_seconds(os.getpid()), time.monotonic()
     measuring = False
+    n = max(1, len(latencies))
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(args.profile)
@@ -162,6 +184,10 @@ async def hub_role(args: argparse.Namespace) -> None:
         "action_to_published_ms_p50": round(1000 * (percentile(latencies, 0.5) or 0), 2),
         "action_to_published_ms_p99": round(1000 * (percentile(latencies, 0.99) or 0), 2),
         "store_commit_ms_p99": round(1000 * (percentile(commits, 0.99) or 0), 2),
+        "hub_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / n, 3),
+        "commits_per_action": round((store.commits - commits0) / n, 3),
+        "publishes_per_action": round((publishes - publishes0) / n, 3),
+        "bus_messages_in_per_action": round((received - received0) / n, 3),
         "tables": len(hub.tables),
     }
     print("HUB " + json.dumps(result), flush=True)

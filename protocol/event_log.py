@@ -30,11 +30,12 @@ private part's, never the same key in both).
 from __future__ import annotations
 
 import itertools
+import threading
 from typing import Any
 
 import msgpack
 
-from .codec import ProtocolError
+from .codec import HEADER, ProtocolError
 
 #: The field of a table message that says it is a delta of the last one.
 DELTA = "delta"
@@ -49,7 +50,7 @@ class Shared:
     of its view (None: no game). The info as readers hold it, and its delta (and the public
     part's) from an earlier change's, are made once, however many readers there are."""
 
-    __slots__ = ("_deltas", "_snapshot", "info", "public", "serial")
+    __slots__ = ("_deltas", "_frames", "_snapshot", "_tails", "info", "public", "serial")
 
     def __init__(
         self, info: dict[str, Any], public: dict[str, Any] | None, last: Shared | None = None
@@ -63,6 +64,11 @@ class Shared:
         #: Per earlier change (by serial, so that no chain of changes is kept alive): the
         #: info's sets and adds, and the public part's (None: it lost a key).
         self._deltas: dict[int, tuple[Any, Any, Any]] = {}
+        #: Per earlier change: the shared sets' and adds' encodings (see :meth:`encoded_from`).
+        self._frames: dict[int, tuple[int, bytes, int, bytes] | None] = {}
+        #: Per earlier change and events added: a frame's end, from its ``delta`` on, for
+        #: seats whose own part only gained those events (see :meth:`SentLogs.frame`).
+        self._tails: dict[tuple[int, tuple[int, ...]], tuple[list[Any], bytes]] = {}
 
     def snapshot(self) -> dict[str, Any]:
         """The info as the readers hold it: a msgpack copy, made when it is first sent (it
@@ -82,6 +88,23 @@ class Shared:
             if before.public is not None and self.public is not None:
                 public = _entries(before.public, self.public, ["view"])
             found = self._deltas[before.serial] = (sets, adds, public)
+        return found
+
+    def encoded_from(self, before: Shared) -> tuple[int, bytes, int, bytes] | None:
+        """The delta's shared ``set`` and ``add`` entries from ``before`` (the info's, then
+        the public part's), counted and encoded once: every seat's frame starts its lists
+        with them. None when the public part lost a key (its view then goes whole)."""
+        try:
+            return self._frames[before.serial]
+        except KeyError:
+            pass
+        info_sets, info_adds, public = self.delta_from(before)
+        found = None
+        if public is not None:
+            sets = [*info_sets, *public[0]]
+            adds = [*info_adds, *public[1]]
+            found = (len(sets), _items(sets), len(adds), _items(adds))
+        self._frames[before.serial] = found
         return found
 
 
@@ -110,6 +133,47 @@ def _copy(value: Any) -> Any:
     return msgpack.unpackb(msgpack.packb(value), raw=False, strict_map_key=False)
 
 
+class _Packers(threading.local):
+    """One msgpack packer per thread, kept: ``msgpack.packb`` makes a new one (and its
+    buffer) for every value, which costs more than packing a delta's small entries."""
+
+    def __init__(self) -> None:
+        self.pack = msgpack.Packer(use_bin_type=True).pack
+
+
+_packers = _Packers()
+
+
+def _packb(value: Any) -> bytes:
+    """``msgpack.packb(value, use_bin_type=True)``, the same bytes."""
+    return _packers.pack(value)
+
+
+def _array_header(n: int) -> bytes:
+    if n < 16:
+        return bytes((0x90 | n,))
+    if n < 0x10000:
+        return b"\xdc" + n.to_bytes(2, "big")
+    return b"\xdd" + n.to_bytes(4, "big")
+
+
+def _items(entries: list[Any]) -> bytes:
+    """The encodings of ``entries``' items, one after another (the list's without its
+    header)."""
+    n = len(entries)
+    if not n:
+        return b""
+    return _packb(entries)[1 if n < 16 else 3 if n < 0x10000 else 5 :]
+
+
+# The fixed pieces of a delta frame: {"t": "table", "table": …, "seat": …, "delta": {…}}.
+_START = b"\x84" + _packb("t") + _packb("table") + _packb("table")
+_SEAT = _packb("seat")
+_DELTA_KEY = _packb(DELTA)
+_SET = _packb("set")
+_ADD = _packb("add")
+
+
 class SentLogs:
     """The sender's side, one per connection: the last whole message of each table."""
 
@@ -131,6 +195,48 @@ class SentLogs:
         if kind != "table" or DELTA in message:
             return message
         return self._shrink_general(message)
+
+    def frame(self, message: dict[str, Any]) -> bytes:
+        """The frame of :meth:`shrink`'s answer, the very bytes ``encode`` makes of it. A
+        :class:`TableMessage` that follows one on this connection (every move, every seat)
+        is joined from the shared entries' encodings, made once per change
+        (:meth:`Shared.encoded_from`), and the seat's own: the bulk of each seat's frame is
+        neither compared nor encoded again per seat."""
+        if type(message) is TableMessage:
+            table, seat = message["table"], message["seat"]
+            before = self._sent.get(table)
+            if before is not None and before["seat"] == seat and before["shared"] is not None:
+                shared, private = message.shared, message.private
+                encoded = shared.encoded_from(before["shared"])
+                if encoded is not None and shared.public.keys().isdisjoint(private):
+                    mine = _own_entries(before["private"], private)
+                    if mine is not None:
+                        shared.snapshot()  # the info as it is now, as it goes out
+                        self._sent[table] = {
+                            "seat": seat,
+                            "shared": shared,
+                            "private": private,
+                            "view": message["view"],
+                        }
+                        my_sets, my_adds = mine
+                        if my_sets or len(my_adds) > 1:
+                            return _delta_frame(table, seat, encoded, mine)
+                        # Most seats at most moves: their own part only gained the events
+                        # every other such seat gains, the very same objects. Their frames
+                        # differ only by the seat: the rest is joined once per change.
+                        added = my_adds[0][1] if my_adds else []
+                        if my_adds and my_adds[0][0] != ["view", "events"]:
+                            return _delta_frame(table, seat, encoded, mine)
+                        last = before["shared"]
+                        key = (last.serial, tuple(map(id, added)))
+                        found = shared._tails.get(key)
+                        if found is None:
+                            # (``added`` is kept with it: the ids stay those objects')
+                            found = shared._tails[key] = (added, _delta_tail(encoded, mine))
+                        body = b"".join((_START, _packb(table), _SEAT, _packb(seat), found[1]))
+                        return HEADER.pack(len(body)) + body
+        body = _packb(self.shrink(message))
+        return HEADER.pack(len(body)) + body
 
     def _shrink_general(self, message: dict[str, Any]) -> dict[str, Any]:
         table = message["table"]
@@ -157,7 +263,7 @@ class SentLogs:
             info_sets, info_adds, public = message.shared.delta_from(before["shared"])
             private = message.private
             if message.shared.public.keys().isdisjoint(private):
-                mine = _entries(before["private"], private, ["view"]) if public else None
+                mine = _own_entries(before["private"], private) if public else None
                 if mine is not None:
                     sets = [*info_sets, *public[0], *mine[0]]
                     adds = [*info_adds, *public[1], *mine[1]]
@@ -195,7 +301,7 @@ class SentLogs:
             sent[table] = before
             return self._shrink_general(message)
         info_sets, info_adds, public = shared.delta_from(before["shared"])
-        mine = _entries(before["private"], private, ["view"]) if public else None
+        mine = _own_entries(before["private"], private) if public else None
         if mine is not None:
             sets = [*info_sets, *public[0], *mine[0]] if info_sets or public[0] else mine[0]
             adds = [*info_adds, *public[1], *mine[1]] if info_adds or public[1] else mine[1]
@@ -208,6 +314,50 @@ class SentLogs:
         if adds:
             delta["add"] = adds
         return {"t": "table", "table": table, "seat": seat, DELTA: delta}
+
+
+def _delta_frame(
+    table: int, seat: int | None, shared: tuple[int, bytes, int, bytes], mine: Any
+) -> bytes:
+    """A delta message's frame, from the shared entries' encodings (counted) and the seat's
+    own (sets, adds), in the order :meth:`SentLogs.shrink` puts them."""
+    body = b"".join((_START, _packb(table), _SEAT, _packb(seat), _delta_tail(shared, mine)))
+    return HEADER.pack(len(body)) + body
+
+
+def _delta_tail(shared: tuple[int, bytes, int, bytes], mine: Any) -> bytes:
+    """A delta frame's end: the ``delta`` key and its map."""
+    n_sets, set_bytes, n_adds, add_bytes = shared
+    my_sets, my_adds = mine
+    n_sets += len(my_sets)
+    n_adds += len(my_adds)
+    parts = [_DELTA_KEY, bytes((0x80 | (n_sets > 0) + (n_adds > 0),))]
+    if n_sets:
+        parts += (_SET, _array_header(n_sets), set_bytes, _items(my_sets))
+    if n_adds:
+        parts += (_ADD, _array_header(n_adds), add_bytes, _items(my_adds))
+    return b"".join(parts)
+
+
+def _own_entries(old: dict[str, Any], new: dict[str, Any]) -> Any:
+    """``_entries(old, new, ["view"])`` of a seat's own part of the view, found at once
+    when all that changed is its events growing (most seats at most moves: a move shows
+    them the public events and nothing of their own): the rest is compared in one go (as
+    ``==`` compares: a field keeps one type, see above)."""
+    events, was = new.get("events"), old.get("events")
+    if type(events) is list and type(was) is list and old.keys() == new.keys():
+        new["events"] = was  # (for the comparison only: ``new`` is given back as it was)
+        try:
+            rest_same = new == old
+        finally:
+            new["events"] = events
+        if rest_same:
+            n = len(was)
+            if len(events) == n and events == was:
+                return [], []
+            if n and len(events) > n and events[:n] == was:
+                return [], [[["view", "events"], events[n:]]]
+    return _entries(old, new, ["view"])
 
 
 def _entries(old: dict[str, Any], new: dict[str, Any], path: Path) -> Any:

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from protocol.codec import encode
 from protocol.event_log import SentLogs, Shared, TableMessage, expand
 from server.engine import get_game
 
@@ -23,6 +24,7 @@ def test_shared_deltas_equal_the_general_ones(game, players, options, seed):
     readers = [*range(players), None]
     general = {r: SentLogs() for r in readers}
     shared_logs = {r: SentLogs() for r in readers}
+    framed = {r: SentLogs() for r in readers}  # frames joined from encoded parts
     held = {r: None for r in readers}
     seat_of = {r: r for r in readers}
     options_live = {"speed": 1}  # a hub object the info holds, changed after being sent
@@ -42,7 +44,7 @@ def test_shared_deltas_equal_the_general_ones(game, players, options, seed):
         last = shared
         for reader in readers:
             if rng.random() < 0.03:  # the reader left: the next message goes whole
-                for logs in (general[reader], shared_logs[reader]):
+                for logs in (general[reader], shared_logs[reader], framed[reader]):
                     assert logs.shrink({"t": "left", "table": 7}) == {"t": "left", "table": 7}
                 held[reader] = None
             if reader is not None and rng.random() < 0.02:  # another seat's view now
@@ -61,6 +63,8 @@ def test_shared_deltas_equal_the_general_ones(game, players, options, seed):
             out_general = general[reader].shrink(whole)
             out_shared = shared_logs[reader].shrink(fast)
             assert out_shared == out_general, (step, reader)
+            # The frame joined from parts is the very bytes of the delta's encoding.
+            assert framed[reader].frame(fast) == encode(out_general), (step, reader)
             held[reader] = expand(held[reader], out_shared)
             assert held[reader]["view"] == whole["view"]
             assert held[reader]["info"] == whole["info"]

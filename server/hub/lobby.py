@@ -40,6 +40,10 @@ class LobbyMixin:
         self._lobby_common: frozenset[int] = frozenset()
         #: (valid or None, made at, listing, players by name, online): see _lobby_snapshot.
         self._lobby_cache: tuple[Any, ...] | None = None
+        #: A client was shown a lobby made from that snapshot, which may be older than what
+        #: it shows (lobby_message): the next flush goes through every client, even if no
+        #: row changed, and sends what it showed differently.
+        self._lobby_shown_stale = False
         self._lobby_wakeup = asyncio.Event()
         #: When players' comings and goings were last sent, and the wake-up that sends the
         #: ones held since (see flush_lobby).
@@ -100,6 +104,13 @@ class LobbyMixin:
                 if self._lobby_rows.get(table_id) != info:
                     self._lobby_rows[table_id] = info
                     changed.add(table_id)
+        if not (changed or self._removed_tables or players_due or self._lobby_shown_stale):
+            # Only moves (at thousands of tables, four times a second): no row changed, so
+            # every table's place and every client's lobby is as it was sent. Nothing to go
+            # through, let alone send.
+            self._dirty_tables.clear()
+            return
+        self._lobby_shown_stale = False
         for table_id in self._removed_tables:
             self._lobby_rows.pop(table_id, None)
         players_dirty = players_due
@@ -183,6 +194,7 @@ class LobbyMixin:
             if t.owner == pid or any(pid in (s.player, s.reserved) for s in t.seats)
         ]
         listing = (order, {pid: mine})
+        self._lobby_shown_stale = True
         shown = [t for t in self._tables_for(session, listing) if t in self.tables]
         session.lobby_shown = set(shown)
         listed = self.listed_for(session.player, by_name)

@@ -145,3 +145,37 @@ def test_the_names_online_index_follows_arrivals_renames_and_departures():
     assert names.like("Bob", "b") == "bob"
     names.remove("c")
     assert names.like("Bob", "b") is None and names._by == {}
+
+
+async def test_a_flush_after_moves_alone_goes_through_no_client(hub, monkeypatch):
+    """Moves at thousands of tables mark them for the lobby four times a second; when no row
+    changed, a flush must neither list the tables again nor go through every client."""
+    ada = await connect(hub)
+    await ada.hello("Ada")
+    await ada.send("create_table", game="prophets_gambit", players=5)
+    table = hub.tables[(await ada.expect("table"))["table"]]
+    watcher = await connect(hub)
+    await watcher.hello("Wes")
+    await watcher.expect("lobby")
+    await asyncio.sleep(0.1)
+    hub.flush_lobby()  # the arrivals and the lobby shown from a snapshot are settled
+    listings = [0]
+    real = type(hub)._lobby_listing_now
+
+    def counting(self):
+        listings[0] += 1
+        return real(self)
+
+    monkeypatch.setattr(type(hub), "_lobby_listing_now", counting)
+    mark = len(watcher.log)
+    hub.lobby_table_changed(table)  # as a move does: its row is as it was
+    hub.flush_lobby()
+    assert listings[0] == 0
+    table.games_played += 1  # a row that changed goes out as before
+    hub.lobby_table_changed(table)
+    hub.flush_lobby()
+    assert listings[0] == 1
+    update = await watcher.until(
+        lambda m: watcher.log.index(m) >= mark and m["t"] == "lobby_update"
+    )
+    assert [row["games_played"] for row in update["tables"]] == [table.games_played]
