@@ -9,6 +9,7 @@ decoding exception can reach the code that handles messages.
 from __future__ import annotations
 
 import struct
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,9 +31,25 @@ class ProtocolError(Exception):
         self.message = message
 
 
+class _Packers(threading.local):
+    """One msgpack packer per thread, kept: ``msgpack.packb`` makes a new one (and its
+    buffer) for every value, which costs more than packing a small message (about 4x)."""
+
+    def __init__(self) -> None:
+        self.pack = msgpack.Packer(use_bin_type=True).pack
+
+
+_packers = _Packers()
+
+
+def packb(value: Any) -> bytes:
+    """``msgpack.packb(value, use_bin_type=True)``: the same bytes, without a new packer."""
+    return _packers.pack(value)
+
+
 def encode(message: dict[str, Any]) -> bytes:
     """One frame for one message."""
-    body = msgpack.packb(message, use_bin_type=True)
+    body = _packers.pack(message)
     return HEADER.pack(len(body)) + body
 
 

@@ -30,12 +30,11 @@ private part's, never the same key in both).
 from __future__ import annotations
 
 import itertools
-import threading
 from typing import Any
 
 import msgpack
 
-from .codec import HEADER, ProtocolError
+from .codec import HEADER, ProtocolError, packb
 
 #: The field of a table message that says it is a delta of the last one.
 DELTA = "delta"
@@ -133,20 +132,7 @@ def _copy(value: Any) -> Any:
     return msgpack.unpackb(msgpack.packb(value), raw=False, strict_map_key=False)
 
 
-class _Packers(threading.local):
-    """One msgpack packer per thread, kept: ``msgpack.packb`` makes a new one (and its
-    buffer) for every value, which costs more than packing a delta's small entries."""
-
-    def __init__(self) -> None:
-        self.pack = msgpack.Packer(use_bin_type=True).pack
-
-
-_packers = _Packers()
-
-
-def _packb(value: Any) -> bytes:
-    """``msgpack.packb(value, use_bin_type=True)``, the same bytes."""
-    return _packers.pack(value)
+_packb = packb
 
 
 def _array_header(n: int) -> bytes:

@@ -20,6 +20,7 @@ from typing import Any
 
 import msgpack
 
+from protocol.codec import packb
 from protocol.connection import ConnectionClosed, InboxConnection
 
 log = logging.getLogger(__name__)
@@ -47,8 +48,7 @@ MAX_FRAME = 8 * 1024 * 1024
 Handler = Callable[[int, int, bytes], None]
 
 
-def pack(value: Any) -> bytes:
-    return msgpack.packb(value, use_bin_type=True)
+pack = packb
 
 
 def unpack(data: bytes) -> Any:

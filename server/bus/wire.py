@@ -25,6 +25,8 @@ from typing import Any
 
 import msgpack
 
+from protocol.codec import packb
+
 log = logging.getLogger(__name__)
 
 PREFIX = "gambit"
@@ -63,8 +65,7 @@ def gateway_wildcard(gateway: str) -> str:
     return f"{PREFIX}.gw.{gateway}.>"
 
 
-def pack(value: Any) -> bytes:
-    return msgpack.packb(value, use_bin_type=True)
+pack = packb
 
 
 def unpack(data: bytes) -> Any:

@@ -13,9 +13,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-import msgpack
-
-from protocol.codec import HEADER
+from protocol.codec import HEADER, packb
 
 
 class Prepared(dict):
@@ -28,9 +26,8 @@ class Prepared(dict):
         self.frame = frame
 
 
-def packed(value: Any) -> bytes:
-    """One value's msgpack encoding, as ``protocol.codec.encode`` makes it."""
-    return msgpack.packb(value, use_bin_type=True)
+#: One value's msgpack encoding, as ``protocol.codec.encode`` makes it.
+packed = packb
 
 
 def _header(n: int, fix: int, b16: int, b32: int) -> bytes:

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 
+from protocol.codec import packb
+
 if TYPE_CHECKING:
     import contextlib
     import sqlite3
@@ -15,8 +17,7 @@ if TYPE_CHECKING:
 MOTD_KEY = "motd"
 
 
-def _pack(value: Any) -> bytes:
-    return msgpack.packb(value, use_bin_type=True)
+_pack = packb
 
 
 def _unpack(data: bytes) -> Any:

@@ -34,6 +34,8 @@ from typing import Any
 import msgpack
 import platformdirs
 
+from protocol.codec import packb
+
 from . import schema
 from .moderation import ModerationStore
 from .names import name_key, skeleton  # name_key is still importable from here
@@ -88,8 +90,7 @@ def pot_account(table_id: int) -> str:
     return f"pot:{table_id}"
 
 
-def _pack(value: Any) -> bytes:
-    return msgpack.packb(value, use_bin_type=True)
+_pack = packb
 
 
 def _unpack(data: bytes | None) -> Any:
