@@ -16,11 +16,18 @@ import logging
 import secrets
 import unicodedata
 from collections import Counter, OrderedDict
-from typing import Any, TextIO
+from collections.abc import Callable
+from typing import Any
 
 from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
-from protocol.messages import MAX_NAME, PROTOCOL_VERSION, error, validate_client
+from protocol.messages import (
+    CLIENT_MESSAGES,
+    MAX_NAME,
+    PROTOCOL_VERSION,
+    error,
+    validate_client,
+)
 from server.engine import RulesError, all_games
 from server.store import NameTaken, Store, mixed_script
 from server.store.names import scripts
@@ -41,8 +48,8 @@ from .outbox import Outbox
 from .play import PlayMixin
 from .replays import ReplayMixin
 from .seating import SeatingMixin
-from .session import Player, Session
-from .social import SocialMixin
+from .session import Player, Session, need_player
+from .social import Social
 from .table import Table
 
 log = logging.getLogger(__name__)
@@ -55,7 +62,6 @@ class Hub(
     LobbyMixin,
     SeatingMixin,
     PlayMixin,
-    SocialMixin,
     GuestsMixin,
     HistoryMixin,
     ReplayMixin,
@@ -88,16 +94,15 @@ class Hub(
         #: (metrics). And what was refused, by code (over budget, too many tables…).
         self.action_hooks: list[Any] = []
         self.admin = Admin(self)
-        #: Each chat channel's last lines (lobby, or a table id), and the chat log file.
-        self.recent_chat: dict[Any, Any] = {}
-        self.chat_log: TextIO | None = None
-        if self.config.chat_log:
-            self.chat_log = open(self.config.chat_log, "a", encoding="utf-8")  # noqa: SIM115
         self.refusals: Counter[str] = Counter()
         self._init_play()
         self._init_entropy()
         self._init_lobby()
         self._init_duplicate()
+        # The parts: each owns its state and the messages of its concern.
+        self.social = Social(self)
+        #: Message type → the handler that answers it (see :meth:`handle`).
+        self.handlers: dict[str, Callable[[Session, dict[str, Any]], None]] = self._routes()
 
     # --- life cycle --------------------------------------------------------------------------
 
@@ -118,9 +123,7 @@ class Hub(
 
     async def stop(self) -> None:
         self._stopped = True
-        if self.chat_log is not None:
-            self.chat_log.close()
-            self.chat_log = None
+        self.social.close()
         for handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
@@ -276,6 +279,25 @@ class Hub(
 
         self.outbox.then(hang_up)
 
+    def _routes(self) -> dict[str, Callable[[Session, dict[str, Any]], None]]:
+        """Each client message type and the part that answers it."""
+        social = self.social
+        routes = {
+            "hello": self.on_hello,
+            "profile": self.on_profile,
+            "ping": self.on_ping,
+            "admin": self.on_admin,
+            "chat": social.on_chat,
+            "ignore": social.on_ignore,
+            "report": social.on_report,
+            "friend": social.on_friend,
+            "invite": social.on_invite,
+        }
+        for kind in CLIENT_MESSAGES:  # (the rest: still on the hub)
+            if kind not in routes:
+                routes[kind] = getattr(self, f"on_{kind}")
+        return routes
+
     def handle(self, session: Session, message: dict | ProtocolError) -> None:
         """Validate and dispatch one message; refusals become ``error`` replies."""
         try:
@@ -284,7 +306,7 @@ class Hub(
             self._refuse_frame(session, err)
             return
         kind = message["t"]
-        handler = getattr(self, f"on_{kind}")
+        handler = self.handlers[kind]
         try:
             if session.player is not None:
                 session.player.budget.spend(kind)
@@ -374,10 +396,10 @@ class Hub(
         session.push(self.lobby_message(session))
         self.player_back(player)
         if not guest and self.store.friend_requests_to(pid):
-            session.push(self.friends_message(player))  # requests that came while away
+            session.push(self.social.friends_message(player))  # requests that came while away
         invites = self.store.invites_for(pid)
         if invites:
-            session.push({"t": "invites", "invites": [self.invite_info(i) for i in invites]})
+            session.push({"t": "invites", "invites": [self.social.invite_info(i) for i in invites]})
 
     def on_profile(self, session: Session, message: dict[str, Any]) -> None:
         player = self.need_player(session)
@@ -473,10 +495,13 @@ class Hub(
         """The name of another player online called ``name`` (ignoring case) or a lookalike."""
         return self.online_names.like(name, pid)
 
+    def name_of(self, player_id: str) -> str:
+        """A player's name now (the hub's own map for those it knows, else the store's)."""
+        known = self.names.get(player_id)
+        return known or (self.store.get_player(player_id) or {}).get("name") or "?"
+
     def need_player(self, session: Session) -> Player:
-        if session.player is None:
-            raise HubError("hello_first", "Say hello first.")
-        return session.player
+        return need_player(session)
 
     def you(self, player: Player) -> dict[str, Any]:
         return {
