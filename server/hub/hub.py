@@ -39,8 +39,8 @@ from .config import HubConfig
 from .duplicate import DuplicateMixin
 from .entropy import EntropyMixin
 from .errors import HubError, said
-from .guests import GuestsMixin
-from .history import HistoryMixin
+from .guests import Guests
+from .history import History
 from .limits import Budget
 from .lobby import LobbyMixin
 from .online_names import OnlineNames
@@ -62,8 +62,6 @@ class Hub(
     LobbyMixin,
     SeatingMixin,
     PlayMixin,
-    GuestsMixin,
-    HistoryMixin,
     ReplayMixin,
     DuplicateMixin,
     EntropyMixin,
@@ -101,6 +99,8 @@ class Hub(
         self._init_duplicate()
         # The parts: each owns its state and the messages of its concern.
         self.social = Social(self)
+        self.guests = Guests(self)
+        self.history = History(self)
         #: Message type → the handler that answers it (see :meth:`handle`).
         self.handlers: dict[str, Callable[[Session, dict[str, Any]], None]] = self._routes()
 
@@ -110,7 +110,7 @@ class Hub(
         """Rebuild the tables that were running when the server last stopped (or died)."""
         self.restore_tables()
         # No guest survives a restart (a guest is one connection): their chips go home now.
-        guests, chips = self.retire_guests()
+        guests, chips = self.guests.retire_guests()
         self.resume_tables()
         self._start_lobby()
         self.recovered = {"tables": len(self.tables), "guests": guests, "guest_chips": chips}
@@ -129,7 +129,7 @@ class Hub(
         self._timers.clear()
         self._stop_lobby()
         # Every guest's connection ends here and none can come back as the same guest.
-        guests, chips = self.retire_guests()
+        guests, chips = self.guests.retire_guests()
         if chips:
             log.info("stopping: %d chip(s) of %d guest(s) went back to the bank", chips, guests)
         self.commit()
@@ -292,6 +292,9 @@ class Hub(
             "report": social.on_report,
             "friend": social.on_friend,
             "invite": social.on_invite,
+            "history": self.history.on_history,
+            "leaderboard": self.history.on_leaderboard,
+            "player": self.history.on_player,
         }
         for kind in CLIENT_MESSAGES:  # (the rest: still on the hub)
             if kind not in routes:
@@ -570,7 +573,7 @@ class Hub(
             self.lobby_players_changed()
             self.player_gone(player)
             if player.guest:
-                self.guest_left(player.id)
+                self.guests.guest_left(player.id)
 
     def on_admin(self, session: Session, message: dict[str, Any]) -> None:
         self.admin.handle(session, message)

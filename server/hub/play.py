@@ -219,10 +219,10 @@ class PlayMixin:
             self.draw_deal(table)
             table.dealer = get_game(table.game).next_dealer(table.dealer, table.players)
             # The pot is paid: seats kept for guests who are gone pass to their stand-ins.
-            gone = self.end_gone_guests_reservations(table)
+            gone = self.guests.end_gone_guests_reservations(table)
             self.save(table)
             for pid in gone:
-                self.send_guest_chips_home(pid)
+                self.guests.send_guest_chips_home(pid)
         for pid in filter(None, humans):
             if pid in self.players:
                 self.players[pid].push({"t": "you", **self.you(self.players[pid])})
@@ -554,7 +554,7 @@ class PlayMixin:
             return
         table.seats[index] = Seat(bot=self.config.standin_bot, reserved=player_id)
         self.after_seat_change(table)
-        self.guest_left(player_id)  # a guest cannot come back for the seat
+        self.guests.guest_left(player_id)  # a guest cannot come back for the seat
 
     def player_back(self: Hub, player: Player) -> None:
         """A player connected within the grace period: their seats are theirs again.

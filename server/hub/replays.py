@@ -54,7 +54,7 @@ class ReplayMixin:
         row = self.store.game(game_id)
         if row is None:
             raise HubError("no_game", "There is no finished game {game}.", game=game_id)
-        names = {pid: self._name_of(pid) for pid in row["players"] if pid is not None}
+        names = {pid: self.name_of(pid) for pid in row["players"] if pid is not None}
         return records.from_game(row, names)
 
     def on_record(self: Hub, session: Session, message: dict[str, Any]) -> None:

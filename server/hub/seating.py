@@ -250,12 +250,12 @@ class SeatingMixin:
             self.cancel(key)
         if table.state is not None and not table.state.is_over:
             self.refund_pot(table)
-        guests = self.guests_at(table)
+        guests = self.guests.guests_at(table)
         self.duplicate_table_closed(table)
         del self.tables[table.id]
         self.store.delete_table(table.id)
         for pid in guests:
-            self.send_guest_chips_home(pid)
+            self.guests.send_guest_chips_home(pid)
         for session in self.spectators.pop(table.id, set()):
             session.spectating.discard(table.id)
             session.push({"t": "left", "table": table.id})
