@@ -15,7 +15,7 @@ import contextlib
 import logging
 import secrets
 import unicodedata
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -37,7 +37,7 @@ from .admin import Admin, is_local_admin
 from .chat import RateLimiter
 from .config import HubConfig
 from .duplicate import DuplicateMixin
-from .entropy import EntropyMixin
+from .entropy import Entropy
 from .errors import HubError, said
 from .guests import Guests
 from .history import History
@@ -46,7 +46,7 @@ from .lobby import LobbyMixin
 from .online_names import OnlineNames
 from .outbox import Outbox
 from .play import PlayMixin
-from .replays import ReplayMixin
+from .replays import Replays
 from .seating import SeatingMixin
 from .session import Player, Session, need_player
 from .social import Social
@@ -62,9 +62,7 @@ class Hub(
     LobbyMixin,
     SeatingMixin,
     PlayMixin,
-    ReplayMixin,
     DuplicateMixin,
-    EntropyMixin,
 ):
     """Lobby, tables, seats, timers, bots and money for every connected player."""
 
@@ -76,8 +74,6 @@ class Hub(
         self.online_names = OnlineNames()
         self.tables: dict[int, Table] = {}
         self.names: dict[str, str] = {}  # player id → display name, for everyone we have met
-        #: Finished games being stepped through, by (session, game): see replays.py.
-        self.replay_cursors: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self._tasks: set[asyncio.Task] = set()
         self._timers: dict[Any, asyncio.TimerHandle] = {}
         self._stopped = False  # once stopped, sessions that wind down schedule no timers
@@ -94,13 +90,14 @@ class Hub(
         self.admin = Admin(self)
         self.refusals: Counter[str] = Counter()
         self._init_play()
-        self._init_entropy()
         self._init_lobby()
         self._init_duplicate()
         # The parts: each owns its state and the messages of its concern.
         self.social = Social(self)
         self.guests = Guests(self)
         self.history = History(self)
+        self.replays = Replays(self)
+        self.entropy = Entropy(self)
         #: Message type → the handler that answers it (see :meth:`handle`).
         self.handlers: dict[str, Callable[[Session, dict[str, Any]], None]] = self._routes()
 
@@ -295,6 +292,9 @@ class Hub(
             "history": self.history.on_history,
             "leaderboard": self.history.on_leaderboard,
             "player": self.history.on_player,
+            "record": self.replays.on_record,
+            "replay": self.replays.on_replay,
+            "entropy": self.entropy.on_entropy,
         }
         for kind in CLIENT_MESSAGES:  # (the rest: still on the hub)
             if kind not in routes:

@@ -82,10 +82,9 @@ class PlayMixin:
             self.after_seat_change(table)
             return
         deal = self.draw_deal(table)
-        if not waited and self.wait_for_entropy(table):
+        if not waited and self.entropy.wait(table):
             return
-        self.cancel(("entropy", table.id))
-        self.entropy_starts.discard(table.id)
+        self.entropy.stop_waiting(table.id)
         self.duplicate_game_starts(table)  # seats turn, and who sees this game is noted
         deals.close(deal, [i for i, s in enumerate(table.seats) if s.player is not None])
         game = get_game(table.game)

@@ -141,7 +141,7 @@ class SeatingMixin:
         for session in player.sessions:
             session.spectating.discard(table.id)
             self.spectators.get(table.id, set()).discard(session)
-        self.entropy_seats_changed(table)
+        self.entropy.seats_changed(table)
         self.save(table)
         self.table_changed(table)
 
@@ -241,7 +241,7 @@ class SeatingMixin:
         if not table.humans() and not reserved:
             self.close_table(table)
             return
-        self.entropy_seats_changed(table)
+        self.entropy.seats_changed(table)
         self.save(table)
         self.table_changed(table)
 

@@ -70,7 +70,7 @@ async def test_tables_of_a_set_deal_the_same_cards_and_compare_results(hub, stor
     assert [row[0]["bot"] for row in dup["others"][1:]] == ["heuristic", "heuristic"]
     # The record says why the deal was not fair.
     assert theirs["deal"]["fair"] is False and "duplicate set" in theirs["deal"]["note"]
-    report = verify(hub._finished_record(theirs["id"]))  # what `gambit verify` checks
+    report = verify(hub.replays.finished_record(theirs["id"]))  # what `gambit verify` checks
     assert report.verdict == NOT_FAIR and all(ok for ok, _ in report.checks[:-1]), report.lines()
     await ada.close()
     await bob.close()
