@@ -36,7 +36,7 @@ from . import ratings
 from .admin import Admin, is_local_admin
 from .chat import RateLimiter
 from .config import HubConfig
-from .duplicate import DuplicateMixin
+from .duplicate import Duplicate
 from .entropy import Entropy
 from .errors import HubError, said
 from .guests import Guests
@@ -62,7 +62,6 @@ class Hub(
     LobbyMixin,
     SeatingMixin,
     PlayMixin,
-    DuplicateMixin,
 ):
     """Lobby, tables, seats, timers, bots and money for every connected player."""
 
@@ -91,13 +90,13 @@ class Hub(
         self.refusals: Counter[str] = Counter()
         self._init_play()
         self._init_lobby()
-        self._init_duplicate()
         # The parts: each owns its state and the messages of its concern.
         self.social = Social(self)
         self.guests = Guests(self)
         self.history = History(self)
         self.replays = Replays(self)
         self.entropy = Entropy(self)
+        self.duplicate = Duplicate(self)
         #: Message type → the handler that answers it (see :meth:`handle`).
         self.handlers: dict[str, Callable[[Session, dict[str, Any]], None]] = self._routes()
 

@@ -81,11 +81,11 @@ class PlayMixin:
             table.status = "waiting"
             self.after_seat_change(table)
             return
-        deal = self.draw_deal(table)
+        deal = self.duplicate.draw_deal(table)
         if not waited and self.entropy.wait(table):
             return
         self.entropy.stop_waiting(table.id)
-        self.duplicate_game_starts(table)  # seats turn, and who sees this game is noted
+        self.duplicate.game_starts(table)  # seats turn, and who sees this game is noted
         deals.close(deal, [i for i, s in enumerate(table.seats) if s.player is not None])
         game = get_game(table.game)
         # The seed whose commitment the table has been showing, mixed with players' values.
@@ -210,12 +210,12 @@ class PlayMixin:
                 deal=deal,
                 results=results,
             )
-            self.note_duplicate_result(table, outcome, results)
+            self.duplicate.note_result(table, outcome, results)
             table.status = "between"
             table.games_played += 1
             # The next game's seed is drawn now, so its commitment shows before it is dealt.
             table.deal = None
-            self.draw_deal(table)
+            self.duplicate.draw_deal(table)
             table.dealer = get_game(table.game).next_dealer(table.dealer, table.players)
             # The pot is paid: seats kept for guests who are gone pass to their stand-ins.
             gone = self.guests.end_gone_guests_reservations(table)
@@ -348,7 +348,7 @@ class PlayMixin:
         info = self.table_info(table)
         # The commitment to the deal in play (or the next one): at the table, not in the lobby.
         info["deal"] = deals.public(table.deal)
-        info["duplicate"] = self.duplicate_info(table)
+        info["duplicate"] = self.duplicate.info(table)
         now = asyncio.get_running_loop().time()
         # (each seat's own key, not a pass over every table's deadlines at every move)
         deadlines = self.deadlines
@@ -594,7 +594,7 @@ class PlayMixin:
                 table.deal_log.deals = dealt
             self.tables[table.id] = table
             log.info("restored table %s (%s, %s)", table.id, table.game, table.status)
-        self.restore_duplicate_sets()
+        self.duplicate.restore()
 
     def resume_tables(self: Hub) -> None:
         """After a restart: absent players get their grace period, games go on."""

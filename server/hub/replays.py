@@ -72,7 +72,7 @@ class Replays:
         (the seed revealed) and the verdict of checking it (``docs/fair-deals.md``)."""
         player = need_player(session)
         record = self.finished_record(message["game"])
-        self.hub.duplicate_may_open(player, record)  # a set's game someone may yet hold
+        self.hub.duplicate.may_open(player, record)  # a set's game someone may yet hold
         report = verify(record)
         deal = record.get("deal") or {}
         session.push(
@@ -122,7 +122,7 @@ class Replays:
         game_id, seat = message["game"], message.get("seat")
         cursor = self._cursor(session, game_id, message["step"])
         record, state = cursor.record, cursor.state
-        self.hub.duplicate_may_open(player, record)
+        self.hub.duplicate.may_open(player, record)
         players = len(record["seats"])
         if seat is not None and seat >= players:
             raise HubError("no_seat", "This game had seats 0 to {last}.", last=players - 1)

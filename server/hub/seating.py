@@ -73,8 +73,8 @@ class SeatingMixin:
             timer=float(message.get("timer", self.config.turn_timer)),
         )
         if message.get("duplicate"):
-            self.join_duplicate_set(table, message["duplicate"], player)
-        self.draw_deal(table)  # its first deal's commitment shows from the start
+            self.duplicate.join(table, message["duplicate"], player)
+        self.duplicate.draw_deal(table)  # its first deal's commitment shows from the start
         self.tables[table.id] = table
         self.sit(table, 0, player)  # the creator takes the first seat (and saves the table)
         self.lobby_table_changed(table)
@@ -114,7 +114,7 @@ class SeatingMixin:
                 player.push({"t": "stand_in", "table": table.id, **away})
             return
         self.may_join(table, player)
-        self.duplicate_may_sit(table, player)
+        self.duplicate.may_sit(table, player)
         if wanted is None:
             free = [i for i, s in enumerate(table.seats) if s.empty]
             if not free:
@@ -182,7 +182,7 @@ class SeatingMixin:
             raise HubError("seated", "You sit at this table; you see it from your seat.")
         if table.access != "everyone":
             self.may_join(table, player)
-        self.duplicate_watch(table, player)
+        self.duplicate.watch(table, player)
         session.spectating.add(table.id)
         self.spectators.setdefault(table.id, set()).add(session)
         session.push(self.table_message(table, None))
@@ -251,7 +251,7 @@ class SeatingMixin:
         if table.state is not None and not table.state.is_over:
             self.refund_pot(table)
         guests = self.guests.guests_at(table)
-        self.duplicate_table_closed(table)
+        self.duplicate.table_closed(table)
         del self.tables[table.id]
         self.store.delete_table(table.id)
         for pid in guests:
