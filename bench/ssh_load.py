@@ -185,8 +185,13 @@ class ServerProbe:
         # (and the messages that waited for it) and a lobby flush.
         self.hub_cpu = 0.0
         self._hub_depth = 0
-        for name in ("handle", "commit", "flush_lobby", "start_game"):
-            setattr(hub, name, self.hub_timing(getattr(hub, name)))
+        for owner, name in (
+            (hub, "handle"),
+            (hub, "commit"),
+            (hub.lobby, "flush"),
+            (hub, "start_game"),
+        ):
+            setattr(owner, name, self.hub_timing(getattr(owner, name)))
         self.gc_pauses: list[float] = []
         self._gc_started = 0.0
         gc.callbacks.append(self.on_gc)

@@ -42,7 +42,7 @@ from .errors import HubError, said
 from .guests import Guests
 from .history import History
 from .limits import Budget
-from .lobby import LobbyMixin
+from .lobby import Lobby
 from .online_names import OnlineNames
 from .outbox import Outbox
 from .play import PlayMixin
@@ -59,7 +59,6 @@ TURN_MESSAGES = 16
 
 
 class Hub(
-    LobbyMixin,
     SeatingMixin,
     PlayMixin,
 ):
@@ -89,8 +88,8 @@ class Hub(
         self.admin = Admin(self)
         self.refusals: Counter[str] = Counter()
         self._init_play()
-        self._init_lobby()
         # The parts: each owns its state and the messages of its concern.
+        self.lobby = Lobby(self)
         self.social = Social(self)
         self.guests = Guests(self)
         self.history = History(self)
@@ -108,7 +107,7 @@ class Hub(
         # No guest survives a restart (a guest is one connection): their chips go home now.
         guests, chips = self.guests.retire_guests()
         self.resume_tables()
-        self._start_lobby()
+        self.lobby.start()
         self.recovered = {"tables": len(self.tables), "guests": guests, "guest_chips": chips}
         log.info(
             "started: %d table(s) restored; %d chip(s) of %d guest(s) went back to the bank",
@@ -123,7 +122,7 @@ class Hub(
         for handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
-        self._stop_lobby()
+        self.lobby.stop()
         # Every guest's connection ends here and none can come back as the same guest.
         guests, chips = self.guests.retire_guests()
         if chips:
@@ -283,6 +282,7 @@ class Hub(
             "profile": self.on_profile,
             "ping": self.on_ping,
             "admin": self.on_admin,
+            "lobby_watch": self.lobby.on_lobby_watch,
             "chat": social.on_chat,
             "ignore": social.on_ignore,
             "report": social.on_report,
@@ -377,7 +377,7 @@ class Hub(
             self.players[pid] = player
             self.online_names.add(pid, name)
             self.names[pid] = name
-            self.lobby_players_changed()
+            self.lobby.players_changed()
         player.lang = lang
         if lang != record.get("lang"):
             self.store.set_lang(pid, lang)
@@ -395,7 +395,7 @@ class Hub(
         )
         if warning is not None:
             session.push(error(warning.code, ref="hello", **warning.wire()))
-        session.push(self.lobby_message(session))
+        session.push(self.lobby.message(session))
         self.player_back(player)
         if not guest and self.store.friend_requests_to(pid):
             session.push(self.social.friends_message(player))  # requests that came while away
@@ -410,7 +410,7 @@ class Hub(
             player.name = name
             self.online_names.add(player.id, name)
             self.names[player.id] = name
-            self.lobby_players_changed()
+            self.lobby.players_changed()
             for table in self.tables.values():
                 if player.id in table.humans():
                     self.table_changed(table)
@@ -561,7 +561,7 @@ class Hub(
             table = self.tables.get(table_id)
             if table is not None:
                 self.spectators.get(table_id, set()).discard(session)
-                self.lobby_table_changed(table)
+                self.lobby.table_changed(table)
         player = session.player
         if player is None:
             return
@@ -569,7 +569,7 @@ class Hub(
         if not player.sessions and not self._stopped:
             del self.players[player.id]
             self.online_names.remove(player.id)
-            self.lobby_players_changed()
+            self.lobby.players_changed()
             self.player_gone(player)
             if player.guest:
                 self.guests.guest_left(player.id)

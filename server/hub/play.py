@@ -345,7 +345,7 @@ class PlayMixin:
     def shared_table_info(self: Hub, table: Table) -> dict[str, Any]:
         """The table as every seat and spectator sees it, with what only the table shows (the
         deal's commitment, the turn timers) beside what the lobby shows."""
-        info = self.table_info(table)
+        info = self.lobby.table_info(table)
         # The commitment to the deal in play (or the next one): at the table, not in the lobby.
         info["deal"] = deals.public(table.deal)
         info["duplicate"] = self.duplicate.info(table)
@@ -375,7 +375,7 @@ class PlayMixin:
             message = self.seat_message(table, None, shared)
             for session in list(watchers):
                 session.push(message)
-        self.lobby_table_changed(table)
+        self.lobby.table_changed(table)
 
     def save(self: Hub, table: Table) -> None:
         self.store.save_table(table.id, table.record())

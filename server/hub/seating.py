@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from server.engine import RulesError, get_game
 
+from . import ratings
 from .errors import HubError
 from .table import Seat, Table
 
@@ -77,7 +78,7 @@ class SeatingMixin:
         self.duplicate.draw_deal(table)  # its first deal's commitment shows from the start
         self.tables[table.id] = table
         self.sit(table, 0, player)  # the creator takes the first seat (and saves the table)
-        self.lobby_table_changed(table)
+        self.lobby.table_changed(table)
 
     def may_join(self: Hub, table: Table, player: Player) -> None:
         """Raise unless the table's options let this player in."""
@@ -96,6 +97,9 @@ class SeatingMixin:
                     rating=rating,
                     limit=table.max_rating,
                 )
+
+    def rating_of(self: Hub, player_id: str, game: str) -> int:
+        return ratings.display(self.store.rating(player_id, game))
 
     def on_join(self: Hub, session: Session, message: dict[str, Any]) -> None:
         player = self.need_player(session)
@@ -173,7 +177,7 @@ class SeatingMixin:
                 s.spectating.discard(table.id)
                 self.spectators.get(table.id, set()).discard(s)
                 s.push({"t": "left", "table": table.id})
-                self.lobby_table_changed(table)
+                self.lobby.table_changed(table)
 
     def on_spectate(self: Hub, session: Session, message: dict[str, Any]) -> None:
         player = self.need_player(session)
@@ -186,7 +190,7 @@ class SeatingMixin:
         session.spectating.add(table.id)
         self.spectators.setdefault(table.id, set()).add(session)
         session.push(self.table_message(table, None))
-        self.lobby_table_changed(table)
+        self.lobby.table_changed(table)
 
     def on_add_bot(self: Hub, session: Session, message: dict[str, Any]) -> None:
         player = self.need_player(session)
@@ -259,4 +263,4 @@ class SeatingMixin:
         for session in self.spectators.pop(table.id, set()):
             session.spectating.discard(table.id)
             session.push({"t": "left", "table": table.id})
-        self.lobby_table_removed(table.id)
+        self.lobby.table_removed(table.id)

@@ -214,7 +214,7 @@ class Social:
                 }
             )
             asker.push(self.friends_message(asker))
-        self.hub.lobby_players_changed()  # friends online come first in their lobby
+        self.hub.lobby.players_changed()  # friends online come first in their lobby
 
     def _friend_decline(self, session: Session, player: Player, other: str) -> None:
         self._answer_request(other, player, accept=False)
@@ -229,7 +229,7 @@ class Social:
         if former is not None:
             former.friends.discard(player.id)
             former.push(self.friends_message(former))
-        self.hub.lobby_players_changed()
+        self.hub.lobby.players_changed()
 
     def _answer_request(self, sender: str, player: Player, accept: bool) -> None:
         try:

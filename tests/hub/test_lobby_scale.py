@@ -43,14 +43,14 @@ async def test_a_lobby_update_is_encoded_once_however_many_clients_get_it(hub, m
             await watcher.expect("lobby")
             watchers.append(watcher)
         await asyncio.sleep(0.1)  # the players' arrivals are sent
-        hub.flush_lobby()
+        hub.lobby.flush()
         marks = [len(w.log) for w in watchers]
 
         # A table's row changes: every watcher gets the same update.
         table.games_played += 1
-        hub.lobby_table_changed(table)
+        hub.lobby.table_changed(table)
         calls = count_packb(monkeypatch)
-        hub.flush_lobby()
+        hub.lobby.flush()
         encodings[n] = calls[0]
         monkeypatch.undo()
         for watcher, mark in zip(watchers, marks, strict=True):
@@ -62,14 +62,14 @@ async def test_a_lobby_update_is_encoded_once_however_many_clients_get_it(hub, m
 
         # Someone arrives: each watcher's players list starts with themself, yet it is joined
         # from entries each encoded once, not encoded again for every recipient.
-        hub.flush_lobby()
+        hub.lobby.flush()
         marks = [len(w.log) for w in watchers]
         late = await connect(hub)
         await late.hello(f"Late{n}")
         await late.send("lobby_watch", on=False)
         await asyncio.sleep(0.05)
         calls = count_packb(monkeypatch)
-        hub.flush_lobby()
+        hub.lobby.flush()
         arrivals = calls[0]
         monkeypatch.undo()
         online = len(hub.players)
