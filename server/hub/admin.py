@@ -141,7 +141,7 @@ class Admin:
                 hub.table_changed(table)
             elif index is not None:
                 table.seats[index] = Seat()
-                hub.after_seat_change(table)
+                hub.seating.after_seat_change(table)
         target = hub.players.get(pid)
         sessions = list(target.sessions) if target is not None else []
         for session in sessions:
@@ -240,7 +240,7 @@ class Admin:
 
     def op_close_table(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
         hub = self.hub
-        table = hub.table_of(message.get("table") or 0)
+        table = hub.seating.table_of(message.get("table") or 0)
         reason = message.get("reason") or "no reason given"
         for pid in table.humans():
             hub.tell(
@@ -248,7 +248,7 @@ class Admin:
                 "table_closed",
                 said("An admin closed table {table}: {reason}", table=table.id, reason=reason),
             )
-        hub.close_table(table)  # refunds a pot in play
+        hub.seating.close_table(table)  # refunds a pot in play
         return {"closed": table.id}
 
     def op_chips(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:

@@ -215,7 +215,7 @@ class Duplicate:
                 table.rating_changes = table.rating_changes[move:] + table.rating_changes[:move]
         dup["turned"] = index
         people = [p for s in table.seats for p in (s.player, s.reserved) if p is not None]
-        watching = self.hub.spectators.get(table.id, ())
+        watching = self.hub.seating.spectators.get(table.id, ())
         people += [s.player.id for s in watching if s.player is not None]
         self._note_seen(table, people, index)
 

@@ -42,7 +42,7 @@ class Entropy:
 
     def on_entropy(self, session: Session, message: dict[str, Any]) -> None:
         player = need_player(session)
-        table = self.hub.table_of(message["table"])
+        table = self.hub.seating.table_of(message["table"])
         seat = table.seat_of(player.id)
         if seat is None:
             raise HubError("not_seated", "Only a seated player adds entropy to a deal.")

@@ -128,5 +128,5 @@ class Guests:
             if table.reserved_seat_of(player_id) is not None and self.end_gone_guests_reservations(
                 table
             ):
-                self.hub.after_seat_change(table)
+                self.hub.seating.after_seat_change(table)
         return self.send_guest_chips_home(player_id)

@@ -47,7 +47,7 @@ from .online_names import OnlineNames
 from .outbox import Outbox
 from .play import PlayMixin
 from .replays import Replays
-from .seating import SeatingMixin
+from .seating import Seating
 from .session import Player, Session, need_player
 from .social import Social
 from .table import Table
@@ -59,7 +59,6 @@ TURN_MESSAGES = 16
 
 
 class Hub(
-    SeatingMixin,
     PlayMixin,
 ):
     """Lobby, tables, seats, timers, bots and money for every connected player."""
@@ -96,6 +95,7 @@ class Hub(
         self.replays = Replays(self)
         self.entropy = Entropy(self)
         self.duplicate = Duplicate(self)
+        self.seating = Seating(self)
         #: Message type → the handler that answers it (see :meth:`handle`).
         self.handlers: dict[str, Callable[[Session, dict[str, Any]], None]] = self._routes()
 
@@ -169,6 +169,11 @@ class Hub(
         handle = self._timers.pop(key, None)
         if handle is not None:
             handle.cancel()
+
+    def cancel_table(self, table_id: int) -> None:
+        """Cancel every timer of a table (keys ``(kind, table id, …)``): it closes."""
+        for key in [k for k in self._timers if isinstance(k, tuple) and k[1:2] == (table_id,)]:
+            self.cancel(key)
 
     def _fire(self, key: Any, callback, args: tuple) -> None:
         self._timers.pop(key, None)
@@ -276,13 +281,21 @@ class Hub(
 
     def _routes(self) -> dict[str, Callable[[Session, dict[str, Any]], None]]:
         """Each client message type and the part that answers it."""
-        social = self.social
+        social, seating = self.social, self.seating
         routes = {
             "hello": self.on_hello,
             "profile": self.on_profile,
             "ping": self.on_ping,
             "admin": self.on_admin,
             "lobby_watch": self.lobby.on_lobby_watch,
+            "create_table": seating.on_create_table,
+            "join": seating.on_join,
+            "leave": seating.on_leave,
+            "stand": seating.on_stand,
+            "spectate": seating.on_spectate,
+            "add_bot": seating.on_add_bot,
+            "remove_bot": seating.on_remove_bot,
+            "start": seating.on_start,
             "chat": social.on_chat,
             "ignore": social.on_ignore,
             "report": social.on_report,
@@ -560,7 +573,7 @@ class Hub(
         for table_id in list(session.spectating):
             table = self.tables.get(table_id)
             if table is not None:
-                self.spectators.get(table_id, set()).discard(session)
+                self.seating.spectators.get(table_id, set()).discard(session)
                 self.lobby.table_changed(table)
         player = session.player
         if player is None:

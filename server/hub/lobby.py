@@ -343,7 +343,7 @@ class Lobby:
             "dealer": table.dealer,
             "games_played": table.games_played,
             "seats": seats,
-            "spectators": len(self.hub.spectators.get(table.id, ())),
+            "spectators": len(self.hub.seating.spectators.get(table.id, ())),
             "rating_changes": list(table.rating_changes),
             "duplicate": table.duplicate["set"] if table.duplicate else None,
         }

@@ -47,7 +47,6 @@ def _cannot_pay(kind: str, chips: int) -> HubError:
 
 class PlayMixin:
     def _init_play(self: Hub) -> None:
-        self.spectators: dict[int, set[Session]] = {}
         # (table id, seat) → loop time by which that human must decide (turn timer)
         self.deadlines: dict[tuple[int, int], float] = {}
         self._asked: dict[tuple[int, int], Any] = {}
@@ -79,7 +78,7 @@ class PlayMixin:
                 )
         if not table.full:
             table.status = "waiting"
-            self.after_seat_change(table)
+            self.seating.after_seat_change(table)
             return
         deal = self.duplicate.draw_deal(table)
         if not waited and self.entropy.wait(table):
@@ -116,7 +115,7 @@ class PlayMixin:
 
     def on_act(self: Hub, session: Session, message: dict[str, Any]) -> None:
         player = self.need_player(session)
-        table = self.table_of(message["table"])
+        table = self.seating.table_of(message["table"])
         seat = table.seat_of(player.id)
         if seat is None:
             raise HubError("not_seated", "You do not sit at this table.")
@@ -303,7 +302,7 @@ class PlayMixin:
             if seat.player is None and seat.bot is None:
                 table.seats[i] = Seat()
         if not table.humans():
-            self.close_table(table)
+            self.seating.close_table(table)
             return
         self.start_game(table)
 
@@ -370,7 +369,7 @@ class PlayMixin:
         for index, seat in enumerate(table.seats):
             if seat.player is not None and seat.player in players:
                 players[seat.player].push(self.seat_message(table, index, shared))
-        watchers = self.spectators.get(table.id)
+        watchers = self.seating.spectators.get(table.id)
         if watchers:
             message = self.seat_message(table, None, shared)
             for session in list(watchers):
@@ -517,7 +516,7 @@ class PlayMixin:
 
     def player_gone(self: Hub, player: Player) -> None:
         """A player's last connection closed: keep their seats for the grace period."""
-        pid, spectators = player.id, self.spectators
+        pid, spectators = player.id, self.seating.spectators
         for table in list(self.tables.values()):
             index = None
             for i, seat in enumerate(table.seats):  # (inline: thousands of tables, each drop)
@@ -533,7 +532,7 @@ class PlayMixin:
                 continue
             if table.status == "waiting":
                 table.seats[index] = Seat()
-                self.after_seat_change(table)
+                self.seating.after_seat_change(table)
                 continue
             self.later(
                 ("grace", table.id, player.id),
@@ -552,7 +551,7 @@ class PlayMixin:
         if index is None:
             return
         table.seats[index] = Seat(bot=self.config.standin_bot, reserved=player_id)
-        self.after_seat_change(table)
+        self.seating.after_seat_change(table)
         self.guests.guest_left(player_id)  # a guest cannot come back for the seat
 
     def player_back(self: Hub, player: Player) -> None:
@@ -604,7 +603,7 @@ class PlayMixin:
                     if seat.player is not None and seat.player not in self.players:
                         table.seats[i] = Seat()
                 if not table.humans():
-                    self.close_table(table)
+                    self.seating.close_table(table)
                     continue
                 self.save(table)
             elif table.status == "playing" and table.state is not None and table.state.is_over:

@@ -78,8 +78,8 @@ class Social:
             return
         if "table" not in message:
             raise HubError("no_table", "Table chat needs a table.")
-        table = self.hub.table_of(message["table"])
-        watching = session in self.hub.spectators.get(table.id, ())
+        table = self.hub.seating.table_of(message["table"])
+        watching = session in self.hub.seating.spectators.get(table.id, ())
         if table.seat_of(player.id) is None and not watching:
             raise HubError("not_at_table", "Sit at or watch a table to chat there.")
         self.spend_chat_token(player)
@@ -88,7 +88,7 @@ class Social:
         for pid in table.humans():
             if pid in self.players and player.id not in self.players[pid].ignores:
                 self.players[pid].push(out)
-        for s in list(self.hub.spectators.get(table.id, ())):
+        for s in list(self.hub.seating.spectators.get(table.id, ())):
             if s.player is None or player.id not in s.player.ignores:
                 s.push(out)
 
@@ -268,10 +268,10 @@ class Social:
 
     def on_invite(self, session: Session, message: dict[str, Any]) -> None:
         player = need_player(session)
-        table = self.hub.table_of(message["table"])
+        table = self.hub.seating.table_of(message["table"])
         op = message["op"]
         if op == "send":
-            self.hub.need_seated_or_owner(table, player)
+            self.hub.seating.need_seated_or_owner(table, player)
             name = message.get("name")
             if not name:
                 raise HubError("no_player", "Name the player to invite.")
@@ -296,7 +296,7 @@ class Social:
             session.push({"t": "notice", "code": "declined", **said("Invitation declined.")})
             return
         self.store.set_invite(table.id, player.id, "accepted")
-        self.hub.on_join(session, {"t": "join", "table": table.id})
+        self.hub.seating.on_join(session, {"t": "join", "table": table.id})
 
     def invite_info(self, invite: dict[str, Any]) -> dict[str, Any]:
         table = self.hub.tables.get(invite["table_id"])

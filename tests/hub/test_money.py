@@ -501,7 +501,7 @@ async def test_ratings_follow_each_game_and_max_rating_keeps_strong_players_out(
         for client in (ada, bob):
             pid = client.pid  # type: ignore[attr-defined]
             shown = yous(client)[-1]["ratings"][game]
-            assert shown == hub.rating_of(pid, game)
+            assert shown == hub.seating.rating_of(pid, game)
             low = await new_table(cy, max_rating=shown - 1)
             await client.send("join", table=low)
             err = await client.expect("error", code="rating_too_high")
