@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .errors import HubError, said
+from .session import need_player
 from .table import Seat
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ class Admin:
     # --- dispatch ----------------------------------------------------------------------------
 
     def handle(self, session: Session, message: dict[str, Any]) -> None:
-        player = self.hub.need_player(session)
+        player = need_player(session)
         if not player.admin:
             raise HubError("not_admin", "Only the server's admins may do that.")
         op = message["op"]

@@ -1,11 +1,17 @@
 """The hub: the one place where every table, seat, chip and game of a server lives.
 
 Each connection runs :meth:`Hub.serve`, which reads protocol messages, validates them and calls
-one handler. Handlers are plain synchronous methods, so every change to the hub happens
-atomically on the event loop. Anything accepted is written to the store before anyone is told
-about it. Table play (actions, bots, timers, money) is in :mod:`server.hub.play`; seating in
-:mod:`server.hub.seating`; chat, friends and invites in :mod:`server.hub.social`; the lobby in
-:mod:`server.hub.lobby`.
+one handler (:meth:`Hub._routes` says which part answers each type). Handlers are plain
+synchronous methods, so every change to the hub happens atomically on the event loop. Anything
+accepted is written to the store before anyone is told about it.
+
+The hub itself keeps who is connected (sessions, players, their names), the tables, timers and
+the commit of each burst of writes, and says hello. The rest is in parts, each a plain object
+that owns its state (one file shows all of it): :class:`~.lobby.Lobby`,
+:class:`~.seating.Seating` (who sits and watches where), :class:`~.social.Social` (chat,
+friends, invites), :class:`~.guests.Guests`, :class:`~.history.History`,
+:class:`~.replays.Replays`, :class:`~.entropy.Entropy` and :class:`~.duplicate.Duplicate`.
+Table play (actions, bots, turn timers, money) is still a mixin, :mod:`server.hub.play`.
 """
 
 from __future__ import annotations
@@ -58,9 +64,7 @@ log = logging.getLogger(__name__)
 TURN_MESSAGES = 16
 
 
-class Hub(
-    PlayMixin,
-):
+class Hub(PlayMixin):
     """Lobby, tables, seats, timers, bots and money for every connected player."""
 
     def __init__(self, store: Store, config: HubConfig | None = None) -> None:
@@ -307,10 +311,10 @@ class Hub(
             "record": self.replays.on_record,
             "replay": self.replays.on_replay,
             "entropy": self.entropy.on_entropy,
+            "act": self.on_act,
         }
-        for kind in CLIENT_MESSAGES:  # (the rest: still on the hub)
-            if kind not in routes:
-                routes[kind] = getattr(self, f"on_{kind}")
+        missing = set(CLIENT_MESSAGES).symmetric_difference(routes)
+        assert not missing, f"client messages without one handler: {sorted(missing)}"
         return routes
 
     def handle(self, session: Session, message: dict | ProtocolError) -> None:
@@ -417,7 +421,7 @@ class Hub(
             session.push({"t": "invites", "invites": [self.social.invite_info(i) for i in invites]})
 
     def on_profile(self, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
+        player = need_player(session)
         if "name" in message:
             name = self._claim_name(player.id, player.guest, message["name"], strict=True)
             player.name = name
@@ -514,9 +518,6 @@ class Hub(
         """A player's name now (the hub's own map for those it knows, else the store's)."""
         known = self.names.get(player_id)
         return known or (self.store.get_player(player_id) or {}).get("name") or "?"
-
-    def need_player(self, session: Session) -> Player:
-        return need_player(session)
 
     def you(self, player: Player) -> dict[str, Any]:
         return {

@@ -23,6 +23,7 @@ from . import deals, ratings
 from .bot_pool import SLOW_KINDS, BotPool
 from .errors import HubError, said
 from .results import game_results
+from .session import need_player
 from .table import Seat, Table
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ class PlayMixin:
     # --- actions ----------------------------------------------------------------------------
 
     def on_act(self: Hub, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
+        player = need_player(session)
         table = self.seating.table_of(message["table"])
         seat = table.seat_of(player.id)
         if seat is None:
