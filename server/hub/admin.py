@@ -139,7 +139,7 @@ class Admin:
             if index is not None and table.status != "waiting":
                 table.seats[index] = Seat(bot="heuristic")
                 hub.save(table)
-                hub.table_changed(table)
+                hub.play.table_changed(table)
             elif index is not None:
                 table.seats[index] = Seat()
                 hub.seating.after_seat_change(table)

@@ -65,9 +65,9 @@ class Entropy:
         self.hub.save(table)
         if table.id in self.waiting and not self.pending(table):
             self.stop_waiting(table.id)
-            self.hub.start_game(table, waited=True)
+            self.hub.play.start_game(table, waited=True)
             return
-        self.hub.table_changed(table)
+        self.hub.play.table_changed(table)
 
     def committers(self, table: Table) -> dict[str, str]:
         """Seat (as text: the table is stored as msgpack) → the player whose app committed
@@ -110,7 +110,7 @@ class Entropy:
             self.waiting.add(table.id)
             self.hub.later(("entropy", table.id), self.config.entropy_wait, self.due, table.id)
             self.hub.save(table)
-            self.hub.table_changed(table)  # the apps see that reveals are open
+            self.hub.play.table_changed(table)  # the apps see that reveals are open
         return True
 
     def stop_waiting(self, table_id: int) -> None:
@@ -123,4 +123,4 @@ class Entropy:
         self.waiting.discard(table_id)
         table = self.tables.get(table_id)
         if table is not None and table.status != "playing":
-            self.hub.start_game(table, waited=True)
+            self.hub.play.start_game(table, waited=True)

@@ -10,8 +10,8 @@ the commit of each burst of writes, and says hello. The rest is in parts, each a
 that owns its state (one file shows all of it): :class:`~.lobby.Lobby`,
 :class:`~.seating.Seating` (who sits and watches where), :class:`~.social.Social` (chat,
 friends, invites), :class:`~.guests.Guests`, :class:`~.history.History`,
-:class:`~.replays.Replays`, :class:`~.entropy.Entropy` and :class:`~.duplicate.Duplicate`.
-Table play (actions, bots, turn timers, money) is still a mixin, :mod:`server.hub.play`.
+:class:`~.replays.Replays`, :class:`~.entropy.Entropy`, :class:`~.duplicate.Duplicate`
+and :class:`~.play.Play` (actions, bots, turn timers, money).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from .limits import Budget
 from .lobby import Lobby
 from .online_names import OnlineNames
 from .outbox import Outbox
-from .play import PlayMixin
+from .play import Play
 from .replays import Replays
 from .seating import Seating
 from .session import Player, Session, need_player
@@ -64,7 +64,7 @@ log = logging.getLogger(__name__)
 TURN_MESSAGES = 16
 
 
-class Hub(PlayMixin):
+class Hub:
     """Lobby, tables, seats, timers, bots and money for every connected player."""
 
     def __init__(self, store: Store, config: HubConfig | None = None) -> None:
@@ -90,7 +90,6 @@ class Hub(PlayMixin):
         self.action_hooks: list[Any] = []
         self.admin = Admin(self)
         self.refusals: Counter[str] = Counter()
-        self._init_play()
         # The parts: each owns its state and the messages of its concern.
         self.lobby = Lobby(self)
         self.social = Social(self)
@@ -100,6 +99,7 @@ class Hub(PlayMixin):
         self.entropy = Entropy(self)
         self.duplicate = Duplicate(self)
         self.seating = Seating(self)
+        self.play = Play(self)
         #: Message type → the handler that answers it (see :meth:`handle`).
         self.handlers: dict[str, Callable[[Session, dict[str, Any]], None]] = self._routes()
 
@@ -107,10 +107,10 @@ class Hub(PlayMixin):
 
     async def start(self) -> None:
         """Rebuild the tables that were running when the server last stopped (or died)."""
-        self.restore_tables()
+        self.play.restore_tables()
         # No guest survives a restart (a guest is one connection): their chips go home now.
         guests, chips = self.guests.retire_guests()
-        self.resume_tables()
+        self.play.resume_tables()
         self.lobby.start()
         self.recovered = {"tables": len(self.tables), "guests": guests, "guest_chips": chips}
         log.info(
@@ -137,7 +137,7 @@ class Hub(PlayMixin):
                 await session.conn.close()
         for task in list(self._tasks):
             task.cancel()
-        self.bot_pool.close()
+        self.play.bot_pool.close()
 
     def _commit_soon(self) -> None:
         """The store opened a batch: commit it once the handlers ready now have run."""
@@ -173,6 +173,11 @@ class Hub(PlayMixin):
         handle = self._timers.pop(key, None)
         if handle is not None:
             handle.cancel()
+
+    @property
+    def timers(self) -> dict[Any, asyncio.TimerHandle]:
+        """The timers set now, by key (read only: :meth:`later` and :meth:`cancel` set them)."""
+        return self._timers
 
     def cancel_table(self, table_id: int) -> None:
         """Cancel every timer of a table (keys ``(kind, table id, …)``): it closes."""
@@ -311,7 +316,7 @@ class Hub(PlayMixin):
             "record": self.replays.on_record,
             "replay": self.replays.on_replay,
             "entropy": self.entropy.on_entropy,
-            "act": self.on_act,
+            "act": self.play.on_act,
         }
         missing = set(CLIENT_MESSAGES).symmetric_difference(routes)
         assert not missing, f"client messages without one handler: {sorted(missing)}"
@@ -413,7 +418,7 @@ class Hub(PlayMixin):
         if warning is not None:
             session.push(error(warning.code, ref="hello", **warning.wire()))
         session.push(self.lobby.message(session))
-        self.player_back(player)
+        self.play.player_back(player)
         if not guest and self.store.friend_requests_to(pid):
             session.push(self.social.friends_message(player))  # requests that came while away
         invites = self.store.invites_for(pid)
@@ -430,7 +435,7 @@ class Hub(PlayMixin):
             self.lobby.players_changed()
             for table in self.tables.values():
                 if player.id in table.humans():
-                    self.table_changed(table)
+                    self.play.table_changed(table)
         if "lang" in message:
             player.lang = message["lang"]
             self.store.set_lang(player.id, player.lang)
@@ -568,6 +573,14 @@ class Hub(PlayMixin):
             "motd": self.store.motd(),
         }
 
+    def save(self, table: Table) -> None:
+        self.store.save_table(table.id, table.record())
+
+    def tell(self, player_id: str, code: str, sentence: dict[str, Any]) -> None:
+        """An ``error`` not caused by a request (``sentence``: :func:`errors.said`)."""
+        if player_id in self.players:
+            self.players[player_id].push({"t": "error", "code": code, **sentence})
+
     def _drop_session(self, session: Session) -> None:
         session.alive = False
         self.sessions.discard(session)
@@ -584,7 +597,7 @@ class Hub(PlayMixin):
             del self.players[player.id]
             self.online_names.remove(player.id)
             self.lobby.players_changed()
-            self.player_gone(player)
+            self.play.player_gone(player)
             if player.guest:
                 self.guests.guest_left(player.id)
 

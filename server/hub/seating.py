@@ -132,7 +132,7 @@ class Seating:
             seat.player, seat.bot, seat.reserved = player.id, None, None
             away = table.away.pop(player.id, None)
             self.hub.save(table)
-            self.hub.table_changed(table)
+            self.hub.play.table_changed(table)
             if away:
                 player.push({"t": "stand_in", "table": table.id, **away})
             return
@@ -166,7 +166,7 @@ class Seating:
             self.spectators.get(table.id, set()).discard(session)
         self.entropy.seats_changed(table)
         self.hub.save(table)
-        self.hub.table_changed(table)
+        self.hub.play.table_changed(table)
 
     def on_stand(self, session: Session, message: dict[str, Any]) -> None:
         player = need_player(session)
@@ -208,7 +208,7 @@ class Seating:
         self.duplicate.watch(table, player)
         session.spectating.add(table.id)
         self.spectators.setdefault(table.id, set()).add(session)
-        session.push(self.hub.table_message(table, None))
+        session.push(self.hub.play.table_message(table, None))
         self.lobby.table_changed(table)
 
     def on_add_bot(self, session: Session, message: dict[str, Any]) -> None:
@@ -226,7 +226,7 @@ class Seating:
         # A bot's seat takes a new level: the lobby changes a bot's level this way.
         table.seats[index] = Seat(bot=message.get("kind", "heuristic"))
         self.hub.save(table)
-        self.hub.table_changed(table)
+        self.hub.play.table_changed(table)
 
     def on_remove_bot(self, session: Session, message: dict[str, Any]) -> None:
         player = need_player(session)
@@ -239,7 +239,7 @@ class Seating:
             raise HubError("started", "Bots can be removed only before the game starts.")
         table.seats[index] = Seat()
         self.hub.save(table)
-        self.hub.table_changed(table)
+        self.hub.play.table_changed(table)
 
     def need_seated_or_owner(self, table: Table, player: Player) -> None:
         if player.id != table.owner and table.seat_of(player.id) is None:
@@ -255,7 +255,7 @@ class Seating:
         if not table.full:
             raise HubError("not_full", "Every seat must be taken (add bots to fill them).")
         self.hub.admin.refuse_new_games()
-        self.hub.start_game(table)
+        self.hub.play.start_game(table)
 
     def after_seat_change(self, table: Table) -> None:
         """Save, tell everyone, and close the table once no human holds a seat in it."""
@@ -266,12 +266,12 @@ class Seating:
             return
         self.entropy.seats_changed(table)
         self.hub.save(table)
-        self.hub.table_changed(table)
+        self.hub.play.table_changed(table)
 
     def close_table(self, table: Table) -> None:
         self.hub.cancel_table(table.id)
         if table.state is not None and not table.state.is_over:
-            self.hub.refund_pot(table)
+            self.hub.play.refund_pot(table)
         guests = self.guests.guests_at(table)
         self.duplicate.table_closed(table)
         del self.tables[table.id]

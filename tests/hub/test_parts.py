@@ -16,6 +16,7 @@ OWNERS = {
     "history": {"history", "leaderboard", "player"},
     "replays": {"record", "replay"},
     "entropy": {"entropy"},
+    "play": {"act"},
 }
 
 
@@ -25,7 +26,7 @@ async def test_each_client_message_is_answered_by_the_part_that_owns_it(hub):
         for kind in kinds:
             assert hub.handlers[kind].__self__ is getattr(hub, part), kind
     on_hub = set(CLIENT_MESSAGES).difference(*OWNERS.values())
-    assert on_hub == {"hello", "profile", "ping", "admin", "act"}
+    assert on_hub == {"hello", "profile", "ping", "admin"}
     assert all(hub.handlers[kind].__self__ is hub for kind in on_hub)
 
 
@@ -36,5 +37,6 @@ async def test_two_hubs_share_no_state_of_their_parts(store):
     assert one.entropy.waiting is not two.entropy.waiting
     assert one.replays.cursors is not two.replays.cursors
     assert one.social.recent_chat is not two.social.recent_chat
+    assert one.play.deadlines is not two.play.deadlines
     # Each part works on its own hub's tables and players.
     assert one.seating.tables is one.tables and two.lobby.players is two.players
