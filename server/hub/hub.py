@@ -90,7 +90,9 @@ class Hub:
         self.action_hooks: list[Any] = []
         self.admin = Admin(self)
         self.refusals: Counter[str] = Counter()
-        # The parts: each owns its state and the messages of its concern.
+        # The parts: each owns its state and the messages of its concern. A part is made
+        # after the parts it holds (seating holds lobby, entropy, duplicate and guests; play
+        # holds those and seating); any part reaches the others through the hub when called.
         self.lobby = Lobby(self)
         self.social = Social(self)
         self.guests = Guests(self)
