@@ -61,12 +61,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             trial = get_game(table.game).restore(state.snapshot())
             trial.apply(seat, action)
             if not trial.is_over:
-                hub.apply_action(table, seat, action)
+                hub.play.apply_action(table, seat, action)
                 await settle(seated, quiet=0.03)
                 continue
             full = sum(t.driver.frames_full for t in seated)
             started = time.process_time()
-            hub.apply_action(table, seat, action)
+            hub.play.apply_action(table, seat, action)
             # The result comes up a moment after the last move (RESULT_DELAY).
             deadline = time.monotonic() + 10
             while time.monotonic() < deadline and not all(
@@ -86,7 +86,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             started = time.process_time()
             if profile:
                 profile.enable()
-            hub.next_game(table_id)  # without the pause between deals
+            hub.play.next_game(table_id)  # without the pause between deals
             await settle(seated, quiet=0.3)
             if profile:
                 profile.disable()

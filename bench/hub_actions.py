@@ -165,7 +165,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     tables = [hub.tables[by_owner[f"bench:{h}"]] for h in hosts]
     sid_of = {(t.id, s): hosts[i] + s for i, t in enumerate(tables) for s in range(SEATS)}
     assert all(t.status == "playing" for t in tables), "tables did not start"
-    hub.flush_lobby()  # what the seating changed in the lobby goes out now, not in the play
+    hub.lobby.flush()  # what the seating changed in the lobby goes out now, not in the play
     await settle(hub, bus)
     if not args.gc_default:
         from server.hub.main import tune_gc

@@ -208,7 +208,7 @@ async def online_only(
     for number in range(args.online_only):
         pid = f"bench:{number}"
         hub.players[pid] = Player(pid, f"zz{number:04d}", True, "en", RateLimiter(1, 1))
-        hub.lobby_players_changed()
+        hub.lobby.players_changed()
         await settle(terminals, quiet=0.3)
     if profile:
         profile.disable()

@@ -148,7 +148,7 @@ class ServerProbe:
         self.rss_base = server_pss_mb(self.pids())
         self.cpu_mark = 0.0
         self.wall_mark = 0.0
-        original = hub.apply_action
+        original = hub.play.apply_action
 
         def apply_action(table: Any, seat: int, action: dict[str, Any]) -> None:
             # What each seat sees before and after: a seat whose view the action leaves as it
@@ -164,7 +164,7 @@ class ServerProbe:
             changed = {s for s in seats if after is None or before[s] != after[s]}
             self.accepted(table, accepted, action, changed)
 
-        hub.apply_action = apply_action
+        hub.play.apply_action = apply_action
         GameSession.observers.append(self.on_frame)
         #: (time, table, what) of every action and deal start in the window, and each
         #: action's frames as (session's worker, ms): what the slowest actions waited behind.
@@ -172,21 +172,26 @@ class ServerProbe:
         self.frames_of: dict[int, list[tuple[int, float]]] = {}
         self.table_of: dict[int, int] = {}
         self.accepted_at: dict[int, float] = {}
-        start_game = hub.start_game
+        start_game = hub.play.start_game
 
         def started(table: Any, *args: Any, **kwargs: Any) -> Any:
             if self.window:
                 self.events.append((time.perf_counter(), table.id, "deal starts"))
             return start_game(table, *args, **kwargs)
 
-        hub.start_game = started
+        hub.play.start_game = started
         # The hub's own CPU (thread time: it runs on the SSH process's one thread, among the
         # SSH connections): what it does for a message, an action, a deal starting, a commit
         # (and the messages that waited for it) and a lobby flush.
         self.hub_cpu = 0.0
         self._hub_depth = 0
-        for name in ("handle", "commit", "flush_lobby", "start_game"):
-            setattr(hub, name, self.hub_timing(getattr(hub, name)))
+        for owner, name in (
+            (hub, "handle"),
+            (hub, "commit"),
+            (hub.lobby, "flush"),
+            (hub.play, "start_game"),
+        ):
+            setattr(owner, name, self.hub_timing(getattr(owner, name)))
         self.gc_pauses: list[float] = []
         self._gc_started = 0.0
         gc.callbacks.append(self.on_gc)
@@ -276,7 +281,7 @@ class ServerProbe:
             seat = min(pending)
             bot = make_bot(table.game, "heuristic", seed=f"{table_id}:{len(state.history)}")
             try:
-                self.hub.apply_action(table, seat, bot.choose(state.view(seat)))
+                self.hub.play.apply_action(table, seat, bot.choose(state.view(seat)))
             except Exception as err:  # a refused action is the bot's problem, not the bench's
                 logging.getLogger(__name__).warning("action refused: %s", err)
 

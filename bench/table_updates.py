@@ -191,7 +191,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 continue
             seat = min(state.pending())
             bot = make_bot(table.game, "heuristic", seed=f"{table_id}:{len(state.history)}")
-            hub.apply_action(table, seat, bot.choose(state.view(seat)))
+            hub.play.apply_action(table, seat, bot.choose(state.view(seat)))
             done += 1
         await settle(terminals, quiet=0.05)
         if profile:

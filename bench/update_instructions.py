@@ -76,7 +76,7 @@ async def _act(apps: int, actions: int) -> int:
             state = table.state
             seat = min(state.pending())
             bot = make_bot(table.game, "heuristic", seed=f"{table_id}:{len(state.history)}")
-            seated.hub.apply_action(table, seat, bot.choose(state.view(seat)))
+            seated.hub.play.apply_action(table, seat, bot.choose(state.view(seat)))
             done += 1
         await _settle(seated.terminals)
     _instrument(False)

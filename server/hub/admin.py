@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .errors import HubError, said
+from .session import need_player
 from .table import Seat
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ class Admin:
     # --- dispatch ----------------------------------------------------------------------------
 
     def handle(self, session: Session, message: dict[str, Any]) -> None:
-        player = self.hub.need_player(session)
+        player = need_player(session)
         if not player.admin:
             raise HubError("not_admin", "Only the server's admins may do that.")
         op = message["op"]
@@ -138,10 +139,10 @@ class Admin:
             if index is not None and table.status != "waiting":
                 table.seats[index] = Seat(bot="heuristic")
                 hub.save(table)
-                hub.table_changed(table)
+                hub.play.table_changed(table)
             elif index is not None:
                 table.seats[index] = Seat()
-                hub.after_seat_change(table)
+                hub.seating.after_seat_change(table)
         target = hub.players.get(pid)
         sessions = list(target.sessions) if target is not None else []
         for session in sessions:
@@ -240,7 +241,7 @@ class Admin:
 
     def op_close_table(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
         hub = self.hub
-        table = hub.table_of(message.get("table") or 0)
+        table = hub.seating.table_of(message.get("table") or 0)
         reason = message.get("reason") or "no reason given"
         for pid in table.humans():
             hub.tell(
@@ -248,7 +249,7 @@ class Admin:
                 "table_closed",
                 said("An admin closed table {table}: {reason}", table=table.id, reason=reason),
             )
-        hub.close_table(table)  # refunds a pot in play
+        hub.seating.close_table(table)  # refunds a pot in play
         return {"closed": table.id}
 
     def op_chips(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:

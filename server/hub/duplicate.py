@@ -62,16 +62,24 @@ def _key(table: Table) -> dict[str, Any]:
     return {"game": table.game, "players": table.players, "options": table.options}
 
 
-class DuplicateMixin:
-    def _init_duplicate(self: Hub) -> None:
+class Duplicate:
+    """The open duplicate sets: their seeds, their tables' results and who has seen what.
+    Each table of a set keeps its own part (``table.duplicate``) for a restart."""
+
+    def __init__(self, hub: Hub) -> None:
+        # Collaborators: the config, the tables, and the hub for a table's spectators and
+        # to save a table.
+        self.hub = hub
+        self.config = hub.config
+        self.tables = hub.tables
         #: name → {game, players, options, dealer, seed, results: {game index: {table: row}},
         #: seen: {player id: the last game index they have seen}, tables: how many joined}
-        self.duplicate_sets: dict[str, dict[str, Any]] = {}
+        self.sets: dict[str, dict[str, Any]] = {}
 
-    def join_duplicate_set(self: Hub, table: Table, name: str, player: Player) -> None:
+    def join(self, table: Table, name: str, player: Player) -> None:
         """Put a new table, where ``player`` is to sit, in the set ``name`` (made if new);
         HubError if the set plays another game, number of seats or options, or if the player
-        may not hold its first game's cards (:meth:`duplicate_may_sit`)."""
+        may not hold its first game's cards (:meth:`may_sit`)."""
         name = " ".join(name.split())
         if not name:
             raise HubError("bad_options", "A duplicate set needs a name.")
@@ -79,7 +87,7 @@ class DuplicateMixin:
             raise HubError(
                 "bad_options", "A duplicate set's name has at most {count} letters.", count=MAX_NAME
             )
-        found = self.duplicate_sets.get(name)
+        found = self.sets.get(name)
         if found is None:
             seed = (
                 secrets.token_hex(fairness.SEED_BYTES)
@@ -103,7 +111,7 @@ class DuplicateMixin:
             )
         else:
             self._may_sit_in_set(name, found, table, player)
-        self.duplicate_sets[name] = found
+        self.sets[name] = found
         table.dealer = found["dealer"]
         table.duplicate = {
             "set": name,
@@ -117,14 +125,14 @@ class DuplicateMixin:
 
     # --- who may hold which cards ------------------------------------------------------------
 
-    def _set_tables(self: Hub, name: str, but: Table) -> list[Table]:
+    def _set_tables(self, name: str, but: Table) -> list[Table]:
         return [
             t
             for t in self.tables.values()
             if t.duplicate is not None and t.duplicate["set"] == name and t.id != but.id
         ]
 
-    def _refuse_if_elsewhere(self: Hub, name: str, table: Table, player: Player) -> None:
+    def _refuse_if_elsewhere(self, name: str, table: Table, player: Player) -> None:
         """HubError if the player holds (or is kept) a seat at another table of the set."""
         for other in self._set_tables(name, table):
             held = other.seat_of(player.id), other.reserved_seat_of(player.id)
@@ -138,7 +146,7 @@ class DuplicateMixin:
                 )
 
     def _may_sit_in_set(
-        self: Hub, name: str, found: dict[str, Any], table: Table, player: Player
+        self, name: str, found: dict[str, Any], table: Table, player: Player
     ) -> None:
         self._refuse_if_elsewhere(name, table, player)
         for other in self._set_tables(name, table):
@@ -160,16 +168,16 @@ class DuplicateMixin:
                 game=seen + 1,
             )
 
-    def duplicate_may_sit(self: Hub, table: Table, player: Player) -> None:
+    def may_sit(self, table: Table, player: Player) -> None:
         """Raise unless the player may sit down at this table of its set (if it has one)."""
         if table.duplicate is None:
             return
         name = table.duplicate["set"]
-        found = self.duplicate_sets.get(name)
+        found = self.sets.get(name)
         if found is not None:
             self._may_sit_in_set(name, found, table, player)
 
-    def duplicate_watch(self: Hub, table: Table, player: Player) -> None:
+    def watch(self, table: Table, player: Player) -> None:
         """Before the player watches a table of a set: raise if they play at another of it;
         else what it shows (its game in play, or the finished one on show) counts as seen."""
         if table.duplicate is None:
@@ -179,9 +187,9 @@ class DuplicateMixin:
             return
         shown = table.games_played if table.status == "playing" else table.games_played - 1
         if self._note_seen(table, [player.id], shown):
-            self.save(table)
+            self.hub.save(table)
 
-    def _note_seen(self: Hub, table: Table, players: list[str], index: int) -> bool:
+    def _note_seen(self, table: Table, players: list[str], index: int) -> bool:
         """These people have seen game ``index`` of the table's set; True if that is news."""
         assert table.duplicate is not None
         seen: dict[str, int] = table.duplicate["seen"]
@@ -192,7 +200,7 @@ class DuplicateMixin:
                 news = True
         return news
 
-    def duplicate_game_starts(self: Hub, table: Table) -> None:
+    def game_starts(self, table: Table) -> None:
         """Just before a table of a set deals its next game (and is saved): its people move
         seats if the same company goes on from the last game, and everyone at the table or
         watching it has seen this game of the set from now on."""
@@ -207,17 +215,18 @@ class DuplicateMixin:
                 table.rating_changes = table.rating_changes[move:] + table.rating_changes[:move]
         dup["turned"] = index
         people = [p for s in table.seats for p in (s.player, s.reserved) if p is not None]
-        people += [s.player.id for s in self.spectators.get(table.id, ()) if s.player is not None]
+        watching = self.hub.seating.spectators.get(table.id, ())
+        people += [s.player.id for s in watching if s.player is not None]
         self._note_seen(table, people, index)
 
-    def duplicate_may_open(self: Hub, player: Player, record: dict[str, Any]) -> None:
+    def may_open(self, player: Player, record: dict[str, Any]) -> None:
         """Before a finished game's record or replay (its seed, every hand) is shown: if it is
         a game of an open set, raise if the player's own table of the set has yet to play it;
         else it counts as seen."""
         deal = record.get("deal") or {}
         if deal.get("note") != deals.DUPLICATE_NOTE or not deal.get("hub_seed"):
             return
-        for name, found in self.duplicate_sets.items():
+        for name, found in self.sets.items():
             tables = [t for t in self.tables.values() if (t.duplicate or {}).get("set") == name]
             if not tables:
                 continue
@@ -244,12 +253,12 @@ class DuplicateMixin:
                         game=index + 1,
                     )
             if self._note_seen(tables[0], [player.id], index):
-                self.save(tables[0])
+                self.hub.save(tables[0])
             return
 
     # --- deals and results --------------------------------------------------------------------
 
-    def draw_deal(self: Hub, table: Table) -> dict[str, Any]:
+    def draw_deal(self, table: Table) -> dict[str, Any]:
         """The table's next deal, as ``deals.draw`` gives it; a duplicate table's is the set's
         deal for the table's next game, marked not fair."""
         if table.deal is None and table.duplicate is not None:
@@ -267,9 +276,7 @@ class DuplicateMixin:
             }
         return deals.draw(table, self.config)
 
-    def note_duplicate_result(
-        self: Hub, table: Table, outcome: Outcome, results: list[dict[str, Any]]
-    ) -> None:
+    def note_result(self, table: Table, outcome: Outcome, results: list[dict[str, Any]]) -> None:
         """Keep a finished game's results with its set (call before ``games_played`` moves)."""
         if table.duplicate is None:
             return
@@ -277,7 +284,7 @@ class DuplicateMixin:
             "table": table.id,
             "seats": [
                 {
-                    "name": self.names.get(seat.player) if seat.player else None,
+                    "name": self.hub.names.get(seat.player) if seat.player else None,
                     "bot": seat.bot,
                     "place": result["place"],
                     "score": outcome.scores[index],
@@ -291,11 +298,11 @@ class DuplicateMixin:
         mine[index] = row
         for old in sorted(mine, key=int)[:-KEPT_GAMES]:
             del mine[old]
-        found = self.duplicate_sets.get(table.duplicate["set"])
+        found = self.sets.get(table.duplicate["set"])
         if found is not None:
             found["results"].setdefault(index, {})[table.id] = row
 
-    def duplicate_info(self: Hub, table: Table) -> dict[str, Any] | None:
+    def info(self, table: Table) -> dict[str, Any] | None:
         """For the table: the set's name and, once a game of the set has ended here, how the
         other tables' players did with each seat's cards in that game."""
         if table.duplicate is None:
@@ -313,7 +320,7 @@ class DuplicateMixin:
             return info
         index = str(table.games_played - 1)
         info["game"] = table.games_played
-        found = self.duplicate_sets.get(name) or {}
+        found = self.sets.get(name) or {}
         rows = [
             r
             for tid, r in sorted((found.get("results") or {}).get(index, {}).items())
@@ -326,7 +333,7 @@ class DuplicateMixin:
         ]
         return info
 
-    def duplicate_table_closed(self: Hub, table: Table) -> None:
+    def table_closed(self, table: Table) -> None:
         """The set is forgotten with its last table; until then, what this table's people have
         seen is saved with the others (its own record goes)."""
         if table.duplicate is None:
@@ -334,17 +341,17 @@ class DuplicateMixin:
         name = table.duplicate["set"]
         others = self._set_tables(name, table)
         if not others:
-            self.duplicate_sets.pop(name, None)
+            self.sets.pop(name, None)
         for other in others:
-            self.save(other)
+            self.hub.save(other)
 
-    def restore_duplicate_sets(self: Hub) -> None:
+    def restore(self) -> None:
         """After a restart: every open set again, with the results its tables kept."""
         for table in sorted(self.tables.values(), key=lambda t: t.id):
             if table.duplicate is None:
                 continue
             name = table.duplicate["set"]
-            found = self.duplicate_sets.setdefault(
+            found = self.sets.setdefault(
                 name,
                 {
                     **_key(table),

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import deals
 from .errors import HubError
+from .session import need_player
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -20,19 +21,28 @@ if TYPE_CHECKING:
     from .table import Table
 
 
-class EntropyMixin:
-    def _init_entropy(self: Hub) -> None:
-        #: Tables whose game is due and waits (briefly) for players' reveals.
-        self.entropy_starts: set[int] = set()
+class Entropy:
+    """Players' commitments and reveals for the next deal, and the tables whose deal waits
+    for reveals. The deals themselves are kept with their tables (``table.deal``)."""
 
-    def entropy_seats(self: Hub, table: Table) -> list[int]:
+    def __init__(self, hub: Hub) -> None:
+        # Collaborators: the config, who is online, the tables, and the hub to save and show
+        # a table, start its game and keep a timer.
+        self.hub = hub
+        self.config = hub.config
+        self.players = hub.players
+        self.tables = hub.tables
+        #: Tables whose game is due and waits (briefly) for players' reveals.
+        self.waiting: set[int] = set()
+
+    def taking_part(self, table: Table) -> list[int]:
         """Seats whose player is seated and connected: their apps take part."""
         here = self.players
         return [i for i, s in enumerate(table.seats) if s.player is not None and s.player in here]
 
-    def on_entropy(self: Hub, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
-        table = self.table_of(message["table"])
+    def on_entropy(self, session: Session, message: dict[str, Any]) -> None:
+        player = need_player(session)
+        table = self.hub.seating.table_of(message["table"])
         seat = table.seat_of(player.id)
         if seat is None:
             raise HubError("not_seated", "Only a seated player adds entropy to a deal.")
@@ -46,27 +56,26 @@ class EntropyMixin:
                 deals.commit(deal, seat, message["commit"])
                 # Who committed for the seat (kept with the table, never in a record).
                 self.committers(table)[str(seat)] = player.id
-                if table.full and deals.all_committed(deal, self.entropy_seats(table)):
+                if table.full and deals.all_committed(deal, self.taking_part(table)):
                     deals.close_commits(deal)  # everyone is in: reveals may come now
             else:
                 deals.reveal(deal, seat, message["reveal"])
         except deals.EntropyError as err:
             raise HubError.untranslated(err.code, str(err)) from None
-        self.save(table)
-        if table.id in self.entropy_starts and not self.entropy_pending(table):
-            self.cancel(("entropy", table.id))
-            self.entropy_starts.discard(table.id)
-            self.start_game(table, waited=True)
+        self.hub.save(table)
+        if table.id in self.waiting and not self.pending(table):
+            self.stop_waiting(table.id)
+            self.hub.play.start_game(table, waited=True)
             return
-        self.table_changed(table)
+        self.hub.play.table_changed(table)
 
-    def committers(self: Hub, table: Table) -> dict[str, str]:
+    def committers(self, table: Table) -> dict[str, str]:
         """Seat (as text: the table is stored as msgpack) → the player whose app committed
         for it, for the table's next deal."""
         assert table.deal is not None
         return table.deal.setdefault("by", {})
 
-    def entropy_seats_changed(self: Hub, table: Table) -> None:
+    def seats_changed(self, table: Table) -> None:
         """Someone sat down or left: a leaver's commitment goes (while commitments are open),
         and once every seated player's app has committed at a full table, reveals may come."""
         deal = table.deal
@@ -77,36 +86,41 @@ class EntropyMixin:
             if table.seats[int(seat)].player != pid and deal.get("phase") == deals.COMMIT:
                 deals.forget(deal, int(seat))
                 del by[seat]
-        if table.full and deals.all_committed(deal, self.entropy_seats(table)):
+        if table.full and deals.all_committed(deal, self.taking_part(table)):
             deals.close_commits(deal)
 
-    def entropy_pending(self: Hub, table: Table) -> list[int]:
+    def pending(self, table: Table) -> list[int]:
         """Seats whose reveal the deal waits for: their player (the one who committed) is
         still there."""
         if table.deal is None:
             return []
         by = self.committers(table)
-        here = [s for s in self.entropy_seats(table) if by.get(str(s)) == table.seats[s].player]
+        here = [s for s in self.taking_part(table) if by.get(str(s)) == table.seats[s].player]
         return deals.unrevealed(table.deal, here)
 
-    def wait_for_entropy(self: Hub, table: Table) -> bool:
+    def wait(self, table: Table) -> bool:
         """The game is due: close commitments and, if reveals are missing, wait for them (at
         most ``entropy_wait`` seconds). True if the deal waits."""
         if table.deal is None:
             return False
         deals.close_commits(table.deal)
-        if not self.entropy_pending(table) or self.config.entropy_wait <= 0:
+        if not self.pending(table) or self.config.entropy_wait <= 0:
             return False
-        if table.id not in self.entropy_starts:
-            self.entropy_starts.add(table.id)
-            self.later(("entropy", table.id), self.config.entropy_wait, self.entropy_due, table.id)
-            self.save(table)
-            self.table_changed(table)  # the apps see that reveals are open
+        if table.id not in self.waiting:
+            self.waiting.add(table.id)
+            self.hub.later(("entropy", table.id), self.config.entropy_wait, self.due, table.id)
+            self.hub.save(table)
+            self.hub.play.table_changed(table)  # the apps see that reveals are open
         return True
 
-    def entropy_due(self: Hub, table_id: int) -> None:
+    def stop_waiting(self, table_id: int) -> None:
+        """The table's game is dealt: its deal waits for no reveal any more."""
+        self.hub.cancel(("entropy", table_id))
+        self.waiting.discard(table_id)
+
+    def due(self, table_id: int) -> None:
         """Time is up: deal without the values that did not come."""
-        self.entropy_starts.discard(table_id)
+        self.waiting.discard(table_id)
         table = self.tables.get(table_id)
         if table is not None and table.status != "playing":
-            self.start_game(table, waited=True)
+            self.hub.play.start_game(table, waited=True)

@@ -3,7 +3,7 @@
 A guest (no SSH key, or a TCP client) is who they are for one connection only: the next
 connection is a new guest, and nobody survives a restart as the same guest. So once a guest
 holds no session and no seat, their chips can never be played again, and they go back to the
-bank in one ledger transfer (:meth:`GuestsMixin.send_guest_chips_home`). Until then the game's
+bank in one ledger transfer (:meth:`Guests.send_guest_chips_home`). Until then the game's
 own rules come first: a guest's seat in a running game stays theirs (taken while they are
 away, then reserved for them with a stand-in bot in it), and a pot that seat wins is paid to
 the guest. When that game is over the stand-in keeps the seat for good and the chips go home.
@@ -35,18 +35,29 @@ def running(table: Table) -> bool:
     return table.status == "playing" and table.state is not None and not table.state.is_over
 
 
-class GuestsMixin:
-    def guest_is_gone(self: Hub, player_id: str) -> bool:
+class Guests:
+    """Where guests' chips and seats end. It keeps no state of its own: who is a guest is
+    in their id, and who is here and where they sit is the hub's (players, tables)."""
+
+    def __init__(self, hub: Hub) -> None:
+        # Collaborators: the store, who is online, the tables, and the hub to save a table
+        # and tell it that its seats changed.
+        self.hub = hub
+        self.store = hub.store
+        self.players = hub.players
+        self.tables = hub.tables
+
+    def guest_is_gone(self, player_id: str) -> bool:
         """A guest with no session: they cannot come back (a new connection is a new guest)."""
         return is_guest(player_id) and player_id not in self.players
 
-    def holds_seat(self: Hub, player_id: str) -> bool:
+    def holds_seat(self, player_id: str) -> bool:
         return any(
             table.seat_of(player_id) is not None or table.reserved_seat_of(player_id) is not None
             for table in self.tables.values()
         )
 
-    def send_guest_chips_home(self: Hub, player_id: str) -> int:
+    def send_guest_chips_home(self, player_id: str) -> int:
         """The rule: a guest with no session and no seat (taken or reserved) anywhere has their
         whole balance moved to the bank, in one transfer. Returns the chips moved."""
         if not self.guest_is_gone(player_id) or self.holds_seat(player_id):
@@ -57,7 +68,7 @@ class GuestsMixin:
             self.store.transfer(account, "bank", balance, GUEST_LEFT)
         return balance
 
-    def end_gone_guests_reservations(self: Hub, table: Table) -> list[str]:
+    def end_gone_guests_reservations(self, table: Table) -> list[str]:
         """Seats reserved for guests who are gone pass to their stand-ins for good once no
         pot of theirs is in play at this table. Returns those guests (the caller saves the
         table and then sends their chips home)."""
@@ -70,13 +81,13 @@ class GuestsMixin:
                 table.seats[index] = Seat(bot=seat.bot or "heuristic")
         return ended
 
-    def guests_at(self: Hub, table: Table) -> set[str]:
+    def guests_at(self, table: Table) -> set[str]:
         """Every guest a table knows: seated, reserved for, or paid from its pot."""
         ids = {pid for seat in table.seats for pid in (seat.player, seat.reserved)}
         ids.update(account.removeprefix("player:") for account in table.accounts)
         return {pid for pid in ids if is_guest(pid)}
 
-    def retire_guests(self: Hub) -> tuple[int, int]:
+    def retire_guests(self) -> tuple[int, int]:
         """The server stops (or has restarted): every guest is gone for good. Their seats pass
         to stand-ins (or are freed at a table that has not started), what a running pot would
         pay them goes to the bank, and every guest balance goes home.
@@ -100,7 +111,7 @@ class GuestsMixin:
                         table.accounts[index] = "bank"
                         changed = True
                 if changed:
-                    self.save(table)
+                    self.hub.save(table)
             for account, balance in self.store.balances(f"player:{GUEST_PREFIX}").items():
                 if balance > 0:
                     self.store.transfer(account, "bank", balance, GUEST_LEFT)
@@ -108,7 +119,7 @@ class GuestsMixin:
                     chips += balance
         return guests, chips
 
-    def guest_left(self: Hub, player_id: str) -> int:
+    def guest_left(self, player_id: str) -> int:
         """A guest's last session closed, or their grace period ran out: end what they can no
         longer come back to, then apply the rule. Returns the chips sent home."""
         if not self.guest_is_gone(player_id):
@@ -117,5 +128,5 @@ class GuestsMixin:
             if table.reserved_seat_of(player_id) is not None and self.end_gone_guests_reservations(
                 table
             ):
-                self.after_seat_change(table)
+                self.hub.seating.after_seat_change(table)
         return self.send_guest_chips_home(player_id)

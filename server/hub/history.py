@@ -13,6 +13,7 @@ from server.engine import get_game
 
 from . import ratings
 from .errors import HubError
+from .session import need_player
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -22,27 +23,30 @@ if TYPE_CHECKING:
 MIN_GAMES = 3
 
 
-class HistoryMixin:
-    def _name_of(self: Hub, player_id: str) -> str:
-        """A player's name now (the hub's own map for those it knows, else the store's)."""
-        known = self.names.get(player_id)
-        return known or (self.store.get_player(player_id) or {}).get("name") or "?"
+class History:
+    """Finished games, profiles and leaderboards, read from the store: no state of its own."""
 
-    def history_entry(self: Hub, game: dict[str, Any]) -> dict[str, Any]:
+    def __init__(self, hub: Hub) -> None:
+        # Collaborators: the store, who is online, and the hub's names of players.
+        self.hub = hub
+        self.store = hub.store
+        self.players = hub.players
+
+    def history_entry(self, game: dict[str, Any]) -> dict[str, Any]:
         """One line of a history: no card, no seed; the players by name (None: a bot)."""
         return {
             "id": game["id"],
             "game": game["game"],
             "finished": int(game["finished"]),
-            "players": [self._name_of(pid) if pid else None for pid in game["players"]],
+            "players": [self.hub.name_of(pid) if pid else None for pid in game["players"]],
             "seat": game["seat"],
             "place": game["place"],
             "chips": game["chips"],
             "rating_change": game["rating_change"],
         }
 
-    def on_history(self: Hub, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
+    def on_history(self, session: Session, message: dict[str, Any]) -> None:
+        player = need_player(session)
         game = message.get("game")
         total = self.store.count_games_of(player.id, game)
         pages = max(1, -(-total // HISTORY_PAGE))
@@ -59,12 +63,12 @@ class HistoryMixin:
             }
         )
 
-    def on_leaderboard(self: Hub, session: Session, message: dict[str, Any]) -> None:
-        self.need_player(session)
+    def on_leaderboard(self, session: Session, message: dict[str, Any]) -> None:
+        need_player(session)
         game = get_game(message["game"]).name
         counts = self.store.game_counts(game)
         rows = [
-            {"name": self._name_of(pid), "rating": ratings.display(rating), "games": counts[pid]}
+            {"name": self.hub.name_of(pid), "rating": ratings.display(rating), "games": counts[pid]}
             for pid, rating in self.store.ratings_for(game).items()
             if counts.get(pid, 0) >= MIN_GAMES
         ]
@@ -78,10 +82,10 @@ class HistoryMixin:
             }
         )
 
-    def on_player(self: Hub, session: Session, message: dict[str, Any]) -> None:
+    def on_player(self, session: Session, message: dict[str, Any]) -> None:
         """Anyone's public profile: ratings per game, games played, best results, since when
         (never a key fingerprint, chips held or anything of a game in play)."""
-        self.need_player(session)
+        need_player(session)
         name = message["name"].strip()
         online = {p.name.casefold(): pid for pid, p in self.players.items() if p.name}
         pid = online.get(name.casefold()) or self.store.name_owner(name)
@@ -102,7 +106,7 @@ class HistoryMixin:
         session.push(
             {
                 "t": "player",
-                "name": self._name_of(pid),
+                "name": self.hub.name_of(pid),
                 "since": int(row["created"]),
                 "online": pid in self.players,
                 "games": sum(g["games"] for g in by_game.values()),

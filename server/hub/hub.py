@@ -1,11 +1,17 @@
 """The hub: the one place where every table, seat, chip and game of a server lives.
 
 Each connection runs :meth:`Hub.serve`, which reads protocol messages, validates them and calls
-one handler. Handlers are plain synchronous methods, so every change to the hub happens
-atomically on the event loop. Anything accepted is written to the store before anyone is told
-about it. Table play (actions, bots, timers, money) is in :mod:`server.hub.play`; seating in
-:mod:`server.hub.seating`; chat, friends and invites in :mod:`server.hub.social`; the lobby in
-:mod:`server.hub.lobby`.
+one handler (:meth:`Hub._routes` says which part answers each type). Handlers are plain
+synchronous methods, so every change to the hub happens atomically on the event loop. Anything
+accepted is written to the store before anyone is told about it.
+
+The hub itself keeps who is connected (sessions, players, their names), the tables, timers and
+the commit of each burst of writes, and says hello. The rest is in parts, each a plain object
+that owns its state (one file shows all of it): :class:`~.lobby.Lobby`,
+:class:`~.seating.Seating` (who sits and watches where), :class:`~.social.Social` (chat,
+friends, invites), :class:`~.guests.Guests`, :class:`~.history.History`,
+:class:`~.replays.Replays`, :class:`~.entropy.Entropy`, :class:`~.duplicate.Duplicate`
+and :class:`~.play.Play` (actions, bots, turn timers, money).
 """
 
 from __future__ import annotations
@@ -15,12 +21,19 @@ import contextlib
 import logging
 import secrets
 import unicodedata
-from collections import Counter, OrderedDict
-from typing import Any, TextIO
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
-from protocol.messages import MAX_NAME, PROTOCOL_VERSION, error, validate_client
+from protocol.messages import (
+    CLIENT_MESSAGES,
+    MAX_NAME,
+    PROTOCOL_VERSION,
+    error,
+    validate_client,
+)
 from server.engine import RulesError, all_games
 from server.store import NameTaken, Store, mixed_script
 from server.store.names import scripts
@@ -29,20 +42,20 @@ from . import ratings
 from .admin import Admin, is_local_admin
 from .chat import RateLimiter
 from .config import HubConfig
-from .duplicate import DuplicateMixin
-from .entropy import EntropyMixin
+from .duplicate import Duplicate
+from .entropy import Entropy
 from .errors import HubError, said
-from .guests import GuestsMixin
-from .history import HistoryMixin
+from .guests import Guests
+from .history import History
 from .limits import Budget
-from .lobby import LobbyMixin
+from .lobby import Lobby
 from .online_names import OnlineNames
 from .outbox import Outbox
-from .play import PlayMixin
-from .replays import ReplayMixin
-from .seating import SeatingMixin
-from .session import Player, Session
-from .social import SocialMixin
+from .play import Play
+from .replays import Replays
+from .seating import Seating
+from .session import Player, Session, need_player
+from .social import Social
 from .table import Table
 
 log = logging.getLogger(__name__)
@@ -51,17 +64,7 @@ log = logging.getLogger(__name__)
 TURN_MESSAGES = 16
 
 
-class Hub(
-    LobbyMixin,
-    SeatingMixin,
-    PlayMixin,
-    SocialMixin,
-    GuestsMixin,
-    HistoryMixin,
-    ReplayMixin,
-    DuplicateMixin,
-    EntropyMixin,
-):
+class Hub:
     """Lobby, tables, seats, timers, bots and money for every connected player."""
 
     def __init__(self, store: Store, config: HubConfig | None = None) -> None:
@@ -72,8 +75,6 @@ class Hub(
         self.online_names = OnlineNames()
         self.tables: dict[int, Table] = {}
         self.names: dict[str, str] = {}  # player id → display name, for everyone we have met
-        #: Finished games being stepped through, by (session, game): see replays.py.
-        self.replay_cursors: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self._tasks: set[asyncio.Task] = set()
         self._timers: dict[Any, asyncio.TimerHandle] = {}
         self._stopped = False  # once stopped, sessions that wind down schedule no timers
@@ -88,26 +89,31 @@ class Hub(
         #: (metrics). And what was refused, by code (over budget, too many tables…).
         self.action_hooks: list[Any] = []
         self.admin = Admin(self)
-        #: Each chat channel's last lines (lobby, or a table id), and the chat log file.
-        self.recent_chat: dict[Any, Any] = {}
-        self.chat_log: TextIO | None = None
-        if self.config.chat_log:
-            self.chat_log = open(self.config.chat_log, "a", encoding="utf-8")  # noqa: SIM115
         self.refusals: Counter[str] = Counter()
-        self._init_play()
-        self._init_entropy()
-        self._init_lobby()
-        self._init_duplicate()
+        # The parts: each owns its state and the messages of its concern. A part is made
+        # after the parts it holds (seating holds lobby, entropy, duplicate and guests; play
+        # holds those and seating); any part reaches the others through the hub when called.
+        self.lobby = Lobby(self)
+        self.social = Social(self)
+        self.guests = Guests(self)
+        self.history = History(self)
+        self.replays = Replays(self)
+        self.entropy = Entropy(self)
+        self.duplicate = Duplicate(self)
+        self.seating = Seating(self)
+        self.play = Play(self)
+        #: Message type → the handler that answers it (see :meth:`handle`).
+        self.handlers: dict[str, Callable[[Session, dict[str, Any]], None]] = self._routes()
 
     # --- life cycle --------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Rebuild the tables that were running when the server last stopped (or died)."""
-        self.restore_tables()
+        self.play.restore_tables()
         # No guest survives a restart (a guest is one connection): their chips go home now.
-        guests, chips = self.retire_guests()
-        self.resume_tables()
-        self._start_lobby()
+        guests, chips = self.guests.retire_guests()
+        self.play.resume_tables()
+        self.lobby.start()
         self.recovered = {"tables": len(self.tables), "guests": guests, "guest_chips": chips}
         log.info(
             "started: %d table(s) restored; %d chip(s) of %d guest(s) went back to the bank",
@@ -118,15 +124,13 @@ class Hub(
 
     async def stop(self) -> None:
         self._stopped = True
-        if self.chat_log is not None:
-            self.chat_log.close()
-            self.chat_log = None
+        self.social.close()
         for handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
-        self._stop_lobby()
+        self.lobby.stop()
         # Every guest's connection ends here and none can come back as the same guest.
-        guests, chips = self.retire_guests()
+        guests, chips = self.guests.retire_guests()
         if chips:
             log.info("stopping: %d chip(s) of %d guest(s) went back to the bank", chips, guests)
         self.commit()
@@ -135,7 +139,7 @@ class Hub(
                 await session.conn.close()
         for task in list(self._tasks):
             task.cancel()
-        self.bot_pool.close()
+        self.play.bot_pool.close()
 
     def _commit_soon(self) -> None:
         """The store opened a batch: commit it once the handlers ready now have run."""
@@ -171,6 +175,16 @@ class Hub(
         handle = self._timers.pop(key, None)
         if handle is not None:
             handle.cancel()
+
+    @property
+    def timers(self) -> dict[Any, asyncio.TimerHandle]:
+        """The timers set now, by key (read only: :meth:`later` and :meth:`cancel` set them)."""
+        return self._timers
+
+    def cancel_table(self, table_id: int) -> None:
+        """Cancel every timer of a table (keys ``(kind, table id, …)``): it closes."""
+        for key in [k for k in self._timers if isinstance(k, tuple) and k[1:2] == (table_id,)]:
+            self.cancel(key)
 
     def _fire(self, key: Any, callback, args: tuple) -> None:
         self._timers.pop(key, None)
@@ -276,6 +290,40 @@ class Hub(
 
         self.outbox.then(hang_up)
 
+    def _routes(self) -> dict[str, Callable[[Session, dict[str, Any]], None]]:
+        """Each client message type and the part that answers it."""
+        social, seating = self.social, self.seating
+        routes = {
+            "hello": self.on_hello,
+            "profile": self.on_profile,
+            "ping": self.on_ping,
+            "admin": self.on_admin,
+            "lobby_watch": self.lobby.on_lobby_watch,
+            "create_table": seating.on_create_table,
+            "join": seating.on_join,
+            "leave": seating.on_leave,
+            "stand": seating.on_stand,
+            "spectate": seating.on_spectate,
+            "add_bot": seating.on_add_bot,
+            "remove_bot": seating.on_remove_bot,
+            "start": seating.on_start,
+            "chat": social.on_chat,
+            "ignore": social.on_ignore,
+            "report": social.on_report,
+            "friend": social.on_friend,
+            "invite": social.on_invite,
+            "history": self.history.on_history,
+            "leaderboard": self.history.on_leaderboard,
+            "player": self.history.on_player,
+            "record": self.replays.on_record,
+            "replay": self.replays.on_replay,
+            "entropy": self.entropy.on_entropy,
+            "act": self.play.on_act,
+        }
+        missing = set(CLIENT_MESSAGES).symmetric_difference(routes)
+        assert not missing, f"client messages without one handler: {sorted(missing)}"
+        return routes
+
     def handle(self, session: Session, message: dict | ProtocolError) -> None:
         """Validate and dispatch one message; refusals become ``error`` replies."""
         try:
@@ -284,7 +332,7 @@ class Hub(
             self._refuse_frame(session, err)
             return
         kind = message["t"]
-        handler = getattr(self, f"on_{kind}")
+        handler = self.handlers[kind]
         try:
             if session.player is not None:
                 session.player.budget.spend(kind)
@@ -353,7 +401,7 @@ class Hub(
             self.players[pid] = player
             self.online_names.add(pid, name)
             self.names[pid] = name
-            self.lobby_players_changed()
+            self.lobby.players_changed()
         player.lang = lang
         if lang != record.get("lang"):
             self.store.set_lang(pid, lang)
@@ -371,25 +419,25 @@ class Hub(
         )
         if warning is not None:
             session.push(error(warning.code, ref="hello", **warning.wire()))
-        session.push(self.lobby_message(session))
-        self.player_back(player)
+        session.push(self.lobby.message(session))
+        self.play.player_back(player)
         if not guest and self.store.friend_requests_to(pid):
-            session.push(self.friends_message(player))  # requests that came while away
+            session.push(self.social.friends_message(player))  # requests that came while away
         invites = self.store.invites_for(pid)
         if invites:
-            session.push({"t": "invites", "invites": [self.invite_info(i) for i in invites]})
+            session.push({"t": "invites", "invites": [self.social.invite_info(i) for i in invites]})
 
     def on_profile(self, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
+        player = need_player(session)
         if "name" in message:
             name = self._claim_name(player.id, player.guest, message["name"], strict=True)
             player.name = name
             self.online_names.add(player.id, name)
             self.names[player.id] = name
-            self.lobby_players_changed()
+            self.lobby.players_changed()
             for table in self.tables.values():
                 if player.id in table.humans():
-                    self.table_changed(table)
+                    self.play.table_changed(table)
         if "lang" in message:
             player.lang = message["lang"]
             self.store.set_lang(player.id, player.lang)
@@ -473,10 +521,10 @@ class Hub(
         """The name of another player online called ``name`` (ignoring case) or a lookalike."""
         return self.online_names.like(name, pid)
 
-    def need_player(self, session: Session) -> Player:
-        if session.player is None:
-            raise HubError("hello_first", "Say hello first.")
-        return session.player
+    def name_of(self, player_id: str) -> str:
+        """A player's name now (the hub's own map for those it knows, else the store's)."""
+        known = self.names.get(player_id)
+        return known or (self.store.get_player(player_id) or {}).get("name") or "?"
 
     def you(self, player: Player) -> dict[str, Any]:
         return {
@@ -527,14 +575,22 @@ class Hub(
             "motd": self.store.motd(),
         }
 
+    def save(self, table: Table) -> None:
+        self.store.save_table(table.id, table.record())
+
+    def tell(self, player_id: str, code: str, sentence: dict[str, Any]) -> None:
+        """An ``error`` not caused by a request (``sentence``: :func:`errors.said`)."""
+        if player_id in self.players:
+            self.players[player_id].push({"t": "error", "code": code, **sentence})
+
     def _drop_session(self, session: Session) -> None:
         session.alive = False
         self.sessions.discard(session)
         for table_id in list(session.spectating):
             table = self.tables.get(table_id)
             if table is not None:
-                self.spectators.get(table_id, set()).discard(session)
-                self.lobby_table_changed(table)
+                self.seating.spectators.get(table_id, set()).discard(session)
+                self.lobby.table_changed(table)
         player = session.player
         if player is None:
             return
@@ -542,10 +598,10 @@ class Hub(
         if not player.sessions and not self._stopped:
             del self.players[player.id]
             self.online_names.remove(player.id)
-            self.lobby_players_changed()
-            self.player_gone(player)
+            self.lobby.players_changed()
+            self.play.player_gone(player)
             if player.guest:
-                self.guest_left(player.id)
+                self.guests.guest_left(player.id)
 
     def on_admin(self, session: Session, message: dict[str, Any]) -> None:
         self.admin.handle(session, message)

@@ -20,8 +20,8 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any
 
-from . import ratings
 from .frames import Prepared, array_of, map_frame, packed
+from .session import need_player
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -29,61 +29,73 @@ if TYPE_CHECKING:
     from .table import Table
 
 
-class LobbyMixin:
-    def _init_lobby(self: Hub) -> None:
+class Lobby:
+    """What every client in the lobby is shown, and the bookkeeping that keeps it cheap."""
+
+    def __init__(self, hub: Hub) -> None:
+        # Collaborators: the config, the store (ratings), who is online, the tables and
+        # players' names; the hub for spectators and to run the lobby's loop.
+        self.hub = hub
+        self.config = hub.config
+        self.store = hub.store
+        self.sessions = hub.sessions
+        self.players = hub.players
+        self.tables = hub.tables
+        self.names = hub.names
+        # Tables and players changed since the last flush.
         self._dirty_tables: set[int] = set()
         self._removed_tables: set[int] = set()
         self._players_dirty = False
-        self._lobby_rows: dict[int, dict[str, Any]] = {}  # each table's row as last sent
-        self._lobby_task: asyncio.Task | None = None
-        #: What every client without a table of its own was last shown (see flush_lobby).
-        self._lobby_common: frozenset[int] = frozenset()
-        #: (valid or None, made at, listing, players by name, online): see _lobby_snapshot.
-        self._lobby_cache: tuple[Any, ...] | None = None
+        self._rows: dict[int, dict[str, Any]] = {}  # each table's row as last sent
+        self._task: asyncio.Task | None = None
+        #: What every client without a table of its own was last shown (see flush).
+        self._common: frozenset[int] = frozenset()
+        #: (valid or None, made at, listing, players by name, online): see _snapshot.
+        self._cache: tuple[Any, ...] | None = None
         #: A client was shown a lobby made from that snapshot, which may be older than what
-        #: it shows (lobby_message): the next flush goes through every client, even if no
-        #: row changed, and sends what it showed differently.
-        self._lobby_shown_stale = False
-        self._lobby_wakeup = asyncio.Event()
+        #: it shows (message): the next flush goes through every client, even if no row
+        #: changed, and sends what it showed differently.
+        self._shown_stale = False
+        self._wakeup = asyncio.Event()
         #: When players' comings and goings were last sent, and the wake-up that sends the
-        #: ones held since (see flush_lobby).
+        #: ones held since (see flush).
         self._players_sent_at = float("-inf")
         self._players_wake: asyncio.TimerHandle | None = None
 
-    def _start_lobby(self: Hub) -> None:
-        self._lobby_task = self.spawn(self._lobby_loop())
+    def start(self) -> None:
+        self._task = self.hub.spawn(self._loop())
 
-    def _stop_lobby(self: Hub) -> None:
-        if self._lobby_task is not None:
-            self._lobby_task.cancel()
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
         if self._players_wake is not None:
             self._players_wake.cancel()
 
-    async def _lobby_loop(self: Hub) -> None:
+    async def _loop(self) -> None:
         while True:
-            await self._lobby_wakeup.wait()
-            self._lobby_wakeup.clear()
+            await self._wakeup.wait()
+            self._wakeup.clear()
             with contextlib.suppress(Exception):
-                self.flush_lobby()
+                self.flush()
             await asyncio.sleep(self.config.lobby_interval)
 
-    def lobby_table_changed(self: Hub, table: Table) -> None:
+    def table_changed(self, table: Table) -> None:
         self._dirty_tables.add(table.id)
-        self._lobby_stale()
-        self._lobby_wakeup.set()
+        self._stale()
+        self._wakeup.set()
 
-    def lobby_table_removed(self: Hub, table_id: int) -> None:
+    def table_removed(self, table_id: int) -> None:
         self._dirty_tables.discard(table_id)
         self._removed_tables.add(table_id)
-        self._lobby_stale()
-        self._lobby_wakeup.set()
+        self._stale()
+        self._wakeup.set()
 
-    def lobby_players_changed(self: Hub) -> None:
+    def players_changed(self) -> None:
         self._players_dirty = True
-        self._lobby_stale()
-        self._lobby_wakeup.set()
+        self._stale()
+        self._wakeup.set()
 
-    def flush_lobby(self: Hub) -> None:
+    def flush(self) -> None:
         """Send each client one coalesced update of what changed in the lobby it is shown.
 
         Most clients in the lobby have no table of their own: they are shown the same tables
@@ -101,34 +113,34 @@ class LobbyMixin:
         for table_id in self._dirty_tables:
             if table_id in self.tables:
                 info = self.table_info(self.tables[table_id])
-                if self._lobby_rows.get(table_id) != info:
-                    self._lobby_rows[table_id] = info
+                if self._rows.get(table_id) != info:
+                    self._rows[table_id] = info
                     changed.add(table_id)
-        if not (changed or self._removed_tables or players_due or self._lobby_shown_stale):
+        if not (changed or self._removed_tables or players_due or self._shown_stale):
             # Only moves (at thousands of tables, four times a second): no row changed, so
             # every table's place and every client's lobby is as it was sent. Nothing to go
             # through, let alone send.
             self._dirty_tables.clear()
             return
-        self._lobby_shown_stale = False
+        self._shown_stale = False
         for table_id in self._removed_tables:
-            self._lobby_rows.pop(table_id, None)
+            self._rows.pop(table_id, None)
         players_dirty = players_due
         self._dirty_tables.clear()
         self._removed_tables.clear()
         if players_due:
             self._players_dirty = False
             self._players_sent_at = asyncio.get_running_loop().time()
-        self._lobby_cache = None
-        listing = self._lobby_listing_now()
+        self._cache = None
+        listing = self._listing_now()
         order, own = listing
         by_name, online = self._players_now() if players_dirty else ([], self._online_now())
         update = _Update(self, online, players_dirty, by_name)
         # Shown to a client with no table of its own and none watched: the same for all.
         common = order[: self.config.lobby_tables]
         common_set = frozenset(common)
-        before = self._lobby_common
-        self._lobby_common = common_set
+        before = self._common
+        self._common = common_set
         common_rows = [t for t in common if t in changed or t not in before]
         common_gone = sorted(before.difference(common_set))
         for session in list(self.sessions):
@@ -151,7 +163,7 @@ class LobbyMixin:
                 continue
             session.push(update.message(rows, gone, session, player))
 
-    def _players_due(self: Hub) -> bool:
+    def _players_due(self) -> bool:
         """Whether players' comings and goings may be sent now; if not, wake the lobby's loop
         when they may."""
         loop = asyncio.get_running_loop()
@@ -167,26 +179,26 @@ class LobbyMixin:
             self._players_wake = loop.call_later(wait, self._players_woken)
         return False
 
-    def _players_woken(self: Hub) -> None:
+    def _players_woken(self) -> None:
         self._players_wake = None
-        self._lobby_wakeup.set()
+        self._wakeup.set()
 
-    def on_lobby_watch(self: Hub, session: Session, message: dict[str, Any]) -> None:
+    def on_lobby_watch(self, session: Session, message: dict[str, Any]) -> None:
         """The client shows the lobby, or stops showing it (it is at a table, say)."""
-        self.need_player(session)
+        need_player(session)
         was, session.lobby_watching = session.lobby_watching, message["on"]
         if message["on"] and not was:
-            session.push(self.lobby_message(session))
+            session.push(self.message(session))
 
-    def lobby_message(self: Hub, session: Session) -> dict[str, Any]:
+    def message(self, session: Session) -> dict[str, Any]:
         """The whole lobby as ``session`` is shown it (sent once, after ``welcome``).
 
         A thousand players arriving at once must not sort every table and player a thousand
         times: what all of them are shown is made at most once per ``lobby_interval`` while
-        it changes (see :meth:`_lobby_snapshot`); the flush that follows any change sends
+        it changes (see :meth:`_snapshot`); the flush that follows any change sends
         whatever this one showed differently."""
         assert session.player is not None
-        (order, _), by_name, online = self._lobby_snapshot()
+        (order, _), by_name, online = self._snapshot()
         pid = session.player.id
         mine = [  # (the snapshot may be from before this player came)
             t.id
@@ -194,54 +206,54 @@ class LobbyMixin:
             if t.owner == pid or any(pid in (s.player, s.reserved) for s in t.seats)
         ]
         listing = (order, {pid: mine})
-        self._lobby_shown_stale = True
+        self._shown_stale = True
         shown = [t for t in self._tables_for(session, listing) if t in self.tables]
         session.lobby_shown = set(shown)
         listed = self.listed_for(session.player, by_name)
         session.lobby_players = _players_key(listed)
         return {
             "t": "lobby",
-            "tables": [self.lobby_row(t) for t in shown],
+            "tables": [self.row(t) for t in shown],
             "players": [{"name": p.name, "guest": p.guest} for p in listed],
             "online": online,
             "tables_total": len(self.tables),
         }
 
-    def _lobby_snapshot(
-        self: Hub,
+    def _snapshot(
+        self,
     ) -> tuple[tuple[list[int], dict[str, list[int]]], list[Player], int]:
         """The table listing, the players by name and their number: remade when something
         changed, but not more often than once per ``lobby_interval``."""
         now = asyncio.get_running_loop().time()
-        cache = self._lobby_cache
+        cache = self._cache
         if cache is None or (cache[0] is None and now - cache[1] >= self.config.lobby_interval):
             by_name, online = self._players_now()
-            self._lobby_cache = cache = (True, now, self._lobby_listing_now(), by_name, online)
+            self._cache = cache = (True, now, self._listing_now(), by_name, online)
         return cache[2], cache[3], cache[4]
 
-    def _lobby_stale(self: Hub) -> None:
+    def _stale(self) -> None:
         """Something the lobby lists changed: the snapshot is remade when next asked (or a
         little later, in a burst)."""
-        cache = self._lobby_cache
+        cache = self._cache
         if cache is not None and cache[0] is not None:
-            self._lobby_cache = (None, *cache[1:])
+            self._cache = (None, *cache[1:])
 
-    def _players_now(self: Hub) -> tuple[list[Player], int]:
+    def _players_now(self) -> tuple[list[Player], int]:
         listed = self.listed_players()
         return sorted(listed, key=lambda p: p.name.casefold()), len(listed)
 
-    def _online_now(self: Hub) -> int:
+    def _online_now(self) -> int:
         return len(self.players) - sum(1 for p in self.players if p.startswith("admin:"))
 
-    def lobby_row(self: Hub, table_id: int) -> dict[str, Any]:
-        row = self._lobby_rows.get(table_id)
+    def row(self, table_id: int) -> dict[str, Any]:
+        row = self._rows.get(table_id)
         if row is None:
-            row = self._lobby_rows[table_id] = self.table_info(self.tables[table_id])
+            row = self._rows[table_id] = self.table_info(self.tables[table_id])
         return row
 
     # --- what each client is shown -----------------------------------------------------------
 
-    def _lobby_listing_now(self: Hub) -> tuple[list[int], dict[str, list[int]]]:
+    def _listing_now(self) -> tuple[list[int], dict[str, list[int]]]:
         """Every table in the order the lobby offers them (a free seat first, newest first),
         and the own tables (they sit, are kept a seat, or own it), newest first, of each
         player in the lobby now (only they are shown a lobby: thousands of seated players
@@ -264,7 +276,7 @@ class LobbyMixin:
         return order, own
 
     def _tables_for(
-        self: Hub, session: Session, listing: tuple[list[int], dict[str, list[int]]]
+        self, session: Session, listing: tuple[list[int], dict[str, list[int]]]
     ) -> list[int]:
         """The tables ``session`` is shown: its own, then the offered ones, at most so many."""
         order, own = listing
@@ -283,14 +295,14 @@ class LobbyMixin:
         return shown
 
     def players_for(
-        self: Hub, player: Player, by_name: list[Player] | None = None
+        self, player: Player, by_name: list[Player] | None = None
     ) -> list[dict[str, Any]]:
         """Players online as ``player`` is shown them: themself, friends, then others by name,
         at most so many (the total is in the message's ``online``). ``by_name``: everyone
         online sorted by name, made once for all clients of a flush."""
         return [{"name": p.name, "guest": p.guest} for p in self.listed_for(player, by_name)]
 
-    def listed_for(self: Hub, player: Player, by_name: list[Player] | None = None) -> list[Player]:
+    def listed_for(self, player: Player, by_name: list[Player] | None = None) -> list[Player]:
         """The players ``player`` is shown (see :meth:`players_for`)."""
         if by_name is None:
             by_name = self.players_by_name()
@@ -308,14 +320,14 @@ class LobbyMixin:
                 listed.append(other)
         return listed
 
-    def players_by_name(self: Hub) -> list[Player]:
+    def players_by_name(self) -> list[Player]:
         return sorted(self.listed_players(), key=lambda p: p.name.casefold())
 
-    def listed_players(self: Hub) -> list[Player]:
+    def listed_players(self) -> list[Player]:
         """Players the lobby shows: not ``gambit admin`` (a tool, not a player)."""
         return [p for p in self.players.values() if not p.id.startswith("admin:")]
 
-    def table_info(self: Hub, table: Table) -> dict[str, Any]:
+    def table_info(self, table: Table) -> dict[str, Any]:
         """What the lobby (and the table header) shows of a table; no card, no hidden fact."""
         seats = []
         for i, seat in enumerate(table.seats):
@@ -343,13 +355,10 @@ class LobbyMixin:
             "dealer": table.dealer,
             "games_played": table.games_played,
             "seats": seats,
-            "spectators": len(self.spectators.get(table.id, ())),
+            "spectators": len(self.hub.seating.spectators.get(table.id, ())),
             "rating_changes": list(table.rating_changes),
             "duplicate": table.duplicate["set"] if table.duplicate else None,
         }
-
-    def rating_of(self: Hub, player_id: str, game: str) -> int:
-        return ratings.display(self.store.rating(player_id, game))
 
 
 def _player_key(player: Player) -> tuple[str, str, bool]:
@@ -366,18 +375,18 @@ _KEYS = {k: packed(k) for k in ("t", "tables", "removed", "players", "online", "
 class _Update:
     """One flush's ``lobby_update`` messages: parts shared by recipients encoded once."""
 
-    def __init__(self, hub: Hub, online: int, players_dirty: bool, by_name: list[Player]):
-        self.hub = hub
+    def __init__(self, lobby: Lobby, online: int, players_dirty: bool, by_name: list[Player]):
+        self.lobby = lobby
         self.t = packed("lobby_update")
         self.count = online
         self.online = packed(online)
-        self.total = packed(len(hub.tables))
+        self.total = packed(len(lobby.tables))
         self.players_dirty = players_dirty
         self.by_name = by_name
         self.tables: dict[tuple[int, ...], tuple[list[dict[str, Any]], bytes]] = {}
         self.gone: dict[tuple[int, ...], bytes] = {}
         self.entries: dict[str, bytes] = {}  # each player's entry in a players list
-        self.limit = hub.config.lobby_players
+        self.limit = lobby.config.lobby_players
         self.head = by_name[: self.limit]
         self.head_ids = {p.id for p in self.head}
         self.common_key = _players_key(self.head[: self.limit - 1])
@@ -415,10 +424,10 @@ class _Update:
         by name) the common list after themself, given as its key, without a per-client
         pass over anyone."""
         if player.id not in self.head_ids and not (
-            player.friends and any(f in self.hub.players for f in player.friends)
+            player.friends and any(f in self.lobby.players for f in player.friends)
         ):
             return (_player_key(player), *self.common_key)
-        return self.hub.listed_for(player, self.by_name)
+        return self.lobby.listed_for(player, self.by_name)
 
     def _make(
         self, key: tuple[tuple[int, ...], tuple[int, ...]], players: Any, encoded: bytes | None
@@ -426,7 +435,7 @@ class _Update:
         rows, gone = key
         tables = self.tables.get(rows)
         if tables is None:
-            listed = [self.hub.lobby_row(t) for t in rows]
+            listed = [self.lobby.row(t) for t in rows]
             tables = self.tables[rows] = (listed, array_of([packed(r) for r in listed]))
         removed = self.gone.get(gone)
         if removed is None:
@@ -438,7 +447,7 @@ class _Update:
             "removed": list(gone),
             "players": players,
             "online": self.count,
-            "tables_total": len(self.hub.tables),
+            "tables_total": len(self.lobby.tables),
         }
         frame = map_frame(
             [

@@ -23,6 +23,7 @@ from . import deals, ratings
 from .bot_pool import SLOW_KINDS, BotPool
 from .errors import HubError, said
 from .results import game_results
+from .session import need_player
 from .table import Seat, Table
 
 if TYPE_CHECKING:
@@ -45,11 +46,28 @@ def _cannot_pay(kind: str, chips: int) -> HubError:
     )
 
 
-class PlayMixin:
-    def _init_play(self: Hub) -> None:
-        self.spectators: dict[int, set[Session]] = {}
-        # (table id, seat) → loop time by which that human must decide (turn timer)
+class Play:
+    """Games at the tables: antes, actions, bots and turn timers, payouts, ratings, and
+    recovery after a restart."""
+
+    def __init__(self, hub: Hub) -> None:
+        # Collaborators: the store, the config, who is online, the tables and players'
+        # names; the parts a game concerns (seating, lobby, entropy, duplicate sets,
+        # guests); the hub for timers, tasks, the admin's restart and action hooks.
+        self.hub = hub
+        self.store = hub.store
+        self.config = hub.config
+        self.players = hub.players
+        self.tables = hub.tables
+        self.names = hub.names
+        self.seating = hub.seating
+        self.lobby = hub.lobby
+        self.entropy = hub.entropy
+        self.duplicate = hub.duplicate
+        self.guests = hub.guests
+        #: (table id, seat) → loop time by which that human must decide (turn timer).
         self.deadlines: dict[tuple[int, int], float] = {}
+        #: (table id, seat) → the decision its clock runs for (kind, the seat's moves so far).
         self._asked: dict[tuple[int, int], Any] = {}
         #: Seats whose strong bot is thinking in the pool now.
         self.thinking: set[tuple[int, int]] = set()
@@ -57,19 +75,19 @@ class PlayMixin:
 
     # --- accounts ---------------------------------------------------------------------------
 
-    def account(self: Hub, seat: Seat) -> str:
+    def account(self, seat: Seat) -> str:
         """Whose chips a seat plays with: its human's, or the bank's for a bot."""
         return f"player:{seat.player}" if seat.player is not None else "bank"
 
     # --- starting a game --------------------------------------------------------------------
 
-    def start_game(self: Hub, table: Table, *, waited: bool = False) -> None:
+    def start_game(self, table: Table, *, waited: bool = False) -> None:
         """Collect the antes and deal. Players who cannot pay the stake are stood up. Unless
         ``waited``, the deal may first wait briefly for players' entropy (entropy.py)."""
         for i, seat in enumerate(table.seats):
             if seat.player is not None and self.store.balance(self.account(seat)) < table.stake:
                 table.seats[i] = Seat()
-                self.tell(
+                self.hub.tell(
                     seat.player,
                     "chips",
                     said(
@@ -79,14 +97,13 @@ class PlayMixin:
                 )
         if not table.full:
             table.status = "waiting"
-            self.after_seat_change(table)
+            self.seating.after_seat_change(table)
             return
-        deal = self.draw_deal(table)
-        if not waited and self.wait_for_entropy(table):
+        deal = self.duplicate.draw_deal(table)
+        if not waited and self.entropy.wait(table):
             return
-        self.cancel(("entropy", table.id))
-        self.entropy_starts.discard(table.id)
-        self.duplicate_game_starts(table)  # seats turn, and who sees this game is noted
+        self.entropy.stop_waiting(table.id)
+        self.duplicate.game_starts(table)  # seats turn, and who sees this game is noted
         deals.close(deal, [i for i, s in enumerate(table.seats) if s.player is not None])
         game = get_game(table.game)
         # The seed whose commitment the table has been showing, mixed with players' values.
@@ -108,16 +125,16 @@ class PlayMixin:
             table.state = state
             table.status = "playing"
             self.store.start_game(table.id, state.params)
-            self.save(table)
+            self.hub.save(table)
         if table.stake:
             self.tell_balances(table)
         self.table_changed(table)
 
     # --- actions ----------------------------------------------------------------------------
 
-    def on_act(self: Hub, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
-        table = self.table_of(message["table"])
+    def on_act(self, session: Session, message: dict[str, Any]) -> None:
+        player = need_player(session)
+        table = self.seating.table_of(message["table"])
         seat = table.seat_of(player.id)
         if seat is None:
             raise HubError("not_seated", "You do not sit at this table.")
@@ -125,7 +142,7 @@ class PlayMixin:
             raise HubError("no_game", "No game is being played at this table.")
         self.apply_action(table, seat, message["action"])
 
-    def apply_action(self: Hub, table: Table, seat: int, action: dict[str, Any]) -> None:
+    def apply_action(self, table: Table, seat: int, action: dict[str, Any]) -> None:
         """Check, store, apply, tell. Raises RulesError/HubError having changed nothing.
 
         An action that puts stakes into the pot (a Fortunes stay or raise) moves its chips in
@@ -156,14 +173,14 @@ class PlayMixin:
         elif due:
             self.tell_balances(table)
         self.table_changed(table)
-        for hook in self.action_hooks:
+        for hook in self.hub.action_hooks:
             hook(table, seat, action)
 
-    def can_pay(self: Hub, account: str, chips: int) -> bool:
+    def can_pay(self, account: str, chips: int) -> bool:
         """The bank always can (bots play with its chips); a player needs the chips."""
         return account == "bank" or self.store.balance(account) >= chips
 
-    def affordable(self: Hub, table: Table, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    def affordable(self, table: Table, seat: int, action: dict[str, Any]) -> dict[str, Any]:
         """A stand-in's choice if the seat can pay for it, else the seat's cheapest legal action
         (in Fortunes: who cannot pay the ante must fold)."""
         state = table.state
@@ -172,16 +189,16 @@ class PlayMixin:
             return action
         return min(state.legal_actions(seat), key=lambda a: state.stake_due(seat, a))
 
-    def tell_balances(self: Hub, table: Table) -> None:
+    def tell_balances(self, table: Table) -> None:
         """Chips moved into the pot: every human at the table sees their balance now."""
         for seat in table.seats:
             player = self.players.get(seat.player) if seat.player else None
             if player is not None:
-                player.push({"t": "you", **self.you(player)})
+                player.push({"t": "you", **self.hub.you(player)})
 
     # --- the end of a game ------------------------------------------------------------------
 
-    def settle(self: Hub, table: Table) -> None:
+    def settle(self, table: Table) -> None:
         """Pay the pot, rate the players, record the game — all in one transaction."""
         state = table.state
         assert state is not None
@@ -211,24 +228,24 @@ class PlayMixin:
                 deal=deal,
                 results=results,
             )
-            self.note_duplicate_result(table, outcome, results)
+            self.duplicate.note_result(table, outcome, results)
             table.status = "between"
             table.games_played += 1
             # The next game's seed is drawn now, so its commitment shows before it is dealt.
             table.deal = None
-            self.draw_deal(table)
+            self.duplicate.draw_deal(table)
             table.dealer = get_game(table.game).next_dealer(table.dealer, table.players)
             # The pot is paid: seats kept for guests who are gone pass to their stand-ins.
-            gone = self.end_gone_guests_reservations(table)
-            self.save(table)
+            gone = self.guests.end_gone_guests_reservations(table)
+            self.hub.save(table)
             for pid in gone:
-                self.send_guest_chips_home(pid)
+                self.guests.send_guest_chips_home(pid)
         for pid in filter(None, humans):
             if pid in self.players:
-                self.players[pid].push({"t": "you", **self.you(self.players[pid])})
-        self.later(("next", table.id), self.config.between_games, self.next_game, table.id)
+                self.players[pid].push({"t": "you", **self.hub.you(self.players[pid])})
+        self.hub.later(("next", table.id), self.config.between_games, self.next_game, table.id)
 
-    def note_stand_ins(self: Hub, table: Table, payouts: list[int]) -> None:
+    def note_stand_ins(self, table: Table, payouts: list[int]) -> None:
         """A bot that finished a game in an absent player's seat played with their chips:
         what it won or lost for them is kept until they sit down again (``stand_in``)."""
         for index, seat in enumerate(table.seats):
@@ -242,7 +259,7 @@ class PlayMixin:
             record["games"] += 1
             record["chips"] += payouts[index] - paid
 
-    def rate(self: Hub, table: Table, outcome: Outcome) -> None:
+    def rate(self, table: Table, outcome: Outcome) -> None:
         """openskill update for the humans at the table; bots count at the default rating.
         Partnerships (Fortunes) are rated by their result: partners win or lose together.
         Each seat's change, as players see ratings, is kept for the result panel."""
@@ -275,7 +292,7 @@ class PlayMixin:
             table.game, {p: r for p, r in zip(humans, new, strict=True) if p is not None}
         )
 
-    def refund_pot(self: Hub, table: Table) -> None:
+    def refund_pot(self, table: Table) -> None:
         """A game abandoned before its end shares its pot back among the seats' accounts."""
         pot = f"pot:{table.id}"
         left = self.store.balance(pot)
@@ -290,13 +307,13 @@ class PlayMixin:
             if rest:
                 self.store.transfer(pot, "bank", rest, "rounding", ref=str(table.id))
 
-    def next_game(self: Hub, table_id: int) -> None:
+    def next_game(self, table_id: int) -> None:
         table = self.tables.get(table_id)
         if table is None or table.status != "between":
             return
-        if self.admin.restart_at is not None:
+        if self.hub.admin.restart_at is not None:
             # A restart is coming: no new deal; the table waits for it (its seats are kept).
-            self.later(("next", table.id), self.config.between_games, self.next_game, table.id)
+            self.hub.later(("next", table.id), self.config.between_games, self.next_game, table.id)
             return
         for i, seat in enumerate(table.seats):
             if seat.reserved is not None and seat.player is None:
@@ -304,14 +321,14 @@ class PlayMixin:
             if seat.player is None and seat.bot is None:
                 table.seats[i] = Seat()
         if not table.humans():
-            self.close_table(table)
+            self.seating.close_table(table)
             return
         self.start_game(table)
 
     # --- telling the table ------------------------------------------------------------------
 
     def table_message(
-        self: Hub,
+        self,
         table: Table,
         seat: int | None,
         info: dict[str, Any] | None = None,
@@ -326,7 +343,7 @@ class PlayMixin:
         view = table.state.view(seat, public) if table.state is not None else None
         return {"t": "table", "table": table.id, "info": info, "seat": seat, "view": view}
 
-    def table_messages(self: Hub, table: Table) -> Shared:
+    def table_messages(self, table: Table) -> Shared:
         """The parts of ``table``'s messages every reader of this change shares, made once
         (see :class:`~protocol.event_log.Shared`: their delta is made once too)."""
         info = self.shared_table_info(table)
@@ -334,7 +351,7 @@ class PlayMixin:
         table.shared = Shared(info, public, table.shared)
         return table.shared
 
-    def seat_message(self: Hub, table: Table, seat: int | None, shared: Shared) -> dict[str, Any]:
+    def seat_message(self, table: Table, seat: int | None, shared: Shared) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) is sent of this change: the shared parts and its
         own part of the view."""
         state = table.state
@@ -343,13 +360,13 @@ class PlayMixin:
             return {"t": "table", "table": table.id, "info": info, "seat": seat, "view": None}
         return TableMessage(table.id, seat, shared, state.private_view(seat))
 
-    def shared_table_info(self: Hub, table: Table) -> dict[str, Any]:
+    def shared_table_info(self, table: Table) -> dict[str, Any]:
         """The table as every seat and spectator sees it, with what only the table shows (the
         deal's commitment, the turn timers) beside what the lobby shows."""
-        info = self.table_info(table)
+        info = self.lobby.table_info(table)
         # The commitment to the deal in play (or the next one): at the table, not in the lobby.
         info["deal"] = deals.public(table.deal)
-        info["duplicate"] = self.duplicate_info(table)
+        info["duplicate"] = self.duplicate.info(table)
         now = asyncio.get_running_loop().time()
         # (each seat's own key, not a pass over every table's deadlines at every move)
         deadlines = self.deadlines
@@ -360,7 +377,7 @@ class PlayMixin:
         }
         return info
 
-    def table_changed(self: Hub, table: Table) -> None:
+    def table_changed(self, table: Table) -> None:
         """Everyone at the table (and watching it) gets their own view; bots get their turn."""
         if table.id not in self.tables:
             return
@@ -371,29 +388,21 @@ class PlayMixin:
         for index, seat in enumerate(table.seats):
             if seat.player is not None and seat.player in players:
                 players[seat.player].push(self.seat_message(table, index, shared))
-        watchers = self.spectators.get(table.id)
+        watchers = self.seating.spectators.get(table.id)
         if watchers:
             message = self.seat_message(table, None, shared)
             for session in list(watchers):
                 session.push(message)
-        self.lobby_table_changed(table)
-
-    def save(self: Hub, table: Table) -> None:
-        self.store.save_table(table.id, table.record())
-
-    def tell(self: Hub, player_id: str, code: str, sentence: dict[str, Any]) -> None:
-        """An ``error`` not caused by a request (``sentence``: :func:`errors.said`)."""
-        if player_id in self.players:
-            self.players[player_id].push({"t": "error", "code": code, **sentence})
+        self.lobby.table_changed(table)
 
     # --- bots, stand-ins and turn timers ----------------------------------------------------
 
-    def arm(self: Hub, table: Table) -> None:
+    def arm(self, table: Table) -> None:
         """Schedule whoever must act next: bots soon, humans by their turn timer."""
         state = table.state
         key = ("table", table.id)
         if state is None or table.status != "playing" or state.is_over:
-            self.cancel(key)
+            self.hub.cancel(key)
             for index in range(len(table.seats)):
                 self.deadlines.pop((table.id, index), None)
             return
@@ -433,11 +442,11 @@ class PlayMixin:
             if k in self.deadlines:
                 due.append(self.deadlines[k])
         if due:
-            self.later(key, min(due) - now, self.autoplay, table.id)
+            self.hub.later(key, min(due) - now, self.autoplay, table.id)
         else:
-            self.cancel(key)
+            self.hub.cancel(key)
 
-    def bot_pause(self: Hub, table: Table) -> float:
+    def bot_pause(self, table: Table) -> float:
         """How long a bot thinks before this move: about ``bot_delay``, never exactly (bots that
         all wait the same second move in step, and a busy server then draws every table at
         once). Fixed by the seed and the move, so a seeded game replays the same."""
@@ -445,7 +454,7 @@ class PlayMixin:
         rng = random.Random(f"{self.config.seed}:{table.id}:{moves}")
         return self.config.bot_delay * rng.uniform(0.75, 1.25)
 
-    def autoplay(self: Hub, table_id: int) -> None:
+    def autoplay(self, table_id: int) -> None:
         """Bots, stand-ins for absent players and expired timers act (one round of them)."""
         table = self.tables.get(table_id)
         if table is None or table.state is None or table.status != "playing":
@@ -476,7 +485,7 @@ class PlayMixin:
         else:
             self.arm(table)
 
-    def think_off_loop(self: Hub, table: Table, index: int, kind: str, seed: str) -> None:
+    def think_off_loop(self, table: Table, index: int, kind: str, seed: str) -> None:
         """A strong bot's move: its search runs in the bot pool, and the answer is applied
         only if the table is still at the same move (a player may have acted, or left)."""
         key = (table.id, index)
@@ -512,13 +521,13 @@ class PlayMixin:
                 log.exception("a %s bot's move was refused", kind)
                 self.arm(table)
 
-        self.spawn(answer())
+        self.hub.spawn(answer())
 
     # --- players who drop and come back -----------------------------------------------------
 
-    def player_gone(self: Hub, player: Player) -> None:
+    def player_gone(self, player: Player) -> None:
         """A player's last connection closed: keep their seats for the grace period."""
-        pid, spectators = player.id, self.spectators
+        pid, spectators = player.id, self.seating.spectators
         for table in list(self.tables.values()):
             index = None
             for i, seat in enumerate(table.seats):  # (inline: thousands of tables, each drop)
@@ -534,9 +543,9 @@ class PlayMixin:
                 continue
             if table.status == "waiting":
                 table.seats[index] = Seat()
-                self.after_seat_change(table)
+                self.seating.after_seat_change(table)
                 continue
-            self.later(
+            self.hub.later(
                 ("grace", table.id, player.id),
                 self.config.grace,
                 self.grace_over,
@@ -545,7 +554,7 @@ class PlayMixin:
             )
             self.table_changed(table)
 
-    def grace_over(self: Hub, table_id: int, player_id: str) -> None:
+    def grace_over(self, table_id: int, player_id: str) -> None:
         table = self.tables.get(table_id)
         if table is None or player_id in self.players:
             return
@@ -553,20 +562,20 @@ class PlayMixin:
         if index is None:
             return
         table.seats[index] = Seat(bot=self.config.standin_bot, reserved=player_id)
-        self.after_seat_change(table)
-        self.guest_left(player_id)  # a guest cannot come back for the seat
+        self.seating.after_seat_change(table)
+        self.guests.guest_left(player_id)  # a guest cannot come back for the seat
 
-    def player_back(self: Hub, player: Player) -> None:
+    def player_back(self, player: Player) -> None:
         """A player connected within the grace period: their seats are theirs again.
 
         A seat a bot took over (after the grace period, or after standing up) is only
         reclaimed on purpose, with ``join``; the table still shows it reserved for them.
         """
         # Every hello comes here, with thousands of tables open: one plain pass, no calls.
-        pid, timers = player.id, self._timers
+        pid, timers = player.id, self.hub.timers
         for table in list(self.tables.values()):
             if timers:
-                self.cancel(("grace", table.id, pid))
+                self.hub.cancel(("grace", table.id, pid))
             for seat in table.seats:
                 if seat.player == pid or seat.reserved == pid:
                     self.table_changed(table)
@@ -574,7 +583,7 @@ class PlayMixin:
 
     # --- recovery ---------------------------------------------------------------------------
 
-    def restore_tables(self: Hub) -> None:
+    def restore_tables(self) -> None:
         """Rebuild every stored table; a game replays to its last stored action."""
         for row in self.store.live_tables():
             table = Table.from_record(row["info"])
@@ -595,9 +604,9 @@ class PlayMixin:
                 table.deal_log.deals = dealt
             self.tables[table.id] = table
             log.info("restored table %s (%s, %s)", table.id, table.game, table.status)
-        self.restore_duplicate_sets()
+        self.duplicate.restore()
 
-    def resume_tables(self: Hub) -> None:
+    def resume_tables(self) -> None:
         """After a restart: absent players get their grace period, games go on."""
         for table in list(self.tables.values()):
             if table.status == "waiting":
@@ -605,16 +614,17 @@ class PlayMixin:
                     if seat.player is not None and seat.player not in self.players:
                         table.seats[i] = Seat()
                 if not table.humans():
-                    self.close_table(table)
+                    self.seating.close_table(table)
                     continue
-                self.save(table)
+                self.hub.save(table)
             elif table.status == "playing" and table.state is not None and table.state.is_over:
                 self.settle(table)  # killed between the last action and the payout
             elif table.status == "between":
-                self.later(("next", table.id), self.config.between_games, self.next_game, table.id)
+                between = self.config.between_games
+                self.hub.later(("next", table.id), between, self.next_game, table.id)
             for seat in table.seats:
                 if seat.player is not None and seat.player not in self.players:
-                    self.later(
+                    self.hub.later(
                         ("grace", table.id, seat.player),
                         self.config.grace,
                         self.grace_over,

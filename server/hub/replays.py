@@ -18,6 +18,7 @@ from server.records.verify import verify
 
 from . import deals
 from .errors import HubError
+from .session import need_player
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -49,20 +50,29 @@ def deal_steps(record: dict[str, Any]) -> list[int]:
     return steps
 
 
-class ReplayMixin:
-    def _finished_record(self: Hub, game_id: int) -> dict[str, Any]:
+class Replays:
+    """Finished games' records, and the games being stepped through in the app."""
+
+    def __init__(self, hub: Hub) -> None:
+        # Collaborators: the store, and the hub for players' names and duplicate sets.
+        self.hub = hub
+        self.store = hub.store
+        #: Finished games being stepped through, by (session, game), the last used last.
+        self.cursors: OrderedDict[tuple[int, int], Cursor] = OrderedDict()
+
+    def finished_record(self, game_id: int) -> dict[str, Any]:
         row = self.store.game(game_id)
         if row is None:
             raise HubError("no_game", "There is no finished game {game}.", game=game_id)
-        names = {pid: self._name_of(pid) for pid in row["players"] if pid is not None}
+        names = {pid: self.hub.name_of(pid) for pid in row["players"] if pid is not None}
         return records.from_game(row, names)
 
-    def on_record(self: Hub, session: Session, message: dict[str, Any]) -> None:
+    def on_record(self, session: Session, message: dict[str, Any]) -> None:
         """A finished game's record, without its moves: who played, how it ended, its deal
         (the seed revealed) and the verdict of checking it (``docs/fair-deals.md``)."""
-        player = self.need_player(session)
-        record = self._finished_record(message["game"])
-        self.duplicate_may_open(player, record)  # a set's game someone may yet hold
+        player = need_player(session)
+        record = self.finished_record(message["game"])
+        self.hub.duplicate.may_open(player, record)  # a set's game someone may yet hold
         report = verify(record)
         deal = record.get("deal") or {}
         session.push(
@@ -88,12 +98,12 @@ class ReplayMixin:
             }
         )
 
-    def _cursor(self: Hub, session: Session, game_id: int, step: int) -> Cursor:
-        cursors: OrderedDict[tuple[int, int], Cursor] = self.replay_cursors
+    def _cursor(self, session: Session, game_id: int, step: int) -> Cursor:
+        cursors = self.cursors
         key = (session.id, game_id)
         cursor = cursors.pop(key, None)
         if cursor is None or cursor.step > step:
-            record = cursor.record if cursor else self._finished_record(game_id)
+            record = cursor.record if cursor else self.finished_record(game_id)
             cursor = Cursor(record, get_game(record["game"]).replay(record["params"], []))
         actions = cursor.record["actions"]
         while cursor.step < min(step, len(actions)):
@@ -105,14 +115,14 @@ class ReplayMixin:
             cursors.popitem(last=False)
         return cursor
 
-    def on_replay(self: Hub, session: Session, message: dict[str, Any]) -> None:
+    def on_replay(self, session: Session, message: dict[str, Any]) -> None:
         """The table of a finished game after ``step`` actions, as ``seat`` saw it (None: as a
         spectator saw it), with every hand open: the game is over, nothing is secret now."""
-        player = self.need_player(session)
+        player = need_player(session)
         game_id, seat = message["game"], message.get("seat")
         cursor = self._cursor(session, game_id, message["step"])
         record, state = cursor.record, cursor.state
-        self.duplicate_may_open(player, record)
+        self.hub.duplicate.may_open(player, record)
         players = len(record["seats"])
         if seat is not None and seat >= players:
             raise HubError("no_seat", "This game had seats 0 to {last}.", last=players - 1)

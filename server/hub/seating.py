@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from server.engine import RulesError, get_game
 
+from . import ratings
 from .errors import HubError
+from .session import need_player
 from .table import Seat, Table
 
 if TYPE_CHECKING:
@@ -17,16 +19,34 @@ if TYPE_CHECKING:
     from .session import Player, Session
 
 
-class SeatingMixin:
-    def table_of(self: Hub, table_id: int) -> Table:
+class Seating:
+    """Who sits where and who watches: opening and closing tables, sitting, standing,
+    watching, bots in seats. The tables themselves are the hub's (``hub.tables``)."""
+
+    def __init__(self, hub: Hub) -> None:
+        # Collaborators: the store, the config, the tables, the other parts a seat change
+        # concerns (lobby, entropy, duplicate sets, guests), and the hub for the play at a
+        # table (save, show, start, refund) and its timers.
+        self.hub = hub
+        self.store = hub.store
+        self.config = hub.config
+        self.tables = hub.tables
+        self.lobby = hub.lobby
+        self.entropy = hub.entropy
+        self.duplicate = hub.duplicate
+        self.guests = hub.guests
+        #: Table id → the sessions watching it (each session also knows what it watches).
+        self.spectators: dict[int, set[Session]] = {}
+
+    def table_of(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
         if table is None:
             raise HubError("no_table", "There is no such table.")
         return table
 
-    def on_create_table(self: Hub, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
-        self.admin.refuse_new_games()
+    def on_create_table(self, session: Session, message: dict[str, Any]) -> None:
+        player = need_player(session)
+        self.hub.admin.refuse_new_games()
         owned = sum(1 for t in self.tables.values() if t.owner == player.id)
         if owned >= self.config.tables_per_player:
             raise HubError(
@@ -73,13 +93,13 @@ class SeatingMixin:
             timer=float(message.get("timer", self.config.turn_timer)),
         )
         if message.get("duplicate"):
-            self.join_duplicate_set(table, message["duplicate"], player)
-        self.draw_deal(table)  # its first deal's commitment shows from the start
+            self.duplicate.join(table, message["duplicate"], player)
+        self.duplicate.draw_deal(table)  # its first deal's commitment shows from the start
         self.tables[table.id] = table
         self.sit(table, 0, player)  # the creator takes the first seat (and saves the table)
-        self.lobby_table_changed(table)
+        self.lobby.table_changed(table)
 
-    def may_join(self: Hub, table: Table, player: Player) -> None:
+    def may_join(self, table: Table, player: Player) -> None:
         """Raise unless the table's options let this player in."""
         if player.id == table.owner:
             return
@@ -97,8 +117,11 @@ class SeatingMixin:
                     limit=table.max_rating,
                 )
 
-    def on_join(self: Hub, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
+    def rating_of(self, player_id: str, game: str) -> int:
+        return ratings.display(self.store.rating(player_id, game))
+
+    def on_join(self, session: Session, message: dict[str, Any]) -> None:
+        player = need_player(session)
         table = self.table_of(message["table"])
         reclaim = table.reserved_seat_of(player.id)
         if table.seat_of(player.id) is not None:
@@ -108,13 +131,13 @@ class SeatingMixin:
             seat = table.seats[reclaim]
             seat.player, seat.bot, seat.reserved = player.id, None, None
             away = table.away.pop(player.id, None)
-            self.save(table)
-            self.table_changed(table)
+            self.hub.save(table)
+            self.hub.play.table_changed(table)
             if away:
                 player.push({"t": "stand_in", "table": table.id, **away})
             return
         self.may_join(table, player)
-        self.duplicate_may_sit(table, player)
+        self.duplicate.may_sit(table, player)
         if wanted is None:
             free = [i for i, s in enumerate(table.seats) if s.empty]
             if not free:
@@ -136,17 +159,17 @@ class SeatingMixin:
             )
         self.sit(table, wanted, player)
 
-    def sit(self: Hub, table: Table, index: int, player: Player) -> None:
+    def sit(self, table: Table, index: int, player: Player) -> None:
         table.seats[index] = Seat(player=player.id)
         for session in player.sessions:
             session.spectating.discard(table.id)
             self.spectators.get(table.id, set()).discard(session)
-        self.entropy_seats_changed(table)
-        self.save(table)
-        self.table_changed(table)
+        self.entropy.seats_changed(table)
+        self.hub.save(table)
+        self.hub.play.table_changed(table)
 
-    def on_stand(self: Hub, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
+    def on_stand(self, session: Session, message: dict[str, Any]) -> None:
+        player = need_player(session)
         table = self.table_of(message["table"])
         index = table.seat_of(player.id)
         if index is None:
@@ -160,8 +183,8 @@ class SeatingMixin:
         player.push({"t": "left", "table": table.id})
         self.after_seat_change(table)
 
-    def on_leave(self: Hub, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
+    def on_leave(self, session: Session, message: dict[str, Any]) -> None:
+        player = need_player(session)
         table = self.table_of(message["table"])
         watching = any(table.id in s.spectating for s in player.sessions)
         if table.seat_of(player.id) is None and not watching:
@@ -173,23 +196,23 @@ class SeatingMixin:
                 s.spectating.discard(table.id)
                 self.spectators.get(table.id, set()).discard(s)
                 s.push({"t": "left", "table": table.id})
-                self.lobby_table_changed(table)
+                self.lobby.table_changed(table)
 
-    def on_spectate(self: Hub, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
+    def on_spectate(self, session: Session, message: dict[str, Any]) -> None:
+        player = need_player(session)
         table = self.table_of(message["table"])
         if table.seat_of(player.id) is not None:
             raise HubError("seated", "You sit at this table; you see it from your seat.")
         if table.access != "everyone":
             self.may_join(table, player)
-        self.duplicate_watch(table, player)
+        self.duplicate.watch(table, player)
         session.spectating.add(table.id)
         self.spectators.setdefault(table.id, set()).add(session)
-        session.push(self.table_message(table, None))
-        self.lobby_table_changed(table)
+        session.push(self.hub.play.table_message(table, None))
+        self.lobby.table_changed(table)
 
-    def on_add_bot(self: Hub, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
+    def on_add_bot(self, session: Session, message: dict[str, Any]) -> None:
+        player = need_player(session)
         table = self.table_of(message["table"])
         self.need_seated_or_owner(table, player)
         index = message["seat"]
@@ -202,11 +225,11 @@ class SeatingMixin:
             raise HubError("started", "Bots can be seated only before the game starts.")
         # A bot's seat takes a new level: the lobby changes a bot's level this way.
         table.seats[index] = Seat(bot=message.get("kind", "heuristic"))
-        self.save(table)
-        self.table_changed(table)
+        self.hub.save(table)
+        self.hub.play.table_changed(table)
 
-    def on_remove_bot(self: Hub, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
+    def on_remove_bot(self, session: Session, message: dict[str, Any]) -> None:
+        player = need_player(session)
         table = self.table_of(message["table"])
         self.need_seated_or_owner(table, player)
         index = message["seat"]
@@ -215,15 +238,15 @@ class SeatingMixin:
         if table.status != "waiting":
             raise HubError("started", "Bots can be removed only before the game starts.")
         table.seats[index] = Seat()
-        self.save(table)
-        self.table_changed(table)
+        self.hub.save(table)
+        self.hub.play.table_changed(table)
 
-    def need_seated_or_owner(self: Hub, table: Table, player: Player) -> None:
+    def need_seated_or_owner(self, table: Table, player: Player) -> None:
         if player.id != table.owner and table.seat_of(player.id) is None:
             raise HubError("not_seated", "Only players at this table may do that.")
 
-    def on_start(self: Hub, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
+    def on_start(self, session: Session, message: dict[str, Any]) -> None:
+        player = need_player(session)
         table = self.table_of(message["table"])
         if table.seat_of(player.id) is None:
             raise HubError("not_seated", "Only players at this table may start it.")
@@ -231,32 +254,31 @@ class SeatingMixin:
             raise HubError("started", "The game is already under way.")
         if not table.full:
             raise HubError("not_full", "Every seat must be taken (add bots to fill them).")
-        self.admin.refuse_new_games()
-        self.start_game(table)
+        self.hub.admin.refuse_new_games()
+        self.hub.play.start_game(table)
 
-    def after_seat_change(self: Hub, table: Table) -> None:
+    def after_seat_change(self, table: Table) -> None:
         """Save, tell everyone, and close the table once no human holds a seat in it."""
         # Mid-game, a seat reserved for a player who stood up keeps the table (a bot finishes).
         reserved = table.status == "playing" and any(s.reserved for s in table.seats)
         if not table.humans() and not reserved:
             self.close_table(table)
             return
-        self.entropy_seats_changed(table)
-        self.save(table)
-        self.table_changed(table)
+        self.entropy.seats_changed(table)
+        self.hub.save(table)
+        self.hub.play.table_changed(table)
 
-    def close_table(self: Hub, table: Table) -> None:
-        for key in [k for k in self._timers if isinstance(k, tuple) and k[1:2] == (table.id,)]:
-            self.cancel(key)
+    def close_table(self, table: Table) -> None:
+        self.hub.cancel_table(table.id)
         if table.state is not None and not table.state.is_over:
-            self.refund_pot(table)
-        guests = self.guests_at(table)
-        self.duplicate_table_closed(table)
+            self.hub.play.refund_pot(table)
+        guests = self.guests.guests_at(table)
+        self.duplicate.table_closed(table)
         del self.tables[table.id]
         self.store.delete_table(table.id)
         for pid in guests:
-            self.send_guest_chips_home(pid)
+            self.guests.send_guest_chips_home(pid)
         for session in self.spectators.pop(table.id, set()):
             session.spectating.discard(table.id)
             session.push({"t": "left", "table": table.id})
-        self.lobby_table_removed(table.id)
+        self.lobby.table_removed(table.id)

@@ -11,6 +11,7 @@ from protocol.connection import Connection, ConnectionClosed
 from protocol.event_log import SentLogs, TableMessage
 
 from .config import HubConfig
+from .errors import HubError
 from .frames import Prepared
 from .limits import Budget
 
@@ -101,3 +102,10 @@ class Player:
     def push(self, message: dict[str, Any]) -> None:
         for session in list(self.sessions):
             session.push(message)
+
+
+def need_player(session: Session) -> Player:
+    """The player who said hello on ``session``; HubError if it has not yet."""
+    if session.player is None:
+        raise HubError("hello_first", "Say hello first.")
+    return session.player

@@ -5,11 +5,12 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from server.store import StoreError
 
 from .errors import HubError, said
+from .session import need_player
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -20,11 +21,34 @@ log = logging.getLogger(__name__)
 CHAT_CONTEXT = 20
 
 
-class SocialMixin:
+class Social:
+    """Chat, ignoring and reporting, friends and invites, with the chat lines they keep."""
+
+    def __init__(self, hub: Hub) -> None:
+        # Collaborators: the store, the config, who is online (players and sessions), and
+        # the hub for tables (seating) and the lobby.
+        self.hub = hub
+        self.store = hub.store
+        self.config = hub.config
+        self.players = hub.players
+        self.sessions = hub.sessions
+        #: Each chat channel's last lines (lobby, or a table id): a report's context.
+        self.recent_chat: dict[Any, deque[dict[str, Any]]] = {}
+        #: The chat log file (``chat_log`` in the config), or None.
+        self.chat_log: TextIO | None = None
+        if self.config.chat_log:
+            self.chat_log = open(self.config.chat_log, "a", encoding="utf-8")  # noqa: SIM115
+
+    def close(self) -> None:
+        """The hub stops: close the chat log."""
+        if self.chat_log is not None:
+            self.chat_log.close()
+            self.chat_log = None
+
     # --- chat -------------------------------------------------------------------------------
 
-    def on_chat(self: Hub, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
+    def on_chat(self, session: Session, message: dict[str, Any]) -> None:
+        player = need_player(session)
         text = " ".join(message["text"].split())
         text = "".join(ch for ch in text if ch.isprintable())
         if not text:
@@ -54,8 +78,8 @@ class SocialMixin:
             return
         if "table" not in message:
             raise HubError("no_table", "Table chat needs a table.")
-        table = self.table_of(message["table"])
-        watching = session in self.spectators.get(table.id, ())
+        table = self.hub.seating.table_of(message["table"])
+        watching = session in self.hub.seating.spectators.get(table.id, ())
         if table.seat_of(player.id) is None and not watching:
             raise HubError("not_at_table", "Sit at or watch a table to chat there.")
         self.spend_chat_token(player)
@@ -64,11 +88,11 @@ class SocialMixin:
         for pid in table.humans():
             if pid in self.players and player.id not in self.players[pid].ignores:
                 self.players[pid].push(out)
-        for s in list(self.spectators.get(table.id, ())):
+        for s in list(self.hub.seating.spectators.get(table.id, ())):
             if s.player is None or player.id not in s.player.ignores:
                 s.push(out)
 
-    def chat_said(self: Hub, player: Player, line: dict[str, Any]) -> None:
+    def chat_said(self, player: Player, line: dict[str, Any]) -> None:
         """Keep a channel's last lines (a report's context) and write the chat log."""
         key = line.get("table", "lobby")
         recent = self.recent_chat.setdefault(key, deque(maxlen=CHAT_CONTEXT))
@@ -81,9 +105,9 @@ class SocialMixin:
 
     # --- ignoring and reporting --------------------------------------------------------------
 
-    def on_ignore(self: Hub, session: Session, message: dict[str, Any]) -> None:
+    def on_ignore(self, session: Session, message: dict[str, Any]) -> None:
         """Someone's chat and invites disappear for this player (or come back)."""
-        player = self.need_player(session)
+        player = need_player(session)
         other = self.player_named(message["name"])
         if other == player.id:
             raise HubError("self", "You cannot ignore yourself.")
@@ -101,9 +125,9 @@ class SocialMixin:
         )
         session.push({"t": "notice", "code": "ignored", **sentence})
 
-    def on_report(self: Hub, session: Session, message: dict[str, Any]) -> None:
+    def on_report(self, session: Session, message: dict[str, Any]) -> None:
         """A chat line reported to the admins, with the lines around it for context."""
-        player = self.need_player(session)
+        player = need_player(session)
         key = message.get("table", "lobby") if message["channel"] == "table" else "lobby"
         recent = list(self.recent_chat.get(key, ()))
         reported = next(
@@ -123,24 +147,24 @@ class SocialMixin:
             {"t": "notice", "code": "reported", **said("Reported to the admins. Thank you.")}
         )
 
-    def player_named(self: Hub, name: str) -> str:
+    def player_named(self, name: str) -> str:
         online = {p.name.casefold(): p.id for p in self.players.values()}
         pid = online.get(name.casefold()) or self.store.name_owner(name)
         if pid is None:
             raise HubError("no_player", "There is no player called {name}.", name=name)
         return pid
 
-    def spend_chat_token(self: Hub, player) -> None:
+    def spend_chat_token(self, player: Player) -> None:
         """Only a message that would be delivered counts against the rate limit."""
         if self.config.chat_limit and not player.chat.allow():
             raise HubError("slow_down", "You are sending messages too fast; wait a moment.")
 
     # --- friends ----------------------------------------------------------------------------
 
-    def on_friend(self: Hub, session: Session, message: dict[str, Any]) -> None:
+    def on_friend(self, session: Session, message: dict[str, Any]) -> None:
         """Friendship is asked for and answered: ``add`` asks (or accepts a request the other
         way), ``accept``/``decline`` answer, ``remove`` ends it for both."""
-        player = self.need_player(session)
+        player = need_player(session)
         op = message["op"]
         if player.guest and op != "list":
             raise HubError("guest", "Guests cannot keep friends; connect with an SSH key.")
@@ -156,10 +180,10 @@ class SocialMixin:
             getattr(self, f"_friend_{op}")(session, player, other)
         session.push(self.friends_message(player))
 
-    def _friend_add(self: Hub, session: Session, player: Player, other: str) -> None:
+    def _friend_add(self, session: Session, player: Player, other: str) -> None:
         if other in player.friends and player.id in self.store.friends(other):
             raise HubError(
-                "already_friends", "You and {name} are friends.", name=self.name_of(other)
+                "already_friends", "You and {name} are friends.", name=self.hub.name_of(other)
             )
         if other in self.store.friend_requests_to(player.id):
             self._friend_accept(session, player, other)  # they asked first: that is a yes
@@ -172,11 +196,11 @@ class SocialMixin:
             {
                 "t": "notice",
                 "code": "friend_asked",
-                **said("Asked {name} to be friends.", name=self.name_of(other)),
+                **said("Asked {name} to be friends.", name=self.hub.name_of(other)),
             }
         )
 
-    def _friend_accept(self: Hub, session: Session, player: Player, other: str) -> None:
+    def _friend_accept(self, session: Session, player: Player, other: str) -> None:
         self._answer_request(other, player, accept=True)
         player.friends.add(other)
         asker = self.players.get(other)
@@ -190,46 +214,43 @@ class SocialMixin:
                 }
             )
             asker.push(self.friends_message(asker))
-        self.lobby_players_changed()  # friends online come first in their lobby
+        self.hub.lobby.players_changed()  # friends online come first in their lobby
 
-    def _friend_decline(self: Hub, session: Session, player: Player, other: str) -> None:
+    def _friend_decline(self, session: Session, player: Player, other: str) -> None:
         self._answer_request(other, player, accept=False)
         asker = self.players.get(other)
         if asker is not None:  # their list of requests sent shrinks; no notice
             asker.push(self.friends_message(asker))
 
-    def _friend_remove(self: Hub, session: Session, player: Player, other: str) -> None:
+    def _friend_remove(self, session: Session, player: Player, other: str) -> None:
         self.store.unfriend(player.id, other)
         player.friends.discard(other)
         former = self.players.get(other)
         if former is not None:
             former.friends.discard(player.id)
             former.push(self.friends_message(former))
-        self.lobby_players_changed()
+        self.hub.lobby.players_changed()
 
-    def _answer_request(self: Hub, sender: str, player: Player, accept: bool) -> None:
+    def _answer_request(self, sender: str, player: Player, accept: bool) -> None:
         try:
             self.store.answer_friend_request(sender, player.id, accept)
         except StoreError:
+            name = self.hub.name_of(sender)
             raise HubError(
-                "no_request", "{name} has not asked to be your friend.", name=self.name_of(sender)
+                "no_request", "{name} has not asked to be your friend.", name=name
             ) from None
 
-    def name_of(self: Hub, player_id: str) -> str:
-        return (
-            self.names.get(player_id) or (self.store.get_player(player_id) or {}).get("name") or "?"
-        )
-
-    def friends_message(self: Hub, player: Player) -> dict[str, Any]:
+    def friends_message(self, player: Player) -> dict[str, Any]:
         """The player's friends, who asks them (not whom they ignore) and whom they asked."""
         if player.guest:
             return {"t": "friends", "friends": [], "requests": [], "sent": []}
         requests = [
-            {"name": self.name_of(pid)}
+            {"name": self.hub.name_of(pid)}
             for pid in self.store.friend_requests_to(player.id)
             if pid not in player.ignores
         ]
-        sent = [{"name": self.name_of(pid)} for pid in self.store.friend_requests_from(player.id)]
+        asked = self.store.friend_requests_from(player.id)
+        sent = [{"name": self.hub.name_of(pid)} for pid in asked]
         return {
             "t": "friends",
             "friends": self.friends_info(player.id),
@@ -237,20 +258,20 @@ class SocialMixin:
             "sent": sent,
         }
 
-    def friends_info(self: Hub, player_id: str) -> list[dict[str, Any]]:
+    def friends_info(self, player_id: str) -> list[dict[str, Any]]:
         out = []
         for fid in self.store.friends(player_id):
-            out.append({"name": self.name_of(fid), "online": fid in self.players})
+            out.append({"name": self.hub.name_of(fid), "online": fid in self.players})
         return sorted(out, key=lambda f: f["name"].casefold())
 
     # --- invites ----------------------------------------------------------------------------
 
-    def on_invite(self: Hub, session: Session, message: dict[str, Any]) -> None:
-        player = self.need_player(session)
-        table = self.table_of(message["table"])
+    def on_invite(self, session: Session, message: dict[str, Any]) -> None:
+        player = need_player(session)
+        table = self.hub.seating.table_of(message["table"])
         op = message["op"]
         if op == "send":
-            self.need_seated_or_owner(table, player)
+            self.hub.seating.need_seated_or_owner(table, player)
             name = message.get("name")
             if not name:
                 raise HubError("no_player", "Name the player to invite.")
@@ -275,12 +296,12 @@ class SocialMixin:
             session.push({"t": "notice", "code": "declined", **said("Invitation declined.")})
             return
         self.store.set_invite(table.id, player.id, "accepted")
-        self.on_join(session, {"t": "join", "table": table.id})
+        self.hub.seating.on_join(session, {"t": "join", "table": table.id})
 
-    def invite_info(self: Hub, invite: dict[str, Any]) -> dict[str, Any]:
-        table = self.tables.get(invite["table_id"])
+    def invite_info(self, invite: dict[str, Any]) -> dict[str, Any]:
+        table = self.hub.tables.get(invite["table_id"])
         return {
             "table": invite["table_id"],
-            "from": self.names.get(invite["sender"]) or "?",
+            "from": self.hub.names.get(invite["sender"]) or "?",
             "game": table.game if table else None,
         }

@@ -70,7 +70,7 @@ async def test_tables_of_a_set_deal_the_same_cards_and_compare_results(hub, stor
     assert [row[0]["bot"] for row in dup["others"][1:]] == ["heuristic", "heuristic"]
     # The record says why the deal was not fair.
     assert theirs["deal"]["fair"] is False and "duplicate set" in theirs["deal"]["note"]
-    report = verify(hub._finished_record(theirs["id"]))  # what `gambit verify` checks
+    report = verify(hub.replays.finished_record(theirs["id"]))  # what `gambit verify` checks
     assert report.verdict == NOT_FAIR and all(ok for ok, _ in report.checks[:-1]), report.lines()
     await ada.close()
     await bob.close()
@@ -98,14 +98,14 @@ async def test_a_restarted_server_keeps_its_sets(store):
     table = await _open(ada, "late")
     await ada.send("start", table=table)
     await play_to_end({0: ada}, table)
-    seed = hub.duplicate_sets["late"]["seed"]
+    seed = hub.duplicate.sets["late"]["seed"]
     commitment = hub.tables[table].deal["commitment"]  # of the set's next game
     await hub.stop()
     again = Hub(store, config)
     await again.start()
     try:
-        found = again.duplicate_sets["late"]
-        assert found["seed"] == seed and found["dealer"] == hub.duplicate_sets["late"]["dealer"]
+        found = again.duplicate.sets["late"]
+        assert found["seed"] == seed and found["dealer"] == hub.duplicate.sets["late"]["dealer"]
         assert again.tables[table].deal["commitment"] == commitment
         assert found["results"]["0"][table]["seats"][0]["name"] == "Ada"
         # Who has seen which game stays known: Ada may not hold game 1's cards elsewhere.
@@ -217,7 +217,7 @@ async def test_nobody_holds_cards_of_a_set_they_have_seen(store):
             lambda m: m["t"] == "table" and m["table"] == waiting and m["seat"] is not None
         )
         assert msg["info"]["seats"][1]["name"] == "Dee"
-        seen = hub.duplicate_sets["night"]["seen"]
+        seen = hub.duplicate.sets["night"]["seen"]
         assert seen == {"key-ada": 0, "key-cy": 0}  # (Bob and Dee have seen nothing yet)
     finally:
         for client in (ada, bob, cy, dee):

@@ -90,7 +90,7 @@ class World:
             for handle in hub._timers.values():
                 handle.cancel()
             hub._timers.clear()
-            hub._stop_lobby()
+            hub.lobby.stop()
             for task in list(hub._tasks):
                 task.cancel()
         else:

@@ -86,6 +86,9 @@ class WatchedHub(Hub):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.trackers: dict[int, Tracker] = {}
+        # Every action the hub accepts (a client's or a bot's) goes through play's.
+        self._apply_action = self.play.apply_action
+        self.play.apply_action = self.apply_action  # type: ignore[method-assign]
 
     def tracker(self, state) -> Tracker:
         tracker = self.trackers.get(id(state))
@@ -103,7 +106,7 @@ class WatchedHub(Hub):
         if checked is not None:
             for who, cards in glimpses(state, seat, checked).items():
                 tracker.extra[who] |= cards
-        super().apply_action(table, seat, action)
+        self._apply_action(table, seat, action)
         tracker.observe()
 
 
@@ -382,9 +385,9 @@ async def test_the_audit_catches_a_leak(store, monkeypatch):
         state = table.state
         me = table.seat_of("key-0")
         other = (me + 1) % 3
-        assert auditor.leaks("key-0", hub.table_message(table, me)) == []
-        assert auditor.leaks("key-0", hub.table_message(table, other))
-        assert auditor.leaks("key-watcher", hub.table_message(table, me))
+        assert auditor.leaks("key-0", hub.play.table_message(table, me)) == []
+        assert auditor.leaks("key-0", hub.play.table_message(table, other))
+        assert auditor.leaks("key-watcher", hub.play.table_message(table, me))
         assert auditor.leaks("key-watcher", {"t": "chat", "text": f"psst {state.hands[me][0]}"})
         card = state.hands[other][0]
         assert auditor.leaks("key-0", {"t": "lobby", "tables": [], "players": [card]})
@@ -392,7 +395,7 @@ async def test_the_audit_catches_a_leak(store, monkeypatch):
         assert auditor.leaks("key-0", {"t": "lobby_update", "tables": [{"name": mine}]})
         # Nor in the view's public part, which every other seat is sent too; in its private
         # part (the hand) it is fine.
-        whole = hub.table_message(table, me)
+        whole = hub.play.table_message(table, me)
         assert auditor.public_leaks("key-0", whole) == []
         whole["view"]["discard"] = [*whole["view"]["discard"], mine]
         assert auditor.public_leaks("key-0", whole)

@@ -71,10 +71,10 @@ async def test_a_table_whose_lobby_row_did_not_change_costs_no_update(hub):
     await ada.send("create_table", game="prophet", players=3)
     table_id = (await ada.expect("table"))["table"]
     await watcher.until(lambda m: m["t"] == "lobby_update" and m["tables"])
-    hub.flush_lobby()
+    hub.lobby.flush()
     before = len(watcher.log)
-    hub.lobby_table_changed(hub.tables[table_id])  # a move that leaves the row as it was
-    hub.flush_lobby()
+    hub.lobby.table_changed(hub.tables[table_id])  # a move that leaves the row as it was
+    hub.lobby.flush()
     await asyncio.sleep(0.05)
     assert [m for m in watcher.log[before:] if m["t"] == "lobby_update"] == []
     await ada.send("add_bot", table=table_id, seat=1)  # the row changes: one update

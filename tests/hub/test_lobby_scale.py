@@ -9,6 +9,7 @@ import msgpack
 
 from protocol.codec import encode
 from server.hub import Hub
+from server.hub.lobby import Lobby
 from server.hub.table import Seat
 
 from .conftest import fast_config
@@ -43,14 +44,14 @@ async def test_a_lobby_update_is_encoded_once_however_many_clients_get_it(hub, m
             await watcher.expect("lobby")
             watchers.append(watcher)
         await asyncio.sleep(0.1)  # the players' arrivals are sent
-        hub.flush_lobby()
+        hub.lobby.flush()
         marks = [len(w.log) for w in watchers]
 
         # A table's row changes: every watcher gets the same update.
         table.games_played += 1
-        hub.lobby_table_changed(table)
+        hub.lobby.table_changed(table)
         calls = count_packb(monkeypatch)
-        hub.flush_lobby()
+        hub.lobby.flush()
         encodings[n] = calls[0]
         monkeypatch.undo()
         for watcher, mark in zip(watchers, marks, strict=True):
@@ -62,14 +63,14 @@ async def test_a_lobby_update_is_encoded_once_however_many_clients_get_it(hub, m
 
         # Someone arrives: each watcher's players list starts with themself, yet it is joined
         # from entries each encoded once, not encoded again for every recipient.
-        hub.flush_lobby()
+        hub.lobby.flush()
         marks = [len(w.log) for w in watchers]
         late = await connect(hub)
         await late.hello(f"Late{n}")
         await late.send("lobby_watch", on=False)
         await asyncio.sleep(0.05)
         calls = count_packb(monkeypatch)
-        hub.flush_lobby()
+        hub.lobby.flush()
         arrivals = calls[0]
         monkeypatch.undo()
         online = len(hub.players)
@@ -158,22 +159,22 @@ async def test_a_flush_after_moves_alone_goes_through_no_client(hub, monkeypatch
     await watcher.hello("Wes")
     await watcher.expect("lobby")
     await asyncio.sleep(0.1)
-    hub.flush_lobby()  # the arrivals and the lobby shown from a snapshot are settled
+    hub.lobby.flush()  # the arrivals and the lobby shown from a snapshot are settled
     listings = [0]
-    real = type(hub)._lobby_listing_now
+    real = Lobby._listing_now
 
     def counting(self):
         listings[0] += 1
         return real(self)
 
-    monkeypatch.setattr(type(hub), "_lobby_listing_now", counting)
+    monkeypatch.setattr(Lobby, "_listing_now", counting)
     mark = len(watcher.log)
-    hub.lobby_table_changed(table)  # as a move does: its row is as it was
-    hub.flush_lobby()
+    hub.lobby.table_changed(table)  # as a move does: its row is as it was
+    hub.lobby.flush()
     assert listings[0] == 0
     table.games_played += 1  # a row that changed goes out as before
-    hub.lobby_table_changed(table)
-    hub.flush_lobby()
+    hub.lobby.table_changed(table)
+    hub.lobby.flush()
     assert listings[0] == 1
     update = await watcher.until(
         lambda m: watcher.log.index(m) >= mark and m["t"] == "lobby_update"

@@ -107,10 +107,10 @@ class ChipAuditor:
         self.store = hub.store
         self.checks = 0
         self.settled: list[dict[str, Any]] = []
-        self._table_changed = hub.table_changed
-        self._settle = hub.settle
-        hub.table_changed = self.table_changed  # type: ignore[method-assign]
-        hub.settle = self.settle  # type: ignore[method-assign]
+        self._table_changed = hub.play.table_changed
+        self._settle = hub.play.settle
+        hub.play.table_changed = self.table_changed  # type: ignore[method-assign]
+        hub.play.settle = self.settle  # type: ignore[method-assign]
 
     def audit(self) -> None:
         store = self.store
@@ -442,8 +442,8 @@ async def test_a_stand_in_that_cannot_pay_the_ante_folds(store):
         await start(ada, table)
         state = hub.tables[table].state
         assert state.pending()[0].kind == "bet"
-        assert hub.affordable(hub.tables[table], 0, {"type": "stay"}) == {"type": "fold"}
-        assert hub.affordable(hub.tables[table], 1, {"type": "stay"}) == {"type": "stay"}
+        assert hub.play.affordable(hub.tables[table], 0, {"type": "stay"}) == {"type": "fold"}
+        assert hub.play.affordable(hub.tables[table], 1, {"type": "stay"}) == {"type": "stay"}
         await ada.close()  # gone: after the grace period a bot keeps her seat
         await asyncio.wait_for(_until(lambda: auditor.settled), 10)
         outcome = auditor.settled[0]["outcome"]
@@ -501,7 +501,7 @@ async def test_ratings_follow_each_game_and_max_rating_keeps_strong_players_out(
         for client in (ada, bob):
             pid = client.pid  # type: ignore[attr-defined]
             shown = yous(client)[-1]["ratings"][game]
-            assert shown == hub.rating_of(pid, game)
+            assert shown == hub.seating.rating_of(pid, game)
             low = await new_table(cy, max_rating=shown - 1)
             await client.send("join", table=low)
             err = await client.expect("error", code="rating_too_high")

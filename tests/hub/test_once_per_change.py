@@ -6,7 +6,8 @@ are sent to."""
 from __future__ import annotations
 
 from server.engine.base import State
-from server.hub import Hub
+from server.hub.lobby import Lobby
+from server.hub.play import Play
 
 from .harness import connect
 from .test_ratings import start_table
@@ -24,7 +25,7 @@ async def test_an_action_is_checked_once_and_the_tables_part_made_once(hub, monk
     infos: list[int] = []
     publics: list[int] = []
     per_change: list[tuple[int, int]] = []  # table_info, public_view calls per table_changed
-    check, info, changed = State.check_action, Hub.table_info, Hub.table_changed
+    check, info, changed = State.check_action, Lobby.table_info, Play.table_changed
     public = State.public_view
 
     def counted_check(self, seat, action):
@@ -45,8 +46,8 @@ async def test_an_action_is_checked_once_and_the_tables_part_made_once(hub, monk
         per_change.append((len(infos) - before[0], len(publics) - before[1]))
 
     monkeypatch.setattr(State, "check_action", counted_check)
-    monkeypatch.setattr(Hub, "table_info", counted_info)
-    monkeypatch.setattr(Hub, "table_changed", counted_changed)
+    monkeypatch.setattr(Lobby, "table_info", counted_info)
+    monkeypatch.setattr(Play, "table_changed", counted_changed)
     monkeypatch.setattr(State, "public_view", counted_public)
     # Whoever must decide first (a bid) decides; everyone at the table and the spectator hear.
     state = hub.tables[table].state
