@@ -1,7 +1,7 @@
 """The strong bots against the heuristic ones, on duplicate deals; prints one JSON line last.
 
     python bench/bots.py [--quick] [--think-ms MS] [--iterations N] [--sets PG,PROPHET,FORTUNES]
-                         [--workers W] [--start K] [--cpu-clock]
+                         [--only pg|prophet|fortunes] [--workers W] [--start K] [--cpu-clock]
 
 Every *set* is one duplicate deal (``server.engine.duplicate``: one seed, the same cards to the
 same seats) played once per seat rotation, so each seat's cards meet the strong bot once: the
@@ -199,13 +199,14 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 def report_lines(s: dict[str, Any]) -> list[str]:
     """Per game, in words: the strong bot's result against the heuristic ones, its 95 %
-    interval, how many duplicate sets it rests on, and the decision times."""
+    interval, how many duplicate sets it rests on, and the decision times (a game that
+    played no set is left out)."""
 
     def times(short: str) -> str:
         p50, p99 = s[f"{short}_decision_ms_p50"], s[f"{short}_decision_ms_p99"]
         return f"decisions p50 {p50:.0f} ms, p99 {p99:.0f} ms"
 
-    return [
+    lines = [
         f"Prophet's Gambit: strong wins {s['pg_strong_win_share']:.1%}"
         f" ± {s['pg_strong_win_share_ci95']:.1%} of deals (chance 25 %, target >= 35 %),"
         f" {s['pg_deals']} deals in {s['pg_sets']} sets; {times('pg')}",
@@ -218,8 +219,11 @@ def report_lines(s: dict[str, Any]) -> list[str]:
         f" {s['fortunes_deals']} deals in {s['fortunes_sets']} sets, a margin of"
         f" {s['fortunes_strong_margin']:.1f} ± {s['fortunes_strong_margin_ci95']:.1f} points"
         f" a deal (equal pairs: 0); {times('fortunes')}",
+    ]
+    played = [s[f"{short}_sets"] > 0 for short in ("pg", "prophet", "fortunes")]
+    return [line for line, did in zip(lines, played, strict=True) if did] + [
         f"All strong decisions: p50 {s['decision_ms_p50']:.0f} ms,"
-        f" p99 {s['decision_ms_p99']:.0f} ms (target <= 300)",
+        f" p99 {s['decision_ms_p99']:.0f} ms (target <= 300)"
     ]
 
 
@@ -229,6 +233,12 @@ def main() -> None:
     parser.add_argument("--think-ms", type=float, default=None, help="default: the bots' own")
     parser.add_argument("--iterations", type=int, default=None, help="worlds, not time")
     parser.add_argument("--sets", type=str, default=None, help="PG,PROPHET,FORTUNES set counts")
+    parser.add_argument(
+        "--only",
+        choices=sorted(SHORT.values()),
+        default=None,
+        help="play only this game (the others' set counts become 0)",
+    )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--start", type=int, default=0, help="the first set's index")
     parser.add_argument(
@@ -241,6 +251,8 @@ def main() -> None:
         counts = [int(x) for x in args.sets.split(",")]
     else:
         counts = [12, 2, 6] if args.quick else [150, 20, 150]
+    if args.only:
+        counts = [c if SHORT[g] == args.only else 0 for g, c in zip(GAMES, counts, strict=True)]
     think = args.think_ms if args.think_ms is not None else (60.0 if args.quick else None)
     jobs = []
     for game, count in zip(GAMES, counts, strict=True):

@@ -19,6 +19,7 @@ from protocol.cards import TAROKKA_COMMON, TAROKKA_HIGH
 from server.engine.prophets_gambit.state import PGState
 
 from .pg_inference import Signal, choices, misfits, signal_misses, signals
+from .pg_replay import Step, replay_misses, timeline
 
 #: Candidate hands drawn per opponent, and how much each choice they contradict counts.
 CANDIDATES = 20
@@ -29,6 +30,13 @@ SIGNAL_WEIGHT = 6.0
 MAX_MISSES = 3
 #: Candidate hands per opponent drawn once per decision and shared by its worlds.
 SHARED_CANDIDATES = 64
+#: Whether an opponent's choices are replayed by the heuristic's rules (:mod:`.pg_replay`)
+#: where its history allows, instead of the misfit and signal counts, and the weight of each
+#: choice a candidate contradicts then. Off: measured no better (docs/benchmarks.md,
+#: 2026-12-03 19:10: the worlds' opponents no closer to the true ones, the play -0.025 ±
+#: 0.025 against the counts, and the weighing three times as dear).
+REPLAY = False
+REPLAY_WEIGHT = 4.0
 #: Simultaneous asks: every waiting seat has the same kind as this seat.
 SIMULTANEOUS = ("bid", "beast", "raven", "donjon")
 
@@ -98,6 +106,7 @@ def _draw_candidates(
     rng: random.Random,
     tries: int,
     sigs: list[Signal] | None = None,
+    steps: list[Step] | None = None,
 ) -> Candidates:
     """``tries`` hands (and Fates, when unknown) drawn from ``pool``, each weighted by how
     well the opponent's own choices fit it (see :mod:`.pg_inference`)."""
@@ -105,6 +114,10 @@ def _draw_candidates(
     for _ in range(tries):
         cards = rng.sample(pool, size + (fate is None))
         hand, its_fate = (cards, fate) if fate is not None else (cards[:-1], cards[-1])
+        if steps is not None:
+            missed = replay_misses(steps, hand, its_fate, focus, MAX_MISSES)
+            out.append((hand, its_fate, math.exp(-REPLAY_WEIGHT * missed)))
+            continue
         fixed = [c for c in (its_fate, focus) if c]
         # The cheaper count first; past MAX_MISSES a candidate weighs next to nothing.
         missed = signal_misses(hand, fixed, sigs) if sigs else 0
@@ -198,9 +211,10 @@ def shared_candidates(
         if s == view["seat"] or s in known_hands or not removed.get(s):
             continue
         size = view["hand_sizes"][s]
+        steps = timeline(view, s) if REPLAY else None
         if size + (fates[s] is None) <= len(pool):
             out[s] = _draw_candidates(
-                pool, size, fates[s], view["focus"], removed[s], rng, tries, sigs.get(s)
+                pool, size, fates[s], view["focus"], removed[s], rng, tries, sigs.get(s), steps
             )
     return out
 
