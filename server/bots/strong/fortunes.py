@@ -50,7 +50,7 @@ DROP_Z = 2.5
 SAME_WORLDS = 12
 #: Worlds drawn for each one searched, one kept with a weight of ``MISS_WEIGHT`` per
 #: opponent's play the heuristic would not have made in it (1: no inference).
-DRAWS = 4
+DRAWS = 8
 MISS_WEIGHT = 0.2
 #: Failed samples before a decision gives up sampling.
 MAX_FAILURES = 40
