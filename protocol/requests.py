@@ -43,7 +43,11 @@ class Request:
     def from_wire(cls, wire: Any) -> Request:
         if not isinstance(wire, dict) or wire.get("t") != cls.TYPE:
             raise ProtocolError("invalid", f"A {cls.TYPE} message must be a map of that type.")
-        validate_client(wire)
+        return cls._of(validate_client(wire))
+
+    @classmethod
+    def _of(cls, wire: dict[str, Any]) -> Request:
+        """The value of a map :func:`validate_client` has passed."""
         attrs = {value: key for key, value in cls.WIRE_NAMES.items()}
         return cls(**{attrs.get(key, key): value for key, value in wire.items() if key != "t"})
 
@@ -133,10 +137,7 @@ class Act(Request):
     action: Action
 
     @classmethod
-    def from_wire(cls, wire: Any) -> Act:
-        if not isinstance(wire, dict) or wire.get("t") != cls.TYPE:
-            raise ProtocolError("invalid", "An act message must be a map of that type.")
-        validate_client(wire)
+    def _of(cls, wire: dict[str, Any]) -> Act:
         return cls(wire["table"], action_from_wire(wire["action"]))
 
 
@@ -289,3 +290,10 @@ def request_from_wire(wire: Any) -> Request:
     if cls is None:
         raise ProtocolError("unknown_type", f"Unknown message type {str(wire.get('t'))[:32]!r}.")
     return cls.from_wire(wire)
+
+
+def request_of(message: dict[str, Any]) -> Request:
+    """The value of a message :func:`~protocol.messages.validate_client` has passed (the hub
+    checks each frame once, then reads it as its value). Only an ``act`` can still be refused
+    here (ProtocolError): an action map of no known shape."""
+    return REQUESTS[message["t"]]._of(message)

@@ -24,7 +24,7 @@ from protocol.messages import (
     validate_client,
     validate_server,
 )
-from protocol.requests import REQUESTS, Act, Chat, Report, request_from_wire
+from protocol.requests import REQUESTS, Act, Chat, Report, request_from_wire, request_of
 from server.engine import all_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,6 +86,7 @@ def test_any_well_formed_message_is_a_value_and_back(message):
     assert type(request) is REQUESTS[message["t"]]
     assert request.to_wire() == {k: v for k, v in message.items() if v is not None}
     assert request_from_wire(request.to_wire()) == request
+    assert request_of(message) == request  # as the hub reads a frame it has checked
 
 
 def test_malformed_messages_are_refused_as_the_hub_refuses_them():

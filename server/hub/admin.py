@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from protocol.requests import Admin as AdminRequest
+
 from .errors import HubError, said
 from .session import need_player
 from .table import Seat
@@ -66,21 +68,21 @@ class Admin:
 
     # --- dispatch ----------------------------------------------------------------------------
 
-    def handle(self, session: Session, message: dict[str, Any]) -> None:
+    def handle(self, session: Session, message: AdminRequest) -> None:
         player = need_player(session)
         if not player.admin:
             raise HubError("not_admin", "Only the server's admins may do that.")
-        op = message["op"]
+        op = message.op
         data = getattr(self, f"op_{op}")(player, message)
         if op not in ("sessions", "audit", "bans", "reports", "log"):
-            detail = {k: v for k, v in message.items() if k not in ("t", "op")}
+            detail = {k: v for k, v in message.to_wire().items() if k not in ("t", "op")}
             self.hub.store.log_admin(player.id, op, detail)
             log.info("admin %s (%s): %s %s", player.name, player.id, op, detail)
         session.push({"t": "admin_reply", "op": op, "data": data})
 
     # --- who is here -------------------------------------------------------------------------
 
-    def op_sessions(self, player: Player, message: dict[str, Any]) -> list[dict[str, Any]]:
+    def op_sessions(self, player: Player, message: AdminRequest) -> list[dict[str, Any]]:
         hub = self.hub
         out = []
         for session in hub.sessions:
@@ -105,9 +107,9 @@ class Admin:
             )
         return sorted(out, key=lambda s: s["name"].casefold())
 
-    def target(self, message: dict[str, Any]) -> str:
+    def target(self, message: AdminRequest) -> str:
         """The player an op names: by name (online or registered) or by key fingerprint."""
-        who = message.get("who")
+        who = message.who
         if not who:
             raise HubError("no_player", "Name the player.")
         hub = self.hub
@@ -123,9 +125,9 @@ class Admin:
 
     # --- removing players --------------------------------------------------------------------
 
-    def op_kick(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+    def op_kick(self, player: Player, message: AdminRequest) -> dict[str, Any]:
         pid = self.target(message)
-        reason = message.get("reason") or "no reason given"
+        reason = message.reason or "no reason given"
         kicked = self.kick(
             pid, said("An admin removed you from the server: {reason}", reason=reason)
         )
@@ -149,12 +151,12 @@ class Admin:
             hub.bye(session, code, why)
         return len(sessions)
 
-    def op_ban(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
-        seconds = message.get("seconds")
+    def op_ban(self, player: Player, message: AdminRequest) -> dict[str, Any]:
+        seconds = message.seconds
         until = time.time() + seconds if seconds else None
-        reason = message.get("reason") or "no reason given"
-        fingerprint = self.target(message) if message.get("who") else None
-        address = message.get("address")
+        reason = message.reason or "no reason given"
+        fingerprint = self.target(message) if message.who else None
+        address = message.address
         if fingerprint is None and address is None:
             raise HubError("no_player", "Name a player (their key) or an address to ban.")
         if fingerprint is not None and fingerprint.startswith("guest:"):
@@ -180,12 +182,12 @@ class Admin:
                 return address
         return None
 
-    def op_unban(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
-        fingerprint = self.target(message) if message.get("who") else None
-        lifted = self.hub.store.lift_bans(fingerprint=fingerprint, address=message.get("address"))
+    def op_unban(self, player: Player, message: AdminRequest) -> dict[str, Any]:
+        fingerprint = self.target(message) if message.who else None
+        lifted = self.hub.store.lift_bans(fingerprint=fingerprint, address=message.address)
         return {"lifted": lifted}
 
-    def op_bans(self, player: Player, message: dict[str, Any]) -> list[dict[str, Any]]:
+    def op_bans(self, player: Player, message: AdminRequest) -> list[dict[str, Any]]:
         return self.hub.store.bans()
 
     def banned(self, *, fingerprint: str | None = None, address: str | None = None) -> str | None:
@@ -195,11 +197,11 @@ class Admin:
 
     # --- chat --------------------------------------------------------------------------------
 
-    def op_mute(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+    def op_mute(self, player: Player, message: AdminRequest) -> dict[str, Any]:
         pid = self.target(message)
-        seconds = message.get("seconds") or 3600
+        seconds = message.seconds or 3600
         until = time.time() + seconds
-        reason = message.get("reason") or "no reason given"
+        reason = message.reason or "no reason given"
         self.hub.store.set_mute(pid, until, reason, player.id)
         self.hub.tell(
             pid,
@@ -212,11 +214,11 @@ class Admin:
         )
         return {"until": until}
 
-    def op_unmute(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+    def op_unmute(self, player: Player, message: AdminRequest) -> dict[str, Any]:
         return {"lifted": self.hub.store.lift_mute(self.target(message))}
 
-    def op_broadcast(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
-        text = message.get("text") or ""
+    def op_broadcast(self, player: Player, message: AdminRequest) -> dict[str, Any]:
+        text = message.text or ""
         if not text.strip():
             raise HubError("empty", "Say something.")
         notice = {"t": "notice", "code": "broadcast", "message": text}
@@ -227,22 +229,22 @@ class Admin:
                 told += 1
         return {"told": told}
 
-    def op_motd(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
-        self.hub.store.set_motd((message.get("text") or "").strip())
+    def op_motd(self, player: Player, message: AdminRequest) -> dict[str, Any]:
+        self.hub.store.set_motd((message.text or "").strip())
         return {"motd": self.hub.store.motd()}
 
-    def op_reports(self, player: Player, message: dict[str, Any]) -> list[dict[str, Any]]:
+    def op_reports(self, player: Player, message: AdminRequest) -> list[dict[str, Any]]:
         return self.hub.store.reports()
 
-    def op_log(self, player: Player, message: dict[str, Any]) -> list[dict[str, Any]]:
+    def op_log(self, player: Player, message: AdminRequest) -> list[dict[str, Any]]:
         return self.hub.store.admin_log()
 
     # --- tables and chips --------------------------------------------------------------------
 
-    def op_close_table(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+    def op_close_table(self, player: Player, message: AdminRequest) -> dict[str, Any]:
         hub = self.hub
-        table = hub.seating.table_of(message.get("table") or 0)
-        reason = message.get("reason") or "no reason given"
+        table = hub.seating.table_of(message.table or 0)
+        reason = message.reason or "no reason given"
         for pid in table.humans():
             hub.tell(
                 pid,
@@ -252,11 +254,11 @@ class Admin:
         hub.seating.close_table(table)  # refunds a pot in play
         return {"closed": table.id}
 
-    def op_chips(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+    def op_chips(self, player: Player, message: AdminRequest) -> dict[str, Any]:
         hub = self.hub
         pid = self.target(message)
-        amount = message.get("amount") or 0
-        reason = message.get("reason") or "no reason given"
+        amount = message.amount or 0
+        reason = message.reason or "no reason given"
         if amount == 0:
             raise HubError("invalid", "Give an amount of chips (negative to take them).")
         account = f"player:{pid}"
@@ -271,18 +273,18 @@ class Admin:
             hub.players[pid].push({"t": "you", **hub.you(hub.players[pid])})
         return {"balance": hub.store.balance(account)}
 
-    def op_audit(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+    def op_audit(self, player: Player, message: AdminRequest) -> dict[str, Any]:
         store = self.hub.store
         return {"problems": store.audit(), "ledger_total": store.ledger_total()}
 
     # --- restarting ------------------------------------------------------------------------
 
-    def op_restart(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+    def op_restart(self, player: Player, message: AdminRequest) -> dict[str, Any]:
         """Announce a restart in ``seconds`` (0: at once): a countdown to everyone, no new
         games meanwhile, then the server stops in order (seats kept, everything stored)."""
         import asyncio
 
-        seconds = float(message.get("seconds") or 0)
+        seconds = float(message.seconds or 0)
         loop = asyncio.get_running_loop()
         self.restart_at = loop.time() + seconds
         for before in (*RESTART_NOTICES, 0):
@@ -290,7 +292,7 @@ class Admin:
                 self.hub.later(("restart", before), seconds - before, self._restart_tick, before)
         return {"in_seconds": seconds}
 
-    def op_cancel_restart(self, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+    def op_cancel_restart(self, player: Player, message: AdminRequest) -> dict[str, Any]:
         cancelled = self.restart_at is not None
         self.restart_at = None
         for before in (*RESTART_NOTICES, 0):

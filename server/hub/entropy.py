@@ -9,7 +9,9 @@ for them. A table of bots (or of players whose apps take no part) never waits. S
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from protocol.requests import Entropy as EntropyRequest
 
 from . import deals
 from .errors import HubError
@@ -40,26 +42,26 @@ class Entropy:
         here = self.players
         return [i for i, s in enumerate(table.seats) if s.player is not None and s.player in here]
 
-    def on_entropy(self, session: Session, message: dict[str, Any]) -> None:
+    def on_entropy(self, session: Session, message: EntropyRequest) -> None:
         player = need_player(session)
-        table = self.hub.seating.table_of(message["table"])
+        table = self.hub.seating.table_of(message.table)
         seat = table.seat_of(player.id)
         if seat is None:
             raise HubError("not_seated", "Only a seated player adds entropy to a deal.")
         deal = table.deal
-        if deal is None or table.status == "playing" or message["deal"] != deal["commitment"]:
+        if deal is None or table.status == "playing" or message.deal != deal["commitment"]:
             raise HubError("entropy_stale", "That deal is no longer waiting to be dealt.")
-        if ("commit" in message) == ("reveal" in message):
+        if (message.commit is None) == (message.reveal is None):
             raise HubError("invalid", "entropy carries either a commit or a reveal.")
         try:
-            if "commit" in message:
-                deals.commit(deal, seat, message["commit"])
+            if message.commit is not None:
+                deals.commit(deal, seat, message.commit)
                 # Who committed for the seat (kept with the table, never in a record).
                 self.committers(table)[str(seat)] = player.id
                 if table.full and deals.all_committed(deal, self.taking_part(table)):
                     deals.close_commits(deal)  # everyone is in: reveals may come now
             else:
-                deals.reveal(deal, seat, message["reveal"])
+                deals.reveal(deal, seat, message.reveal)
         except deals.EntropyError as err:
             raise HubError.untranslated(err.code, str(err)) from None
         self.hub.save(table)

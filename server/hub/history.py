@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from protocol.messages import HISTORY_PAGE, LEADERBOARD_ROWS
+from protocol.requests import History as HistoryRequest
+from protocol.requests import Leaderboard, Player
 from server.engine import get_game
 
 from . import ratings
@@ -45,12 +47,12 @@ class History:
             "rating_change": game["rating_change"],
         }
 
-    def on_history(self, session: Session, message: dict[str, Any]) -> None:
+    def on_history(self, session: Session, message: HistoryRequest) -> None:
         player = need_player(session)
-        game = message.get("game")
+        game = message.game
         total = self.store.count_games_of(player.id, game)
         pages = max(1, -(-total // HISTORY_PAGE))
-        page = min(message.get("page", 0), pages - 1)
+        page = min(message.page or 0, pages - 1)
         games = self.store.games_of(player.id, HISTORY_PAGE, offset=page * HISTORY_PAGE, game=game)
         session.push(
             {
@@ -63,9 +65,9 @@ class History:
             }
         )
 
-    def on_leaderboard(self, session: Session, message: dict[str, Any]) -> None:
+    def on_leaderboard(self, session: Session, message: Leaderboard) -> None:
         need_player(session)
-        game = get_game(message["game"]).name
+        game = get_game(message.game).name
         counts = self.store.game_counts(game)
         rows = [
             {"name": self.hub.name_of(pid), "rating": ratings.display(rating), "games": counts[pid]}
@@ -82,11 +84,11 @@ class History:
             }
         )
 
-    def on_player(self, session: Session, message: dict[str, Any]) -> None:
+    def on_player(self, session: Session, message: Player) -> None:
         """Anyone's public profile: ratings per game, games played, best results, since when
         (never a key fingerprint, chips held or anything of a game in play)."""
         need_player(session)
-        name = message["name"].strip()
+        name = message.name.strip()
         online = {p.name.casefold(): pid for pid, p in self.players.items() if p.name}
         pid = online.get(name.casefold()) or self.store.name_owner(name)
         row = self.store.get_player(pid) if pid else None

@@ -34,6 +34,8 @@ from protocol.messages import (
     error,
     validate_client,
 )
+from protocol.requests import Admin as AdminRequest
+from protocol.requests import Hello, Ping, Profile, request_of
 from server.engine import RulesError, all_games
 from server.store import NameTaken, Store, mixed_script
 from server.store.names import scripts
@@ -103,7 +105,7 @@ class Hub:
         self.seating = Seating(self)
         self.play = Play(self)
         #: Message type → the handler that answers it (see :meth:`handle`).
-        self.handlers: dict[str, Callable[[Session, dict[str, Any]], None]] = self._routes()
+        self.handlers: dict[str, Callable[[Session, Any], None]] = self._routes()
 
     # --- life cycle --------------------------------------------------------------------------
 
@@ -208,7 +210,7 @@ class Hub:
             hello = await self._await_hello(session)
             if hello is None:
                 return
-            self.on_hello(session, hello)
+            self.on_hello(session, request_of(hello))  # (a hello is always of a shape)
             handled = 0
             while session.alive and not session.ending:
                 try:
@@ -290,7 +292,7 @@ class Hub:
 
         self.outbox.then(hang_up)
 
-    def _routes(self) -> dict[str, Callable[[Session, dict[str, Any]], None]]:
+    def _routes(self) -> dict[str, Callable[[Session, Any], None]]:
         """Each client message type and the part that answers it."""
         social, seating = self.social, self.seating
         routes = {
@@ -340,7 +342,11 @@ class Hub:
             self._over_budget(session, err, kind)
             return
         try:
-            handler(session, message)
+            handler(session, request_of(message))
+        except ProtocolError as err:
+            # An act whose action has no shape any game knows: said as the engine says
+            # one of no shape this game knows (it is no bad frame).
+            session.push(error("malformed", err.message, ref=kind))
         except HubError as err:
             self.refusals[err.code] += 1
             session.push(error(err.code, ref=kind, **err.wire()))
@@ -363,10 +369,10 @@ class Hub:
 
     # --- hello, identity and names -----------------------------------------------------------
 
-    def on_hello(self, session: Session, message: dict[str, Any]) -> None:
+    def on_hello(self, session: Session, message: Hello) -> None:
         if session.player is not None:
             raise HubError("already_hello", "You have already said hello.")
-        identity = message.get("identity")
+        identity = message.identity
         local_admin = is_local_admin(identity, session)
         if session.conn.trusted and identity and (local_admin or not identity.startswith("admin:")):
             pid, guest = identity, False
@@ -377,11 +383,11 @@ class Hub:
         before = None if guest else self.store.get_player(pid)
         known = before is not None and bool(before.get("name"))
         record = self.store.ensure_player(pid, starting_chips=self.config.starting_chips)
-        lang = message.get("lang") or record.get("lang") or "en"
+        lang = message.lang or record.get("lang") or "en"
         player = self.players.get(pid)
         warning = None
         if player is None:
-            wished = message.get("name") or record.get("name")
+            wished = message.name or record.get("name")
             try:
                 name = self._claim_name(pid, guest, wished)
             except HubError as err:
@@ -427,10 +433,10 @@ class Hub:
         if invites:
             session.push({"t": "invites", "invites": [self.social.invite_info(i) for i in invites]})
 
-    def on_profile(self, session: Session, message: dict[str, Any]) -> None:
+    def on_profile(self, session: Session, message: Profile) -> None:
         player = need_player(session)
-        if "name" in message:
-            name = self._claim_name(player.id, player.guest, message["name"], strict=True)
+        if message.name is not None:
+            name = self._claim_name(player.id, player.guest, message.name, strict=True)
             player.name = name
             self.online_names.add(player.id, name)
             self.names[player.id] = name
@@ -438,14 +444,14 @@ class Hub:
             for table in self.tables.values():
                 if player.id in table.humans():
                     self.play.table_changed(table)
-        if "lang" in message:
-            player.lang = message["lang"]
+        if message.lang is not None:
+            player.lang = message.lang
             self.store.set_lang(player.id, player.lang)
-        if "prefs" in message:
+        if message.prefs is not None:
             if player.guest:
-                player.prefs = dict(message["prefs"])
+                player.prefs = dict(message.prefs)
             else:
-                self.store.set_prefs(player.id, message["prefs"])
+                self.store.set_prefs(player.id, message.prefs)
         player.push({"t": "you", **self.you(player)})
 
     def _claim_name(self, pid: str, guest: bool, wished: str | None, strict: bool = False) -> str:
@@ -603,11 +609,11 @@ class Hub:
             if player.guest:
                 self.guests.guest_left(player.id)
 
-    def on_admin(self, session: Session, message: dict[str, Any]) -> None:
+    def on_admin(self, session: Session, message: AdminRequest) -> None:
         self.admin.handle(session, message)
 
-    def on_ping(self, session: Session, message: dict[str, Any]) -> None:
-        session.push({"t": "pong", "n": message["n"]})
+    def on_ping(self, session: Session, message: Ping) -> None:
+        session.push({"t": "pong", "n": message.n})
 
 
 def clean_name(name: str) -> str:

@@ -20,6 +20,8 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any
 
+from protocol.requests import LobbyWatch
+
 from .frames import Prepared, array_of, map_frame, packed
 from .session import need_player
 
@@ -183,11 +185,11 @@ class Lobby:
         self._players_wake = None
         self._wakeup.set()
 
-    def on_lobby_watch(self, session: Session, message: dict[str, Any]) -> None:
+    def on_lobby_watch(self, session: Session, message: LobbyWatch) -> None:
         """The client shows the lobby, or stops showing it (it is at a table, say)."""
         need_player(session)
-        was, session.lobby_watching = session.lobby_watching, message["on"]
-        if message["on"] and not was:
+        was, session.lobby_watching = session.lobby_watching, message.on
+        if message.on and not was:
             session.push(self.message(session))
 
     def message(self, session: Session) -> dict[str, Any]:

@@ -14,6 +14,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from protocol.event_log import Shared, TableMessage
+from protocol.requests import Act
 from server.bots import make_bot
 from server.engine import fairness, get_game
 from server.engine.base import Outcome
@@ -132,15 +133,15 @@ class Play:
 
     # --- actions ----------------------------------------------------------------------------
 
-    def on_act(self, session: Session, message: dict[str, Any]) -> None:
+    def on_act(self, session: Session, message: Act) -> None:
         player = need_player(session)
-        table = self.seating.table_of(message["table"])
+        table = self.seating.table_of(message.table)
         seat = table.seat_of(player.id)
         if seat is None:
             raise HubError("not_seated", "You do not sit at this table.")
         if table.state is None or table.status != "playing":
             raise HubError("no_game", "No game is being played at this table.")
-        self.apply_action(table, seat, message["action"])
+        self.apply_action(table, seat, message.action.to_wire())
 
     def apply_action(self, table: Table, seat: int, action: dict[str, Any]) -> None:
         """Check, store, apply, tell. Raises RulesError/HubError having changed nothing.

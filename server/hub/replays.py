@@ -12,6 +12,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from protocol.requests import Record, Replay
 from server.engine import State, get_game
 from server.records import record as records
 from server.records.verify import verify
@@ -67,11 +68,11 @@ class Replays:
         names = {pid: self.hub.name_of(pid) for pid in row["players"] if pid is not None}
         return records.from_game(row, names)
 
-    def on_record(self, session: Session, message: dict[str, Any]) -> None:
+    def on_record(self, session: Session, message: Record) -> None:
         """A finished game's record, without its moves: who played, how it ended, its deal
         (the seed revealed) and the verdict of checking it (``docs/fair-deals.md``)."""
         player = need_player(session)
-        record = self.finished_record(message["game"])
+        record = self.finished_record(message.game)
         self.hub.duplicate.may_open(player, record)  # a set's game someone may yet hold
         report = verify(record)
         deal = record.get("deal") or {}
@@ -115,12 +116,12 @@ class Replays:
             cursors.popitem(last=False)
         return cursor
 
-    def on_replay(self, session: Session, message: dict[str, Any]) -> None:
+    def on_replay(self, session: Session, message: Replay) -> None:
         """The table of a finished game after ``step`` actions, as ``seat`` saw it (None: as a
         spectator saw it), with every hand open: the game is over, nothing is secret now."""
         player = need_player(session)
-        game_id, seat = message["game"], message.get("seat")
-        cursor = self._cursor(session, game_id, message["step"])
+        game_id, seat = message.game, message.seat
+        cursor = self._cursor(session, game_id, message.step)
         record, state = cursor.record, cursor.state
         self.hub.duplicate.may_open(player, record)
         players = len(record["seats"])

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from protocol.requests import AddBot, CreateTable, Join, Leave, RemoveBot, Spectate, Stand, Start
 from server.engine import RulesError, get_game
 
 from . import ratings
@@ -44,7 +45,7 @@ class Seating:
             raise HubError("no_table", "There is no such table.")
         return table
 
-    def on_create_table(self, session: Session, message: dict[str, Any]) -> None:
+    def on_create_table(self, session: Session, message: CreateTable) -> None:
         player = need_player(session)
         self.hub.admin.refuse_new_games()
         owned = sum(1 for t in self.tables.values() if t.owner == player.id)
@@ -58,14 +59,14 @@ class Seating:
             raise HubError(
                 "server_full", "The server has all the tables it can hold; join one instead."
             )
-        game = get_game(message["game"])
+        game = get_game(message.game)
         try:
-            options = game.resolve_options(message["players"], message.get("options"))
+            options = game.resolve_options(message.players, message.options)
             # A throwaway state proves the whole setup is playable before anything is stored.
-            game.new_state(message["players"], options, 0, 0)
+            game.new_state(message.players, options, 0, 0)
         except RulesError as err:
             raise HubError.untranslated("bad_options", err.message) from None
-        stake = message.get("stake", 0)
+        stake = message.stake or 0
         balance = self.store.balance(f"player:{player.id}")
         if stake > balance:
             raise HubError(
@@ -77,23 +78,23 @@ class Seating:
         table_id = self.store.next_table_id()
         # The first dealer is drawn at random (Prophet ruling 3; the same for every game).
         if self.config.seed is None:
-            dealer = secrets.randbelow(message["players"])
+            dealer = secrets.randbelow(message.players)
         else:
-            dealer = random.Random(f"{self.config.seed}:{table_id}").randrange(message["players"])
+            dealer = random.Random(f"{self.config.seed}:{table_id}").randrange(message.players)
         table = Table(
             id=table_id,
             dealer=dealer,
             game=game.name,
-            players=message["players"],
+            players=message.players,
             options=options,
             owner=player.id,
-            access=message.get("access", "everyone"),
-            max_rating=message.get("max_rating"),
+            access=message.access or "everyone",
+            max_rating=message.max_rating,
             stake=stake,
-            timer=float(message.get("timer", self.config.turn_timer)),
+            timer=float(self.config.turn_timer if message.timer is None else message.timer),
         )
-        if message.get("duplicate"):
-            self.duplicate.join(table, message["duplicate"], player)
+        if message.duplicate:
+            self.duplicate.join(table, message.duplicate, player)
         self.duplicate.draw_deal(table)  # its first deal's commitment shows from the start
         self.tables[table.id] = table
         self.sit(table, 0, player)  # the creator takes the first seat (and saves the table)
@@ -120,13 +121,13 @@ class Seating:
     def rating_of(self, player_id: str, game: str) -> int:
         return ratings.display(self.store.rating(player_id, game))
 
-    def on_join(self, session: Session, message: dict[str, Any]) -> None:
+    def on_join(self, session: Session, message: Join) -> None:
         player = need_player(session)
-        table = self.table_of(message["table"])
+        table = self.table_of(message.table)
         reclaim = table.reserved_seat_of(player.id)
         if table.seat_of(player.id) is not None:
             raise HubError("seated", "You already sit at this table.")
-        wanted = message.get("seat")
+        wanted = message.seat
         if reclaim is not None and wanted in (None, reclaim):
             seat = table.seats[reclaim]
             seat.player, seat.bot, seat.reserved = player.id, None, None
@@ -168,9 +169,9 @@ class Seating:
         self.hub.save(table)
         self.hub.play.table_changed(table)
 
-    def on_stand(self, session: Session, message: dict[str, Any]) -> None:
+    def on_stand(self, session: Session, message: Stand | Leave) -> None:
         player = need_player(session)
-        table = self.table_of(message["table"])
+        table = self.table_of(message.table)
         index = table.seat_of(player.id)
         if index is None:
             raise HubError("not_seated", "You do not sit at this table.")
@@ -183,9 +184,9 @@ class Seating:
         player.push({"t": "left", "table": table.id})
         self.after_seat_change(table)
 
-    def on_leave(self, session: Session, message: dict[str, Any]) -> None:
+    def on_leave(self, session: Session, message: Leave) -> None:
         player = need_player(session)
-        table = self.table_of(message["table"])
+        table = self.table_of(message.table)
         watching = any(table.id in s.spectating for s in player.sessions)
         if table.seat_of(player.id) is None and not watching:
             raise HubError("not_at_table", "You are neither seated at nor watching this table.")
@@ -198,9 +199,9 @@ class Seating:
                 s.push({"t": "left", "table": table.id})
                 self.lobby.table_changed(table)
 
-    def on_spectate(self, session: Session, message: dict[str, Any]) -> None:
+    def on_spectate(self, session: Session, message: Spectate) -> None:
         player = need_player(session)
-        table = self.table_of(message["table"])
+        table = self.table_of(message.table)
         if table.seat_of(player.id) is not None:
             raise HubError("seated", "You sit at this table; you see it from your seat.")
         if table.access != "everyone":
@@ -211,11 +212,11 @@ class Seating:
         session.push(self.hub.play.table_message(table, None))
         self.lobby.table_changed(table)
 
-    def on_add_bot(self, session: Session, message: dict[str, Any]) -> None:
+    def on_add_bot(self, session: Session, message: AddBot) -> None:
         player = need_player(session)
-        table = self.table_of(message["table"])
+        table = self.table_of(message.table)
         self.need_seated_or_owner(table, player)
-        index = message["seat"]
+        index = message.seat
         if not 0 <= index < table.players:
             raise HubError("no_seat", "There is no such seat at this table.")
         seat = table.seats[index]
@@ -224,15 +225,15 @@ class Seating:
         if table.status != "waiting":
             raise HubError("started", "Bots can be seated only before the game starts.")
         # A bot's seat takes a new level: the lobby changes a bot's level this way.
-        table.seats[index] = Seat(bot=message.get("kind", "heuristic"))
+        table.seats[index] = Seat(bot=message.kind or "heuristic")
         self.hub.save(table)
         self.hub.play.table_changed(table)
 
-    def on_remove_bot(self, session: Session, message: dict[str, Any]) -> None:
+    def on_remove_bot(self, session: Session, message: RemoveBot) -> None:
         player = need_player(session)
-        table = self.table_of(message["table"])
+        table = self.table_of(message.table)
         self.need_seated_or_owner(table, player)
-        index = message["seat"]
+        index = message.seat
         if not 0 <= index < table.players or table.seats[index].bot is None:
             raise HubError("no_bot", "There is no bot in that seat.")
         if table.status != "waiting":
@@ -245,9 +246,9 @@ class Seating:
         if player.id != table.owner and table.seat_of(player.id) is None:
             raise HubError("not_seated", "Only players at this table may do that.")
 
-    def on_start(self, session: Session, message: dict[str, Any]) -> None:
+    def on_start(self, session: Session, message: Start) -> None:
         player = need_player(session)
-        table = self.table_of(message["table"])
+        table = self.table_of(message.table)
         if table.seat_of(player.id) is None:
             raise HubError("not_seated", "Only players at this table may start it.")
         if table.status != "waiting":

@@ -7,6 +7,7 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, TextIO
 
+from protocol.requests import Chat, Friend, Ignore, Invite, Join, Report
 from server.store import StoreError
 
 from .errors import HubError, said
@@ -47,9 +48,9 @@ class Social:
 
     # --- chat -------------------------------------------------------------------------------
 
-    def on_chat(self, session: Session, message: dict[str, Any]) -> None:
+    def on_chat(self, session: Session, message: Chat) -> None:
         player = need_player(session)
-        text = " ".join(message["text"].split())
+        text = " ".join(message.text.split())
         text = "".join(ch for ch in text if ch.isprintable())
         if not text:
             raise HubError("empty", "Say something.")
@@ -64,21 +65,21 @@ class Social:
             )
         out = {
             "t": "chat",
-            "channel": message["channel"],
+            "channel": message.channel,
             "from": player.name,
             "text": text,
             "ts": int(time.time()),
         }
-        if message["channel"] == "lobby":
+        if message.channel == "lobby":
             self.spend_chat_token(player)
             self.chat_said(player, out)
             for s in list(self.sessions):
                 if s.player is not None and player.id not in s.player.ignores:
                     s.push(out)
             return
-        if "table" not in message:
+        if message.table is None:
             raise HubError("no_table", "Table chat needs a table.")
-        table = self.hub.seating.table_of(message["table"])
+        table = self.hub.seating.table_of(message.table)
         watching = session in self.hub.seating.spectators.get(table.id, ())
         if table.seat_of(player.id) is None and not watching:
             raise HubError("not_at_table", "Sit at or watch a table to chat there.")
@@ -105,36 +106,36 @@ class Social:
 
     # --- ignoring and reporting --------------------------------------------------------------
 
-    def on_ignore(self, session: Session, message: dict[str, Any]) -> None:
+    def on_ignore(self, session: Session, message: Ignore) -> None:
         """Someone's chat and invites disappear for this player (or come back)."""
         player = need_player(session)
-        other = self.player_named(message["name"])
+        other = self.player_named(message.name)
         if other == player.id:
             raise HubError("self", "You cannot ignore yourself.")
-        if message["on"]:
+        if message.on:
             player.ignores.add(other)
         else:
             player.ignores.discard(other)
         if not player.guest:
-            self.store.set_ignore(player.id, other, message["on"])
-        name = message["name"]
+            self.store.set_ignore(player.id, other, message.on)
+        name = message.name
         sentence = (
             said("Ignoring {name}.", name=name)
-            if message["on"]
+            if message.on
             else said("No longer ignoring {name}.", name=name)
         )
         session.push({"t": "notice", "code": "ignored", **sentence})
 
-    def on_report(self, session: Session, message: dict[str, Any]) -> None:
+    def on_report(self, session: Session, message: Report) -> None:
         """A chat line reported to the admins, with the lines around it for context."""
         player = need_player(session)
-        key = message.get("table", "lobby") if message["channel"] == "table" else "lobby"
+        key = message.table if message.channel == "table" and message.table is not None else "lobby"
         recent = list(self.recent_chat.get(key, ()))
         reported = next(
             (
                 line
                 for line in reversed(recent)
-                if line["from"] == message["from"] and line["text"] == message["text"]
+                if line["from"] == message.sender and line["text"] == message.text
             ),
             None,
         )
@@ -161,15 +162,15 @@ class Social:
 
     # --- friends ----------------------------------------------------------------------------
 
-    def on_friend(self, session: Session, message: dict[str, Any]) -> None:
+    def on_friend(self, session: Session, message: Friend) -> None:
         """Friendship is asked for and answered: ``add`` asks (or accepts a request the other
         way), ``accept``/``decline`` answer, ``remove`` ends it for both."""
         player = need_player(session)
-        op = message["op"]
+        op = message.op
         if player.guest and op != "list":
             raise HubError("guest", "Guests cannot keep friends; connect with an SSH key.")
         if op != "list":
-            name = message.get("name")
+            name = message.name
             if not name:
                 raise HubError("no_player", "Name the player.")
             other = self.store.name_owner(name)
@@ -266,13 +267,13 @@ class Social:
 
     # --- invites ----------------------------------------------------------------------------
 
-    def on_invite(self, session: Session, message: dict[str, Any]) -> None:
+    def on_invite(self, session: Session, message: Invite) -> None:
         player = need_player(session)
-        table = self.hub.seating.table_of(message["table"])
-        op = message["op"]
+        table = self.hub.seating.table_of(message.table)
+        op = message.op
         if op == "send":
             self.hub.seating.need_seated_or_owner(table, player)
-            name = message.get("name")
+            name = message.name
             if not name:
                 raise HubError("no_player", "Name the player to invite.")
             invitee = self.store.name_owner(name)
@@ -296,7 +297,7 @@ class Social:
             session.push({"t": "notice", "code": "declined", **said("Invitation declined.")})
             return
         self.store.set_invite(table.id, player.id, "accepted")
-        self.hub.seating.on_join(session, {"t": "join", "table": table.id})
+        self.hub.seating.on_join(session, Join(table.id))
 
     def invite_info(self, invite: dict[str, Any]) -> dict[str, Any]:
         table = self.hub.tables.get(invite["table_id"])
