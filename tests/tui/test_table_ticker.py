@@ -31,3 +31,17 @@ async def test_turn_timers_count_down_and_the_ticker_sleeps_without_them(store):
             assert not table._ticker._active.is_set()
     finally:
         await hub.stop()
+
+
+async def test_the_apps_turn_clock_sleeps_until_a_table_brings_a_turn_timer(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await wait_for(pilot, lambda: not app._clock._active.is_set(), 3.0)  # nothing to count
+        table = await start_pg_deal(pilot)  # a table without turn timers: still asleep
+        assert table.ask is not None
+        assert not app._clock._active.is_set()
+        message = dict(app.model.views[table.table_id])
+        message["info"] = {**message["info"], "deadlines": {str(table.seat): 30.0}}
+        app.receive(message)
+        assert app._clock._active.is_set()
