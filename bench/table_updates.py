@@ -15,7 +15,7 @@ update), ``full_frames`` (whole-screen repaints during the actions), ``all_drawn
 
 ``--without`` takes out one of the app host's corrections to Textual for the run, to measure
 what it saves (docs/textual-patches.md): ``divide``, ``count_parameters``, ``changed_rows``,
-``hidden_screens``, ``shown_bindings``, ``laid_out_map``.
+``hidden_screens``, ``shown_bindings``, ``laid_out_map``, ``quiet_prompts``.
 """
 
 from __future__ import annotations
@@ -91,6 +91,18 @@ async def settle(
         await asyncio.sleep(quiet)
 
 
+async def until(predicate: Any, limit: float = 120.0) -> None:
+    """Until ``predicate()`` holds (at most ``limit`` seconds)."""
+    deadline = time.monotonic() + limit
+    while not predicate() and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+
+
+def _welcome_ready(app: Any) -> bool:
+    screen = app.screen
+    return type(screen).__name__ == "WelcomeScreen" and bool(screen.query("#name"))
+
+
 class Seated(NamedTuple):
     """Apps on counting terminals, seated at started Prophet's Gambit tables of five."""
 
@@ -133,9 +145,14 @@ async def seat_apps(count: int, prefix: str) -> Seated:
         terminals.append(terminal)
         runs.append(asyncio.create_task(app.run_async(size=(80, 24), mouse=True)))
     await settle(terminals)
+    # Enter only once each welcome screen is composed (on a slow or loaded machine a quiet
+    # moment came before that, and an early Enter found no name field: the app crashed, and
+    # the measured actions waited for a screen that never drew).
+    await until(lambda: all(_welcome_ready(app) for app in apps))
     for terminal in terminals:
         terminal.driver.feed(b"\r")  # welcome → lobby
-    await settle(terminals)
+    await until(lambda: all(type(app.screen).__name__ == "LobbyScreen" for app in apps))
+    await settle(terminals, fresh=False)
     players = sorted(
         (p for p in hub.players.values() if p.name.startswith("load")), key=lambda p: p.name
     )
@@ -232,7 +249,7 @@ def without(patch: str) -> None:
     from textual.strip import Strip
 
     from gambit_tui.widgets.footer import GambitFooter
-    from server.apphost import hidden_screens, laid_out_map, textual_patches
+    from server.apphost import hidden_screens, laid_out_map, quiet_prompts, textual_patches
 
     if patch == "divide":
         Strip.divide = textual_patches._divide  # type: ignore[method-assign]
@@ -247,6 +264,10 @@ def without(patch: str) -> None:
     elif patch == "laid_out_map":
         for name, value in laid_out_map.TEXTUALS.items():
             setattr(Compositor, name, value)
+    elif patch == "quiet_prompts":
+        from textual.message_pump import MessagePump
+
+        MessagePump.check_idle = quiet_prompts.TEXTUALS  # type: ignore[method-assign]
     else:
         raise SystemExit(f"no such patch: {patch}")
 

@@ -8,6 +8,8 @@ the real driver, seated at Prophet's Gambit tables of five, one action per table
 heuristic bot choosing) under valgrind's callgrind, which counts the instructions executed,
 and counts them only while the tables act (not while the apps start). Two runs of the same
 code agree within about 0.5 %; the count includes the asyncio loop and the apps' own timers.
+Garbage is collected as in the app workers (``server/apphost/memory.py``: everything alive at
+the start is frozen), so a full collection does not land in the count by chance.
 It needs valgrind (``apt-get install valgrind``) and takes about a minute.
 
 Prints one JSON line last: ``instructions_per_app_update`` (millions), ``app_updates``
@@ -18,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import os
 import re
@@ -64,10 +65,16 @@ async def _act(apps: int, actions: int) -> int:
     """Under callgrind: seat the apps, then count the instructions of ``actions`` actions."""
     from table_updates import TABLE_SIZE, seat_apps
 
+    from server.apphost.memory import FrozenSessions
     from server.bots import make_bot
 
     seated = await seat_apps(apps, "gambit-instructions-")
-    gc.collect()
+    # The app workers' garbage collection policy: everything alive is frozen. Without it a
+    # full collection (walking every object of the five apps and the hub, some hundreds of
+    # millions of instructions) fell inside the measured actions or not, by chance: runs of
+    # the same code on a loaded machine gave 400M to 770M.
+    memory = FrozenSessions()
+    memory.started()
     _instrument(True)
     done = 0
     while done < actions:
@@ -80,6 +87,7 @@ async def _act(apps: int, actions: int) -> int:
             done += 1
         await _settle(seated.terminals)
     _instrument(False)
+    memory.close()
     for app in seated.apps:
         app.exit()
     await asyncio.gather(*seated.runs, return_exceptions=True)

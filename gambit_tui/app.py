@@ -147,7 +147,7 @@ class GambitApp(App[None]):
             self.theme = MONO.name
             self.add_class("-no-colour")
         self.run_worker(self._talk(), name="connection", exit_on_error=False)
-        self.set_interval(1.0, self._turn_clock)
+        self._clock = self.set_interval(1.0, self._turn_clock)
 
     async def _talk(self) -> None:
         """Say hello, then turn every message from the hub into model changes and events."""
@@ -366,6 +366,8 @@ class GambitApp(App[None]):
 
     def _table_message(self, message: dict[str, Any]) -> None:
         table_id = message["table"]
+        if (message.get("info") or {}).get("deadlines"):
+            self._clock.resume()  # a turn timer may be ours now (see _turn_clock)
         answer = self.entropy.answer(message)
         if answer is not None:
             self.send(answer)
@@ -463,6 +465,11 @@ class GambitApp(App[None]):
                 if self.prefs.alert:
                     self.bell()
         if not text and not self._turn_shown:
+            if clock is None:
+                # No turn timer of ours runs: sleep until a table message brings one (a
+                # timer firing every second for every player cost a server of many apps
+                # about a twentieth of their moves' CPU).
+                self._clock.pause()
             return  # nothing to show, nothing shown: no screen is gone through (every second)
         self._turn_shown = bool(text)
         top = self.screen

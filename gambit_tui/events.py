@@ -13,6 +13,11 @@ from textual.message import Message
 class ServerEvent(Message, bubble=False):
     """Base of every message that comes from the server."""
 
+    def __init_subclass__(cls, bubble: bool | None = False, **kwargs: object) -> None:
+        # Textual sets ``bubble`` again for every subclass (to True unless told): without
+        # this, every table update bubbled from each screen up to the app, for nothing.
+        super().__init_subclass__(bubble=bubble, **kwargs)  # type: ignore[arg-type]
+
 
 class YouChanged(ServerEvent):
     """Our name, chips, ratings, language or preferences changed."""

@@ -70,6 +70,10 @@ class GambitScreen(Screen):
     #: and handled in its turn, as a plain Textual app does.
     run_as_screen: ClassVar[Callable[[Screen, Callable[[], object]], object] | None] = None
     _bindings_pending = False
+    #: True while :meth:`handle_now` handles a message: what the handler leaves to be done
+    #: after it (lines to compare, the footer's keys) is done by :meth:`draw_now` right after,
+    #: not in another turn of the screen's message loop (a wake for nothing, per move).
+    drawing_now = False
 
     def refresh_bindings(self) -> None:
         """Ask the footer to look at the keys again, once the current message is handled
@@ -77,7 +81,8 @@ class GambitScreen(Screen):
         if self._bindings_pending:
             return
         self._bindings_pending = True
-        self.call_next(self._publish_bindings)
+        if not self.drawing_now:
+            self.call_next(self._publish_bindings)
 
     def _publish_bindings(self) -> None:
         if not self._bindings_pending:
@@ -100,9 +105,21 @@ class GambitScreen(Screen):
         run = GambitScreen.run_as_screen
         if run is None:
             return False
-        run(self, functools.partial(handler, message))
+        self.drawing_now = True
+        try:
+            run(self, functools.partial(handler, message))
+        except BaseException:
+            self.drawing_now = False
+            self.call_next(self._catch_up)
+            raise
+        self.drawing_now = False
         self.draw_now()
         return True
+
+    def _catch_up(self) -> None:
+        """What :meth:`draw_now` would have done after a handler that failed."""
+        repaint_changed_lines(self)
+        self._publish_bindings()
 
     @property
     def gapp(self) -> GambitApp:

@@ -287,6 +287,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
 
     @while_composed
     def on_choice_row_moved(self, event: ChoiceRow.Moved) -> None:
+        event.stop()  # the app has nothing to do with it
         view = self.view
         if view and not view.get("over") and self.ask_kind in (None, "play"):
             self.query_one(PromptBar).hint = self._card_hint()

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.geometry import Region
+from textual.message import Message
 from textual.widgets import DataTable
 
 from protocol.requests import AddBot, Chat, Join, LobbyWatch, Spectate, Start
@@ -363,6 +364,14 @@ class LobbyScreen(GambitScreen):
         self.call_after_refresh(self._fit_detail)
 
     # --- events ----------------------------------------------------------------------------
+
+    def post_message(self, message: Message) -> bool:
+        # A hidden lobby does nothing with these (refresh_if_shown) and catches up when it is
+        # on top again (on_screen_resume): it is not even woken for them, under every table
+        # at every move.
+        if isinstance(message, events.TableUpdated | events.LobbyChanged) and not self.is_current:
+            return True
+        return super().post_message(message)
 
     def on_lobby_changed(self, event: events.LobbyChanged) -> None:
         self.refresh_if_shown()

@@ -192,6 +192,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
 
     @while_composed
     def on_choice_row_moved(self, event: ChoiceRow.Moved) -> None:
+        event.stop()  # the app has nothing to do with it
         if self.view and not self.view.get("over"):
             self.query_one(PromptBar).hint = self._card_hint()
 

@@ -266,6 +266,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
 
     @while_composed
     def on_choice_row_moved(self, event: ChoiceRow.Moved) -> None:
+        event.stop()  # the app has nothing to do with it
         view = self.view
         if view and not view.get("over") and (self.ask or {}).get("kind") != "bid":
             self.query_one(PromptBar).hint = self._card_hint()

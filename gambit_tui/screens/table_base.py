@@ -380,7 +380,7 @@ class TableScreen(GambitScreen):
 
     def on_mount(self) -> None:
         # (Textual calls GambitScreen.on_mount too: handlers run for every class.)
-        self.set_interval(1.0, self._tick)
+        self._ticker = self.set_interval(1.0, self._tick)
 
     def timers_widget(self) -> Any:
         """The widget with a ``timers`` attribute (seconds left per seat), if the game shows
@@ -394,6 +394,7 @@ class TableScreen(GambitScreen):
         message = self.message
         widget = self.timers_widget()
         if message is None or self._behind or widget is None:
+            self._keep_ticking(False)
             return
         timers = {}
         for seat in message["info"].get("deadlines") or {}:
@@ -402,6 +403,19 @@ class TableScreen(GambitScreen):
                 timers[int(seat)] = left
         if timers or widget.timers:
             widget.timers = timers
+        self._keep_ticking(bool(timers))
+
+    def _keep_ticking(self, on: bool) -> None:
+        """Tick every second only while a turn timer runs (the screen's ``refresh_view``
+        calls :meth:`_tick` with every table message): a timer that fires for nothing, every
+        second for every player, cost a server of many apps as much as their moves did."""
+        ticker = getattr(self, "_ticker", None)
+        if ticker is None:
+            return
+        if on:
+            ticker.resume()
+        else:
+            ticker.pause()
 
     def on_unmount(self) -> None:
         self.gapp.table_screen_closed(self.table_id, self)

@@ -155,11 +155,13 @@ class TextLines(Widget):
         self._diff_pending = True
         # On the screen's queue, not the widget's: the screen is usually the one setting the
         # attributes, and runs this right after, without waking one task per widget.
+        # A screen handling a message to draw it at once compares them right after it.
         screen = self.screen
         dirty = _dirty.get(screen)
         if dirty is None:
             dirty = _dirty[screen] = []
-            screen.call_next(repaint_changed_lines, screen)
+            if not getattr(screen, "drawing_now", False):
+                screen.call_next(repaint_changed_lines, screen)
         dirty.append(self)
 
     def _repaint_changed(self) -> None:

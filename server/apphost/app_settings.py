@@ -101,13 +101,13 @@ def host_many_apps() -> None:
     Textual app does without: Textual's corrections (:mod:`.textual_patches`) and tables
     drawn in the callback that changed them (:mod:`.draw_now`), hidden screens left alone
     (:mod:`.hidden_screens`), the footer's keys found with fewer questions
-    (:mod:`.shown_bindings`), no layout where a repaint will do (:mod:`.quiet_layout`), and
-    no change left undrawn by a rebuilt map of the widgets (:mod:`.laid_out_map`).
-    Idempotent."""
+    (:mod:`.shown_bindings`), no layout where a repaint will do (:mod:`.quiet_layout`), no
+    change left undrawn by a rebuilt map of the widgets (:mod:`.laid_out_map`), and no wake of
+    a widget whose refresh was drawn already (:mod:`.quiet_prompts`). Idempotent."""
     from gambit_tui.screens.base import GambitScreen
     from gambit_tui.widgets.footer import GambitFooter
 
-    from . import hidden_screens, laid_out_map, quiet_layout, textual_patches
+    from . import hidden_screens, laid_out_map, quiet_layout, quiet_prompts, textual_patches
     from .draw_now import draw_now, run_as_screen
     from .shown_bindings import shown_bindings
 
@@ -115,6 +115,7 @@ def host_many_apps() -> None:
     hidden_screens.apply()
     quiet_layout.apply()
     laid_out_map.apply()
+    quiet_prompts.apply()
     GambitScreen.draw_screen_now = draw_now
     GambitScreen.run_as_screen = run_as_screen
     GambitFooter.shown_bindings = shown_bindings
