@@ -92,6 +92,11 @@ class WelcomeScreen(GambitScreen):
         """Send any changed name or language, then show the lobby."""
         from .lobby import LobbyScreen
 
+        if not self.query("#name"):
+            # Enter typed ahead of the screen (a busy server): done once the form is there.
+            if self.is_attached:
+                self.call_after_refresh(self.action_enter_lobby)
+            return
         name = self.query_one("#name", Input).value.strip()
         lang = self.query_one("#lang", Select).value
         message = Profile(
