@@ -250,7 +250,9 @@ class HubBus:
         beats = 0
         while True:
             self.clock.tick()
-            if self._sender is not None:
+            # Once detached (the hub is stopping, its store about to close) the hub is not
+            # alive for the gateways, and reads no bans from a store that may be closed.
+            if self._sender is not None and not self.detached:
                 self._sender.send(wire.HUB_ALIVE_SUBJECT, alive)
                 if beats % wire.BANS_EVERY == 0:
                     self._sender.send(wire.BANS_SUBJECT, self._bans())

@@ -67,3 +67,37 @@ def test_the_flush_publishes_what_the_plain_flush_does():
         reference = Sent()
         plain_flush(reference, items)
         assert bus._sender.out == reference.out  # type: ignore[attr-defined]
+
+
+class _Store:
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def bans(self) -> list[dict[str, Any]]:
+        self.reads += 1
+        return []
+
+
+async def test_a_detached_hub_says_it_is_alive_no_more_and_reads_no_bans():
+    """A stopping hub detaches from the bus and then closes its store while the heartbeat
+    still runs: it must neither tell the gateways it is alive nor read the bans from a store
+    that may be closed ("Cannot operate on a closed database" under load)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    store = _Store()
+    bus = HubBus(SimpleNamespace(store=store), "nats://bench.invalid")  # type: ignore[arg-type]
+    bus._sender = Sent()  # type: ignore[assignment]
+    beat = asyncio.create_task(bus._heartbeat())
+    await asyncio.sleep(0.05)
+    beat.cancel()
+    subjects = [subject for subject, _ in bus._sender.out]  # type: ignore[attr-defined]
+    assert wire.HUB_ALIVE_SUBJECT in subjects and wire.BANS_SUBJECT in subjects
+    assert store.reads == 1
+
+    bus.detach()
+    bus._sender = Sent()  # type: ignore[assignment]
+    beat = asyncio.create_task(bus._heartbeat())
+    await asyncio.sleep(0.05)
+    beat.cancel()
+    assert bus._sender.out == [] and store.reads == 1  # type: ignore[attr-defined]
