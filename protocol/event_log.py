@@ -132,9 +132,6 @@ def _copy(value: Any) -> Any:
     return msgpack.unpackb(msgpack.packb(value), raw=False, strict_map_key=False)
 
 
-_packb = packb
-
-
 def _array_header(n: int) -> bytes:
     if n < 16:
         return bytes((0x90 | n,))
@@ -149,15 +146,15 @@ def _items(entries: list[Any]) -> bytes:
     n = len(entries)
     if not n:
         return b""
-    return _packb(entries)[1 if n < 16 else 3 if n < 0x10000 else 5 :]
+    return packb(entries)[1 if n < 16 else 3 if n < 0x10000 else 5 :]
 
 
 # The fixed pieces of a delta frame: {"t": "table", "table": …, "seat": …, "delta": {…}}.
-_START = b"\x84" + _packb("t") + _packb("table") + _packb("table")
-_SEAT = _packb("seat")
-_DELTA_KEY = _packb(DELTA)
-_SET = _packb("set")
-_ADD = _packb("add")
+_START = b"\x84" + packb("t") + packb("table") + packb("table")
+_SEAT = packb("seat")
+_DELTA_KEY = packb(DELTA)
+_SET = packb("set")
+_ADD = packb("add")
 
 
 class SentLogs:
@@ -219,9 +216,9 @@ class SentLogs:
                         if found is None:
                             # (``added`` is kept with it: the ids stay those objects')
                             found = shared._tails[key] = (added, _delta_tail(encoded, mine))
-                        body = b"".join((_START, _packb(table), _SEAT, _packb(seat), found[1]))
+                        body = b"".join((_START, packb(table), _SEAT, packb(seat), found[1]))
                         return HEADER.pack(len(body)) + body
-        body = _packb(self.shrink(message))
+        body = packb(self.shrink(message))
         return HEADER.pack(len(body)) + body
 
     def _shrink_general(self, message: dict[str, Any]) -> dict[str, Any]:
@@ -307,7 +304,7 @@ def _delta_frame(
 ) -> bytes:
     """A delta message's frame, from the shared entries' encodings (counted) and the seat's
     own (sets, adds), in the order :meth:`SentLogs.shrink` puts them."""
-    body = b"".join((_START, _packb(table), _SEAT, _packb(seat), _delta_tail(shared, mine)))
+    body = b"".join((_START, packb(table), _SEAT, packb(seat), _delta_tail(shared, mine)))
     return HEADER.pack(len(body)) + body
 
 

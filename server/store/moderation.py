@@ -17,9 +17,6 @@ if TYPE_CHECKING:
 MOTD_KEY = "motd"
 
 
-_pack = packb
-
-
 def _unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
 
@@ -141,7 +138,7 @@ class ModerationStore:
             cur = self._conn.execute(
                 "INSERT INTO reports (at, reporter, reported, line, context) "
                 "VALUES (?, ?, ?, ?, ?) RETURNING id",
-                (self._clock(), reporter, reported, _pack(line), _pack(context)),
+                (self._clock(), reporter, reported, packb(line), packb(context)),
             )
             return cur.fetchone()[0]
 
@@ -181,7 +178,7 @@ class ModerationStore:
         with self.transaction():
             cur = self._conn.execute(
                 "INSERT INTO admin_log (at, by, action, detail) VALUES (?, ?, ?, ?) RETURNING id",
-                (self._clock(), by, action, _pack(detail)),
+                (self._clock(), by, action, packb(detail)),
             )
             return cur.fetchone()[0]
 

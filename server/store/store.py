@@ -90,9 +90,6 @@ def pot_account(table_id: int) -> str:
     return f"pot:{table_id}"
 
 
-_pack = packb
-
-
 def _unpack(data: bytes | None) -> Any:
     if data is None:
         return None
@@ -507,7 +504,7 @@ class Store(ModerationStore):
         if not isinstance(prefs, Mapping):
             raise ValueError(f"prefs must be a map, not {type(prefs).__name__}")
         with self.transaction():
-            self._update_player(player_id, "prefs = ?", (_pack(dict(prefs)),))
+            self._update_player(player_id, "prefs = ?", (packb(dict(prefs)),))
 
     # --- chips ---------------------------------------------------------------------------
 
@@ -838,12 +835,12 @@ class Store(ModerationStore):
                 (
                     table_id,
                     params.get("game"),
-                    _pack(dict(params)),
-                    _pack(list(history)),
-                    _pack(dict(outcome)),
-                    _pack(list(players)),
+                    packb(dict(params)),
+                    packb(list(history)),
+                    packb(dict(outcome)),
+                    packb(list(players)),
                     self._clock(),
-                    _pack(dict(deal)) if deal is not None else None,
+                    packb(dict(deal)) if deal is not None else None,
                 ),
             )
             game_id = cur.fetchone()[0]
@@ -990,7 +987,7 @@ class Store(ModerationStore):
             self._conn.execute(
                 "INSERT INTO live_tables (id, info, updated) VALUES (?, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET info = excluded.info, updated = excluded.updated",
-                (table_id, _pack(dict(info)), self._clock()),
+                (table_id, packb(dict(info)), self._clock()),
             )
 
     def start_game(self, table_id: int, params: Mapping[str, Any]) -> None:
@@ -999,7 +996,7 @@ class Store(ModerationStore):
         with self.transaction():
             cur = self._conn.execute(
                 "UPDATE live_tables SET params = ?, updated = ? WHERE id = ?",
-                (_pack(dict(params)), self._clock(), table_id),
+                (packb(dict(params)), self._clock(), table_id),
             )
             if cur.rowcount == 0:
                 raise StoreError(f"No live table {table_id}; save_table it first.")
@@ -1018,7 +1015,7 @@ class Store(ModerationStore):
             "WHERE a.table_id = t.id), ?, ? "
             "FROM live_tables t WHERE t.id = ? AND t.params IS NOT NULL RETURNING seq"
         )
-        args = (seat, _pack(dict(action)), table_id)
+        args = (seat, packb(dict(action)), table_id)
         if self._depth == 0:
             with self.transaction():
                 row = self._conn.execute(sql, args).fetchone()

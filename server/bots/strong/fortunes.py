@@ -118,21 +118,19 @@ class _Base:
         dealt = deal_hidden(self.unseen, self.sizes, self.allowed, rng)
         if dealt is None:
             return None
-        d = sim.Deal.__new__(sim.Deal)
-        hands = [self.hand[:] if s == self.me else sorted(dealt[str(s)]) for s in range(4)]
-        d.hands = hands
-        d.counts = sim.suit_counts(hands)
-        d.left = self.left[:]
-        d.voids = self.voids[:]
-        d.dealer = self.dealer
-        d.trick = self.trick[:]
-        d.led = self.led
-        d.direction = self.direction
-        d.stars_free = self.stars_free
-        d.turn = self.me
-        d.trick_no = self.trick_no
-        d.diff = self.diff
-        return d
+        return sim.Deal.of(
+            [self.hand[:] if s == self.me else sorted(dealt[str(s)]) for s in range(4)],
+            left=self.left[:],
+            voids=self.voids[:],
+            dealer=self.dealer,
+            trick=self.trick[:],
+            led=self.led,
+            direction=self.direction,
+            stars_free=self.stars_free,
+            turn=self.me,
+            trick_no=self.trick_no,
+            diff=self.diff,
+        )
 
     def replayed(
         self, rng: random.Random, dealt: dict[str, list[int]] | None = None
@@ -146,16 +144,20 @@ class _Base:
         if dealt is None:
             return None
         me = self.me
-        d = sim.Deal.__new__(sim.Deal)
-        hands = [
-            sorted((self.hand if s == me else dealt[str(s)]) + self.played_by[s]) for s in range(4)
-        ]
-        d.hands, d.counts = hands, sim.suit_counts(hands)
-        d.left = list(sim.SUIT_SIZE)
-        d.voids = [0, 0, 0, 0]
-        d.dealer = self.dealer
-        d.trick, d.led, d.direction, d.stars_free = [], None, sim.HIGH, False
-        d.turn, d.trick_no, d.diff = self.dealer, 1, 0
+        held = [self.hand if s == me else dealt[str(s)] for s in range(4)]
+        d = sim.Deal.of(
+            [sorted(held[s] + self.played_by[s]) for s in range(4)],
+            left=list(sim.SUIT_SIZE),
+            voids=[0, 0, 0, 0],
+            dealer=self.dealer,
+            trick=[],
+            led=None,
+            direction=sim.HIGH,
+            stars_free=False,
+            turn=self.dealer,
+            trick_no=1,
+            diff=0,
+        )
         misses = 0
         for seat, card in self.history:
             if (seat - me) % 2:

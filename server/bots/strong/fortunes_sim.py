@@ -94,7 +94,32 @@ class Deal:
         "voids",
     )
 
+    @classmethod
+    def of(
+        cls,
+        hands: list[list[int]],
+        *,
+        left: list[int],
+        voids: list[int],
+        dealer: int,
+        trick: list[tuple[int, int]],
+        led: int | None,
+        direction: int,
+        stars_free: bool,
+        turn: int,
+        trick_no: int,
+        diff: int,
+    ) -> Deal:
+        """A deal at any point, its suit counts taken from ``hands`` (the lists are kept)."""
+        d = cls.__new__(cls)
+        d.hands, d.counts = hands, suit_counts(hands)
+        d.left, d.voids, d.dealer = left, voids, dealer
+        d.trick, d.led, d.direction, d.stars_free = trick, led, direction, stars_free
+        d.turn, d.trick_no, d.diff = turn, trick_no, diff
+        return d
+
     def copy(self) -> Deal:
+        # (field by field, not through :meth:`of`: rollouts copy a deal per card tried)
         d = Deal.__new__(Deal)
         d.hands = [h[:] for h in self.hands]
         d.counts = [c[:] for c in self.counts]
