@@ -192,7 +192,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             seat = pending[0]
             action = state.legal_actions(seat)[0]
             picked.add(table.id)
-            message = {"t": "act", "table": table.id, "action": action}
+            message = {"t": "act", "table": table.id, "action": action.to_wire()}
             out.append([wire.FRAMES, sid_of[(table.id, seat)], encode(message)])
         return out
 

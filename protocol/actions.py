@@ -58,6 +58,22 @@ class Action:
         value = _fields(wire, cls.TYPE, cls.FIELD)
         return cls() if cls.FIELD is None else cls(value)  # type: ignore[call-arg]
 
+    @classmethod
+    def of(cls, value: Any = None) -> Action:
+        """``cls(value)`` (``cls()`` for an action without a field), made once and shared:
+        the engines list a hand's actions at every move, and a value that cannot change may
+        be handed out again."""
+        made = _MADE.get((cls, value))
+        if made is None:
+            made = cls() if cls.FIELD is None else cls(value)  # type: ignore[call-arg]
+            _MADE[(cls, value)] = made
+        return made
+
+
+#: The actions :meth:`Action.of` made, by class and field (a few hundred at most: the cards
+#: of the largest deck, times the card actions; bids and seats up to their limits).
+_MADE: dict[tuple[Any, ...], Action] = {}
+
 
 @dataclass(frozen=True, slots=True)
 class _CardAction(Action):
@@ -65,6 +81,9 @@ class _CardAction(Action):
 
     FIELD: ClassVar[str | None] = "card"
     card: str
+
+    def to_wire(self) -> dict[str, Any]:  # (every legal card of every view: kept quick)
+        return {"type": self.TYPE, "card": self.card}
 
     def __post_init__(self) -> None:
         if not isinstance(self.card, str) or not 0 < len(self.card) <= MAX_CARD:

@@ -143,9 +143,10 @@ def test_every_action_an_engine_offers_is_a_typed_value(game):
                 break
             seat = rng.choice(sorted(state.pending()))
             legal = state.legal_actions(seat)
-            for wire in legal:
-                action = action_from_wire(wire)
-                assert action.to_wire() == wire
+            for action in legal:
+                wire = action.to_wire()
+                assert action_from_wire(wire) == action
+                assert wire in state.view(seat)["legal"]
                 seen.add(type(action))
             state.apply(seat, rng.choice(legal))
     assert seen <= set(ACTIONS.values()) and len(seen) >= 2, seen

@@ -6,24 +6,32 @@ import random
 from abc import ABC, abstractmethod
 from typing import Any
 
+from protocol.actions import Action, action_from_wire
+
 _REGISTRY: dict[tuple[str, str], type[Bot]] = {}
 
 
 class Bot(ABC):
-    """Chooses an action from a seat's view. Deterministic for a given seed."""
+    """Chooses an action from a seat's view (the very view a human's app gets, legal actions
+    listed as their wire maps). Deterministic for a given seed."""
 
     def __init__(self, seed: int | str = 0) -> None:
         self.rng = random.Random(seed)
 
+    def choose(self, view: dict[str, Any]) -> Action:
+        """One of the seat's legal actions, as the typed value the hub and engines take."""
+        return action_from_wire(self.decide(view))
+
     @abstractmethod
-    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
-        """One of ``view["legal"]``."""
+    def decide(self, view: dict[str, Any]) -> dict[str, Any]:
+        """One of ``view["legal"]``, as the view lists it (rollouts call this on light views
+        and skip the conversion)."""
 
 
 class RandomBot(Bot):
     """Any legal action, uniformly: the baseline the heuristic bots must beat."""
 
-    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
+    def decide(self, view: dict[str, Any]) -> dict[str, Any]:
         return self.rng.choice(view["legal"])
 
 

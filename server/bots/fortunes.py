@@ -149,7 +149,7 @@ def _best(scores: dict[str, float]) -> str:
 class FortunesBot(Bot):
     """Plays to its team's direction; bids 0, folds while it or its partner leads alone."""
 
-    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
+    def decide(self, view: dict[str, Any]) -> dict[str, Any]:
         legal = view["legal"]
         if len(legal) == 1:
             return legal[0]

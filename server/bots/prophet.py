@@ -128,7 +128,7 @@ def _is_top(card: str, gone: set[str], deck: int) -> bool:
 class ProphetBot(Bot):
     """Bids its expected tricks, then plays to take exactly that many."""
 
-    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
+    def decide(self, view: dict[str, Any]) -> dict[str, Any]:
         if view["ask"]["kind"] == "bid":
             return Bid(choose_bid(view)).to_wire()
         return Play(choose_card(view)).to_wire()

@@ -64,7 +64,7 @@ class ProphetsGambitBot(Bot):
     #: Opponents sampled at the Execution (the strong bot's rollouts use fewer).
     execution_samples = EXECUTION_SAMPLES
 
-    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
+    def decide(self, view: dict[str, Any]) -> dict[str, Any]:
         legal = view["legal"]
         if len(legal) == 1:
             return legal[0]

@@ -10,8 +10,10 @@ Conventions every engine follows:
 
 * Seats are numbered ``0..n-1`` clockwise. "Left" is the next seat (``s + 1``), "right" the
   previous one. Play normally passes to the left.
-* Cards are protocol card codes (short strings). An action is a small dict with a ``"type"``
-  and a few int/str/bool fields, e.g. ``{"type": "play", "card": "S7"}``.
+* Cards are protocol card codes (short strings). An action is a typed value of
+  ``protocol.actions`` (``Play("S7")``, ``Bid(2)``, ``Draw()``): the engines list, check and
+  apply those; a game's history keeps each one's wire map (``{"type": "play", "card": "S7"}``),
+  plain data like the rest of a state, and a seat's view lists its legal actions so too.
 * A state's attributes are plain msgpack data (dicts with str keys, lists, ints, strs, bools,
   None), so a snapshot is ``msgpack(self.__dict__)`` and restoring is the reverse. No live RNG:
   randomness comes from :func:`server.engine.rng.rng_for` with a stored counter.
@@ -37,9 +39,10 @@ from typing import Any, ClassVar
 
 import msgpack
 
-from .errors import BadSetup, IllegalAction, MalformedAction, OutOfTurn
+from protocol.actions import Action, action_from_wire
+from protocol.codec import ProtocolError
 
-Action = dict[str, Any]
+from .errors import BadSetup, IllegalAction, MalformedAction, OutOfTurn
 
 _SCALARS = (int, str, bool, type(None))
 
@@ -171,8 +174,8 @@ class State(ABC):
     """One game in progress. Subclasses keep all their data as plain attributes."""
 
     game: ClassVar[Game]
-    #: action type -> {field name: python type}; anything else is malformed.
-    ACTIONS: ClassVar[dict[str, dict[str, type]]] = {}
+    #: The action classes of this game; anything else is malformed.
+    ACTIONS: ClassVar[frozenset[type[Action]]] = frozenset()
     # ``_seen``: per seat, the events it may see as found so far (visible_events); a slot,
     # not an attribute, so that snapshots, clones and restores know nothing of it.
     __slots__ = ("__dict__", "__weakref__", "_seen")
@@ -243,27 +246,16 @@ class State(ABC):
         """Raise the right RulesError unless ``seat`` may take ``action`` now."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.num_players:
             raise MalformedAction("There is no such seat at this table.", seat=_shown(seat))
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise MalformedAction("An action must be a map with a 'type'.")
-        fields = self.ACTIONS.get(action["type"])
-        if fields is None:
-            raise MalformedAction(f"Unknown action {action['type']!r}.", type=action["type"])
-        extra = set(action) - {"type"} - set(fields)
-        if extra:
-            # The keys of an untrusted map need not be strs, and mixed keys do not sort.
-            names = sorted(k for k in extra if isinstance(k, str)) or list(extra)
-            field_name = _shown(names[0])
-            raise MalformedAction(f"Unexpected field {field_name} in the action.")
-        for name, kind in fields.items():
-            value = action.get(name)
-            if type(value) is not kind:
-                raise MalformedAction(f"The action needs {name!r} ({kind.__name__}).", field=name)
+        if type(action) not in self.ACTIONS:
+            if not isinstance(action, Action):
+                raise MalformedAction("An action must be one of the game's actions.")
+            raise MalformedAction(f"Unknown action {action.TYPE!r}.", type=action.TYPE)
         if self.is_over:
             raise OutOfTurn("The game is over.")
         if self.ask(seat) is None:
             raise OutOfTurn("It is not your turn to decide.", seat=seat)
         if action not in self.legal_actions(seat):
-            raise IllegalAction(self.explain_illegal(seat, action), type=action["type"])
+            raise IllegalAction(self.explain_illegal(seat, action), type=action.TYPE)
         return action
 
     def apply(self, seat: int, action: Action) -> None:
@@ -273,9 +265,8 @@ class State(ABC):
     def apply_checked(self, seat: int, action: Action) -> None:
         """Apply an action :meth:`check_action` has just returned for ``seat``, without
         checking it again (the hub checks an action before it stores it, and only once)."""
-        action = dict(action)
         self._apply(seat, action)
-        self.history.append([seat, action])
+        self.history.append([seat, action.to_wire()])
 
     def ask(self, seat: int) -> Ask | None:
         """What ``seat`` is asked now, if anything (games may answer without
@@ -307,7 +298,7 @@ class State(ABC):
         view: dict[str, Any] = {
             "seat": seat,
             "ask": ask.to_wire() if ask else None,
-            "legal": self.legal_actions(seat) if ask else [],
+            "legal": [a.to_wire() for a in self.legal_actions(seat)] if ask else [],
             "events": self.visible_events(seat),
         }
         view.update(self._private_view(seat))
@@ -509,7 +500,11 @@ class Game:
         for step in history:
             if not isinstance(step, list | tuple) or len(step) != 2:
                 raise BadSetup("Each step of a game's history must be [seat, action].")
-            state.apply(step[0], step[1])
+            try:
+                action = action_from_wire(step[1])
+            except ProtocolError as err:
+                raise MalformedAction(err.message) from None
+            state.apply(step[0], action)
         return state
 
     def deck_name(self, options: dict[str, Any]) -> str:

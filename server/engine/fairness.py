@@ -18,6 +18,9 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from protocol.actions import action_from_wire
+from protocol.codec import ProtocolError
+
 from . import get_game
 from .base import State
 
@@ -94,8 +97,8 @@ def replay_deals(
     for index, step in enumerate(history):
         try:
             seat, action = step
-            state.apply(seat, action)
-        except RulesError as err:
+            state.apply(seat, action_from_wire(action))
+        except (RulesError, ProtocolError) as err:
             return state, log.deals, index, str(err)
         except (TypeError, ValueError):
             return state, log.deals, index, "This step is not a [seat, action] pair."

@@ -15,8 +15,9 @@ and, among the events, that trick's plays, ``trick_won`` and ``round_scored``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
+from protocol.actions import Bid, Play
 from protocol.cards import FRENCH_SUITS, french_rank
 
 from . import register
@@ -61,7 +62,7 @@ def _sort_key(card: str) -> tuple[int, int]:
 class ProphetState(State):
     """One game of Prophet. ``phase`` is "bid", "play" or "over"; ``turn`` is who acts."""
 
-    ACTIONS = {"bid": {"tricks": int}, "play": {"card": str}}  # noqa: RUF012
+    ACTIONS: ClassVar[frozenset[type[Action]]] = frozenset((Bid, Play))
 
     def __init__(self, params: dict[str, Any]) -> None:
         super().__init__(params)
@@ -191,23 +192,19 @@ class ProphetState(State):
             return []
         if self.phase == "bid":
             forbidden = self.forbidden_bid() if seat == self.dealer else None
-            return [
-                {"type": "bid", "tricks": b}
-                for b in range(self.cards_this_round() + 1)
-                if b != forbidden
-            ]
+            return [Bid.of(b) for b in range(self.cards_this_round() + 1) if b != forbidden]
         hand = self.hands[seat]
         led = self._led_suit()
         follow = [c for c in hand if c[1] == led] if led else None
-        return [{"type": "play", "card": c} for c in (follow or hand)]
+        return [Play.of(c) for c in (follow or hand)]
 
     def explain_illegal(self, seat: int, action: Action) -> str:
-        kind = action["type"]
+        kind = action.TYPE
         if kind == "bid":
             if self.phase != "bid":
                 return "Bidding is over: play a card."
             k = self.cards_this_round()
-            bid = action["tricks"]
+            bid = action.tricks
             if not 0 <= bid <= k:
                 return f"Bid a number of tricks from 0 to {k}."
             return (
@@ -216,7 +213,7 @@ class ProphetState(State):
             )
         if self.phase != "play":
             return "Bid first: play starts when everyone has bid."
-        card = action["card"]
+        card = action.card
         if card not in self.hands[seat]:
             return f"You do not hold {card}."
         led = self._led_suit()
@@ -224,9 +221,9 @@ class ProphetState(State):
 
     def _apply(self, seat: int, action: Action) -> None:
         n = self.num_players
-        if action["type"] == "bid":
-            self.bids[seat] = action["tricks"]
-            self.events.append({"e": "bid", "seat": seat, "tricks": action["tricks"]})
+        if type(action) is Bid:
+            self.bids[seat] = action.tricks
+            self.events.append({"e": "bid", "seat": seat, "tricks": action.tricks})
             if seat == self.dealer:
                 self.phase = "play"
                 self.leader = (self.dealer + 1) % n
@@ -234,7 +231,7 @@ class ProphetState(State):
             else:
                 self.turn = (seat + 1) % n
             return
-        card = action["card"]
+        card = action.card
         self.hands[seat].remove(card)
         if not self.trick:
             self.leader = seat

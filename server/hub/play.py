@@ -13,6 +13,7 @@ import logging
 import random
 from typing import TYPE_CHECKING, Any
 
+from protocol.actions import Action
 from protocol.event_log import Shared, TableMessage
 from protocol.requests import Act
 from server.bots import make_bot
@@ -141,9 +142,9 @@ class Play:
             raise HubError("not_seated", "You do not sit at this table.")
         if table.state is None or table.status != "playing":
             raise HubError("no_game", "No game is being played at this table.")
-        self.apply_action(table, seat, message.action.to_wire())
+        self.apply_action(table, seat, message.action)
 
-    def apply_action(self, table: Table, seat: int, action: dict[str, Any]) -> None:
+    def apply_action(self, table: Table, seat: int, action: Action) -> None:
         """Check, store, apply, tell. Raises RulesError/HubError having changed nothing.
 
         An action that puts stakes into the pot (a Fortunes stay or raise) moves its chips in
@@ -157,15 +158,13 @@ class Play:
             with self.store.transaction():
                 account = table.accounts[seat]
                 if not self.can_pay(account, due):
-                    raise _cannot_pay(action["type"], due)
-                self.store.transfer(
-                    account, f"pot:{table.id}", due, action["type"], ref=str(table.id)
-                )
+                    raise _cannot_pay(action.TYPE, due)
+                self.store.transfer(account, f"pot:{table.id}", due, action.TYPE, ref=str(table.id))
                 if seat < len(table.paid):
                     table.paid[seat] += due
-                self.store.append_action(table.id, seat, action)
+                self.store.append_action(table.id, seat, action.to_wire())
         else:  # (one write: atomic by itself)
-            self.store.append_action(table.id, seat, action)
+            self.store.append_action(table.id, seat, action.to_wire())
         state.apply_checked(seat, action)
         if table.deal_log is not None:
             table.deal_log.note(state)
@@ -181,7 +180,7 @@ class Play:
         """The bank always can (bots play with its chips); a player needs the chips."""
         return account == "bank" or self.store.balance(account) >= chips
 
-    def affordable(self, table: Table, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    def affordable(self, table: Table, seat: int, action: Action) -> Action:
         """A stand-in's choice if the seat can pay for it, else the seat's cheapest legal action
         (in Fortunes: who cannot pay the ante must fold)."""
         state = table.state

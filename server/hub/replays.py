@@ -12,6 +12,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from protocol.actions import action_from_wire
 from protocol.requests import Record, Replay
 from server.engine import State, get_game
 from server.records import record as records
@@ -45,7 +46,7 @@ def deal_steps(record: dict[str, Any]) -> list[int]:
     steps = [0]
     for number, (seat, action) in enumerate(record["actions"], start=1):
         before = len(state.events)
-        state.apply(seat, action)
+        state.apply(seat, action_from_wire(action))
         if any(ev.get("e") == "deal" for ev in state.events[before:]):
             steps.append(number)
     return steps
@@ -109,7 +110,7 @@ class Replays:
         actions = cursor.record["actions"]
         while cursor.step < min(step, len(actions)):
             seat, action = actions[cursor.step]
-            cursor.state.apply(seat, action)
+            cursor.state.apply(seat, action_from_wire(action))
             cursor.step += 1
         cursors[key] = cursor
         while len(cursors) > CURSORS:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.actions import action_from_wire
+from protocol.codec import ProtocolError
 from server.engine import RulesError, get_game
 from server.narrate import Narrator
 
@@ -80,8 +82,8 @@ def frames(record: dict[str, Any], seat: int | None = None) -> list[str]:
     for step, entry in enumerate(actions, start=1):
         try:
             who, action = entry
-            state.apply(who, action)
-        except (RulesError, TypeError, ValueError) as err:
+            state.apply(who, action_from_wire(action))
+        except (RulesError, ProtocolError, TypeError, ValueError) as err:
             raise ReplayError(f"move {step} cannot be replayed: {err}") from None
         detail = ", ".join(f"{k} {v}" for k, v in action.items() if k != "type")
         frame(step, f"{names[who]}: {action.get('type')}{' ' + detail if detail else ''}")

@@ -34,7 +34,7 @@ def play(game_name, players, options, kinds, seed, iterations=2, check=None):
         view = state.view(seat)
         before = copy.deepcopy(view)
         action = bots[seat].choose(view)
-        assert action in view["legal"], (game_name, seat, action, view["ask"])
+        assert action.to_wire() in view["legal"], (game_name, seat, action, view["ask"])
         assert view == before, "a bot changed the view it was given"
         if check:
             check(state, seat, bots[seat])

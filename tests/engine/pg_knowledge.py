@@ -13,29 +13,30 @@ Called *before* the action is applied, so it reads what the action is about to r
 
 from __future__ import annotations
 
+from protocol.actions import Action, Risk, Target
 from server.engine.prophets_gambit.state import PGState
 
 MOST_DRAWN_IN_ONE_ACTION = 6  # Broken One redraws a whole hand; Beast draws one per seat
 
 
-def pg_glimpses(state: PGState, seat: int, action: dict) -> dict[int | None, set[str]]:
+def pg_glimpses(state: PGState, seat: int, action: Action) -> dict[int | None, set[str]]:
     ask = state.pending().get(seat)
     if ask is None:
         return {}
     out: dict[int | None, set[str]] = {}
-    if ask.kind == "turn" and action["type"] == "risk" and state.high_deck[-1:] == ["HSE"]:
+    if ask.kind == "turn" and type(action) is Risk and state.high_deck[-1:] == ["HSE"]:
         # Ruling 10, read from the table rather than from the engine's own helper: every other
         # seat's Fate except an Innocent holder's.
         others = (s for s in range(state.num_players) if s != seat)
         out[seat] = {state.fates[s] for s in others if "HIN" not in state.fronts[s]}
-    if ask.kind == "darklord" and action["type"] == "target":
-        out[seat] = set(state.hands[action["seat"]])
+    if ask.kind == "darklord" and type(action) is Target:
+        out[seat] = set(state.hands[action.seat])
     if len(state.deck) < MOST_DRAWN_IN_ONE_ACTION:
         out[None] = _discarded_then_reshuffled(state, seat, action)
     return out
 
 
-def _discarded_then_reshuffled(state: PGState, seat: int, action: dict) -> set[str]:
+def _discarded_then_reshuffled(state: PGState, seat: int, action: Action) -> set[str]:
     after = state.clone()
     after.apply(seat, action)
     new = after.events[len(state.events) :]

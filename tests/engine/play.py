@@ -8,6 +8,7 @@ from typing import Any
 
 import msgpack
 
+from protocol.actions import Action
 from server.engine import State
 
 HIDDEN_PLACES = ("deck", "high_deck", "set_aside")
@@ -38,7 +39,7 @@ def strings_in(obj: Any) -> Iterator[str]:
             stack.extend(item)
 
 
-def random_step(state: State, rng: random.Random) -> tuple[int, dict]:
+def random_step(state: State, rng: random.Random) -> tuple[int, Action]:
     seat = rng.choice(sorted(state.pending()))
     action = rng.choice(state.legal_actions(seat))
     state.apply(seat, action)

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from protocol.actions import Action, Draw, NextDeal, Play, Stay
 from server.engine import RulesError, get_game
 from server.engine.errors import IllegalAction, MalformedAction, OutOfTurn
 
@@ -58,7 +59,7 @@ def glimpses(state, seat: int, action: dict) -> dict[int | None, set[str]]:
     into the deck before the action ended, so never in a public place between steps; Prophet:
     the final card of a round, played face-up, then dealt again in the same action)."""
     if state.game.name == "prophet":
-        return {None: {action["card"]}} if action["type"] == "play" else {}
+        return {None: {action.card}} if type(action) is Play else {}
     if state.game.name != "prophets_gambit":
         return {}
     from .pg_knowledge import pg_glimpses
@@ -106,7 +107,9 @@ def check_refusals(state, rng: random.Random) -> None:
     if idle:
         with pytest.raises(OutOfTurn):
             state.apply(rng.choice(idle), state.legal_actions(seat)[0])
-    for bad in (None, [], {"type": 7}, {"type": "no_such_action"}, "play"):
+    # Not actions, a wire map (the hub reads those into actions first), and other games'.
+    other = [cls.of() for cls in (Draw, Stay, NextDeal) if cls not in type(state).ACTIONS]
+    for bad in (None, [], {"type": "play", "card": "S7"}, "play", *other):
         with pytest.raises(MalformedAction):
             state.apply(seat, bad)
     with pytest.raises(MalformedAction):
@@ -121,18 +124,17 @@ def check_refusals(state, rng: random.Random) -> None:
     assert state.snapshot() == before
 
 
-def forged(state, legal: list[dict]) -> list[dict]:
-    """Well-formed actions that are probably illegal: a legal one with a field changed."""
-    out = []
+def forged(state, legal: list[Action]) -> list[Action]:
+    """Well-formed actions that are probably illegal: a legal one with its field changed."""
+    out: list[Action] = []
     all_cards = list(state.game.cards(state.options))
     for action in legal[:3]:
-        for key, value in action.items():
-            if key == "type":
-                continue
-            if isinstance(value, str):
-                out.extend({**action, key: c} for c in all_cards[:: max(1, len(all_cards) // 6)])
-            elif isinstance(value, int) and not isinstance(value, bool):
-                out.extend({**action, key: v} for v in (-1, value + 50))
+        kind = type(action)
+        value = getattr(action, kind.FIELD) if kind.FIELD else None
+        if isinstance(value, str):
+            out.extend(kind(c) for c in all_cards[:: max(1, len(all_cards) // 6)])
+        elif isinstance(value, int):
+            out.extend(kind(v) for v in (0, value + 1, 5))
     return out
 
 

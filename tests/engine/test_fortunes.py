@@ -12,7 +12,9 @@ import random
 import msgpack
 import pytest
 
+from protocol.actions import Bid, BidCard, Draw, Fold, NextDeal, Play, Raise, Stay, action_from_wire
 from protocol.cards import FORTUNES_DECK
+from protocol.codec import ProtocolError
 from server.engine import GAMES
 from server.engine.base import tie_order
 from server.engine.errors import BadSetup, IllegalAction, MalformedAction, OutOfTurn
@@ -63,7 +65,7 @@ def deal(
 
 
 def play(state, seat: int, card: str) -> None:
-    state.apply(seat, {"type": "play", "card": card})
+    state.apply(seat, Play(card))
 
 
 def play_trick(state, *cards: str) -> dict:
@@ -76,7 +78,7 @@ def play_trick(state, *cards: str) -> dict:
 
 
 def legal_cards(state, seat: int) -> set[str]:
-    return {a["card"] for a in state.legal_actions(seat)}
+    return {a.card for a in state.legal_actions(seat)}
 
 
 # --- ruling 1: the deck -------------------------------------------------------------------
@@ -143,7 +145,7 @@ def test_explicit_deck_stacks_the_first_deal_only():
     assert state.card_locations()["set_aside"] == ["*21", "*20"]
     finish_deal(state, random.Random(4))
     for seat in range(4):
-        state.apply(seat, {"type": "next_deal"})
+        state.apply(seat, NextDeal())
     second = order_deck(FORTUNES_DECK, None, 4, "deal2")
     assert state.card_locations()["set_aside"] == second[:2]
     assert state.hands[2] == sorted(second[2:21], key=tricks.SORT_KEY.get)  # South now
@@ -321,7 +323,7 @@ def test_stars_are_not_free_again_until_a_star_is_played_in_the_new_deal():
     finish_deal(state, random.Random(6))
     assert any(c[0] == "*" for t in state.tricks for _, c in t["cards"])
     for seat in range(4):
-        state.apply(seat, {"type": "next_deal"})
+        state.apply(seat, NextDeal())
     assert state.deal_no == 2 and state.view(None)["stars_free"] is False
     leader, follower = state.turn, (state.turn + 1) % 4
     lead = next(
@@ -470,7 +472,7 @@ def finish_deal(state, rng):
 
 def next_deal(state) -> None:
     for seat in range(4):
-        state.apply(seat, {"type": "next_deal"})
+        state.apply(seat, NextDeal())
 
 
 def test_the_default_game_is_a_rubber_of_four_deals_each_player_dealing_once():
@@ -542,26 +544,26 @@ def raise_game(**options):
 
 
 def bet(state, seat, kind):
-    state.apply(seat, {"type": kind})
+    state.apply(seat, action_from_wire({"type": kind}))
 
 
 def test_stay_pays_the_ante_again_and_a_raise_lifts_it_for_everyone():
     state = raise_game(max_raises=1)
     assert state.pending()[0].kind == "bet"
     assert state.pending()[0].info == {"trick": 1, "ante": 1, "raises_left": 1}
-    assert state.stake_due(0, {"type": "stay"}) == 1
-    assert state.stake_due(0, {"type": "raise"}) == 2
-    assert state.stake_due(0, {"type": "fold"}) == 0
+    assert state.stake_due(0, Stay()) == 1
+    assert state.stake_due(0, Raise()) == 2
+    assert state.stake_due(0, Fold()) == 0
     bet(state, 0, "raise")  # the ante is 2 stakes now, and East pays it
     assert state.view(None)["ante"] == 2
-    assert state.stake_due(1, {"type": "stay"}) == 2
+    assert state.stake_due(1, Stay()) == 2
     bet(state, 1, "stay")
-    assert {"type": "raise"} not in state.legal_actions(2)  # one raise a deal, all told
+    assert Raise() not in state.legal_actions(2)  # one raise a deal, all told
     bet(state, 2, "stay")
     bet(state, 3, "stay")
     assert state.view(0)["contributions"] == [3, 3, 3, 3]
     assert state.view(0)["raises"] == [1, 0, 0, 0]
-    assert state.stake_due(0, {"type": "play", "card": "W14"}) == 0
+    assert state.stake_due(0, Play("W14")) == 0
     play_trick(state, "W14", "W2", "W3", "W4")  # East +14
     assert state.pending()[1].kind == "bet"  # trick 2 is South's: South decides first
     bet(state, 1, "stay")
@@ -585,8 +587,8 @@ def test_the_raise_cap_counts_every_players_raises_in_the_deal():
     for seat in (0, 1, 2):
         assert state.pending()[seat].info["raises_left"] == 3 - seat
         bet(state, seat, "raise")
-    assert state.legal_actions(3) == [{"type": "stay"}, {"type": "fold"}]
-    assert state.stake_due(3, {"type": "stay"}) == 4
+    assert state.legal_actions(3) == [Stay(), Fold()]
+    assert state.stake_due(3, Stay()) == 4
     bet(state, 3, "stay")
     assert state.view(None)["contributions"] == [3, 4, 5, 5]
 
@@ -683,13 +685,13 @@ def test_heuristic_bot_folds_only_when_its_side_holds_the_single_top_score():
         stay_round(state)
         play_trick(state, *trick)
     assert state.scores == [5, 13, 5, -12] and state.turn == 0
-    assert FortunesBot(0).choose(state.view(0)) == {"type": "stay"}  # team ahead, South top
+    assert FortunesBot(0).choose(state.view(0)) == Stay()  # team ahead, South top
     bet(state, 0, "stay")
-    assert FortunesBot(1).choose(state.view(1)) == {"type": "fold"}  # South is top
+    assert FortunesBot(1).choose(state.view(1)) == Fold()  # South is top
     bet(state, 1, "stay")
-    assert FortunesBot(2).choose(state.view(2)) == {"type": "stay"}
+    assert FortunesBot(2).choose(state.view(2)) == Stay()
     bet(state, 2, "stay")
-    assert FortunesBot(3).choose(state.view(3)) == {"type": "fold"}  # North's partner is top
+    assert FortunesBot(3).choose(state.view(3)) == Fold()  # North's partner is top
 
 
 def test_a_fold_splits_the_pot_between_players_tied_for_the_most_points():
@@ -716,9 +718,9 @@ def test_each_partnership_bids_0_to_19_tricks_between_its_two_players():
     for seat, n, most in ((1, 12, 19), (2, 19, 19), (3, 7, 7), (0, 0, 0)):
         assert sorted(state.pending()) == [seat]
         assert state.pending()[seat].info == {"max": most}  # what the partner left
-        state.apply(seat, {"type": "bid", "tricks": n})
-    with pytest.raises(MalformedAction):
-        state.apply(1, {"type": "bid", "tricks": "3"})
+        state.apply(seat, Bid(n))
+    with pytest.raises(ProtocolError):  # (the wire map is refused before any engine)
+        Bid("3")
     assert state.phase == "play" and state.turn == 1
     play_out(state, random.Random(4))
     out = state.outcome()
@@ -734,7 +736,7 @@ def bid_deal(bids: dict[int, int], seed: int = 12):
     (1) win 7 for -10."""
     state = GAME.new_state(4, {"betting": "bid"}, dealer=2, seed=seed)
     for seat in (2, 3, 0, 1):
-        state.apply(seat, {"type": "bid", "tricks": bids[seat]})
+        state.apply(seat, Bid(bids[seat]))
     play_out(state, random.Random(seed))
     return state
 
@@ -763,13 +765,13 @@ def test_a_partnership_that_misses_its_bid_loses_the_deal_whatever_its_points():
 def test_bid_out_of_range_is_refused():
     state = GAME.new_state(4, {"betting": "bid"})
     with pytest.raises(IllegalAction, match="from 0 to 19"):
-        state.apply(0, {"type": "bid", "tricks": 20})
-    state.apply(0, {"type": "bid", "tricks": 15})
-    state.apply(1, {"type": "bid", "tricks": 0})
+        state.apply(0, Bid(20))
+    state.apply(0, Bid(15))
+    state.apply(1, Bid(0))
     with pytest.raises(IllegalAction, match="from 0 to 4"):  # West's partner bid 15
-        state.apply(2, {"type": "bid", "tricks": 5})
+        state.apply(2, Bid(5))
     with pytest.raises(IllegalAction, match="time to bid"):
-        state.apply(2, {"type": "play", "card": state.hands[2][0]})
+        state.apply(2, Play(state.hands[2][0]))
 
 
 def test_target_deals_until_a_partnership_reaches_it_and_roles_alternate():
@@ -778,11 +780,11 @@ def test_target_deals_until_a_partnership_reaches_it_and_roles_alternate():
     finish_deal(state, rng)
     assert state.phase == "next_deal" and sorted(state.pending()) == [0, 1, 2, 3]
     totals = list(state.totals)
-    state.apply(2, {"type": "next_deal"})
+    state.apply(2, NextDeal())
     with pytest.raises(OutOfTurn):
-        state.apply(2, {"type": "next_deal"})
+        state.apply(2, NextDeal())
     for seat in (0, 1, 3):
-        state.apply(seat, {"type": "next_deal"})
+        state.apply(seat, NextDeal())
     assert state.deal_no == 2 and state.dealer == 1
     assert state.view(0)["seats"][1]["team"] == "High"  # seats 1 and 3 are High now
     assert state.totals == totals
@@ -863,15 +865,14 @@ def test_malformed_out_of_turn_and_illegal_actions_change_nothing():
     state = GAME.new_state(4, seed=2)
     before = state.snapshot()
     bad = [
-        (MalformedAction, 9, {"type": "play", "card": "W1"}),
+        (MalformedAction, 9, Play("W1")),
         (MalformedAction, 0, "play W1"),
-        (MalformedAction, 0, {"type": "dance"}),
-        (MalformedAction, 0, {"type": "play"}),
-        (MalformedAction, 0, {"type": "play", "card": 5}),
-        (MalformedAction, 0, {"type": "play", "card": "W1", "face": "up"}),
-        (OutOfTurn, 1, {"type": "play", "card": state.hands[1][0]}),
-        (IllegalAction, 0, {"type": "play", "card": "X99"}),
-        (IllegalAction, 0, {"type": "fold"}),
+        (MalformedAction, 0, {"type": "play", "card": "W1"}),  # a wire map, not an action
+        (MalformedAction, 0, Draw()),  # another game's action
+        (MalformedAction, 0, BidCard("W1")),
+        (OutOfTurn, 1, Play(state.hands[1][0])),
+        (IllegalAction, 0, Play("X99")),
+        (IllegalAction, 0, Fold()),
     ]
     for err, seat, action in bad:
         with pytest.raises(err) as info:
@@ -880,7 +881,7 @@ def test_malformed_out_of_turn_and_illegal_actions_change_nothing():
         assert state.snapshot() == before
     play_out(state, random.Random(2))
     with pytest.raises(OutOfTurn, match="over"):
-        state.apply(0, {"type": "play", "card": "W1"})
+        state.apply(0, Play("W1"))
 
 
 @pytest.mark.parametrize("betting", ["rubber", "ante", "raise", "bid", "target", "target_exact"])
@@ -931,7 +932,7 @@ def test_events_show_only_this_deal_and_private_events_only_to_their_seats():
     state.events.append({"e": "note", "to": [2], "deal": 1})  # no such event yet: a probe
     finish_deal(state, random.Random(5))
     for seat in range(4):
-        state.apply(seat, {"type": "next_deal"})
+        state.apply(seat, NextDeal())
     start = state.deal_events_from
     assert start > 0 and state.events[start]["e"] == "deal"
     state.events.append({"e": "note", "to": [1, 3], "deal": 2})

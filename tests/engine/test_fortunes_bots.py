@@ -15,6 +15,7 @@ import random
 import msgpack
 import pytest
 
+from protocol.actions import Bid, Fold, Play, Stay
 from server.bots.base import RandomBot
 from server.bots.fortunes import FortunesBot
 from server.engine.fortunes import GAME
@@ -30,7 +31,7 @@ def play_game(bots, options=None, dealer=0, seed=0, check_legal=True):
         view = state.view(seat)
         action = bots[seat].choose(view)
         if check_legal:
-            assert action in view["legal"], (seat, action)
+            assert action.to_wire() in view["legal"], (seat, action)
         state.apply(seat, action)
     return state
 
@@ -106,17 +107,17 @@ def test_bot_plays_to_its_direction():
     hands = {0: ["W14", "W9", "W2"], 1: ["W1", "W13", "W5"], 2: ["W3"], 3: ["*6", "C1"]}
     # East (High) leads its Righ into a trick that is won high
     state = deal(hands, voids={3: "W"})
-    assert FortunesBot(0).choose(state.view(0)) == {"type": "play", "card": "W14"}
+    assert FortunesBot(0).choose(state.view(0)) == Play("W14")
     # after a Nine, South (Low) keeps the top down: anything but its Knight
-    state.apply(0, {"type": "play", "card": "W9"})
-    assert FortunesBot(1).choose(state.view(1))["card"] in ("W1", "W5")
+    state.apply(0, Play("W9"))
+    assert FortunesBot(1).choose(state.view(1)).card in ("W1", "W5")
     # North, void in Wands with a Star, flips a trick that would cost its team 14 into one
     # that South's Ace wins low, for 14
     state = deal(hands, voids={3: "W"})
     for seat, card in ((0, "W14"), (1, "W1"), (2, "W3")):
-        state.apply(seat, {"type": "play", "card": card})
+        state.apply(seat, Play(card))
     choice = FortunesBot(3).choose(state.view(3))
-    assert choice["card"][0] == "*"
+    assert choice.card[0] == "*"
     state.apply(3, choice)
     trick = state.tricks[-1]
     assert (trick["direction"], trick["winner"], trick["points"]) == ("low", 1, 14)
@@ -128,15 +129,15 @@ def test_bot_folds_when_its_team_is_ahead_and_bids_nothing():
     state = deal({0: ["W14"], 1: ["W1"], 2: ["W2"], 3: ["W3"]}, options={"betting": "raise"})
     for _ in range(4):
         seat = state.turn
-        assert FortunesBot(seat).choose(state.view(seat)) == {"type": "stay"}  # 0–0
-        state.apply(seat, {"type": "stay"})
+        assert FortunesBot(seat).choose(state.view(seat)) == Stay()  # 0–0
+        state.apply(seat, Stay())
     for card in ("W14", "W1", "W2", "W3"):
-        state.apply(state.turn, {"type": "play", "card": card})
+        state.apply(state.turn, Play(card))
     assert state.scores[0] == 14
-    assert FortunesBot(1).choose(state.view(1)) == {"type": "stay"}  # South is behind
-    state.apply(1, {"type": "stay"})
-    assert FortunesBot(2).choose(state.view(2)) == {"type": "fold"}  # West's team leads
+    assert FortunesBot(1).choose(state.view(1)) == Stay()  # South is behind
+    state.apply(1, Stay())
+    assert FortunesBot(2).choose(state.view(2)) == Fold()  # West's team leads
 
     bids = GAME.new_state(4, {"betting": "bid"}, seed=9)
     # a made bid earns nothing more and a missed one loses the deal: 0 is always made
-    assert FortunesBot(0).choose(bids.view(0)) == {"type": "bid", "tricks": 0}
+    assert FortunesBot(0).choose(bids.view(0)) == Bid(0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from protocol.actions import Draw
 from server.bots.base import RandomBot
 from server.bots.prophets_gambit import ProphetsGambitBot, potential
 from server.engine.prophets_gambit import GAME
@@ -24,7 +25,7 @@ def play_deal(bots, seed, dealer, n=4):
         for seat in sorted(st.pending()):
             view = st.view(seat)
             action = bots[seat].choose(view)
-            assert action in view["legal"], (seat, action, view["ask"])
+            assert action.to_wire() in view["legal"], (seat, action, view["ask"])
             st.apply(seat, action)
             break
     return st
@@ -52,14 +53,14 @@ def test_bot_draws_on_the_bonus_then_discards_its_worst_card():
     st = ready()
     bot = ProphetsGambitBot(0)
     act(st, 1, "play", card="T5")  # earns the bonus
-    assert bot.choose(st.view(1)) == {"type": "draw"}
+    assert bot.choose(st.view(1)) == Draw()
     act(st, 1, "draw")  # draws SM; hand S1 T2 C3 G4 SM, Fate T8, Focus TM
     choice = bot.choose(st.view(1))
     hand = st.view(1)["hand"]
-    kept = [c for c in hand if c != choice["card"]]
+    kept = [c for c in hand if c != choice.card]
     best = max(potential([c for c in hand if c != x], ["T8", "TM"]) for x in hand)
     assert potential(kept, ["T8", "TM"]) == best
-    assert choice["card"] != "SM"  # the Master pairs with the Focus: a pair is kept
+    assert choice.card != "SM"  # the Master pairs with the Focus: a pair is kept
 
 
 @pytest.mark.parametrize(
@@ -83,4 +84,4 @@ def test_bot_execution_weighs_the_focus(focus, decision):
     play_plan(st, {1: ["C4", "G4"], 2: ["C8", "G8"], 0: ["T1", "C1"]})
     view = st.view(2)
     assert view["ask"]["kind"] == "execution" and sorted(view["hand"]) == ["S2", "S3", "T2"]
-    assert ProphetsGambitBot(1).choose(view) == {"type": decision}
+    assert decision == ProphetsGambitBot(1).choose(view).TYPE

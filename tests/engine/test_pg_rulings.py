@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from protocol.actions import Bid, BidCard, Draw, Pass, Play, Stay, Take, Target, action_from_wire
 from protocol.cards import TAROKKA_COMMON, TAROKKA_DECK
 from server.engine.base import tie_order
 from server.engine.errors import BadSetup, IllegalAction, MalformedAction, OutOfTurn
@@ -42,7 +43,7 @@ def deal(n=3, dealer=0, focus=None, fates=None, hands=None, draws=(), high=(), s
 
 def bid(st, cards):
     for seat, card in cards.items():
-        st.apply(seat, {"type": "bid", "card": card})
+        st.apply(seat, BidCard(card))
 
 
 def kinds(st):
@@ -57,7 +58,7 @@ def only(st):
 
 
 def act(st, who, type_, **fields):
-    st.apply(who, {"type": type_, **fields})
+    st.apply(who, action_from_wire({"type": type_, **fields}))
 
 
 def events(st, kind, seat="spectator"):
@@ -276,7 +277,7 @@ def test_ruling7_play_bonus(right, card, bonus):
         assert only(st) == (2, "turn")
         return
     assert only(st) == (1, "bonus")
-    assert st.legal_actions(1) == [{"type": "draw"}, {"type": "pass"}]
+    assert st.legal_actions(1) == [Draw(), Pass()]
     act(st, 1, "draw")
     assert "C2" in st.hands[1] and only(st) == (1, "discard")
     assert [e["cards"] for e in events(st, "drew", seat=1)] == [["C2"]]
@@ -326,7 +327,7 @@ def test_ruling8_executioner_and_innocent_stay_in_front(card):
 def test_risk_needs_a_high_card_left():
     st = ready()
     st.high_deck.clear()  # cannot happen in a deal (at most 10 Risks); the engine still copes
-    assert all(a["type"] == "play" for a in st.legal_actions(1))
+    assert all(a.TYPE == "play" for a in st.legal_actions(1))
     with pytest.raises(IllegalAction, match="High deck is empty"):
         act(st, 1, "risk", card="S1")
 
@@ -419,7 +420,7 @@ def test_darklord_sees_a_hand_and_picks_the_discard():
     st = ready(high=["HDA"])
     act(st, 1, "risk", card="S1")
     assert only(st) == (1, "darklord")
-    assert st.legal_actions(1) == [{"type": "target", "seat": 2}, {"type": "target", "seat": 0}]
+    assert st.legal_actions(1) == [Target(2), Target(0)]
     act(st, 1, "target", seat=2)
     ask = st.view(1)["ask"]
     assert ask["kind"] == "darklord_pick" and ask["hand"] == ["C1", "G2", "S3", "T4", "C5"]
@@ -470,7 +471,7 @@ def test_ghost_takes_from_the_pile_then_discards():
     st.discard.append(st.deck.pop())  # a card already in the pile (SM)
     act(st, 1, "risk", card="S1")
     assert only(st) == (1, "ghost")
-    assert st.legal_actions(1) == [{"type": "take", "card": c} for c in ("SM", "S1")]
+    assert st.legal_actions(1) == [Take(c) for c in ("SM", "S1")]
     act(st, 1, "take", card="SM")
     assert only(st) == (1, "discard") and "SM" in st.hands[1]
     act(st, 1, "discard", card="T2")
@@ -496,7 +497,7 @@ def _marionette(target_hand, order, n=4):
     act(st, 1, "keep")
     act(st, 1, "risk", card="S1")
     assert only(st) == (1, "marionette")
-    assert [a["seat"] for a in st.legal_actions(1)] == [2, 3, 0]
+    assert [a.seat for a in st.legal_actions(1)] == [2, 3, 0]
     act(st, 1, "target", seat=3)
     assert only(st) == (1, "marionette_order")
     act(st, 1, order)
@@ -523,7 +524,7 @@ def test_marionette_lowest_earns_the_play_bonus():
 def test_marionette_ties_let_the_target_choose():
     st = _marionette(["C9", "G9", "G3", "S4", "T5"], "highest")
     assert only(st) == (3, "forced")
-    assert st.legal_actions(3) == [{"type": "play", "card": "C9"}, {"type": "play", "card": "G9"}]
+    assert st.legal_actions(3) == [Play("C9"), Play("G9")]
     with pytest.raises(IllegalAction, match="highest numbered card"):
         act(st, 3, "play", card="G3")
     act(st, 3, "play", card="G9")
@@ -542,7 +543,7 @@ def test_marionette_target_with_no_numbered_card_plays_any():
     act(st, 1, "target", seat=0)
     act(st, 1, "lowest")
     assert only(st) == (0, "forced")
-    assert sorted(a["card"] for a in st.legal_actions(0)) == ["CM", "GM", "SM", "TM"]
+    assert sorted(a.card for a in st.legal_actions(0)) == ["CM", "GM", "SM", "TM"]
     act(st, 0, "play", card="TM")
     assert only(st) == (0, "bonus")  # a Master always earns the bonus
 
@@ -602,7 +603,7 @@ def test_tempter_swaps_with_a_random_card_privately():
     assert events(st, "swap", seat=0) == []
     again = ready(high=["HTE"], seed=3)
     for seat, action in st.history[len(again.history) :]:
-        again.apply(seat, action)
+        again.apply(seat, action_from_wire(action))
     assert again.hands == st.hands  # the random card comes from the seed
 
 
@@ -655,7 +656,7 @@ def test_innocent_skips_donjon_and_keeps_more_cards_for_the_best_five():
 
 def test_innocent_cannot_be_chosen_by_darklord():
     st = innocent_then("HDA")
-    assert st.legal_actions(2) == [{"type": "target", "seat": 0}]
+    assert st.legal_actions(2) == [Target(0)]
     with pytest.raises(IllegalAction, match="Innocent"):
         act(st, 2, "target", seat=1)
 
@@ -663,7 +664,7 @@ def test_innocent_cannot_be_chosen_by_darklord():
 def test_innocent_cannot_be_chosen_by_tempter():
     st = innocent_then("HTE")
     act(st, 2, "give", card="G2")
-    assert st.legal_actions(2) == [{"type": "target", "seat": 0}]
+    assert st.legal_actions(2) == [Target(0)]
 
 
 def test_innocent_fate_not_shown_by_seer():
@@ -683,7 +684,7 @@ def test_innocent_cannot_be_chosen_by_marionette():
     act(st, 1, "keep")
     act(st, 1, "risk", card="T2")
     assert only(st) == (1, "marionette") and not st.turned[0]
-    assert st.legal_actions(1) == [{"type": "target", "seat": 2}]
+    assert st.legal_actions(1) == [Target(2)]
     with pytest.raises(IllegalAction, match="Innocent"):
         act(st, 1, "target", seat=0)
 
@@ -812,16 +813,15 @@ def test_ruling15_deals_in_a_row_move_the_dealer_and_pay_the_winner():
 @pytest.mark.parametrize(
     ("seat", "action", "error", "message"),
     [
-        (1, {"type": "play", "card": "GM"}, IllegalAction, "You do not hold GM"),
-        (1, {"type": "draw"}, IllegalAction, "Play a card or Risk"),
-        (1, {"type": "target", "seat": 0}, IllegalAction, "Play a card or Risk"),
-        (2, {"type": "play", "card": "C1"}, OutOfTurn, "not your turn"),
-        (1, {"type": "play"}, MalformedAction, "'card'"),
-        (1, {"type": "play", "card": 3}, MalformedAction, "'card'"),
-        (1, {"type": "fly"}, MalformedAction, "Unknown action"),
-        (1, {"type": "pass", "card": "S1"}, MalformedAction, "Unexpected field"),
-        (7, {"type": "pass"}, MalformedAction, "no such seat"),
-        (1, ["play"], MalformedAction, "map"),
+        (1, Play("GM"), IllegalAction, "You do not hold GM"),
+        (1, Draw(), IllegalAction, "Play a card or Risk"),
+        (1, Target(0), IllegalAction, "Play a card or Risk"),
+        (2, Play("C1"), OutOfTurn, "not your turn"),
+        (1, {"type": "play", "card": "C1"}, MalformedAction, "one of the game's actions"),
+        (1, Bid(3), MalformedAction, "Unknown action 'bid'"),  # Prophet's bid
+        (1, Stay(), MalformedAction, "Unknown action 'stay'"),
+        (7, Pass(), MalformedAction, "no such seat"),
+        (1, ["play"], MalformedAction, "one of the game's actions"),
     ],
 )
 def test_refused_actions_change_nothing(seat, action, error, message):
@@ -880,7 +880,7 @@ def test_random_deals_keep_every_card_and_hide_what_is_hidden(n):
             spectator = st.view(None)
             assert "hand" not in spectator and "fate" not in spectator
             seat = rng.choice(sorted(st.pending()))
-            action = rng.choice(st.view(seat)["legal"])
+            action = rng.choice(st.legal_actions(seat))
             for who, cards in pg_glimpses(st, seat, action).items():
                 if who is not None:
                     seen[who] |= cards

@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from protocol.actions import Bid, BidCard, Pass, Play
 from protocol.cards import DECKS, FRENCH_32, FRENCH_52
 from server.engine import BadSetup, IllegalAction, MalformedAction, OutOfTurn, RulesError
 from server.engine.base import tie_order
@@ -33,11 +34,11 @@ def bid_all(state: ProphetState, bids: dict[int, int]) -> None:
     n = state.num_players
     for i in range(n):
         seat = (state.dealer + 1 + i) % n
-        state.apply(seat, {"type": "bid", "tricks": bids[seat]})
+        state.apply(seat, Bid(bids[seat]))
 
 
 def play(state: ProphetState, seat: int, card: str) -> None:
-    state.apply(seat, {"type": "play", "card": card})
+    state.apply(seat, Play(card))
 
 
 # --- ruling 1 and 2: the deck, M and the schedules ----------------------------------------------
@@ -186,12 +187,12 @@ def test_bids_go_clockwise_from_the_dealers_left():
     assert list(state.pending()) == [3]
     for seat in (0, 1, 2):
         with pytest.raises(OutOfTurn):
-            state.apply(seat, {"type": "bid", "tricks": 0})
+            state.apply(seat, Bid(0))
     order = []
     while state.phase == "bid":
         (seat,) = state.pending()
         order.append(seat)
-        state.apply(seat, {"type": "bid", "tricks": 1})
+        state.apply(seat, Bid(1))
     assert order == [3, 0, 1, 2]
     # The dealer's left leads the first trick.
     assert state.turn == 3 and state.phase == "play"
@@ -200,16 +201,16 @@ def test_bids_go_clockwise_from_the_dealers_left():
 @pytest.mark.parametrize(("others", "forbidden"), [(0, 1), (1, 0), (2, None)])
 def test_dealer_may_not_make_the_bids_add_up_in_a_one_card_round(others, forbidden):
     state = one_round(3, 0, {0: ["AS"], 1: ["KS"], 2: ["QS"]}, "7H")
-    state.apply(1, {"type": "bid", "tricks": min(others, 1)})
-    state.apply(2, {"type": "bid", "tricks": others - min(others, 1)})
+    state.apply(1, Bid(min(others, 1)))
+    state.apply(2, Bid(others - min(others, 1)))
     ask = state.ask(0)
     assert ask.kind == "bid" and ask.info["forbidden"] == forbidden and ask.info["max"] == 1
-    legal = [a["tricks"] for a in state.legal_actions(0)]
+    legal = [a.tricks for a in state.legal_actions(0)]
     assert legal == [b for b in (0, 1) if b != forbidden]
     if forbidden is not None:
         before = state.snapshot()
         with pytest.raises(IllegalAction, match=f"may not bid {forbidden}"):
-            state.apply(0, {"type": "bid", "tricks": forbidden})
+            state.apply(0, Bid(forbidden))
         assert state.snapshot() == before
 
 
@@ -223,17 +224,17 @@ def test_dealer_restriction_in_a_longer_round_and_bid_range():
     state = one_round(4, 3, hands, "7H")
     assert state.ask(0).info == {"max": 3, "forbidden": None}  # only the dealer is restricted
     with pytest.raises(IllegalAction, match="from 0 to 3"):
-        state.apply(0, {"type": "bid", "tricks": 4})
+        state.apply(0, Bid(4))
     for seat, bid in ((0, 1), (1, 0), (2, 1)):
         # Before the dealer anyone may bid anything, even making the bids add up to 3.
-        assert [a["tricks"] for a in state.legal_actions(seat)] == [0, 1, 2, 3]
-        state.apply(seat, {"type": "bid", "tricks": bid})
+        assert [a.tricks for a in state.legal_actions(seat)] == [0, 1, 2, 3]
+        state.apply(seat, Bid(bid))
     assert state.view(3)["ask"] == {"kind": "bid", "max": 3, "forbidden": 1}
-    assert state.view(3)["legal"] == [{"type": "bid", "tricks": b} for b in (0, 2, 3)]
+    assert state.view(3)["legal"] == [Bid(b).to_wire() for b in (0, 2, 3)]
     with pytest.raises(IllegalAction) as err:
-        state.apply(3, {"type": "bid", "tricks": 1})
+        state.apply(3, Bid(1))
     assert "add up to 3" in str(err.value)
-    state.apply(3, {"type": "bid", "tricks": 3})
+    state.apply(3, Bid(3))
     assert state.view(2)["bids"] == [1, 0, 1, 3]
 
 
@@ -250,7 +251,7 @@ def test_must_follow_suit_and_a_void_player_is_free():
     state = one_round(4, 0, hands, "7C")
     bid_all(state, {1: 0, 2: 0, 3: 0, 0: 0})
     play(state, 1, "9S")
-    assert state.legal_actions(2) == [{"type": "play", "card": "8S"}]
+    assert state.legal_actions(2) == [Play("8S")]
     assert state.ask(2).info == {"led": "S"}
     before = state.snapshot()
     with pytest.raises(IllegalAction, match=r"You must follow suit: you hold a Spade\."):
@@ -259,7 +260,7 @@ def test_must_follow_suit_and_a_void_player_is_free():
         play(state, 2, "AD")
     assert state.snapshot() == before
     play(state, 2, "8S")
-    assert {a["card"] for a in state.legal_actions(3)} == {"QD", "JD"}
+    assert {a.card for a in state.legal_actions(3)} == {"QD", "JD"}
     play(state, 3, "QD")  # throws off a diamond
     play(state, 0, "AS")
     assert state.tricks == [1, 0, 0, 0]
@@ -288,10 +289,10 @@ def test_no_duty_to_trump_or_to_win():
     bid_all(state, {1: 1, 2: 0, 3: 0, 0: 0})
     play(state, 1, "KD")
     # Seat 2 is void in diamonds and holds a trump but may throw a club.
-    assert {a["card"] for a in state.legal_actions(2)} == {"AH", "QC"}
+    assert {a.card for a in state.legal_actions(2)} == {"AH", "QC"}
     play(state, 2, "QC")
     # Seat 3 could win with the ace but may play under.
-    assert {a["card"] for a in state.legal_actions(3)} == {"9D", "AD"}
+    assert {a.card for a in state.legal_actions(3)} == {"9D", "AD"}
     play(state, 3, "9D")
     play(state, 0, "7S")
     assert state.last_trick["winner"] == 1
@@ -345,10 +346,10 @@ def test_exact_bid_scores_ten_plus_bid_else_zero():
 def test_the_highest_total_takes_the_whole_pot():
     # Seat 1 bids 1 and takes it (11), seat 2 bids 0 (10), the dealer must bid 1 and misses.
     state = one_round(3, 0, {0: ["7S"], 1: ["AS"], 2: ["8S"]}, "7H")
-    state.apply(1, {"type": "bid", "tricks": 1})
-    state.apply(2, {"type": "bid", "tricks": 0})
-    assert state.legal_actions(0) == [{"type": "bid", "tricks": 1}]
-    state.apply(0, {"type": "bid", "tricks": 1})
+    state.apply(1, Bid(1))
+    state.apply(2, Bid(0))
+    assert state.legal_actions(0) == [Bid(1)]
+    state.apply(0, Bid(1))
     for seat, card in ((1, "AS"), (2, "8S"), (0, "7S")):
         play(state, seat, card)
     outcome = state.outcome()
@@ -417,16 +418,14 @@ def test_malformed_and_out_of_turn_actions_change_nothing():
     state = PROPHET.new_state(4, {}, dealer=0, seed=4)
     before = state.snapshot()
     cases = [
-        (1, {"type": "bid"}, MalformedAction),
-        (1, {"type": "bid", "tricks": "1"}, MalformedAction),
-        (1, {"type": "bid", "tricks": True}, MalformedAction),
-        (1, {"type": "bid", "tricks": 0, "x": 1}, MalformedAction),
-        (1, {"type": "pass"}, MalformedAction),
+        (1, {"type": "bid", "tricks": 0}, MalformedAction),  # a wire map, not an action
+        (1, BidCard("7S"), MalformedAction),  # Prophet's Gambit's bid
+        (1, Pass(), MalformedAction),
         (1, ["bid", 0], MalformedAction),
-        (9, {"type": "bid", "tricks": 0}, MalformedAction),
-        (2, {"type": "bid", "tricks": 0}, OutOfTurn),
-        (1, {"type": "play", "card": state.hands[1][0]}, IllegalAction),
-        (1, {"type": "bid", "tricks": 2}, IllegalAction),
+        (9, Bid(0), MalformedAction),
+        (2, Bid(0), OutOfTurn),
+        (1, Play(state.hands[1][0]), IllegalAction),
+        (1, Bid(2), IllegalAction),
     ]
     for seat, action, error in cases:
         with pytest.raises(error) as info:
@@ -434,8 +433,8 @@ def test_malformed_and_out_of_turn_actions_change_nothing():
         assert str(info.value) and str(info.value)[0].isupper()
         assert state.snapshot() == before
     with pytest.raises(IllegalAction, match="Bid first"):
-        state.apply(1, {"type": "play", "card": state.hands[1][0]})
-    state.apply(1, {"type": "bid", "tricks": 0})
+        state.apply(1, Play(state.hands[1][0]))
+    state.apply(1, Bid(0))
     assert state.snapshot() != before
 
 
@@ -443,7 +442,7 @@ def test_actions_after_the_game_and_bids_during_play_are_refused():
     state = one_round(3, 0, {0: ["7S"], 1: ["AS"], 2: ["8S"]}, "7H")
     bid_all(state, {1: 0, 2: 0, 0: 0})
     with pytest.raises(IllegalAction, match="Bidding is over"):
-        state.apply(1, {"type": "bid", "tricks": 0})
+        state.apply(1, Bid(0))
     for seat, card in ((1, "AS"), (2, "8S"), (0, "7S")):
         play(state, seat, card)
     before = state.snapshot()
@@ -554,14 +553,14 @@ def test_a_rounds_final_trick_and_score_stay_in_view_until_the_next_first_trick(
     bid_all(state, {2: 0, 3: 0, 0: 0, 1: 0})
     for _ in range(3):
         seat = state.turn
-        play(state, seat, state.legal_actions(seat)[0]["card"])
+        play(state, seat, state.legal_actions(seat)[0].card)
     view = state.view(0)
     assert view["last_trick"]["round"] == 1
     assert view["events"][: len(tail) + 1] == [*tail, deal]
     assert [e["e"] for e in view["events"][len(tail) + 1 :]] == ["bid"] * 4 + ["play"] * 3
     # The first trick won: the view shows round 2 alone, from its deal.
     seat = state.turn
-    play(state, seat, state.legal_actions(seat)[0]["card"])
+    play(state, seat, state.legal_actions(seat)[0].card)
     view = state.view(0)
     assert view["last_trick"]["round"] == 2 and sum(view["tricks"]) == 1
     assert view["events"][0] == deal
@@ -599,7 +598,7 @@ def test_snapshot_restore_and_replay_give_the_same_game():
 def test_rules_errors_share_one_family():
     state = PROPHET.new_state(3)
     with pytest.raises(RulesError) as info:
-        state.apply(0, {"type": "bid", "tricks": 0})
+        state.apply(0, Bid(0))
     assert info.value.to_wire()["code"] == "out_of_turn"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from protocol.actions import Bid, Play
 from server.bots.base import _REGISTRY, RandomBot, make_bot
 from server.bots.prophet import ProphetBot, estimate_tricks
 from server.engine.prophet import PROPHET
@@ -17,7 +18,7 @@ def _play_game(state, bots) -> None:
         (seat,) = state.pending()
         view = state.view(seat)
         action = bots[seat].choose(view)
-        assert action in view["legal"], (view, action)
+        assert action.to_wire() in view["legal"], (view, action)
         state.apply(seat, action)
 
 
@@ -76,23 +77,23 @@ def test_bids_follow_the_cards():
     }
     state = one_round(4, 0, hands, "7H")
     bot = ProphetBot(0)
-    assert bot.choose(state.view(1)) == {"type": "bid", "tricks": 3}
-    state.apply(1, {"type": "bid", "tricks": 3})
+    assert bot.choose(state.view(1)) == Bid(3)
+    state.apply(1, Bid(3))
     assert 0.8 <= estimate_tricks(state.view(2)) <= 2.0
-    assert bot.choose(state.view(2)) == {"type": "bid", "tricks": 1}
-    state.apply(2, {"type": "bid", "tricks": 2})
-    assert bot.choose(state.view(3)) == {"type": "bid", "tricks": 0}
+    assert bot.choose(state.view(2)) == Bid(1)
+    state.apply(2, Bid(2))
+    assert bot.choose(state.view(3)) == Bid(0)
 
 
 def test_dealer_bot_avoids_the_forbidden_number():
     # One card each; the dealer holds the ace of trumps (worth 1) but the others bid 0.
     state = one_round(4, 0, {0: ["AH"], 1: ["7S"], 2: ["8S"], 3: ["9S"]}, "7H")
     for seat in (1, 2, 3):
-        state.apply(seat, {"type": "bid", "tricks": 0})
+        state.apply(seat, Bid(0))
     view = state.view(0)
     assert view["ask"]["forbidden"] == 1
     assert estimate_tricks(view) > 0.5
-    assert ProphetBot(0).choose(view) == {"type": "bid", "tricks": 0}
+    assert ProphetBot(0).choose(view) == Bid(0)
 
 
 def _to_play(bids: dict[int, int], hands: dict[int, list[str]], trump: str, plays):
@@ -106,13 +107,13 @@ def _to_play(bids: dict[int, int], hands: dict[int, list[str]], trump: str, play
 def test_short_of_its_bid_it_wins_cheaply_when_last():
     hands = {0: ["AS", "JS"], 1: ["TS", "7D"], 2: ["7S", "8D"], 3: ["8S", "9D"]}
     state = _to_play({1: 0, 2: 0, 3: 0, 0: 1}, hands, "7C", [(1, "TS"), (2, "7S"), (3, "8S")])
-    assert ProphetBot(0).choose(state.view(0)) == {"type": "play", "card": "JS"}
+    assert ProphetBot(0).choose(state.view(0)) == Play("JS")
 
 
 def test_with_its_bid_made_it_ducks_under_the_winning_card():
     hands = {0: ["AS", "9S"], 1: ["TS", "7D"], 2: ["7S", "8D"], 3: ["8S", "9D"]}
     state = _to_play({1: 1, 2: 0, 3: 0, 0: 0}, hands, "7C", [(1, "TS"), (2, "7S"), (3, "8S")])
-    assert ProphetBot(0).choose(state.view(0)) == {"type": "play", "card": "9S"}
+    assert ProphetBot(0).choose(state.view(0)) == Play("9S")
 
 
 def test_with_its_bid_made_and_void_it_throws_its_highest_side_card():
@@ -125,7 +126,7 @@ def test_with_its_bid_made_and_void_it_throws_its_highest_side_card():
     # Clubs are trump; the dealer (bid 0) is void in spades: it keeps its trump, which would
     # win, and throws the ace of Diamonds rather than the seven.
     state = _to_play({1: 1, 2: 1, 3: 0, 0: 0}, hands, "7C", [(1, "TS"), (2, "7S"), (3, "8S")])
-    assert ProphetBot(0).choose(state.view(0)) == {"type": "play", "card": "AD"}
+    assert ProphetBot(0).choose(state.view(0)) == Play("AD")
 
 
 def test_wanting_no_trick_it_leads_low_and_wanting_one_it_leads_a_sure_winner():
@@ -136,6 +137,6 @@ def test_wanting_no_trick_it_leads_low_and_wanting_one_it_leads_a_sure_winner():
         3: ["QS", "JD", "JS"],
     }
     state = _to_play({1: 1, 2: 0, 3: 0, 0: 0}, hands, "7C", [])
-    assert ProphetBot(0).choose(state.view(1)) == {"type": "play", "card": "AS"}
+    assert ProphetBot(0).choose(state.view(1)) == Play("AS")
     state = _to_play({1: 0, 2: 0, 3: 0, 0: 0}, hands, "7C", [])
-    assert ProphetBot(0).choose(state.view(1)) == {"type": "play", "card": "7D"}
+    assert ProphetBot(0).choose(state.view(1)) == Play("7D")

@@ -528,7 +528,7 @@ class World:
 
     def legal(self, seat: int | None) -> list[dict[str, Any]]:
         state = self.hub.tables[self.a_id].state
-        return state.legal_actions(seat) if seat is not None else []
+        return [a.to_wire() for a in state.legal_actions(seat)] if seat is not None else []
 
     def fingerprint(self) -> dict[str, Any]:
         hub, store = self.hub, self.store

@@ -55,7 +55,7 @@ async def test_an_action_is_checked_once_and_the_tables_part_made_once(hub, monk
     client = {0: ada, 1: bob}.get(seat)
     assert client is not None, "a bot starts: the table is dealt with a fixed seed"
     before = len(cy.log)
-    await client.send("act", table=table, action=state.legal_actions(seat)[0])
+    await client.send("act", table=table, action=state.legal_actions(seat)[0].to_wire())
     await cy.until(lambda m: m["t"] == "table" and len(cy.log) > before)
     assert checks.count(seat) == 1  # (a bot may have acted since: another seat)
     # two players and a spectator: each part made once

@@ -28,6 +28,7 @@ from typing import Any
 
 import msgpack
 
+from protocol.actions import action_from_wire
 from protocol.connection import ConnectionClosed
 from server.engine import get_game
 from server.engine.base import Outcome
@@ -166,7 +167,7 @@ def replay_views(params: dict[str, Any], actions: list[list[Any]], seat: int) ->
     )
     views = [wire(state.view(seat))]
     for who, action in actions:
-        state.apply(who, action)
+        state.apply(who, action_from_wire(action))
         views.append(wire(state.view(seat)))
     return views
 

@@ -15,7 +15,9 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from protocol.actions import action_from_wire
 from protocol.cards import DECKS
+from protocol.codec import ProtocolError
 from server.engine import BadSetup, MalformedAction, RulesError, get_game
 
 GAMES = ("prophet", "prophets_gambit", "fortunes")
@@ -331,11 +333,13 @@ def test_an_action_with_mixed_key_types_is_malformed(name):
     # Sorting the unknown field names of {"type": ..., 1: 2, "x": 3} raised a TypeError.
     state = setup(name)
     seat = min(state.pending())
-    action = {**state.legal_actions(seat)[0], 1: 2, "x": 3}
-    with pytest.raises(MalformedAction, match="Unexpected field 'x'"):
-        state.apply(seat, action)
+    action = {**state.legal_actions(seat)[0].to_wire(), 1: 2, "x": 3}
+    with pytest.raises(ProtocolError, match="Unexpected field '1'"):
+        action_from_wire(action)
+    with pytest.raises(MalformedAction, match="Unexpected field '1'"):  # a stored history
+        state.game.replay(state.params, [[seat, action]])
     with pytest.raises(MalformedAction, match="no such seat"):
-        state.apply(10**5000, action)
+        state.apply(10**5000, state.legal_actions(seat)[0])
 
 
 # --- anything at all --------------------------------------------------------------------------

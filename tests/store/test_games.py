@@ -75,14 +75,14 @@ def test_live_table_restores_a_game_mid_play(store: Store, reopen):
     store.start_game(table, state.params)
     while not state.is_over:
         seat, action = random_step(state, rng)
-        assert store.append_action(table, seat, action) == len(state.history) - 1
+        assert store.append_action(table, seat, action.to_wire()) == len(state.history) - 1
     with store.transaction():
         store.record_game(table, state.params, state.history, state.outcome().to_wire(), [])
         state = game.new_state(4, dealer=1, seed=2)
         store.start_game(table, state.params)
     for _ in range(7):
         seat, action = random_step(state, rng)
-        store.append_action(table, seat, action)
+        store.append_action(table, seat, action.to_wire())
     store.save_table(table, {"stake": 10, "seats": ["a", "b", "c", None]})
 
     again = reopen()

@@ -22,6 +22,7 @@ from gambit_tui.widgets.fortunes_compass import FortunesCompass
 from gambit_tui.widgets.fortunes_hand import FortunesHand
 from gambit_tui.widgets.fortunes_status import FortunesStatus
 from gambit_tui.widgets.fortunes_won import FortunesWon
+from protocol.actions import Bid, Play, Raise, Stay
 
 from .conftest import enter_lobby, make_app, screen_text, wait_for
 
@@ -392,14 +393,14 @@ async def test_a_star_flips_the_direction_marker_and_says_so(hub):
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
         state = stacked_state()
-        state.apply(0, {"type": "play", "card": "W5"})  # East (High) leads: high wins
+        state.apply(0, Play("W5"))  # East (High) leads: high wins
         app.receive(table_message(state, 2))
         await wait_for(pilot, lambda: isinstance(app.screen, FortunesTableScreen))
         table = app.screen
         text = screen_text(app)
         assert "▲ HIGH wins" in text and "led ♣" in text and "Stars not free yet" in text
         assert "flipped" not in text
-        state.apply(1, {"type": "play", "card": "*3"})  # South has no Wand: a Star flips it
+        state.apply(1, Play("*3"))  # South has no Wand: a Star flips it
         app.receive(table_message(state, 2))
         await wait_for(pilot, lambda: "▼ LOW wins" in screen_text(app))
         text = screen_text(app)
@@ -414,8 +415,8 @@ async def test_a_star_flips_the_direction_marker_and_says_so(hub):
         assert table.view["trick"]["winning"] == 0
         assert "reverse" in str(compass.seat_card(0).spans) + str(compass.seat_card(0).style)
         assert "reverse" not in str(compass.seat_card(1).spans) + str(compass.seat_card(1).style)
-        state.apply(2, {"type": "play", "card": "C6"})
-        state.apply(3, {"type": "play", "card": "*19"})  # North flips it back
+        state.apply(2, Play("C6"))
+        state.apply(3, Play("*19"))  # North flips it back
         app.receive(table_message(state, 2))
         await wait_for(pilot, lambda: table.view["trick"]["n"] == 2)
         assert "Bot 4 plays ★19: trick 1 flips to ▲ HIGH wins." in table.notices
@@ -429,7 +430,7 @@ async def test_the_reading_of_a_bid_deal_says_which_bids_were_made(hub):
         await enter_lobby(pilot)
         state = stacked_state(betting="bid")
         for seat, tricks in ((0, 19), (1, 0), (2, 0), (3, 0)):
-            state.apply(seat, {"type": "bid", "tricks": tricks})
+            state.apply(seat, Bid(tricks))
         app.receive(table_message(state, 2))
         await wait_for(pilot, lambda: isinstance(app.screen, FortunesTableScreen))
         while not state.is_over:
@@ -494,8 +495,8 @@ async def test_a_player_beside_the_trick_sees_their_whole_turn_timer(hub):
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
         state = stacked_state()
-        state.apply(0, {"type": "play", "card": "W5"})
-        state.apply(1, {"type": "play", "card": "*3"})  # now West (seat 2, us) must play
+        state.apply(0, Play("W5"))
+        state.apply(1, Play("*3"))  # now West (seat 2, us) must play
         for name in ("Ada", "Adalberta Longname"):
             message = table_message(state, 2)
             message["info"]["seats"][2]["name"] = name
@@ -577,8 +578,8 @@ async def test_a_player_who_cannot_pay_the_ante_again_can_only_fold(hub):
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
         state = stacked_state(betting="raise")
-        state.apply(0, {"type": "raise"})  # East raises: the ante is 2 stakes, 20 chips
-        state.apply(1, {"type": "stay"})
+        state.apply(0, Raise())  # East raises: the ante is 2 stakes, 20 chips
+        state.apply(1, Stay())
         app.receive(table_message(state, 2))  # West (us) decides, with 1,000 chips
         await wait_for(pilot, lambda: isinstance(app.screen, FortunesTableScreen))
         table = app.screen

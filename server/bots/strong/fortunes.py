@@ -25,6 +25,7 @@ import math
 import random
 from typing import Any
 
+from protocol.actions import Action, action_from_wire
 from protocol.cards import FORTUNES_DECK
 
 from ..base import register_bot
@@ -203,12 +204,15 @@ class StrongFortunesBot(StrongBot):
         super().__init__(*args, **kwargs)
         self.heuristic = FortunesBot(0)
 
-    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
+    def choose(self, view: dict[str, Any]) -> Action:
+        return action_from_wire(self.decide(view))
+
+    def decide(self, view: dict[str, Any]) -> dict[str, Any]:
         legal = view["legal"]
         self.last_worlds = 0
         if len(legal) == 1:
             return legal[0]
-        prior = self.fallback.choose(view)
+        prior = self.fallback.decide(view)
         if view["ask"]["kind"] != "play":
             return prior
         base = _Base(view)
@@ -337,7 +341,7 @@ class StrongFortunesBot(StrongBot):
         first = values[alive[0]][-SAME_WORLDS:]
         return None not in first and all(values[i][-SAME_WORLDS:] == first for i in alive[1:])
 
-    # The shared search's hooks: this bot's own choose() does not use them.
+    # The shared search's hooks: this bot's own decide() does not use them.
     def sample_world(self, view: dict[str, Any], rng: random.Random) -> Any:
         return _Base(view).world(rng)
 

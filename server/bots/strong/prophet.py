@@ -20,6 +20,7 @@ import math
 import random
 from typing import Any
 
+from protocol.actions import Action, Bid, Play
 from server.engine.errors import RulesError
 from server.engine.prophet import ProphetState
 
@@ -32,7 +33,7 @@ from .search import StrongBot
 BID_SPREAD = 0.9
 
 
-def _round_actions(view: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+def _round_actions(view: dict[str, Any]) -> list[tuple[int, Action]]:
     """This round's bids and plays, in order, from the view's events."""
     events = view["events"]
     start = max(
@@ -44,9 +45,9 @@ def _round_actions(view: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     out = []
     for ev in events[start + 1 :]:
         if ev["e"] == "bid":
-            out.append((ev["seat"], {"type": "bid", "tricks": ev["tricks"]}))
+            out.append((ev["seat"], Bid.of(ev["tricks"])))
         elif ev["e"] == "play":
-            out.append((ev["seat"], {"type": "play", "card": ev["card"]}))
+            out.append((ev["seat"], Play.of(ev["card"])))
     return out
 
 
@@ -71,7 +72,7 @@ class StrongProphetBot(StrongBot):
     def sample_world(self, view: dict[str, Any], rng: random.Random) -> ProphetState | None:
         n, me, k = view["players"], view["seat"], view["cards"]
         actions = _round_actions(view)
-        plays = [(s, a["card"]) for s, a in actions if a["type"] == "play"]
+        plays = [(s, a.card) for s, a in actions if type(a) is Play]
         played_by: list[list[str]] = [[] for _ in range(n)]
         for s, card in plays:
             played_by[s].append(card)
@@ -109,13 +110,13 @@ class StrongProphetBot(StrongBot):
     def _explains_bids(
         view: dict[str, Any],
         hands: list[list[str]],
-        actions: list[tuple[int, dict[str, Any]]],
+        actions: list[tuple[int, Action]],
         rng: random.Random,
     ) -> bool:
         """Keep a world as often as its hands would have bid what was bid."""
         weight = 1.0
         for seat, action in actions:
-            if action["type"] != "bid" or seat == view["seat"]:
+            if type(action) is not Bid or seat == view["seat"]:
                 continue
             guess = estimate_tricks(
                 {
@@ -128,7 +129,7 @@ class StrongProphetBot(StrongBot):
                     "dealer": view["dealer"],
                 }
             )
-            weight *= math.exp(-(((guess - action["tricks"]) / BID_SPREAD) ** 2) / 2)
+            weight *= math.exp(-(((guess - action.tricks) / BID_SPREAD) ** 2) / 2)
         return rng.random() < weight
 
     def rollout(self, world: ProphetState, seat: int, rng: random.Random) -> float:
@@ -141,7 +142,7 @@ class StrongProphetBot(StrongBot):
         return float(state.sheet[0][seat])
 
 
-def _policy(state: Any, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
+def _policy(state: Any, seat: int, legal: list[Action]) -> Action:
     """The heuristic bot's choice, from the few view fields it reads (no full view)."""
     view = {
         "hand": state.hands[seat],
@@ -152,12 +153,12 @@ def _policy(state: Any, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any
         "options": state.options,
         "seat": seat,
         "dealer": state.dealer,
-        "legal": legal,
+        "legal": [a.to_wire() for a in legal],
         "bids": state.bids,
         "tricks": state.tricks,
         "trick": state.trick,
         "played": [c for pile in state.won for c in pile],
     }
     if state.phase == "bid":
-        return {"type": "bid", "tricks": choose_bid(view)}
-    return {"type": "play", "card": choose_card(view)}
+        return Bid.of(choose_bid(view))
+    return Play.of(choose_card(view))

@@ -76,7 +76,11 @@ class StrongProphetsGambitBot(StrongBot):
         while state.result is None:
             who = min(s for s, a in enumerate(state.asks) if a is not None)
             legal = state.legal_actions(who)
-            action = legal[0] if len(legal) == 1 else policy.choose(_light_view(state, who, legal))
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                listed = [a.to_wire() for a in legal]
+                action = legal[listed.index(policy.decide(_light_view(state, who, listed)))]
             state._apply(who, action)
         n = state.num_players
         result = state.result

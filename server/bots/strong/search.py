@@ -23,6 +23,7 @@ import time
 from abc import abstractmethod
 from typing import Any
 
+from protocol.actions import Action, action_from_wire
 from server.engine import get_game
 from server.engine.base import State
 
@@ -83,8 +84,12 @@ class StrongBot(Bot):
 
     # --- the search ------------------------------------------------------------------------
 
-    def choose(self, view: dict[str, Any]) -> dict[str, Any]:
-        legal = view["legal"]
+    def decide(self, view: dict[str, Any]) -> dict[str, Any]:
+        return self.choose(view).to_wire()
+
+    def choose(self, view: dict[str, Any]) -> Action:
+        listed = view["legal"]
+        legal = [action_from_wire(a) for a in listed]
         self.last_worlds = 0
         if len(legal) == 1:
             return legal[0]
@@ -93,7 +98,7 @@ class StrongBot(Bot):
         if not self.searches(view):
             return prior
         seat = view["seat"]
-        keep = self.candidates(view, legal)
+        keep = self.candidates(view, listed)
         if prior in legal and legal.index(prior) not in keep:
             keep = sorted([*keep, legal.index(prior)])
         if len(keep) == 1:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar
 
+from protocol.actions import Bid, Fold, NextDeal, Play, Raise, Stay
 from server.engine.base import Action, Ask, Outcome, State, tie_order
 from server.engine.rng import order_deck
 
@@ -41,21 +42,13 @@ from .tricks import (
 
 #: The betting options whose game is several deals, the deal passing clockwise.
 MULTI_DEAL = ("rubber", "target", "target_exact")
-_BET_ACTIONS = ({"type": "stay"}, {"type": "raise"}, {"type": "fold"})
-_NEXT = {"type": "next_deal"}
+_BET_ACTIONS = (Stay.of(), Raise.of(), Fold.of())
 
 
 class FortunesState(State):
     """Four players, two teams, 19 tricks a deal; see RULINGS.md, Fortunes 1–10."""
 
-    ACTIONS: ClassVar[dict[str, dict[str, type]]] = {
-        "play": {"card": str},
-        "bid": {"tricks": int},
-        "stay": {},
-        "raise": {},
-        "fold": {},
-        "next_deal": {},
-    }
+    ACTIONS: ClassVar[frozenset[type[Action]]] = frozenset((Play, Bid, Stay, Raise, Fold, NextDeal))
 
     def __init__(self, params: dict[str, Any]) -> None:
         super().__init__(params)
@@ -143,20 +136,20 @@ class FortunesState(State):
             if seat != self.turn:
                 return []
             cards = playable(self.hands[seat], self.led, self.stars_free)
-            return [{"type": "play", "card": c} for c in cards]
+            return [Play.of(c) for c in cards]
         if phase == "bet":
             if seat != self.turn:
                 return []
-            acts = [dict(a) for a in _BET_ACTIONS]
+            acts = list(_BET_ACTIONS)
             if not self._raises_left():
                 del acts[1]
             return acts
         if phase == "bid":
             if seat != self.turn:
                 return []
-            return [{"type": "bid", "tricks": k} for k in range(self._most_bid(seat) + 1)]
+            return [Bid.of(k) for k in range(self._most_bid(seat) + 1)]
         if phase == "next_deal" and seat not in self.ready:
-            return [dict(_NEXT)]
+            return [NextDeal.of()]
         return []
 
     def _raises_left(self) -> int:
@@ -175,10 +168,10 @@ class FortunesState(State):
         must fold (ruling 10 b)."""
         if self.phase != "bet":
             return 0
-        return {"stay": self.ante, "raise": self.ante + 1}.get(action.get("type"), 0)
+        return {"stay": self.ante, "raise": self.ante + 1}.get(action.TYPE, 0)
 
     def explain_illegal(self, seat: int, action: Action) -> str:
-        kind = action["type"]
+        kind = action.TYPE
         wanted = {
             "play": "play a card",
             "bet": "stay, raise or fold",
@@ -193,7 +186,7 @@ class FortunesState(State):
             return f"The raises this deal allows ({n}) have all been made."
         if kind == "bid":
             return f"Bid a number of tricks from 0 to {self._most_bid(seat)}."
-        card = action["card"]
+        card = action.card
         hand = self.hands[seat]
         if card not in hand:
             return f"You do not hold {card}."
@@ -208,11 +201,11 @@ class FortunesState(State):
     # --- applying --------------------------------------------------------------------------
 
     def _apply(self, seat: int, action: Action) -> None:
-        kind = action["type"]
+        kind = action.TYPE
         if kind == "play":
-            self._play(seat, action["card"])
+            self._play(seat, action.card)
         elif kind == "bid":
-            self._bid(seat, action["tricks"])
+            self._bid(seat, action.tricks)
         elif kind == "next_deal":
             self.ready.append(seat)
             if len(self.ready) == 4:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.actions import Action
 from protocol.cards import tarokka_number
 
 # Cards that stay in front of the seat that turned them instead of going to the High discard.
@@ -110,8 +111,8 @@ class HighCards:
         if self.discard:
             self.asks[turner] = ["ghost", {}]
 
-    def _on_ghost(self, seat: int, action: dict, info: dict) -> None:
-        card = action["card"]
+    def _on_ghost(self, seat: int, action: Action, info: dict) -> None:
+        card = action.card
         self.discard.remove(card)
         self.hands[seat].append(card)
         self.events.append({"e": "take", "seat": seat, "card": card})
@@ -145,8 +146,8 @@ class HighCards:
             if self.hands[s]:
                 self.asks[s] = ["beast", {}]
 
-    def _on_beast(self, seat: int, action: dict, info: dict) -> None:
-        self.picks[seat] = action["card"]
+    def _on_beast(self, seat: int, action: Action, info: dict) -> None:
+        self.picks[seat] = action.card
         self.events.append({"e": "chosen", "seat": seat})
         if any(self.asks):
             return
@@ -165,8 +166,8 @@ class HighCards:
         for s in seats:
             self.asks[s] = ["raven", {}]
 
-    def _on_raven(self, seat: int, action: dict, info: dict) -> None:
-        self.picks[seat] = action["card"]
+    def _on_raven(self, seat: int, action: Action, info: dict) -> None:
+        self.picks[seat] = action.card
         self.events.append({"e": "chosen", "seat": seat})
         if any(self.asks):
             return
@@ -195,8 +196,8 @@ class HighCards:
             if extra > 0:
                 self.asks[s] = ["donjon", {"count": extra}]
 
-    def _on_donjon(self, seat: int, action: dict, info: dict) -> None:
-        self._discard(seat, action["card"], "donjon")
+    def _on_donjon(self, seat: int, action: Action, info: dict) -> None:
+        self._discard(seat, action.card, "donjon")
         extra = len(self.hands[seat]) - 3
         if extra > 0:
             self.asks[seat] = ["donjon", {"count": extra}]
@@ -210,15 +211,15 @@ class HighCards:
             return
         self.asks[turner] = ["darklord", {"targets": targets}]
 
-    def _on_darklord(self, seat: int, action: dict, info: dict) -> None:
-        target = action["seat"]
+    def _on_darklord(self, seat: int, action: Action, info: dict) -> None:
+        target = action.seat
         self.events.append({"e": "darklord", "seat": seat, "target": target})
         # The hand is shown in this seat's own ask only: nobody else's view carries it.
         self.asks[seat] = ["darklord_pick", {"target": target, "hand": list(self.hands[target])}]
 
-    def _on_darklord_pick(self, seat: int, action: dict, info: dict) -> None:
+    def _on_darklord_pick(self, seat: int, action: Action, info: dict) -> None:
         target = info["target"]
-        self._discard(target, action["card"], "darklord")
+        self._discard(target, action.card, "darklord")
         self._draw(target, 1)
 
     def _tempter(self, turner: int) -> None:
@@ -227,12 +228,12 @@ class HighCards:
             return
         self.asks[turner] = ["tempter", {}]
 
-    def _on_tempter(self, seat: int, action: dict, info: dict) -> None:
+    def _on_tempter(self, seat: int, action: Action, info: dict) -> None:
         targets = self._others(seat)
-        self.asks[seat] = ["tempter_target", {"card": action["card"], "targets": targets}]
+        self.asks[seat] = ["tempter_target", {"card": action.card, "targets": targets}]
 
-    def _on_tempter_target(self, seat: int, action: dict, info: dict) -> None:
-        target = action["seat"]
+    def _on_tempter_target(self, seat: int, action: Action, info: dict) -> None:
+        target = action.seat
         mine = info["card"]
         theirs_hand = self.hands[target]
         theirs = theirs_hand[self.rng().randrange(len(theirs_hand))]
@@ -251,12 +252,12 @@ class HighCards:
             return
         self.asks[turner] = ["marionette", {"targets": targets}]
 
-    def _on_marionette(self, seat: int, action: dict, info: dict) -> None:
-        self.asks[seat] = ["marionette_order", {"target": action["seat"]}]
+    def _on_marionette(self, seat: int, action: Action, info: dict) -> None:
+        self.asks[seat] = ["marionette_order", {"target": action.seat}]
 
-    def _on_marionette_order(self, seat: int, action: dict, info: dict) -> None:
+    def _on_marionette_order(self, seat: int, action: Action, info: dict) -> None:
         target = info["target"]
-        order = action["type"]
+        order = action.TYPE
         self.turned[target] = True  # the forced Play is the target's turn this round
         self.events.append({"e": "marionette", "seat": seat, "target": target, "order": order})
         cards = marionette_cards(self.hands[target], order)

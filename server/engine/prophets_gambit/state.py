@@ -22,6 +22,24 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from protocol.actions import (
+    BidCard,
+    Discard,
+    Draw,
+    Give,
+    Highest,
+    Keep,
+    Kill,
+    Lowest,
+    Pass,
+    Pick,
+    Play,
+    Replace,
+    Risk,
+    Save,
+    Take,
+    Target,
+)
 from protocol.cards import TAROKKA_COMMON, TAROKKA_HIGH, is_high, tarokka_number
 from server.engine.base import Action, Ask, Outcome, State, tie_order
 from server.engine.rng import order_deck
@@ -71,8 +89,6 @@ _ASK_TYPES = {
     "forced": ("play",),
     "execution": ("kill", "save"),
 }
-_NO_FIELDS: dict[str, type] = {}
-_CARD = {"card": str}
 
 
 def _split_stack(stack: list[str] | None) -> tuple[list[str], list[str]]:
@@ -93,24 +109,10 @@ def _number(code: str | None) -> int | None:
 class PGState(HighCards, State):
     """One deal. All attributes are plain data; decks and piles keep their top card *last*."""
 
-    ACTIONS: ClassVar[dict[str, dict[str, type]]] = {
-        "bid": _CARD,
-        "replace": _NO_FIELDS,
-        "keep": _NO_FIELDS,
-        "play": _CARD,
-        "risk": _CARD,
-        "draw": _NO_FIELDS,
-        "pass": _NO_FIELDS,
-        "discard": _CARD,
-        "give": _CARD,
-        "pick": _CARD,
-        "take": _CARD,
-        "target": {"seat": int},
-        "highest": _NO_FIELDS,
-        "lowest": _NO_FIELDS,
-        "kill": _NO_FIELDS,
-        "save": _NO_FIELDS,
-    }
+    ACTIONS: ClassVar[frozenset[type[Action]]] = frozenset(
+        {BidCard, Replace, Keep, Play, Risk, Draw, Pass, Discard, Give, Pick, Take, Target}
+        | {Highest, Lowest, Kill, Save}
+    )
 
     def __init__(self, params: dict[str, Any]) -> None:
         super().__init__(params)
@@ -168,41 +170,41 @@ class PGState(HighCards, State):
         kind, info = ask
         hand = self.hands[seat]
         if kind == "turn":
-            out = [{"type": "play", "card": c} for c in hand]
+            out = [Play.of(c) for c in hand]
             if self.high_deck:
-                out += [{"type": "risk", "card": c} for c in hand]
+                out += [Risk.of(c) for c in hand]
             return out
         if kind in ("discard", "beast", "donjon"):
-            return [{"type": "discard", "card": c} for c in hand]
+            return [Discard.of(c) for c in hand]
         if kind == "bonus":
-            return [{"type": "draw"}, {"type": "pass"}]
+            return [Draw.of(), Pass.of()]
         if kind == "bid":
-            return [{"type": "bid", "card": c} for c in hand]
+            return [BidCard.of(c) for c in hand]
         if kind == "fate":
-            return [{"type": "replace"}, {"type": "keep"}]
+            return [Replace.of(), Keep.of()]
         if kind in ("raven", "tempter"):
-            return [{"type": "give", "card": c} for c in hand]
+            return [Give.of(c) for c in hand]
         if kind in ("darklord", "marionette", "tempter_target"):
-            return [{"type": "target", "seat": s} for s in info["targets"]]
+            return [Target.of(s) for s in info["targets"]]
         if kind == "darklord_pick":
-            return [{"type": "pick", "card": c} for c in self.hands[info["target"]]]
+            return [Pick.of(c) for c in self.hands[info["target"]]]
         if kind == "ghost":
-            return [{"type": "take", "card": c} for c in self.discard]
+            return [Take.of(c) for c in self.discard]
         if kind == "marionette_order":
-            return [{"type": "highest"}, {"type": "lowest"}]
+            return [Highest.of(), Lowest.of()]
         if kind == "forced":
-            return [{"type": "play", "card": c} for c in info["cards"]]
+            return [Play.of(c) for c in info["cards"]]
         if kind == "execution":
-            return [{"type": "kill"}, {"type": "save"}]
+            return [Kill.of(), Save.of()]
         raise AssertionError(f"unknown ask {kind!r}")
 
     def explain_illegal(self, seat: int, action: Action) -> str:
         kind, info = self.asks[seat]
         kind_types = _ASK_TYPES[kind]
-        t = action["type"]
+        t = action.TYPE
         if t not in kind_types:
             return f"Not now: you must {_ASK_HELP[kind]}."
-        card = action.get("card")
+        card = getattr(action, "card", None)
         if kind == "forced":
             return (
                 f"The Marionette directs you to play your {info['order']} numbered card: "
@@ -219,7 +221,7 @@ class PGState(HighCards, State):
         if card is not None:
             return f"You do not hold {card}."
         if t == "target":
-            target = action["seat"]
+            target = action.seat
             if target == seat:
                 return "Choose another player, not yourself."
             if not 0 <= target < self.num_players:
@@ -243,7 +245,7 @@ class PGState(HighCards, State):
             self._proceed()
 
     def _on_bid(self, seat: int, action: Action, info: dict) -> None:
-        card = action["card"]
+        card = action.card
         self.hands[seat].remove(card)
         self.bids[seat] = card
         self.events.append({"e": "committed", "seat": seat})
@@ -256,7 +258,7 @@ class PGState(HighCards, State):
         self._start_round(1)
 
     def _on_fate(self, seat: int, action: Action, info: dict) -> None:
-        if action["type"] == "keep":
+        if type(action) is Keep:
             self.events.append({"e": "keep_fate", "seat": seat})
             return
         old = self.fates[seat]
@@ -268,8 +270,8 @@ class PGState(HighCards, State):
         self.events.append({"e": "new_fate", "seat": seat, "card": new, "to": [seat]})
 
     def _on_turn(self, seat: int, action: Action, info: dict) -> None:
-        card = action["card"]
-        if action["type"] == "play":
+        card = action.card
+        if type(action) is Play:
             self._play(seat, card)
             return
         self._discard(seat, card, "risk")
@@ -277,23 +279,23 @@ class PGState(HighCards, State):
         self._resolve_high(seat, high)
 
     def _on_forced(self, seat: int, action: Action, info: dict) -> None:
-        self._play(seat, action["card"])
+        self._play(seat, action.card)
 
     def _on_bonus(self, seat: int, action: Action, info: dict) -> None:
-        if action["type"] == "pass":
+        if type(action) is Pass:
             self.events.append({"e": "pass", "seat": seat})
             return
         if self._draw(seat, 1):
             self.asks[seat] = ["discard", {"count": 1}]
 
     def _on_discard(self, seat: int, action: Action, info: dict) -> None:
-        self._discard(seat, action["card"])
+        self._discard(seat, action.card)
         count = info["count"] - 1
         if count:
             self.asks[seat] = ["discard", {"count": count}]
 
     def _on_execution(self, seat: int, action: Action, info: dict) -> None:
-        kill = action["type"] == "kill"
+        kill = type(action) is Kill
         self.events.append({"e": "execution", "seat": seat, "kill": kill})
         if kill:
             self.killed, self.focus = self.focus, None
