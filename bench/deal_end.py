@@ -114,7 +114,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--apps", type=int, default=20)
     parser.add_argument("--profile", help="write a cProfile of the next deals' start here")
-    result = asyncio.run(run(parser.parse_args()))
+    args = parser.parse_args()
+    if args.apps < TABLE_SIZE or args.apps % TABLE_SIZE:
+        parser.error(f"--apps must be a multiple of {TABLE_SIZE} (whole tables)")
+    result = asyncio.run(run(args))
     # Textual points sys.stdout at its apps while they run; the real one is still there.
     assert sys.__stdout__ is not None
     print(json.dumps(result), file=sys.__stdout__)

@@ -279,6 +279,8 @@ def main() -> None:
     parser.add_argument("--profile", help="write a cProfile of the actions here")
     parser.add_argument("--without", action="append", default=[], help="a correction to leave out")
     args = parser.parse_args()
+    if args.apps < TABLE_SIZE or args.apps % TABLE_SIZE:
+        parser.error(f"--apps must be a multiple of {TABLE_SIZE} (whole tables)")
     result = asyncio.run(run(args))
     result["without"] = args.without
     # Textual points sys.stdout at its apps while they run; the real one is still there.

@@ -102,6 +102,8 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=10, help="actions, over all tables")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.apps < 5 or args.apps % 5:  # (table_updates.TABLE_SIZE: imported by the child)
+        parser.error("--apps must be a multiple of 5 (whole tables)")
     if args.child:
         updates = asyncio.run(_act(args.apps, args.actions))
         assert sys.__stdout__ is not None
