@@ -198,15 +198,45 @@ class SentLogs:
         return HEADER.pack(len(body)) + body
 
     def seat_frame(
-        self, table: int, seat: int | None, shared: Shared, private: dict[str, Any]
+        self,
+        table: int,
+        seat: int | None,
+        shared: Shared,
+        private: dict[str, Any],
+        since: dict[str, Any] | None = None,
+        added: list[Any] | None = None,
     ) -> bytes:
         """The frame of ``TableMessage(table, seat, shared, private)`` as it goes out on this
         connection (the very bytes ``encode`` makes of :meth:`shrink`'s answer), made without
         that message when it follows one on this connection (every move, every seat): it is
         joined from the shared entries' encodings, made once per change
         (:meth:`Shared.encoded_from`), and the seat's own, so the bulk of each seat's frame
-        is neither compared nor encoded again per seat."""
+        is neither compared nor encoded again per seat.
+
+        ``since``: the seat's own part at the table's previous change, of which ``private`` is
+        known to differ only by ``added`` events (None: not known). A connection that was
+        sent that very part is sent their ``add`` without comparing the two."""
         before = self._sent.get(table)
+        if (
+            since is not None
+            and before is not None
+            and before.get("private") is since
+            and (not added or since["events"])  # (an empty list is set whole, not added to)
+        ):
+            last = before["shared"]
+            encoded = shared.encoded_from(last)
+            if encoded is not None and shared.public.keys().isdisjoint(private):
+                if shared._snapshot is None:
+                    shared.snapshot()  # the info as it is now, as it goes out
+                self._sent[table] = {"seat": seat, "shared": shared, "private": private}
+                # Every such seat of this change gains the same events: one frame's end.
+                key = (last.serial, id(added))
+                found = shared._tails.get(key)
+                if found is None:
+                    mine = ([], [[_EVENTS, added]] if added else [])
+                    found = shared._tails[key] = (added, _delta_tail(encoded, mine))
+                body = b"".join((_START, packb(table), _SEAT, packb(seat), found[1]))
+                return HEADER.pack(len(body)) + body
         if before is not None and before["seat"] == seat and before["shared"] is not None:
             last = before["shared"]
             encoded = shared.encoded_from(last)

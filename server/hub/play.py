@@ -425,24 +425,51 @@ class Play:
                 for session in list(watchers):
                     session.push(message)
         else:
-            # Each seat's own part once, and every reader's message as one outbox item.
+            # Each seat's own part once, and every reader's message as one outbox item. A
+            # seat the change did not touch (most, at most moves) has its part made from
+            # the last change's: the events every seat sees added, nothing compared again.
+            views = table.seat_views
+            news = state.public_events_since(views[0]) if views is not None else None
+            added = news[0] if news is not None else None
             privates: dict[int | None, dict[str, Any]] = {}
+            since: dict[int | None, dict[str, Any]] = {}
             readers: list[tuple[Session, int | None]] = []
             for index, seat in enumerate(table.seats):
                 player = players.get(seat.player) if seat.player is not None else None
                 if player is not None and player.sessions:
-                    privates[index] = state.private_view(index)
+                    privates[index] = self._seat_view(state, index, views, news, since)
                     for session in player.sessions:
                         readers.append((session, index))
             watchers = self.seating.spectators.get(table.id)
             if watchers:
-                privates[None] = state.private_view(None)
+                privates[None] = self._seat_view(state, None, views, news, since)
                 for session in watchers:
                     readers.append((session, None))
+            table.seat_views = (state.events_mark(), privates)
             if readers:
-                self.hub.outbox.send_change(TableChange(table.id, shared, privates, readers))
+                change = TableChange(table.id, shared, privates, readers, since, added)
+                self.hub.outbox.send_change(change)
         if not moved or table.shown_info is not kept:  # (a kept info: the lobby's row too)
             self.lobby.table_changed(table, info_made=True)
+
+    @staticmethod
+    def _seat_view(
+        state: Any,
+        seat: int | None,
+        views: tuple[Any, dict[int | None, dict[str, Any]]] | None,
+        news: tuple[list[Any], set[Any]] | None,
+        since: dict[int | None, dict[str, Any]],
+    ) -> dict[str, Any]:
+        """``seat``'s own part of the view now; made from its part at the last change when
+        the change did not touch it (noted in ``since``)."""
+        if news is not None and seat not in news[1]:
+            before = views[1].get(seat)  # type: ignore[index]
+            if before is not None:
+                private = state.private_view_since(seat, before, news[0])
+                if private is not None:
+                    since[seat] = before
+                    return private
+        return state.private_view(seat)
 
     # --- bots, stand-ins and turn timers ----------------------------------------------------
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 class TableChange:
-    __slots__ = ("privates", "readers", "shared", "table")
+    __slots__ = ("added", "privates", "readers", "shared", "since", "table")
 
     def __init__(
         self,
@@ -27,6 +27,8 @@ class TableChange:
         shared: Shared,
         privates: dict[int | None, dict[str, Any]],
         readers: list[tuple[Session, int | None]],
+        since: dict[int | None, dict[str, Any]] | None = None,
+        added: list[Any] | None = None,
     ) -> None:
         self.table = table
         self.shared = shared
@@ -34,8 +36,14 @@ class TableChange:
         self.privates = privates
         #: Each reader's session and the seat it reads (None: it watches).
         self.readers = readers
+        #: The seats this change did not touch: each one's own part at the table's previous
+        #: change, which differs from this one's only by ``added``, the events every seat
+        #: sees that came since (``State.private_view_since``).
+        self.since = since or {}
+        self.added = added
 
     def deliver(self) -> None:
-        table, shared, privates = self.table, self.shared, self.privates
+        table, shared, privates, added = self.table, self.shared, self.privates, self.added
+        since = self.since
         for session, seat in self.readers:
-            session.deliver_view(table, seat, shared, privates[seat])
+            session.deliver_view(table, seat, shared, privates[seat], since.get(seat), added)
