@@ -162,6 +162,8 @@ _DELTA_KEY = packb(DELTA)
 _SET = packb("set")
 _ADD = packb("add")
 _EVENTS = ["view", "events"]
+#: A seat's number as encoded (a spectator's None), for the frames joined per seat.
+_SEAT_CODES = {seat: packb(seat) for seat in [None, *range(16)]}
 _NONE: list[Any] = []
 
 
@@ -234,9 +236,10 @@ class SentLogs:
                 found = shared._tails.get(key)
                 if found is None:
                     mine = ([], [[_EVENTS, added]] if added else [])
-                    found = shared._tails[key] = (added, _delta_tail(encoded, mine))
-                body = b"".join((_START, packb(table), _SEAT, packb(seat), found[1]))
-                return HEADER.pack(len(body)) + body
+                    found = shared._tails[key] = _tail_of(table, added, encoded, mine)
+                _, head, tail = found
+                code = _SEAT_CODES.get(seat) or packb(seat)
+                return b"".join((HEADER.pack(len(head) + len(code) + len(tail)), head, code, tail))
         if before is not None and before["seat"] == seat and before["shared"] is not None:
             last = before["shared"]
             encoded = shared.encoded_from(last)
@@ -258,10 +261,11 @@ class SentLogs:
                     key = (last.serial, tuple(map(id, added)))
                     found = shared._tails.get(key)
                     if found is None:
-                        # (``added`` is kept with it: the ids stay those objects')
-                        found = shared._tails[key] = (added, _delta_tail(encoded, mine))
-                    body = b"".join((_START, packb(table), _SEAT, packb(seat), found[1]))
-                    return HEADER.pack(len(body)) + body
+                        found = shared._tails[key] = _tail_of(table, added, encoded, mine)
+                    _, head, tail = found
+                    code = _SEAT_CODES.get(seat) or packb(seat)
+                    size = len(head) + len(code) + len(tail)
+                    return b"".join((HEADER.pack(size), head, code, tail))
         body = packb(self.shrink(TableMessage(table, seat, shared, private)))
         return HEADER.pack(len(body)) + body
 
@@ -354,6 +358,13 @@ def _view_of(record: dict[str, Any]) -> Any:
     if shared is None:
         return record["view"]
     return {**shared.public, **record["private"]}
+
+
+def _tail_of(table: int, added: list[Any], shared: Any, mine: Any) -> tuple[Any, bytes, bytes]:
+    """For the frames that differ only by their seat: ``added`` (kept with it, so that the
+    ids its key was made of stay those objects'), the frame's start up to the seat number
+    and its end from the ``delta`` on."""
+    return added, b"".join((_START, packb(table), _SEAT)), _delta_tail(shared, mine)
 
 
 def _delta_frame(
