@@ -45,7 +45,9 @@ class BusConnection(InboxConnection):
     def write(self, data: bytes) -> None:
         if self._out_closed:
             raise ConnectionClosed
-        self._bus.out(self.gateway, self.session, data)
+        bus = self._bus
+        if not bus.detached:  # (HubBus.out, inline: every frame the hub sends comes here)
+            bus._out.add(self.gateway, (self.session, data))
 
     #: Set by the hub once the session said hello (see :meth:`Hub.serve`): it handles each
     #: message at once, as its serving task would.

@@ -125,7 +125,7 @@ async def test_a_sessions_frames_are_handled_in_the_bus_callback_in_order(hub):
     bus.nc = _Nats()
     bus._sender = wire.Sender(bus.nc.publish)
     sent: list[tuple[int, bytes | None]] = []
-    bus.out = lambda gateway, session, data: sent.append((session, data))  # type: ignore[method-assign]
+    bus._out.add = lambda gateway, item: sent.append(item)  # type: ignore[method-assign]
 
     async def deliver(*events: list[Any]) -> None:
         # (a coroutine that never waits: awaited, it runs through without a turn of the loop)
