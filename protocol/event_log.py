@@ -58,8 +58,14 @@ class Shared:
         self.public = public
         self.serial = next(_serials)
         self._snapshot: dict[str, Any] | None = None
-        if last is not None and last._snapshot is not None and last._snapshot == info:
-            self._snapshot = last._snapshot  # the info did not change (most moves): no copy
+        # The info did not change (most moves): no copy. The very same object as the last
+        # change's is the sender's word that it did not (see Play.shared_table_info).
+        if (
+            last is not None
+            and last._snapshot is not None
+            and (last.info is info or last._snapshot == info)
+        ):
+            self._snapshot = last._snapshot
         #: Per earlier change (by serial, so that no chain of changes is kept alive): the
         #: info's sets and adds, and the public part's (None: it lost a key).
         self._deltas: dict[int, tuple[Any, Any, Any]] = {}
@@ -155,6 +161,10 @@ _SEAT = packb("seat")
 _DELTA_KEY = packb(DELTA)
 _SET = packb("set")
 _ADD = packb("add")
+_EVENTS = ["view", "events"]
+#: A seat's number as encoded (a spectator's None), for the frames joined per seat.
+_SEAT_CODES = {seat: packb(seat) for seat in [None, *range(16)]}
+_NONE: list[Any] = []
 
 
 class SentLogs:
@@ -180,45 +190,83 @@ class SentLogs:
         return self._shrink_general(message)
 
     def frame(self, message: dict[str, Any]) -> bytes:
-        """The frame of :meth:`shrink`'s answer, the very bytes ``encode`` makes of it. A
-        :class:`TableMessage` that follows one on this connection (every move, every seat)
-        is joined from the shared entries' encodings, made once per change
-        (:meth:`Shared.encoded_from`), and the seat's own: the bulk of each seat's frame is
-        neither compared nor encoded again per seat."""
+        """The frame of :meth:`shrink`'s answer, the very bytes ``encode`` makes of it (a
+        :class:`TableMessage` is framed by :meth:`seat_frame`)."""
         if type(message) is TableMessage:
-            table, seat = message["table"], message["seat"]
-            before = self._sent.get(table)
-            if before is not None and before["seat"] == seat and before["shared"] is not None:
-                shared, private = message.shared, message.private
-                encoded = shared.encoded_from(before["shared"])
-                if encoded is not None and shared.public.keys().isdisjoint(private):
-                    mine = _own_entries(before["private"], private)
-                    if mine is not None:
-                        shared.snapshot()  # the info as it is now, as it goes out
-                        self._sent[table] = {
-                            "seat": seat,
-                            "shared": shared,
-                            "private": private,
-                            "view": message["view"],
-                        }
-                        my_sets, my_adds = mine
-                        if my_sets or len(my_adds) > 1:
-                            return _delta_frame(table, seat, encoded, mine)
-                        # Most seats at most moves: their own part only gained the events
-                        # every other such seat gains, the very same objects. Their frames
-                        # differ only by the seat: the rest is joined once per change.
-                        added = my_adds[0][1] if my_adds else []
-                        if my_adds and my_adds[0][0] != ["view", "events"]:
-                            return _delta_frame(table, seat, encoded, mine)
-                        last = before["shared"]
-                        key = (last.serial, tuple(map(id, added)))
-                        found = shared._tails.get(key)
-                        if found is None:
-                            # (``added`` is kept with it: the ids stay those objects')
-                            found = shared._tails[key] = (added, _delta_tail(encoded, mine))
-                        body = b"".join((_START, packb(table), _SEAT, packb(seat), found[1]))
-                        return HEADER.pack(len(body)) + body
+            return self.seat_frame(
+                message["table"], message["seat"], message.shared, message.private
+            )
         body = packb(self.shrink(message))
+        return HEADER.pack(len(body)) + body
+
+    def seat_frame(
+        self,
+        table: int,
+        seat: int | None,
+        shared: Shared,
+        private: dict[str, Any],
+        since: dict[str, Any] | None = None,
+        added: list[Any] | None = None,
+    ) -> bytes:
+        """The frame of ``TableMessage(table, seat, shared, private)`` as it goes out on this
+        connection (the very bytes ``encode`` makes of :meth:`shrink`'s answer), made without
+        that message when it follows one on this connection (every move, every seat): it is
+        joined from the shared entries' encodings, made once per change
+        (:meth:`Shared.encoded_from`), and the seat's own, so the bulk of each seat's frame
+        is neither compared nor encoded again per seat.
+
+        ``since``: the seat's own part at the table's previous change, of which ``private`` is
+        known to differ only by ``added`` events (None: not known). A connection that was
+        sent that very part is sent their ``add`` without comparing the two."""
+        before = self._sent.get(table)
+        if (
+            since is not None
+            and before is not None
+            and before.get("private") is since
+            and (not added or since["events"])  # (an empty list is set whole, not added to)
+        ):
+            last = before["shared"]
+            encoded = shared.encoded_from(last)
+            if encoded is not None and shared.public.keys().isdisjoint(private):
+                if shared._snapshot is None:
+                    shared.snapshot()  # the info as it is now, as it goes out
+                self._sent[table] = {"seat": seat, "shared": shared, "private": private}
+                # Every such seat of this change gains the same events: one frame's end.
+                key = (last.serial, id(added))
+                found = shared._tails.get(key)
+                if found is None:
+                    mine = ([], [[_EVENTS, added]] if added else [])
+                    found = shared._tails[key] = _tail_of(table, added, encoded, mine)
+                _, head, tail = found
+                code = _SEAT_CODES.get(seat) or packb(seat)
+                return b"".join((HEADER.pack(len(head) + len(code) + len(tail)), head, code, tail))
+        if before is not None and before["seat"] == seat and before["shared"] is not None:
+            last = before["shared"]
+            encoded = shared.encoded_from(last)
+            if encoded is not None and shared.public.keys().isdisjoint(private):
+                mine = _own_entries(before["private"], private)
+                if mine is not None:
+                    if shared._snapshot is None:
+                        shared.snapshot()  # the info as it is now, as it goes out
+                    self._sent[table] = {"seat": seat, "shared": shared, "private": private}
+                    my_sets, my_adds = mine
+                    if my_sets or len(my_adds) > 1:
+                        return _delta_frame(table, seat, encoded, mine)
+                    # Most seats at most moves: their own part only gained the events
+                    # every other such seat gains, the very same objects. Their frames
+                    # differ only by the seat: the rest is joined once per change.
+                    added = my_adds[0][1] if my_adds else _NONE
+                    if my_adds and my_adds[0][0] != _EVENTS:
+                        return _delta_frame(table, seat, encoded, mine)
+                    key = (last.serial, tuple(map(id, added)))
+                    found = shared._tails.get(key)
+                    if found is None:
+                        found = shared._tails[key] = _tail_of(table, added, encoded, mine)
+                    _, head, tail = found
+                    code = _SEAT_CODES.get(seat) or packb(seat)
+                    size = len(head) + len(code) + len(tail)
+                    return b"".join((HEADER.pack(size), head, code, tail))
+        body = packb(self.shrink(TableMessage(table, seat, shared, private)))
         return HEADER.pack(len(body)) + body
 
     def _shrink_general(self, message: dict[str, Any]) -> dict[str, Any]:
@@ -233,8 +281,12 @@ class SentLogs:
             # The info as the reader holds it (a msgpack copy: it holds the hub's own objects,
             # which may change later). The view is the engine's, built fresh for every change;
             # what it shares with the state (events, finished tricks) is never changed once made.
-            record = {"seat": seat, "shared": None, "info": _copy(message.get("info"))}
-        record["view"] = message.get("view")
+            record = {
+                "seat": seat,
+                "shared": None,
+                "info": _copy(message.get("info")),
+                "view": message.get("view"),
+            }
         self._sent[table] = record
         if before is None or before["seat"] != seat:
             return message
@@ -257,7 +309,7 @@ class SentLogs:
         if not done:
             sent = before["shared"].snapshot() if before["shared"] is not None else before["info"]
             _diff(sent, message.get("info"), ["info"], sets, adds)
-            _diff(before["view"], message.get("view"), ["view"], sets, adds)
+            _diff(_view_of(before), message.get("view"), ["view"], sets, adds)
         delta: dict[str, Any] = {}
         if sets:
             delta["set"] = sets
@@ -279,7 +331,7 @@ class SentLogs:
         if before is None or before["shared"] is None or before["seat"] != seat:
             return self._shrink_general(message)
         view = message["view"]
-        sent[table] = {"seat": seat, "shared": shared, "private": private, "view": view}
+        sent[table] = {"seat": seat, "shared": shared, "private": private}
         if not shared.public.keys().isdisjoint(private):  # pragma: no cover - no engine does
             sent[table] = before
             return self._shrink_general(message)
@@ -297,6 +349,22 @@ class SentLogs:
         if adds:
             delta["add"] = adds
         return {"t": "table", "table": table, "seat": seat, DELTA: delta}
+
+
+def _view_of(record: dict[str, Any]) -> Any:
+    """The view a record of :class:`SentLogs` stands for (a shared one is merged only when
+    the general comparison needs it)."""
+    shared = record["shared"]
+    if shared is None:
+        return record["view"]
+    return {**shared.public, **record["private"]}
+
+
+def _tail_of(table: int, added: list[Any], shared: Any, mine: Any) -> tuple[Any, bytes, bytes]:
+    """For the frames that differ only by their seat: ``added`` (kept with it, so that the
+    ids its key was made of stay those objects'), the frame's start up to the seat number
+    and its end from the ``delta`` on."""
+    return added, b"".join((_START, packb(table), _SEAT)), _delta_tail(shared, mine)
 
 
 def _delta_frame(

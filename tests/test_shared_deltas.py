@@ -25,6 +25,11 @@ def test_shared_deltas_equal_the_general_ones(game, players, options, seed):
     general = {r: SentLogs() for r in readers}
     shared_logs = {r: SentLogs() for r in readers}
     framed = {r: SentLogs() for r in readers}  # frames joined from encoded parts
+    # … and from each seat's part made from the last change's when the change left it be
+    # (State.private_view_since), as the hub makes them
+    since_framed = {r: SentLogs() for r in readers}
+    views = None
+    kept = 0
     held = {r: None for r in readers}
     seat_of = {r: r for r in readers}
     options_live = {"speed": 1}  # a hub object the info holds, changed after being sent
@@ -42,9 +47,26 @@ def test_shared_deltas_equal_the_general_ones(game, players, options, seed):
         public = state.public_view()
         shared = Shared(info, public, last)
         last = shared
+        news = state.public_events_since(views[0]) if views is not None else None
+        privates, since = {}, {}
+        for seat in {seat_of[r] for r in readers}:
+            privates[seat] = state.private_view(seat)
+            before = views[1].get(seat) if views is not None else None
+            if news is not None and seat not in news[1] and before is not None:
+                made = state.private_view_since(seat, before, news[0])
+                if made is not None:
+                    assert made == privates[seat] and list(made) == list(privates[seat])
+                    privates[seat], since[seat] = made, before
+                    kept += 1
+        views = (state.events_mark(), privates)
         for reader in readers:
             if rng.random() < 0.03:  # the reader left: the next message goes whole
-                for logs in (general[reader], shared_logs[reader], framed[reader]):
+                for logs in (
+                    general[reader],
+                    shared_logs[reader],
+                    framed[reader],
+                    since_framed[reader],
+                ):
                     assert logs.shrink({"t": "left", "table": 7}) == {"t": "left", "table": 7}
                 held[reader] = None
             if reader is not None and rng.random() < 0.02:  # another seat's view now
@@ -65,6 +87,12 @@ def test_shared_deltas_equal_the_general_ones(game, players, options, seed):
             assert out_shared == out_general, (step, reader)
             # The frame joined from parts is the very bytes of the delta's encoding.
             assert framed[reader].frame(fast) == encode(out_general), (step, reader)
+            if seat not in privates:  # (it changed seats just now)
+                privates[seat] = state.private_view(seat)
+            made = since_framed[reader].seat_frame(
+                7, seat, shared, privates[seat], since.get(seat), news[0] if news else None
+            )
+            assert made == encode(out_general), (step, reader)
             held[reader] = expand(held[reader], out_shared)
             assert held[reader]["view"] == whole["view"]
             assert held[reader]["info"] == whole["info"]
@@ -73,3 +101,4 @@ def test_shared_deltas_equal_the_general_ones(game, players, options, seed):
         waiting = sorted(state.pending())
         seat = rng.choice(waiting)
         state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert kept > 50  # (most seats' parts at most moves)

@@ -161,7 +161,10 @@ class Coalescer:
         self._scheduled = False
 
     def add(self, key: Any, item: Any) -> None:
-        self._items.setdefault(key, []).append(item)
+        items = self._items.get(key)  # (not setdefault: no new list per item)
+        if items is None:
+            items = self._items[key] = []
+        items.append(item)
         if not self._scheduled:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self._run)

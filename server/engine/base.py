@@ -165,6 +165,9 @@ class Outcome:
         }
 
 
+_MISSING = object()
+
+
 def tie_order(dealer: int, n: int) -> list[int]:
     """Seats in tie-break order (ruling 2): dealer's left first, clockwise, the dealer last."""
     return [(dealer + 1 + i) % n for i in range(n)]
@@ -303,6 +306,64 @@ class State(ABC):
         }
         view.update(self._private_view(seat))
         return view
+
+    def view_events_start(self) -> int:
+        """Where a view's events start in the log: 0, the whole game, unless a game shows
+        only this round's or this deal's (it says where, and :meth:`visible_events` starts
+        there)."""
+        return 0
+
+    def events_mark(self) -> tuple[Any, ...]:
+        """Where the views' events stand now, for :meth:`public_events_since`."""
+        return (self.events, self.view_events_start(), len(self.events))
+
+    def public_events_since(
+        self, mark: tuple[Any, ...] | None
+    ) -> tuple[list[Any], set[Any]] | None:
+        """Since ``mark`` (:meth:`events_mark` then): the events added that every seat sees,
+        and the seats that got one of their own meanwhile. None when views' events did not
+        only grow since (another game, round or deal: they start elsewhere now)."""
+        events = self.events
+        if (
+            mark is None
+            or mark[0] is not events
+            or mark[2] > len(events)
+            or mark[1] != self.view_events_start()
+        ):
+            return None
+        public: list[Any] = []
+        own: set[Any] = set()
+        for ev in events[mark[2] :]:
+            to = ev.get("to")
+            if to is None:
+                public.append(ev)
+            else:
+                own.update(to)
+        return public, own
+
+    def private_view_since(
+        self, seat: int | None, before: dict[str, Any], public: list[Any]
+    ) -> dict[str, Any] | None:
+        """:meth:`private_view` of ``seat`` made from ``before``, its private view at some
+        mark, when ``public`` (:meth:`public_events_since` that mark, no event of the seat's
+        own among them) is all that changed: the seat decides nothing, now or then, and its
+        game part is as it was (equal and of one type, as the deltas compare). Then its
+        view is ``before`` with those events added (``before`` itself if there are none);
+        else None. Most seats at most moves: nothing is built or compared again but the
+        game's small private part."""
+        if before["ask"] is not None or (seat is not None and self.ask(seat) is not None):
+            return None
+        own = self._private_view(seat)
+        if len(own) + 4 != len(before):
+            return None
+        missing = _MISSING
+        for key, value in own.items():
+            was = before.get(key, missing)
+            if type(was) is not type(value) or was != value:
+                return None
+        if not public:
+            return before
+        return {**before, "events": before["events"] + public}
 
     def view(self, seat: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
         """Everything ``seat`` may know and nothing more; ``None`` is a spectator. ``public``

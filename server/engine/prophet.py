@@ -294,8 +294,13 @@ class ProphetState(State):
         nobody anything about the new deal.
         """
         if since is None:
-            since = self.round_event if any(self.tricks) else self.tail_event
+            since = self.view_events_start()
         return super().visible_events(seat, since)
+
+    def view_events_start(self) -> int:
+        """This round's events, or, until its first trick is won, from the previous round's
+        tail (see :meth:`visible_events`)."""
+        return self.round_event if any(self.tricks) else self.tail_event
 
     def outcome(self) -> Outcome | None:
         if self.phase != "over":

@@ -17,9 +17,10 @@ import contextlib
 import hmac
 import logging
 import secrets
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from protocol.codec import MAX_CLIENT_FRAME
+from protocol.codec import MAX_CLIENT_FRAME, ProtocolError
 from protocol.connection import ConnectionClosed, InboxConnection
 from protocol.event_log import SentLogs
 from server.bus import wire
@@ -44,9 +45,28 @@ class BusConnection(InboxConnection):
     def write(self, data: bytes) -> None:
         if self._out_closed:
             raise ConnectionClosed
-        self._bus.out(self.gateway, self.session, data)
+        bus = self._bus
+        if not bus.detached:  # (HubBus.out, inline: every frame the hub sends comes here)
+            bus._out.add(self.gateway, (self.session, data))
+
+    #: Set by the hub once the session said hello (see :meth:`Hub.serve`): it handles each
+    #: message at once, as its serving task would.
+    on_message: Callable[[dict[str, Any] | ProtocolError], bool] | None = None
 
     def received(self, data: bytes | None) -> None:
+        """Bytes from the gateway (None: the session ended there). Once the session said
+        hello, frames are decoded and handled here, in the bus's callback, rather than
+        queued for the session's task to wake up for each (thousands a second); only while
+        that task still has some queued (or it is not yet serving) do they queue behind them,
+        so the order holds."""
+        handle = self.on_message
+        if handle is not None and data is not None and not self._ready and self._inbox.empty():
+            for message in list(self._decoder.feed(data)):
+                if not handle(message):  # the session ends: its task is woken to end it
+                    self.on_message = None
+                    self._inbox.put_nowait(None)
+                    return
+            return
         self._inbox.put_nowait(data)
 
     def _end_output(self) -> None:

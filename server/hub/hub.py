@@ -211,6 +211,19 @@ class Hub:
             if hello is None:
                 return
             self.on_hello(session, request_of(hello))  # (a hello is always of a shape)
+            if hasattr(conn, "on_message"):  # (a bus session: see BusConnection.received)
+
+                def handle_now(message: dict[str, Any] | ProtocolError) -> bool:
+                    if not session.alive or session.ending:
+                        return False
+                    try:
+                        self.handle(session, message)
+                    except Exception:
+                        log.exception("session %s failed", session.id)
+                        return False
+                    return session.alive and not session.ending
+
+                conn.on_message = handle_now
             handled = 0
             while session.alive and not session.ending:
                 try:
@@ -226,6 +239,8 @@ class Hub:
         except Exception:
             log.exception("session %s failed", session.id)
         finally:
+            if hasattr(conn, "on_message"):
+                conn.on_message = None
             self.commit()  # what was said to this client goes out before it is hung up
             self._drop_session(session)
             with contextlib.suppress(Exception):

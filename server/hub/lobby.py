@@ -81,7 +81,11 @@ class Lobby:
                 self.flush()
             await asyncio.sleep(self.config.lobby_interval)
 
-    def table_changed(self, table: Table) -> None:
+    def table_changed(self, table: Table, *, info_made: bool = False) -> None:
+        """A table's row may have changed. What changes it changes its table info too, which
+        is then made anew at the table's next change (``info_made``: it was, for this one)."""
+        if not info_made:
+            table.shown_info = None
         self._dirty_tables.add(table.id)
         self._stale()
         self._wakeup.set()

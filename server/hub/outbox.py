@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .table_change import TableChange
+
 if TYPE_CHECKING:
     from server.store import Store
 
@@ -20,13 +22,20 @@ if TYPE_CHECKING:
 class Outbox:
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._waiting: list[tuple[Session, dict[str, Any]] | Callable[[], None]] = []
+        self._waiting: list[tuple[Session, dict[str, Any]] | TableChange | Callable[[], None]] = []
 
     def send(self, session: Session, message: dict[str, Any]) -> None:
         if self.store.holding:
             self._waiting.append((session, message))
         else:
             session.deliver(message)
+
+    def send_change(self, change: TableChange) -> None:
+        """A table's message to each of its readers (see table_change.py), as one item."""
+        if self.store.holding:
+            self._waiting.append(change)
+        else:
+            change.deliver()
 
     def then(self, action: Callable[[], None]) -> None:
         """Run ``action`` once everything sent before it has gone out (hanging up after a
@@ -40,18 +49,20 @@ class Outbox:
         """The held writes are committed: send what waited for them, in order."""
         waiting, self._waiting = self._waiting, []
         for item in waiting:
-            if callable(item):
-                item()
-            else:
+            if type(item) is tuple:
                 session, message = item
                 session.deliver(message)
+            elif type(item) is TableChange:
+                item.deliver()
+            else:
+                item()
 
     def drop(self) -> None:
         """The held writes are lost: what would have shown them is never sent (but every
         hang-up still happens)."""
         waiting, self._waiting = self._waiting, []
         for item in waiting:
-            if callable(item):
+            if type(item) is not tuple and type(item) is not TableChange:
                 item()
 
     def __len__(self) -> int:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from protocol.connection import Connection, ConnectionClosed
-from protocol.event_log import SentLogs, TableMessage
+from protocol.event_log import SentLogs, Shared, TableMessage
 
 from .config import HubConfig
 from .errors import HubError
@@ -57,6 +57,31 @@ class Session:
             self.outbox.send(self, message)
         else:
             self.deliver(message)
+
+    def deliver_view(
+        self,
+        table: int,
+        seat: int | None,
+        shared: Shared,
+        private: dict[str, Any],
+        since: dict[str, Any] | None = None,
+        added: list[Any] | None = None,
+    ) -> None:
+        """Send the table's view at a change (``TableMessage(table, seat, shared, private)``)
+        as :meth:`deliver` would, its frame joined from parts encoded once per change
+        (protocol/event_log.py) without making the message (``since``, ``added``: see
+        ``SentLogs.seat_frame``)."""
+        if not self.alive:
+            return
+        try:
+            if type(self.conn).send_nowait is _SEND_NOWAIT:
+                frame = self.sent_logs.seat_frame(table, seat, shared, private, since, added)
+                self.conn.write(frame)
+            else:  # (a connection that checks what it sends is given the message itself)
+                message = TableMessage(table, seat, shared, private)
+                self.conn.send_nowait(self.sent_logs.shrink(message))
+        except ConnectionClosed:
+            self.alive = False
 
     def deliver(self, message: dict[str, Any]) -> None:
         if not self.alive:

@@ -65,6 +65,12 @@ class Table:
     #: The parts of the last change's messages every reader shared (``protocol.event_log``):
     #: the next change's info is compared with it, not copied again when it is the same.
     shared: Any = field(default=None, repr=False, compare=False)
+    #: The info its readers were last shown (without the turn timers) and what it was made
+    #: of, kept while only the game moves (``Play.shared_table_info``).
+    shown_info: Any = field(default=None, repr=False, compare=False)
+    #: The views' events mark (``State.events_mark``) and each reading seat's own part of
+    #: the view at the last change: the next change makes an untouched seat's from it.
+    seat_views: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.seats:

@@ -60,3 +60,35 @@ def test_order_deck_stacks_then_shuffles_rest():
         order_deck(cards, ["7", "7"], seed=1, salt="x")
     with pytest.raises(ValueError):
         order_deck(cards, ["99"], seed=1, salt="x")
+
+
+def test_a_seats_view_is_made_from_its_last_only_when_nothing_of_its_own_changed():
+    """``public_events_since`` names the seats that got an event of their own; a view made by
+    ``private_view_since`` is the one ``private_view`` makes, and there is none when the seat
+    decides, or its game part changed, or the views' events start elsewhere now."""
+    from server.engine import get_game
+
+    state = get_game("prophets_gambit").new_state(5, {}, seed=3)
+    for seat in sorted(state.pending()):  # everyone bids; then one seat decides at a time
+        state.apply(seat, state.legal_actions(seat)[0])
+    asked = set(state.pending())
+    assert len(asked) == 1
+    idle = next(s for s in range(5) if s not in asked)
+    before = {s: state.private_view(s) for s in [*range(5), None]}
+    mark = state.events_mark()
+    assert state.public_events_since(mark) == ([], set())
+    for seat, view in before.items():
+        made = state.private_view_since(seat, view, [])
+        assert (made is view) == (seat not in asked), seat
+    # An event for one seat alone: that seat is named, the others see only the public one.
+    state.events.append({"e": "note", "to": [idle]})
+    state.events.append({"e": "table_talk"})
+    public, own = state.public_events_since(mark)
+    assert public == [{"e": "table_talk"}] and own == {idle}
+    other = next(s for s in range(5) if s not in asked and s != idle)
+    made = state.private_view_since(other, before[other], public)
+    assert made == state.private_view(other) and list(made) == list(state.private_view(other))
+    # A hand that changed is seen; an old mark (another game's log) is not one to build on.
+    state.hands[other].append("HMA")
+    assert state.private_view_since(other, before[other], public) is None
+    assert get_game("prophets_gambit").new_state(5, {}, seed=3).public_events_since(mark) is None

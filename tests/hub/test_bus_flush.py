@@ -4,6 +4,7 @@ gateway for many sessions (split when bigger than a NATS message), a hang-up kep
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -101,3 +102,70 @@ async def test_a_detached_hub_says_it_is_alive_no_more_and_reads_no_bans():
     await asyncio.sleep(0.05)
     beat.cancel()
     assert bus._sender.out == [] and store.reads == 1  # type: ignore[attr-defined]
+
+
+class _Nats:
+    async def publish(self, subject: str, payload: bytes) -> None:
+        pass
+
+
+class _Msg:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+
+async def test_a_sessions_frames_are_handled_in_the_bus_callback_in_order(hub):
+    """Once a bus session said hello, its frames are handled as the bus hands them over (no
+    task woken per frame); frames that come while earlier ones still wait in its queue wait
+    behind them; a session told goodbye ends."""
+    from protocol.codec import encode
+    from protocol.messages import PROTOCOL_VERSION
+
+    bus = HubBus(hub, "nats://test.invalid", "token")
+    bus.nc = _Nats()
+    bus._sender = wire.Sender(bus.nc.publish)
+    sent: list[tuple[int, bytes | None]] = []
+    bus._out.add = lambda gateway, item: sent.append(item)  # type: ignore[method-assign]
+
+    async def deliver(*events: list[Any]) -> None:
+        # (a coroutine that never waits: awaited, it runs through without a turn of the loop)
+        await bus._on_message(_Msg(wire.pack(["gw", list(events)])))
+
+    def pongs() -> list[int]:
+        from protocol.codec import FrameDecoder
+
+        decoder = FrameDecoder(1 << 20)
+        frames = [m for _, data in sent if data for m in decoder.feed(data)]
+        return [m["n"] for m in frames if m.get("t") == "pong"]
+
+    info = wire.pack({"peer": "test", "token": "token"})
+    hello = {"t": "hello", "v": PROTOCOL_VERSION, "identity": "SHA256:ada", "name": "Ada"}
+    # The hello and a ping in one message: both wait for the session's task; another ping
+    # comes before that task ran, so it waits behind them.
+    await deliver(
+        [wire.OPEN, 1, info], [wire.FRAMES, 1, encode(hello) + encode({"t": "ping", "n": 1})]
+    )
+    await deliver([wire.FRAMES, 1, encode({"t": "ping", "n": 2})])
+    assert pongs() == []
+    for _ in range(50):
+        await asyncio.sleep(0)
+        if pongs() == [1, 2]:
+            break
+    assert pongs() == [1, 2]
+    conn = bus.conns[("gw", 1)]
+    assert conn.on_message is not None
+    # Now a frame is answered within the callback that hands it over, split or not.
+    frame = encode({"t": "ping", "n": 3})
+    await deliver([wire.FRAMES, 1, frame[:3]])
+    await deliver([wire.FRAMES, 1, frame[3:] + encode({"t": "ping", "n": 4})])
+    assert pongs() == [1, 2, 3, 4]
+    # Bad frames until the hub says goodbye: the session ends.
+    bad = b"\x00\x00\x00\x01\xc1"
+    await deliver(*([wire.FRAMES, 1, bad] for _ in range(hub.config.max_bad_frames + 2)))
+    for _ in range(100):
+        await asyncio.sleep(0)
+        if ("gw", 1) not in bus.conns:
+            break
+    assert ("gw", 1) not in bus.conns
+    assert conn.on_message is None
+    assert any(data is None for _, data in sent)  # hung up

@@ -129,9 +129,9 @@ class ChipAuditor:
                 assert pot == 0, (table.id, table.status, pot)
         self.checks += 1
 
-    def table_changed(self, table) -> None:
+    def table_changed(self, table, **kw) -> None:
         self.audit()
-        self._table_changed(table)
+        self._table_changed(table, **kw)
 
     def settle(self, table) -> None:
         """Compare each account's gain with the engine's payouts for this table's stake."""

@@ -399,6 +399,10 @@ class FortunesState(State):
         seats."""
         return super().visible_events(seat, max(since, self.deal_events_from))
 
+    def view_events_start(self) -> int:
+        """Only this deal's events (see :meth:`visible_events`)."""
+        return self.deal_events_from
+
     def card_locations(self) -> dict[str, list[str]]:
         places: dict[str, list[str]] = {"set_aside": list(self.set_aside)}
         for s in range(4):
