@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from protocol.actions import Bid, Play
+from protocol.actions import ACTIONS, Bid, Draw, Play
 from protocol.codec import ProtocolError
 from server.engine import get_game
 
@@ -44,6 +44,18 @@ def test_values_are_frozen_and_equal_by_content():
     with pytest.raises(AttributeError):
         Play("W7").card = "W8"  # type: ignore[misc]
     assert len({Play("W7"), Play("W7"), Bid(0)}) == 2
+
+
+def test_the_engines_hand_out_each_value_once_made():
+    """``of``/``made`` give one shared value per class and field: equal to a fresh one, never
+    another class's (a Risk of a card is no Play of it), and every class has its own."""
+    assert Play.of("W7") is Play.made["W7"] is Play.of("W7") == Play("W7")
+    assert Draw.of() is Draw.of() == Draw()
+    assert Bid.of(3) == Bid(3) and Bid.of(3) != Play.of("W7")
+    assert len({id(cls.made) for cls in ACTIONS.values()}) == len(ACTIONS)
+    state = get_game("prophets_gambit").new_state(4, seed=3)
+    seat = min(state.pending())
+    assert all(a is type(a).made[a.card] for a in state.legal_actions(seat))
 
 
 @pytest.mark.parametrize(

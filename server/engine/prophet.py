@@ -24,6 +24,9 @@ from . import register
 from .base import Action, Ask, Game, OptionSpec, Outcome, State, tie_order
 from .rng import order_deck
 
+#: The actions the legal lists hand out, made once (``protocol.actions.Made``).
+_BID, _PLAY = Bid.made, Play.made
+
 SCHEDULES = ("ascending", "fixed", "descending", "down_up", "up_down")
 _SUIT_ORDER = {s: i for i, s in enumerate(FRENCH_SUITS)}
 _SUIT_NAMES = {"S": "Spade", "H": "Heart", "D": "Diamond", "C": "Club"}
@@ -192,11 +195,11 @@ class ProphetState(State):
             return []
         if self.phase == "bid":
             forbidden = self.forbidden_bid() if seat == self.dealer else None
-            return [Bid.of(b) for b in range(self.cards_this_round() + 1) if b != forbidden]
+            return [_BID[b] for b in range(self.cards_this_round() + 1) if b != forbidden]
         hand = self.hands[seat]
         led = self._led_suit()
         follow = [c for c in hand if c[1] == led] if led else None
-        return [Play.of(c) for c in (follow or hand)]
+        return [_PLAY[c] for c in (follow or hand)]
 
     def explain_illegal(self, seat: int, action: Action) -> str:
         kind = action.TYPE

@@ -43,6 +43,8 @@ from .tricks import (
 #: The betting options whose game is several deals, the deal passing clockwise.
 MULTI_DEAL = ("rubber", "target", "target_exact")
 _BET_ACTIONS = (Stay.of(), Raise.of(), Fold.of())
+#: The actions the legal lists hand out, made once (``protocol.actions.Made``).
+_BID, _PLAY = Bid.made, Play.made
 
 
 class FortunesState(State):
@@ -136,7 +138,7 @@ class FortunesState(State):
             if seat != self.turn:
                 return []
             cards = playable(self.hands[seat], self.led, self.stars_free)
-            return [Play.of(c) for c in cards]
+            return [_PLAY[c] for c in cards]
         if phase == "bet":
             if seat != self.turn:
                 return []
@@ -147,7 +149,7 @@ class FortunesState(State):
         if phase == "bid":
             if seat != self.turn:
                 return []
-            return [Bid.of(k) for k in range(self._most_bid(seat) + 1)]
+            return [_BID[k] for k in range(self._most_bid(seat) + 1)]
         if phase == "next_deal" and seat not in self.ready:
             return [NextDeal.of()]
         return []

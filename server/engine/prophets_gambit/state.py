@@ -47,6 +47,9 @@ from server.engine.rng import order_deck
 from .hands import best_hand, describe
 from .high_cards import HighCards
 
+#: The card actions the legal lists hand out, made once (``protocol.actions.Made``).
+_PLAY, _RISK, _DISCARD, _BID, _GIVE = Play.made, Risk.made, Discard.made, BidCard.made, Give.made
+
 HAND_SIZE = 6
 FINAL_HAND = 3
 
@@ -170,20 +173,20 @@ class PGState(HighCards, State):
         kind, info = ask
         hand = self.hands[seat]
         if kind == "turn":
-            out = [Play.of(c) for c in hand]
+            out = [_PLAY[c] for c in hand]
             if self.high_deck:
-                out += [Risk.of(c) for c in hand]
+                out += [_RISK[c] for c in hand]
             return out
         if kind in ("discard", "beast", "donjon"):
-            return [Discard.of(c) for c in hand]
+            return [_DISCARD[c] for c in hand]
         if kind == "bonus":
             return [Draw.of(), Pass.of()]
         if kind == "bid":
-            return [BidCard.of(c) for c in hand]
+            return [_BID[c] for c in hand]
         if kind == "fate":
             return [Replace.of(), Keep.of()]
         if kind in ("raven", "tempter"):
-            return [Give.of(c) for c in hand]
+            return [_GIVE[c] for c in hand]
         if kind in ("darklord", "marionette", "tempter_target"):
             return [Target.of(s) for s in info["targets"]]
         if kind == "darklord_pick":
@@ -193,7 +196,7 @@ class PGState(HighCards, State):
         if kind == "marionette_order":
             return [Highest.of(), Lowest.of()]
         if kind == "forced":
-            return [Play.of(c) for c in info["cards"]]
+            return [_PLAY[c] for c in info["cards"]]
         if kind == "execution":
             return [Kill.of(), Save.of()]
         raise AssertionError(f"unknown ask {kind!r}")
