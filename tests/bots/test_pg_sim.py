@@ -100,7 +100,7 @@ def test_played_out_by_the_heuristic_a_deal_ends_at_the_reveal():
         d.play_out()
         assert d.phase == sim.OVER and sorted(d.scores) == list(range(n))
         assert before.phase == sim.BID and before.scores is None  # a copy is its own deal
-        assert 0.0 <= d.value(0) <= 1.1
+        assert 0.0 <= d.value(0, 0.1) <= 1.1
 
 
 def test_hand_keys_order_as_the_engine():

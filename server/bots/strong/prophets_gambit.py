@@ -15,6 +15,7 @@ from server.engine.prophets_gambit.state import PGState
 
 from ..base import register_bot
 from ..prophets_gambit import ProphetsGambitBot, potential, without
+from . import pg_sim
 from .pg_world import sample_world, shared_candidates
 from .search import StrongBot
 
@@ -27,6 +28,8 @@ KEEP_RISKS = 2
 ROLLOUT_EXECUTION_SAMPLES = 8
 #: Whether a decision's worlds share candidate hands drawn once (more worlds in the budget).
 SHARE_CANDIDATES = True
+#: Whether the rollouts play on the fast deal (:mod:`.pg_sim`) instead of the engine.
+FAST = True
 
 
 @register_bot("prophets_gambit", "strong")
@@ -68,6 +71,21 @@ class StrongProphetsGambitBot(StrongBot):
             # Weighing a candidate hand costs more than a rollout: once per decision.
             self._shared_view, self._shared = view, shared_candidates(view, rng)
         return sample_world(self.game, view, rng, self._shared if SHARE_CANDIDATES else None)
+
+    def try_actions(
+        self, world: Any, seat: int, actions: list[dict[str, Any]], rollout_seed: int
+    ) -> list[float]:
+        if not FAST:
+            return super().try_actions(world, seat, actions, rollout_seed)
+        base = pg_sim.Sim.of_state(world, self.rng)
+        row = []
+        for action in actions:
+            trial = base.copy()
+            trial.rng = trial.deal_rng = random.Random(rollout_seed)
+            trial.apply(seat, pg_sim.action_of(action))
+            trial.play_out(ROLLOUT_EXECUTION_SAMPLES)
+            row.append(trial.value(seat, PLACE_WEIGHT))
+        return row
 
     def rollout(self, world: PGState, seat: int, rng: random.Random) -> float:
         state: Any = world
