@@ -70,7 +70,8 @@ class StrongProphetsGambitBot(StrongBot):
         if SHARE_CANDIDATES and self._shared_view is not view:
             # Weighing a candidate hand costs more than a rollout: once per decision.
             self._shared_view, self._shared = view, shared_candidates(view, rng)
-        return sample_world(self.game, view, rng, self._shared if SHARE_CANDIDATES else None)
+        shared = self._shared if SHARE_CANDIDATES else None
+        return sample_world(self.game, view, rng, shared, engine=not FAST)
 
     def try_actions(
         self, world: Any, seat: int, actions: list[dict[str, Any]], rollout_seed: int
