@@ -8,7 +8,10 @@ world, tries each candidate action and plays the rest out on the world with the 
 in every seat (the rollout policy). Every action meets the same worlds and the same random
 numbers, so the comparison measures the action, not the luck of the sample. The heuristic's
 own choice stands unless another beats it by ``deviate_z`` standard errors: a few dozen worlds
-find a "better" action by luck alone, and such deviations lost more than they won.
+find a "better" action by luck alone, and such deviations lost more than they won. A game may
+race the actions (``race_z``): one trailing the leader by that many standard errors is tried
+no more, so the worlds left go to the close ones. A game with a fast deal of its own plays
+the rollouts there (:meth:`StrongBot.try_actions`).
 
 The budget is time (``think_ms``, the server's ``--bot-think-ms``) or, for tests and
 benchmarks that must repeat exactly, a number of worlds (``iterations``): then the choice
