@@ -758,13 +758,3 @@ def action_of(action: dict[str, Any]) -> tuple[str, Any]:
     if "seat" in action:
         return (action["type"], action["seat"])
     return (action["type"], None)
-
-
-def engine_action(action: tuple[str, Any]) -> dict[str, Any]:
-    """A sim action as the engine takes it."""
-    t, arg = action
-    if t == "target":
-        return {"type": t, "seat": arg}
-    if arg is None:
-        return {"type": t}
-    return {"type": t, "card": CODE[arg]}
