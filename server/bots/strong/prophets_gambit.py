@@ -7,7 +7,7 @@ integers, about three times the engine's pace: 150–200 worlds a decision, not 
 result is a win (1) plus a little for a better place (the pot goes to the winner alone, the
 place only breaks near-ties). Every legal action is searched; one that trails the leader by
 ``race_z`` standard errors is dropped (the worlds go to the close ones), and the heuristic's
-choice stands unless the best beats it by ``deviate_z`` (docs/benchmarks.md, 2026-12-03 22:15:
+choice stands unless the best beats it by ``deviate_z`` (docs/benchmarks.md, 2026-12-03 21:45:
 free argmax over every action loses to the heuristic even at 400 worlds a decision).
 """
 
