@@ -110,3 +110,19 @@ def test_iterations_mode_repeats_exactly():
     two = play("prophet", players, options, ["strong"] + ["heuristic"] * 3, "rep", 3, record)
     assert one.history == two.history
     assert worlds == first and max(first) == 3
+
+
+def test_the_race_drops_only_clearly_trailing_actions():
+    """``race_z``: an action that trails the leader by more standard errors of the paired
+    difference is searched no more; a close one, and the heuristic's, stay."""
+    bot = make_bot("prophets_gambit", "strong", seed=0, iterations=1)
+    rng = random.Random(3)
+    base = [rng.random() for _ in range(40)]
+    values = [
+        [b + 0.3 for b in base],  # the leader
+        [b + 0.3 + (0.1 if i % 2 else -0.1) for i, b in enumerate(base)],  # level with it
+        list(base),  # far behind: dropped
+        [b - 0.2 for b in base],  # far behind, but the heuristic's choice: kept
+    ]
+    assert bot._race([0, 1, 2, 3], values, anchor=3) == [0, 1, 3]
+    assert bot._race([0, 1, 2, 3], values, anchor=None) == [0, 1]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import random
+from types import SimpleNamespace
 from typing import Any
 
 from protocol.cards import TAROKKA_COMMON, TAROKKA_HIGH
@@ -224,9 +225,12 @@ def sample_world(
     view: dict[str, Any],
     rng: random.Random,
     shared: dict[int, Candidates] | None = None,
+    engine: bool = True,
 ) -> PGState | None:
     """A state consistent with ``view``; None when the counts cannot be met. ``shared``:
-    candidate hands drawn once for the decision (:func:`shared_candidates`)."""
+    candidate hands drawn once for the decision (:func:`shared_candidates`). ``engine``
+    False: the same places on a plain namespace, not an engine state (for the fast deal,
+    :meth:`.pg_sim.Sim.of_state`, which reads only them)."""
     n, me = view["players"], view["seat"]
     ask = view["ask"] or {}
     kind = ask.get("kind")
@@ -299,8 +303,11 @@ def sample_world(
     if len(placed) != len(set(placed)):
         return None  # the view's history was read wrongly somewhere: draw no such world
 
-    # The engine deals a legal start from a stacked deck; the view's places are set on it.
-    world = game.new_state(n, view["options"], dealer=view["dealer"], seed=rng.getrandbits(32))
+    if engine:
+        # The engine deals a legal start from a stacked deck; the view's places are set on it.
+        world = game.new_state(n, view["options"], dealer=view["dealer"], seed=rng.getrandbits(32))
+    else:
+        world = SimpleNamespace(num_players=n, dealer=view["dealer"])
     world.focus = view["focus"]
     world.killed = view["killed"]
     world.fates = fates

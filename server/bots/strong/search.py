@@ -8,7 +8,10 @@ world, tries each candidate action and plays the rest out on the world with the 
 in every seat (the rollout policy). Every action meets the same worlds and the same random
 numbers, so the comparison measures the action, not the luck of the sample. The heuristic's
 own choice stands unless another beats it by ``deviate_z`` standard errors: a few dozen worlds
-find a "better" action by luck alone, and such deviations lost more than they won.
+find a "better" action by luck alone, and such deviations lost more than they won. A game may
+race the actions (``race_z``): one trailing the leader by that many standard errors is tried
+no more, so the worlds left go to the close ones. A game with a fast deal of its own plays
+the rollouts there (:meth:`StrongBot.try_actions`).
 
 The budget is time (``think_ms``, the server's ``--bot-think-ms``) or, for tests and
 benchmarks that must repeat exactly, a number of worlds (``iterations``): then the choice
@@ -35,6 +38,9 @@ DEFAULT_THINK_MS = 200.0
 MIN_WORLDS = 12
 #: How many standard errors ahead of every other action the best one must be to stop early.
 CLEAR_LEAD = 3.0
+#: Worlds before the first race (``race_z``), and how often it is run after that.
+RACE_FIRST = 16
+RACE_EVERY = 8
 #: Failed samples (a world that cannot reproduce the view) before giving up on a decision.
 MAX_FAILURES = 40
 
@@ -45,6 +51,9 @@ class StrongBot(Bot):
     game_name = ""
     #: Standard errors by which a searched action must beat the heuristic's (0: any lead).
     deviate_z = 0.0
+    #: Standard errors by which an action may trail the leader before it is searched no more
+    #: (0: every action meets every world).
+    race_z = 0.0
     #: The clock the budget is measured on: wall time; a benchmark on a loaded machine may
     #: set ``time.process_time`` (the process's own CPU time, as on an unloaded core).
     clock = staticmethod(time.perf_counter)
@@ -82,6 +91,20 @@ class StrongBot(Bot):
     def rollout(self, world: State, seat: int, rng: random.Random) -> float:
         """Play ``world`` on to the point that decides ``seat``'s result; return that result."""
 
+    def try_actions(
+        self, world: State, seat: int, actions: list[dict[str, Any]], rollout_seed: int
+    ) -> list[float]:
+        """Each action taken in a copy of ``world`` and played out (:meth:`rollout`, its
+        random numbers seeded by ``rollout_seed``): ``seat``'s results. A game with a fast
+        deal of its own plays them there instead of on the engine."""
+        snap = world.snapshot()
+        row = []
+        for action in actions:
+            trial = self.game.restore(snap)
+            trial.apply(seat, action)
+            row.append(self.rollout(trial, seat, random.Random(rollout_seed)))
+        return row
+
     # --- the search ------------------------------------------------------------------------
 
     def decide(self, view: dict[str, Any]) -> dict[str, Any]:
@@ -106,7 +129,9 @@ class StrongBot(Bot):
         legal = [legal[i] for i in keep]
         deadline = None if self.iterations is not None else start + self.think_ms / 1000
         values: list[list[float]] = [[] for _ in legal]
-        failures = 0
+        anchor = legal.index(prior) if prior in legal else None
+        alive = list(range(len(legal)))  # the actions still searched (see ``race_z``)
+        failures = worlds = 0
         while True:
             world = self.sample_world(view, self.rng)
             if world is None:
@@ -114,22 +139,18 @@ class StrongBot(Bot):
                 if failures >= MAX_FAILURES or (deadline and self.clock() > deadline):
                     break
                 continue
-            snap = world.snapshot()
             # Every action's rollout draws the same random numbers (common random numbers):
             # the rollouts then differ by the action more than by luck.
-            rollout_seed = self.rng.getrandbits(32)
-            row = []
-            for action in legal:
-                trial = self.game.restore(snap)
-                trial.apply(seat, action)
-                row.append(self.rollout(trial, seat, random.Random(rollout_seed)))
-            for i, value in enumerate(row):
+            row = self.try_actions(world, seat, [legal[i] for i in alive], self.rng.getrandbits(32))
+            for i, value in zip(alive, row, strict=True):
                 values[i].append(value)
-            worlds = len(values[0])
+            worlds += 1
+            if self.race_z and worlds >= RACE_FIRST and worlds % RACE_EVERY == 0:
+                alive = self._race(alive, values, anchor)
             if self.iterations is not None:
                 if worlds >= self.iterations:
                     break
-            elif self._clear(values):
+            elif len(alive) == 1 or self._clear([values[i] for i in alive]):
                 break
             else:
                 # Stop before a world that would end past the deadline (judged by the mean
@@ -137,18 +158,36 @@ class StrongBot(Bot):
                 now = self.clock()
                 if now + (now - start) / worlds >= deadline:
                     break
-        self.last_worlds = len(values[0])
-        if not self.last_worlds:
+        self.last_worlds = worlds
+        if not worlds:
             return prior
-        means = [sum(v) / len(v) for v in values]
-        top = max(means)
+        means = {i: sum(values[i]) / len(values[i]) for i in alive}
+        top = max(means.values())
         # Ties (within a hair) go to the heuristic's choice, else to the first listed.
-        best = [i for i, m in enumerate(means) if m >= top - 1e-9]
-        if prior in legal:
-            anchor = legal.index(prior)
-            if anchor in best or not self._beats(values[best[0]], values[anchor]):
-                return prior
+        best = [i for i in alive if means[i] >= top - 1e-9]
+        if anchor is not None and (
+            anchor in best or not self._beats(values[best[0]], values[anchor])
+        ):
+            return prior
         return legal[best[0]]
+
+    def _race(self, alive: list[int], values: list[list[float]], anchor: int | None) -> list[int]:
+        """Drop the actions that trail the leader by ``race_z`` standard errors of the paired
+        difference (never the heuristic's, which the winner must beat in the end): the
+        worlds left go to the close ones."""
+        worlds = len(values[alive[0]])
+        lead = max(alive, key=lambda i: sum(values[i]))
+        keep = []
+        for i in alive:
+            if i in (lead, anchor):
+                keep.append(i)
+                continue
+            diffs = [a - b for a, b in zip(values[i], values[lead], strict=True)]
+            mean = sum(diffs) / worlds
+            var = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
+            if mean >= -self.race_z * math.sqrt(var / worlds):
+                keep.append(i)
+        return keep
 
     def _beats(self, mine: list[float], theirs: list[float]) -> bool:
         """Whether ``mine`` leads ``theirs`` by ``deviate_z`` standard errors of the paired
