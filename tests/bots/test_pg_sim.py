@@ -79,8 +79,9 @@ def test_random_deals_agree_with_the_engine_step_by_step():
             if kind in EXACT and len(view["legal"]) > 1:
                 exact += 1
                 assert d.choose(seat) == sim.action_of(bot.choose(view)), (g, kind)
-            action = rng.choice(view["legal"]) if rng.random() < random_share else bot.choose(view)
-            if action["type"] == "risk" and state.high_deck:
+            legal = state.legal_actions(seat)
+            action = rng.choice(legal) if rng.random() < random_share else bot.choose(view)
+            if action.TYPE == "risk" and state.high_deck:
                 highs.add(state.high_deck[-1])
             state.apply(seat, action)
             d.apply(seat, sim.action_of(action))

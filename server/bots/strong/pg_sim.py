@@ -21,6 +21,7 @@ import random
 from itertools import combinations
 from typing import Any
 
+from protocol.actions import Action
 from protocol.cards import TAROKKA_COMMON
 from server.bots import prophets_gambit as heuristic
 from server.engine.base import tie_order
@@ -751,10 +752,11 @@ def _ask_of(kind: str, info: dict[str, Any]) -> tuple[str, Any]:
     return (kind, None)
 
 
-def action_of(action: dict[str, Any]) -> tuple[str, Any]:
+def action_of(action: Action) -> tuple[str, Any]:
     """An engine action as the sim takes it."""
-    if "card" in action:
-        return (action["type"], INDEX[action["card"]])
-    if "seat" in action:
-        return (action["type"], action["seat"])
-    return (action["type"], None)
+    field = action.FIELD
+    if field == "card":
+        return (action.TYPE, INDEX[action.card])  # type: ignore[attr-defined]
+    if field == "seat":
+        return (action.TYPE, action.seat)  # type: ignore[attr-defined]
+    return (action.TYPE, None)

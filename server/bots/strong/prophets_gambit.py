@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from protocol.actions import Action
 from server.engine.prophets_gambit.state import PGState
 
 from ..base import register_bot
@@ -81,7 +82,7 @@ class StrongProphetsGambitBot(StrongBot):
         return sample_world(self.game, view, rng, shared, engine=not FAST)
 
     def try_actions(
-        self, world: Any, seat: int, actions: list[dict[str, Any]], rollout_seed: int
+        self, world: Any, seat: int, actions: list[Action], rollout_seed: int
     ) -> list[float]:
         if not FAST:
             return super().try_actions(world, seat, actions, rollout_seed)

@@ -92,7 +92,7 @@ class StrongBot(Bot):
         """Play ``world`` on to the point that decides ``seat``'s result; return that result."""
 
     def try_actions(
-        self, world: State, seat: int, actions: list[dict[str, Any]], rollout_seed: int
+        self, world: State, seat: int, actions: list[Action], rollout_seed: int
     ) -> list[float]:
         """Each action taken in a copy of ``world`` and played out (:meth:`rollout`, its
         random numbers seeded by ``rollout_seed``): ``seat``'s results. A game with a fast
