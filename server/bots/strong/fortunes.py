@@ -32,7 +32,7 @@ from ..base import register_bot
 from ..fortunes import FortunesBot, Table
 from . import fortunes_sim as sim
 from .hidden import deal_hidden
-from .search import StrongBot
+from .search import StrongBot, paired
 
 #: The margin (team points) at which a deal counts as about surely won or lost.
 MARGIN_SCALE = 30.0
@@ -179,20 +179,6 @@ def _met(values: list[float | None]) -> int:
     return sum(v is not None for v in values)
 
 
-def _paired(mine: list[float | None], theirs: list[float | None]) -> tuple[float, float]:
-    """Mean and standard error of the paired difference ``mine - theirs`` over the worlds
-    both cards met (one may have joined late, or been dropped)."""
-    diffs = [a - b for a, b in zip(mine, theirs, strict=True) if a is not None and b is not None]
-    n = len(diffs)
-    if not n:
-        return 0.0, math.inf
-    mean = sum(diffs) / n
-    if n < 2:
-        return mean, math.inf
-    var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
-    return mean, math.sqrt(var / n)
-
-
 @register_bot("fortunes", "strong")
 class StrongFortunesBot(StrongBot):
     """Samples the hidden hands, plays every card out, keeps the best for its partnership."""
@@ -271,7 +257,7 @@ class StrongFortunesBot(StrongBot):
         best = max(alive, key=lambda i: (_mean(values[i]), i == anchor))
         if best == anchor:
             return prior
-        mean, se = _paired(values[best], values[anchor])
+        mean, se = paired(values[best], values[anchor])
         if mean > self.deviate_z * se:
             return legal[best]
         return prior
@@ -321,12 +307,12 @@ class StrongFortunesBot(StrongBot):
             if i in (lead, anchor):
                 keep.append(i)
                 continue
-            mean, se = _paired(values[i], values[lead])
+            mean, se = paired(values[i], values[lead])
             if _met(values[i]) < RACE_FIRST or mean >= -DROP_Z * se:
                 keep.append(i)
         if len(keep) == 2 and anchor in keep and lead != anchor:
             # Only the leader and the heuristic's card are left, and the leader clearly wins.
-            mean, se = _paired(values[lead], values[anchor])
+            mean, se = paired(values[lead], values[anchor])
             if mean > DROP_Z * se:
                 return [lead]
         return keep

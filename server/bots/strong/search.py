@@ -45,6 +45,21 @@ RACE_EVERY = 8
 MAX_FAILURES = 40
 
 
+def paired(mine: list[float | None], theirs: list[float | None]) -> tuple[float, float]:
+    """Mean and standard error of the paired difference ``mine - theirs`` over the worlds
+    both actions met (None: one was not played out in that world); the error is infinite
+    below two worlds."""
+    diffs = [a - b for a, b in zip(mine, theirs, strict=True) if a is not None and b is not None]
+    n = len(diffs)
+    if not n:
+        return 0.0, math.inf
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
 class StrongBot(Bot):
     """PIMC over sampled worlds; subclasses say how to sample, roll out and score a world."""
 
@@ -175,17 +190,14 @@ class StrongBot(Bot):
         """Drop the actions that trail the leader by ``race_z`` standard errors of the paired
         difference (never the heuristic's, which the winner must beat in the end): the
         worlds left go to the close ones."""
-        worlds = len(values[alive[0]])
         lead = max(alive, key=lambda i: sum(values[i]))
         keep = []
         for i in alive:
             if i in (lead, anchor):
                 keep.append(i)
                 continue
-            diffs = [a - b for a, b in zip(values[i], values[lead], strict=True)]
-            mean = sum(diffs) / worlds
-            var = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
-            if mean >= -self.race_z * math.sqrt(var / worlds):
+            mean, se = paired(values[i], values[lead])
+            if mean >= -self.race_z * se:
                 keep.append(i)
         return keep
 
@@ -198,10 +210,8 @@ class StrongBot(Bot):
         worlds = len(mine)
         if worlds < 2:
             return False
-        diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
-        mean = sum(diffs) / worlds
-        var = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
-        return mean > self.deviate_z * math.sqrt(var / worlds)
+        mean, se = paired(mine, theirs)
+        return mean > self.deviate_z * se
 
     @staticmethod
     def _clear(values: list[list[float]]) -> bool:
@@ -215,13 +225,11 @@ class StrongBot(Bot):
         for i, other in enumerate(values):
             if i == best:
                 continue
-            diffs = [a - b for a, b in zip(values[best], other, strict=True)]
-            mean = sum(diffs) / worlds
-            var = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
-            if var == 0:
+            mean, se = paired(values[best], other)
+            if se == 0:
                 if mean <= 0:
                     return False
                 continue
-            if mean < CLEAR_LEAD * math.sqrt(var / worlds):
+            if mean < CLEAR_LEAD * se:
                 return False
         return True
