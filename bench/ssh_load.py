@@ -77,11 +77,14 @@ import tempfile
 import time
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+if TYPE_CHECKING:
+    from protocol.actions import Action
 
 TABLE_SIZE = 5
 ANSI = re.compile(r"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
@@ -150,7 +153,7 @@ class ServerProbe:
         self.wall_mark = 0.0
         original = hub.play.apply_action
 
-        def apply_action(table: Any, seat: int, action: dict[str, Any]) -> None:
+        def apply_action(table: Any, seat: int, action: Action) -> None:
             # What each seat sees before and after: a seat whose view the action leaves as it
             # was has nothing new to draw, so no frame of theirs is waited for. (The clock
             # starts after the bench's own look at the views before, which the hub does not do.)
@@ -308,7 +311,7 @@ class ServerProbe:
         self,
         table: Any,
         when: float,
-        what: dict[str, Any] | None = None,
+        what: Action | None = None,
         changed: set[int] | None = None,
     ) -> None:
         if not self.window:
@@ -321,7 +324,7 @@ class ServerProbe:
         self.next_id += 1
         self.open[action] = (when, set(sessions), [when])
         state = table.state
-        self.kinds[action] = (what or {}).get("type", "?") + (
+        self.kinds[action] = (what.TYPE if what is not None else "?") + (
             " (ends the deal)" if state is not None and state.is_over else ""
         )
         self.events.append((when, table.id, self.kinds[action]))

@@ -205,7 +205,7 @@ class Metrics(MetricsEndpoint):
 
     # --- hooks -----------------------------------------------------------------------------
 
-    def _action(self, table: Any, seat: int, action: dict[str, Any]) -> None:
+    def _action(self, table: Any, seat: int, action: Any) -> None:
         self.actions += 1
         if self.host is None:
             return
