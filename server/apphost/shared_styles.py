@@ -1,0 +1,160 @@
+"""Which CSS rules apply to a widget, worked out once for every app of the process.
+
+Textual applies its stylesheet to every node as it is mounted, and to every node of a
+screen again when the screen is shown: for each rule whose last selector could name the node,
+it walks the node's path from the app down and checks the selectors, then picks the winning
+value of every style. Its cache of the answer lives for one ``update_nodes`` call, keyed by
+the node's *parent object*; a new app (a new player) works the same answers out again for
+the same widgets at the same places: a third of starting a player's app went here.
+
+The answer depends only on the rules (the same rule objects, in the same order: the parsed
+CSS is shared by the process, :mod:`.textual_patches`) and, for each node on the path from
+the app to the node, on what a selector can test: its class (type names and the pseudo
+classes it knows), its id, its CSS classes and whether it has each pseudo class the rules
+that could apply name. Here the answer (the ``RulesMap``, which Textual shares between nodes
+too and nothing mutates) is kept for the process under that key; a miss runs Textual's own
+``Stylesheet.apply``. A node whose rules test pseudo classes that depend on its siblings
+(``:first-child``, ``:odd``, …) or on the focus of its children (``:focus-within``, which
+Textual also leaves out of its cache) is always worked out by Textual.
+
+Private Textual names read: ``Stylesheet.rules``, ``Stylesheet.rules_map``,
+``Stylesheet.replace_rules``, ``Stylesheet._process_component_classes``,
+``Stylesheet._EXCLUDE_PSEUDO_CLASSES_FROM_CACHE``, ``DOMNode._id``, ``DOMNode._classes``,
+``DOMNode._selector_names``, ``DOMNode._PSEUDO_CLASSES``, ``DOMNode.css_path_nodes`` and the
+flags ``apply`` sets (``_has_hover_style``, ``_has_focus_within``, ``_has_order_style``,
+``_has_odd_or_even``). Replaced: ``Stylesheet.apply``. Guarded by
+``tests/tui/test_shared_styles.py``, which compares the styles of every node of real screens
+with Textual's own ``apply``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from textual.css.model import SelectorType
+from textual.css.stylesheet import Stylesheet
+from textual.dom import DOMNode
+
+#: Textual's own ``Stylesheet.apply``, which does the work on a miss.
+TEXTUALS = Stylesheet.apply
+
+#: Pseudo classes Textual keeps out of its own cache (they depend on siblings or children).
+_UNCACHED = frozenset(Stylesheet._EXCLUDE_PSEUDO_CLASSES_FROM_CACHE)
+_ORDER = frozenset({"first-of-type", "last-of-type", "first-child", "last-child", "empty"})
+
+#: Most answers (and rule lists) kept; a Gambit app has a few hundred distinct nodes.
+ANSWERS = 8192
+RULE_LISTS = 32
+
+#: A number for every distinct list of rule objects, with the list (kept alive, so that the
+#: ids in the key cannot be reused by new rules).
+_rule_lists: dict[tuple[int, ...], tuple[int, list[Any]]] = {}
+_numbers = itertools.count()
+#: (rules, node class, id, classes) -> (rule ids, pseudo classes named, flags, cacheable)
+_candidates: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+#: the key of a node's path -> its rules map (None: no rule applies, Textual sets nothing)
+_answers: dict[tuple[Any, ...], dict[str, Any] | None] = {}
+_NOTHING = object()
+
+
+def _rules_number(sheet: Stylesheet) -> int:
+    """The number of ``sheet``'s current list of rules (the same for every app whose CSS
+    parsed to the same rule objects in the same order)."""
+    rules = sheet.rules
+    memo = sheet.__dict__.get("_gambit_rules_number")
+    if memo is not None and memo[0] is rules:
+        return memo[1]
+    key = tuple(map(id, rules))
+    entry = _rule_lists.get(key)
+    if entry is None:
+        if len(_rule_lists) >= RULE_LISTS:
+            del _rule_lists[next(iter(_rule_lists))]
+        entry = _rule_lists[key] = (next(_numbers), list(rules))
+    sheet._gambit_rules_number = (rules, entry[0])  # type: ignore[attr-defined]
+    return entry[0]
+
+
+def _candidates_of(sheet: Stylesheet, number: int, node: DOMNode) -> tuple[Any, ...]:
+    """What Textual's ``apply`` finds before it checks a selector: the rules whose last
+    selector could name ``node``, the pseudo classes they test, and the flags it sets."""
+    key = (number, type(node), node._id, frozenset(node._classes))
+    found = _candidates.get(key)
+    if found is None:
+        rules_map = sheet.rules_map
+        names = rules_map.keys() & node._selector_names
+        limit = {rule for name in names for rule in rules_map[name]}
+        rules = [rule for rule in sheet.rules if rule in limit]
+        pseudo = set().union(*[rule.pseudo_classes for rule in rules])
+        flags = (
+            "hover" in pseudo,
+            "focus-within" in pseudo,
+            not pseudo.isdisjoint(_ORDER),
+            "odd" in pseudo or "even" in pseudo,
+        )
+        ids = frozenset(
+            selector.name
+            for rule in rules
+            for selector_set in rule.selector_set
+            for selector in selector_set.selectors
+            if selector.type == SelectorType.ID
+        )
+        found = (tuple(sorted(pseudo)), flags, pseudo.isdisjoint(_UNCACHED), ids)
+        if len(_candidates) >= ANSWERS:
+            del _candidates[next(iter(_candidates))]
+        _candidates[key] = found
+    return found
+
+
+def _path_key(
+    number: int, node: DOMNode, pseudo: tuple[str, ...], ids: frozenset[str]
+) -> tuple[Any, ...]:
+    """All a selector of the candidate rules can test on the path from the app to ``node``."""
+    key: list[Any] = [number]
+    for path_node in node.css_path_nodes:
+        checks = path_node._PSEUDO_CLASSES
+        node_id = path_node._id
+        key.append(type(path_node))
+        key.append(node_id if node_id in ids else None)
+        key.append(frozenset(path_node._classes))
+        key.append(tuple(name for name in pseudo if name in checks and checks[name](path_node)))
+    return tuple(key)
+
+
+def apply_shared(
+    self: Stylesheet,
+    node: DOMNode,
+    *,
+    animate: bool = False,
+    cache: dict[tuple[Any, ...], Any] | None = None,
+) -> None:
+    """``Stylesheet.apply``, with the answer shared by every app of the process."""
+    number = _rules_number(self)
+    pseudo, flags, cacheable, ids = _candidates_of(self, number, node)
+    if not cacheable:
+        TEXTUALS(self, node, animate=animate, cache=cache)
+        return
+    key = _path_key(number, node, pseudo, ids)
+    answer = _answers.get(key, _NOTHING)
+    if answer is _NOTHING:
+        caught: dict[tuple[Any, ...], Any] = {}
+        TEXTUALS(self, node, animate=animate, cache=caught)
+        answer = next(iter(caught.values()), None)
+        if len(_answers) >= ANSWERS:
+            del _answers[next(iter(_answers))]
+        _answers[key] = answer
+        return
+    (
+        node._has_hover_style,
+        node._has_focus_within,
+        node._has_order_style,
+        node._has_odd_or_even,
+    ) = flags
+    if answer is not None:
+        self.replace_rules(node, answer, animate=animate)  # type: ignore[arg-type]
+    self._process_component_classes(node)
+
+
+def apply() -> None:
+    """Install :func:`apply_shared` for every stylesheet in the process (idempotent)."""
+    Stylesheet.apply = apply_shared  # type: ignore[method-assign]
