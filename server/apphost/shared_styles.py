@@ -5,15 +5,21 @@ screen again when the screen is shown: for each rule whose last selector could n
 it walks the node's path from the app down and checks the selectors, then picks the winning
 value of every style. Its cache of the answer lives for one ``update_nodes`` call, keyed by
 the node's *parent object*; a new app (a new player) works the same answers out again for
-the same widgets at the same places: a third of starting a player's app went here.
+the same widgets at the same places: a third of starting a player's app went here (and as
+much again on making the same styles anew for widgets that had them).
 
 The answer depends only on the rules (the same rule objects, in the same order: the parsed
 CSS is shared by the process, :mod:`.textual_patches`) and, for each node on the path from
-the app to the node, on what a selector can test: its class (type names and the pseudo
-classes it knows), its id, its CSS classes and whether it has each pseudo class the rules
-that could apply name. Here the answer (the ``RulesMap``, which Textual shares between nodes
+the app to the node, on what a selector of those rules can test: its class (type names and
+the pseudo classes it knows), the ids and CSS classes the rules name, and whether it has each
+pseudo class they name. Here the answer (the ``RulesMap``, which Textual shares between nodes
 too and nothing mutates) is kept for the process under that key; a miss runs Textual's own
-``Stylesheet.apply``. A node whose rules test pseudo classes that depend on its siblings
+``Stylesheet.apply``. A node given the same answer again (a screen's styles are applied to
+all its nodes when it is shown, and again when the screen's size classes change) keeps its
+styles: Textual would set every rule to the value it has and make its parts' styles again,
+equal to those they have (it refreshes the node only if they differ).
+
+A node whose rules test pseudo classes that depend on its siblings
 (``:first-child``, ``:odd``, …) or on the focus of its children (``:focus-within``, which
 Textual also leaves out of its cache) is always worked out by Textual.
 
@@ -76,8 +82,10 @@ def _rules_number(sheet: Stylesheet) -> int:
 
 
 def _candidates_of(sheet: Stylesheet, number: int, node: DOMNode) -> tuple[Any, ...]:
-    """What Textual's ``apply`` finds before it checks a selector: the rules whose last
-    selector could name ``node``, the pseudo classes they test, and the flags it sets."""
+    """What Textual's ``apply`` finds before it checks a selector (the rules whose last
+    selector could name ``node``, the flags it sets), and what those rules can test: the
+    pseudo classes they name (of the node; of its ancestors, those of selectors before the
+    last), the ids they name, and whether Textual would cache the answer."""
     key = (number, type(node), node._id, frozenset(node._classes))
     found = _candidates.get(key)
     if found is None:
@@ -92,14 +100,32 @@ def _candidates_of(sheet: Stylesheet, number: int, node: DOMNode) -> tuple[Any, 
             not pseudo.isdisjoint(_ORDER),
             "odd" in pseudo or "even" in pseudo,
         )
+        selectors = [selector_set.selectors for rule in rules for selector_set in rule.selector_set]
         ids = frozenset(
             selector.name
-            for rule in rules
-            for selector_set in rule.selector_set
-            for selector in selector_set.selectors
+            for chain in selectors
+            for selector in chain
             if selector.type == SelectorType.ID
         )
-        found = (tuple(sorted(pseudo)), flags, pseudo.isdisjoint(_UNCACHED), ids)
+        classes = frozenset(
+            selector.name
+            for chain in selectors
+            for selector in chain
+            if selector.type == SelectorType.CLASS
+        )
+        # A selector before the last one tests an ancestor (or, joined to the last one
+        # without a space, the node itself: its pseudo classes are in ``pseudo`` too).
+        above = set().union(
+            *[selector.pseudo_classes for chain in selectors for selector in chain[:-1]]
+        )
+        found = (
+            tuple(sorted(pseudo)),
+            tuple(sorted(above)),
+            flags,
+            pseudo.isdisjoint(_UNCACHED),
+            ids,
+            classes,
+        )
         if len(_candidates) >= ANSWERS:
             del _candidates[next(iter(_candidates))]
         _candidates[key] = found
@@ -107,7 +133,12 @@ def _candidates_of(sheet: Stylesheet, number: int, node: DOMNode) -> tuple[Any, 
 
 
 def _path_key(
-    number: int, node: DOMNode, pseudo: tuple[str, ...], ids: frozenset[str]
+    number: int,
+    node: DOMNode,
+    pseudo: tuple[str, ...],
+    above: tuple[str, ...],
+    ids: frozenset[str],
+    classes: frozenset[str],
 ) -> tuple[Any, ...]:
     """All a selector of the candidate rules can test on the path from the app to ``node``."""
     key: list[Any] = [number]
@@ -116,8 +147,10 @@ def _path_key(
         node_id = path_node._id
         key.append(type(path_node))
         key.append(node_id if node_id in ids else None)
-        key.append(frozenset(path_node._classes))
-        key.append(tuple(name for name in pseudo if name in checks and checks[name](path_node)))
+        key.append(classes.intersection(path_node._classes))
+        tested = pseudo if path_node is node else above
+        if tested:
+            key.append(tuple(name for name in tested if name in checks and checks[name](path_node)))
     return tuple(key)
 
 
@@ -130,11 +163,12 @@ def apply_shared(
 ) -> None:
     """``Stylesheet.apply``, with the answer shared by every app of the process."""
     number = _rules_number(self)
-    pseudo, flags, cacheable, ids = _candidates_of(self, number, node)
+    pseudo, above, flags, cacheable, ids, classes = _candidates_of(self, number, node)
     if not cacheable:
+        node.__dict__.pop("_gambit_styles", None)
         TEXTUALS(self, node, animate=animate, cache=cache)
         return
-    key = _path_key(number, node, pseudo, ids)
+    key = _path_key(number, node, pseudo, above, ids, classes)
     answer = _answers.get(key, _NOTHING)
     if answer is _NOTHING:
         caught: dict[tuple[Any, ...], Any] = {}
@@ -143,6 +177,7 @@ def apply_shared(
         if len(_answers) >= ANSWERS:
             del _answers[next(iter(_answers))]
         _answers[key] = answer
+        node._gambit_styles = (key, answer)  # type: ignore[attr-defined]
         return
     (
         node._has_hover_style,
@@ -150,9 +185,16 @@ def apply_shared(
         node._has_order_style,
         node._has_odd_or_even,
     ) = flags
+    last = node.__dict__.get("_gambit_styles")
+    if last is not None and last[1] is answer and last[0] == key:
+        # The answer the node was given last: Textual would set every rule to the value it
+        # has and make its parts' styles again, equal to those they have.
+        node.notify_style_update()
+        return
     if answer is not None:
         self.replace_rules(node, answer, animate=animate)  # type: ignore[arg-type]
     self._process_component_classes(node)
+    node._gambit_styles = (key, answer)  # type: ignore[attr-defined]
 
 
 def apply() -> None:
