@@ -17,7 +17,9 @@ too and nothing mutates) is kept for the process under that key; a miss runs Tex
 ``Stylesheet.apply``. A node given the same answer again (a screen's styles are applied to
 all its nodes when it is shown, and again when the screen's size classes change) keeps its
 styles: Textual would set every rule to the value it has and make its parts' styles again,
-equal to those they have (it refreshes the node only if they differ).
+equal to those they have (it refreshes the node only if they differ). So the key also holds
+what the rules of the node's parts test on its path (``W:focus > .w--part`` restyles the
+part when W gains focus, even where W's own rules name no ``:focus``).
 
 A node whose rules test pseudo classes that depend on its siblings
 (``:first-child``, ``:odd``, …) or on the focus of its children (``:focus-within``, which
@@ -30,7 +32,8 @@ Private Textual names read: ``Stylesheet.rules``, ``Stylesheet.rules_map``,
 flags ``apply`` sets (``_has_hover_style``, ``_has_focus_within``, ``_has_order_style``,
 ``_has_odd_or_even``). Replaced: ``Stylesheet.apply``. Guarded by
 ``tests/tui/test_shared_styles.py``, which compares the styles of every node of real screens
-with Textual's own ``apply``.
+with Textual's own ``apply``, counts a second app's selector checks and follows a part's
+style through focus changes.
 """
 
 from __future__ import annotations
@@ -83,9 +86,10 @@ def _rules_number(sheet: Stylesheet) -> int:
 
 def _candidates_of(sheet: Stylesheet, number: int, node: DOMNode) -> tuple[Any, ...]:
     """What Textual's ``apply`` finds before it checks a selector (the rules whose last
-    selector could name ``node``, the flags it sets), and what those rules can test: the
-    pseudo classes they name (of the node; of its ancestors, those of selectors before the
-    last), the ids they name, and whether Textual would cache the answer."""
+    selector could name ``node``, the flags it sets), and what those rules and the rules of
+    the node's parts can test: the pseudo classes they name (of the node; of its ancestors,
+    those of selectors before the last), the ids and classes they name, and whether Textual
+    would cache the answer."""
     key = (number, type(node), node._id, frozenset(node._classes))
     found = _candidates.get(key)
     if found is None:
@@ -100,27 +104,28 @@ def _candidates_of(sheet: Stylesheet, number: int, node: DOMNode) -> tuple[Any, 
             not pseudo.isdisjoint(_ORDER),
             "odd" in pseudo or "even" in pseudo,
         )
-        selectors = [selector_set.selectors for rule in rules for selector_set in rule.selector_set]
-        ids = frozenset(
-            selector.name
-            for chain in selectors
-            for selector in chain
-            if selector.type == SelectorType.ID
-        )
-        classes = frozenset(
-            selector.name
-            for chain in selectors
-            for selector in chain
-            if selector.type == SelectorType.CLASS
-        )
+        # The rules of the node's parts (component classes) test the node and its ancestors
+        # too: what they test is part of the key, so a node whose key is the same has the
+        # same parts' styles as well.
+        components = sorted(node._get_component_classes())
+        parts = [
+            rule
+            for name in [f".{name}" for name in components] + (["*"] if components else [])
+            for rule in rules_map.get(name, ())
+        ]
+        chains = [ss.selectors for rule in rules for ss in rule.selector_set]
+        part_chains = [ss.selectors for rule in parts for ss in rule.selector_set]
+        named = [selector for chain in chains + part_chains for selector in chain]
+        ids = frozenset(s.name for s in named if s.type == SelectorType.ID)
+        classes = frozenset(s.name for s in named if s.type == SelectorType.CLASS)
         # A selector before the last one tests an ancestor (or, joined to the last one
-        # without a space, the node itself: its pseudo classes are in ``pseudo`` too).
-        above = set().union(
-            *[selector.pseudo_classes for chain in selectors for selector in chain[:-1]]
-        )
+        # without a space, the node itself: its pseudo classes are in ``pseudo`` too); before
+        # the last one of a part's rule, the node or an ancestor.
+        above = set().union(*[s.pseudo_classes for chain in chains for s in chain[:-1]])
+        part_above = set().union(*[s.pseudo_classes for c in part_chains for s in c[:-1]])
         found = (
-            tuple(sorted(pseudo)),
-            tuple(sorted(above)),
+            tuple(sorted(pseudo | part_above)),
+            tuple(sorted(above | part_above)),
             flags,
             pseudo.isdisjoint(_UNCACHED),
             ids,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual.color import Color
 from textual.css.stylesheet import Stylesheet
 
 from gambit_tui.screens.pg_table import PGTableScreen
@@ -70,3 +71,36 @@ async def test_a_second_app_checks_no_selector_textual_checked_for_the_first(hub
         await pilot.pause()
         assert second.screen.query_one("#name").styles.width is not None
     assert len(checked) < 20, len(checked)  # the first app's answers served the second
+
+
+async def test_a_parts_style_follows_a_pseudo_class_only_the_parts_rules_name():
+    """``W:focus > .w--part`` names :focus, W's own rules do not: focus must still restyle
+    the part (its key must tell a focused W from one without focus)."""
+    from textual.app import App
+    from textual.widget import Widget
+
+    class W(Widget, can_focus=True):
+        COMPONENT_CLASSES = frozenset({"w--part"})
+        DEFAULT_CSS = """
+        W { height: 1; }
+        W > .w--part { color: blue; }
+        W:focus > .w--part { color: red; }
+        """
+
+    class Other(Widget, can_focus=True):
+        DEFAULT_CSS = "Other { height: 1; }"
+
+    class Parts(App):
+        def compose(self):
+            yield W()
+            yield Other()
+
+    app = Parts()
+    async with app.run_test(size=(20, 4)) as pilot:
+        w = app.query_one(W)
+        for focused in (w, app.query_one(Other), w, app.query_one(Other)):
+            focused.focus()
+            await pilot.pause()
+            app.stylesheet.update_nodes([w])  # as a screen's restyle does
+            wanted = "red" if focused is w else "blue"
+            assert w.get_component_styles("w--part").color.hex == Color.parse(wanted).hex
