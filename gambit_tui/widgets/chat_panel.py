@@ -64,6 +64,9 @@ class ChatPanel(Vertical):
     def show_lines(self, lines: Iterable[ChatLine]) -> None:
         """Replace what is shown with ``lines`` (the channel's history)."""
         log = self.query_one(RichLog)
+        lines = list(lines)
+        if not lines and not log.lines:
+            return  # nothing to clear: a hidden log asked for a repaint for nothing
         log.clear()
         for line in lines:
             log.write(self._format(line))

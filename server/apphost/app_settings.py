@@ -103,15 +103,24 @@ def host_many_apps() -> None:
     (:mod:`.hidden_screens`), the footer's keys found with fewer questions
     (:mod:`.shown_bindings`), no layout where a repaint will do (:mod:`.quiet_layout`), no
     change left undrawn by a rebuilt map of the widgets (:mod:`.laid_out_map`), and no wake of
-    a widget whose refresh was drawn already (:mod:`.quiet_prompts`). Idempotent."""
+    a widget whose refresh was drawn already (:mod:`.quiet_prompts`), and the CSS rules that
+    apply to a widget worked out once for every app (:mod:`.shared_styles`). Idempotent."""
     from gambit_tui.screens.base import GambitScreen
     from gambit_tui.widgets.footer import GambitFooter
 
-    from . import hidden_screens, laid_out_map, quiet_layout, quiet_prompts, textual_patches
+    from . import (
+        hidden_screens,
+        laid_out_map,
+        quiet_layout,
+        quiet_prompts,
+        shared_styles,
+        textual_patches,
+    )
     from .draw_now import draw_now, run_as_screen
     from .shown_bindings import shown_bindings
 
     textual_patches.apply()
+    shared_styles.apply()
     hidden_screens.apply()
     quiet_layout.apply()
     laid_out_map.apply()

@@ -119,6 +119,15 @@ async def test_create_form_offers_every_option_of_every_game(hub):
         for game in app.model.server["games"]:
             form.query_one("#game", Select).value = game["name"]
             await pilot.pause()
+            # The game's option fields are mounted a moment later (on a busy machine, later
+            # than one pause): a Select reads Select.NULL until then.
+            await wait_for(
+                pilot,
+                lambda game=game: all(
+                    (found := form.query(f"#opt-{name}")) and found.first().is_mounted
+                    for name in game["options"]
+                ),
+            )
             for name, spec in game["options"].items():
                 field = form.query_one(f"#opt-{name}")
                 value = field.value if isinstance(field, Select) else int(field.value)
