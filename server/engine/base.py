@@ -252,6 +252,11 @@ class State(ABC):
         if type(action) not in self.ACTIONS:
             if not isinstance(action, Action):
                 raise MalformedAction("An action must be one of the game's actions.")
+            ours = [cls.FIELD for cls in self.ACTIONS if cls.TYPE == action.TYPE]
+            if ours:  # the same word, another game's sense (a bid of tricks, not of a card)
+                raise MalformedAction(
+                    f"A {action.TYPE} here takes the field {ours[0]!r}.", type=action.TYPE
+                )
             raise MalformedAction(f"Unknown action {action.TYPE!r}.", type=action.TYPE)
         if self.is_over:
             raise OutOfTurn("The game is over.")

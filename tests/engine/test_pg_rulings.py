@@ -818,7 +818,7 @@ def test_ruling15_deals_in_a_row_move_the_dealer_and_pay_the_winner():
         (1, Target(0), IllegalAction, "Play a card or Risk"),
         (2, Play("C1"), OutOfTurn, "not your turn"),
         (1, {"type": "play", "card": "C1"}, MalformedAction, "one of the game's actions"),
-        (1, Bid(3), MalformedAction, "Unknown action 'bid'"),  # Prophet's bid
+        (1, Bid(3), MalformedAction, "A bid here takes the field 'card'"),  # Prophet's bid
         (1, Stay(), MalformedAction, "Unknown action 'stay'"),
         (7, Pass(), MalformedAction, "no such seat"),
         (1, ["play"], MalformedAction, "one of the game's actions"),
