@@ -36,7 +36,6 @@ import os
 import random
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -44,7 +43,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+from callgrind import counted, instrument  # noqa: E402
 
 from protocol.codec import encode  # noqa: E402
 from protocol.messages import PROTOCOL_VERSION  # noqa: E402
@@ -77,11 +78,7 @@ class Msg:
 def callgrind(on: bool) -> None:
     """Turn callgrind's instrumentation on or off (no-op when not under it)."""
     if os.environ.get("HUB_ACTIONS_CALLGRIND"):
-        subprocess.run(
-            ["vgdb", f"--pid={os.getpid()}", "instrumentation", "on" if on else "off"],
-            check=True,
-            capture_output=True,
-        )
+        instrument(on)
 
 
 async def settle(hub: Any, bus: Any, rounds: int = 3) -> None:
@@ -255,26 +252,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def instructions(args: argparse.Namespace) -> dict[str, Any]:
     """The same run under callgrind, collection on only while playing."""
-    out = Path(tempfile.mkdtemp(prefix="hub_actions-cg-")) / "callgrind.out"
     argv = [a for a in sys.argv[1:] if a != "--instructions"]
-    cmd = [
-        "valgrind",
-        "--tool=callgrind",
-        "--instr-atstart=no",
-        f"--callgrind-out-file={out}",
-        sys.executable,
-        __file__,
-        *argv,
-    ]
     env = {**os.environ, "HUB_ACTIONS_CALLGRIND": "1", "PYTHONMALLOC": "malloc"}
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
-    total = 0
-    for line in out.read_text().splitlines():
-        if line.startswith("totals:"):
-            total = int(line.split()[1])
+    result, total = counted(__file__, argv, env)
     result["instructions_per_action"] = round(total / (args.actions * args.repeats))
-    shutil.rmtree(out.parent, ignore_errors=True)
     return result
 
 

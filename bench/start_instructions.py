@@ -21,9 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
-import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -33,12 +30,13 @@ for path in (ROOT, ROOT / "bench"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
+from callgrind import counted, instrument  # noqa: E402
+
 
 async def _arrive(present: int, arrivals: int) -> int:
     """Under callgrind: fill the lobby, then count ``arrivals`` apps' arrivals."""
     from lobby_arrivals import Arrival
     from table_updates import settle
-    from update_instructions import _instrument
 
     from server.apphost.app_settings import host_many_apps
     from server.apphost.memory import FrozenSessions
@@ -56,13 +54,13 @@ async def _arrive(present: int, arrivals: int) -> int:
     await asyncio.sleep(1.0)
     memory = FrozenSessions()
     memory.started()
-    _instrument(True)
+    instrument(True)
     for number in range(present, present + arrivals):
         arrival = Arrival(hub, number)
         apps.append(arrival)
         await arrival.enter()
         await settle([a.terminal for a in apps], quiet=0.3, fresh=False)
-    _instrument(False)
+    instrument(False)
     memory.close()
     for arrival in apps:
         arrival.app.exit()
@@ -83,30 +81,10 @@ def main() -> None:
         assert sys.__stdout__ is not None
         print(json.dumps({"arrivals": arrivals}), file=sys.__stdout__)
         return
-    if shutil.which("valgrind") is None:
-        sys.exit("valgrind is needed: apt-get install valgrind")
-    out = Path(tempfile.mkdtemp(prefix="gambit-callgrind-")) / "callgrind.out"
-    run = subprocess.run(
-        [
-            "valgrind",
-            "--tool=callgrind",
-            "--instr-atstart=no",
-            f"--callgrind-out-file={out}",
-            sys.executable,
-            __file__,
-            "--child",
-            f"--present={args.present}",
-            f"--arrivals={args.arrivals}",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
+    child, instructions = counted(
+        __file__, ["--child", f"--present={args.present}", f"--arrivals={args.arrivals}"]
     )
-    arrivals = json.loads(run.stdout.strip().splitlines()[-1])["arrivals"]
-    refs = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
-    assert refs, run.stderr[-2000:]
-    instructions = int(refs.group(1).replace(",", ""))
-    shutil.rmtree(out.parent, ignore_errors=True)
+    arrivals = child["arrivals"]
     print(
         json.dumps(
             {

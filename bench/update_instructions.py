@@ -21,12 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -36,13 +31,7 @@ for path in (ROOT, ROOT / "bench"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-
-def _instrument(on: bool) -> None:
-    subprocess.run(
-        ["callgrind_control", "-i", "on" if on else "off", str(os.getpid())],
-        capture_output=True,
-        check=True,
-    )
+from callgrind import counted, instrument  # noqa: E402
 
 
 async def _settle(terminals: list[Any], poll: float = 0.05, limit: float = 120.0) -> None:
@@ -75,7 +64,7 @@ async def _act(apps: int, actions: int) -> int:
     # the same code on a loaded machine gave 400M to 770M.
     memory = FrozenSessions()
     memory.started()
-    _instrument(True)
+    instrument(True)
     done = 0
     while done < actions:
         for table_id in seated.tables:
@@ -86,7 +75,7 @@ async def _act(apps: int, actions: int) -> int:
             seated.hub.play.apply_action(table, seat, bot.choose(state.view(seat)))
             done += 1
         await _settle(seated.terminals)
-    _instrument(False)
+    instrument(False)
     memory.close()
     for app in seated.apps:
         app.exit()
@@ -109,30 +98,10 @@ def main() -> None:
         assert sys.__stdout__ is not None
         print(json.dumps({"app_updates": updates}), file=sys.__stdout__)
         return
-    if shutil.which("valgrind") is None:
-        sys.exit("valgrind is needed: apt-get install valgrind")
-    out = Path(tempfile.mkdtemp(prefix="gambit-callgrind-")) / "callgrind.out"
-    run = subprocess.run(
-        [
-            "valgrind",
-            "--tool=callgrind",
-            "--instr-atstart=no",
-            f"--callgrind-out-file={out}",
-            sys.executable,
-            __file__,
-            "--child",
-            f"--apps={args.apps}",
-            f"--actions={args.actions}",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
+    child, instructions = counted(
+        __file__, ["--child", f"--apps={args.apps}", f"--actions={args.actions}"]
     )
-    updates = json.loads(run.stdout.strip().splitlines()[-1])["app_updates"]
-    refs = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
-    assert refs, run.stderr[-2000:]
-    instructions = int(refs.group(1).replace(",", ""))
-    shutil.rmtree(out.parent, ignore_errors=True)
+    updates = child["app_updates"]
     print(
         json.dumps(
             {
