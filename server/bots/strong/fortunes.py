@@ -32,7 +32,7 @@ from ..base import register_bot
 from ..fortunes import FortunesBot, Table
 from . import fortunes_sim as sim
 from .hidden import deal_hidden
-from .search import StrongBot, paired
+from .search import StrongBot, mean_met, paired, race
 
 #: The margin (team points) at which a deal counts as about surely won or lost.
 MARGIN_SCALE = 30.0
@@ -169,12 +169,6 @@ class _Base:
         return d, misses
 
 
-def _mean(values: list[float | None]) -> float:
-    """The mean over the worlds a card met."""
-    met = [v for v in values if v is not None]
-    return sum(met) / len(met) if met else -math.inf
-
-
 def _met(values: list[float | None]) -> int:
     return sum(v is not None for v in values)
 
@@ -254,7 +248,7 @@ class StrongFortunesBot(StrongBot):
         self.last_worlds = worlds
         if not worlds:
             return prior
-        best = max(alive, key=lambda i: (_mean(values[i]), i == anchor))
+        best = max(alive, key=lambda i: (mean_met(values[i]), i == anchor))
         if best == anchor:
             return prior
         mean, se = paired(values[best], values[anchor])
@@ -298,18 +292,11 @@ class StrongFortunesBot(StrongBot):
         return drawn[-1][0]
 
     @staticmethod
-    def _race(alive: list[int], values: list[list[float]], anchor: int) -> list[int]:
+    def _race(alive: list[int], values: list[list[float | None]], anchor: int) -> list[int]:
         """Drop the cards that trail the leader by ``DROP_Z`` standard errors (never the
         heuristic's, which any other card must beat in the end)."""
-        lead = max(alive, key=lambda i: _mean(values[i]))
-        keep = []
-        for i in alive:
-            if i in (lead, anchor):
-                keep.append(i)
-                continue
-            mean, se = paired(values[i], values[lead])
-            if _met(values[i]) < RACE_FIRST or mean >= -DROP_Z * se:
-                keep.append(i)
+        keep = race(alive, values, anchor, DROP_Z, RACE_FIRST)
+        lead = max(alive, key=lambda i: mean_met(values[i]))
         if len(keep) == 2 and anchor in keep and lead != anchor:
             # Only the leader and the heuristic's card are left, and the leader clearly wins.
             mean, se = paired(values[lead], values[anchor])

@@ -60,6 +60,34 @@ def paired(mine: list[float | None], theirs: list[float | None]) -> tuple[float,
     return mean, math.sqrt(var / n)
 
 
+def mean_met(values: list[float | None]) -> float:
+    """The mean over the worlds an action met (None: not played out there)."""
+    met = [v for v in values if v is not None]
+    return sum(met) / len(met) if met else -math.inf
+
+
+def race(
+    alive: list[int],
+    values: list[list[float | None]],
+    anchor: int | None,
+    z: float,
+    first: int = 0,
+) -> list[int]:
+    """The actions of ``alive`` not trailing the leader by ``z`` standard errors of the
+    paired difference: never the leader, nor the heuristic's (``anchor``, which the winner
+    must beat in the end), nor one met in fewer than ``first`` worlds (it joined late)."""
+    lead = max(alive, key=lambda i: mean_met(values[i]))
+    keep = []
+    for i in alive:
+        if i in (lead, anchor) or sum(v is not None for v in values[i]) < first:
+            keep.append(i)
+            continue
+        mean, se = paired(values[i], values[lead])
+        if mean >= -z * se:
+            keep.append(i)
+    return keep
+
+
 class StrongBot(Bot):
     """PIMC over sampled worlds; subclasses say how to sample, roll out and score a world."""
 
@@ -187,19 +215,8 @@ class StrongBot(Bot):
         return legal[best[0]]
 
     def _race(self, alive: list[int], values: list[list[float]], anchor: int | None) -> list[int]:
-        """Drop the actions that trail the leader by ``race_z`` standard errors of the paired
-        difference (never the heuristic's, which the winner must beat in the end): the
-        worlds left go to the close ones."""
-        lead = max(alive, key=lambda i: sum(values[i]))
-        keep = []
-        for i in alive:
-            if i in (lead, anchor):
-                keep.append(i)
-                continue
-            mean, se = paired(values[i], values[lead])
-            if mean >= -self.race_z * se:
-                keep.append(i)
-        return keep
+        """:func:`race` at ``race_z``: the worlds left go to the close ones."""
+        return race(alive, values, anchor, self.race_z)
 
     def _beats(self, mine: list[float], theirs: list[float]) -> bool:
         """Whether ``mine`` leads ``theirs`` by ``deviate_z`` standard errors of the paired
