@@ -15,7 +15,7 @@ watchers, a tenth of the players by default), starts them, then plays: every 10 
 table, and hands them to the hub as gateway frames (one bus message per tick, as a gateway
 sends them). The driver's own work (choosing and encoding the actions) is timed and taken
 off. Each repeat plays ``--actions`` actions. The GC is tuned as ``gambit hub`` tunes it
-(``server.hub.main.tune_gc``) unless ``--gc-default``.
+(``server.hub.main.hub_memory``) unless ``--gc-default``.
 
 Prints, as its last line, one JSON object: ``hub_cpu_ms_per_action`` (median over the
 repeats; the process's CPU during the repeat less the driver's, per action), each repeat's
@@ -165,9 +165,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     hub.lobby.flush()  # what the seating changed in the lobby goes out now, not in the play
     await settle(hub, bus)
     if not args.gc_default:
-        from server.hub.main import tune_gc
+        from server.hub.main import hub_memory
 
-        tune_gc()  # as `gambit hub` does
+        hub_memory(hub)  # as `gambit hub` does
 
     # --- play ------------------------------------------------------------------------------------
     rng = random.Random(1)
@@ -269,7 +269,7 @@ def main() -> None:
     parser.add_argument("--profile", help="write a cProfile of the play to this file")
     parser.add_argument("--instructions", action="store_true", help="count under callgrind")
     parser.add_argument(
-        "--gc-default", action="store_true", help="keep Python's GC thresholds (not tune_gc)"
+        "--gc-default", action="store_true", help="keep Python's GC policy (not hub_memory)"
     )
     parser.add_argument(
         "--lobby-interval",

@@ -10,7 +10,7 @@ that has run for a while), then ``--arrivals`` apps arrive one at a time, each f
 through its welcome screen (Enter as soon as it is drawn) until its lobby is drawn and every
 screen is still. The count includes the hub's work for them and the asyncio loop (slow polls,
 as ``update_instructions.py``). Garbage is collected as in the app workers
-(``server/apphost/memory.py``). Needs valgrind; about a minute.
+(``server/gc_freeze.py``). Needs valgrind; about a minute.
 
 Prints one JSON line last: ``instructions_per_arrival`` (millions), ``arrivals``,
 ``instructions`` (millions, in all).
@@ -39,7 +39,7 @@ async def _arrive(present: int, arrivals: int) -> int:
     from table_updates import settle
 
     from server.apphost.app_settings import host_many_apps
-    from server.apphost.memory import FrozenSessions
+    from server.gc_freeze import FrozenSessions
     from server.hub import Hub, HubConfig
     from server.store import Store
 

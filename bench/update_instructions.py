@@ -8,7 +8,7 @@ the real driver, seated at Prophet's Gambit tables of five, one action per table
 heuristic bot choosing) under valgrind's callgrind, which counts the instructions executed,
 and counts them only while the tables act (not while the apps start). Two runs of the same
 code agree within about 0.5 %; the count includes the asyncio loop and the apps' own timers.
-Garbage is collected as in the app workers (``server/apphost/memory.py``: everything alive at
+Garbage is collected as in the app workers (``server/gc_freeze.py``: everything alive at
 the start is frozen), so a full collection does not land in the count by chance.
 It needs valgrind (``apt-get install valgrind``) and takes about a minute.
 
@@ -54,8 +54,8 @@ async def _act(apps: int, actions: int) -> int:
     """Under callgrind: seat the apps, then count the instructions of ``actions`` actions."""
     from table_updates import TABLE_SIZE, seat_apps
 
-    from server.apphost.memory import FrozenSessions
     from server.bots import make_bot
+    from server.gc_freeze import FrozenSessions
 
     seated = await seat_apps(apps, "gambit-instructions-")
     # The app workers' garbage collection policy: everything alive is frozen. Without it a

@@ -28,13 +28,13 @@ from typing import Any
 
 from protocol.codec import MAX_SERVER_FRAME
 from protocol.term import TermInfo
+from server.gc_freeze import FrozenSessions
 from server.terminal.driver import ChannelDriver, bind_term
 from server.terminal.early_input import EarlyInput
 
 from . import app_timing
 from . import worker_link as wl
 from .app_settings import make_app, prepare_app
-from .memory import FrozenSessions
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ import secrets
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
@@ -58,6 +58,9 @@ from .replays import Replays
 from .seating import Seating
 from .session import Player, Session, need_player
 from .social import Social
+
+if TYPE_CHECKING:
+    from server.gc_freeze import FrozenSessions
 from .table import Table
 
 log = logging.getLogger(__name__)
@@ -73,6 +76,9 @@ class Hub:
         self.store = store
         self.config = config or HubConfig()
         self.sessions: set[Session] = set()
+        #: The process's garbage-collection policy, told of sessions (``gambit hub`` sets it;
+        #: in ``gambit serve`` the SSH host's is told of its own sessions).
+        self.memory: FrozenSessions | None = None
         self.players: dict[str, Player] = {}
         self.online_names = OnlineNames()
         self.tables: dict[int, Table] = {}
@@ -206,6 +212,8 @@ class Hub:
             refusals=RateLimiter(config.max_refused, config.max_refused / 10),
         )
         self.sessions.add(session)
+        if self.memory is not None:
+            self.memory.session_started()
         try:
             hello = await self._await_hello(session)
             if hello is None:
@@ -607,6 +615,8 @@ class Hub:
     def _drop_session(self, session: Session) -> None:
         session.alive = False
         self.sessions.discard(session)
+        if self.memory is not None:
+            self.memory.session_ended(len(self.sessions))
         for table_id in list(session.spectating):
             table = self.tables.get(table_id)
             if table is not None:

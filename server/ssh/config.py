@@ -33,7 +33,7 @@ class HostConfig:
     connections_per_second: float = 1.0
     #: Failed logins from one address within 10 min before it is refused for 10 min.
     max_auth_failures: int = 10
-    #: Freeze settled sessions out of the garbage collector's sight (see memory.py). Off in
+    #: Freeze settled sessions out of the garbage collector's sight (server/gc_freeze.py). Off in
     #: tests that check that ended sessions are freed at once.
     freeze_sessions: bool = False
     #: Run the players' apps in this many worker processes (see app_worker.py); 0: in this

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from server.admission import Admission, AdmissionLimits
-from server.apphost.memory import FrozenSessions
 from server.apphost.workers import AppWorkers
+from server.gc_freeze import FrozenSessions
 
 from .config import HostConfig
 from .door import FrontDoor

@@ -42,6 +42,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import time
 
 log = logging.getLogger(__name__)
@@ -58,12 +59,29 @@ FREEZE_EVERY = 30.0
 SWEEP_AFTER_ENDED = 20
 #: ... but not more often than this.
 MIN_SWEEP_INTERVAL = 60.0
+PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def resident_bytes() -> int | None:
+    """This process's resident memory (None where ``/proc`` does not say)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * PAGE_SIZE
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 class FrozenSessions:
-    """The freeze-and-sweep policy for one server process (see the module docstring)."""
+    """The freeze-and-sweep policy for one server process (see the module docstring).
 
-    def __init__(self) -> None:
+    ``young``: collect the youngest generation after so many new objects. ``sweep_on_growth``:
+    sweep also once resident memory has grown by this share since the last sweep (None:
+    only after sessions end)."""
+
+    def __init__(self, young: int = YOUNG_THRESHOLD, sweep_on_growth: float | None = None) -> None:
+        self.young = young
+        self.sweep_on_growth = sweep_on_growth
+        self.resident_after_sweep: int | None = None
         self.ended = 0
         self.sweeps = 0
         self._gc_started = 0.0
@@ -76,8 +94,9 @@ class FrozenSessions:
         """Everything alive now lives as long as the server: freeze it, and keep freezing."""
         gc.collect()
         gc.freeze()
+        self.resident_after_sweep = resident_bytes()
         _, older, oldest = gc.get_threshold()
-        gc.set_threshold(YOUNG_THRESHOLD, older, oldest)
+        gc.set_threshold(self.young, older, oldest)
         gc.callbacks.append(self._collected)
         self._periodic = asyncio.get_running_loop().call_later(FREEZE_EVERY, self._tick)
 
@@ -98,6 +117,13 @@ class FrozenSessions:
     def _tick(self) -> None:
         gc.freeze()
         self._periodic = asyncio.get_running_loop().call_later(FREEZE_EVERY, self._tick)
+        if self.sweep_on_growth is None or self._sweep_handle is not None:
+            return
+        now, then = resident_bytes(), self.resident_after_sweep
+        if now is None or then is None or now <= then * (1 + self.sweep_on_growth):
+            return
+        if time.monotonic() - self.last_sweep >= MIN_SWEEP_INTERVAL:
+            self.sweep()
 
     def session_started(self) -> None:
         # One freeze for a burst of arrivals, once the last of them has settled.
@@ -124,6 +150,7 @@ class FrozenSessions:
         gc.unfreeze()
         found = gc.collect()
         gc.freeze()
+        self.resident_after_sweep = resident_bytes()
         self.ended = 0
         self.sweeps += 1
         self.last_sweep = time.monotonic()

@@ -1,0 +1,140 @@
+"""The freeze-and-sweep policy: frozen garbage waits for a sweep, and sweeps come by themselves."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+
+import pytest
+
+from server import gc_freeze
+from server.gc_freeze import FrozenSessions
+
+
+class Node:
+    """A reference cycle: only the garbage collector can free it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.fixture
+def policy():
+    made = FrozenSessions()
+    yield made
+    made.close()
+    gc.unfreeze()  # leave the test process as it was
+
+
+def test_frozen_garbage_waits_for_a_sweep(policy):
+    node = Node()
+    ref = weakref.ref(node)
+    policy._freeze()
+    del node
+    gc.collect()
+    assert ref() is not None  # out of the collector's sight
+    policy.sweep()
+    assert ref() is None
+    assert gc.get_freeze_count() > 0  # what is alive is frozen again
+
+
+async def test_what_a_young_collection_leaves_alive_is_frozen_and_its_garbage_freed(policy):
+    policy.started()
+    before = gc.get_freeze_count()
+    alive = [Node() for _ in range(50)]
+    garbage = Node()
+    ref = weakref.ref(garbage)
+    del garbage
+    gc.collect(0)
+    assert ref() is None  # a young collection still frees young garbage
+    assert gc.get_freeze_count() >= before + len(alive)  # the survivors are frozen
+    assert gc.get_objects(1) == []  # nothing waits in the middle generation to be walked again
+
+
+async def test_sweeps_follow_ended_sessions(policy, monkeypatch):
+    monkeypatch.setattr(gc_freeze, "SWEEP_AFTER_ENDED", 3)
+    monkeypatch.setattr(gc_freeze, "MIN_SWEEP_INTERVAL", 0.0)
+    for _ in range(2):
+        policy.session_ended(still_open=0)
+    await asyncio.sleep(0.05)
+    assert policy.sweeps == 0
+    policy.session_ended(still_open=0)
+    await asyncio.sleep(0.05)
+    assert policy.sweeps == 1 and policy.ended == 0
+    # With many players still here, a sweep (its stall grows with them) waits for turnover.
+    for _ in range(5):
+        policy.session_ended(still_open=10)
+    await asyncio.sleep(0.05)
+    assert policy.sweeps == 1
+
+
+async def test_a_policy_that_sweeps_on_growth_sweeps_once_memory_grew_by_its_share(monkeypatch):
+    sizes = [100, 120, 140, 200]  # resident bytes at start, then at each tick
+    monkeypatch.setattr(gc_freeze, "resident_bytes", lambda: sizes.pop(0) if sizes else 200)
+    monkeypatch.setattr(gc_freeze, "FREEZE_EVERY", 0.01)
+    monkeypatch.setattr(gc_freeze, "MIN_SWEEP_INTERVAL", 0.0)
+    policy = FrozenSessions(sweep_on_growth=0.5)
+    try:
+        policy.started()  # 100 at start: a sweep is due above 150
+        node = Node()
+        ref = weakref.ref(node)
+        gc.freeze()
+        del node
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if policy.sweeps:
+                break
+        assert policy.sweeps == 1 and ref() is None  # at 200, and the frozen cycle is gone
+        assert policy.resident_after_sweep == 200
+        await asyncio.sleep(0.1)
+        assert policy.sweeps == 1  # no more growth, no more sweeps
+    finally:
+        policy.close()
+        gc.unfreeze()
+
+
+async def test_a_policy_without_growth_sweeps_does_not_sweep_on_growth(monkeypatch):
+    sizes = [100, 1000]
+    monkeypatch.setattr(gc_freeze, "resident_bytes", lambda: sizes.pop(0) if sizes else 1000)
+    monkeypatch.setattr(gc_freeze, "FREEZE_EVERY", 0.01)
+    monkeypatch.setattr(gc_freeze, "MIN_SWEEP_INTERVAL", 0.0)
+    policy = FrozenSessions()
+    try:
+        policy.started()
+        await asyncio.sleep(0.1)
+        assert policy.sweeps == 0
+    finally:
+        policy.close()
+        gc.unfreeze()
+
+
+async def test_a_hub_tells_its_policy_of_sessions_and_sweeps_after_they_end(store, monkeypatch):
+    from server.hub import Hub
+    from server.hub.main import hub_memory
+
+    from .hub.conftest import fast_config
+    from .hub.harness import connect
+
+    monkeypatch.setattr(gc_freeze, "SWEEP_AFTER_ENDED", 2)
+    monkeypatch.setattr(gc_freeze, "MIN_SWEEP_INTERVAL", 0.0)
+    hub = Hub(store, fast_config())
+    await hub.start()
+    memory = hub_memory(hub)
+    try:
+        assert gc.get_threshold()[0] == memory.young
+        clients = [await connect(hub) for _ in range(2)]
+        for i, client in enumerate(clients):
+            await client.hello(f"Gc{i}")
+        assert memory.ended == 0
+        for client in clients:
+            await client.close()
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if memory.sweeps:
+                break
+        assert memory.sweeps == 1  # two sessions ended, none open: swept
+    finally:
+        memory.close()
+        gc.unfreeze()
+        await hub.stop()
