@@ -73,7 +73,7 @@ async def test_a_policy_that_sweeps_on_growth_sweeps_once_memory_grew_by_its_sha
     sizes = [100, 120, 140, 200]  # resident bytes at start, then at each tick
     monkeypatch.setattr(gc_freeze, "resident_bytes", lambda: sizes.pop(0) if sizes else 200)
     monkeypatch.setattr(gc_freeze, "FREEZE_EVERY", 0.01)
-    monkeypatch.setattr(gc_freeze, "MIN_SWEEP_INTERVAL", 0.0)
+    monkeypatch.setattr(gc_freeze, "GROWTH_SWEEP_INTERVAL", 0.0)
     policy = FrozenSessions(sweep_on_growth=0.5)
     try:
         policy.started()  # 100 at start: a sweep is due above 150
@@ -98,7 +98,7 @@ async def test_a_policy_without_growth_sweeps_does_not_sweep_on_growth(monkeypat
     sizes = [100, 1000]
     monkeypatch.setattr(gc_freeze, "resident_bytes", lambda: sizes.pop(0) if sizes else 1000)
     monkeypatch.setattr(gc_freeze, "FREEZE_EVERY", 0.01)
-    monkeypatch.setattr(gc_freeze, "MIN_SWEEP_INTERVAL", 0.0)
+    monkeypatch.setattr(gc_freeze, "GROWTH_SWEEP_INTERVAL", 0.0)
     policy = FrozenSessions()
     try:
         policy.started()
@@ -138,3 +138,20 @@ async def test_a_hub_tells_its_policy_of_sessions_and_sweeps_after_they_end(stor
         memory.close()
         gc.unfreeze()
         await hub.stop()
+
+
+async def test_growth_sweeps_wait_for_their_interval(monkeypatch):
+    monkeypatch.setattr(gc_freeze, "resident_bytes", lambda: 100)
+    monkeypatch.setattr(gc_freeze, "FREEZE_EVERY", 0.01)
+    policy = FrozenSessions(sweep_on_growth=0.5)
+    try:
+        policy.started()
+        monkeypatch.setattr(gc_freeze, "resident_bytes", lambda: 1000)  # grown tenfold
+        await asyncio.sleep(0.1)
+        assert policy.sweeps == 0  # (not within the hour since it started)
+        policy.last_sweep -= gc_freeze.GROWTH_SWEEP_INTERVAL
+        await asyncio.sleep(0.1)
+        assert policy.sweeps == 1
+    finally:
+        policy.close()
+        gc.unfreeze()

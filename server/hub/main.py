@@ -109,8 +109,8 @@ def hub_memory(hub: Hub) -> FrozenSessions:
 
     Little of the hub's garbage is cyclic (a full collection after 150,000 actions at 10,000
     players found 964 objects), so sweeps follow sessions ending, as in the SSH host, and
-    resident memory doubling (a safety net: each sweep walks everything alive, about 1 s at
-    10,000 players)."""
+    resident memory doubling, at most once an hour (a safety net: a sweep walks everything
+    alive, about 1 s at 10,000 players)."""
     memory = FrozenSessions(young=HUB_YOUNG_GENERATION, sweep_on_growth=HUB_SWEEP_ON_GROWTH)
     memory.started()
     hub.memory = memory
