@@ -2,7 +2,7 @@
 
     python bench/hub_load.py [--players 250] [--seconds 30] [--warmup S] [--client-procs 2]
                              [--watchers N] [--bus nats://…] [--profile FILE [--profile-ramp]]
-                             [--gc-young N]
+                             [--gc-young N] [--bus-slice S]
 
 Not a timed test. Starts a NATS server (unless ``--bus`` names one) and a hub on it in a
 process of its own (``--hub-role``: a ``gambit hub --bus`` with instrumentation), then
@@ -25,15 +25,17 @@ Prints, as its last line, one JSON object: ``players`` (seated and watching), ``
 (hub side: a client's action taken from the bus → every message of the burst it caused
 handed to NATS), ``actions``, ``client_actions_per_s`` (against
 ``tables_expected_actions_per_s``, one a second per table: below it, the clients or the hub
-fall behind), ``client_cpu_percent`` (all client processes together, of one core: they
-share the machine's cores with the hub), ``lobby_bytes_per_player_per_s`` (lobby and
-lobby_update frames the clients received), ``store_commit_ms_p99`` (the hub's commits,
-SQLite), ``gc_pauses`` and ``gc_pause_ms_p99``/``_max`` (the hub's garbage collections while
-measuring, and how long each stopped its loop), ``loop_lag_ms_p99``/``_max`` (how late a 10 ms
-timer fired: whatever held the loop), ``machine_cores`` and ``loadavg_1m_at_end``; and per
-action measured, ``gc_ms_per_action`` (collecting), the hub's
-``hub_cpu_ms_per_action``, ``commits_per_action``, ``publishes_per_action`` (NATS
-messages the hub sent) and ``bus_messages_in_per_action`` (messages from the gateways).
+fall behind), ``client_cpu_percent`` (all client processes together, of one core: they share
+the machine's cores with the hub), ``nats_cpu_percent`` (the NATS server started here),
+``machine_busy_percent`` (all processes, of one core: 200 is two cores full),
+``lobby_bytes_per_player_per_s`` (lobby and lobby_update frames the clients received),
+``store_commit_ms_p99`` (the hub's commits, SQLite), ``gc_pauses`` and
+``gc_pause_ms_p99``/``_max`` (the hub's garbage collections while measuring, and how long
+each stopped its loop), ``loop_lag_ms_p99``/``_max`` (how late a 10 ms timer fired: whatever
+held the loop), ``machine_cores`` and ``loadavg_1m_at_end``; and per action measured,
+``gc_ms_per_action`` (collecting), the hub's ``hub_cpu_ms_per_action``,
+``commits_per_action``, ``publishes_per_action`` (NATS messages the hub sent) and
+``bus_messages_in_per_action`` (messages from the gateways).
 """
 
 from __future__ import annotations
@@ -107,6 +109,10 @@ async def hub_role(args: argparse.Namespace) -> None:
         import server.hub.main
 
         server.hub.main.HUB_YOUNG_GENERATION = args.gc_young
+    if args.bus_slice is not None:
+        import server.hub.bus
+
+        server.hub.bus.SLICE = args.bus_slice if args.bus_slice > 0 else float("inf")
     hub_memory(hub)  # as `gambit hub` does
     bus = HubBus(hub, args.bus, TOKEN)
     received = 0  # messages from the gateways
@@ -496,6 +502,34 @@ async def client_role(args: argparse.Namespace) -> None:
     await nc.close()
 
 
+def _machine_ticks() -> tuple[int, int]:
+    """All CPU ticks of the machine so far, and the idle ones (``/proc/stat``)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(fields), fields[3] + fields[4]
+
+
+async def _window_opens(warmup: float, nats: Any) -> tuple[int, int, float, float]:
+    """The machine's ticks, the NATS server's CPU and the time when the hub's window opens
+    (``warmup`` after the clients start): see :func:`_busy`."""
+    await asyncio.sleep(warmup)
+    return (*_machine_ticks(), cpu_seconds(nats.pid) if nats is not None else 0.0, time.monotonic())
+
+
+def _busy(opened: tuple[int, int, float, float], nats: Any) -> dict[str, Any]:
+    """How busy the machine and the NATS server were while the hub measured (from about when
+    its window opened until it closed): on two cores the hub shares them with the clients
+    and NATS, and a machine kept busy holds every one of them up."""
+    total0, idle0, nats0, wall0 = opened
+    total1, idle1 = _machine_ticks()
+    busy = 1 - (idle1 - idle0) / max(1, total1 - total0)
+    out: dict[str, Any] = {"machine_busy_percent": round(100 * busy * (os.cpu_count() or 1), 1)}
+    if nats is not None:
+        out["nats_cpu_percent"] = round(
+            100 * (cpu_seconds(nats.pid) - nats0) / (time.monotonic() - wall0), 1
+        )
+    return out
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="hub_load-"))
     procs: list[subprocess.Popen[Any]] = []
@@ -512,6 +546,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         hub_cmd += ["--data-dir", str(folder / "hub"), *common]
         if args.gc_young:
             hub_cmd += ["--gc-young", str(args.gc_young)]
+        if args.bus_slice is not None:
+            hub_cmd += ["--bus-slice", str(args.bus_slice)]
         if args.profile:
             hub_cmd += ["--profile", args.profile] + ["--profile-ramp"] * args.profile_ramp
         hub = subprocess.Popen(hub_cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
@@ -526,8 +562,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             cmd += ["--ramp", str(args.ramp)]
             clients.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT))
         procs += clients
-        start = time.monotonic()
+        nats = nats_server.proc if args.bus is None else None
+        window = asyncio.get_running_loop().create_task(_window_opens(args.warmup, nats))
         line = await asyncio.to_thread(hub.stdout.readline)
+        busy = _busy(await window, nats)
         hub_result = json.loads(line.removeprefix("HUB "))
         parts = []
         for proc in clients:
@@ -535,7 +573,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             out = await asyncio.to_thread(proc.stdout.read)
             found = [x for x in out.splitlines() if x.startswith("CLIENT ")]
             parts.append(json.loads(found[-1].removeprefix("CLIENT ")) if found else {})
-        del start
         everyone = args.players + args.watchers
         elapsed = max((p.get("seconds", 0) for p in parts), default=args.seconds) or 1
         lobby = sum(p.get("lobby_bytes", 0) for p in parts)
@@ -559,6 +596,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "client_actions_per_s": round(acts / elapsed, 1),
             "tables_expected_actions_per_s": args.players // SEATS,
             "client_cpu_percent": round(sum(p.get("cpu_percent", 0) for p in parts), 1),
+            **busy,
             "client_ramp_s": max((p.get("ramp_s", 0) for p in parts), default=0),
             "machine_cores": os.cpu_count(),
             "loadavg_1m_at_end": round(os.getloadavg()[0], 2),
@@ -596,6 +634,11 @@ def main() -> None:
         help="players in the lobby, at no table (default: a tenth of --players)",
     )
     parser.add_argument("--bus", help="a running NATS server (default: start one)")
+    parser.add_argument(
+        "--bus-slice",
+        type=float,
+        help="seconds of a burst from the bus the hub handles at a time (0: a burst whole)",
+    )
     parser.add_argument(
         "--gc-young", type=int, help="the hub's young-generation threshold (default: the hub's)"
     )

@@ -17,6 +17,7 @@ import contextlib
 import hmac
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,10 @@ if TYPE_CHECKING:
     from .hub import Hub
 
 log = logging.getLogger(__name__)
+
+#: A burst of messages from gateways is handled in slices of about this long (see
+#: HubBus._on_message).
+SLICE = 0.01
 
 
 class BusConnection(InboxConnection):
@@ -90,6 +95,8 @@ class HubBus:
         self.clock = wire.ResponsiveClock()
         self._sender: wire.Sender | None = None
         self._out = wire.Coalescer(self._flush)
+        #: When the slice of a burst being handled began (None: none is; see _on_message).
+        self._slice_began: float | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.detached = False
         #: Sessions ended because their gateway went silent (tests and logs).
@@ -153,6 +160,13 @@ class HubBus:
     # --- gateways → hub ----------------------------------------------------------------------
 
     async def _on_message(self, msg: Any) -> None:
+        """One gateway's message. NATS hands a subscription's waiting messages over one after
+        another without letting the loop run in between, so a burst (thousands of players'
+        moves at once) would be handled whole before any of it is committed and sent: at
+        10,000 players the hub went through 60 ms of messages at a time, then committed and
+        sent 70 ms of answers, then published them, and a move that came first in a burst
+        waited for all of it. Handled in slices of :data:`SLICE` seconds instead, each
+        slice's moves are committed and sent while the next slice waits."""
         try:
             gateway, events = wire.unpack(msg.data)
             gateway = str(gateway)
@@ -161,6 +175,16 @@ class HubBus:
                 self._event(gateway, int(kind), int(session), data)
         except Exception:
             log.exception("bus: a message from a gateway could not be handled; dropped")
+        began = self._slice_began
+        if began is None:
+            self._slice_began = time.perf_counter()
+            asyncio.get_running_loop().call_soon(self._slice_over)
+        elif time.perf_counter() - began > SLICE:
+            await asyncio.sleep(0)  # what the slice made is committed and sent meanwhile
+
+    def _slice_over(self) -> None:
+        """The loop went on to other work: the next message begins a slice of its own."""
+        self._slice_began = None
 
     def _forget(self, gateway: str, session: int) -> None:
         sessions = self.by_gateway.get(gateway)

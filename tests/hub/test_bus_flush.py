@@ -169,3 +169,42 @@ async def test_a_sessions_frames_are_handled_in_the_bus_callback_in_order(hub):
     assert ("gw", 1) not in bus.conns
     assert conn.on_message is None
     assert any(data is None for _, data in sent)  # hung up
+
+
+class _Msg:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+
+async def _burst(monkeypatch, slice_s: float) -> tuple[int, int]:
+    """Twenty messages handed over one after another, as a NATS subscription does, each
+    taking 4 ms to handle: how many were handled when a callback made ready by the first
+    (as the hub's commit is) ran, and in all."""
+    import time
+
+    import server.hub.bus as hub_bus
+
+    monkeypatch.setattr(hub_bus, "SLICE", slice_s)
+    bus = HubBus(None, "nats://bench.invalid")
+    handled: list[int] = []
+    ran_after: list[int] = []
+
+    def event(gateway: str, kind: int, session: int, data: Any) -> None:
+        if not handled:
+            asyncio.get_running_loop().call_soon(lambda: ran_after.append(len(handled)))
+        time.sleep(0.004)
+        handled.append(session)
+
+    bus._event = event  # type: ignore[method-assign]
+    for i in range(20):
+        await bus._on_message(_Msg(wire.pack(["g1", [[wire.FRAMES, i, b""]]])))
+    await asyncio.sleep(0)
+    return ran_after[0], len(handled)
+
+
+async def test_a_burst_from_the_bus_is_handled_in_slices(monkeypatch):
+    ran_after, handled = await _burst(monkeypatch, 0.01)
+    assert handled == 20
+    assert ran_after <= 5  # what the first messages made ready ran within the burst
+    ran_after, handled = await _burst(monkeypatch, float("inf"))
+    assert ran_after == 20  # (unsliced: only once the whole burst was handled)
