@@ -173,14 +173,16 @@ class HubBus:
             self.seen[gateway] = self.clock.now()
             for kind, session, data in events:
                 self._event(gateway, int(kind), int(session), data)
+                # (A gateway's message holds its sessions' frames of a tick: hundreds, at
+                # thousands of players.)
+                began = self._slice_began
+                if began is None:
+                    self._slice_began = time.perf_counter()
+                    asyncio.get_running_loop().call_soon(self._slice_over)
+                elif time.perf_counter() - began > SLICE:
+                    await asyncio.sleep(0)  # the slice's moves are committed and sent meanwhile
         except Exception:
             log.exception("bus: a message from a gateway could not be handled; dropped")
-        began = self._slice_began
-        if began is None:
-            self._slice_began = time.perf_counter()
-            asyncio.get_running_loop().call_soon(self._slice_over)
-        elif time.perf_counter() - began > SLICE:
-            await asyncio.sleep(0)  # what the slice made is committed and sent meanwhile
 
     def _slice_over(self) -> None:
         """The loop went on to other work: the next message begins a slice of its own."""

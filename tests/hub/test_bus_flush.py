@@ -8,6 +8,8 @@ import asyncio
 import random
 from typing import Any
 
+import pytest
+
 from server.bus import wire
 from server.hub.bus import HubBus
 
@@ -176,10 +178,10 @@ class _Msg:
         self.data = data
 
 
-async def _burst(monkeypatch, slice_s: float) -> tuple[int, int]:
-    """Twenty messages handed over one after another, as a NATS subscription does, each
-    taking 4 ms to handle: how many were handled when a callback made ready by the first
-    (as the hub's commit is) ran, and in all."""
+async def _burst(monkeypatch, slice_s: float, per_message: int = 1) -> tuple[int, int]:
+    """Twenty frames in messages of ``per_message`` handed over one after another, as a NATS
+    subscription does, each taking 4 ms to handle: how many were handled when a callback made
+    ready by the first (as the hub's commit is) ran, and in all."""
     import time
 
     import server.hub.bus as hub_bus
@@ -196,15 +198,17 @@ async def _burst(monkeypatch, slice_s: float) -> tuple[int, int]:
         handled.append(session)
 
     bus._event = event  # type: ignore[method-assign]
-    for i in range(20):
-        await bus._on_message(_Msg(wire.pack(["g1", [[wire.FRAMES, i, b""]]])))
+    for i in range(0, 20, per_message):
+        frames = [[wire.FRAMES, i + j, b""] for j in range(per_message)]
+        await bus._on_message(_Msg(wire.pack(["g1", frames])))
     await asyncio.sleep(0)
     return ran_after[0], len(handled)
 
 
-async def test_a_burst_from_the_bus_is_handled_in_slices(monkeypatch):
-    ran_after, handled = await _burst(monkeypatch, 0.01)
+@pytest.mark.parametrize("per_message", [1, 20])
+async def test_a_burst_from_the_bus_is_handled_in_slices(monkeypatch, per_message):
+    ran_after, handled = await _burst(monkeypatch, 0.01, per_message)
     assert handled == 20
-    assert ran_after <= 5  # what the first messages made ready ran within the burst
-    ran_after, handled = await _burst(monkeypatch, float("inf"))
+    assert ran_after <= 5  # what the first frames made ready ran within the burst
+    ran_after, handled = await _burst(monkeypatch, float("inf"), per_message)
     assert ran_after == 20  # (unsliced: only once the whole burst was handled)
