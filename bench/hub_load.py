@@ -2,7 +2,7 @@
 
     python bench/hub_load.py [--players 250] [--seconds 30] [--warmup S] [--client-procs 2]
                              [--watchers N] [--bus nats://…] [--profile FILE [--profile-ramp]]
-                             [--gc-young N] [--bus-slice S]
+                             [--gc-young N] [--bus-slice S] [--trace-loop FILE]
 
 Not a timed test. Starts a NATS server (unless ``--bus`` names one) and a hub on it in a
 process of its own (``--hub-role``: a ``gambit hub --bus`` with instrumentation), then
@@ -29,7 +29,8 @@ fall behind), ``client_cpu_percent`` (all client processes together, of one core
 the machine's cores with the hub), ``nats_cpu_percent`` (the NATS server started here),
 ``machine_busy_percent`` (all processes, of one core: 200 is two cores full),
 ``lobby_bytes_per_player_per_s`` (lobby and lobby_update frames the clients received),
-``store_commit_ms_p99`` (the hub's commits, SQLite), ``gc_pauses`` and
+``store_commit_ms_p99`` (the hub's commits, SQLite) and ``store_commit_ms_per_s`` (the loop's
+time in them, each second: mostly waiting for the disk), ``gc_pauses`` and
 ``gc_pause_ms_p99``/``_max`` (the hub's garbage collections while measuring, and how long
 each stopped its loop), ``loop_lag_ms_p99``/``_max`` (how late a 10 ms timer fired: whatever
 held the loop), ``machine_cores`` and ``loadavg_1m_at_end``; and per action measured,
@@ -89,6 +90,12 @@ async def hub_role(args: argparse.Namespace) -> None:
     from server.hub.main import hub_memory
     from server.store import Store
 
+    tracer = None
+    if args.trace_loop:
+        from loop_trace import LoopTrace
+
+        tracer = LoopTrace()
+        tracer.install()
     store = Store.open(Path(args.data_dir))
     config = HubConfig(
         bot_delay=0.5,
@@ -206,6 +213,8 @@ async def hub_role(args: argparse.Namespace) -> None:
     print("hub ready", flush=True)
     await asyncio.sleep(args.warmup)
     measuring = True
+    if tracer is not None:
+        tracer.on = True
     if profiler is not None:
         profiler.enable()
     cpu0, wall0 = cpu_seconds(os.getpid()), time.monotonic()
@@ -213,6 +222,9 @@ async def hub_role(args: argparse.Namespace) -> None:
     await asyncio.sleep(args.seconds)
     cpu1, wall1 = cpu_seconds(os.getpid()), time.monotonic()
     measuring = False
+    if tracer is not None:
+        tracer.on = False
+        Path(args.trace_loop).write_text(json.dumps(tracer.report(), indent=1))
     n = max(1, len(latencies))
     if profiler is not None:
         profiler.disable()
@@ -223,6 +235,7 @@ async def hub_role(args: argparse.Namespace) -> None:
         "action_to_published_ms_p50": round(1000 * (percentile(latencies, 0.5) or 0), 2),
         "action_to_published_ms_p99": round(1000 * (percentile(latencies, 0.99) or 0), 2),
         "store_commit_ms_p99": round(1000 * (percentile(commits, 0.99) or 0), 2),
+        "store_commit_ms_per_s": round(1000 * sum(commits) / (wall1 - wall0), 1),
         "gc_pauses": len(pauses),
         "gc_pause_ms_p99": round(1000 * (percentile(pauses, 0.99) or 0), 1),
         "gc_pause_ms_max": round(1000 * max(pauses, default=0), 1),
@@ -548,6 +561,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             hub_cmd += ["--gc-young", str(args.gc_young)]
         if args.bus_slice is not None:
             hub_cmd += ["--bus-slice", str(args.bus_slice)]
+        if args.trace_loop:
+            hub_cmd += ["--trace-loop", args.trace_loop]
         if args.profile:
             hub_cmd += ["--profile", args.profile] + ["--profile-ramp"] * args.profile_ramp
         hub = subprocess.Popen(hub_cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
@@ -641,6 +656,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--gc-young", type=int, help="the hub's young-generation threshold (default: the hub's)"
+    )
+    parser.add_argument(
+        "--trace-loop",
+        help="write the hub loop's busiest iterations, and what ran in them, to this JSON file",
     )
     parser.add_argument("--hub-role", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", help=argparse.SUPPRESS)

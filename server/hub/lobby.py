@@ -63,6 +63,14 @@ class Lobby:
         #: ones held since (see flush).
         self._players_sent_at = float("-inf")
         self._players_wake: asyncio.TimerHandle | None = None
+        #: The table listing (see _listing_now), kept while no table's place in it changed:
+        #: remaking it went through every table and seat, at every flush, while thousands of
+        #: tables played on and none moved in it. What decides each table's place and owners
+        #: (see _listing_key), as the listing was last made; the tables to look at again.
+        self._listing: tuple[list[int], dict[str, list[int]]] | None = None
+        self._listing_keys: dict[int, tuple[Any, ...]] = {}
+        self._listing_check: set[int] = set()
+        self._online: int | None = None  # players online, kept until one comes or goes
 
     def start(self) -> None:
         self._task = self.hub.spawn(self._loop())
@@ -87,17 +95,20 @@ class Lobby:
         if not info_made:
             table.shown_info = None
         self._dirty_tables.add(table.id)
+        self._listing_check.add(table.id)
         self._stale()
         self._wakeup.set()
 
     def table_removed(self, table_id: int) -> None:
         self._dirty_tables.discard(table_id)
         self._removed_tables.add(table_id)
+        self._listing_check.add(table_id)
         self._stale()
         self._wakeup.set()
 
     def players_changed(self) -> None:
         self._players_dirty = True
+        self._online = None
         self._stale()
         self._wakeup.set()
 
@@ -249,7 +260,10 @@ class Lobby:
         return sorted(listed, key=lambda p: p.name.casefold()), len(listed)
 
     def _online_now(self) -> int:
-        return len(self.players) - sum(1 for p in self.players if p.startswith("admin:"))
+        if self._online is None:
+            admins = sum(1 for p in self.players if p.startswith("admin:"))
+            self._online = len(self.players) - admins
+        return self._online
 
     def row(self, table_id: int) -> dict[str, Any]:
         row = self._rows.get(table_id)
@@ -261,25 +275,37 @@ class Lobby:
 
     def _listing_now(self) -> tuple[list[int], dict[str, list[int]]]:
         """Every table in the order the lobby offers them (a free seat first, newest first),
-        and the own tables (they sit, are kept a seat, or own it), newest first, of each
-        player in the lobby now (only they are shown a lobby: thousands of seated players
-        are not gone through at every flush)."""
+        and each player's own tables (they sit, are kept a seat, or own it), newest first.
+        Made again only when a table came, went, or changed its place or its people."""
+        check, self._listing_check = self._listing_check, set()
+        keys = self._listing_keys
+        for table_id in check:
+            table = self.tables.get(table_id)
+            key = None if table is None else _listing_key(table)
+            if keys.get(table_id) != key:
+                self._listing = None
+                if key is None:
+                    keys.pop(table_id, None)
+                else:
+                    keys[table_id] = key
+        if self._listing is not None:
+            return self._listing
         newest = sorted(self.tables.values(), key=lambda t: -t.id)
         order = [t.id for t in newest if t.status == "waiting" and any(s.empty for s in t.seats)]
         free = set(order)
         order += [t.id for t in newest if t.id not in free]
-        watching = {s.player.id for s in self.sessions if s.player is not None and s.lobby_watching}
         own: dict[str, list[int]] = {}
         for table in newest:
-            if table.owner in watching:
-                own.setdefault(table.owner, []).append(table.id)
+            keys[table.id] = _listing_key(table)
+            own.setdefault(table.owner, []).append(table.id)
             for seat in table.seats:
                 for pid in (seat.player, seat.reserved):
-                    if pid in watching and pid != table.owner:
+                    if pid is not None and pid != table.owner:
                         ids = own.setdefault(pid, [])
-                        if not ids or ids[-1] != table.id:
+                        if ids[-1] != table.id if ids else True:
                             ids.append(table.id)
-        return order, own
+        self._listing = (order, own)
+        return self._listing
 
     def _tables_for(
         self, session: Session, listing: tuple[list[int], dict[str, list[int]]]
@@ -365,6 +391,12 @@ class Lobby:
             "rating_changes": list(table.rating_changes),
             "duplicate": table.duplicate["set"] if table.duplicate else None,
         }
+
+
+def _listing_key(table: Table) -> tuple[Any, ...]:
+    """What decides a table's place in the listing and whose own table it is."""
+    free = table.status == "waiting" and any(s.empty for s in table.seats)
+    return (free, table.owner, *(s.player for s in table.seats), *(s.reserved for s in table.seats))
 
 
 def _player_key(player: Player) -> tuple[str, str, bool]:

@@ -27,6 +27,7 @@ import contextlib
 import os
 import sqlite3
 import time
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ import platformdirs
 from protocol.codec import packb
 
 from . import schema
+from .checkpoint import BACKSTOP_PAGES, Checkpointer
 from .moderation import ModerationStore
 from .names import name_key, skeleton  # name_key is still importable from here
 from .urls import is_postgres_url, redact
@@ -149,6 +151,8 @@ class Store(ModerationStore):
         self.on_commit: Callable[[float], None] | None = None
         self._on_hold: Callable[[], None] | None = None
         self._ref: Callable[[Any], Any] = lambda value: value
+        #: Checkpoints the WAL off the hub's loop (a file-backed SQLite store; see checkpoint.py).
+        self.checkpointer: Checkpointer | None = None
         if is_postgres_url(self.path):
             self._open_postgres()
             return
@@ -175,6 +179,11 @@ class Store(ModerationStore):
             raise
         if created:
             _fsync_dir(Path(self.path).resolve().parent)
+        if not memory:
+            self._conn.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")
+            store = weakref.ref(self)
+            self.checkpointer = Checkpointer(self.path, alive=lambda: store() is not None)
+            self.checkpointer.start()
 
     def _open_postgres(self) -> None:
         try:
@@ -262,6 +271,8 @@ class Store(ModerationStore):
 
     def close(self) -> None:
         """Commit what is held, close the connection (this also tidies the WAL)."""
+        if self.checkpointer is not None:
+            self.checkpointer.stop()
         if self._held:
             self.commit_held()
         self._conn.close()

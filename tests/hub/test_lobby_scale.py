@@ -180,3 +180,47 @@ async def test_a_flush_after_moves_alone_goes_through_no_client(hub, monkeypatch
         lambda m: watcher.log.index(m) >= mark and m["t"] == "lobby_update"
     )
     assert [row["games_played"] for row in update["tables"]] == [table.games_played]
+
+
+async def test_the_listing_is_made_again_only_when_a_table_moves_in_it(hub):
+    """Games ending at thousands of tables change their rows every flush; the listing (every
+    table and seat gone through) is made again only when a table comes, goes, or its place
+    or its people change, and then shows the change."""
+    ada = await connect(hub)
+    await ada.hello("Ada")
+    await ada.send("create_table", game="prophets_gambit", players=3)
+    first = hub.tables[(await ada.expect("table"))["table"]]
+    await ada.send("create_table", game="prophets_gambit", players=3)
+    second = hub.tables[(await ada.expect("table"))["table"]]
+    bob = await connect(hub)
+    await bob.hello("Bob")
+    await bob.expect("lobby")
+    await asyncio.sleep(0.1)
+    hub.lobby.flush()
+    listing = hub.lobby._listing_now()
+    assert listing[0] == [second.id, first.id]  # both have a free seat: newest first
+
+    first.games_played += 1  # the row changes, the table's place does not
+    hub.lobby.table_changed(first)
+    hub.lobby.flush()
+    assert hub.lobby._listing_now() is listing
+
+    second.seats[:] = [Seat(bot="heuristic") for _ in range(3)]  # full: after a free one
+    hub.lobby.table_changed(second)
+    hub.lobby.flush()
+    assert hub.lobby._listing_now()[0] == [first.id, second.id]
+
+    bob_id = next(p.id for p in hub.players.values() if p.name == "Bob")
+    first.seats[0] = Seat(player=bob_id)  # Bob's own table from now on
+    hub.lobby.table_changed(first)
+    hub.lobby.flush()
+    assert hub.lobby._listing_now()[1][bob_id] == [first.id]
+
+    await ada.send("create_table", game="prophets_gambit", players=3)
+    third = hub.tables[(await ada.expect("table"))["table"]]
+    hub.lobby.flush()
+    assert hub.lobby._listing_now()[0] == [third.id, first.id, second.id]
+    del hub.tables[third.id]
+    hub.lobby.table_removed(third.id)
+    hub.lobby.flush()
+    assert hub.lobby._listing_now()[0] == [first.id, second.id]
