@@ -163,9 +163,9 @@ class Play:
                 self.store.transfer(account, f"pot:{table.id}", due, action.TYPE, ref=str(table.id))
                 if seat < len(table.paid):
                     table.paid[seat] += due
-                self.store.append_action(table.id, seat, action.to_wire())
+                self.store.append_action(table.id, seat, action.to_wire(), len(state.history))
         else:  # (one write: atomic by itself)
-            self.store.append_action(table.id, seat, action.to_wire())
+            self.store.append_action(table.id, seat, action.to_wire(), len(state.history))
         state.apply_checked(seat, action)
         if table.deal_log is not None:
             table.deal_log.note(state)

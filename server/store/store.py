@@ -1013,20 +1013,33 @@ class Store(ModerationStore):
                 raise StoreError(f"No live table {table_id}; save_table it first.")
             self._conn.execute("DELETE FROM live_actions WHERE table_id = ?", (table_id,))
 
-    def append_action(self, table_id: int, seat: int, action: Mapping[str, Any]) -> int:
+    def append_action(
+        self, table_id: int, seat: int, action: Mapping[str, Any], seq: int | None = None
+    ) -> int:
         """Store an accepted action of the table's current game; durable once this returns.
 
         Returns its sequence number: its index in the game's history (0 for the first).
+        ``seq``: that index, if the caller knows it (the hub does: the length of the game's
+        history), so the store need not look for the last one at every move; a number
+        already taken is refused.
         """
         # One statement (it runs at every move): atomic by itself, so inside a transaction
         # (the hub's held batch) it needs no savepoint of its own.
-        sql = (
-            "INSERT INTO live_actions (table_id, seq, seat, action) "
-            "SELECT t.id, (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM live_actions a "
-            "WHERE a.table_id = t.id), ?, ? "
-            "FROM live_tables t WHERE t.id = ? AND t.params IS NOT NULL RETURNING seq"
-        )
-        args = (seat, packb(dict(action)), table_id)
+        if seq is None:
+            sql = (
+                "INSERT INTO live_actions (table_id, seq, seat, action) "
+                "SELECT t.id, (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM live_actions a "
+                "WHERE a.table_id = t.id), ?, ? "
+                "FROM live_tables t WHERE t.id = ? AND t.params IS NOT NULL RETURNING seq"
+            )
+            args: tuple[Any, ...] = (seat, packb(dict(action)), table_id)
+        else:
+            sql = (
+                "INSERT INTO live_actions (table_id, seq, seat, action) "
+                "SELECT t.id, ?, ?, ? "
+                "FROM live_tables t WHERE t.id = ? AND t.params IS NOT NULL RETURNING seq"
+            )
+            args = (seq, seat, packb(dict(action)), table_id)
         if self._depth == 0:
             with self.transaction():
                 row = self._conn.execute(sql, args).fetchone()

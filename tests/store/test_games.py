@@ -110,6 +110,28 @@ def test_several_tables_keep_their_own_actions(store: Store):
     assert tables == {1: [[0, {"type": "a"}], [2, {"type": "c"}]], 2: [[1, {"type": "b"}]]}
 
 
+def test_an_action_stored_at_the_index_its_caller_knows(store: Store):
+    """The hub gives each action's index (its game's history length): the store need not
+    look for the last one, and refuses an index already taken, keeping what was stored."""
+    store.save_table(1, {})
+    store.start_game(1, {"game": "prophet"})
+    assert store.append_action(1, 0, {"type": "a"}, 0) == 0
+    assert store.append_action(1, 1, {"type": "b"}, 1) == 1
+    with pytest.raises(StoreError):
+        store.append_action(1, 2, {"type": "c"}, 1)
+    assert store.append_action(1, 2, {"type": "c"}) == 2  # (and without: after the last)
+    assert store.live_tables()[0]["actions"] == [
+        [0, {"type": "a"}],
+        [1, {"type": "b"}],
+        [2, {"type": "c"}],
+    ]
+    store.start_game(1, {"game": "prophet"})  # a new game starts again from 0
+    assert store.append_action(1, 0, {"type": "d"}, 0) == 0
+    with pytest.raises(StoreError, match="no game"):
+        store.save_table(2, {})
+        store.append_action(2, 0, {"type": "x"}, 0)
+
+
 def test_actions_need_a_saved_table_with_a_game(store: Store):
     with pytest.raises(StoreError, match="No live table"):
         store.append_action(1, 0, {"type": "x"})
