@@ -166,7 +166,7 @@ class HubBus:
         10,000 players the hub went through 60 ms of messages at a time, then committed and
         sent 70 ms of answers, then published them, and a move that came first in a burst
         waited for all of it. Handled in slices of :data:`SLICE` seconds instead, each
-        slice's moves are committed and sent while the next slice waits."""
+        slice's moves are committed, sent and published while the next slice waits."""
         try:
             gateway, events = wire.unpack(msg.data)
             gateway = str(gateway)
@@ -180,9 +180,19 @@ class HubBus:
                     self._slice_began = time.perf_counter()
                     asyncio.get_running_loop().call_soon(self._slice_over)
                 elif time.perf_counter() - began > SLICE:
-                    await asyncio.sleep(0)  # the slice's moves are committed and sent meanwhile
+                    await self._slice_out()
         except Exception:
             log.exception("bus: a message from a gateway could not be handled; dropped")
+
+    async def _slice_out(self) -> None:
+        """Let the slice's moves be committed, sent and published before the next slice:
+        each step is a callback the one before makes ready (the commit, then the tick's
+        output, then the publishing task), so without waiting for them the next slice ran
+        before the last one's answers were published, adding a slice to every move's time."""
+        await asyncio.sleep(0)  # the hub's commit sends the slice's answers (Hub.commit) ...
+        await asyncio.sleep(0)  # ... the tick's output goes to the sender (_flush) ...
+        if self._sender is not None:
+            await self._sender.flushed()  # ... and is handed to NATS
 
     def _slice_over(self) -> None:
         """The loop went on to other work: the next message begins a slice of its own."""

@@ -212,3 +212,31 @@ async def test_a_burst_from_the_bus_is_handled_in_slices(monkeypatch, per_messag
     assert ran_after <= 5  # what the first frames made ready ran within the burst
     ran_after, handled = await _burst(monkeypatch, float("inf"), per_message)
     assert ran_after == 20  # (unsliced: only once the whole burst was handled)
+
+
+async def test_a_slices_answers_are_published_before_the_next_slice(monkeypatch):
+    """Each slice's answers go out (committed, the tick's output sent, handed to NATS) before
+    the next slice is handled: else every move waited a slice more than it had to."""
+    import server.hub.bus as hub_bus
+
+    monkeypatch.setattr(hub_bus, "SLICE", 0.0)  # (a slice of two frames: see _on_message)
+    bus = HubBus(None, "nats://bench.invalid")
+    log: list[str] = []
+
+    async def publish(subject: str, payload: bytes) -> None:
+        log.append("published")
+
+    bus._sender = wire.Sender(publish)
+
+    def event(gateway: str, kind: int, session: int, data: Any) -> None:
+        log.append("handled")
+        bus.out(gateway, session, b"answer")  # as the hub answers a move
+
+    bus._event = event  # type: ignore[method-assign]
+    frames = [[wire.FRAMES, i, b""] for i in range(8)]
+    await bus._on_message(_Msg(wire.pack(["g1", frames])))
+    await asyncio.sleep(0)
+    await bus._sender.flushed()
+    assert log.count("handled") == 8
+    assert log[:3] == ["handled", "handled", "published"]
+    assert log.count("published") >= 4
