@@ -302,7 +302,7 @@ class Lobby:
                 for pid in (seat.player, seat.reserved):
                     if pid is not None and pid != table.owner:
                         ids = own.setdefault(pid, [])
-                        if ids[-1] != table.id if ids else True:
+                        if not ids or ids[-1] != table.id:
                             ids.append(table.id)
         self._listing = (order, own)
         return self._listing
