@@ -3,6 +3,7 @@ question pending, and a key for every legal answer."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -216,6 +217,17 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         if action in ("move", "pick"):
             return bool(row.choices) and not self.chat_open
         return super().check_table_action(action, parameters)
+
+    def game_bindings_state(self) -> Hashable | None:
+        row = self.choice_row if self.is_mounted else None
+        if row is None:
+            return None
+        view = self.view
+        legal: tuple[str, ...] = ()
+        if view and not self.chat_open:
+            kinds = self._legal_by_type(view)
+            legal = tuple(kind for kind in kinds if self.legal_action(kind) is not None)
+        return (bool(row.choices), legal)
 
     def _legal_by_type(self, view: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
         """The view's legal actions by type (remembered for the view: the footer asks about

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import partial
 from typing import Any, ClassVar
 
@@ -553,6 +553,32 @@ class TableScreen(GambitScreen):
         self.refresh_bindings()
 
     # --- keys ------------------------------------------------------------------------------
+
+    def bindings_state(self) -> Hashable | None:
+        """What :meth:`check_action` reads, for the footer (see ``GambitScreen``): the
+        result panel, chat, what the waiting room's keys read, the app's answer key, and the
+        game's own (:meth:`game_bindings_state`; None: none, the footer looks every time)."""
+        if not self.is_mounted:
+            return None
+        game = self.game_bindings_state()
+        if game is None:
+            return None
+        seated = self.seat is not None
+        info = self.info
+        status = info.get("status")
+        seats: tuple[bool, bool] | None = None
+        if seated and status == "waiting":
+            seats = (
+                any(s.get("bot") for s in info["seats"]),
+                any(not (s.get("name") or s.get("bot")) for s in info["seats"]),
+            )
+        pending = bool(self.gapp.model.pending())  # the app's Ctrl+R
+        return (self.result_open, self.chat_open, seated, status, seats, pending, game)
+
+    def game_bindings_state(self) -> Hashable | None:
+        """What :meth:`check_table_action` reads beyond this class's keys, and how
+        ``footer_keys`` writes the keys, cheap to work out (None: no such summary)."""
+        return None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # While the result of a deal is open, closing it is the only key (as in a dialog).

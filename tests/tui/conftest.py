@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from textual.pilot import Pilot
@@ -40,6 +40,43 @@ async def hub(store):
     await h.start()
     yield h
     await h.stop()
+
+
+class FooterChecks:
+    """Every time a footer was asked to look at its keys again: ``skipped`` counts the
+    times the screen's ``bindings_state`` let it keep its keys, ``stale`` the keys it kept (or
+    made) that differ from the keys collected anew."""
+
+    def __init__(self) -> None:
+        self.skipped = 0
+        self.stale: list[tuple[object, object]] = []
+
+
+@pytest.fixture(autouse=True)
+def footer_checked(monkeypatch) -> Iterator[FooterChecks]:
+    """In every test here: after each look at the keys (kept by ``bindings_state`` or
+    collected), the footer shows what collecting them anew gives (a stale footer fails the
+    test at its end)."""
+    from gambit_tui.widgets.footer import GambitFooter
+
+    checks = FooterChecks()
+    bindings_changed = GambitFooter.bindings_changed
+
+    def checked(self, screen):
+        state = self._state
+        before = self.items
+        bindings_changed(self, screen)
+        if not self.is_attached or screen is not self.screen:
+            return
+        if self._state is state and self.items is before and state is not None:
+            checks.skipped += 1
+        fresh = self.collect(screen)
+        if fresh != self.items:
+            checks.stale.append((self.items, fresh))
+
+    monkeypatch.setattr(GambitFooter, "bindings_changed", checked)
+    yield checks
+    assert not checks.stale, checks.stale[:3]
 
 
 def make_app(

@@ -62,7 +62,7 @@ def seat_rows(app) -> dict[str, tuple[str, int, int]]:
     return rows
 
 
-async def test_a_whole_prophet_game_by_keys(hub):
+async def test_a_whole_prophet_game_by_keys(hub, footer_checked):
     """Every round of a short schedule (1-2-1 cards), each decision made by keys, checking
     what the table shows on the way: round and trump, the dealer's barred bid, bids and tricks
     against them, dimmed cards that cannot be picked, the last trick and the score sheet; and
@@ -101,6 +101,7 @@ async def test_a_whole_prophet_game_by_keys(hub):
         assert result_shown(app), screen_text(app)
         # Every round had a bid and every card a play: 1+2+1 cards, plus 3 bids.
         assert decisions == 4 + 3
+        assert footer_checked.skipped > 0  # keys kept by bindings_state, and right (conftest)
         assert seen >= {"forbidden", "dimmed", "last_trick", "sheet", "bids_shown"}
         result = screen_text(app)
         view = table.view
