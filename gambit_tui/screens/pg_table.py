@@ -83,6 +83,8 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
         self._legal_memo: tuple[dict[str, Any], dict[str, list[dict[str, Any]]]] | None = None
+        #: The hand's choices, by the hand, the cards that may be picked and the card style.
+        self._hand_choices: tuple[tuple[Any, ...], list[Choice]] | None = None
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -136,12 +138,20 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
             row.heading = _("The discard pile")
             row.choices = [Choice(card_text(c, style), c) for c in view.get("discard", [])]
             return
-        allowed = set(ask.get("cards", [])) if kind == "forced" else None
+        allowed = frozenset(ask.get("cards", [])) if kind == "forced" else None
         row.heading = _("Your hand")
-        row.choices = [
-            Choice(card_text(c, style), c, enabled=allowed is None or c in allowed)
-            for c in view.get("hand", [])
-        ]
+        hand = tuple(view.get("hand", []))
+        # The same list while the hand and what may be picked stay: most moves are other
+        # players' (an equal list changes nothing in the row, and the same one is quick to
+        # compare; the card hint is remembered for it).
+        made = self._hand_choices
+        if made is None or made[0] != (hand, allowed, style):
+            choices = [
+                Choice(card_text(c, style), c, enabled=allowed is None or c in allowed)
+                for c in hand
+            ]
+            made = self._hand_choices = ((hand, allowed, style), choices)
+        row.choices = made[1]
 
     def _set_prompt(self, view: dict[str, Any] | None) -> None:
         prompt = self.query_one(PromptBar)
@@ -186,10 +196,14 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
     def _card_hint(self) -> Text:
         """A line naming the picked card (or player) and how to pick another."""
         row = self.query_one(ChoiceRow)
-        out = self.card_hint(row, card_text, tarokka_card_name, picking=bool(self.ask))
-        if isinstance(row.selected, int):
-            out.append(self.name_of(row.selected))
-        return out
+        selected = row.selected
+        return self.card_hint(
+            row,
+            card_text,
+            tarokka_card_name,
+            picking=bool(self.ask),
+            suffix=self.name_of(selected) if isinstance(selected, int) else "",
+        )
 
     @while_composed
     def on_choice_row_moved(self, event: ChoiceRow.Moved) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -77,6 +78,41 @@ def footer_checked(monkeypatch) -> Iterator[FooterChecks]:
     monkeypatch.setattr(GambitFooter, "bindings_changed", checked)
     yield checks
     assert not checks.stale, checks.stale[:3]
+
+
+class KeptChecks:
+    """What :func:`check_kept_hand_and_hint` found: moves checked, and the stale ones."""
+
+    def __init__(self) -> None:
+        self.checked = 0
+        self.stale: list[str] = []
+
+
+def check_kept_hand_and_hint(
+    monkeypatch, screen_cls: type, row_of: Callable[[Any], Any], again: Callable[[Any], None]
+) -> KeptChecks:
+    """After every ``refresh_view`` of ``screen_cls``: the hand row's choices (the row
+    ``row_of`` the screen) and the prompt's hint, kept from earlier moves by the screen's
+    memos, equal those made anew (``again`` forgets the memos and sets both again). The test
+    asserts ``stale`` empty (an assertion inside the app would be lost)."""
+    from gambit_tui.widgets.prompt_bar import PromptBar
+
+    checks = KeptChecks()
+    refresh = screen_cls.refresh_view
+
+    def checked(self):
+        refresh(self)
+        if self.message is None or not self.query(PromptBar):
+            return
+        row, prompt = row_of(self), self.query_one(PromptBar)
+        kept = (list(row.choices), prompt.hint)
+        again(self)
+        if (list(row.choices), prompt.hint) != kept:
+            checks.stale.append(repr(self.view))
+        checks.checked += 1
+
+    monkeypatch.setattr(screen_cls, "refresh_view", checked)
+    return checks
 
 
 def make_app(

@@ -10,13 +10,16 @@ from contextlib import asynccontextmanager
 from textual._context import active_app
 from textual.pilot import Pilot
 
+from gambit_tui.names import tarokka_card_name
 from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.pg_table import PGTableScreen
 from gambit_tui.screens.welcome import WelcomeScreen
 from gambit_tui.widgets.choice_row import ChoiceRow
+from gambit_tui.widgets.prompt_bar import PromptBar
 from server.hub import Hub
 
 from .conftest import (
+    check_kept_hand_and_hint,
     enter_lobby,
     make_app,
     open_pg_table_with_bots,
@@ -214,17 +217,23 @@ async def test_arrows_and_digits_pick_cards_and_the_hint_names_them(hub):
         table = await start_pg_deal(pilot)
         row = table.query_one(ChoiceRow)
         hand = table.view["hand"]
+        prompt = table.query_one(PromptBar)
         await pilot.press("right")
         assert row.selected == hand[1]
         await pilot.press("3")
         assert row.selected == hand[2]
+        await pilot.pause()
+        assert tarokka_card_name(hand[2]) in prompt.hint.plain  # the hint names it
         await pilot.press("left", "left", "left")
         assert row.selected == hand[-1]  # wraps around
         await pilot.pause()
         assert "←→ or 1–6 pick" in screen_text(app)
+        assert tarokka_card_name(hand[-1]) in prompt.hint.plain
         start, _end = row._cells[3]
         await pilot.click(ChoiceRow, offset=(start + 2, 1))  # mouse is optional, and works
         assert row.selected == hand[3]
+        await pilot.pause()
+        assert tarokka_card_name(hand[3]) in prompt.hint.plain
         await pilot.press("2", "enter")
         await wait_for(pilot, lambda: table.view["phase"] != "bid")
         bids = next(e for e in table.view["events"] if e["e"] == "bids")
@@ -415,6 +424,25 @@ async def test_rows_kept_from_earlier_moves_equal_rows_made_anew(hub, monkeypatc
     async with a_deal_risked(hub):
         pass
     assert len(compared) > 40
+
+
+async def test_the_hand_and_hint_kept_from_earlier_moves_equal_ones_made_anew(hub, monkeypatch):
+    """The hand's choices are the same list while the hand stays, and the card hint is
+    remembered for it: through a deal with every kind of ask, what they show equals what
+    they would show made from scratch."""
+
+    def again(table):
+        table._hand_choices = table._hint_memo = None
+        table._set_choices(table.view)
+        table._set_prompt(table.view)
+
+    checks = check_kept_hand_and_hint(
+        monkeypatch, PGTableScreen, lambda t: t.query_one(ChoiceRow), again
+    )
+    async with a_deal_risked(hub):
+        pass
+    assert not checks.stale, checks.stale[:2]
+    assert checks.checked > 20
 
 
 async def test_a_recomposed_table_finds_its_new_widgets_and_draws_on(hub):

@@ -26,7 +26,14 @@ from protocol.actions import Play, action_from_wire
 from protocol.cards import FRENCH_52
 from protocol.term import TermInfo
 
-from .conftest import enter_lobby, make_app, result_shown, screen_text, wait_for
+from .conftest import (
+    check_kept_hand_and_hint,
+    enter_lobby,
+    make_app,
+    result_shown,
+    screen_text,
+    wait_for,
+)
 
 SUITS = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
 
@@ -82,6 +89,17 @@ async def test_a_whole_prophet_game_by_keys(hub, footer_checked, monkeypatch):
         return lines
 
     monkeypatch.setattr(ProphetSeats, "build", seats_checked)
+
+    # The hand shown and the card hint, kept while they stay the same, equal ones made anew.
+    def again(table):
+        hand = table.query_one(HandRow)
+        hand._shown_hand = table._hint_memo = None
+        table._set_hand(table.view)
+        table._set_prompt(table.view)
+
+    kept = check_kept_hand_and_hint(
+        monkeypatch, ProphetTableScreen, lambda t: t.query_one(HandRow), again
+    )
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
@@ -117,6 +135,7 @@ async def test_a_whole_prophet_game_by_keys(hub, footer_checked, monkeypatch):
         assert decisions == 4 + 3
         assert footer_checked.skipped > 0  # keys kept by bindings_state, and right (conftest)
         assert len(seats_compared) > 10
+        assert not kept.stale and kept.checked > 10, kept.stale[:2]
         assert seen >= {"forbidden", "dimmed", "last_trick", "sheet", "bids_shown"}
         result = screen_text(app)
         view = table.view
