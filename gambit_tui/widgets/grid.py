@@ -27,6 +27,7 @@ def grid_lines(
     fit: int | None = None,
     keys: Sequence[Hashable] | None = None,
     made: dict[Hashable, Any] | None = None,
+    shared: dict[Hashable, Any] | None = None,
 ) -> list[Text]:
     """``rows`` as lines of columns ``gap`` cells apart; a cell wider than its column's
     ``max_widths`` entry ends in an ellipsis, ``styles`` style a whole column, and a column
@@ -37,7 +38,8 @@ def grid_lines(
     With ``keys`` (one per row, equal only for rows of equal cells) and ``made`` (a dict the
     caller keeps), a row whose line was made before at the same column widths is not made
     again, nor its cells measured: ``made`` is left holding this call's lines and
-    measures."""
+    measures. ``shared`` (a dict kept by callers alike, that they keep small) holds them too,
+    for rows made by another caller: keys must then say everything a row is made of."""
     before = dict(made) if made is not None else {}
     if made is not None:
         made.clear()
@@ -45,10 +47,14 @@ def grid_lines(
     for number, row in enumerate(rows):
         key = keys[number] if keys is not None else None
         measure = before.get((key,)) if key is not None else None
+        if measure is None and shared is not None and key is not None:
+            measure = shared.get((key,))
         if measure is None:
             measure = tuple(
                 cell.cell_len if isinstance(cell, Text) else str_cells(cell) for cell in row
             )
+            if shared is not None and key is not None:
+                shared[(key,)] = measure
         if made is not None and key is not None:
             made[(key,)] = measure
         measures.append(measure)
@@ -70,7 +76,10 @@ def grid_lines(
     for number, given in enumerate(rows):
         key = keys[number] if keys is not None else None
         line_key = (key, shape) if key is not None else None
-        if line_key is not None and (line := before.get(line_key)) is not None:
+        if line_key is not None and (
+            (line := before.get(line_key)) is not None
+            or (shared is not None and (line := shared.get(line_key)) is not None)
+        ):
             lines.append(line)
             if made is not None:
                 made[line_key] = line
@@ -114,6 +123,8 @@ def grid_lines(
         lines.append(line)
         if made is not None and line_key is not None:
             made[line_key] = line
+        if shared is not None and line_key is not None:
+            shared[line_key] = line
     return lines
 
 

@@ -14,6 +14,7 @@ from gambit_tui.names import tarokka_card_name
 from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.pg_table import PGTableScreen
 from gambit_tui.screens.welcome import WelcomeScreen
+from gambit_tui.widgets import pg_seats
 from gambit_tui.widgets.choice_row import ChoiceRow
 from gambit_tui.widgets.prompt_bar import PromptBar
 from server.hub import Hub
@@ -405,9 +406,12 @@ async def test_rows_kept_from_earlier_moves_equal_rows_made_anew(hub, monkeypatc
     def seats_checked(self):
         lines = seats_build(self)
         kept = self._cells_made, self._lines_made
+        shared = dict(pg_seats._made_rows)  # (rows the apps of the process share)
+        pg_seats._made_rows.clear()
         self._cells_made, self._lines_made = {}, {}
         assert lines == seats_build(self)
         self._cells_made, self._lines_made = kept
+        pg_seats._made_rows.update(shared)
         compared.append(len(lines))
         return lines
 
@@ -443,6 +447,34 @@ async def test_the_hand_and_hint_kept_from_earlier_moves_equal_ones_made_anew(hu
         pass
     assert not checks.stale, checks.stale[:2]
     assert checks.checked > 20
+
+
+async def test_seat_rows_shared_by_the_apps_of_a_process_show_each_player_their_own(hub):
+    """The apps of a worker share the seats' rows (pg_seats._made_rows): the table as
+    another player sees it (their seat marked, their Fate), drawn after ours from the shared
+    rows, equals it drawn with nothing shared; and ours stays ours."""
+    from gambit_tui.widgets.pg_seats import PGSeats
+
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        table = await start_pg_deal(pilot)  # mid-deal: rows are shared (not at the Reveal)
+        seats = table.query_one(PGSeats)
+        mine = seats.message
+        assert mine["view"] and not mine["view"].get("reveal")
+        ours = seats.build()
+        others = [s for s in range(len(mine["info"]["seats"])) if s != mine["seat"]]
+        for other, fate in [(s, f) for s in others for f in (mine["view"].get("fate"), "T7")]:
+            seats.message = dict(mine, seat=other, view=dict(mine["view"], fate=fate))
+            theirs = seats.build()
+            kept = dict(pg_seats._made_rows)
+            pg_seats._made_rows.clear()
+            seats._cells_made, seats._lines_made = {}, {}
+            assert theirs == seats.build()
+            pg_seats._made_rows.update(kept)
+            assert theirs != ours
+        seats.message = mine
+        assert seats.build() == ours
 
 
 async def test_a_recomposed_table_finds_its_new_widgets_and_draws_on(hub):
