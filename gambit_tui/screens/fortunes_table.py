@@ -440,12 +440,23 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             ask.get("kind"),
             ask.get("max"),  # the footer's digits for a bid
             self.legal_play() is not None,
-            tuple(self.check_table_action("bet", (kind,)) for kind in ("stay", "raise", "fold")),
+            self._bets_open(),
             self._legal("next_deal") is not None,
             bool(hand.choices),
             bool((view or {}).get("tricks")),
             view is not None,
         )
+
+    def _bets_open(self) -> tuple[bool, bool, bool]:
+        """Whether the player may stay, raise and fold now (``check_table_action``'s answer
+        for each bet, without its look for the hand row)."""
+        stay, raised = self.bet_costs()
+        costs = {"stay": stay, "raise": raised, "fold": 0}
+        stay_ok, raise_ok, fold_ok = (
+            self._legal(kind) is not None and self.can_pay(costs[kind])
+            for kind in ("stay", "raise", "fold")
+        )
+        return stay_ok, raise_ok, fold_ok
 
     def bet_costs(self) -> tuple[int, int]:
         """What a stay and a raise cost now, in chips: the current ante, and the ante a stake

@@ -296,7 +296,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
 
     def game_bindings_state(self) -> Hashable | None:
         try:
-            bids = self.query_one(FittingChoiceRow)
+            bids = self.query_one("#bids", ChoiceRow)
             self.query_one(HandRow)
         except NoMatches:
             return None
