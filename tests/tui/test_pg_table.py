@@ -14,7 +14,7 @@ from gambit_tui.names import tarokka_card_name
 from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.pg_table import PGTableScreen
 from gambit_tui.screens.welcome import WelcomeScreen
-from gambit_tui.widgets import pg_seats
+from gambit_tui.widgets import pg_center, pg_seats
 from gambit_tui.widgets.choice_row import ChoiceRow
 from gambit_tui.widgets.prompt_bar import PromptBar
 from server.hub import Hub
@@ -417,9 +417,13 @@ async def test_rows_kept_from_earlier_moves_equal_rows_made_anew(hub, monkeypatc
 
     def center_checked(self):
         lines = center_build(self)
-        kept, self._made = self._made, None
+        kept = self._made, self._lines_made
+        shared = dict(pg_center._made_centers)  # (what the apps of the process share)
+        pg_center._made_centers.clear()
+        self._made, self._lines_made = None, {}
         assert lines == center_build(self)
-        self._made = kept
+        self._made, self._lines_made = kept
+        pg_center._made_centers.update(shared)
         compared.append(len(lines))
         return lines
 
@@ -450,19 +454,21 @@ async def test_the_hand_and_hint_kept_from_earlier_moves_equal_ones_made_anew(hu
 
 
 async def test_seat_rows_shared_by_the_apps_of_a_process_show_each_player_their_own(hub):
-    """The apps of a worker share the seats' rows (pg_seats._made_rows): the table as
-    another player sees it (their seat marked, their Fate), drawn after ours from the shared
-    rows, equals it drawn with nothing shared; and ours stays ours."""
+    """The apps of a worker share the seats' rows (pg_seats._made_rows) and the middle of
+    the table but the Fate (pg_center._made_centers): the table as another player sees it
+    (their seat marked, their Fate), drawn after ours from what is shared, equals it drawn
+    with nothing shared; and ours stays ours."""
+    from gambit_tui.widgets.pg_center import PGCenter
     from gambit_tui.widgets.pg_seats import PGSeats
 
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
         table = await start_pg_deal(pilot)  # mid-deal: rows are shared (not at the Reveal)
-        seats = table.query_one(PGSeats)
+        seats, center = table.query_one(PGSeats), table.query_one(PGCenter)
         mine = seats.message
         assert mine["view"] and not mine["view"].get("reveal")
-        ours = seats.build()
+        ours, our_center = seats.build(), center.build()
         others = [s for s in range(len(mine["info"]["seats"])) if s != mine["seat"]]
         for other, fate in [(s, f) for s in others for f in (mine["view"].get("fate"), "T7")]:
             seats.message = dict(mine, seat=other, view=dict(mine["view"], fate=fate))
@@ -473,8 +479,16 @@ async def test_seat_rows_shared_by_the_apps_of_a_process_show_each_player_their_
             assert theirs == seats.build()
             pg_seats._made_rows.update(kept)
             assert theirs != ours
-        seats.message = mine
-        assert seats.build() == ours
+            center.message = seats.message
+            their_center = center.build()
+            kept = dict(pg_center._made_centers)
+            pg_center._made_centers.clear()
+            center._made, center._lines_made = None, {}
+            assert their_center == center.build()
+            pg_center._made_centers.update(kept)
+            assert (their_center == our_center) == (fate == mine["view"].get("fate"))
+        seats.message = center.message = mine
+        assert seats.build() == ours and center.build() == our_center
 
 
 async def test_a_recomposed_table_finds_its_new_widgets_and_draws_on(hub):
