@@ -167,6 +167,14 @@ async def seat_apps(count: int, prefix: str) -> Seated:
             hub.handle(next(iter(player.sessions)), {"t": "join", "table": table_id})
         hub.handle(owner, {"t": "start", "table": table_id})
         tables.append(table_id)
+    # Until every table is dealt (the deal may first wait for the players' entropy), and
+    # every app has drawn it: a table's first deal drawn while actions were measured counted
+    # as an update's cost.
+    await until(
+        lambda: all(
+            hub.tables[t].state is not None and hub.tables[t].status == "playing" for t in tables
+        )
+    )
     await settle(terminals, quiet=0.5)
     return Seated(store, hub, apps, terminals, runs, tables)
 

@@ -54,10 +54,14 @@ async def _act(apps: int, actions: int) -> int:
     """Under callgrind: seat the apps, then count the instructions of ``actions`` actions."""
     from table_updates import TABLE_SIZE, seat_apps
 
-    from server.bots import make_bot
+    from server.bots import bot_kinds, make_bot
     from server.gc_freeze import FrozenSessions
 
     seated = await seat_apps(apps, "gambit-instructions-")
+    # The bots' modules imported now, not by the first bot's move inside the count: the
+    # strong bots come with them, and under PYTHONDONTWRITEBYTECODE=1 they are compiled from
+    # source (4 of the 15 million instructions an app update seemed to cost).
+    bot_kinds("prophets_gambit")
     # The app workers' garbage collection policy: everything alive is frozen. Without it a
     # full collection (walking every object of the five apps and the hub, some hundreds of
     # millions of instructions) fell inside the measured actions or not, by chance: runs of

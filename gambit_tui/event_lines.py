@@ -1,5 +1,10 @@
 """Log lines made once per event: every table message repeats all the earlier events of the
-deal, and formatting them all again after each move was a tenth of a table's redraw."""
+deal, and formatting them all again after each move was a tenth of a table's redraw.
+
+A line depends on the event and the context only (the card style, the names at the table, the
+language's catalog), never on who reads it: the players at a table, whose apps share a worker
+process, get each new event's line made once for all of them (:data:`_shared`).
+"""
 
 from __future__ import annotations
 
@@ -8,13 +13,23 @@ from typing import Any
 
 from rich.text import Text
 
+#: Lines already made, for every app in the process, by context and the event's ``repr``
+#: (at most ``SHARED_LINES``, the oldest made go first). Lines are never changed once made.
+_shared: dict[tuple[Hashable, str], Text | None] = {}
+SHARED_LINES = 4096
+_MISSING = object()
+
 
 class EventLines:
     """Remembers each event's line, for as long as what the lines depend on (``context``: the
-    card style, the names at the table) stays the same."""
+    card style, the names at the table, the catalog) stays the same."""
 
     def __init__(self) -> None:
-        self._made: dict[str, Text | None] = {}
+        #: By the event's ``id``: the event itself (kept, so the id is not reused meanwhile)
+        #: and its line. A table message's events are the last message's own objects, but
+        #: for the new ones (``protocol.event_log.expand`` copies only what a delta changes):
+        #: most are found without writing them out (``repr``) at all.
+        self._made: dict[int, tuple[dict[str, Any], Text | None]] = {}
         self._context: Hashable = None
 
     def lines(
@@ -23,18 +38,35 @@ class EventLines:
         make: Callable[[dict[str, Any]], Text | None],
         context: Hashable,
     ) -> list[Text]:
-        """The lines of ``events`` (an event ``make`` gives no line for is left out)."""
+        """The lines of ``events`` (an event ``make`` gives no line for is left out). ``make``
+        must draw an event from it and ``context`` alone: its lines are shared."""
         if context != self._context:
             self._made.clear()
             self._context = context
         known = self._made
-        made: dict[str, Text | None] = {}
+        made: dict[int, tuple[dict[str, Any], Text | None]] = {}
         out: list[Text] = []
         for event in events:
-            key = repr(event)
-            line = known[key] if key in known else make(event)
-            made[key] = line
+            entry = known.get(id(event))
+            if entry is not None and entry[0] is event:
+                line = entry[1]
+            else:
+                line = _line(event, make, context)
+            made[id(event)] = (event, line)
             if line is not None:
                 out.append(line)
         self._made = made  # only this message's events: the memory stays one deal long
         return out
+
+
+def _line(
+    event: dict[str, Any], make: Callable[[dict[str, Any]], Text | None], context: Hashable
+) -> Text | None:
+    """``event``'s line, made by ``make`` unless another app made it already."""
+    key = (context, repr(event))
+    line = _shared.get(key, _MISSING)
+    if line is _MISSING:
+        line = _shared[key] = make(event)
+        if len(_shared) > SHARED_LINES:
+            del _shared[next(iter(_shared))]
+    return line  # type: ignore[return-value]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, TypeVar, cast
 
 from textual.app import ComposeResult
@@ -83,6 +83,12 @@ class GambitScreen(Screen):
         self._bindings_pending = True
         if not self.drawing_now:
             self.call_next(self._publish_bindings)
+
+    def bindings_state(self) -> Hashable | None:
+        """Everything this screen's keys depend on (which are enabled, how the footer writes
+        them), cheap to work out: the footer looks at the keys again only when it changed (or
+        focus moved). None: the footer looks every time."""
+        return None
 
     def _publish_bindings(self) -> None:
         if not self._bindings_pending:

@@ -4,6 +4,7 @@ pending, and a key for every legal action."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from rich.console import RenderableType
@@ -12,6 +13,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.screen import Screen
 
 from protocol.actions import Bid, Play, action_from_wire
@@ -426,6 +428,35 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         if action == "reading":
             return self.view is not None and not self.chat_open
         return super().check_table_action(action, parameters)
+
+    def game_bindings_state(self) -> Hashable | None:
+        try:
+            hand = self.query_one(FortunesHand)
+        except NoMatches:
+            return None
+        view = self.view
+        ask = self.ask or {}
+        return (
+            ask.get("kind"),
+            ask.get("max"),  # the footer's digits for a bid
+            self.legal_play() is not None,
+            self._bets_open(),
+            self._legal("next_deal") is not None,
+            bool(hand.choices),
+            bool((view or {}).get("tricks")),
+            view is not None,
+        )
+
+    def _bets_open(self) -> tuple[bool, bool, bool]:
+        """Whether the player may stay, raise and fold now (``check_table_action``'s answer
+        for each bet, without its look for the hand row)."""
+        stay, raised = self.bet_costs()
+        costs = {"stay": stay, "raise": raised, "fold": 0}
+        stay_ok, raise_ok, fold_ok = (
+            self._legal(kind) is not None and self.can_pay(costs[kind])
+            for kind in ("stay", "raise", "fold")
+        )
+        return stay_ok, raise_ok, fold_ok
 
     def bet_costs(self) -> tuple[int, int]:
         """What a stay and a raise cost now, in chips: the current ante, and the ante a stake

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.geometry import Region
 from textual.message import Message
 from textual.widgets import DataTable
 
@@ -37,29 +36,7 @@ _CELL_COLUMNS = ("game", "seats", "stake", "access", "status")
 class OnlinePanel(TextPanel):
     """The players online, their number in the border's title. Players come and go all the
     time, and every lobby on the server shows the number: a new one draws the top row again,
-    not the whole panel (Textual repaints a whole widget when its title is set)."""
-
-    _title_only = False
-
-    def retitle(self, title: str) -> None:
-        if getattr(self, "_gambit_title", None) == title and self.border_title is not None:
-            return
-        self._gambit_title = title
-        self._title_only = self._shown_key is not None  # drawn already: the rest stays
-        try:
-            self.border_title = title
-        finally:
-            self._title_only = False
-
-    def refresh(
-        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
-    ) -> Self:
-        if self._title_only and not (regions or layout or recompose):
-            self._framed.pop(0, None)  # the top border row, as last drawn
-            # (Regions are of the content area: the border's row is above it.)
-            top, _right, _bottom, left = self.styles.gutter
-            return super().refresh(Region(-left, -top, self.outer_size.width, 1))
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+    not the whole panel (``retitle``: Textual repaints a whole widget when its title is set)."""
 
 
 class LobbyScreen(GambitScreen):
@@ -197,7 +174,7 @@ class LobbyScreen(GambitScreen):
         else:
             retitle(tables, _("Tables"))
         online = max(model.online, len(model.players))
-        self.query_one("#online", OnlinePanel).retitle(_("Online ({n})").format(n=online))
+        retitle(self.query_one("#online", OnlinePanel), _("Online ({n})").format(n=online))
 
     def _fill_tables(self) -> None:
         rows = []

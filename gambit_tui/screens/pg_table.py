@@ -3,6 +3,7 @@ question pending, and a key for every legal answer."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -82,6 +83,8 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
         self._legal_memo: tuple[dict[str, Any], dict[str, list[dict[str, Any]]]] | None = None
+        #: The hand's choices, by the hand, the cards that may be picked and the card style.
+        self._hand_choices: tuple[tuple[Any, ...], list[Choice]] | None = None
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -135,12 +138,20 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
             row.heading = _("The discard pile")
             row.choices = [Choice(card_text(c, style), c) for c in view.get("discard", [])]
             return
-        allowed = set(ask.get("cards", [])) if kind == "forced" else None
+        allowed = frozenset(ask.get("cards", [])) if kind == "forced" else None
         row.heading = _("Your hand")
-        row.choices = [
-            Choice(card_text(c, style), c, enabled=allowed is None or c in allowed)
-            for c in view.get("hand", [])
-        ]
+        hand = tuple(view.get("hand", []))
+        # The same list while the hand and what may be picked stay: most moves are other
+        # players' (an equal list changes nothing in the row, and the same one is quick to
+        # compare; the card hint is remembered for it).
+        made = self._hand_choices
+        if made is None or made[0] != (hand, allowed, style):
+            choices = [
+                Choice(card_text(c, style), c, enabled=allowed is None or c in allowed)
+                for c in hand
+            ]
+            made = self._hand_choices = ((hand, allowed, style), choices)
+        row.choices = made[1]
 
     def _set_prompt(self, view: dict[str, Any] | None) -> None:
         prompt = self.query_one(PromptBar)
@@ -185,10 +196,14 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
     def _card_hint(self) -> Text:
         """A line naming the picked card (or player) and how to pick another."""
         row = self.query_one(ChoiceRow)
-        out = self.card_hint(row, card_text, tarokka_card_name, picking=bool(self.ask))
-        if isinstance(row.selected, int):
-            out.append(self.name_of(row.selected))
-        return out
+        selected = row.selected
+        return self.card_hint(
+            row,
+            card_text,
+            tarokka_card_name,
+            picking=bool(self.ask),
+            suffix=self.name_of(selected) if isinstance(selected, int) else "",
+        )
 
     @while_composed
     def on_choice_row_moved(self, event: ChoiceRow.Moved) -> None:
@@ -216,6 +231,17 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         if action in ("move", "pick"):
             return bool(row.choices) and not self.chat_open
         return super().check_table_action(action, parameters)
+
+    def game_bindings_state(self) -> Hashable | None:
+        row = self.choice_row if self.is_mounted else None
+        if row is None:
+            return None
+        view = self.view
+        legal: tuple[str, ...] = ()
+        if view and not self.chat_open:
+            kinds = self._legal_by_type(view)
+            legal = tuple(kind for kind in kinds if self.legal_action(kind) is not None)
+        return (bool(row.choices), legal)
 
     def _legal_by_type(self, view: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
         """The view's legal actions by type (remembered for the view: the footer asks about

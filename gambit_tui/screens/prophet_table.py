@@ -3,6 +3,7 @@ the table, the log, your bid and your hand, and a key for every legal action."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from rich.console import Group
@@ -10,6 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.widgets import Static
 
 from protocol.actions import MAX_TRICKS, Bid, Play
@@ -291,6 +293,21 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         if action in ("score_sheet", "last_trick"):
             return self.view is not None and not self.chat_open
         return super().check_table_action(action, parameters)
+
+    def game_bindings_state(self) -> Hashable | None:
+        try:
+            bids = self.query_one("#bids", ChoiceRow)
+            self.query_one(HandRow)
+        except NoMatches:
+            return None
+        return (
+            (self.ask or {}).get("kind"),
+            self.legal_bid() is not None,
+            self.legal_play() is not None,
+            bool(self._active_row().choices),
+            self.view is not None,
+            len(bids.choices),  # the footer's digits for a bid
+        )
 
     def _active_row(self) -> ChoiceRow:
         """The row the arrows and digits move in: the bids while bidding, else the hand."""

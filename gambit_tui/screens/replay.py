@@ -225,6 +225,11 @@ class ReplayMixin:
 
     # --- keys ----------------------------------------------------------------------------------
 
+    def bindings_state(self: Any) -> None:
+        """No summary of the keys (they follow the step, not the table's): the footer looks
+        at them every time, as a replay moves only when the player steps."""
+        return None
+
     def check_table_action(self: Any, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("score_sheet", "last_trick", "reading"):
             return super().check_table_action(action, parameters)

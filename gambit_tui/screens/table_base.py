@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import partial
 from typing import Any, ClassVar
 
@@ -131,6 +131,8 @@ class TableScreen(GambitScreen):
         self._acted_on: tuple[Any, ...] | None = None
         #: Plays the player's forced moves, at tables that offer it.
         self.autoplay: AutoPlay | None = None
+        #: The last card hint: the row's choices it was made for, what else it read, the hint.
+        self._hint_memo: tuple[list[Any], tuple[Any, ...], Text] | None = None
 
     # --- the model -------------------------------------------------------------------------
 
@@ -193,10 +195,49 @@ class TableScreen(GambitScreen):
         *,
         picking: bool,
         dimmed: str = "",
+        suffix: str = "",
     ) -> Text:
         """A line naming the card under the cursor in ``row`` (its ``face`` and ``name``) and,
-        while ``picking``, the keys that pick another, and ``dimmed`` if some cards are."""
+        while ``picking``, the keys that pick another, and ``dimmed`` if some cards are;
+        ``suffix`` last.
+
+        Remembered while the row's choices (the same list: a screen that keeps its choices
+        sets the same one) and everything else it reads stay the same: most moves change
+        nothing in it, for every player at the table."""
         card = row.selected
+        reads = (
+            card,
+            row.cursor,
+            picking,
+            dimmed,
+            suffix,
+            face,
+            name,
+            self.gapp.card_style,
+            id(self.gapp.translations),
+            row.numbered,
+            row.layout_width(),
+        )
+        memo = self._hint_memo
+        if memo is not None and memo[0] is row.choices and memo[1] == reads:
+            return memo[2]
+        out = self._card_hint_text(row, card, face, name, picking=picking, dimmed=dimmed)
+        if suffix:
+            out.append(suffix)
+        self._hint_memo = (row.choices, reads, out)
+        return out
+
+    def _card_hint_text(
+        self,
+        row: ChoiceRow,
+        card: Any,
+        face: Callable[[str, CardStyle], Text],
+        name: Callable[[str], str],
+        *,
+        picking: bool,
+        dimmed: str,
+    ) -> Text:
+        """:meth:`card_hint` made anew (without its suffix)."""
         out = Text(style="dim")
         if isinstance(card, str):
             out.append_text(face(card, self.gapp.card_style))
@@ -553,6 +594,32 @@ class TableScreen(GambitScreen):
         self.refresh_bindings()
 
     # --- keys ------------------------------------------------------------------------------
+
+    def bindings_state(self) -> Hashable | None:
+        """What :meth:`check_action` reads, for the footer (see ``GambitScreen``): the
+        result panel, chat, what the waiting room's keys read, the app's answer key, and the
+        game's own (:meth:`game_bindings_state`; None: none, the footer looks every time)."""
+        if not self.is_mounted:
+            return None
+        game = self.game_bindings_state()
+        if game is None:
+            return None
+        seated = self.seat is not None
+        info = self.info
+        status = info.get("status")
+        seats: tuple[bool, bool] | None = None
+        if seated and status == "waiting":
+            seats = (
+                any(s.get("bot") for s in info["seats"]),
+                any(not (s.get("name") or s.get("bot")) for s in info["seats"]),
+            )
+        pending = bool(self.gapp.model.pending())  # the app's Ctrl+R
+        return (self.result_open, self.chat_open, seated, status, seats, pending, game)
+
+    def game_bindings_state(self) -> Hashable | None:
+        """What :meth:`check_table_action` reads beyond this class's keys, and how
+        ``footer_keys`` writes the keys, cheap to work out (None: no such summary)."""
+        return None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # While the result of a deal is open, closing it is the only key (as in a dialog).

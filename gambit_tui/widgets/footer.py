@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from rich.cells import cell_len
@@ -80,6 +80,9 @@ class GambitFooter(Widget):
         self._spans: list[tuple[int, int, int, FooterItem]] = []
         self._strips: list[Strip] = []
         self._strips_key: tuple[object, ...] | None = None
+        #: What the screen's keys depended on when they were last collected (see
+        #: :meth:`bindings_changed`); None: collect them at the next change.
+        self._state: Hashable | None = None
         #: The most rows the keys have needed, and at which width.
         self._tallest = (0, 0)
 
@@ -93,6 +96,16 @@ class GambitFooter(Widget):
     def bindings_changed(self, screen: Screen) -> None:
         if not self.is_attached or screen is not self.screen:
             return
+        # A screen that can say cheaply what its keys depend on (``bindings_state()``: None
+        # if it cannot now) is asked that first: a table asks the footer to look again after
+        # every move, and most moves change no key (collecting them was a tenth of an update).
+        state_of = getattr(screen, "bindings_state", None)
+        state = state_of() if state_of is not None else None
+        if state is not None:
+            state = (state, screen.focused)  # a focused widget's keys join the screen's
+            if state == self._state:
+                return
+        self._state = state
         items = self.collect(screen)
         if items != self.items:
             width = self.size.width

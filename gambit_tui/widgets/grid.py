@@ -10,7 +10,9 @@ copy per styled column, were most of the cost of drawing the seats).
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import Any
 
+from rich.cells import cell_len as str_cells
 from rich.text import Span, Text
 
 
@@ -24,7 +26,8 @@ def grid_lines(
     right: Sequence[bool] = (),
     fit: int | None = None,
     keys: Sequence[Hashable] | None = None,
-    made: dict[Hashable, Text] | None = None,
+    made: dict[Hashable, Any] | None = None,
+    shared: dict[Hashable, Any] | None = None,
 ) -> list[Text]:
     """``rows`` as lines of columns ``gap`` cells apart; a cell wider than its column's
     ``max_widths`` entry ends in an ellipsis, ``styles`` style a whole column, and a column
@@ -34,13 +37,33 @@ def grid_lines(
 
     With ``keys`` (one per row, equal only for rows of equal cells) and ``made`` (a dict the
     caller keeps), a row whose line was made before at the same column widths is not made
-    again: ``made`` is left holding this call's lines."""
-    cells = [[cell if isinstance(cell, Text) else Text(cell) for cell in row] for row in rows]
-    columns = max((len(row) for row in cells), default=0)
+    again, nor its cells measured: ``made`` is left holding this call's lines and
+    measures. ``shared`` (a dict kept by callers alike, that they keep small) holds them too,
+    for rows made by another caller: keys must then say everything a row is made of."""
+    before = dict(made) if made is not None else {}
+    if made is not None:
+        made.clear()
+    measures: list[tuple[int, ...]] = []
+    for number, row in enumerate(rows):
+        key = keys[number] if keys is not None else None
+        measure = before.get((key,)) if key is not None else None
+        if measure is None and shared is not None and key is not None:
+            measure = shared.get((key,))
+        if measure is None:
+            measure = tuple(
+                cell.cell_len if isinstance(cell, Text) else str_cells(cell) for cell in row
+            )
+            if shared is not None and key is not None:
+                shared[(key,)] = measure
+        if made is not None and key is not None:
+            made[(key,)] = measure
+        measures.append(measure)
+    columns = max((len(measure) for measure in measures), default=0)
     natural = [0] * columns
-    for row in cells:
-        for index, cell in enumerate(row):
-            natural[index] = max(natural[index], cell.cell_len)
+    for measure in measures:
+        for index, width in enumerate(measure):
+            if width > natural[index]:
+                natural[index] = width
     for index in range(columns):
         if index < len(min_widths):
             natural[index] = max(natural[index], min_widths[index])
@@ -49,17 +72,19 @@ def grid_lines(
     widths: list[int | None] = list(natural) if fit is None else _fitted(natural, gap, fit)
     spacer = " " * gap
     lines: list[Text] = []
-    before = dict(made) if made is not None else {}
-    if made is not None:
-        made.clear()
-    for number, row in enumerate(cells):
+    shape = tuple(widths)
+    for number, given in enumerate(rows):
         key = keys[number] if keys is not None else None
-        line_key = (key, tuple(widths)) if key is not None else None
-        if line_key is not None and (line := before.get(line_key)) is not None:
+        line_key = (key, shape) if key is not None else None
+        if line_key is not None and (
+            (line := before.get(line_key)) is not None
+            or (shared is not None and (line := shared.get(line_key)) is not None)
+        ):
             lines.append(line)
             if made is not None:
                 made[line_key] = line
             continue
+        row = [cell if isinstance(cell, Text) else Text(cell) for cell in given]
         parts: list[str] = []
         spans: list[Span] = []
         at = 0  # characters so far (span offsets count characters, widths count cells)
@@ -98,6 +123,8 @@ def grid_lines(
         lines.append(line)
         if made is not None and line_key is not None:
             made[line_key] = line
+        if shared is not None and line_key is not None:
+            shared[line_key] = line
     return lines
 
 

@@ -8,6 +8,8 @@ changes, and posts :class:`HandRow.Play` when the player plays the card under th
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import events
 from textual.message import Message
@@ -88,6 +90,9 @@ class HandRow(FittingChoiceRow):
         super().__init__(id=id)
         #: The cards as last shown, in hand order.
         self.cards: list[str] = []
+        #: What :meth:`show` was last given, and the choices it set.
+        self._shown_hand: tuple[Any, ...] | None = None
+        self._shown_choices: list[Choice] | None = None
 
     def show(
         self,
@@ -99,7 +104,17 @@ class HandRow(FittingChoiceRow):
         playable: set[str] | None = None,
     ) -> None:
         """Show ``cards`` sorted by ``order`` ("suit" or "rank"); with ``playable``, every other
-        card is dimmed and cannot be picked (None: every card may be picked)."""
+        card is dimmed and cannot be picked (None: every card may be picked). The same cards
+        shown the same way again change nothing (most moves are other players')."""
+        shown = (
+            tuple(cards),
+            faces,
+            style,
+            order,
+            None if playable is None else frozenset(playable),
+        )
+        if shown == self._shown_hand and self.choices is self._shown_choices:
+            return
         before = self.selected
         self.cards = faces.sort(list(cards), order)
         self.choices = [
@@ -110,6 +125,7 @@ class HandRow(FittingChoiceRow):
             index = self.cards.index(before)
             if self.choices[index].enabled:
                 self.cursor = index
+        self._shown_hand, self._shown_choices = shown, self.choices
 
     def play(self) -> bool:
         """Play the card under the cursor; False when there is none that may be played."""

@@ -14,6 +14,13 @@ from .grid import grid_lines
 from .pg_seats import FRONT_MARKS
 from .seats_panel import TablePanel
 
+#: What the middle of the table is made of but the player's own Fate (the same for everyone
+#: at the table): its rows, by what they are made of and the catalog, and their lines and
+#: measures (``grid_lines``' shared), for every app in the process. At most
+#: ``MADE_CENTERS`` (the oldest made go first); never changed once made.
+_made_centers: dict[Hashable, Any] = {}
+MADE_CENTERS = 1024
+
 
 class PGCenter(TablePanel):
     """What lies on the table for everyone, plus the player's own Fate (and the Seer's
@@ -29,6 +36,8 @@ class PGCenter(TablePanel):
         super().__init__()
         #: What the lines were last made of, and the lines (most moves change nothing here).
         self._made: tuple[Hashable, list[Text]] | None = None
+        #: The lines and measures of the last rows drawn (``grid_lines``' made).
+        self._lines_made: dict[Hashable, Any] = {}
 
     def on_mount(self) -> None:
         self.border_title = _("Table")
@@ -38,22 +47,39 @@ class PGCenter(TablePanel):
         if not message:
             return []
         width = max(1, self.content_size.width)
-        key = self._key(message, width)
+        # (The catalog too: rows are shared with apps in other languages.)
+        common = (self._key(message, width), id(self.app.translations))
+        view = message.get("view") or {}
+        fate = view.get("fate") if message.get("view") and message.get("seat") is not None else None
+        key = (common, fate)
         if self._made is not None and self._made[0] == key:
             return self._made[1]
-        rows = self._rows(message)
+        # Everything but the player's Fate, made once for the players at the table.
+        shared = _made_centers.get(("rows", common))
+        if shared is None:
+            shared = _made_centers[("rows", common)] = self._rows(message)
+        rows: list[tuple[str, Text | str]] = list(shared)
+        keys: list[Hashable] = [(common, index) for index in range(len(rows))]
+        if message.get("view") and message.get("seat") is not None:
+            rows.insert(1, (_("Your Fate"), card_text(fate, self.style)))
+            keys.insert(1, ("fate", fate, self.style, common[1]))
         label_width = max([9, *(Text(label).cell_len for label, _ in rows)])
         lines = grid_lines(
             rows,
             min_widths=(9,),
             max_widths=(None, max(1, width - label_width - 1)),
             styles=("dim",),
+            keys=keys,
+            made=self._lines_made,
+            shared=_made_centers,
         )
+        while len(_made_centers) > MADE_CENTERS:
+            del _made_centers[next(iter(_made_centers))]
         self._made = (key, lines)
         return lines
 
     def _key(self, message: dict[str, Any], width: int) -> Hashable:
-        """Everything :meth:`_rows` reads."""
+        """Everything :meth:`_rows` reads (the player's Fate is not among them)."""
         info = message["info"]
         view = message.get("view") or {}
         high_discard = view.get("high_discard") or [None]
@@ -67,7 +93,6 @@ class PGCenter(TablePanel):
             message.get("seat") is not None,
             view.get("killed"),
             view.get("focus"),
-            view.get("fate"),
             view.get("deck"),
             view.get("high_deck"),
             len(view.get("discard") or []),
@@ -95,8 +120,7 @@ class PGCenter(TablePanel):
         else:
             focus = card_text(view.get("focus"), style)
         grid.append((_("Focus"), focus))
-        if message.get("seat") is not None:
-            grid.append((_("Your Fate"), card_text(view.get("fate"), style)))
+        # (The player's Fate comes second: build() puts it in, the rest is shared.)
         grid.append(
             (
                 pgettext("the Common and High decks", "Deck"),

@@ -17,6 +17,13 @@ from .seats_panel import SeatsPanel
 FRONT_MARKS = {"HEX": N_("Ex"), "HIN": N_("In")}
 
 
+#: Seats' cells, measures and lines, for every app in the process, by what a row is made of
+#: (see :meth:`PGSeats._row_key`): the players at a table see the same rows but their own.
+#: At most ``MADE_ROWS`` (the oldest made go first); never changed once made.
+_made_rows: dict[Hashable, Any] = {}
+MADE_ROWS = 2048
+
+
 class _Table(NamedTuple):
     """What every seat's row reads of the table message."""
 
@@ -61,16 +68,27 @@ class PGSeats(SeatsPanel):
         )
         # A move changes a seat or two: the others' cells (and lines) are made once.
         made, self._cells_made = self._cells_made, {}
+        # (The catalog too: rows are shared with apps in other languages.)
+        catalog = id(self.app.translations)
         for seat in info["seats"]:
             key = self._row_key(table, seat)
+            if key is not None:
+                key = (key, catalog)
             cells = made.get(key) if key is not None else None
+            if cells is None and key is not None:
+                cells = _made_rows.get(("cells", key))
             if cells is None:
                 cells = self._row(table, seat)
+                if key is not None:
+                    _made_rows[("cells", key)] = cells
             if key is not None:
                 self._cells_made[key] = cells
             rows.append(cells)
             keys.append(key)
-        return grid_lines(rows, keys=keys, made=self._lines_made)
+        lines = grid_lines(rows, keys=keys, made=self._lines_made, shared=_made_rows)
+        while len(_made_rows) > MADE_ROWS:
+            del _made_rows[next(iter(_made_rows))]
+        return lines
 
     def _row_key(self, table: _Table, seat: dict[str, Any]) -> Hashable | None:
         """Everything a seat's row is made of (None at the Reveal: made every time)."""

@@ -3,6 +3,9 @@ and the turn timer."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import Any
+
 from rich.text import Text
 
 from ..i18n import _
@@ -31,6 +34,12 @@ def won_text(won: int, bid: int | None) -> Text:
 class ProphetSeats(SeatsPanel):
     """One line per seat under a header line."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        #: Each row's line and cell measures, by what the row is made of (this message's
+        #: only): a move changes a seat or two, the others' lines are not made again.
+        self._lines_made: dict[Hashable, Any] = {}
+
     def on_mount(self) -> None:
         self.border_title = _("Seats")
 
@@ -42,11 +51,13 @@ class ProphetSeats(SeatsPanel):
         view = message.get("view") or {}
         mine = message.get("seat")
         rows: list[list[Text | str]] = []
+        keys: list[Hashable] = []
         if view:
             rows.append(
                 ["", "", "", Text(_("Bid"), style="dim"), Text(_("Won"), style="dim"),
                  Text(_("Total"), style="dim"), ""]
             )  # fmt: skip
+            keys.append(("header", _("Bid"), _("Won"), _("Total")))
         bids = view.get("bids") or []
         tricks = view.get("tricks") or []
         totals = view.get("totals") or []
@@ -54,6 +65,20 @@ class ProphetSeats(SeatsPanel):
         dealer_seat = view.get("dealer", info.get("dealer")) if view else info.get("dealer")
         for seat in info["seats"]:
             s = seat["seat"]
+            keys.append(
+                (
+                    tuple(seat.items()),
+                    s == mine,
+                    bool(view),
+                    bool(view) and view.get("turn") == s,
+                    dealer_seat == s,
+                    bids[s] if s < len(bids) else None,
+                    tricks[s] if s < len(tricks) else 0,
+                    totals[s] if s < len(totals) else 0,
+                    self.timers.get(s),
+                    self.style.ascii,
+                )
+            )
             marker = Text(turn_mark, style="bold") if view and view.get("turn") == s else Text(" ")
             name = seat_label(seat, s == mine)
             dealer = Text(_("D"), style="bold") if dealer_seat == s else Text(" ")
@@ -78,4 +103,6 @@ class ProphetSeats(SeatsPanel):
             max_widths=_MAX_WIDTHS,
             right=_RIGHT,
             fit=self.content_size.width,
+            keys=keys,
+            made=self._lines_made,
         )

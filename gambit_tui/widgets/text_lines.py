@@ -48,6 +48,11 @@ MADE_STRIPS = 4096
 _filtered_strips: dict[tuple[object, ...], tuple[Strip, Strip]] = {}
 
 
+#: The fewest changed rows a widget repaints whole: the driver scrolls two rows or more, and
+#: at least one row is new (server/terminal/screen_diff.py).
+SCROLLED = 3
+
+
 def _filter_key(line_filter: LineFilter, ansi_theme: object) -> object:
     """What a filter's output depends on: alike for the same kind of filter in every app,
     so apps share filtered strips (a filter of another kind is keyed by itself: not shared).
@@ -91,10 +96,21 @@ class shown(reactive[T], Generic[T]):
 def retitle(widget: Widget, title: str) -> None:
     """Set a widget's border title (markup). Textual repaints the whole widget on every set,
     even of the same title, and tables set theirs after every move. (Compared with the title
-    set last: Textual gives a title back as its own markup, not always the same string.)"""
-    if getattr(widget, "_gambit_title", None) != title or widget.border_title is None:
-        widget._gambit_title = title
+    set last: Textual gives a title back as its own markup, not always the same string.)
+    A :class:`TextLines` drawn already repaints only its top border row, where the title is
+    (the hand's title stands out while the player must pick: a whole row box, three rows
+    made again, for two players at every move)."""
+    if getattr(widget, "_gambit_title", None) == title and widget.border_title is not None:
+        return
+    widget._gambit_title = title
+    if not isinstance(widget, TextLines):
         widget.border_title = title
+        return
+    widget._title_only = widget._shown_key is not None  # drawn already: the rest stays
+    try:
+        widget.border_title = title
+    finally:
+        widget._title_only = False
 
 
 def needs_wrap(line: Text, width: int) -> bool:
@@ -124,6 +140,8 @@ class TextLines(Widget):
 
     #: Wrap lines longer than the widget (otherwise they are cropped).
     WRAP = False
+    #: Set while :func:`retitle` sets the title: the refresh that follows is of the top row.
+    _title_only = False
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -169,10 +187,14 @@ class TextLines(Widget):
         if self._shown_key is None or not self.is_attached:
             return  # not drawn yet, or removed meanwhile (a recomposed screen)
         changed = self._sync_lines()
-        if changed is None or len(changed) * 2 > len(self._shown_lines):
+        if changed is None or (
+            len(changed) >= SCROLLED and len(changed) * 2 > len(self._shown_lines)
+        ):
             # Most rows changed (a log that moved up): repaint the widget whole, so the driver
             # sees whole rows and can scroll them instead of writing them again. Only the text
-            # changed: what is drawn beside it stays (Widget's refresh, not ours).
+            # changed: what is drawn beside it stays (Widget's refresh, not ours). Fewer rows
+            # cannot be scrolled: they alone are repainted (the hand's one row of a box of
+            # three, at every move of its player).
             super().refresh()
         elif changed:
             self.refresh(*self._row_regions(changed))
@@ -246,6 +268,11 @@ class TextLines(Widget):
     def refresh(
         self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
     ) -> Self:
+        if self._title_only and repaint and not (regions or layout or recompose):
+            self._framed.pop(0, None)  # the top border row, as last drawn
+            # (Regions are of the content area: the border's row is above it.)
+            top, _right, _bottom, left = self.styles.gutter
+            return super().refresh(Region(-left, -top, self.outer_size.width, 1))
         if repaint and not regions:
             # A style, a title or a size may have changed: learn them anew.
             self._sides = None

@@ -50,7 +50,7 @@ from gambit_tui.ascii_text import ascii_cells
 
 from .no_colour import strip_colour
 from .screen_diff import SentScreen
-from .sgr import compact as compact_styles
+from .sgr import compact_pieces
 from .term_size import DEFAULT_SIZE, clamp_size
 
 #: At most one new terminal size this often (seconds; a window dragged bigger is redrawn
@@ -257,8 +257,7 @@ class ChannelDriver(Driver):
         """Send frames (only what the player's screen does not show yet) and controls."""
         controls = self._shown("".join(part for part in parts if _is_control(part)))
         drawing = self._shown("".join(part for part in parts if not _is_control(part)))
-        drawing = self._screen.diff(drawing)
-        drawing = compact_styles(drawing, erase=self._erase)
+        drawing = compact_pieces(self._screen.diff_pieces(drawing), erase=self._erase)
         if controls or drawing:
             self._send((controls + drawing).encode("utf-8", "replace"))
         else:

@@ -58,6 +58,12 @@ class SentScreen:
 
     def diff(self, frame: str) -> str:
         """``frame`` without the pieces the terminal already shows ("" if nothing is left)."""
+        return "".join(self.diff_pieces(frame))
+
+    def diff_pieces(self, frame: str) -> list[str]:
+        """:meth:`diff` as the pieces it joins (none if nothing is left): the sync markers,
+        scrolls, and cursor moves each with its text (the whole frame as one piece if it is
+        not understood). ``sgr.compact_pieces`` rewrites them a piece at a time."""
         body = frame
         head = tail = ""
         if body.startswith(SYNC_START):
@@ -68,7 +74,7 @@ class SentScreen:
         if parts[0].strip("\n"):
             self.reset()  # something before the first move: not a frame we understand
             self.not_understood += 1
-            return frame
+            return [frame]
         pieces: list[tuple[int, int, str, int]] = []
         for index in range(1, len(parts), 3):
             row, column = int(parts[index]), int(parts[index + 1])
@@ -77,7 +83,7 @@ class SentScreen:
             if width < 0:
                 self.reset()
                 self.not_understood += 1
-                return frame
+                return [frame]
             pieces.append((row, column, text, width))
         kept: list[str] = self._scroll(pieces) if self.width else []
         rows = self._rows
@@ -100,8 +106,12 @@ class SentScreen:
             else:
                 kept.append(f"\x1b[{row};{column}H{text}")
         if not kept:
-            return ""
-        return head + "".join(kept) + tail
+            return []
+        if head:
+            kept.insert(0, head)
+        if tail:
+            kept.append(tail)
+        return kept
 
     def _whole(self, row: int) -> str | None:
         """The text of ``row`` if one piece we sent covers all of it."""

@@ -41,7 +41,10 @@ def test_diffed_output_draws_the_same_screen(frame_list):
         lines = ["".join(piece(*p) for p in frame if p[0] == row) for row in rows]
         text = SYNC_START + "\n".join(lines) + "\x1b[1;1H" + SYNC_END
         full += text
-        diffed += sent.diff(text)
+        parts = sent.diff_pieces(text)
+        # Every piece starts with an escape sequence (sgr.compact_pieces relies on it).
+        assert all(part.startswith("\x1b") for part in parts), parts
+        diffed += "".join(parts)
         assert show(diffed) == show(full)
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pyte
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.terminal.sgr import PLAIN, Pen, apply, change, compact
+from server.terminal.sgr import PLAIN, Pen, apply, change, compact, compact_pieces
 
 COLOURS = ["38;5;24", "38;5;253", "38;5;246", "31", "92", "38;2;10;20;30"]
 BACKS = ["48;5;233", "48;5;234", "44", "48;2;1;2;3"]
@@ -94,6 +96,30 @@ def test_erasing_blank_runs_draws_the_same_screen(frame: str) -> None:
     erased = compact(frame, erase=True)
     assert screen_after(erased, 140) == screen_after(frame, 140)
     assert len(erased) <= len(compact(frame))
+
+
+@st.composite
+def pieces_of_a_frame(draw: st.DrawFn) -> list[str]:
+    """A frame as the driver hands it over (sync markers, then a piece per cursor move), some
+    of its resets left out so that pens run on from one piece into the next."""
+    frame = draw(st.one_of(textual_frame(), frame_with_blank_runs()))
+    frame = "".join(
+        part if part != "\x1b[0m" or draw(st.booleans()) else ""
+        for part in re.split(r"(\x1b\[0m)", frame)
+    )
+    pieces = [p for p in re.split(r"(?=\x1b\[\d+;\d+H)", frame) if p]
+    return ["\x1b[?2026h", *pieces, "\x1b[?2026l"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(pieces_of_a_frame(), st.booleans())
+def test_pieces_rewritten_one_by_one_give_the_frame_rewritten_whole(pieces, erase) -> None:
+    """Each piece's rewriting is remembered by the pens it starts from: the same pieces come
+    from other frames here, from other pens (and a piece not understood sends the frame as
+    it is)."""
+    assert compact_pieces(pieces, erase=erase) == compact("".join(pieces), erase=erase)
+    odd = [*pieces[:2], "\x1b[38:5:1mx", *pieces[2:]]
+    assert compact_pieces(odd, erase=erase) == compact("".join(odd), erase=erase)
 
 
 def test_a_log_line_erases_its_blank_end_but_not_under_a_reverse_pen() -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -40,6 +41,78 @@ async def hub(store):
     await h.start()
     yield h
     await h.stop()
+
+
+class FooterChecks:
+    """Every time a footer was asked to look at its keys again: ``skipped`` counts the
+    times the screen's ``bindings_state`` let it keep its keys, ``stale`` the keys it kept (or
+    made) that differ from the keys collected anew."""
+
+    def __init__(self) -> None:
+        self.skipped = 0
+        self.stale: list[tuple[object, object]] = []
+
+
+@pytest.fixture(autouse=True)
+def footer_checked(monkeypatch) -> Iterator[FooterChecks]:
+    """In every test here: after each look at the keys (kept by ``bindings_state`` or
+    collected), the footer shows what collecting them anew gives (a stale footer fails the
+    test at its end)."""
+    from gambit_tui.widgets.footer import GambitFooter
+
+    checks = FooterChecks()
+    bindings_changed = GambitFooter.bindings_changed
+
+    def checked(self, screen):
+        state = self._state
+        before = self.items
+        bindings_changed(self, screen)
+        if not self.is_attached or screen is not self.screen:
+            return
+        if self._state is state and self.items is before and state is not None:
+            checks.skipped += 1
+        fresh = self.collect(screen)
+        if fresh != self.items:
+            checks.stale.append((self.items, fresh))
+
+    monkeypatch.setattr(GambitFooter, "bindings_changed", checked)
+    yield checks
+    assert not checks.stale, checks.stale[:3]
+
+
+class KeptChecks:
+    """What :func:`check_kept_hand_and_hint` found: moves checked, and the stale ones."""
+
+    def __init__(self) -> None:
+        self.checked = 0
+        self.stale: list[str] = []
+
+
+def check_kept_hand_and_hint(
+    monkeypatch, screen_cls: type, row_of: Callable[[Any], Any], again: Callable[[Any], None]
+) -> KeptChecks:
+    """After every ``refresh_view`` of ``screen_cls``: the hand row's choices (the row
+    ``row_of`` the screen) and the prompt's hint, kept from earlier moves by the screen's
+    memos, equal those made anew (``again`` forgets the memos and sets both again). The test
+    asserts ``stale`` empty (an assertion inside the app would be lost)."""
+    from gambit_tui.widgets.prompt_bar import PromptBar
+
+    checks = KeptChecks()
+    refresh = screen_cls.refresh_view
+
+    def checked(self):
+        refresh(self)
+        if self.message is None or not self.query(PromptBar):
+            return
+        row, prompt = row_of(self), self.query_one(PromptBar)
+        kept = (list(row.choices), prompt.hint)
+        again(self)
+        if (list(row.choices), prompt.hint) != kept:
+            checks.stale.append(repr(self.view))
+        checks.checked += 1
+
+    monkeypatch.setattr(screen_cls, "refresh_view", checked)
+    return checks
 
 
 def make_app(

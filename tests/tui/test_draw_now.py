@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from gambit_tui.screens.pg_table import PGTableScreen
+from gambit_tui.widgets.choice_row import ChoiceRow
 from server.terminal.driver import bind
 from tests.ssh.test_driver import FakeTerminal, wait_until
 
@@ -25,6 +26,38 @@ def whole_screen(app) -> str:
     screen = pyte.Screen(width, height)
     pyte.Stream(screen).feed(drawn)
     return "\n".join(screen.display)
+
+
+def styled_cells(screen: pyte.Screen) -> list[tuple[object, ...]]:
+    """Every cell of a terminal as the player sees it: character, colours and attributes (a
+    blank's foreground and weight do not show, so they are left out)."""
+    cells = []
+    for y in range(screen.lines):
+        for x in range(screen.columns):
+            c = screen.buffer[y][x]
+            glyph = bool(c.data.strip())
+            ink = glyph or c.reverse or c.underscore or c.strikethrough
+            cells.append(
+                (c.data, c.fg if ink else "", c.bg, c.bold and glyph, c.reverse, c.strikethrough)
+            )
+    return cells
+
+
+def whole_screen_styled(app) -> list[tuple[object, ...]]:
+    """:func:`whole_screen` with every cell's look (:func:`styled_cells`)."""
+    width, height = app.size
+    drawn = app.screen._compositor.render_full_update().render_segments(app.console)
+    screen = pyte.Screen(width, height)
+    pyte.Stream(screen).feed(drawn)
+    return styled_cells(screen)
+
+
+def terminal_styled(term: FakeTerminal, app) -> list[tuple[object, ...]]:
+    """What the player's terminal shows, every cell's look (:func:`styled_cells`)."""
+    width, height = app.size
+    screen = pyte.Screen(width, height)
+    pyte.ByteStream(screen).feed(bytes(term.out))
+    return styled_cells(screen)
 
 
 async def test_a_move_is_drawn_at_once_and_the_terminal_shows_the_whole_screen(hub):
@@ -48,7 +81,8 @@ async def test_a_move_is_drawn_at_once_and_the_terminal_shows_the_whole_screen(h
         moves += 1
         if len(term.out) > before:  # drawn before the message's callback returned
             drawn_at_once += 1
-            if term.screen() != whole_screen(app):
+            # Cell by cell, styles too: a row or hint kept from an earlier move must be current.
+            if terminal_styled(term, app) != whole_screen_styled(app):
                 stale.append(message.get("view", {}).get("events"))
 
     app.receive = receive
@@ -67,6 +101,15 @@ async def test_a_move_is_drawn_at_once_and_the_terminal_shows_the_whole_screen(h
                 result_drawn.append(len(term.out) > before and term.screen() == whole_screen(app))
 
             table._result_due = due
+            # The hand's title alone changes (it stands out while the player must pick): its
+            # border row is drawn again, the rest of the row box stays (text_lines.retitle).
+            row = table.query_one(ChoiceRow)
+            for active in (not row.active, row.active):
+                before = len(term.out)
+                row.active = active
+                table.draw_now()
+                assert len(term.out) > before
+                assert terminal_styled(term, app) == whole_screen_styled(app)
             await play_deal_by_keys(pilot)
         finally:
             app.exit()

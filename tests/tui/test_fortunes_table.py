@@ -183,7 +183,9 @@ async def play_until(pilot, table: FortunesTableScreen, done, record: Record) ->
     raise AssertionError("the game did not end:\n" + screen_text(app))
 
 
-async def test_a_whole_deal_by_keys_shows_compass_direction_stars_tricks_and_reading(hub):
+async def test_a_whole_deal_by_keys_shows_compass_direction_stars_tricks_and_reading(
+    hub, footer_checked
+):
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
@@ -203,6 +205,7 @@ async def test_a_whole_deal_by_keys_shows_compass_direction_stars_tricks_and_rea
         record = Record()
         await play_until(pilot, table, lambda: table.view["over"], record)
         assert record.plays == 19
+        assert footer_checked.skipped > 0  # keys kept by bindings_state, and right (conftest)
         # Stars flipped tricks (this deal's bots lead Stars while ours last, so the flips are
         # theirs): the last-trick overlay showed one.
         assert record.dimmed_refused > 0 and record.last_trick_checked > 0

@@ -86,10 +86,15 @@ def test_rows_made_before_at_the_same_widths_are_not_made_again():
     lines = grid_lines(wider, keys=["r0", "r1", "r2"], made=made)
     assert lines == grid_lines(wider)
     assert lines[0] is not first[0]
-    assert len(made) == 3  # only this call's lines are kept
-    # A row without a key is always made.
+    # Only this call's lines are kept, and the measures of their cells.
+    assert sum(isinstance(v, Text) for v in made.values()) == 3
+    assert made[("r2",)] == (6, 1)
+    # A row without a key is always made (and measured).
     lines = grid_lines(wider, keys=["r0", None, "r2"], made=made)
-    assert lines == grid_lines(wider) and len(made) == 2
+    assert lines == grid_lines(wider) and sum(isinstance(v, Text) for v in made.values()) == 2
+    # A row's measures come from ``made`` by its key: the widths follow the kept measures.
+    made[("r0",)] = (8, 2)
+    assert grid_lines(wider, keys=["r0", "r1", "r2"], made=made)[1].plain == "ccc      d"
 
 
 def rich_grid(rows: list[list[Text]], right: list[bool], width: int) -> list[str]:

@@ -10,13 +10,17 @@ from contextlib import asynccontextmanager
 from textual._context import active_app
 from textual.pilot import Pilot
 
+from gambit_tui.names import tarokka_card_name
 from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.pg_table import PGTableScreen
 from gambit_tui.screens.welcome import WelcomeScreen
+from gambit_tui.widgets import pg_center, pg_seats
 from gambit_tui.widgets.choice_row import ChoiceRow
+from gambit_tui.widgets.prompt_bar import PromptBar
 from server.hub import Hub
 
 from .conftest import (
+    check_kept_hand_and_hint,
     enter_lobby,
     make_app,
     open_pg_table_with_bots,
@@ -214,17 +218,23 @@ async def test_arrows_and_digits_pick_cards_and_the_hint_names_them(hub):
         table = await start_pg_deal(pilot)
         row = table.query_one(ChoiceRow)
         hand = table.view["hand"]
+        prompt = table.query_one(PromptBar)
         await pilot.press("right")
         assert row.selected == hand[1]
         await pilot.press("3")
         assert row.selected == hand[2]
+        await pilot.pause()
+        assert tarokka_card_name(hand[2]) in prompt.hint.plain  # the hint names it
         await pilot.press("left", "left", "left")
         assert row.selected == hand[-1]  # wraps around
         await pilot.pause()
         assert "←→ or 1–6 pick" in screen_text(app)
+        assert tarokka_card_name(hand[-1]) in prompt.hint.plain
         start, _end = row._cells[3]
         await pilot.click(ChoiceRow, offset=(start + 2, 1))  # mouse is optional, and works
         assert row.selected == hand[3]
+        await pilot.pause()
+        assert tarokka_card_name(hand[3]) in prompt.hint.plain
         await pilot.press("2", "enter")
         await wait_for(pilot, lambda: table.view["phase"] != "bid")
         bids = next(e for e in table.view["events"] if e["e"] == "bids")
@@ -357,7 +367,9 @@ def textual_footer_items(footer, screen) -> tuple:
     return tuple(by_action.values())
 
 
-async def test_the_footer_offers_what_textuals_active_bindings_offer(hub, monkeypatch):
+async def test_the_footer_offers_what_textuals_active_bindings_offer(
+    hub, monkeypatch, footer_checked
+):
     """The footer asks the screen about fewer bindings than Textual does, with the same
     answer: checked at every change of keys through a deal with every kind of ask."""
     from gambit_tui.widgets.footer import GambitFooter
@@ -376,6 +388,9 @@ async def test_the_footer_offers_what_textuals_active_bindings_offer(hub, monkey
         await pilot.press("c")  # chat open: other keys
         await pilot.pause()
     assert len(set(checked)) >= 8, set(checked)
+    # Some moves change no key: the screen's bindings_state kept the footer's (and the
+    # conftest's footer_checked found them equal to the keys collected anew every time).
+    assert footer_checked.skipped > 0
 
 
 async def test_rows_kept_from_earlier_moves_equal_rows_made_anew(hub, monkeypatch):
@@ -391,17 +406,24 @@ async def test_rows_kept_from_earlier_moves_equal_rows_made_anew(hub, monkeypatc
     def seats_checked(self):
         lines = seats_build(self)
         kept = self._cells_made, self._lines_made
+        shared = dict(pg_seats._made_rows)  # (rows the apps of the process share)
+        pg_seats._made_rows.clear()
         self._cells_made, self._lines_made = {}, {}
         assert lines == seats_build(self)
         self._cells_made, self._lines_made = kept
+        pg_seats._made_rows.update(shared)
         compared.append(len(lines))
         return lines
 
     def center_checked(self):
         lines = center_build(self)
-        kept, self._made = self._made, None
+        kept = self._made, self._lines_made
+        shared = dict(pg_center._made_centers)  # (what the apps of the process share)
+        pg_center._made_centers.clear()
+        self._made, self._lines_made = None, {}
         assert lines == center_build(self)
-        self._made = kept
+        self._made, self._lines_made = kept
+        pg_center._made_centers.update(shared)
         compared.append(len(lines))
         return lines
 
@@ -410,6 +432,63 @@ async def test_rows_kept_from_earlier_moves_equal_rows_made_anew(hub, monkeypatc
     async with a_deal_risked(hub):
         pass
     assert len(compared) > 40
+
+
+async def test_the_hand_and_hint_kept_from_earlier_moves_equal_ones_made_anew(hub, monkeypatch):
+    """The hand's choices are the same list while the hand stays, and the card hint is
+    remembered for it: through a deal with every kind of ask, what they show equals what
+    they would show made from scratch."""
+
+    def again(table):
+        table._hand_choices = table._hint_memo = None
+        table._set_choices(table.view)
+        table._set_prompt(table.view)
+
+    checks = check_kept_hand_and_hint(
+        monkeypatch, PGTableScreen, lambda t: t.query_one(ChoiceRow), again
+    )
+    async with a_deal_risked(hub):
+        pass
+    assert not checks.stale, checks.stale[:2]
+    assert checks.checked > 20
+
+
+async def test_seat_rows_shared_by_the_apps_of_a_process_show_each_player_their_own(hub):
+    """The apps of a worker share the seats' rows (pg_seats._made_rows) and the middle of
+    the table but the Fate (pg_center._made_centers): the table as another player sees it
+    (their seat marked, their Fate), drawn after ours from what is shared, equals it drawn
+    with nothing shared; and ours stays ours."""
+    from gambit_tui.widgets.pg_center import PGCenter
+    from gambit_tui.widgets.pg_seats import PGSeats
+
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        table = await start_pg_deal(pilot)  # mid-deal: rows are shared (not at the Reveal)
+        seats, center = table.query_one(PGSeats), table.query_one(PGCenter)
+        mine = seats.message
+        assert mine["view"] and not mine["view"].get("reveal")
+        ours, our_center = seats.build(), center.build()
+        others = [s for s in range(len(mine["info"]["seats"])) if s != mine["seat"]]
+        for other, fate in [(s, f) for s in others for f in (mine["view"].get("fate"), "T7")]:
+            seats.message = dict(mine, seat=other, view=dict(mine["view"], fate=fate))
+            theirs = seats.build()
+            kept = dict(pg_seats._made_rows)
+            pg_seats._made_rows.clear()
+            seats._cells_made, seats._lines_made = {}, {}
+            assert theirs == seats.build()
+            pg_seats._made_rows.update(kept)
+            assert theirs != ours
+            center.message = seats.message
+            their_center = center.build()
+            kept = dict(pg_center._made_centers)
+            pg_center._made_centers.clear()
+            center._made, center._lines_made = None, {}
+            assert their_center == center.build()
+            pg_center._made_centers.update(kept)
+            assert (their_center == our_center) == (fate == mine["view"].get("fate"))
+        seats.message = center.message = mine
+        assert seats.build() == ours and center.build() == our_center
 
 
 async def test_a_recomposed_table_finds_its_new_widgets_and_draws_on(hub):

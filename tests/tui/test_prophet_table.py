@@ -21,11 +21,19 @@ from gambit_tui.widgets.choice_row import ChoiceRow
 from gambit_tui.widgets.event_log import EventLog
 from gambit_tui.widgets.footer import GambitFooter
 from gambit_tui.widgets.hand_row import HandRow
+from gambit_tui.widgets.prophet_seats import ProphetSeats
 from protocol.actions import Play, action_from_wire
 from protocol.cards import FRENCH_52
 from protocol.term import TermInfo
 
-from .conftest import enter_lobby, make_app, result_shown, screen_text, wait_for
+from .conftest import (
+    check_kept_hand_and_hint,
+    enter_lobby,
+    make_app,
+    result_shown,
+    screen_text,
+    wait_for,
+)
 
 SUITS = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
 
@@ -62,12 +70,36 @@ def seat_rows(app) -> dict[str, tuple[str, int, int]]:
     return rows
 
 
-async def test_a_whole_prophet_game_by_keys(hub):
+async def test_a_whole_prophet_game_by_keys(hub, footer_checked, monkeypatch):
     """Every round of a short schedule (1-2-1 cards), each decision made by keys, checking
     what the table shows on the way: round and trump, the dealer's barred bid, bids and tricks
     against them, dimmed cards that cannot be picked, the last trick and the score sheet; and
     a log with every play, trick and round score exactly once (each round's final trick and
     score arrive in the next round's first views)."""
+    # The seats' lines kept from earlier moves equal lines made anew, at every move.
+    seats_build = ProphetSeats.build
+    seats_compared: list[int] = []
+
+    def seats_checked(self):
+        lines = seats_build(self)
+        kept, self._lines_made = self._lines_made, {}
+        assert lines == seats_build(self)
+        self._lines_made = kept
+        seats_compared.append(len(lines))
+        return lines
+
+    monkeypatch.setattr(ProphetSeats, "build", seats_checked)
+
+    # The hand shown and the card hint, kept while they stay the same, equal ones made anew.
+    def again(table):
+        hand = table.query_one(HandRow)
+        hand._shown_hand = table._hint_memo = None
+        table._set_hand(table.view)
+        table._set_prompt(table.view)
+
+    kept = check_kept_hand_and_hint(
+        monkeypatch, ProphetTableScreen, lambda t: t.query_one(HandRow), again
+    )
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
@@ -101,6 +133,9 @@ async def test_a_whole_prophet_game_by_keys(hub):
         assert result_shown(app), screen_text(app)
         # Every round had a bid and every card a play: 1+2+1 cards, plus 3 bids.
         assert decisions == 4 + 3
+        assert footer_checked.skipped > 0  # keys kept by bindings_state, and right (conftest)
+        assert len(seats_compared) > 10
+        assert not kept.stale and kept.checked > 10, kept.stale[:2]
         assert seen >= {"forbidden", "dimmed", "last_trick", "sheet", "bids_shown"}
         result = screen_text(app)
         view = table.view
