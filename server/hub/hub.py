@@ -212,6 +212,7 @@ class Hub:
             refusals=RateLimiter(config.max_refused, config.max_refused / 10),
         )
         self.sessions.add(session)
+        self.lobby.session_added(session)
         if self.memory is not None:
             self.memory.session_started()
         try:
@@ -615,6 +616,7 @@ class Hub:
     def _drop_session(self, session: Session) -> None:
         session.alive = False
         self.sessions.discard(session)
+        self.lobby.session_removed(session)
         if self.memory is not None:
             self.memory.session_ended(len(self.sessions))
         for table_id in list(session.spectating):

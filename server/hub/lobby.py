@@ -71,6 +71,9 @@ class Lobby:
         self._listing_keys: dict[int, tuple[Any, ...]] = {}
         self._listing_check: set[int] = set()
         self._online: int | None = None  # players online, kept until one comes or goes
+        #: The sessions that show the lobby (``lobby_watching``): a flush goes through these,
+        #: a thousand, not through every session online (ten thousand, most at tables).
+        self._watching: set[Session] = set()
 
     def start(self) -> None:
         self._task = self.hub.spawn(self._loop())
@@ -88,6 +91,13 @@ class Lobby:
             with contextlib.suppress(Exception):
                 self.flush()
             await asyncio.sleep(self.config.lobby_interval)
+
+    def session_added(self, session: Session) -> None:
+        if session.lobby_watching:
+            self._watching.add(session)
+
+    def session_removed(self, session: Session) -> None:
+        self._watching.discard(session)
 
     def table_changed(self, table: Table, *, info_made: bool = False) -> None:
         """A table's row may have changed. What changes it changes its table info too, which
@@ -160,10 +170,10 @@ class Lobby:
         self._common = common_set
         common_rows = [t for t in common if t in changed or t not in before]
         common_gone = sorted(before.difference(common_set))
-        for session in list(self.sessions):
+        for session in list(self._watching):
             player = session.player
-            if player is None or not session.lobby_watching:
-                continue  # not in the lobby now: it gets a fresh one when it comes back
+            if player is None:
+                continue  # (not yet said hello: it gets the whole lobby when it does)
             if session.spectating or player.id in own:
                 shown = self._tables_for(session, listing)
                 shown_set: frozenset[int] | set[int] = set(shown)
@@ -204,6 +214,10 @@ class Lobby:
         """The client shows the lobby, or stops showing it (it is at a table, say)."""
         need_player(session)
         was, session.lobby_watching = session.lobby_watching, message.on
+        if message.on:  # (not in the lobby: it gets a fresh one when it comes back)
+            self._watching.add(session)
+        else:
+            self._watching.discard(session)
         if message.on and not was:
             session.push(self.message(session))
 

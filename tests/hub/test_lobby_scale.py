@@ -224,3 +224,35 @@ async def test_the_listing_is_made_again_only_when_a_table_moves_in_it(hub):
     hub.lobby.table_removed(third.id)
     hub.lobby.flush()
     assert hub.lobby._listing_now()[0] == [first.id, second.id]
+
+
+async def test_a_flush_goes_through_the_sessions_in_the_lobby_only(hub):
+    """Ten thousand players at tables and a thousand in the lobby: a flush goes through the
+    thousand. A session that leaves the lobby (or the server) is not gone through; one that
+    comes back is, and gets its updates again."""
+    ada = await connect(hub)
+    await ada.hello("Ada")
+    await ada.expect("lobby")
+    bob = await connect(hub)
+    await bob.hello("Bob")
+    await bob.expect("lobby")
+    sessions = {s.player.name: s for s in hub.sessions if s.player is not None}
+    assert set(hub.lobby._watching) >= {sessions["Ada"], sessions["Bob"]}
+    await ada.send("lobby_watch", on=False)
+    await ada.send("ping", n=1)
+    await ada.expect("pong")
+    assert sessions["Ada"] not in hub.lobby._watching
+    await ada.send("lobby_watch", on=True)
+    await ada.expect("lobby")  # the whole lobby again, then its updates
+    assert sessions["Ada"] in hub.lobby._watching
+    await bob.send("create_table", game="prophets_gambit", players=3)
+    await bob.expect("table")
+    hub.lobby.flush()
+    update = await ada.expect("lobby_update")
+    assert [row["owner"] for row in update["tables"]] == ["Bob"]
+    await bob.close()
+    for _ in range(100):
+        if sessions["Bob"] not in hub.sessions:
+            break
+        await asyncio.sleep(0.01)
+    assert sessions["Bob"] not in hub.lobby._watching
