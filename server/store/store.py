@@ -92,6 +92,18 @@ def pot_account(table_id: int) -> str:
     return f"pot:{table_id}"
 
 
+#: An action appended after its game's last one (the number found by SQLite), or at the
+#: number its caller gives; either way only at a saved table whose game has started.
+_APPEND_ACTION_INTO = (
+    "INSERT INTO live_actions (table_id, seq, seat, action) SELECT t.id, {seq}, ?, ? "
+    "FROM live_tables t WHERE t.id = ? AND t.params IS NOT NULL RETURNING seq"
+)
+_APPEND_ACTION = _APPEND_ACTION_INTO.format(
+    seq="(SELECT COALESCE(MAX(a.seq) + 1, 0) FROM live_actions a WHERE a.table_id = t.id)"
+)
+_APPEND_ACTION_AT = _APPEND_ACTION_INTO.format(seq="?")
+
+
 def _unpack(data: bytes | None) -> Any:
     if data is None:
         return None
@@ -1025,21 +1037,9 @@ class Store(ModerationStore):
         """
         # One statement (it runs at every move): atomic by itself, so inside a transaction
         # (the hub's held batch) it needs no savepoint of its own.
-        if seq is None:
-            sql = (
-                "INSERT INTO live_actions (table_id, seq, seat, action) "
-                "SELECT t.id, (SELECT COALESCE(MAX(a.seq) + 1, 0) FROM live_actions a "
-                "WHERE a.table_id = t.id), ?, ? "
-                "FROM live_tables t WHERE t.id = ? AND t.params IS NOT NULL RETURNING seq"
-            )
-            args: tuple[Any, ...] = (seat, packb(dict(action)), table_id)
-        else:
-            sql = (
-                "INSERT INTO live_actions (table_id, seq, seat, action) "
-                "SELECT t.id, ?, ?, ? "
-                "FROM live_tables t WHERE t.id = ? AND t.params IS NOT NULL RETURNING seq"
-            )
-            args = (seq, seat, packb(dict(action)), table_id)
+        sql = _APPEND_ACTION if seq is None else _APPEND_ACTION_AT
+        data = packb(dict(action))
+        args = (seat, data, table_id) if seq is None else (seq, seat, data, table_id)
         if self._depth == 0:
             with self.transaction():
                 row = self._conn.execute(sql, args).fetchone()

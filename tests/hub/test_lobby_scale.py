@@ -148,18 +148,24 @@ def test_the_names_online_index_follows_arrivals_renames_and_departures():
     assert names.like("Bob", "b") is None and names._by == {}
 
 
-async def test_a_flush_after_moves_alone_goes_through_no_client(hub, monkeypatch):
-    """Moves at thousands of tables mark them for the lobby four times a second; when no row
-    changed, a flush must neither list the tables again nor go through every client."""
+async def host_and_watcher(hub, players: int = 5):
+    """Ada, at a table of hers (out of the lobby), and a second player in the lobby."""
     ada = await connect(hub)
     await ada.hello("Ada")
-    await ada.send("create_table", game="prophets_gambit", players=5)
+    await ada.send("create_table", game="prophets_gambit", players=players)
     table = hub.tables[(await ada.expect("table"))["table"]]
     watcher = await connect(hub)
     await watcher.hello("Wes")
     await watcher.expect("lobby")
     await asyncio.sleep(0.1)
     hub.lobby.flush()  # the arrivals and the lobby shown from a snapshot are settled
+    return ada, table, watcher
+
+
+async def test_a_flush_after_moves_alone_goes_through_no_client(hub, monkeypatch):
+    """Moves at thousands of tables mark them for the lobby four times a second; when no row
+    changed, a flush must neither list the tables again nor go through every client."""
+    _, table, watcher = await host_and_watcher(hub)
     listings = [0]
     real = Lobby._listing_now
 
@@ -186,16 +192,9 @@ async def test_the_listing_is_made_again_only_when_a_table_moves_in_it(hub):
     """Games ending at thousands of tables change their rows every flush; the listing (every
     table and seat gone through) is made again only when a table comes, goes, or its place
     or its people change, and then shows the change."""
-    ada = await connect(hub)
-    await ada.hello("Ada")
-    await ada.send("create_table", game="prophets_gambit", players=3)
-    first = hub.tables[(await ada.expect("table"))["table"]]
+    ada, first, _ = await host_and_watcher(hub, players=3)
     await ada.send("create_table", game="prophets_gambit", players=3)
     second = hub.tables[(await ada.expect("table"))["table"]]
-    bob = await connect(hub)
-    await bob.hello("Bob")
-    await bob.expect("lobby")
-    await asyncio.sleep(0.1)
     hub.lobby.flush()
     listing = hub.lobby._listing_now()
     assert listing[0] == [second.id, first.id]  # both have a free seat: newest first
@@ -210,11 +209,11 @@ async def test_the_listing_is_made_again_only_when_a_table_moves_in_it(hub):
     hub.lobby.flush()
     assert hub.lobby._listing_now()[0] == [first.id, second.id]
 
-    bob_id = next(p.id for p in hub.players.values() if p.name == "Bob")
-    first.seats[0] = Seat(player=bob_id)  # Bob's own table from now on
+    wes_id = next(p.id for p in hub.players.values() if p.name == "Wes")
+    first.seats[0] = Seat(player=wes_id)  # Wes's own table from now on
     hub.lobby.table_changed(first)
     hub.lobby.flush()
-    assert hub.lobby._listing_now()[1][bob_id] == [first.id]
+    assert hub.lobby._listing_now()[1][wes_id] == [first.id]
 
     await ada.send("create_table", game="prophets_gambit", players=3)
     third = hub.tables[(await ada.expect("table"))["table"]]
