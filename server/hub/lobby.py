@@ -35,12 +35,11 @@ class Lobby:
     """What every client in the lobby is shown, and the bookkeeping that keeps it cheap."""
 
     def __init__(self, hub: Hub) -> None:
-        # Collaborators: the config, the store (ratings), who is online, the tables and
+        # Collaborators: the config, the store (ratings), the players online, the tables and
         # players' names; the hub for spectators and to run the lobby's loop.
         self.hub = hub
         self.config = hub.config
         self.store = hub.store
-        self.sessions = hub.sessions
         self.players = hub.players
         self.tables = hub.tables
         self.names = hub.names
