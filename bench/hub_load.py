@@ -112,7 +112,7 @@ async def hub_role(args: argparse.Namespace) -> None:
     )
     hub = Hub(store, config)
     await hub.start()
-    if args.gc_young:
+    if args.gc_young is not None:
         import server.hub.main
 
         server.hub.main.HUB_YOUNG_GENERATION = args.gc_young
@@ -557,7 +557,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             bus = nats_server.url
         hub_cmd = [sys.executable, __file__, "--hub-role", "--bus", bus]
         hub_cmd += ["--data-dir", str(folder / "hub"), *common]
-        if args.gc_young:
+        if args.gc_young is not None:
             hub_cmd += ["--gc-young", str(args.gc_young)]
         if args.bus_slice is not None:
             hub_cmd += ["--bus-slice", str(args.bus_slice)]
@@ -655,7 +655,9 @@ def main() -> None:
         help="seconds of a burst from the bus the hub handles at a time (0: a burst whole)",
     )
     parser.add_argument(
-        "--gc-young", type=int, help="the hub's young-generation threshold (default: the hub's)"
+        "--gc-young",
+        type=int,
+        help="the hub's young-generation threshold (default: the hub's, 0: none)",
     )
     parser.add_argument(
         "--trace-loop",

@@ -155,3 +155,27 @@ async def test_growth_sweeps_wait_for_their_interval(monkeypatch):
     finally:
         policy.close()
         gc.unfreeze()
+
+
+async def test_a_policy_without_young_collections_frees_a_blocks_own_cycles_at_its_end():
+    policy = FrozenSessions(young=0)
+    try:
+        policy.started()
+        assert gc.get_threshold()[0] == 0  # no collection comes by itself
+        older = Node()
+        older_ref = weakref.ref(older)
+        del older  # garbage from before the block: left for a sweep
+        with policy.own_cycles_freed():
+            made = Node()
+            made_ref = weakref.ref(made)
+            kept = Node()
+            del made
+            assert made_ref() is not None
+        assert made_ref() is None  # the block's own cycle, freed at its end
+        assert older_ref() is not None  # nothing older was walked
+        assert weakref.ref(kept)() is kept
+        policy.sweep()
+        assert older_ref() is None
+    finally:
+        policy.close()
+        gc.unfreeze()

@@ -88,29 +88,30 @@ def _standby_for_database(holder: str) -> None:
     print(f"{STANDBY_DATABASE}: {holder} holds it; waiting", flush=True)
 
 
-#: The hub's youngest generation is collected after this many new objects (apps: 5,000).
-HUB_YOUNG_GENERATION = 2_000
+#: The hub collects nothing by itself (0: CPython's automatic collection off; apps: after
+#: 5,000 new objects) ...
+HUB_YOUNG_GENERATION = 0
 #: ... and it sweeps (``server/gc_freeze.py``) once its resident memory has doubled.
 HUB_SWEEP_ON_GROWTH = 1.0
 
 
 def hub_memory(hub: Hub) -> FrozenSessions:
     """The app workers' freeze-and-sweep policy (``server/gc_freeze.py``) for a hub on its
-    own: everything a collection leaves alive is frozen.
+    own, without the young collections.
 
-    What a move leaves alive (each seat's last view, until the table's next move) used to go
-    on to the middle generation, whose collections walked it again and stopped every table for
-    60–150 ms at 10,000 players (``bench/hub_load.py``'s ``gc_pause_ms_max``). Frozen by the
-    young collection that met it, it is walked once. A young collection's stall grows with
-    what it finds alive, and more so than its threshold says: old objects that die count
-    against it, so at 20,000 it met 120,000+ live young objects and stalled up to 190 ms; at
-    2,000, pauses were 33 ms at the 99th percentile (65 ms at most), for about 30 % more
-    collecting in all (0.077 against 0.059 ms an action, under 4 % of the hub's work).
+    The hub's play makes no reference cycles (``tests/hub/test_no_cycles.py`` plays through
+    the bus and finds none; the one library that makes them, openskill, is called inside
+    ``FrozenSessions.own_cycles_freed``), so a collection could only walk what is alive and
+    find nothing. It did so often: every 2,000 new objects, a tenth of the hub's CPU at
+    10,000 players (``bench/hub_load.py``'s ``gc_ms_per_action`` 0.046 of 0.38 ms, pauses
+    28 ms at the 99th percentile). Larger thresholds were worse, not better: old objects
+    that die count against the threshold, so at 20,000 a collection met 120,000+ live young
+    objects and stalled up to 190 ms.
 
-    Little of the hub's garbage is cyclic (a full collection after 150,000 actions at 10,000
-    players found 964 objects), so sweeps follow sessions ending, as in the SSH host, and
-    resident memory doubling, at most once an hour (a safety net: a sweep walks everything
-    alive, about 1 s at 10,000 players)."""
+    What does become cyclic garbage (sessions that end: their tasks and connections) waits
+    for the sweeps, as in the SSH host: after sessions end, and once resident memory has
+    doubled, at most once an hour (a safety net: a sweep walks everything alive, about 1 s
+    at 10,000 players)."""
     memory = FrozenSessions(young=HUB_YOUNG_GENERATION, sweep_on_growth=HUB_SWEEP_ON_GROWTH)
     memory.started()
     hub.memory = memory

@@ -268,6 +268,14 @@ class Play:
         table.rating_changes = [None] * len(humans)
         if not any(humans):
             return
+        memory = self.hub.memory
+        if memory is None:
+            self._rate(table, outcome, humans)
+        else:
+            with memory.own_cycles_freed():  # (openskill makes cycles at every call)
+                self._rate(table, outcome, humans)
+
+    def _rate(self, table: Table, outcome: Outcome, humans: list[str | None]) -> None:
         scores = outcome.scores
         current = [self.store.rating(p, table.game) if p else None for p in humans]
         partnerships = get_game(table.game).partnerships
