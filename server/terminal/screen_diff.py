@@ -17,6 +17,9 @@ A piece that changed only in part (a seat's card count, a panel title's colour) 
 the cells that changed: the runs of text and style it shares with what that span of cells last
 received, at its start and at its end, are left on the terminal as they are.
 
+The driver hands most frames over as their pieces already (:meth:`SentScreen.diff_drawn`); a
+frame that arrives as a string is split at its cursor moves into the same pieces.
+
 The memory is of what was *sent*, so it stays true when frames are dropped for a slow client.
 Anything this module does not understand (another escape sequence inside a piece) is sent as
 it is, and the memory is forgotten, so the worst case is today's output, never a wrong screen.
@@ -25,6 +28,7 @@ it is, and the memory is forgotten, so the worst case is today's output, never a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from rich.cells import cell_len
@@ -85,7 +89,33 @@ class SentScreen:
                 self.not_understood += 1
                 return [frame]
             pieces.append((row, column, text, width))
-        kept: list[str] = self._scroll(pieces) if self.width else []
+        return [p if isinstance(p, str) else p[0] + p[1] for p in self._diff(pieces, head, tail)]
+
+    def diff_drawn(
+        self, drawn: Iterable[tuple[int, int, str]], sync: bool, frame: Callable[[], str]
+    ) -> list[str | tuple[str, str]]:
+        """:meth:`diff_pieces` for a frame given as its pieces, (row, column, text) as the
+        cursor moves in the frame would place them (``chops_display.py``), ``sync`` if it is
+        within synchronised-output markers: no string to parse. A piece that is left comes
+        back as (cursor move, text); sync markers and scrolls as strings (``frame()``, the
+        frame as a string, if it is not understood)."""
+        pieces: list[tuple[int, int, str, int]] = []
+        for row, column, piece in drawn:
+            text = piece.rstrip("\n")
+            width = _cells(text)
+            if width < 0:
+                self.reset()
+                self.not_understood += 1
+                return [frame()]
+            pieces.append((row, column, text, width))
+        return self._diff(pieces, SYNC_START if sync else "", SYNC_END if sync else "")
+
+    def _diff(
+        self, pieces: list[tuple[int, int, str, int]], head: str, tail: str
+    ) -> list[str | tuple[str, str]]:
+        """What is left of a frame's pieces (row, column, text, cells) once what the
+        terminal shows is taken out, the memory brought up to date."""
+        kept: list[str | tuple[str, str]] = self._scroll(pieces) if self.width else []
         rows = self._rows
         for row, column, text, width in pieces:
             if width == 0:
@@ -102,9 +132,9 @@ class SentScreen:
             rows[row] = runs
             if part is not None:
                 skipped, text = part
-                kept.append(f"\x1b[{row};{column + skipped}H{text}")
+                kept.append((f"\x1b[{row};{column + skipped}H", text))
             else:
-                kept.append(f"\x1b[{row};{column}H{text}")
+                kept.append((f"\x1b[{row};{column}H", text))
         if not kept:
             return []
         if head:
@@ -120,14 +150,14 @@ class SentScreen:
             return runs[0][2]
         return None
 
-    def _scroll(self, pieces: list[tuple[int, int, str, int]]) -> list[str]:
+    def _scroll(self, pieces: list[tuple[int, int, str, int]]) -> list[str | tuple[str, str]]:
         """Scroll up the blocks of rows that ``pieces`` would rewrite with what the rows below
         them show now; the memory follows, so those rows' pieces are then skipped."""
         new: dict[int, str | None] = {}
         for row, column, text, width in pieces:
             whole = column == 1 and width == self.width and row not in new
             new[row] = text if whole else None
-        ops: list[str] = []
+        ops: list[str | tuple[str, str]] = []
         done: set[int] = set()
         for top in sorted(new):
             if top in done or new[top] is None or new[top] == self._whole(top):

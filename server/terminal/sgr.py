@@ -125,18 +125,27 @@ def compact(frame: str, erase: bool = False) -> str:
     return "".join(out)
 
 
-def compact_pieces(pieces: Sequence[str], erase: bool = False) -> str:
+def compact_pieces(pieces: Sequence[str | tuple[str, str]], erase: bool = False) -> str:
     """``compact("".join(pieces), erase)``, a piece at a time: each piece (a cursor move and
     its text, a scroll, a sync marker: every piece starts with an escape sequence, so none
     of the frame's tokens spans two) is rewritten once for the pens it starts from, and
     remembered. The players at a table are sent mostly the same pieces, from the same pens:
-    tokenizing and replaying every frame's styles was a tenth of the driver's work."""
+    tokenizing and replaying every frame's styles was a tenth of the driver's work.
+
+    A piece may come as (cursor move, text) (``SentScreen.diff_drawn``): the move is sent as
+    it is and the text rewritten, remembered by the text alone (the same string, often the
+    same object, frame after frame, whatever its row)."""
     out: list[str] = []
     shown = pen = PLAIN
     for piece in pieces:
-        done = _compact_piece(piece, shown, pen, erase)
+        if isinstance(piece, str):
+            done = _compact_piece(piece, shown, pen, erase)
+        else:
+            move, text = piece
+            out.append(move)
+            done = _compact_piece(text, shown, pen, erase)
         if done is None:
-            return "".join(pieces)  # as compact() sends a frame it does not understand
+            return "".join(p if isinstance(p, str) else p[0] + p[1] for p in pieces)
         text, shown, pen = done
         out.append(text)
     out.append(change(shown, PLAIN))
