@@ -40,17 +40,16 @@ if TYPE_CHECKING:
 class Frame(NamedTuple):
     """One frame as the driver takes it: what ``render_segments`` would have written."""
 
-    #: (row, column), both from 1 as in a cursor move, and the piece's styled text.
+    #: (row, column), both from 1 as in a cursor move, and the piece's styled text; the last
+    #: is the cursor's move that Textual writes after them (no text: the cursor is hidden,
+    #: but the screen diff sees a row with a bare move as one it does not scroll).
     pieces: list[tuple[int, int, str]]
     #: Within synchronised-output markers (the terminal has them).
     sync: bool
-    #: The cursor move Textual writes after the pieces (the cursor is hidden: no cells).
-    cursor: str
 
     def text(self) -> str:
         """The frame as one string (for what the driver does not take as pieces)."""
         body = "".join(f"\x1b[{row};{column}H{text}" for row, column, text in self.pieces)
-        body += self.cursor
         return f"\x1b[?2026h{body}\x1b[?2026l" if self.sync else body
 
 
@@ -101,8 +100,8 @@ def display_as_pieces(app: App[Any], take: Callable[[Frame, bool], None]) -> Non
             except Exception as error:
                 app._handle_exception(error)
             else:
-                frame = Frame(pieces, app._sync_available, f"\x1b[{cursor.y + 1};{cursor.x + 1}H")
-                take(frame, isinstance(renderable, LayoutUpdate))
+                pieces.append((cursor.y + 1, cursor.x + 1, ""))
+                take(Frame(pieces, app._sync_available), isinstance(renderable, LayoutUpdate))
         finally:
             app.post_display_hook()
 

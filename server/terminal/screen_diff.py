@@ -40,6 +40,8 @@ SYNC_END = "\x1b[?2026l"
 _MOVE = re.compile(r"\x1b\[(\d+);(\d+)H")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _STYLE = re.compile(r"\x1b\[[0-9;:]*m|\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\)")
+#: The same, to split a piece at (``re.split`` with the group: text, style, text, ...).
+_STYLE_SPLIT = re.compile(f"({_STYLE.pattern})")
 
 
 class SentScreen:
@@ -124,11 +126,17 @@ class SentScreen:
             runs = rows.get(row)
             if runs and (column, end, text) in runs:
                 continue
-            old = next((r[2] for r in runs or () if r[0] == column and r[1] == end), None)
-            part = _changed_part(old, text) if old is not None else None
-            # Remember it at once: a later piece of this frame may cover these cells again.
-            runs = [r for r in runs or () if r[1] <= column or r[0] >= end]
-            runs.append((column, end, text))
+            part = None
+            if runs:
+                for first, last, old in runs:
+                    if first == column and last == end:
+                        part = _changed_part(old, text)
+                        break
+                # Remember it at once: a later piece of this frame may cover these cells.
+                runs = [r for r in runs if r[1] <= column or r[0] >= end]
+                runs.append((column, end, text))
+            else:
+                runs = [(column, end, text)]
             rows[row] = runs
             if part is not None:
                 skipped, text = part
@@ -153,21 +161,35 @@ class SentScreen:
     def _scroll(self, pieces: list[tuple[int, int, str, int]]) -> list[str | tuple[str, str]]:
         """Scroll up the blocks of rows that ``pieces`` would rewrite with what the rows below
         them show now; the memory follows, so those rows' pieces are then skipped."""
+        width = self.width
         new: dict[int, str | None] = {}
-        for row, column, text, width in pieces:
-            whole = column == 1 and width == self.width and row not in new
+        for row, column, text, cells in pieces:
+            whole = column == 1 and cells == width and row not in new
             new[row] = text if whole else None
+        rows = self._rows
+        span = (1, width + 1)
+
+        def shown(row: int) -> str | None:  # as _whole
+            runs = rows.get(row)
+            if runs and len(runs) == 1 and runs[0][:2] == span:
+                return runs[0][2]
+            return None
+
         ops: list[str | tuple[str, str]] = []
         done: set[int] = set()
+        shifts = range(1, self.MAX_SHIFT + 1)
         for top in sorted(new):
-            if top in done or new[top] is None or new[top] == self._whole(top):
+            text = new[top]
+            if text is None or top in done or text == shown(top):
                 continue
-            for shift in range(1, self.MAX_SHIFT + 1):
+            if all(shown(top + shift) != text for shift in shifts):
+                continue  # no block starts here, whatever the shift
+            for shift in shifts:
                 bottom = top
                 while (
                     new.get(bottom) is not None
-                    and new[bottom] != self._whole(bottom)
-                    and self._whole(bottom + shift) == new[bottom]
+                    and new[bottom] != shown(bottom)
+                    and shown(bottom + shift) == new[bottom]
                 ):
                     bottom += 1
                 moved = bottom - top  # rows that will show what was ``shift`` rows below
@@ -176,9 +198,9 @@ class SentScreen:
                     end = bottom + shift - 1
                     ops.append(f"\x1b[{top};{end}r\x1b[{end};1H" + "\n" * shift + "\x1b[r")
                     for r in range(top, bottom):
-                        self._rows[r] = list(self._rows[r + shift])
+                        rows[r] = list(rows[r + shift])
                     for r in fresh:
-                        self._rows.pop(r, None)
+                        rows.pop(r, None)
                     done.update(range(top, end + 1))
                     break
         return ops
@@ -197,21 +219,19 @@ def _styled_runs(text: str) -> tuple[tuple[Pen, str], ...] | None:
     """A piece as (style, text) runs, each style as the terminal has it from a plain start.
     Remembered: the piece sent last frame is this frame's old one, and the players at one
     table are sent many of the same pieces."""
-    runs: list[tuple[Pen, str]] = []
+    parts = _STYLE_SPLIT.split(text)
+    runs: list[tuple[Pen, str]] = [(PLAIN, parts[0])] if parts[0] else []
     pen = PLAIN
-    pos = 0
     try:
-        for match in _STYLE.finditer(text):
-            if match.group(0).startswith("\x1b]"):
+        for i in range(1, len(parts), 2):
+            style = parts[i]
+            if style[1] == "]":
                 return None  # a hyperlink: not cut
-            if match.start() > pos:
-                runs.append((pen, text[pos : match.start()]))
-            pen = apply(pen, match.group(0)[2:-1])
-            pos = match.end()
+            pen = apply(pen, style[2:-1])
+            if parts[i + 1]:
+                runs.append((pen, parts[i + 1]))
     except NotUnderstood:
         return None
-    if pos < len(text):
-        runs.append((pen, text[pos:]))
     return tuple(runs)
 
 

@@ -21,7 +21,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-_TOKEN = re.compile(r"\x1b\[([0-9;:]*)m|\x1b\[\d+;\d+[Hr]|\x1b\[r|\x1b\[\?2026[hl]")
+#: The sequences a frame is split at (``re.split`` with the group: text, token, text, ...): a
+#: style (ends in "m"), a cursor move, a scroll region, a sync marker.
+_TOKEN = re.compile(r"(\x1b\[[0-9;:]*m|\x1b\[\d+;\d+[Hr]|\x1b\[r|\x1b\[\?2026[hl])")
 
 #: Attribute codes and the code that turns each off.
 _OFF = {1: 22, 2: 22, 3: 23, 4: 24, 5: 25, 7: 27, 8: 28, 9: 29, 21: 24, 53: 55}
@@ -168,20 +170,19 @@ def _rewrite(out: list[str], frame: str, shown: Pen, pen: Pen, erase: bool) -> t
     """Append ``frame`` to ``out`` with its styles as changes, from the pens ``shown`` and
     ``pen``: the pens after it (raises NotUnderstood)."""
     write = _write_erasing if erase else _write
-    pos = 0
-    for match in _TOKEN.finditer(frame):
-        text = frame[pos : match.start()]
-        pos = match.end()
-        if text:
-            shown = write(out, text, shown, pen)
-        params = match.group(1)
-        if params is not None:
-            pen = apply(pen, params)
-        else:
-            out.append(match.group(0))  # a cursor move, scroll region or sync marker
-    text = frame[pos:]
+    parts = _TOKEN.split(frame)
+    text = parts[0]
     if text:
         shown = write(out, text, shown, pen)
+    for i in range(1, len(parts), 2):
+        token = parts[i]
+        if token[-1] == "m":
+            pen = apply(pen, token[2:-1])
+        else:
+            out.append(token)  # a cursor move, scroll region or sync marker
+        text = parts[i + 1]
+        if text:
+            shown = write(out, text, shown, pen)
     return shown, pen
 
 
