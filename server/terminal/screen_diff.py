@@ -182,6 +182,8 @@ class SentScreen:
             text = new[top]
             if text is None or top in done or text == shown(top):
                 continue
+            if new.get(top + 1) is None or new.get(top + 2) is None:
+                continue  # two rows move at least, and one at least is new
             if all(shown(top + shift) != text for shift in shifts):
                 continue  # no block starts here, whatever the shift
             for shift in shifts:
