@@ -6,8 +6,9 @@ styled text (``render_segments``), which it writes to the driver. Our driver the
 string again at every cursor move, to diff each piece against what the player's screen shows
 (``screen_diff.py``) and rewrite its styles (``sgr.py``): a sixth of an app update went to
 making the string and taking it apart. Here the driver is given the pieces themselves, each
-as (row, column, its text as ``Strip.render`` makes it): the same pieces the string held,
-without the string.
+as (row, column, its text as ``Strip.render`` makes it, and the cells it covers): the same
+pieces the string held, without the string, and measured already (the strip knows its
+length; measuring the text again, a character at a time, was a tenth of the driver's work).
 
 What Textual's ``App._display`` does around the string is done here as it does it: nothing
 while the app is batching updates or not running, the synchronised-output markers when the
@@ -40,29 +41,33 @@ if TYPE_CHECKING:
 class Frame(NamedTuple):
     """One frame as the driver takes it: what ``render_segments`` would have written."""
 
-    #: (row, column), both from 1 as in a cursor move, and the piece's styled text; the last
-    #: is the cursor's move that Textual writes after them (no text: the cursor is hidden,
-    #: but the screen diff sees a row with a bare move as one it does not scroll).
-    pieces: list[tuple[int, int, str]]
+    #: (row, column), both from 1 as in a cursor move, the piece's styled text and its cells
+    #: (as its strip measures them); the last is the cursor's move that Textual writes after
+    #: them (no text: the cursor is hidden, but the screen diff sees a row with a bare move
+    #: as one it does not scroll).
+    pieces: list[tuple[int, int, str, int]]
     #: Within synchronised-output markers (the terminal has them).
     sync: bool
 
     def text(self) -> str:
         """The frame as one string (for what the driver does not take as pieces)."""
-        body = "".join(f"\x1b[{row};{column}H{text}" for row, column, text in self.pieces)
+        body = "".join(f"\x1b[{row};{column}H{text}" for row, column, text, _ in self.pieces)
         return f"\x1b[?2026h{body}\x1b[?2026l" if self.sync else body
 
 
 def update_pieces(
     update: ChopsUpdate | LayoutUpdate, console: Console
-) -> list[tuple[int, int, str]]:
-    """The pieces of ``update``, each as ``render_segments`` writes it after a cursor move."""
-    pieces: list[tuple[int, int, str]] = []
+) -> list[tuple[int, int, str, int]]:
+    """The pieces of ``update``, each as ``render_segments`` writes it after a cursor move,
+    with its cells."""
+    pieces: list[tuple[int, int, str, int]] = []
     append = pieces.append
     if isinstance(update, LayoutUpdate):
         x = update.region.x + 1
         for y, line in enumerate(update.strips, update.region.y + 1):
-            append((y, x, "".join([strip.render(console) for strip in line])))
+            strips = list(line)
+            text = "".join([strip.render(console) for strip in strips])
+            append((y, x, text, sum([strip.cell_length for strip in strips])))
         return pieces
     chops = update.chops
     chop_ends = update.chop_ends
@@ -72,7 +77,7 @@ def update_pieces(
                 continue
             if not (x2 > x >= x1 and end <= x2):
                 strip = strip.crop(0, min(end, x2) - x)
-            append((y + 1, x + 1, strip.render(console)))
+            append((y + 1, x + 1, strip.render(console), strip.cell_length))
     return pieces
 
 
@@ -100,7 +105,7 @@ def display_as_pieces(app: App[Any], take: Callable[[Frame, bool], None]) -> Non
             except Exception as error:
                 app._handle_exception(error)
             else:
-                pieces.append((cursor.y + 1, cursor.x + 1, ""))
+                pieces.append((cursor.y + 1, cursor.x + 1, "", 0))
                 take(Frame(pieces, app._sync_available), isinstance(renderable, LayoutUpdate))
         finally:
             app.post_display_hook()

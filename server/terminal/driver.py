@@ -294,12 +294,15 @@ class ChannelDriver(Driver):
             text = strip_colour(text)
         return text
 
-    def _shown_pieces(self, frames: list[Frame]) -> list[tuple[int, int, str]]:
-        """The frames' pieces, in order, each as :meth:`_shown` has it."""
-        if len(frames) == 1 and not self._ascii and self._colour:
-            return frames[0].pieces
+    def _shown_pieces(self, frames: list[Frame]) -> list[tuple[int, int, str, int | None]]:
+        """The frames' pieces, in order, each as :meth:`_shown` has it (its cells measured
+        again if its text was changed)."""
+        if not self._ascii and self._colour:
+            if len(frames) == 1:
+                return frames[0].pieces  # type: ignore[return-value]
+            return [piece for frame in frames for piece in frame.pieces]
         shown = self._shown
-        return [(row, column, shown(text)) for f in frames for row, column, text in f.pieces]
+        return [(row, col, shown(text), None) for f in frames for row, col, text, _ in f.pieces]
 
     def _send(self, data: bytes) -> None:
         self._terminal.send(data)

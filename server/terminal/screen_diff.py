@@ -94,17 +94,23 @@ class SentScreen:
         return [p if isinstance(p, str) else p[0] + p[1] for p in self._diff(pieces, head, tail)]
 
     def diff_drawn(
-        self, drawn: Iterable[tuple[int, int, str]], sync: bool, frame: Callable[[], str]
+        self,
+        drawn: Iterable[tuple[int, int, str, int | None]],
+        sync: bool,
+        frame: Callable[[], str],
     ) -> list[str | tuple[str, str]]:
-        """:meth:`diff_pieces` for a frame given as its pieces, (row, column, text) as the
-        cursor moves in the frame would place them (``chops_display.py``), ``sync`` if it is
-        within synchronised-output markers: no string to parse. A piece that is left comes
-        back as (cursor move, text); sync markers and scrolls as strings (``frame()``, the
-        frame as a string, if it is not understood)."""
+        """:meth:`diff_pieces` for a frame given as its pieces, (row, column, text, cells) as
+        the cursor moves in the frame would place them (``chops_display.py``; cells None if
+        not known), ``sync`` if it is within synchronised-output markers: no string to parse.
+        A piece that is left comes back as (cursor move, text); sync markers and scrolls as
+        strings (``frame()``, the frame as a string, if it is not understood)."""
         pieces: list[tuple[int, int, str, int]] = []
-        for row, column, piece in drawn:
+        for row, column, piece, cells in drawn:
             text = piece.rstrip("\n")
-            width = _cells(text)
+            if cells is not None and text is piece and _measured(text):
+                width = cells
+            else:
+                width = _cells(text)
             if width < 0:
                 self.reset()
                 self.not_understood += 1
@@ -206,6 +212,15 @@ class SentScreen:
                     done.update(range(top, end + 1))
                     break
         return ops
+
+
+@lru_cache(maxsize=4096)
+def _measured(piece: str) -> bool:
+    """Whether the cells a strip counts for a piece are what :func:`_cells` would count: no
+    control character (which :func:`_cells` does not understand) and none of the characters
+    that join others (rich measures them across what the strip counts as two segments)."""
+    plain = _STYLE.sub("", piece)
+    return not (_CONTROL.search(plain) or "\u200d" in plain or "\ufe0f" in plain)
 
 
 @lru_cache(maxsize=4096)

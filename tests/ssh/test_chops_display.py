@@ -11,7 +11,7 @@ import pyte
 from textual.app import App
 from textual.geometry import Region
 
-from server.terminal import chops_display
+from server.terminal import chops_display, screen_diff
 from server.terminal.chops_display import Frame
 from server.terminal.driver import ChannelDriver, _is_control
 from server.terminal.screen_diff import SYNC_END, SYNC_START, SentScreen
@@ -45,12 +45,15 @@ async def test_table_updates_send_the_bytes_the_parsed_string_did(monkeypatch):
     strings: dict[int, str] = {}  # id(a frame's pieces) → Textual's render_segments
     pieces_of = chops_display.update_pieces
 
-    def recording(update: Any, console: Any) -> list[tuple[int, int, str]]:
+    def recording(update: Any, console: Any) -> list[tuple[int, int, str, int]]:
         pieces = pieces_of(update, console)
         textual = update.render_segments(console)
-        ours = "".join(f"\x1b[{row};{column}H{text}" for row, column, text in pieces)
+        ours = "".join(f"\x1b[{row};{column}H{text}" for row, column, text, _ in pieces)
         if textual.replace("\n", "") != ours:
             wrong.append((textual, ours))
+        for _row, _column, text, cells in pieces:
+            if cells != screen_diff._cells(text):
+                wrong.append((text, cells))
         strings[id(pieces)] = textual
         return pieces
 
@@ -59,7 +62,7 @@ async def test_table_updates_send_the_bytes_the_parsed_string_did(monkeypatch):
     def old_string(frame: Frame) -> str:
         if frame.sync:
             synced.append(frame)
-        row, column, _ = frame.pieces[-1]  # the cursor's move
+        row, column, _, _ = frame.pieces[-1]  # the cursor's move
         text = strings.pop(id(frame.pieces)) + f"\x1b[{row};{column}H"
         return f"{SYNC_START}{text}{SYNC_END}" if frame.sync else text
 
@@ -126,8 +129,8 @@ def test_frames_held_together_with_sync_markers_are_one_synchronised_update():
     """A held repaint and the update after it (each with its markers) were one string the
     parse did not understand (a marker inside it), sent whole; as pieces they are one frame:
     diffed, within one pair of markers, the same screen."""
-    first = Frame([(1, 1, "hello"), (2, 1, "world"), (1, 1, "")], True)
-    second = Frame([(2, 1, "wor1d"), (1, 1, "")], True)
+    first = Frame([(1, 1, "hello", 5), (2, 1, "world", 5), (1, 1, "", 0)], True)
+    second = Frame([(2, 1, "wor1d", 5), (1, 1, "", 0)], True)
     old = SentScreen(width=20).diff(first.text() + second.text())
     assert old == first.text() + second.text()  # not understood
     sent = SentScreen(width=20)
