@@ -168,22 +168,44 @@ def _compact_piece(piece: str, shown: Pen, pen: Pen, erase: bool) -> tuple[str, 
 
 def _rewrite(out: list[str], frame: str, shown: Pen, pen: Pen, erase: bool) -> tuple[Pen, Pen]:
     """Append ``frame`` to ``out`` with its styles as changes, from the pens ``shown`` and
-    ``pen``: the pens after it (raises NotUnderstood)."""
-    write = _write_erasing if erase else _write
-    parts = _TOKEN.split(frame)
-    text = parts[0]
-    if text:
-        shown = write(out, text, shown, pen)
-    for i in range(1, len(parts), 2):
-        token = parts[i]
+    ``pen``: the pens after it (raises NotUnderstood). (``_write`` inlined: this runs for
+    every run of text of every piece a frame sends for the first time.)"""
+    append = out.append
+    parts = _TOKEN.split(frame)  # text, token, text, ..., text
+    last = len(parts) - 1
+    i = 0
+    while True:
+        text = parts[i]
+        if text:
+            if "\x1b" in text:
+                raise NotUnderstood(text)
+            if (
+                erase
+                and len(text) >= 12
+                and "            " in text
+                and pen.attrs.isdisjoint(_VISIBLE_ON_SPACE)
+            ):
+                shown = _write_erasing(out, text, shown, pen)
+            elif (
+                not text.strip(" ")
+                and pen.bg == shown.bg
+                and pen.attrs.isdisjoint(_VISIBLE_ON_SPACE)
+                and shown.attrs.isdisjoint(_VISIBLE_ON_SPACE)
+            ):
+                append(text)  # spaces look the same whatever the foreground and weight
+            else:
+                if shown is not pen:
+                    append(change(shown, pen))
+                    shown = pen
+                append(text)
+        if i == last:
+            return shown, pen
+        token = parts[i + 1]
         if token[-1] == "m":
             pen = apply(pen, token[2:-1])
         else:
-            out.append(token)  # a cursor move, scroll region or sync marker
-        text = parts[i + 1]
-        if text:
-            shown = write(out, text, shown, pen)
-    return shown, pen
+            append(token)  # a cursor move, scroll region or sync marker
+        i += 2
 
 
 def _write(out: list[str], text: str, shown: Pen, pen: Pen) -> Pen:
