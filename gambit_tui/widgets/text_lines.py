@@ -77,6 +77,21 @@ def _filter_key(line_filter: LineFilter, ansi_theme: object) -> object:
     return line_filter
 
 
+#: Each filter object's key (see ``_filter_key``), worked out once: an app's ``ansi_theme``
+#: looks the theme up by name among every theme the app knows, and it was asked for every
+#: changed row. (Textual replaces the ANSI filter when the theme changes, so a filter object
+#: keeps the theme it was first seen with.)
+_filter_keys: weakref.WeakKeyDictionary[LineFilter, object] = weakref.WeakKeyDictionary()
+
+
+def _key_of_filter(line_filter: LineFilter, app: Any) -> object:
+    key = _filter_keys.get(line_filter)
+    if key is None:
+        ansi_theme = app.ansi_theme if type(line_filter) is ANSIToTruecolor else None
+        key = _filter_keys[line_filter] = _filter_key(line_filter, ansi_theme)
+    return key
+
+
 def repaint_changed_lines(screen: Any) -> None:
     """Repaint the lines that changed in ``screen``'s line-drawn widgets (due after every
     message a screen handles; a screen drawing at once calls it first)."""
@@ -400,8 +415,8 @@ class TextLines(Widget):
         filters = self.get_line_filters()
         if not filters:
             return content
-        ansi_theme = self.app.ansi_theme
-        key = (id(content), background, *(_filter_key(f, ansi_theme) for f in filters))
+        app = self.app
+        key = (id(content), background, *[_key_of_filter(f, app) for f in filters])
         done = _filtered_strips.get(key)
         if done is not None and done[0] is content:
             return done[1]
