@@ -48,6 +48,15 @@ MADE_STRIPS = 4096
 _filtered_strips: dict[tuple[object, ...], tuple[Strip, Strip]] = {}
 
 
+#: Content rows joined to what Textual draws beside them, by the content row (filtered), the
+#: sides (their segments: alike in every app with the same theme) and the console's colour
+#: system, for every app in the process: the players at a table get the same changed rows,
+#: and each app joined, cut and rendered its own copy (the driver sends a strip as
+#: ``Strip.render`` writes it, once per strip: a shared row is rendered once, for the colour
+#: system in its key). Each entry keeps its content row, so its ``id`` is not reused.
+_framed_rows: dict[tuple[object, ...], tuple[Strip, Strip]] = {}
+
+
 #: The fewest changed rows a widget repaints whole: the driver scrolls two rows or more, and
 #: at least one row is new (server/terminal/screen_diff.py).
 SCROLLED = 3
@@ -66,6 +75,21 @@ def _filter_key(line_filter: LineFilter, ansi_theme: object) -> object:
     if kind is DimFilter:
         return (kind, line_filter.dim_factor)
     return line_filter
+
+
+#: Each filter object's key (see ``_filter_key``), worked out once: an app's ``ansi_theme``
+#: looks the theme up by name among every theme the app knows, and it was asked for every
+#: changed row. (Textual replaces the ANSI filter when the theme changes, so a filter object
+#: keeps the theme it was first seen with.)
+_filter_keys: weakref.WeakKeyDictionary[LineFilter, object] = weakref.WeakKeyDictionary()
+
+
+def _key_of_filter(line_filter: LineFilter, app: Any) -> object:
+    key = _filter_keys.get(line_filter)
+    if key is None:
+        ansi_theme = app.ansi_theme if type(line_filter) is ANSIToTruecolor else None
+        key = _filter_keys[line_filter] = _filter_key(line_filter, ansi_theme)
+    return key
 
 
 def repaint_changed_lines(screen: Any) -> None:
@@ -153,6 +177,7 @@ class TextLines(Widget):
         self._stale = True
         # What Textual draws beside each row (see :meth:`_learn_sides`), and the rows drawn.
         self._sides: tuple[tuple[int, int], Strip, Strip] | None = None
+        self._sides_key: tuple[object, ...] = ()
         self._framed: dict[int, tuple[Strip | None, Strip]] = {}
         #: ``rich_style`` and the background, which Textual works out from every ancestor's
         #: styles each time it is asked; forgotten when styles change or on a full repaint.
@@ -310,7 +335,7 @@ class TextLines(Widget):
                     moved = {id(c): (c, row) for c, row in framed.values() if c is not None}
                 done = moved.get(id(content))
                 if done is None or done[0] is not content:
-                    done = (content, Strip.join([left, self._filtered(content), right]))
+                    done = (content, self._framed_row(left, self._filtered(content), right))
                 framed[y] = done
             rows.append(done[1])
         if crop.column_span != (0, width):
@@ -360,8 +385,26 @@ class TextLines(Widget):
         row = super().render_lines(Region(0, top, size.width, 1))[0]
         # The row as Textual draws it is the content between its sides, already filtered.
         self._sides = (size, row.crop(0, left), row.crop(size.width - right, size.width))
+        self._sides_key = (
+            tuple(self._sides[1]),
+            tuple(self._sides[2]),
+            self.app.console.color_system,
+        )
         self._framed = {top: (content, row)}
         return self._sides
+
+    def _framed_row(self, left: Strip, content: Strip, right: Strip) -> Strip:
+        """A content row (filtered) between its sides, shared by every app whose sides are
+        alike (see ``_framed_rows``)."""
+        key = (id(content), *self._sides_key)
+        done = _framed_rows.get(key)
+        if done is not None and done[0] is content:
+            return done[1]
+        row = Strip.join([left, content, right])
+        _framed_rows[key] = (content, row)
+        if len(_framed_rows) > MADE_STRIPS:
+            del _framed_rows[next(iter(_framed_rows))]
+        return row
 
     def _filtered(self, content: Strip) -> Strip:
         """A content row as the line filters leave it. (The sides come from a row Textual
@@ -372,8 +415,8 @@ class TextLines(Widget):
         filters = self.get_line_filters()
         if not filters:
             return content
-        ansi_theme = self.app.ansi_theme
-        key = (id(content), background, *(_filter_key(f, ansi_theme) for f in filters))
+        app = self.app
+        key = (id(content), background, *[_key_of_filter(f, app) for f in filters])
         done = _filtered_strips.get(key)
         if done is not None and done[0] is content:
             return done[1]

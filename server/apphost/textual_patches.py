@@ -23,8 +23,9 @@ The compositor repaints a change by asking every widget that overlaps the change
 *all* of its visible lines, then keeps the changed rows of the front-most widget at each
 cell. A move changes a few rows here and there; the screen, its containers and every panel
 in between drew all their lines each time. Here each widget is asked only for the changed
-rows in it that no widget in front of it has already covered: the same cells result (a test
-compares the two on real screens).
+rows in it that no widget in front of it has already covered, and once every changed cell is
+covered no widget further back is looked at: the same cells result (a test compares the two
+on real screens).
 
 Every app parses its CSS (the app's, and each widget class's ``DEFAULT_CSS`` as the class is
 first mounted) into rule sets, which nothing changes afterwards; the cache of parsed CSS is
@@ -128,7 +129,11 @@ def _render_chops_of_changed_rows(
         return chops
     crop_overlaps = crop.overlaps
     intersection = Region.intersection
+    # Cells of the changed rows no widget has drawn yet: none left, the rest are behind.
+    uncovered = sum(len(chops[y]) for y in rows)
     for widget, (region, clip) in self.visible_widgets.items():  # front to back
+        if not uncovered:
+            break
         if not crop_overlaps(clip):
             continue
         render_region = intersection(region, clip)
@@ -164,6 +169,7 @@ def _render_chops_of_changed_rows(
                 ):
                     if get(cut) is None:
                         chops_line[cut] = piece
+                        uncovered -= 1
     return chops
 
 

@@ -27,6 +27,10 @@ every character goes out as ASCII (``gambit_tui/ascii_text.py``: the app chooses
 itself, this is the guarantee, borders included); to one without colour (or a player who sent
 ``NO_COLOR``), no colour codes (``no_colour.py``). Both happen before the screen diff, so what
 the diff remembers is what the player sees; for every other terminal the output is as it was.
+
+The compositor's frames arrive as their pieces (``chops_display.py``), each a cursor position
+and its text, rather than as one string that the screen diff would split again; anything else
+Textual writes arrives as a string, and a frame with such a string in it is diffed as one.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from textual.messages import InBandWindowResize
 
 from gambit_tui.ascii_text import ascii_cells
 
+from .chops_display import Frame, display_as_pieces
 from .no_colour import strip_colour
 from .screen_diff import SentScreen
 from .sgr import compact_pieces
@@ -143,9 +148,9 @@ def bind_term(app: App[Any], terminal: Terminal, term: TermInfo) -> None:
     )
 
 
-def _is_control(data: str) -> bool:
+def _is_control(data: str | Frame) -> bool:
     """Bell, OSC (title, clipboard) and pointer-shape writes: small, and not part of a frame."""
-    return data == "\x07" or data.startswith("\x1b]")
+    return isinstance(data, str) and (data == "\x07" or data.startswith("\x1b]"))
 
 
 class ChannelDriver(Driver):
@@ -161,7 +166,8 @@ class ChannelDriver(Driver):
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self._terminal, self._erase, self._ascii, self._colour = _terminals.pop(app)
-        self._buffer: list[str] = []
+        # What Textual wrote (strings) and the frames it drew (``chops_display.py``).
+        self._buffer: list[str | Frame] = []
         self._screen = SentScreen(width=(size or (0, 0))[0])
         self._parser = XTermParser(debug=False)
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
@@ -174,7 +180,7 @@ class ChannelDriver(Driver):
         self._resize_handle: asyncio.TimerHandle | None = None
         # Coalescing: output held behind a full repaint, and when it must go.
         self._next_is_full = False
-        self._held: list[str] = []
+        self._held: list[str | Frame] = []
         self._held_since = 0.0
         self._quiet, self._max_hold = STARTUP_QUIET, STARTUP_MAX
         self._send_handle: asyncio.TimerHandle | None = None
@@ -190,7 +196,8 @@ class ChannelDriver(Driver):
         self._watch_full_repaints()
 
     def _watch_full_repaints(self) -> None:
-        """Learn, for each frame, whether Textual is writing the whole screen.
+        """Learn, for each frame, whether Textual is writing the whole screen, and take the
+        compositor's frames as pieces (``chops_display.py``).
 
         Only the app knows (it renders a ``LayoutUpdate`` for a full repaint); its
         ``_display`` is wrapped on this one instance for as long as the driver lives.
@@ -203,11 +210,18 @@ class ChannelDriver(Driver):
             display(screen, renderable)
 
         app._display = watched_display  # type: ignore[method-assign]
+        display_as_pieces(app, self.write_frame)
 
     # --- output --------------------------------------------------------------------------
 
     def write(self, data: str) -> None:
         self._buffer.append(data)
+
+    def write_frame(self, frame: Frame, full: bool) -> None:
+        """A frame the compositor drew (``full``: all of the screen), as its pieces."""
+        self._buffer.append(frame)
+        self._next_is_full = full
+        self.flush()
 
     def flush(self) -> None:
         if not self._buffer:
@@ -253,11 +267,20 @@ class ChannelDriver(Driver):
             self._drop(held)
             self._stale = True
 
-    def _send_text(self, parts: list[str]) -> None:
+    def _send_text(self, parts: list[str | Frame]) -> None:
         """Send frames (only what the player's screen does not show yet) and controls."""
-        controls = self._shown("".join(part for part in parts if _is_control(part)))
-        drawing = self._shown("".join(part for part in parts if not _is_control(part)))
-        drawing = compact_pieces(self._screen.diff_pieces(drawing), erase=self._erase)
+        controls = self._shown("".join(p for p in parts if isinstance(p, str) and _is_control(p)))
+        frames = [part for part in parts if not _is_control(part)]
+        if frames and all(isinstance(part, Frame) for part in frames):
+            pieces = self._screen.diff_drawn(
+                self._shown_pieces(frames),  # type: ignore[arg-type]
+                any(frame.sync for frame in frames),  # type: ignore[union-attr]
+                lambda: self._shown("".join(f.text() for f in frames)),  # type: ignore[union-attr]
+            )
+        else:
+            text = "".join(p if isinstance(p, str) else p.text() for p in frames)
+            pieces = self._screen.diff_pieces(self._shown(text))  # type: ignore[assignment]
+        drawing = compact_pieces(pieces, erase=self._erase)
         if controls or drawing:
             self._send((controls + drawing).encode("utf-8", "replace"))
         else:
@@ -271,14 +294,24 @@ class ChannelDriver(Driver):
             text = strip_colour(text)
         return text
 
+    def _shown_pieces(self, frames: list[Frame]) -> list[tuple[int, int, str, int | None]]:
+        """The frames' pieces, in order, each as :meth:`_shown` has it (its cells measured
+        again if its text was changed)."""
+        if not self._ascii and self._colour:
+            if len(frames) == 1:
+                return frames[0].pieces  # type: ignore[return-value]
+            return [piece for frame in frames for piece in frame.pieces]
+        shown = self._shown
+        return [(row, col, shown(text), None) for f in frames for row, col, text, _ in f.pieces]
+
     def _send(self, data: bytes) -> None:
         self._terminal.send(data)
         self.bytes_sent += len(data)
         self.frames_sent += 1
 
-    def _drop(self, parts: list[str]) -> None:
+    def _drop(self, parts: list[str | Frame]) -> None:
         """Drop frames that a later full repaint will replace, keeping control sequences."""
-        self._kept.extend(part for part in parts if _is_control(part))
+        self._kept.extend(part for part in parts if isinstance(part, str) and _is_control(part))
         del self._kept[:-MAX_KEPT_CONTROLS]
         self.frames_skipped += 1
 

@@ -17,6 +17,9 @@ A piece that changed only in part (a seat's card count, a panel title's colour) 
 the cells that changed: the runs of text and style it shares with what that span of cells last
 received, at its start and at its end, are left on the terminal as they are.
 
+The driver hands most frames over as their pieces already (:meth:`SentScreen.diff_drawn`); a
+frame that arrives as a string is split at its cursor moves into the same pieces.
+
 The memory is of what was *sent*, so it stays true when frames are dropped for a slow client.
 Anything this module does not understand (another escape sequence inside a piece) is sent as
 it is, and the memory is forgotten, so the worst case is today's output, never a wrong screen.
@@ -25,6 +28,7 @@ it is, and the memory is forgotten, so the worst case is today's output, never a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from rich.cells import cell_len
@@ -36,6 +40,8 @@ SYNC_END = "\x1b[?2026l"
 _MOVE = re.compile(r"\x1b\[(\d+);(\d+)H")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _STYLE = re.compile(r"\x1b\[[0-9;:]*m|\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\)")
+#: The same, to split a piece at (``re.split`` with the group: text, style, text, ...).
+_STYLE_SPLIT = re.compile(f"({_STYLE.pattern})")
 
 
 class SentScreen:
@@ -85,7 +91,39 @@ class SentScreen:
                 self.not_understood += 1
                 return [frame]
             pieces.append((row, column, text, width))
-        kept: list[str] = self._scroll(pieces) if self.width else []
+        return [p if isinstance(p, str) else p[0] + p[1] for p in self._diff(pieces, head, tail)]
+
+    def diff_drawn(
+        self,
+        drawn: Iterable[tuple[int, int, str, int | None]],
+        sync: bool,
+        frame: Callable[[], str],
+    ) -> list[str | tuple[str, str]]:
+        """:meth:`diff_pieces` for a frame given as its pieces, (row, column, text, cells) as
+        the cursor moves in the frame would place them (``chops_display.py``; cells None if
+        not known), ``sync`` if it is within synchronised-output markers: no string to parse.
+        A piece that is left comes back as (cursor move, text); sync markers and scrolls as
+        strings (``frame()``, the frame as a string, if it is not understood)."""
+        pieces: list[tuple[int, int, str, int]] = []
+        for row, column, piece, cells in drawn:
+            text = piece.rstrip("\n")
+            if cells is not None and text is piece and _measured(text):
+                width = cells
+            else:
+                width = _cells(text)
+            if width < 0:
+                self.reset()
+                self.not_understood += 1
+                return [frame()]
+            pieces.append((row, column, text, width))
+        return self._diff(pieces, SYNC_START if sync else "", SYNC_END if sync else "")
+
+    def _diff(
+        self, pieces: list[tuple[int, int, str, int]], head: str, tail: str
+    ) -> list[str | tuple[str, str]]:
+        """What is left of a frame's pieces (row, column, text, cells) once what the
+        terminal shows is taken out, the memory brought up to date."""
+        kept: list[str | tuple[str, str]] = self._scroll(pieces) if self.width else []
         rows = self._rows
         for row, column, text, width in pieces:
             if width == 0:
@@ -94,17 +132,23 @@ class SentScreen:
             runs = rows.get(row)
             if runs and (column, end, text) in runs:
                 continue
-            old = next((r[2] for r in runs or () if r[0] == column and r[1] == end), None)
-            part = _changed_part(old, text) if old is not None else None
-            # Remember it at once: a later piece of this frame may cover these cells again.
-            runs = [r for r in runs or () if r[1] <= column or r[0] >= end]
-            runs.append((column, end, text))
+            part = None
+            if runs:
+                for first, last, old in runs:
+                    if first == column and last == end:
+                        part = _changed_part(old, text)
+                        break
+                # Remember it at once: a later piece of this frame may cover these cells.
+                runs = [r for r in runs if r[1] <= column or r[0] >= end]
+                runs.append((column, end, text))
+            else:
+                runs = [(column, end, text)]
             rows[row] = runs
             if part is not None:
                 skipped, text = part
-                kept.append(f"\x1b[{row};{column + skipped}H{text}")
+                kept.append((f"\x1b[{row};{column + skipped}H", text))
             else:
-                kept.append(f"\x1b[{row};{column}H{text}")
+                kept.append((f"\x1b[{row};{column}H", text))
         if not kept:
             return []
         if head:
@@ -120,24 +164,40 @@ class SentScreen:
             return runs[0][2]
         return None
 
-    def _scroll(self, pieces: list[tuple[int, int, str, int]]) -> list[str]:
+    def _scroll(self, pieces: list[tuple[int, int, str, int]]) -> list[str | tuple[str, str]]:
         """Scroll up the blocks of rows that ``pieces`` would rewrite with what the rows below
         them show now; the memory follows, so those rows' pieces are then skipped."""
+        width = self.width
         new: dict[int, str | None] = {}
-        for row, column, text, width in pieces:
-            whole = column == 1 and width == self.width and row not in new
+        for row, column, text, cells in pieces:
+            whole = column == 1 and cells == width and row not in new
             new[row] = text if whole else None
-        ops: list[str] = []
+        rows = self._rows
+        span = (1, width + 1)
+
+        def shown(row: int) -> str | None:  # as _whole
+            runs = rows.get(row)
+            if runs and len(runs) == 1 and runs[0][:2] == span:
+                return runs[0][2]
+            return None
+
+        ops: list[str | tuple[str, str]] = []
         done: set[int] = set()
+        shifts = range(1, self.MAX_SHIFT + 1)
         for top in sorted(new):
-            if top in done or new[top] is None or new[top] == self._whole(top):
+            text = new[top]
+            if text is None or top in done or text == shown(top):
                 continue
-            for shift in range(1, self.MAX_SHIFT + 1):
+            if new.get(top + 1) is None or new.get(top + 2) is None:
+                continue  # two rows move at least, and one at least is new
+            if all(shown(top + shift) != text for shift in shifts):
+                continue  # no block starts here, whatever the shift
+            for shift in shifts:
                 bottom = top
                 while (
                     new.get(bottom) is not None
-                    and new[bottom] != self._whole(bottom)
-                    and self._whole(bottom + shift) == new[bottom]
+                    and new[bottom] != shown(bottom)
+                    and shown(bottom + shift) == new[bottom]
                 ):
                     bottom += 1
                 moved = bottom - top  # rows that will show what was ``shift`` rows below
@@ -146,12 +206,21 @@ class SentScreen:
                     end = bottom + shift - 1
                     ops.append(f"\x1b[{top};{end}r\x1b[{end};1H" + "\n" * shift + "\x1b[r")
                     for r in range(top, bottom):
-                        self._rows[r] = list(self._rows[r + shift])
+                        rows[r] = list(rows[r + shift])
                     for r in fresh:
-                        self._rows.pop(r, None)
+                        rows.pop(r, None)
                     done.update(range(top, end + 1))
                     break
         return ops
+
+
+@lru_cache(maxsize=4096)
+def _measured(piece: str) -> bool:
+    """Whether the cells a strip counts for a piece are what :func:`_cells` would count: no
+    control character (which :func:`_cells` does not understand) and none of the characters
+    that join others (rich measures them across what the strip counts as two segments)."""
+    plain = _STYLE.sub("", piece)
+    return not (_CONTROL.search(plain) or "\u200d" in plain or "\ufe0f" in plain)
 
 
 @lru_cache(maxsize=4096)
@@ -167,21 +236,19 @@ def _styled_runs(text: str) -> tuple[tuple[Pen, str], ...] | None:
     """A piece as (style, text) runs, each style as the terminal has it from a plain start.
     Remembered: the piece sent last frame is this frame's old one, and the players at one
     table are sent many of the same pieces."""
-    runs: list[tuple[Pen, str]] = []
+    parts = _STYLE_SPLIT.split(text)
+    runs: list[tuple[Pen, str]] = [(PLAIN, parts[0])] if parts[0] else []
     pen = PLAIN
-    pos = 0
     try:
-        for match in _STYLE.finditer(text):
-            if match.group(0).startswith("\x1b]"):
+        for i in range(1, len(parts), 2):
+            style = parts[i]
+            if style[1] == "]":
                 return None  # a hyperlink: not cut
-            if match.start() > pos:
-                runs.append((pen, text[pos : match.start()]))
-            pen = apply(pen, match.group(0)[2:-1])
-            pos = match.end()
+            pen = apply(pen, style[2:-1])
+            if parts[i + 1]:
+                runs.append((pen, parts[i + 1]))
     except NotUnderstood:
         return None
-    if pos < len(text):
-        runs.append((pen, text[pos:]))
     return tuple(runs)
 
 

@@ -21,7 +21,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-_TOKEN = re.compile(r"\x1b\[([0-9;:]*)m|\x1b\[\d+;\d+[Hr]|\x1b\[r|\x1b\[\?2026[hl]")
+#: The sequences a frame is split at (``re.split`` with the group: text, token, text, ...): a
+#: style (ends in "m"), a cursor move, a scroll region, a sync marker.
+_TOKEN = re.compile(r"(\x1b\[[0-9;:]*m|\x1b\[\d+;\d+[Hr]|\x1b\[r|\x1b\[\?2026[hl])")
 
 #: Attribute codes and the code that turns each off.
 _OFF = {1: 22, 2: 22, 3: 23, 4: 24, 5: 25, 7: 27, 8: 28, 9: 29, 21: 24, 53: 55}
@@ -125,18 +127,27 @@ def compact(frame: str, erase: bool = False) -> str:
     return "".join(out)
 
 
-def compact_pieces(pieces: Sequence[str], erase: bool = False) -> str:
+def compact_pieces(pieces: Sequence[str | tuple[str, str]], erase: bool = False) -> str:
     """``compact("".join(pieces), erase)``, a piece at a time: each piece (a cursor move and
     its text, a scroll, a sync marker: every piece starts with an escape sequence, so none
     of the frame's tokens spans two) is rewritten once for the pens it starts from, and
     remembered. The players at a table are sent mostly the same pieces, from the same pens:
-    tokenizing and replaying every frame's styles was a tenth of the driver's work."""
+    tokenizing and replaying every frame's styles was a tenth of the driver's work.
+
+    A piece may come as (cursor move, text) (``SentScreen.diff_drawn``): the move is sent as
+    it is and the text rewritten, remembered by the text alone (the same string, often the
+    same object, frame after frame, whatever its row)."""
     out: list[str] = []
     shown = pen = PLAIN
     for piece in pieces:
-        done = _compact_piece(piece, shown, pen, erase)
+        if isinstance(piece, str):
+            done = _compact_piece(piece, shown, pen, erase)
+        else:
+            move, text = piece
+            out.append(move)
+            done = _compact_piece(text, shown, pen, erase)
         if done is None:
-            return "".join(pieces)  # as compact() sends a frame it does not understand
+            return "".join(p if isinstance(p, str) else p[0] + p[1] for p in pieces)
         text, shown, pen = done
         out.append(text)
     out.append(change(shown, PLAIN))
@@ -157,23 +168,44 @@ def _compact_piece(piece: str, shown: Pen, pen: Pen, erase: bool) -> tuple[str, 
 
 def _rewrite(out: list[str], frame: str, shown: Pen, pen: Pen, erase: bool) -> tuple[Pen, Pen]:
     """Append ``frame`` to ``out`` with its styles as changes, from the pens ``shown`` and
-    ``pen``: the pens after it (raises NotUnderstood)."""
-    write = _write_erasing if erase else _write
-    pos = 0
-    for match in _TOKEN.finditer(frame):
-        text = frame[pos : match.start()]
-        pos = match.end()
+    ``pen``: the pens after it (raises NotUnderstood). (``_write`` inlined: this runs for
+    every run of text of every piece a frame sends for the first time.)"""
+    append = out.append
+    parts = _TOKEN.split(frame)  # text, token, text, ..., text
+    last = len(parts) - 1
+    i = 0
+    while True:
+        text = parts[i]
         if text:
-            shown = write(out, text, shown, pen)
-        params = match.group(1)
-        if params is not None:
-            pen = apply(pen, params)
+            if "\x1b" in text:
+                raise NotUnderstood(text)
+            if (
+                erase
+                and len(text) >= 12
+                and "            " in text
+                and pen.attrs.isdisjoint(_VISIBLE_ON_SPACE)
+            ):
+                shown = _write_erasing(out, text, shown, pen)
+            elif (
+                not text.strip(" ")
+                and pen.bg == shown.bg
+                and pen.attrs.isdisjoint(_VISIBLE_ON_SPACE)
+                and shown.attrs.isdisjoint(_VISIBLE_ON_SPACE)
+            ):
+                append(text)  # spaces look the same whatever the foreground and weight
+            else:
+                if shown is not pen:
+                    append(change(shown, pen))
+                    shown = pen
+                append(text)
+        if i == last:
+            return shown, pen
+        token = parts[i + 1]
+        if token[-1] == "m":
+            pen = apply(pen, token[2:-1])
         else:
-            out.append(match.group(0))  # a cursor move, scroll region or sync marker
-    text = frame[pos:]
-    if text:
-        shown = write(out, text, shown, pen)
-    return shown, pen
+            append(token)  # a cursor move, scroll region or sync marker
+        i += 2
 
 
 def _write(out: list[str], text: str, shown: Pen, pen: Pen) -> Pen:

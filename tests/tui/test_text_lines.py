@@ -292,3 +292,29 @@ async def test_apps_with_other_line_filters_do_not_share_filtered_rows() -> None
             assert ours == [cells(row) for row in Widget.render_lines(rows, whole)]
             drawn.append(ours)
     assert drawn[0] != drawn[1]
+
+
+async def test_apps_share_a_row_between_its_sides_unless_their_colours_differ() -> None:
+    """Two apps showing the same row between alike borders get one strip (rendered once for
+    the driver); an app of another colour depth gets its own (a strip keeps the text it was
+    rendered to). Every one is the row Textual draws."""
+    from rich.console import COLOR_SYSTEMS
+
+    drawn = []
+    for system in ("truecolor", "truecolor", "standard"):
+        app = RowsApp()
+        app.console._color_system = COLOR_SYSTEMS[system]  # as server/apphost/colour_depth.py
+        async with app.run_test(size=(40, 12)) as pilot:
+            rows = app.query_one(Rows)
+            rows.rows = ["[red]shared[/] row", "another"]
+            await pilot.pause()
+            rows.rows = ["[red]shared[/] row", "[green]changed[/]"]
+            await pilot.pause()
+            whole = Region(0, 0, *rows.outer_size)
+            row = rows.render_lines(whole)[2]  # the changed one (under the top border)
+            drawn.append(row)
+            rows.refresh()
+            assert cells(row) == cells(Widget.render_lines(rows, whole)[2])
+    first, second, other = drawn
+    assert second is first
+    assert other is not first
