@@ -114,9 +114,10 @@ class Seated(NamedTuple):
     tables: list[int]
 
 
-async def seat_apps(count: int, prefix: str) -> Seated:
+async def seat_apps(count: int, prefix: str, terms: list[Any] | None = None) -> Seated:
     """``count`` Gambit apps on the real driver, through the welcome screen, at tables of five
-    that have started (the hub's store in a new temporary folder named with ``prefix``)."""
+    that have started (the hub's store in a new temporary folder named with ``prefix``);
+    ``terms``: each app's terminal (default: an 80×24 xterm-256color for all)."""
     from gambit_tui.app import GambitApp
     from protocol.connection import queue_pair
     from protocol.term import TermInfo
@@ -135,6 +136,8 @@ async def seat_apps(count: int, prefix: str) -> Seated:
     runs: list[asyncio.Task[Any]] = []
     term = TermInfo(width=80, height=24, term="xterm-256color", lang="en_US.UTF-8")
     for i in range(count):
+        if terms is not None:
+            term = terms[i]
         client, hub_end = queue_pair(trusted=True)
         hub.spawn(hub.serve(hub_end))
         app = GambitApp(client, term=term, identity=f"SHA256:bench{i}", name=f"load{i:04d}")

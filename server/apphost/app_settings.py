@@ -102,13 +102,16 @@ def host_many_apps() -> None:
     drawn in the callback that changed them (:mod:`.draw_now`), hidden screens left alone
     (:mod:`.hidden_screens`), the footer's keys found with fewer questions
     (:mod:`.shown_bindings`), no layout where a repaint will do (:mod:`.quiet_layout`), no
-    change left undrawn by a rebuilt map of the widgets (:mod:`.laid_out_map`), and no wake of
-    a widget whose refresh was drawn already (:mod:`.quiet_prompts`), and the CSS rules that
-    apply to a widget worked out once for every app (:mod:`.shared_styles`). Idempotent."""
+    change left undrawn by a rebuilt map of the widgets (:mod:`.laid_out_map`), no wake of
+    a widget whose refresh was drawn already (:mod:`.quiet_prompts`), the CSS rules that
+    apply to a widget worked out once for every app (:mod:`.shared_styles`), and each app's
+    colour codes for its own terminal's depth though styles are shared
+    (:mod:`.colour_codes`). Idempotent."""
     from gambit_tui.screens.base import GambitScreen
     from gambit_tui.widgets.footer import GambitFooter
 
     from . import (
+        colour_codes,
         hidden_screens,
         laid_out_map,
         quiet_layout,
@@ -120,6 +123,7 @@ def host_many_apps() -> None:
     from .shown_bindings import shown_bindings
 
     textual_patches.apply()
+    colour_codes.apply()
     shared_styles.apply()
     hidden_screens.apply()
     quiet_layout.apply()
