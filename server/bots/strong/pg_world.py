@@ -16,9 +16,10 @@ import random
 from types import SimpleNamespace
 from typing import Any
 
-from protocol.cards import TAROKKA_COMMON, TAROKKA_HIGH
+from protocol.cards import TAROKKA_COMMON, TAROKKA_HIGH, tarokka_number
 from server.engine.prophets_gambit.state import PGState
 
+from ..prophets_gambit import potential, without
 from .pg_inference import Signal, choices, misfits, signal_misses, signals
 from .pg_replay import Step, replay_misses, timeline
 
@@ -38,6 +39,14 @@ SHARED_CANDIDATES = 64
 #: 0.025 against the counts, and the weighing three times as dear).
 REPLAY = False
 REPLAY_WEIGHT = 4.0
+#: Whether an opponent that committed its Bid before this seat holds the card the heuristic
+#: bids from six (its hand and that card), not a random one beside a random hand.
+BID_REPLAY = True
+#: Whether an opponent that chose its Beast or Raven card before this seat chose the card the
+#: heuristic gives up (its ``_keep_best``), not a random one.
+PICK_REPLAY = True
+#: Candidate weights tilted by ``exp(TILT * category)`` of the hand's potential (0: none).
+TILT = 0.0
 #: Simultaneous asks: every waiting seat has the same kind as this seat.
 SIMULTANEOUS = ("bid", "beast", "raven", "donjon")
 
@@ -125,6 +134,8 @@ def _draw_candidates(
         weight = math.exp(-SIGNAL_WEIGHT * missed)
         if removed:
             weight *= math.exp(-MISFIT_WEIGHT * misfits(hand, fixed, removed, MAX_MISSES - missed))
+        if TILT:
+            weight *= math.exp(TILT * potential(hand, fixed)[0])
         out.append((hand, its_fate, weight))
     return out
 
@@ -220,6 +231,20 @@ def shared_candidates(
     return out
 
 
+def heuristic_bid(cards: list[str], fate: str | None, focus: str | None) -> str:
+    """The card the heuristic bot bids from ``cards`` (``ProphetsGambitBot._bid``: the one
+    whose loss leaves the best potential, the highest number on ties)."""
+    fixed = [c for c in (fate, focus) if c]
+    return max(cards, key=lambda c: (potential(without(cards, c), fixed), tarokka_number(c) or 0))
+
+
+def heuristic_pick(hand: list[str], fate: str | None, focus: str | None) -> str:
+    """The card the heuristic gives up from ``hand`` (``ProphetsGambitBot._keep_best``: the
+    one whose loss leaves the best potential, the lowest number on ties)."""
+    fixed = [c for c in (fate, focus) if c]
+    return max(hand, key=lambda c: (potential(without(hand, c), fixed), -(tarokka_number(c) or 10)))
+
+
 def sample_world(
     game: Any,
     view: dict[str, Any],
@@ -286,7 +311,11 @@ def sample_world(
                 got = take(1)
                 if got is None:
                     return None
-                bids[s] = got[0]
+                if BID_REPLAY:
+                    bids[s] = heuristic_bid([*hands[s], got[0]], fates[s], view["focus"])
+                    hands[s] = without([*hands[s], got[0]], bids[s])
+                else:
+                    bids[s] = got[0]
     deck = take(view["deck"])
     if deck is None:
         return None
@@ -324,7 +353,11 @@ def sample_world(
     if kind in ("beast", "raven"):
         for s in _chosen_since_high(view):
             if s != me and hands[s]:
-                picks[s] = rng.choice(hands[s])
+                picks[s] = (
+                    heuristic_pick(hands[s], fates[s], view["focus"])
+                    if PICK_REPLAY
+                    else rng.choice(hands[s])
+                )
     if view.get("picked") is not None:
         picks[me] = view["picked"]
     world.picks = picks

@@ -31,8 +31,14 @@ PLACE_WEIGHT = 0.1
 #: more than a hand holds: every card (the race drops the poor ones).
 KEEP_PLAYS = 99
 KEEP_RISKS = 99
-#: Opponents the rollouts' Execution samples (the heuristic bot's 60 cost most of a rollout).
-ROLLOUT_EXECUTION_SAMPLES = 8
+#: Opponents the rollouts' Execution samples (the heuristic bot samples 60, which would cost
+#: most of a rollout; with 8 the deciders' kill-or-save in the rollouts strayed from the real
+#: heuristic's often enough to cost play: docs/benchmarks.md, 2026-12-04).
+ROLLOUT_EXECUTION_SAMPLES = 24
+#: Decisions where the best searched action is taken at any lead (no ``deviate_z``): at the
+#: Bid the worlds are dealt as the deal was (uniformly, an earlier bid by the heuristic's
+#: rule), so the search's estimates carry no bias for the rule to guard against.
+FREE_KINDS = ("bid",)
 #: Whether a decision's worlds share candidate hands drawn once (more worlds in the budget).
 SHARE_CANDIDATES = True
 #: Whether the rollouts play on the fast deal (:mod:`.pg_sim`) instead of the engine.
@@ -54,6 +60,15 @@ class StrongProphetsGambitBot(StrongBot):
         #: The view of the decision being searched and its opponents' candidate hands.
         self._shared_view: dict[str, Any] | None = None
         self._shared: dict[int, Any] = {}
+        #: The kind of the decision being searched (see ``FREE_KINDS``).
+        self._kind: str | None = None
+
+    def choose(self, view: dict[str, Any]) -> Action:
+        self._kind = (view.get("ask") or {}).get("kind")
+        return super().choose(view)
+
+    def _beats(self, mine: list[float], theirs: list[float]) -> bool:
+        return self._kind in FREE_KINDS or super()._beats(mine, theirs)
 
     def candidates(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> list[int]:
         """Card choices: the few that leave the best potential, Plays and Risks apart."""

@@ -114,6 +114,9 @@ class StrongBot(Bot):
         self.fallback = make_bot(self.game_name, "heuristic", seed)
         #: Worlds searched by the last decision (0: the heuristic decided), for tests.
         self.last_worlds = 0
+        #: The last decision's mean result of each searched action, by its index in the
+        #: view's legal list (empty: not searched), for analyses (``bench/pg_oracle.py``).
+        self.last_means: dict[int, float] = {}
 
     # --- what each game provides -----------------------------------------------------------
 
@@ -157,6 +160,7 @@ class StrongBot(Bot):
         listed = view["legal"]
         legal = [action_from_wire(a) for a in listed]
         self.last_worlds = 0
+        self.last_means = {}
         if len(legal) == 1:
             return legal[0]
         start = self.clock()  # the budget counts the heuristic's and the candidates' time
@@ -202,6 +206,7 @@ class StrongBot(Bot):
                 if now + (now - start) / worlds >= deadline:
                     break
         self.last_worlds = worlds
+        self.last_means = {keep[i]: sum(v) / len(v) for i, v in enumerate(values) if v}
         if not worlds:
             return prior
         means = {i: sum(values[i]) / len(values[i]) for i in alive}
