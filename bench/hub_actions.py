@@ -81,10 +81,11 @@ def callgrind(on: bool) -> None:
         instrument(on)
 
 
-async def settle(hub: Any, bus: Any, rounds: int = 3) -> None:
-    """Let the loop run until every frame handed to the hub is handled and published."""
+async def settle(hub: Any, bus: Any, rounds: int = 3, limit: int = 1_000_000) -> None:
+    """Let the loop run until every frame handed to the hub is handled and published (for
+    ``rounds`` quiet turns of the loop; at most ``limit`` turns)."""
     quiet = 0
-    while quiet < rounds:
+    for _ in range(limit):
         await asyncio.sleep(0)
         busy = (
             any(not c._inbox.empty() for c in bus.conns.values())
@@ -93,6 +94,9 @@ async def settle(hub: Any, bus: Any, rounds: int = 3) -> None:
             or (bus._sender is not None and bus._sender._task is not None)
         )
         quiet = 0 if busy else quiet + 1
+        if quiet >= rounds:
+            return
+    raise RuntimeError(f"the hub did not settle in {limit} turns of the loop")
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:

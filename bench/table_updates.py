@@ -113,6 +113,17 @@ class Seated(NamedTuple):
     runs: list[asyncio.Task[Any]]
     tables: list[int]
 
+    async def close(self) -> None:
+        """Every app ended, then the hub and its store."""
+        for app in self.apps:
+            app.exit()
+        try:
+            for run in self.runs:
+                await run  # (an app that failed says so here)
+        finally:
+            await self.hub.stop()
+            self.store.close()
+
 
 async def seat_apps(count: int, prefix: str, terms: list[Any] | None = None) -> Seated:
     """``count`` Gambit apps on the real driver, through the welcome screen, at tables of five

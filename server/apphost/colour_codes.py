@@ -45,8 +45,8 @@ STRIPS_KEPT = 1_024
 
 #: The depth whose codes and texts Textual's own slots hold (see above): set by the first render.
 _home: ColorSystem | None = None
-_codes: dict[ColorSystem, dict[int, tuple[Style, str]]] = {}
-_texts: dict[ColorSystem, dict[int, tuple[Strip, str]]] = {}
+_codes: dict[ColorSystem, dict[int, tuple[Any, str]]] = {}
+_texts: dict[ColorSystem, dict[int, tuple[Any, str]]] = {}
 
 
 def codes_for(style: Style, color_system: ColorSystem) -> str:
@@ -71,17 +71,28 @@ def _ansi(style: Style, color_system: ColorSystem) -> str:
     if _home is None:
         _settle_home(color_system)
         return _ansi(style, color_system)
-    kept = _codes.get(color_system)
+    return _kept(_codes, STYLES_KEPT, style, color_system, codes_for)
+
+
+def _kept(
+    caches: dict[ColorSystem, dict[int, tuple[Any, str]]],
+    limit: int,
+    made: Any,
+    color_system: ColorSystem,
+    make: Any,
+) -> str:
+    """What ``make(made, color_system)`` gives, kept per depth by ``made``'s identity."""
+    kept = caches.get(color_system)
     if kept is None:
-        kept = _codes[color_system] = {}
-    found = kept.get(id(style))
-    if found is not None and found[0] is style:
+        kept = caches[color_system] = {}
+    found = kept.get(id(made))
+    if found is not None and found[0] is made:
         return found[1]
-    ansi = codes_for(style, color_system)
-    if len(kept) >= STYLES_KEPT:
+    value = make(made, color_system)
+    if len(kept) >= limit:
         kept.clear()
-    kept[id(style)] = (style, ansi)
-    return ansi
+    kept[id(made)] = (made, value)
+    return value
 
 
 def _render_ansi(cls: Any, style: Style, color_system: ColorSystem) -> str:
@@ -120,17 +131,7 @@ def _render(self: Strip, console: Console) -> str:
     if _home is None:
         _settle_home(color_system)
         return _render(self, console)
-    kept = _texts.get(color_system)
-    if kept is None:
-        kept = _texts[color_system] = {}
-    found = kept.get(id(self))
-    if found is not None and found[0] is self:
-        return found[1]
-    text = _text(self, color_system)
-    if len(kept) >= STRIPS_KEPT:
-        kept.clear()
-    kept[id(self)] = (self, text)
-    return text
+    return _kept(_texts, STRIPS_KEPT, self, color_system, _text)
 
 
 def apply() -> None:

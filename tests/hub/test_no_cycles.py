@@ -17,6 +17,7 @@ import gc
 import random
 from typing import Any
 
+from bench.hub_actions import settle
 from protocol.codec import encode
 from protocol.messages import PROTOCOL_VERSION
 from server.bus import wire
@@ -48,19 +49,7 @@ class _Msg:
 
 
 async def _settle(hub: Hub, bus: HubBus) -> None:
-    quiet = 0
-    for _ in range(10_000):
-        await asyncio.sleep(0)
-        busy = (
-            any(not c._inbox.empty() for c in bus.conns.values())
-            or hub.store.holding
-            or bus._out._scheduled
-            or (bus._sender is not None and bus._sender._task is not None)
-        )
-        quiet = 0 if busy else quiet + 1
-        if quiet >= 3:
-            return
-    raise AssertionError("the hub did not settle")
+    await settle(hub, bus, limit=10_000)
 
 
 def _cyclic_garbage() -> collections.Counter[str]:

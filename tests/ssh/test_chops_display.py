@@ -111,12 +111,7 @@ async def test_table_updates_send_the_bytes_the_parsed_string_did(monkeypatch):
         assert all(t.driver._screen.not_understood == 0 for t in seated.terminals)
     finally:
         monkeypatch.undo()
-        for app in seated.apps:
-            app.exit()
-        for run in seated.runs:
-            await run
-        await seated.hub.stop()
-        seated.store.close()
+        await seated.close()
 
 
 def _screen(data: str, cols: int = 20, rows: int = 4) -> list[str]:

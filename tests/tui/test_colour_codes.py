@@ -113,9 +113,4 @@ async def test_players_at_one_table_get_their_own_terminals_colours(order):
             if name == "standard":
                 assert not EIGHT_BIT.search(text)
     finally:
-        for app in seated.apps:
-            app.exit()
-        for run in seated.runs:
-            await run
-        await seated.hub.stop()
-        seated.store.close()
+        await seated.close()
