@@ -2,7 +2,7 @@
 
     python bench/hub_actions.py [--tables 400] [--actions 4000] [--repeats 3] [--rate 2000]
                                 [--watchers N] [--lobby-interval S] [--gc-default]
-                                [--profile FILE] [--instructions]
+                                [--profile FILE] [--instructions] [--gateway-dies N]
 
 Not a timed test. Where ``bench/hub_load.py`` needs NATS, client processes and a quiet
 machine, this measures the hub's own work per action repeatably: it starts a Hub on a SQLite
@@ -24,7 +24,10 @@ and, with ``--instructions``, ``instructions_per_action`` (the same run under va
 callgrind, instrumented only while the hub works on the play, not while the driver chooses:
 counts, unlike time, do not depend on what else this shared machine is doing; some 100
 times slower, so there the lobby flushes every 30 s, not every 0.25 s, for a flush to cover
-hundreds of actions as it does at 2,000 a second).
+hundreds of actions as it does at 2,000 a second). With ``--gateway-dies N``, after the play
+N seated players' sessions end in one bus message (their gateway died) and then come back
+(a new session each, same identity), every table still open: ``drop_ms_per_player`` and
+``return_ms_per_player`` are the hub's CPU for each, per player.
 """
 
 from __future__ import annotations
@@ -120,6 +123,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         seat_changes_burst=1_000_000,
         seed=1,
         lobby_interval=args.lobby_interval,
+        grace=3600.0,  # (--gateway-dies: no stand-in plays while the players are away)
     )
     hub = Hub(store, config)
     await hub.start()
@@ -237,6 +241,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         commits_per.append((store.commits - commits0) / done)
     if profiler is not None:
         profiler.dump_stats(args.profile)
+    churn = await gateway_dies(hub, bus, send, args.gateway_dies, players + args.watchers)
     await hub.stop()
     store.close()
     shutil.rmtree(folder, ignore_errors=True)
@@ -251,6 +256,36 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "actions_per_s": round(statistics.median(rates), 1),
         "published_bytes_per_action": round(statistics.median(bytes_per), 1),
         "commits_per_action": round(statistics.median(commits_per), 3),
+        **churn,
+    }
+
+
+async def gateway_dies(hub: Any, bus: Any, send: Any, n: int, last_sid: int) -> dict[str, Any]:
+    """``n`` seated players' sessions end at once (their gateway died), then they come back
+    through another (a new session each, with the same identity): the hub's CPU per player
+    for each, with every table still open."""
+    if n <= 0:
+        return {}
+    sids = range(1, n + 1)
+    hub.config.bot_delay = 3600.0  # (no stand-in moves for them meanwhile: only the hub's own work)
+    cpu0 = time.process_time()
+    await send([[wire.END, sid, b""] for sid in sids])
+    await settle(hub, bus)
+    cpu1 = time.process_time()
+    info = wire.pack({"peer": "bench", "address": None, "token": TOKEN})
+    events: list[list[Any]] = []
+    for sid in sids:
+        hello = {"t": "hello", "v": PROTOCOL_VERSION, "identity": f"bench:{sid}", "name": f"B{sid}"}
+        events += [[wire.OPEN, last_sid + sid, info], [wire.FRAMES, last_sid + sid, encode(hello)]]
+    await send(events)
+    await settle(hub, bus)
+    cpu2 = time.process_time()
+    back = sum(1 for sid in sids if f"bench:{sid}" in hub.players)
+    assert back == n, f"{back} of {n} players came back"
+    return {
+        "gateway_dies_players": n,
+        "drop_ms_per_player": round(1000 * (cpu1 - cpu0) / n, 4),
+        "return_ms_per_player": round(1000 * (cpu2 - cpu1) / n, 4),
     }
 
 
@@ -270,6 +305,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--rate", type=float, default=2000.0, help="actions asked per second")
     parser.add_argument("--watchers", type=int, default=None, help="default: players / 10")
+    parser.add_argument(
+        "--gateway-dies",
+        type=int,
+        default=0,
+        help="after the play, this many seated players drop at once and come back",
+    )
     parser.add_argument("--profile", help="write a cProfile of the play to this file")
     parser.add_argument("--instructions", action="store_true", help="count under callgrind")
     parser.add_argument(

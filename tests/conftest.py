@@ -12,3 +12,18 @@ def store(tmp_path):
     s = Store.open(tmp_path / "data")
     yield s
     s.close()
+
+
+@pytest.fixture(autouse=True)
+def _tables_index_checked(monkeypatch):
+    """Every test that runs a hub checks, at each table change it tells its readers of, that
+    the hub's index of who holds which seats (``server.hub.tables``) is what the seats say."""
+    from server.hub.play import Play
+
+    told = Play.table_changed
+
+    def table_changed(self, table, **kwargs):
+        told(self, table, **kwargs)
+        self.tables.check()
+
+    monkeypatch.setattr(Play, "table_changed", table_changed)

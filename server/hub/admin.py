@@ -94,7 +94,7 @@ class Admin:
                 if self.describe_connection is not None
                 else {}
             )
-            tables = sorted(t.id for t in hub.tables.values() if t.seat_of(who.id) is not None)
+            tables = [t.id for t in hub.tables.holding(who.id) if t.seat_of(who.id) is not None]
             out.append(
                 {
                     "name": who.name,

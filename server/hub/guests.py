@@ -52,10 +52,7 @@ class Guests:
         return is_guest(player_id) and player_id not in self.players
 
     def holds_seat(self, player_id: str) -> bool:
-        return any(
-            table.seat_of(player_id) is not None or table.reserved_seat_of(player_id) is not None
-            for table in self.tables.values()
-        )
+        return bool(self.tables.holding(player_id))
 
     def send_guest_chips_home(self, player_id: str) -> int:
         """The rule: a guest with no session and no seat (taken or reserved) anywhere has their
@@ -124,7 +121,7 @@ class Guests:
         longer come back to, then apply the rule. Returns the chips sent home."""
         if not self.guest_is_gone(player_id):
             return 0
-        for table in list(self.tables.values()):
+        for table in self.tables.holding(player_id):
             if table.reserved_seat_of(player_id) is not None and self.end_gone_guests_reservations(
                 table
             ):

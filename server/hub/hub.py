@@ -62,6 +62,7 @@ from .social import Social
 if TYPE_CHECKING:
     from server.gc_freeze import FrozenSessions
 from .table import Table
+from .tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +82,7 @@ class Hub:
         self.memory: FrozenSessions | None = None
         self.players: dict[str, Player] = {}
         self.online_names = OnlineNames()
-        self.tables: dict[int, Table] = {}
+        self.tables = Tables()
         self.names: dict[str, str] = {}  # player id → display name, for everyone we have met
         self._tasks: set[asyncio.Task] = set()
         self._timers: dict[Any, asyncio.TimerHandle] = {}
@@ -465,7 +466,7 @@ class Hub:
             self.online_names.add(player.id, name)
             self.names[player.id] = name
             self.lobby.players_changed()
-            for table in self.tables.values():
+            for table in self.tables.holding(player.id):
                 if player.id in table.humans():
                     self.play.table_changed(table)
         if message.lang is not None:

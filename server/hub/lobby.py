@@ -230,11 +230,8 @@ class Lobby:
         assert session.player is not None
         (order, _), by_name, online = self._snapshot()
         pid = session.player.id
-        mine = [  # (the snapshot may be from before this player came)
-            t.id
-            for t in sorted(self.tables.values(), key=lambda t: -t.id)
-            if t.owner == pid or any(pid in (s.player, s.reserved) for s in t.seats)
-        ]
+        # (the snapshot may be from before this player came)
+        mine = [t.id for t in reversed(self.tables.involving(pid))]
         listing = (order, {pid: mine})
         self._shown_stale = True
         shown = [t for t in self._tables_for(session, listing) if t in self.tables]

@@ -610,19 +610,14 @@ class Play:
 
     def player_gone(self, player: Player) -> None:
         """A player's last connection closed: keep their seats for the grace period."""
-        pid, spectators = player.id, self.seating.spectators
-        for table in list(self.tables.values()):
-            index = None
-            for i, seat in enumerate(table.seats):  # (inline: thousands of tables, each drop)
-                if seat.player == pid:
-                    index = i
-                    break
-            if index is None:
-                watching = spectators.get(table.id)
-                if watching:
-                    for s in list(watching):
-                        if s.player is player:
-                            watching.discard(s)
+        pid = player.id
+        for watching in self.seating.spectators.values():
+            for s in list(watching):
+                if s.player is player:
+                    watching.discard(s)
+        for table in self.tables.holding(pid):
+            index = table.seat_of(pid)
+            if index is None:  # (only reserved for them: a bot plays it already)
                 continue
             if table.status == "waiting":
                 table.seats[index] = Seat()
@@ -654,15 +649,12 @@ class Play:
         A seat a bot took over (after the grace period, or after standing up) is only
         reclaimed on purpose, with ``join``; the table still shows it reserved for them.
         """
-        # Every hello comes here, with thousands of tables open: one plain pass, no calls.
-        pid, timers = player.id, self.hub.timers
-        for table in list(self.tables.values()):
-            if timers:
-                self.hub.cancel(("grace", table.id, pid))
-            for seat in table.seats:
-                if seat.player == pid or seat.reserved == pid:
-                    self.table_changed(table)
-                    break
+        # Every hello comes here: only the tables holding a seat for them (the grace timers
+        # are those of the tables where they sat).
+        pid = player.id
+        for table in self.tables.holding(pid):
+            self.hub.cancel(("grace", table.id, pid))
+            self.table_changed(table)
 
     # --- recovery ---------------------------------------------------------------------------
 

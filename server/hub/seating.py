@@ -129,8 +129,7 @@ class Seating:
             raise HubError("seated", "You already sit at this table.")
         wanted = message.seat
         if reclaim is not None and wanted in (None, reclaim):
-            seat = table.seats[reclaim]
-            seat.player, seat.bot, seat.reserved = player.id, None, None
+            table.seats[reclaim] = Seat(player=player.id)
             away = table.away.pop(player.id, None)
             self.hub.save(table)
             self.hub.play.table_changed(table)

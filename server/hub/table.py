@@ -12,11 +12,15 @@ from typing import Any
 from server.engine import State, get_game
 from server.engine.fairness import DealLog
 
+from .tables import SeatList, Tables
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, frozen=True)
 class Seat:
     """Who holds a seat. A human seat keeps its player while they are away; after the grace
-    period a bot takes the seat over and the player may reclaim it (``reserved``)."""
+    period a bot takes the seat over and the player may reclaim it (``reserved``). Frozen: a
+    seat changes by a new one put in its place, which the hub's index of seats is told of
+    (``server.hub.tables``)."""
 
     player: str | None = None
     bot: str | None = None
@@ -71,10 +75,22 @@ class Table:
     #: The views' events mark (``State.events_mark``) and each reading seat's own part of
     #: the view at the last change: the next change makes an untouched seat's from it.
     seat_views: Any = field(default=None, repr=False, compare=False)
+    #: The hub's open tables while this one is among them: told of every seat put in.
+    index: Tables | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.seats:
             self.seats = [Seat() for _ in range(self.players)]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name != "seats":
+            object.__setattr__(self, name, value)
+            return
+        old = getattr(self, "seats", ())
+        index = getattr(self, "index", None)
+        object.__setattr__(self, name, SeatList(value, self.id, index))
+        if index is not None:
+            index.seats_replaced(self.id, old, self.seats)
 
     # --- seating ---------------------------------------------------------------------------
 

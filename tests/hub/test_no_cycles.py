@@ -15,6 +15,7 @@ import asyncio
 import collections
 import gc
 import random
+import time
 from typing import Any
 
 from bench.hub_actions import settle
@@ -109,13 +110,13 @@ async def test_playing_through_the_bus_makes_no_cyclic_garbage(store):
 
         async def play(moves: int) -> int:
             done = 0
-            for _ in range(moves * 4):
-                if done >= moves:
-                    break
+            deadline = time.monotonic() + 60  # (bounded; a few hundred moves take a second)
+            while done < moves and time.monotonic() < deadline:
                 i = rng.randrange(TABLES)
                 table = tables[i]
                 state = table.state
                 if table.status != "playing" or state is None or not state.pending():
+                    await asyncio.sleep(0.001)  # (between games: the next one is dealt soon)
                     await send([])
                     continue
                 seat = sorted(state.pending())[0]

@@ -127,8 +127,10 @@ def make_app(
     return GambitApp(client_end, term=term or TermInfo(), identity=identity, name=name)
 
 
-async def wait_for(pilot: Pilot, predicate: Callable[[], object], timeout: float = 5.0) -> None:
-    """Let the app run until ``predicate()`` holds (the hub answers asynchronously)."""
+async def wait_for(pilot: Pilot, predicate: Callable[[], object], timeout: float = 15.0) -> None:
+    """Let the app run until ``predicate()`` holds (the hub answers asynchronously). The
+    bound is generous: under the suite's two workers and its SSH tests a step the app takes
+    in 50 ms alone has taken over 5 s; a wait that never holds still fails, only later."""
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
