@@ -1,6 +1,7 @@
 """The package as a user installs it (issue 21): a wheel built from this checkout, installed
 (not editable) into a fresh virtualenv, runs ``gambit serve`` to a real ssh lobby, with its
-rules texts and catalogs inside, and nothing taken from the checkout."""
+rules texts and catalogs (the app's and the SSH host's) inside, and nothing taken from the
+checkout."""
 
 from __future__ import annotations
 
@@ -127,6 +128,15 @@ def test_the_installed_wheel_serves_a_lobby_in_german(installed, tmp_path):
         term.wait_for("Lobby")
         term.send("?")  # the rules, from the wheel's content folder
         term.wait_for("Prophet's Gambit")
+        # The SSH host's own words (server/ssh/locale), from the wheel too.
+        refused = subprocess.run(
+            ssh_command(port, extra=["-o", "SetEnv=LANG=de_DE.UTF-8"], remote=["ls"]),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=30,
+            start_new_session=True,
+        )
+        assert "Gambit führt keine Befehle aus" in refused.stderr.decode("utf-8", "replace")
     finally:
         if term is not None:
             term.close()

@@ -148,6 +148,14 @@ def make_app(conn: Any, term: TermInfo, identity: str | None, name: str | None) 
     return GambitApp(conn, term=term, identity=identity, name=name)
 
 
+def app_language(app: Any) -> str | None:
+    """The language ``app`` speaks to its player (the Gambit app's ``lang``: the hub's choice
+    at hello, or the player's since, in Settings), for what the SSH host says once the app
+    has ended; None for an app that does not say (a test's stand-in)."""
+    lang = getattr(app, "lang", None)
+    return lang if isinstance(lang, str) else None
+
+
 def log_crashes(app: App[Any]) -> None:
     """Log an error that ends ``app`` as a plain traceback, without the locals of every
     frame Textual would print (player data, the server's settings), and end the app.

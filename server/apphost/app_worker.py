@@ -34,7 +34,7 @@ from server.terminal.early_input import EarlyInput
 
 from . import app_timing
 from . import worker_link as wl
-from .app_settings import make_app, prepare_app
+from .app_settings import app_language, make_app, prepare_app
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +97,7 @@ class WorkerSession(EarlyInput):
         spec = self.spec
         term = TermInfo(**spec["term"])
         failed = False
+        lang = None
         try:
             self.app = app = make_app(self.conn, term, spec.get("identity"), spec.get("name"))
             prepare_app(app, term)
@@ -104,6 +105,7 @@ class WorkerSession(EarlyInput):
             if not self._stopped:
                 await app.run_async(size=(term.width, term.height), mouse=True)
             failed = bool(app.return_code)  # it crashed (logged by prepare_app's handler)
+            lang = app_language(app)
         except Exception:
             log.exception("session %d failed", self.session)
             failed = True
@@ -112,7 +114,7 @@ class WorkerSession(EarlyInput):
                 await self.conn.close()
             self.app = None
             self.driver = None
-            self.worker.session_ended(self, failed)
+            self.worker.session_ended(self, failed, lang)
 
 
 class Worker:
@@ -156,9 +158,11 @@ class Worker:
         elif kind == wl.STOP:
             ws.stop()
 
-    def session_ended(self, ws: WorkerSession, failed: bool) -> None:
+    def session_ended(self, ws: WorkerSession, failed: bool, lang: str | None = None) -> None:
+        """Tell the SSH process the app has ended: whether it failed, and the language it
+        spoke (the session's goodbye is said in it)."""
         if self.sessions.pop(ws.session, None) is not None:
-            self.link.send(ws.session, wl.EXITED, wl.pack({"failed": failed}))
+            self.link.send(ws.session, wl.EXITED, wl.pack({"failed": failed, "lang": lang}))
             self.memory.session_ended(len(self.sessions))
         if not self.sessions and self.link.transport is None:
             self.done.set()

@@ -38,7 +38,7 @@ HUB = 6  # encoded protocol frames, to or from the hub
 HUB_END = 7  # that direction of the hub connection is closed
 # worker → SSH process
 OUTPUT = 8  # bytes for the player's terminal (empty: a frame already on their screen)
-EXITED = 9  # msgpack map: the app has ended ({"failed": bool})
+EXITED = 9  # msgpack map: the app has ended ({"failed": bool, "lang": str | None})
 READY = 10  # session 0: the worker has loaded the app and takes sessions
 STARTED = 11  # msgpack float: the app's CPU ms until its first frame (when measured)
 

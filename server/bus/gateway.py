@@ -67,7 +67,8 @@ class GatewayAdmin:
 
 
 class RemoteHub:
-    """The hub, as far as the SSH host can tell: ``spawn``, ``serve`` and ``admin``."""
+    """The hub, as far as the SSH host can tell: ``spawn``, ``serve``, ``admin`` and
+    ``stored_language``."""
 
     def __init__(self, url: str, token: str | None = None, gateway: str | None = None) -> None:
         self.url = url
@@ -122,6 +123,13 @@ class RemoteHub:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+    def stored_language(self, identity: str | None) -> str | None:
+        """Unknown here: players' records are in the hub's store, across the bus, and a
+        refusal is not worth a round trip. Only what the SSH host says before an app has run
+        goes without it (in the client's language, else English); an app's goodbyes follow
+        the language the hub told the app."""
+        return None
 
     # --- one session ---------------------------------------------------------------------------
 

@@ -56,7 +56,7 @@ from .outbox import Outbox
 from .play import Play
 from .replays import Replays
 from .seating import Seating
-from .session import Player, Session, need_player
+from .session import Player, Session, chosen_language, need_player
 from .social import Social
 
 if TYPE_CHECKING:
@@ -408,7 +408,7 @@ class Hub:
         before = None if guest else self.store.get_player(pid)
         known = before is not None and bool(before.get("name"))
         record = self.store.ensure_player(pid, starting_chips=self.config.starting_chips)
-        lang = message.lang or record.get("lang") or "en"
+        lang = chosen_language(message.lang, record.get("lang"))
         player = self.players.get(pid)
         warning = None
         if player is None:
@@ -457,6 +457,15 @@ class Hub:
         invites = self.store.invites_for(pid)
         if invites:
             session.push({"t": "invites", "invites": [self.social.invite_info(i) for i in invites]})
+
+    def stored_language(self, identity: str | None) -> str | None:
+        """The language stored with a player's key (None for a guest, a key never seen, or
+        one whose player never had a language): what the SSH host needs to say a refusal in
+        the player's language before their app has said hello."""
+        if not identity:
+            return None
+        record = self.store.get_player(identity)
+        return record.get("lang") if record is not None else None
 
     def on_profile(self, session: Session, message: Profile) -> None:
         player = need_player(session)

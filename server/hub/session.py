@@ -104,6 +104,18 @@ class Session:
             self.alive = False
 
 
+def chosen_language(sent: str | None, stored: str | None) -> str:
+    """The language a player is spoken to in: the one their client's locale names (the app
+    sends it in its hello, from :attr:`protocol.term.TermInfo.language`), else the one stored
+    with their key, else English.
+
+    The one place this is decided: the hub at each hello (where the result is stored with the
+    key), and the SSH host for what it says itself before an app has asked the hub
+    (``server/ssh/session.py``).
+    """
+    return sent or stored or "en"
+
+
 @dataclass(eq=False, slots=True)
 class Player:
     """A player online, with one or more sessions (a second terminal, a reconnect)."""

@@ -14,6 +14,21 @@ Who is who:
 * ``--authorized-keys FILE`` accepts only the keys listed there. ``--password PW``: keyless
   players (and keys not in that file) must give the password, and play as guests. With either
   option set, nobody gets in without one of them.
+
+In which language: what a session says (``messages.py``: no terminal, a command, sftp, the
+server full, the goodbyes) is in the player's language (:meth:`GameSession.language`). The
+rest stays in English, on purpose:
+
+* the disconnects said before login (the door's and this module's: the server full, too many
+  connections, new connections or failed logins from an address, too many logging in, a
+  banned key). Before login the client has sent no environment (OpenSSH sends ``LANG`` with a
+  session, after login) and proven no key, so nothing tells the player's language; and saying
+  an offered key's stored language to whoever offers it would tell anyone who has a player's
+  public key which language that player chose.
+* the forwarding refusal: after login, but outside any session, so without ``LANG``.
+
+The OpenSSH client shows both through its log, which writes every non-ASCII byte as an octal
+escape (``\\320\\243…``): Ukrainian or German there would be unreadable anyway.
 """
 
 from __future__ import annotations
@@ -35,6 +50,7 @@ from server.gc_freeze import FrozenSessions
 
 from .config import HostConfig
 from .door import FrontDoor
+from .messages import FULL, STOPPING, TOO_MANY_SESSIONS
 from .session import AppFactory, GameSession
 
 if TYPE_CHECKING:
@@ -46,8 +62,6 @@ log = logging.getLogger(__name__)
 #: slowly, and every byte there is a stale frame the player still has to receive; a frame
 #: skipped before it reaches the kernel (see driver.py) costs them nothing.
 SEND_BUFFER = 128 * 1024
-#: What every player reads when the server stops (their seat waits out the hub's grace).
-STOPPING = "The Gambit server is stopping. Your seat is kept for a while.\r\n"
 
 
 def default_app_factory(conn: Any, term: Any, identity: str | None, name: str | None) -> Any:
@@ -186,7 +200,8 @@ class SSHHost:
     # --- counting --------------------------------------------------------------------------
 
     def connection_refusal(self, address: str) -> str | None:
-        """Why a new connection from ``address`` may not come in, if it may not."""
+        """Why a new connection from ``address`` may not come in, if it may not (in English:
+        said before login, see the module's docstring)."""
         if len(self.open_connections) >= self.config.max_sessions + self.config.max_unauthenticated:
             self.admission.refused["full"] += 1
             return f"The server is full ({self.config.max_sessions} players). Try again later."
@@ -207,13 +222,25 @@ class SSHHost:
                 }
         return {}
 
-    def session_refusal(self, address: str) -> str | None:
-        """Why a new game session from ``address`` may not start, if it may not."""
+    def session_refusal(self, address: str) -> tuple[str, dict[str, Any]] | None:
+        """Why a new game session from ``address`` may not start, if it may not: a sentence
+        of ``messages.py`` and its gaps (the session says it in the player's language)."""
         if len(self.sessions) >= self.config.max_sessions:
-            return f"The server is full ({self.config.max_sessions} players). Try again later."
+            return FULL, {"players": self.config.max_sessions}
         if self._per_address[address] >= self.config.max_per_address:
-            return "Too many sessions from your address. Close one and try again."
+            return TOO_MANY_SESSIONS, {}
         return None
+
+    def stored_language(self, identity: str | None) -> str | None:
+        """The language stored with ``identity``'s key, as far as the hub can tell at once
+        (None: a guest, a key without one, a hub across a bus, or a store that failed)."""
+        if identity is None:
+            return None
+        try:
+            return self.hub.stored_language(identity)
+        except Exception:  # a refusal is still said (in the client's language or English)
+            log.exception("could not look up the language stored with a key")
+            return None
 
     def session_opened(self, session: GameSession) -> None:
         self.sessions.add(session)

@@ -4,7 +4,8 @@ The session turns what the SSH client told us (PTY type and size, the environmen
 send) into a :class:`~protocol.term.TermInfo`, opens a trusted in-process connection to the
 hub, and runs the app on a :class:`~server.terminal.driver.ChannelDriver`. It is also the boundary
 where limits sit: input rate, idle time; and where anything that is not a terminal session
-(exec, sftp, a shell without a PTY) is turned away with a message the player can read.
+(exec, sftp, a shell without a PTY) is turned away with a message the player can read, in
+their language (:meth:`GameSession.language`; the sentences are in ``messages.py``).
 """
 
 from __future__ import annotations
@@ -20,10 +21,13 @@ import asyncssh
 
 from protocol.connection import Connection, queue_pair
 from protocol.term import TermInfo
-from server.apphost.app_settings import prepare_app, term_info
+from server.apphost.app_settings import app_language, prepare_app, term_info
+from server.hub.session import chosen_language
 from server.terminal.driver import ChannelDriver, bind_term
 from server.terminal.early_input import EarlyInput
 from server.terminal.term_size import clamp_size
+
+from .messages import IDLE, NEEDS_PTY, NO_EXEC, NO_SUBSYSTEM, SORRY, say
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -41,14 +45,6 @@ AppFactory = Callable[[Connection, TermInfo, "str | None", "str | None"], "App[A
 #: anyone typing or clicking; a huge paste is cut short instead of flooding the app.
 INPUT_BURST = 16 * 1024
 INPUT_PER_SECOND = 4 * 1024
-
-NEEDS_PTY = (
-    "Gambit is played in a terminal, and this connection has none.\r\n"
-    "Connect with:  ssh -t -p {port} play@{host}\r\n"
-)
-NO_EXEC = "Gambit runs no commands. Connect without one:  ssh -p {port} play@{host}\r\n"
-NO_SUBSYSTEM = "Gambit offers no file transfer or other subsystems ({name}).\r\n"
-SORRY = "Sorry: the server could not run your session.\r\n"
 
 
 class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
@@ -81,6 +77,7 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
         #: The hub's end of this session's connection (tools match hub sessions to ours).
         self.hub_conn: Connection | None = None
         self.idle_out = False
+        #: Why the host ends the session (a sentence of ``messages.py``), said when it ends.
         self.goodbye: str | None = None
         self._tokens = float(INPUT_BURST)
         self._tokens_at = time.monotonic()
@@ -127,7 +124,8 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
             return
         full = self.host.session_refusal(self.address)
         if full is not None:
-            self.chan.write(full.encode() + b"\r\n")
+            sentence, fields = full
+            self.chan.write(self._say(sentence, **fields))
             self.chan.exit(1)
             return
         self.host.session_opened(self)
@@ -193,9 +191,11 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
     async def run(self) -> None:
         """Run the app until the player leaves, the connection drops or the server stops."""
         assert self.chan is not None
-        term = term_info(self.term_type, self.size, self.chan.get_environment())
+        term = self._term()
         name = None if self.username.lower() in ("play", "guest", "") else self.username
-        message = None
+        message: str | None = None  # a sentence of messages.py, said as the session ends
+        fields: dict[str, Any] = {}
+        lang: str | None = None  # the app's, once it has run
         hub_task = None
         client: Connection | None = None
         try:
@@ -209,6 +209,7 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
                 self.hand_over_early_input(remote)
                 result = await remote.result
                 failed = bool(result.get("failed"))
+                lang = result.get("lang") if isinstance(result.get("lang"), str) else None
             else:
                 client, self.hub_conn = queue_pair(trusted=True, peer=f"ssh {self.address}")
                 hub_task = self.host.hub.spawn(self.host.hub.serve(self.hub_conn))
@@ -218,15 +219,13 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
                 self._arm_idle()
                 await app.run_async(size=(term.width, term.height), mouse=True)
                 failed = bool(app.return_code)  # it crashed (logged by prepare_app's handler)
+                lang = app_language(app)
             if failed:
                 log.error("session from %s ended by a failure of its app", self.address)
                 message = SORRY
             elif self.idle_out:
-                minutes = round(self.host.config.idle_timeout / 60)
-                message = (
-                    f"Disconnected after {minutes} min without a key press. "
-                    "Your seat is kept for a while: connect again to carry on.\r\n"
-                )
+                message = IDLE
+                fields = {"minutes": round(self.host.config.idle_timeout / 60)}
             elif self.goodbye is not None:
                 message = self.goodbye
         except Exception:
@@ -250,7 +249,7 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
             self.host.session_closed(self)
             if not self._closed and self.chan is not None:
                 if message:
-                    self.chan.write(message.encode())
+                    self.chan.write(say(self.language(term, lang), message, **fields))
                 self.chan.exit(0 if message is None else 1)
 
     def _stop_app(self) -> None:
@@ -259,7 +258,8 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
             app.exit()  # a message to the app's own task: safe from any other task
 
     def stop(self, goodbye: str | None = None) -> None:
-        """End this session, telling the player why once their own screen is back."""
+        """End this session, telling the player why (a sentence of ``messages.py``, said in
+        their language) once their own screen is back."""
         self.goodbye = goodbye
         self._stop_app()
 
@@ -295,5 +295,29 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
         else:
             self._arm_idle()
 
-    def _say(self, template: str, **extra: Any) -> bytes:
-        return template.format(host=self.host.public_host, port=self.host.port, **extra).encode()
+    # --- what the host says itself -----------------------------------------------------------
+
+    def _term(self) -> TermInfo:
+        """The player's terminal as their client described it (PTY request, env sent)."""
+        env = self.chan.get_environment() if self.chan is not None else {}
+        return term_info(self.term_type, self.size, env)
+
+    def language(self, term: TermInfo, app_lang: str | None = None) -> str:
+        """The language the host speaks to this player in.
+
+        Their app's (``app_lang``) once it has run: the hub told it, and the player may have
+        changed it in Settings since. Before that (a refusal), the hub's own rule on what is
+        known here: the language the client's locale names, else the one stored with the key
+        (:func:`~server.hub.session.chosen_language`). English, though, when the client's
+        locale is not UTF-8: the other languages' words are not ASCII, and English's are.
+        """
+        if not term.unicode:
+            return "en"
+        if app_lang:
+            return app_lang
+        return chosen_language(term.language, self.host.stored_language(self.identity))
+
+    def _say(self, sentence: str, **extra: Any) -> bytes:
+        """A sentence of ``messages.py`` in the player's language, ready for their terminal."""
+        fields = {"host": self.host.public_host, "port": self.host.port, **extra}
+        return say(self.language(self._term()), sentence, **fields)

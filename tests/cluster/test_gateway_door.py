@@ -143,3 +143,15 @@ def test_a_listed_key_needs_no_password(door):
         term.wait_for("Enter the lobby|Lobby chat", timeout=30)
     finally:
         term.close()
+
+
+def test_a_gateway_says_its_refusals_in_the_clients_language(door):
+    """The gateway's hub is across the bus (no stored language to ask for): a refusal follows
+    the locale the client sends, else English."""
+    key = door["listed"]
+    code, out = run_ssh(ssh_command(door["gateway"].port, key=key, remote=["ls"]))
+    assert code == 1 and "Gambit runs no commands" in out
+    ukrainian = ["-o", "SetEnv=LANG=uk_UA.UTF-8"]
+    cmd = ssh_command(door["gateway"].port, key=key, extra=ukrainian, remote=["ls"])
+    code, out = run_ssh(cmd)
+    assert code == 1 and "Gambit не виконує команд" in out
