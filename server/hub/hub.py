@@ -408,7 +408,8 @@ class Hub:
         before = None if guest else self.store.get_player(pid)
         known = before is not None and bool(before.get("name"))
         record = self.store.ensure_player(pid, starting_chips=self.config.starting_chips)
-        lang = chosen_language(message.lang, record.get("lang"))
+        stored_lang = record.get("lang")
+        lang = chosen_language(message.lang, stored_lang)
         player = self.players.get(pid)
         warning = None
         if player is None:
@@ -434,8 +435,8 @@ class Hub:
             self.names[pid] = name
             self.lobby.players_changed()
         player.lang = lang
-        if lang != record.get("lang"):
-            self.store.set_lang(pid, lang)
+        if stored_lang is None and message.lang:  # a first choice, from the client's locale
+            self.store.set_lang(pid, message.lang)
         player.sessions.add(session)
         session.player = player
         session.push(

@@ -105,15 +105,17 @@ class Session:
 
 
 def chosen_language(sent: str | None, stored: str | None) -> str:
-    """The language a player is spoken to in: the one their client's locale names (the app
-    sends it in its hello, from :attr:`protocol.term.TermInfo.language`), else the one stored
-    with their key, else English.
+    """The language a player is spoken to in: the one stored with their key (their choice on
+    the welcome screen or in Settings, or their client's locale at their first visit), else
+    the one their client's locale names (the app sends it in its hello, from
+    :attr:`protocol.term.TermInfo.language`), else English. A stored choice wins over the
+    locale: many clients send ``LANG=en_US.UTF-8`` whatever language their player chose.
 
-    The one place this is decided: the hub at each hello (where the result is stored with the
-    key), and the SSH host for what it says itself before an app has asked the hub
-    (``server/ssh/session.py``).
+    The one place this is decided: the hub at each hello (which stores the locale's language
+    for a key that has none yet), and the SSH host for what it says itself before an app has
+    asked the hub (``server/ssh/session.py``).
     """
-    return sent or stored or "en"
+    return stored or sent or "en"
 
 
 @dataclass(eq=False, slots=True)

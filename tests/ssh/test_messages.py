@@ -153,9 +153,7 @@ def test_a_refusal_is_said_in_the_clients_language(standin_server, extra, env, r
 
 
 @needs_openssh
-def test_a_known_keys_stored_language_is_used_when_the_client_sends_none(
-    standin_server, client_key
-):
+def test_a_known_keys_stored_language_wins_over_the_clients_locale(standin_server, client_key):
     server = standin_server()
     fingerprint = key_fingerprint(client_key)
 
@@ -166,9 +164,12 @@ def test_a_known_keys_stored_language_is_used_when_the_client_sends_none(
     server.sync(store_ukrainian)
     code, out = run_ssh(ssh_command(server.port, key=client_key, remote=["ls"]))
     assert code == 1 and UK_NO_EXEC in out
-    # The hub's own rule: a language the client's locale names comes first.
+    # The hub's own rule: the stored choice comes first (a locale counts only for a key
+    # without one).
     cmd = ssh_command(server.port, key=client_key, extra=set_env("de_DE.UTF-8"), remote=["ls"])
     code, out = run_ssh(cmd)
+    assert code == 1 and UK_NO_EXEC in out
+    code, out = run_ssh(ssh_command(server.port, extra=set_env("de_DE.UTF-8"), remote=["ls"]))
     assert code == 1 and DE_NO_EXEC in out
     # Another key (or none) knows nothing of it.
     code, out = run_ssh(ssh_command(server.port, remote=["ls"]))
