@@ -9,7 +9,6 @@ app's language; once an app has run, in the app's own language.
 from __future__ import annotations
 
 import os
-import shutil
 import string
 import subprocess
 from pathlib import Path
@@ -20,6 +19,7 @@ from babel.messages.pofile import read_po
 
 from protocol.requests import Profile
 from server.ssh import messages
+from tests.po_checks import assert_msgfmt_accepts
 
 from .conftest import needs_openssh
 from .harness import SSHTerminal, ThreadServer, key_fingerprint, ssh_command
@@ -85,16 +85,7 @@ def test_translations_keep_the_gaps(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_msgfmt_accepts_the_catalog(lang):
-    msgfmt = shutil.which("msgfmt")
-    if msgfmt is None:
-        pytest.skip("GNU gettext's msgfmt is not installed, so `msgfmt --check` cannot run")
-    done = subprocess.run(
-        [msgfmt, "--check", "-o", "/dev/null", str(catalog_path(lang))],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    assert_msgfmt_accepts(catalog_path(lang))
 
 
 def test_said_as_terminal_lines_in_the_apps_words():
