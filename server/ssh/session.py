@@ -307,7 +307,7 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
 
         Their app's (``app_lang``) once it has run: the hub told it, and the player may have
         changed it in Settings since. Before that (a refusal), the hub's own rule on what is
-        known here: the language the client's locale names, else the one stored with the key
+        known here: the language stored with the key, else the one the client's locale names
         (:func:`~server.hub.session.chosen_language`). English, though, when the client's
         locale is not UTF-8: the other languages' words are not ASCII, and English's are.
         """

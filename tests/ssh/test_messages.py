@@ -1,8 +1,8 @@
 """What the SSH host itself says (``server/ssh/messages.py``) is said in the player's language.
 
 Its catalogs hold every sentence, translated with the same gaps; and real OpenSSH clients
-read the words in Ukrainian or German: by the locale the client sends (``SetEnv``/``SendEnv``),
-else by the language stored with the player's key, else in English, as the hub decides the
+read the words in Ukrainian or German: by the language stored with the player's key, else by
+the locale the client sends (``SetEnv``/``SendEnv``), else in English, as the hub decides the
 app's language; once an app has run, in the app's own language.
 """
 
