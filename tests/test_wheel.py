@@ -6,6 +6,7 @@ checkout."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -17,6 +18,18 @@ from tests.ssh.conftest import needs_openssh
 from tests.ssh.harness import SSHTerminal, ssh_command
 
 ROOT = Path(__file__).resolve().parents[1]
+#: What a build must not see of the checkout: earlier builds, environments, caches.
+NOT_SOURCE = (
+    "build",
+    "dist",
+    ".venv",
+    ".git",
+    "__pycache__",
+    "*.egg-info",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".hypothesis",
+)
 pytestmark = needs_openssh
 
 
@@ -25,6 +38,10 @@ def installed(tmp_path_factory) -> Path:
     """A fresh virtualenv with the wheel in it; its dependencies are this environment's (a
     path file), so the test needs no second download of them."""
     base = tmp_path_factory.mktemp("wheel")
+    # Built from a copy without the checkout's build/ folder: setuptools reuses what it finds
+    # there, and a stale build/lib once hid package data missing from pyproject.toml.
+    source = base / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*NOT_SOURCE))
     built = subprocess.run(
         [
             sys.executable,
@@ -35,7 +52,7 @@ def installed(tmp_path_factory) -> Path:
             "-q",
             "-w",
             str(base / "dist"),
-            str(ROOT),
+            str(source),
         ],
         capture_output=True,
         text=True,
