@@ -113,6 +113,22 @@ class Seated(NamedTuple):
     runs: list[asyncio.Task[Any]]
     tables: list[int]
 
+    def move(self, table_id: int, seed: Any = None) -> bool:
+        """A heuristic bot's choice for the table's next pending seat, applied through the
+        hub, seeded by ``seed`` (default: the table) and the move's number; False when the
+        table waits for nobody (its game over, or not dealt)."""
+        from server.bots import make_bot
+
+        table = self.hub.tables[table_id]
+        state = table.state
+        if state is None or state.is_over or not state.pending():
+            return False
+        seat = min(state.pending())
+        tag = table_id if seed is None else seed
+        bot = make_bot(table.game, "heuristic", seed=f"{tag}:{len(state.history)}")
+        self.hub.play.apply_action(table, seat, bot.choose(state.view(seat)))
+        return True
+
     async def close(self) -> None:
         """Every app ended, then the hub and its store."""
         for app in self.apps:
@@ -194,9 +210,8 @@ async def seat_apps(count: int, prefix: str, terms: list[Any] | None = None) -> 
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    from server.bots import make_bot
-
-    store, hub, apps, terminals, runs, tables = await seat_apps(args.apps, "gambit-updates-")
+    seated = await seat_apps(args.apps, "gambit-updates-")
+    store, hub, apps, terminals, runs, tables = seated
     for patch in getattr(args, "without", ()):
         without(patch)
     screens = {type(app.screen).__name__ for app in apps}
@@ -224,14 +239,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if profile:
             profile.enable()
         for table_id in tables:
-            table = hub.tables[table_id]
-            state = table.state
-            if state is None or state.is_over or not state.pending():
-                continue
-            seat = min(state.pending())
-            bot = make_bot(table.game, "heuristic", seed=f"{table_id}:{len(state.history)}")
-            hub.play.apply_action(table, seat, bot.choose(state.view(seat)))
-            done += 1
+            done += seated.move(table_id)
         await settle(terminals, quiet=0.05)
         if profile:
             profile.disable()

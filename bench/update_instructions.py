@@ -54,7 +54,7 @@ async def _act(apps: int, actions: int) -> int:
     """Under callgrind: seat the apps, then count the instructions of ``actions`` actions."""
     from table_updates import TABLE_SIZE, seat_apps
 
-    from server.bots import bot_kinds, make_bot
+    from server.bots import bot_kinds
     from server.gc_freeze import FrozenSessions
 
     seated = await seat_apps(apps, "gambit-instructions-")
@@ -72,11 +72,7 @@ async def _act(apps: int, actions: int) -> int:
     done = 0
     while done < actions:
         for table_id in seated.tables:
-            table = seated.hub.tables[table_id]
-            state = table.state
-            seat = min(state.pending())
-            bot = make_bot(table.game, "heuristic", seed=f"{table_id}:{len(state.history)}")
-            seated.hub.play.apply_action(table, seat, bot.choose(state.view(seat)))
+            assert seated.move(table_id), "a table stopped"
             done += 1
         await _settle(seated.terminals)
     instrument(False)

@@ -39,7 +39,6 @@ async def test_table_updates_send_the_bytes_the_parsed_string_did(monkeypatch):
     actions: every frame's pieces are Textual's string without its line feeds, and every send
     is the bytes the driver sent when it parsed that string."""
     from bench.table_updates import TABLE_SIZE, seat_apps, settle
-    from server.bots import make_bot
 
     wrong: list[tuple[Any, Any]] = []  # (the old path's, ours): asserted at the end
     strings: dict[int, str] = {}  # id(a frame's pieces) → Textual's render_segments
@@ -98,12 +97,8 @@ async def test_table_updates_send_the_bytes_the_parsed_string_did(monkeypatch):
     try:
         for app in seated.apps[:2]:
             app._sync_available = True
-        table = seated.hub.tables[seated.tables[0]]
         for _ in range(10):
-            state = table.state
-            seat = min(state.pending())
-            bot = make_bot(table.game, "heuristic", seed=f"chops:{len(state.history)}")
-            seated.hub.play.apply_action(table, seat, bot.choose(state.view(seat)))
+            assert seated.move(seated.tables[0], "chops")
             await settle(seated.terminals, quiet=0.1)
         assert wrong == []
         assert len([sent for sent in checked_sends if sent]) >= 10 * TABLE_SIZE

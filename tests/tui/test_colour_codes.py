@@ -73,7 +73,6 @@ async def test_players_at_one_table_get_their_own_terminals_colours(order):
     16-colour terminals, in either order: each app's bytes carry only its terminal's codes."""
     from bench.table_updates import TABLE_SIZE, seat_apps, settle
     from protocol.term import TermInfo
-    from server.bots import make_bot
 
     kinds = {
         "truecolor": TermInfo(width=80, height=24, term="xterm-256color", colorterm="truecolor"),
@@ -94,14 +93,10 @@ async def test_players_at_one_table_get_their_own_terminals_colours(order):
                 counted(data)
 
             terminal.send = keep  # type: ignore[method-assign]
-        table = seated.hub.tables[seated.tables[0]]
         for app in seated.apps:
             app.refresh()  # a whole screen, then the moves
         for _ in range(6):
-            state = table.state
-            seat = min(state.pending())
-            bot = make_bot(table.game, "heuristic", seed=f"colours:{len(state.history)}")
-            seated.hub.play.apply_action(table, seat, bot.choose(state.view(seat)))
+            assert seated.move(seated.tables[0], "colours")
             await settle(seated.terminals, quiet=0.1)
         for name, data in zip(names, sent, strict=True):
             text = b"".join(data).decode("utf-8", "replace")
