@@ -20,6 +20,12 @@ per arrival), ``other_cpu_ms`` (the hub and the rest), ``cpu_ms_per_arrival`` (a
 ``present_frames_per_arrival``, ``present_bytes_per_arrival``,
 ``lobby_updates_per_present_app`` (lobby messages each present app got in all).
 
+With ``--table-changes N`` no app arrives either: ``--organizers`` more apps open three
+tables of five each (Prophet's Gambit), then a seat of one table after another is filled with
+a bot or emptied again, N times, each change followed by the hub's lobby update and every
+present app drawn (the organizers' apps are not counted); it prints
+``cpu_ms_per_app_update`` and ``lines_per_app_update`` (lines of the tables list rendered).
+
 With ``--online-only N`` no app arrives: N players come online without one (only the number
 online changes in the present apps' lobbies), one at a time, each followed by the hub's lobby
 update and every app drawn; it prints ``cpu_ms_per_app_update`` (the present apps' CPU per
@@ -143,6 +149,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     profile = cProfile.Profile() if args.profile else None
     if args.online_only:
         return await online_only(args, hub, store, present, profile)
+    if args.table_changes:
+        return await table_changes(args, hub, store, present, profile)
     frames_before = sum(a.terminal.frames for a in present)
     bytes_before = sum(a.terminal.bytes for a in present)
     present_before = sum(a.clock.cpu for a in present)
@@ -230,6 +238,72 @@ async def online_only(
     return result
 
 
+async def table_changes(
+    args: argparse.Namespace, hub: Any, store: Any, present: list[Arrival], profile: Any
+) -> dict[str, Any]:
+    """Seats filled and emptied at tables nobody present sits at: a row of every present
+    app's tables list changes."""
+    from textual.widgets import DataTable
+
+    organizers = [Arrival(hub, len(present) + n) for n in range(args.organizers)]
+    await asyncio.gather(*(a.enter() for a in organizers))
+    tables: list[tuple[Any, int]] = []
+    by_name = {p.name: p for p in hub.players.values()}
+    for number in range(len(present), len(present) + len(organizers)):
+        player = by_name[f"load{number:04d}"]
+        session = next(iter(player.sessions))
+        for _ in range(3):
+            create = {"t": "create_table", "game": "prophets_gambit", "players": 5, "timer": 0}
+            hub.handle(session, create)
+        tables += [(session, t.id) for t in hub.tables.values() if t.owner == player.id]
+    terminals = [a.terminal for a in present + organizers]
+    await settle(terminals, quiet=1.0, fresh=False)
+    lines = 0
+    render_lines = DataTable.render_lines
+
+    def counted(self: DataTable, crop: Any) -> Any:
+        nonlocal lines
+        if self.app in watching:
+            lines += crop.height
+        return render_lines(self, crop)
+
+    watching = {a.app for a in present}
+    DataTable.render_lines = counted  # type: ignore[method-assign]
+    frames_before = sum(a.terminal.frames for a in present)
+    present_before = sum(a.clock.cpu for a in present)
+    if profile:
+        profile.enable()
+    for number in range(args.table_changes):
+        session, table_id = tables[number % len(tables)]
+        seat = 1 + (number // len(tables)) % 4
+        if hub.tables[table_id].seats[seat].bot is None:
+            hub.handle(session, {"t": "add_bot", "table": table_id, "seat": seat})
+        else:
+            hub.handle(session, {"t": "remove_bot", "table": table_id, "seat": seat})
+        # (Not until every app has drawn: a row out of sight need not be drawn.)
+        await asyncio.sleep(hub.config.lobby_interval)
+        await settle(terminals, quiet=0.3, fresh=False)
+    if profile:
+        profile.disable()
+        profile.dump_stats(args.profile)
+    DataTable.render_lines = render_lines  # type: ignore[method-assign]
+    updates = args.table_changes * len(present)
+    cpu = sum(a.clock.cpu for a in present) - present_before
+    frames = sum(a.terminal.frames for a in present) - frames_before
+    result = {
+        "present": args.present,
+        "tables": len(tables),
+        "table_changes": args.table_changes,
+        "cpu_ms_per_app_update": round(cpu * 1000 / updates, 2),
+        "lines_per_app_update": round(lines / updates, 2),
+        "frames_per_app_update": round(frames / updates, 2),
+        "lobby_updates_per_present_app": statistics.mean(a.lobby_messages for a in present),
+    }
+    await hub.stop()
+    store.close()
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--present", type=int, default=100, help="apps already in the lobby")
@@ -239,6 +313,10 @@ def main() -> None:
     parser.add_argument(
         "--online-only", type=int, default=0, help="players online without an app, one by one"
     )
+    parser.add_argument(
+        "--table-changes", type=int, default=0, help="seats filled or emptied, one by one"
+    )
+    parser.add_argument("--organizers", type=int, default=10, help="apps that open the tables")
     args = parser.parse_args()
     result = asyncio.run(run(args))
     assert sys.__stdout__ is not None

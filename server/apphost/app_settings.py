@@ -106,12 +106,14 @@ def host_many_apps() -> None:
     a widget whose refresh was drawn already (:mod:`.quiet_prompts`), the CSS rules that
     apply to a widget worked out once for every app (:mod:`.shared_styles`), and each app's
     colour codes for its own terminal's depth though styles are shared
-    (:mod:`.colour_codes`). Idempotent."""
+    (:mod:`.colour_codes`), and a table's changed cell repainting its row only
+    (:mod:`.data_table_rows`). Idempotent."""
     from gambit_tui.screens.base import GambitScreen
     from gambit_tui.widgets.footer import GambitFooter
 
     from . import (
         colour_codes,
+        data_table_rows,
         hidden_screens,
         laid_out_map,
         quiet_layout,
@@ -129,6 +131,7 @@ def host_many_apps() -> None:
     quiet_layout.apply()
     laid_out_map.apply()
     quiet_prompts.apply()
+    data_table_rows.apply()
     GambitScreen.draw_screen_now = draw_now
     GambitScreen.run_as_screen = run_as_screen
     GambitFooter.shown_bindings = shown_bindings
