@@ -48,6 +48,11 @@ IDLE = N_(
     "Disconnected after {minutes} min without a key press. "
     "Your seat is kept for a while: connect again to carry on."
 )
+#: The same for an idle timeout under a minute (in minutes it said "0 min").
+IDLE_SECONDS = N_(
+    "Disconnected after {seconds} s without a key press. "
+    "Your seat is kept for a while: connect again to carry on."
+)
 #: What every player reads when the server stops (their seat waits out the hub's grace).
 STOPPING = N_("The Gambit server is stopping. Your seat is kept for a while.")
 FULL = N_("The server is full ({players} players). Try again later.")
@@ -71,6 +76,14 @@ def translations(lang: str) -> gettext.NullTranslations:
     except Exception:  # a broken catalog must not cost a player their goodbye
         log.exception("could not load the SSH host's %s catalog", lang)
         return gettext.NullTranslations()
+
+
+def idle_goodbye(timeout: float) -> tuple[str, dict[str, int]]:
+    """The idle goodbye and its gap for a ``timeout`` in seconds: whole minutes from one
+    minute on, seconds below it."""
+    if timeout < 60:
+        return IDLE_SECONDS, {"seconds": max(1, round(timeout))}
+    return IDLE, {"minutes": round(timeout / 60)}
 
 
 def say(lang: str, message: str, **fields: Any) -> bytes:

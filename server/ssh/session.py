@@ -27,7 +27,7 @@ from server.terminal.driver import ChannelDriver, bind_term
 from server.terminal.early_input import EarlyInput
 from server.terminal.term_size import clamp_size
 
-from .messages import IDLE, NEEDS_PTY, NO_EXEC, NO_SUBSYSTEM, SORRY, say
+from .messages import NEEDS_PTY, NO_EXEC, NO_SUBSYSTEM, SORRY, idle_goodbye, say
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -224,8 +224,7 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
                 log.error("session from %s ended by a failure of its app", self.address)
                 message = SORRY
             elif self.idle_out:
-                message = IDLE
-                fields = {"minutes": round(self.host.config.idle_timeout / 60)}
+                message, fields = idle_goodbye(self.host.config.idle_timeout)
             elif self.goodbye is not None:
                 message = self.goodbye
         except Exception:

@@ -177,7 +177,7 @@ def test_idle_sessions_are_closed(standin_server):
     try:
         term.wait_for("hub name")
         assert term.wait_exit(timeout=10) == 1
-        assert "without a key press" in term.output()
+        assert "Disconnected after 1 s without a key press." in term.output()
     finally:
         term.close()
 

@@ -167,6 +167,17 @@ def test_a_known_keys_stored_language_wins_over_the_clients_locale(standin_serve
     assert code == 1 and EN_NO_EXEC in out
 
 
+def test_the_idle_goodbye_says_minutes_or_under_a_minute_seconds():
+    assert messages.idle_goodbye(1800) == (messages.IDLE, {"minutes": 30})
+    assert messages.idle_goodbye(90) == (messages.IDLE, {"minutes": 2})
+    assert messages.idle_goodbye(60) == (messages.IDLE, {"minutes": 1})
+    assert messages.idle_goodbye(20) == (messages.IDLE_SECONDS, {"seconds": 20})
+    assert messages.idle_goodbye(0.2) == (messages.IDLE_SECONDS, {"seconds": 1})
+    for lang in ("en", "uk", "de"):
+        said = messages.say(lang, *messages.idle_goodbye(20)[:1], seconds=20).decode()
+        assert " 20 " in said and "0 min" not in said
+
+
 @needs_openssh
 def test_the_idle_goodbye_is_said_in_the_players_language(standin_server):
     server = standin_server(idle_timeout=1.0)
@@ -174,7 +185,7 @@ def test_the_idle_goodbye_is_said_in_the_players_language(standin_server):
     try:
         term.wait_for("hub name")
         assert term.wait_exit(timeout=10) == 1
-        assert "хв без жодного натискання клавіші" in term.output()
+        assert "розірвано: 1 с без жодного натискання клавіші" in term.output()
     finally:
         term.close()
 
@@ -234,7 +245,7 @@ def test_once_an_app_has_run_the_goodbye_is_in_the_apps_language(standin_server)
     try:
         term.wait_for("hub name")
         assert term.wait_exit(timeout=10) == 1
-        assert "Min. ohne Tastendruck getrennt." in term.output()
+        assert "Verbindung nach 1 s ohne Tastendruck getrennt." in term.output()
     finally:
         term.close()
 
