@@ -8,11 +8,19 @@ from typing import Any
 
 from rich.text import Text
 from textual import events
+from textual.content import Content
 from textual.markup import escape
 from textual.message import Message
 
 from ..i18n import _
 from .text_lines import TextLines, retitle, shown
+
+#: Titles of active rows made, for every app in the process, by heading (at most
+#: ``MADE_TITLES``, the oldest made go first). Textual parses a title's markup at every set,
+#: CSS tokens and all, for two players at every move; the content it makes keeps the theme
+#: colour by name (``$accent``), found in each app's own theme where it is drawn.
+_active_titles: dict[str, Content] = {}
+MADE_TITLES = 256
 
 
 def digit_range(count: int, *, first: int = 1) -> str:
@@ -98,7 +106,16 @@ class ChoiceRow(TextLines):
         # send), and in the title's own markup, not a CSS class: a class toggled restyled the
         # widget, for two players at every move (a tenth of their update).
         title = escape(self._heading)
-        retitle(self, f"[bold reverse $accent]{title}[/]" if self._active else title)
+        retitle(self, self._active_title(title) if self._active else title)
+
+    @staticmethod
+    def _active_title(title: str) -> Content:
+        made = _active_titles.get(title)
+        if made is None:
+            if len(_active_titles) >= MADE_TITLES:
+                del _active_titles[next(iter(_active_titles))]
+            made = _active_titles[title] = Content.from_markup(f"[bold reverse $accent]{title}[/]")
+        return made
 
     class Moved(Message):
         """The cursor now rests on ``value``."""

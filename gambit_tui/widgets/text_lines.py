@@ -19,6 +19,7 @@ from typing import Any, Generic, Self, TypeVar
 
 from rich.style import Style
 from rich.text import Text
+from textual.content import Content
 from textual.filter import ANSIToTruecolor, DimFilter, LineFilter, Monochrome, NoColor
 from textual.geometry import Region, Size
 from textual.reactive import reactive
@@ -117,14 +118,18 @@ class shown(reactive[T], Generic[T]):
         obj.content_changed()
 
 
-def retitle(widget: Widget, title: str) -> None:
-    """Set a widget's border title (markup). Textual repaints the whole widget on every set,
-    even of the same title, and tables set theirs after every move. (Compared with the title
-    set last: Textual gives a title back as its own markup, not always the same string.)
+def retitle(widget: Widget, title: str | Content) -> None:
+    """Set a widget's border title (markup, or content made from it). Textual repaints the
+    whole widget on every set, even of the same title, and tables set theirs after every
+    move. (Compared with the title set last: Textual gives a title back as its own markup,
+    not always the same string.)
     A :class:`TextLines` drawn already repaints only its top border row, where the title is
     (the hand's title stands out while the player must pick: a whole row box, three rows
     made again, for two players at every move)."""
-    if getattr(widget, "_gambit_title", None) == title and widget.border_title is not None:
+    last = getattr(widget, "_gambit_title", None)
+    # (Content compares its text only: made content is the same object when it is the same.)
+    same = last is title or (isinstance(title, str) and isinstance(last, str) and last == title)
+    if same and widget.border_title is not None:
         return
     widget._gambit_title = title
     if not isinstance(widget, TextLines):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -15,6 +16,7 @@ from textual.pilot import Pilot
 from textual.strip import Strip
 from textual.widget import Widget
 
+from gambit_tui.widgets.choice_row import ChoiceRow
 from gambit_tui.widgets.text_lines import TextLines, retitle, shown
 
 
@@ -318,3 +320,43 @@ async def test_apps_share_a_row_between_its_sides_unless_their_colours_differ() 
     first, second, other = drawn
     assert second is first
     assert other is not first
+
+
+class _TitledRow(App[None]):
+    CSS = "ChoiceRow { border: round $primary; height: 3; }"
+
+    def __init__(self, theme: str) -> None:
+        super().__init__()
+        self.chosen_theme = theme
+
+    def compose(self) -> ComposeResult:
+        yield ChoiceRow()
+
+    def on_mount(self) -> None:
+        self.theme = self.chosen_theme
+
+
+async def _active_title(theme: str) -> tuple[object, str, list[Any]]:
+    """An active row's title in an app of ``theme``: the content, the theme's accent, and the
+    styles of the title as drawn on the border."""
+    app = _TitledRow(theme)
+    async with app.run_test(size=(40, 5)) as pilot:
+        row = app.query_one(ChoiceRow)
+        row.heading = "Your hand"
+        row.active = True
+        await pilot.pause()
+        strip = row.render_lines(Region(0, 0, row.size.width, 1))[0]
+        styles = [seg.style for seg in strip if "Your hand" in seg.text]
+        return row._gambit_title, app.theme_variables["accent"], styles
+
+
+async def test_an_active_title_is_made_once_and_drawn_in_each_apps_accent():
+    """Active rows' titles are made once for every app (choice_row's ``_active_titles``) and
+    drawn in the accent of each app's own theme."""
+    dark, dark_accent, dark_styles = await _active_title("textual-dark")
+    nord, nord_accent, nord_styles = await _active_title("nord")
+    assert dark is nord  # (Content's == compares text only)
+    assert dark_accent.lower() != nord_accent.lower()
+    for styles, accent in ((dark_styles, dark_accent), (nord_styles, nord_accent)):
+        assert styles and styles[0].reverse and styles[0].bold
+        assert styles[0].color.triplet.hex.lower() == accent.lower()
