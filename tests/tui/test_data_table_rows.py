@@ -43,6 +43,19 @@ def lines(table: DataTable) -> list[list[tuple[str, object]]]:
     ]
 
 
+def drawn_lines(table: DataTable) -> list[int]:
+    """The lines ``table`` draws from now on (its ``render_line`` counted)."""
+    drawn: list[int] = []
+    render_line = table.render_line
+
+    def counted(y: int):
+        drawn.append(y)
+        return render_line(y)
+
+    table.render_line = counted  # type: ignore[method-assign]
+    return drawn
+
+
 def test_the_textual_internals_data_table_rows_reads_are_there():
     """An upgrade of Textual that renames what the module reads fails here."""
     assert DataTable.update_cell is data_table_rows.update_cell  # installed (conftest)
@@ -68,14 +81,7 @@ async def test_a_changed_cell_repaints_its_row_and_shows_what_a_new_table_would(
         table.move_cursor(row=3)
         await pilot.pause()
         lines(table)  # every cache warm
-        drawn: list[int] = []
-        render_line = table.render_line
-
-        def counted(y: int):
-            drawn.append(y)
-            return render_line(y)
-
-        table.render_line = counted  # type: ignore[method-assign]
+        drawn = drawn_lines(table)
         for (number, column), value in changes.items():
             table.update_cell(str(number), column, value)
         await pilot.pause()
@@ -129,16 +135,9 @@ async def test_the_lobby_list_changes_one_row_when_a_seat_is_taken(hub):
             lobby_table = watcher.screen.query_one("#tables", DataTable)
             await wait_for(pilot, lambda: lobby_table.row_count == 1)
             await pilot.pause(0.3)
-            drawn: list[int] = []
-            render_line = lobby_table.render_line
-
-            def counted(y: int):
-                drawn.append(y)
-                return render_line(y)
-
-            lobby_table.render_line = counted  # type: ignore[method-assign]
+            drawn = drawn_lines(lobby_table)
             hub.handle(session, {"t": "add_bot", "table": table_id, "seat": 1})
             await wait_for(pilot, lambda: drawn)
             await pilot.pause(0.3)
             assert drawn == [1]  # the table's row, under the header
-            assert "2/4" in "".join(segment.text for segment in render_line(1))
+            assert "2/4" in "".join(segment.text for segment in lobby_table.render_line(1))
