@@ -209,6 +209,18 @@ class SSHTerminal:
             os.close(self.master)
 
 
+def idle_goodbye(port: int, extra: list[str] | None = None) -> str:
+    """Connect, press nothing until the server hangs up (its exit status must be 1), and
+    return everything the terminal was sent."""
+    term = SSHTerminal(ssh_command(port, extra=extra))
+    try:
+        term.wait_for("hub name")
+        assert term.wait_exit(timeout=10) == 1
+        return term.output()
+    finally:
+        term.close()
+
+
 class ThreadServer:
     """An SSHHost on its own event loop in a background thread, with a file store."""
 

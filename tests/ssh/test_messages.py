@@ -22,7 +22,7 @@ from server.ssh import messages
 from tests.po_checks import assert_msgfmt_accepts
 
 from .conftest import needs_openssh
-from .harness import SSHTerminal, ThreadServer, key_fingerprint, ssh_command
+from .harness import SSHTerminal, ThreadServer, idle_goodbye, key_fingerprint, ssh_command
 from .standin import make_standin
 
 LANGS = ("uk", "de")
@@ -181,13 +181,8 @@ def test_the_idle_goodbye_says_minutes_or_under_a_minute_seconds():
 @needs_openssh
 def test_the_idle_goodbye_is_said_in_the_players_language(standin_server):
     server = standin_server(idle_timeout=1.0)
-    term = SSHTerminal(ssh_command(server.port, extra=set_env("uk_UA.UTF-8")))
-    try:
-        term.wait_for("hub name")
-        assert term.wait_exit(timeout=10) == 1
-        assert "розірвано: 1 с без жодного натискання клавіші" in term.output()
-    finally:
-        term.close()
+    said = idle_goodbye(server.port, extra=set_env("uk_UA.UTF-8"))
+    assert "розірвано: 1 с без жодного натискання клавіші" in said
 
 
 @needs_openssh
@@ -241,13 +236,8 @@ def german_standin(conn, term, identity, name):
 def test_once_an_app_has_run_the_goodbye_is_in_the_apps_language(standin_server):
     server = standin_server(idle_timeout=1.0)
     server.host.app_factory = german_standin
-    term = SSHTerminal(ssh_command(server.port, extra=set_env("uk_UA.UTF-8")))
-    try:
-        term.wait_for("hub name")
-        assert term.wait_exit(timeout=10) == 1
-        assert "Verbindung nach 1 s ohne Tastendruck getrennt." in term.output()
-    finally:
-        term.close()
+    said = idle_goodbye(server.port, extra=set_env("uk_UA.UTF-8"))
+    assert "Verbindung nach 1 s ohne Tastendruck getrennt." in said
 
 
 @needs_openssh
