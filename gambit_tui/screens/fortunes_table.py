@@ -42,6 +42,7 @@ from ..widgets.fortunes_hand import FortunesHand
 from ..widgets.fortunes_status import FortunesStatus, signed
 from ..widgets.fortunes_won import FortunesWon
 from ..widgets.hand_row import HandRow
+from ..widgets.panel_join import PanelJoin
 from ..widgets.prompt_bar import PromptBar
 from ..widgets.trick_view import trick_grid
 from .base import while_composed
@@ -69,9 +70,24 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
     FortunesTableScreen ChatPanel {
         height: 1fr;
     }
-    /* At 80x24 the won tricks (no bottom border: the hand's top border closes them) leave
-       the footer two rows, which the keys need in German and Ukrainian, and in English once
-       there is a last trick to show. */
+    /* At 80x24 there is no row for a border between the won tricks and the hand: they are
+       one box in two parts, the line between them (PanelJoin) carrying the hand's title. The
+       footer keeps two rows, which the keys need in German and Ukrainian, and in English
+       once there is a last trick to show. With the chat open, the hand has its own box. */
+    FortunesTableScreen FortunesWon {
+        border-bottom: none;
+    }
+    FortunesTableScreen FortunesHand {
+        border-top: none;
+        height: 3;
+    }
+    FortunesTableScreen.-chat PanelJoin {
+        display: none;
+    }
+    FortunesTableScreen.-chat FortunesHand {
+        border-top: round $primary 50%;
+        height: 4;
+    }
     FortunesTableScreen GambitFooter {
         max-height: 2;
     }
@@ -114,6 +130,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             yield FortunesStatus()
         yield FortunesWon()
         yield ChatPanel(id="chat", title=_("Table chat"), max_length=self.chat_max)
+        yield PanelJoin()
         yield FortunesHand(id="hand")
         yield PromptBar()
 
@@ -181,12 +198,14 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             self.notice(text)
 
     def _set_hand(self, view: dict[str, Any] | None) -> None:
+        hand = self.query_one(FortunesHand)
         self.show_hand(
-            self.query_one(FortunesHand),
+            hand,
             view,
             FORTUNES_FACES,
             lambda n: ngettext("Your hand: {n} card", "Your hand: {n} cards", n).format(n=n),
         )
+        self.query_one(PanelJoin).show_title_of(hand)
 
     def _set_prompt(self, view: dict[str, Any] | None) -> None:
         prompt = self.query_one(PromptBar)
