@@ -40,6 +40,8 @@ def version() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line: every subcommand and its options, each with help."""
+    from .demo import what_is_played
+
     parser = argparse.ArgumentParser(
         prog="gambit",
         description="Card games for friends in a terminal, served over SSH: Prophet's Gambit, "
@@ -50,8 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     demo = sub.add_parser(
         "demo",
-        help="watch bots play one deal of each game, narrated",
-        description="Bots play one game of each kind, narrated from a spectator's seat.",
+        help="watch bots play a whole game of each kind, narrated",
+        description="Bots play a whole game of each kind, narrated from a spectator's seat "
+        f"({what_is_played()}).",
         formatter_class=DefaultsShown,
     )
     demo.add_argument(
