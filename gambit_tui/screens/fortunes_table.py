@@ -19,6 +19,7 @@ from textual.screen import Screen
 from protocol.actions import Bid, Play, action_from_wire
 
 from ..autoplay import AutoPlay
+from ..cards import CardStyle
 from ..fortunes_text import (
     FORTUNES_FACES,
     TRICKS,
@@ -30,6 +31,7 @@ from ..fortunes_text import (
     disposition_mark,
     disposition_word,
     notices,
+    suit_legend,
     team_at,
     team_label,
 )
@@ -123,6 +125,8 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         self._readings_shown: set[tuple[Any, ...]] = set()
         #: The reading that came up by itself, and the deal it is of (see maybe_show_result).
         self._auto_reading: tuple[tuple[Any, ...], Screen] | None = None
+        #: The card style the suits' legend under the hand was made in.
+        self._legend_style: CardStyle | None = None
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -206,6 +210,10 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             lambda n: ngettext("Your hand: {n} card", "Your hand: {n} cards", n).format(n=n),
         )
         self.query_one(PanelJoin).show_title_of(hand)
+        style = self.gapp.card_style
+        if self._legend_style != style:  # (a new subtitle repaints the whole row: once)
+            self._legend_style = style
+            hand.border_subtitle = suit_legend(style)
 
     def _set_prompt(self, view: dict[str, Any] | None) -> None:
         prompt = self.query_one(PromptBar)

@@ -335,3 +335,26 @@ async def test_the_prophets_gambit_table_panel_shows_its_longest_values_whole(hu
         await walk.until(lambda: isinstance(app.screen, PGTableScreen))
         await walk.check("Prophet's Gambit, every row of the table panel")
     assert not walk.problems, "\n".join(walk.problems)
+
+
+@pytest.mark.parametrize("lang", WALKED)
+async def test_the_fortunes_deal_panel_shows_a_star_led_trick_whole(hub, lang):
+    """A trick led with a Star ("Star lead: fixed" beside the direction), the longest first
+    line of the deal panel: German cut it ("Sternstich: fe…")."""
+    from protocol.actions import Play
+
+    from .test_fortunes_table import stacked_state, table_message
+
+    state = stacked_state()
+    for seat, card in ((0, "W5"), (1, "*3"), (2, "C6"), (3, "P1"), (1, "*4")):
+        state.apply(seat, Play(card))  # South, holding only Stars, leads trick 2 with one
+    app = make_app(hub, term=TermInfo(lang=LOCALES[lang]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        walk = Walk(pilot)
+        await walk.until(lambda: isinstance(app.screen, WelcomeScreen))
+        await pilot.press("enter")
+        await walk.until(lambda: isinstance(app.screen, LobbyScreen))
+        app.receive(table_message(state, 2))
+        await walk.until(lambda: isinstance(app.screen, FortunesTableScreen))
+        await walk.check("Fortunes, a Star-led trick")
+    assert not walk.problems, "\n".join(walk.problems)

@@ -658,3 +658,39 @@ async def test_a_hand_of_19_bare_cards_is_not_offered_digits_it_does_not_show(hu
         assert hand.digit_keys() == "1–9, 0"  # 200 columns: one line, each card numbered
         if sum(c.enabled for c in hand.choices) > 1:
             assert "←→ or 1–9, 0 pick" in screen_text(app)
+
+
+async def test_the_suit_signs_and_the_reversed_winning_card_are_explained_on_the_table(hub):
+    """Issue 38: "9♣ 9 of Wands" (the faces borrow the French signs) and "inverted: winning
+    so far" (a word for what the screen does) left a new player guessing. The hand's bottom
+    border names each sign's suit; the compass's shows a reversed sample and says, in words,
+    that a card drawn so is the one winning the trick so far."""
+    from gambit_tui.cards import CardStyle
+    from gambit_tui.fortunes_text import suit_legend
+
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        state = stacked_state()
+        state.apply(0, Play("W5"))  # East leads a Wand: it wins the trick so far
+        app.receive(table_message(state, 2))
+        await wait_for(pilot, lambda: isinstance(app.screen, FortunesTableScreen))
+        table = app.screen
+        await wait_for(pilot, lambda: table.view is not None)
+        rows = screen_text(app).splitlines()
+        hand = table.query_one(FortunesHand).region
+        assert "♣ Wands · ♥ Cups · ♠ Swords · ♦ Pentacles" in rows[hand.bottom - 1], rows
+        compass = table.query_one(FortunesCompass)
+        bottom = rows[compass.region.bottom - 1]
+        assert "= the card winning the trick so far" in bottom and "inverted" not in bottom
+        # Just before the words, two blank cells in reverse video: the sample.
+        strip = app.screen._compositor.render_strips()[compass.region.bottom - 1]
+        cells = [(ch, seg.style) for seg in strip for ch in seg.text]
+        start = "".join(ch for ch, _ in cells).index("= the card")
+        assert [ch for ch, _ in cells[start - 3 : start]] == [" ", " ", " "]
+        assert all(style and style.reverse for _, style in cells[start - 3 : start - 1])
+        assert not (cells[start - 1][1] and cells[start - 1][1].reverse)
+        east = compass.seat_card(0)  # the card winning the trick, drawn as the sample says
+        assert east.plain == "5♣" and "reverse" in str(east.spans[-1].style)
+    ascii_legend = suit_legend(CardStyle(ascii=True)).plain
+    assert ascii_legend == "W Wands · C Cups · S Swords · P Pentacles"
