@@ -135,7 +135,7 @@ async def test_create_form_offers_every_option_of_every_game(hub):
             players = form.query_one("#players", Select)
             assert players.value in range(game["min_players"], game["max_players"] + 1)
         form.query_one("#game", Select).value = "prophet"
-        await pilot.pause()
+        await wait_for(pilot, lambda: bool(form.query("#opt-schedule SelectCurrent #label")))
         form.query_one("#opt-schedule", Select).value = "down_up"
         form.query_one("#opt-cap", Input).value = "3"
         form.query_one("#stake", Input).value = "25"

@@ -47,7 +47,9 @@ async def open_prophet_table(
     await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
     form = app.screen
     form.query_one("#game", Select).value = "prophet"
-    await pilot.pause()
+    # The game's options are made anew: wait until their drop-downs are whole (a loaded
+    # machine may take more than one pause), or setting one finds no label to update.
+    await wait_for(pilot, lambda: bool(form.query("#opt-schedule SelectCurrent #label")))
     form.query_one("#players", Select).value = players
     form.query_one("#opt-schedule", Select).value = schedule
     form.query_one("#opt-cap", Input).value = str(cap)
