@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.filter import LineFilter, Monochrome
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from protocol.codec import ProtocolError
@@ -192,6 +193,20 @@ class GambitApp(App[None]):
             self.send(message)
         if say is not None:
             self.notify(say, timeout=8)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A notice, always plain text: notices carry what players typed (a chat line, a
+        broadcast, the message of the day) and player text is never markup. (Textual reads
+        a notice as markup by default, and a screen's ``notify`` passes that on.)"""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def send(self, request: Request) -> bool:
         """Send one message; False (and a notice) if the server is gone."""
