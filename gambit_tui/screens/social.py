@@ -132,7 +132,8 @@ class SocialScreen(GambitScreen):
                 self.gapp.send(Friend("add", name=name))
 
         known = {f["name"] for f in self.gapp.model.friends or []}
-        self.app.push_screen(PickPlayerScreen(_("Add a friend"), known), add)
+        # Guests are not offered: they cannot keep friends (the hub says so to a typed name).
+        self.app.push_screen(PickPlayerScreen(_("Add a friend"), known, guests=False), add)
 
     def action_remove_friend(self) -> None:
         chosen = self._selected("friends")

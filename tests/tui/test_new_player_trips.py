@@ -1,0 +1,39 @@
+"""What a new player tripped over (issue 38): friends and guests, a taken name, leaving with
+Ctrl+Q, an invitation's notice."""
+
+from __future__ import annotations
+
+from gambit_tui.screens.pick_player import PickPlayerScreen
+from gambit_tui.screens.social import SocialScreen
+
+from .conftest import enter_lobby, make_app, screen_text, wait_for
+
+
+async def test_guests_are_not_offered_as_friends_and_a_typed_guest_is_told_why(hub):
+    """Item 5: the Add friend list offered "bob · online", a guest, and picking him said there
+    was no player called bob."""
+    ada = make_app(hub, name="Ada")
+    bob = make_app(hub, name="bob", identity=None)  # a guest
+    cleo = make_app(hub, name="Cleo", identity="SHA256:cleo")
+    async with (
+        ada.run_test(size=(80, 24), notifications=True) as ada_pilot,
+        bob.run_test(size=(80, 24)) as bob_pilot,
+        cleo.run_test(size=(80, 24)) as cleo_pilot,
+    ):
+        for pilot in (ada_pilot, bob_pilot, cleo_pilot):
+            await enter_lobby(pilot)
+        await ada_pilot.press("f")
+        await wait_for(ada_pilot, lambda: isinstance(ada.screen, SocialScreen))
+        await ada_pilot.press("a")
+        await wait_for(ada_pilot, lambda: "Cleo · online" in screen_text(ada))
+        assert isinstance(ada.screen, PickPlayerScreen)
+        assert "bob" not in screen_text(ada)
+        await ada_pilot.press(*"bob", "enter")
+        await wait_for(
+            ada_pilot,
+            lambda: (
+                "bob is a guest, and guests cannot keep friends."
+                in [n.message for n in ada._notifications]
+            ),
+        )
+        assert not any("no player" in n.message for n in ada._notifications)
