@@ -570,6 +570,33 @@ class GambitApp(App[None]):
 
     # --- app-wide actions ----------------------------------------------------------------------
 
+    def in_play(self) -> bool:
+        """Whether the player holds a seat in a game in play (a table's own screen asks
+        before such a seat is left: see ``TableScreen.action_leave``)."""
+        for table_id, message in self.model.views.items():
+            view = message.get("view")
+            if table_id > 0 and message.get("seat") is not None and view and not view.get("over"):
+                return True
+        return False
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q. In a game in play the player is asked first, as ``q`` at the table asks:
+        their seat waits for them a while, then a bot plays it with their chips at stake.
+        Ctrl+Q again on the question quits."""
+        from .screens.confirm import QuitQuestion
+
+        if not self.in_play() or isinstance(self.screen, QuitQuestion):
+            self.exit()
+            return
+        text = _(
+            "You are in a game. Your seat waits for you a while; then a bot plays it until "
+            "this game ends, and your chips stay at stake.\n\nQuit Gambit?"
+        )
+        self.push_screen(
+            QuitQuestion(_("Quit during a game"), text),
+            lambda yes: self.exit() if yes else None,
+        )
+
     def action_rules(self) -> None:
         from .screens.rules import RulesScreen
 

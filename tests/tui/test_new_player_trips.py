@@ -6,7 +6,7 @@ from __future__ import annotations
 from gambit_tui.screens.pick_player import PickPlayerScreen
 from gambit_tui.screens.social import SocialScreen
 
-from .conftest import enter_lobby, make_app, screen_text, wait_for
+from .conftest import enter_lobby, make_app, screen_text, start_pg_deal, wait_for
 
 
 async def test_guests_are_not_offered_as_friends_and_a_typed_guest_is_told_why(hub):
@@ -37,3 +37,32 @@ async def test_guests_are_not_offered_as_friends_and_a_typed_guest_is_told_why(h
             ),
         )
         assert not any("no player" in n.message for n in ada._notifications)
+
+
+async def test_ctrl_q_in_a_game_in_play_asks_as_q_does(hub):
+    """Item 6: ``q`` at a table in play asked ("Leave during a game"), Ctrl+Q quit at once."""
+    from gambit_tui.screens.confirm import QuitQuestion
+
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        table = await start_pg_deal(pilot)
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuitQuestion))
+        text = " ".join(screen_text(app).replace("│", " ").split())
+        assert "Quit during a game" in text and "a bot plays it" in text, text
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is table)
+        assert app.is_running
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: isinstance(app.screen, QuitQuestion))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not app.is_running)
+
+
+async def test_ctrl_q_out_of_a_game_quits_at_once(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: not app.is_running)
