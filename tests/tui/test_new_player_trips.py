@@ -66,3 +66,27 @@ async def test_ctrl_q_out_of_a_game_quits_at_once(hub):
         await enter_lobby(pilot)
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: not app.is_running)
+
+
+async def test_a_taken_name_is_refused_in_words_and_the_welcome_stays(hub):
+    """Item 9: "alice" (registered, online) typed on the welcome screen entered the lobby under
+    the old name with no word; now the welcome says why and waits for another name."""
+    from textual.widgets import Input
+
+    from gambit_tui.screens.lobby import LobbyScreen
+    from gambit_tui.screens.welcome import WelcomeScreen
+
+    alice = make_app(hub, name="Alice", identity="SHA256:alice")
+    new = make_app(hub, name="Newbie", identity="SHA256:new")
+    async with alice.run_test(size=(80, 24)) as alice_pilot, new.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(alice_pilot)
+        await wait_for(pilot, lambda: isinstance(new.screen, WelcomeScreen))
+        await pilot.press(*["backspace"] * 6, *"alice", "enter")
+        await wait_for(pilot, lambda: "Someone online is already called alice." in screen_text(new))
+        await pilot.pause(0.1)
+        assert isinstance(new.screen, WelcomeScreen) and new.model.name == "Newbie"
+        assert new.screen.focused is new.screen.query_one("#name", Input)
+        await pilot.press(*["backspace"] * 5, *"Alicia", "enter")
+        await wait_for(pilot, lambda: isinstance(new.screen, LobbyScreen))
+        assert new.model.name == "Alicia"
+        assert "already called" not in screen_text(new)
