@@ -159,11 +159,13 @@ class SocialScreen(GambitScreen):
         op = "accept" if accept else "decline"
         if kind == "r":
             self.gapp.model.forget_request(key)
+            self.gapp.withdraw_answered()
             self.gapp.send(Friend(op, name=key))
             self.refresh_view()
             return
         table = int(key)
         self.gapp.model.forget_invite(table)
+        self.gapp.withdraw_answered()
         if accept:
             self.gapp.dismissed.discard(table)
         self.gapp.send(Invite(op, table))

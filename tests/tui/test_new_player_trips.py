@@ -6,7 +6,14 @@ from __future__ import annotations
 from gambit_tui.screens.pick_player import PickPlayerScreen
 from gambit_tui.screens.social import SocialScreen
 
-from .conftest import enter_lobby, make_app, screen_text, start_pg_deal, wait_for
+from .conftest import (
+    enter_lobby,
+    make_app,
+    open_pg_table_with_bots,
+    screen_text,
+    start_pg_deal,
+    wait_for,
+)
 
 
 async def test_guests_are_not_offered_as_friends_and_a_typed_guest_is_told_why(hub):
@@ -90,3 +97,34 @@ async def test_a_taken_name_is_refused_in_words_and_the_welcome_stays(hub):
         await wait_for(pilot, lambda: isinstance(new.screen, LobbyScreen))
         assert new.model.name == "Alicia"
         assert "already called" not in screen_text(new)
+
+
+def notices(app) -> list[str]:
+    """The text of every notice up on the app's screen."""
+    return [str(toast.render()) for toast in app.screen.query("Toast")]
+
+
+async def test_an_invitation_notice_goes_once_the_invitation_is_accepted(hub):
+    """Item 12: the notice of an invitation stayed up (ten seconds) after it was accepted;
+    other notices stay up."""
+    from gambit_tui.screens.pg_table import PGTableScreen
+
+    ada = make_app(hub, name="Ada")
+    bob = make_app(hub, name="Bob", identity="SHA256:bob")
+    async with (
+        ada.run_test(size=(100, 30), notifications=True) as ada_pilot,
+        bob.run_test(size=(100, 30), notifications=True) as bob_pilot,
+    ):
+        await enter_lobby(ada_pilot)
+        await enter_lobby(bob_pilot)
+        await open_pg_table_with_bots(ada_pilot, bots=1, players=3)
+        bob.notify("Something else.", timeout=30)
+        await ada_pilot.press("i", *"Bob", "enter")
+        told = "Ada invites you to table 1: Ctrl+R to answer."
+        await wait_for(bob_pilot, lambda: told in notices(bob))
+        await bob_pilot.press("ctrl+r")
+        await wait_for(bob_pilot, lambda: "invites you to table 1" in screen_text(bob))
+        await bob_pilot.press("y")
+        await wait_for(bob_pilot, lambda: isinstance(bob.screen, PGTableScreen))
+        await bob_pilot.pause(0.1)
+        assert told not in notices(bob) and "Something else." in notices(bob)
