@@ -3,6 +3,10 @@ Ctrl+Q, an invitation's notice."""
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
 from gambit_tui.screens.pick_player import PickPlayerScreen
 from gambit_tui.screens.social import SocialScreen
 
@@ -128,3 +132,20 @@ async def test_an_invitation_notice_goes_once_the_invitation_is_accepted(hub):
         await wait_for(bob_pilot, lambda: isinstance(bob.screen, PGTableScreen))
         await bob_pilot.pause(0.1)
         assert told not in notices(bob) and "Something else." in notices(bob)
+
+
+@pytest.mark.parametrize("wait", [None, 0.0], ids=["at-once", "next-turn"])
+async def test_a_language_change_as_the_app_ends_is_no_crash(hub, wait):
+    """Item 11: a player who chose a language just before the server stopped had their app
+    crash (the lobby set up widgets its recompose had not made), and so read "Sorry: the
+    server could not run your session" instead of the stopping server's goodbye."""
+    from gambit_tui import events
+
+    app = make_app(hub, name="Gus", identity=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        app.broadcast(events.LookChanged)
+        if wait is not None:
+            await asyncio.sleep(wait)
+        app.exit()
+    assert app.return_code == 0
