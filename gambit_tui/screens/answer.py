@@ -30,8 +30,8 @@ class AnswerScreen(GambitModal):
 
     def compose_body(self) -> ComposeResult:
         with Vertical(classes="dialog", id="answer"):
-            yield Static(id="question")
-            yield Static(id="more")
+            yield Static(id="question", markup=False)  # it names a player: plain text
+            yield Static(id="more", markup=False)
 
     def on_mount(self) -> None:
         super().on_mount()

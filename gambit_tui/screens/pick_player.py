@@ -56,7 +56,7 @@ class PickPlayerScreen(GambitModal):
         with Vertical(classes="dialog", id="pick"):
             yield Label(_("Type a name, or pick a friend or a player online"))
             yield LineInput(id="name", max_length=24, compact=True)
-            yield OptionList(id="people")
+            yield OptionList(id="people", markup=False)  # names: plain text
 
     def on_mount(self) -> None:
         super().on_mount()

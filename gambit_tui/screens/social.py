@@ -48,8 +48,9 @@ class SocialScreen(GambitScreen):
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="lists"):
-            yield OptionList(id="friends")
-            yield OptionList(id="invites")
+            # Names are player text: never markup.
+            yield OptionList(id="friends", markup=False)
+            yield OptionList(id="invites", markup=False)
 
     def on_mount(self) -> None:
         # (Textual calls GambitScreen.on_mount too: handlers run for every class.)
