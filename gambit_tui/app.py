@@ -224,7 +224,10 @@ class GambitApp(App[None]):
         broadcast, the message of the day) and player text is never markup. (Textual reads
         a notice as markup by default, and a screen's ``notify`` passes that on.)"""
         seconds = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
-        self._notices.append(Notice(message, title, severity, time.monotonic() + seconds))
+        now = time.monotonic()
+        if len(self._notices) >= 16:  # a long chat at a table: forget the notices gone
+            self._notices = [n for n in self._notices if n.until > now]
+        self._notices.append(Notice(message, title, severity, now + seconds))
         super().notify(message, title=title, severity=severity, timeout=seconds, markup=False)
 
     def withdraw_notices(self, messages: set[str]) -> None:
