@@ -17,12 +17,15 @@ import gettext
 import logging
 import math
 import os
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.filter import LineFilter, Monochrome
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from protocol.codec import ProtocolError
@@ -50,6 +53,16 @@ CHECK_MESSAGES = bool(os.environ.get("GAMBIT_CHECK_MESSAGES"))
 
 #: Key pairs as a terminal without UTF-8 shows them (other keys: ascii_text.asciify).
 _ASCII_KEYS = {"←→": "<>", "↑↓": "^v"}
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A notice put up, and until when (``time.monotonic``) it stays."""
+
+    message: str
+    title: str
+    severity: SeverityLevel
+    until: float
 
 
 class GambitApp(App[None]):
@@ -120,6 +133,11 @@ class GambitApp(App[None]):
         self._table_screens: dict[int, Screen] = {}
         #: Friend requests already told in a notice (each is told once).
         self._told: set[str] = set()
+        #: The notices put up, newest last (see withdraw_notices).
+        self._notices: list[Notice] = []
+        #: The notice of each invitation ("invite", table) and friend request ("friend",
+        #: name), taken down once it is answered.
+        self._social_notices: dict[tuple[str, Any], str] = {}
         self.closed_reason: str | None = None
         #: Greys only, for a terminal without colour (see get_line_filters).
         self._monochrome = None if self.term.colour else Monochrome()
@@ -193,6 +211,53 @@ class GambitApp(App[None]):
         if say is not None:
             self.notify(say, timeout=8)
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A notice, always plain text: notices carry what players typed (a chat line, a
+        broadcast, the message of the day) and player text is never markup. (Textual reads
+        a notice as markup by default, and a screen's ``notify`` passes that on.)"""
+        seconds = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
+        now = time.monotonic()
+        if len(self._notices) >= 16:  # a long chat at a table: forget the notices gone
+            self._notices = [n for n in self._notices if n.until > now]
+        self._notices.append(Notice(message, title, severity, now + seconds))
+        super().notify(message, title=title, severity=severity, timeout=seconds, markup=False)
+
+    def withdraw_notices(self, messages: set[str]) -> None:
+        """Take down the notices saying ``messages`` (an invitation once answered); the
+        others stay up for the rest of their time. (Textual removes notices only all at
+        once: the others are put up again.)"""
+        now = time.monotonic()
+        live = [n for n in self._notices if n.until > now]
+        kept = [n for n in live if n.message not in messages]
+        self._notices = live
+        if len(kept) == len(live):
+            return
+        self._notices = []
+        self.clear_notifications()
+        for notice in kept:
+            self.notify(
+                notice.message,
+                title=notice.title,
+                severity=notice.severity,
+                timeout=notice.until - now,
+            )
+
+    def withdraw_answered(self) -> None:
+        """Take down the notice of each invitation or friend request no longer waiting."""
+        waiting = set(self.model.pending())
+        done = {text for key, text in self._social_notices.items() if key not in waiting}
+        if done:
+            self._social_notices = {k: t for k, t in self._social_notices.items() if k in waiting}
+            self.withdraw_notices(done)
+
     def send(self, request: Request) -> bool:
         """Send one message; False (and a notice) if the server is gone."""
         try:
@@ -249,6 +314,7 @@ class GambitApp(App[None]):
             self.broadcast(events.AdminReplied, message["op"])
         elif changed == "social":
             self._tell_social(message)
+            self.withdraw_answered()
             self.broadcast(events.SocialChanged)
             self.screen.refresh_bindings()  # Ctrl+R answers, while anything waits
         elif kind == "stand_in":
@@ -285,6 +351,7 @@ class GambitApp(App[None]):
             text = _("{name} invites you to table {table}: Ctrl+R to answer.").format(
                 name=message.get("from"), table=message.get("table")
             )
+            self._social_notices[("invite", message.get("table"))] = text
             self.notify(text, timeout=10)
             return
         if kind == "friend_request":
@@ -296,6 +363,7 @@ class GambitApp(App[None]):
         self._told.update(names)
         for name in names:
             text = _("{name} asks to be your friend: Ctrl+R to answer.").format(name=name)
+            self._social_notices[("friend", name)] = text
             self.notify(text, timeout=10)
 
     def action_answer(self) -> None:
@@ -554,6 +622,33 @@ class GambitApp(App[None]):
         self._adopt_you()
 
     # --- app-wide actions ----------------------------------------------------------------------
+
+    def in_play(self) -> bool:
+        """Whether the player holds a seat in a game in play (a table's own screen asks
+        before such a seat is left: see ``TableScreen.action_leave``)."""
+        for table_id, message in self.model.views.items():
+            view = message.get("view")
+            if table_id > 0 and message.get("seat") is not None and view and not view.get("over"):
+                return True
+        return False
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q. In a game in play the player is asked first, as ``q`` at the table asks:
+        their seat waits for them a while, then a bot plays it with their chips at stake.
+        Ctrl+Q again on the question quits."""
+        from .screens.confirm import QuitQuestion
+
+        if not self.in_play() or isinstance(self.screen, QuitQuestion):
+            self.exit()
+            return
+        text = _(
+            "You are in a game. Your seat waits for you a while; then a bot plays it until "
+            "this game ends, and your chips stay at stake.\n\nQuit Gambit?"
+        )
+        self.push_screen(
+            QuitQuestion(_("Quit during a game"), text),
+            lambda yes: self.exit() if yes else None,
+        )
 
     def action_rules(self) -> None:
         from .screens.rules import RulesScreen

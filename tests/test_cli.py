@@ -92,3 +92,28 @@ def test_serve_and_the_bare_hub_need_no_nats():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_serve_greets_the_operator_without_warnings(tmp_path):
+    """Issue 38: five ``CryptographyDeprecationWarning: DSA is deprecated`` lines (asyncssh
+    still names DSA types) came before ``gambit serve``'s banner."""
+    import signal
+
+    cmd = [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--workers", "0"]
+    cmd += ["--data-dir", str(tmp_path), "--log-file", str(tmp_path / "serve.log")]
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        banner = ""
+        assert proc.stdout is not None
+        for _ in range(200):
+            line = proc.stdout.readline()
+            banner += line
+            if not line or "Stop with Ctrl+C" in line:
+                break
+        assert "Stop with Ctrl+C" in banner, banner
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, errors = proc.communicate(timeout=30)
+    assert "Warning" not in errors and "DSA" not in errors, errors

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
@@ -102,8 +103,8 @@ class AdminScreen(GambitScreen):
             key = "" if row.get("guest") else str(row["id"]).removeprefix("SHA256:")[:12]
             idle = "" if row.get("idle") is None else f"{row['idle']}s"
             tables = ", ".join(str(t) for t in row.get("tables") or [])
-            table.add_row(
-                row["name"], row.get("address") or "", tables, idle, key, key=str(row["id"])
+            table.add_row(  # (a DataTable reads a str cell as markup; a name is player text)
+                Text(row["name"]), row.get("address") or "", tables, idle, key, key=str(row["id"])
             )
         if keep is not None and keep in table.rows:
             table.move_cursor(row=table.get_row_index(keep))

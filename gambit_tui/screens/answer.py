@@ -30,8 +30,8 @@ class AnswerScreen(GambitModal):
 
     def compose_body(self) -> ComposeResult:
         with Vertical(classes="dialog", id="answer"):
-            yield Static(id="question")
-            yield Static(id="more")
+            yield Static(id="question", markup=False)  # it names a player: plain text
+            yield Static(id="more", markup=False)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -85,9 +85,10 @@ class AnswerScreen(GambitModal):
                 self.gapp.dismissed.discard(key)
             op = "accept" if accept else "decline"
             self.gapp.send(Invite(op, key))
-            if accept:  # the table opens over whatever is open, once the hub seats us
-                self.dismiss()
-                return
+        self.gapp.withdraw_answered()  # its notice is done with
+        if kind == "invite" and accept:  # the table opens over all, once the hub seats us
+            self.dismiss()
+            return
         self.show_first()
 
     def action_later(self) -> None:

@@ -176,6 +176,11 @@ class GambitScreen(Screen):
 
     async def on_look_changed(self, event: events.LookChanged) -> None:
         await self.recompose()
+        if not self.is_attached:
+            # The app is ending (the server stopping just after the player chose a language):
+            # Textual recomposed nothing, or only took the widgets away, and setting them up
+            # again would crash the app and cost the player their goodbye.
+            return
         self.setup()
         self.refresh_status()
         self.refresh_view()

@@ -36,3 +36,7 @@ class ConfirmScreen(GambitModal):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class QuitQuestion(ConfirmScreen):
+    """Whether to quit during a game (Ctrl+Q; Ctrl+Q again on it quits)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -383,7 +384,7 @@ class CreateTableScreen(GambitModal):
             return
         target = self.query(f"#error-{widget_id}").results(Static) if widget_id else iter(())
         line = next(iter(target), None) or self.query_one("#error-general", Static)
-        line.update("✗ " + text)
+        line.update(Text("✗ " + text))  # may name a duplicate set: player text, not markup
         line.add_class("-shown")
         if widget_id and self.query(f"#{widget_id}"):
             field = self.query_one(f"#{widget_id}")

@@ -53,7 +53,7 @@ class GenericTableScreen(TableScreen, inherit_bindings=False):
 
     def compose_body(self) -> ComposeResult:
         yield Static(id="summary")
-        yield OptionList(id="legal")
+        yield OptionList(id="legal", markup=False)
         yield ChatPanel(id="chat", title=_("Table chat"), max_length=self.chat_max)
 
     @while_composed

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
@@ -100,14 +101,14 @@ class HistoryScreen(GambitScreen):
         board.text = "\n".join(self._board_lines(page, games))
         self.refresh_bindings()
 
-    def _row(self, game: dict[str, Any]) -> tuple[str, ...]:
+    def _row(self, game: dict[str, Any]) -> tuple[str | Text, ...]:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game["finished"]))
         names = [name or _("Bot") for name in game["players"]]
         place = "–" if game["place"] is None else f"{game['place']}/{len(names)}"
         return (
             game_title(game["game"]),
             when,
-            ", ".join(names),
+            Text(", ".join(names)),  # player text: a DataTable reads a str cell as markup
             place,
             _signed(game["chips"]),
             _signed(game["rating_change"]),

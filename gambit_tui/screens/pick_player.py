@@ -43,16 +43,20 @@ class PickPlayerScreen(GambitModal):
         Binding("down", "to_list", N_("Pick from the list"), key_display="↓"),
     ]
 
-    def __init__(self, title: str, leave_out: set[str] | None = None) -> None:
+    def __init__(
+        self, title: str, leave_out: set[str] | None = None, *, guests: bool = True
+    ) -> None:
         super().__init__()
         self._title = title
         self._leave_out = {n.casefold() for n in leave_out or set()}
+        #: Whether guests online are offered (not as friends: a guest cannot keep any).
+        self._guests = guests
 
     def compose_body(self) -> ComposeResult:
         with Vertical(classes="dialog", id="pick"):
             yield Label(_("Type a name, or pick a friend or a player online"))
             yield LineInput(id="name", max_length=24, compact=True)
-            yield OptionList(id="people")
+            yield OptionList(id="people", markup=False)  # names: plain text
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -77,7 +81,7 @@ class PickPlayerScreen(GambitModal):
         out += [
             (p["name"], _("online"))
             for p in model.players
-            if p["name"].casefold() not in friend_names
+            if p["name"].casefold() not in friend_names and (self._guests or not p.get("guest"))
         ]
         out += [(f["name"], _("friend, away")) for f in friends if not f["online"]]
         return [(n, what) for n, what in out if n.casefold() not in self._leave_out | {me}]

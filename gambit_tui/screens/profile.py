@@ -59,7 +59,7 @@ class ProfileScreen(GambitScreen):
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="body"):
-            yield OptionList(id="names")
+            yield OptionList(id="names", markup=False)  # names: plain text
             yield TextPanel(id="profile", wrap=True)
 
     def setup(self) -> None:

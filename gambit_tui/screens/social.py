@@ -48,8 +48,9 @@ class SocialScreen(GambitScreen):
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="lists"):
-            yield OptionList(id="friends")
-            yield OptionList(id="invites")
+            # Names are player text: never markup.
+            yield OptionList(id="friends", markup=False)
+            yield OptionList(id="invites", markup=False)
 
     def on_mount(self) -> None:
         # (Textual calls GambitScreen.on_mount too: handlers run for every class.)
@@ -132,7 +133,8 @@ class SocialScreen(GambitScreen):
                 self.gapp.send(Friend("add", name=name))
 
         known = {f["name"] for f in self.gapp.model.friends or []}
-        self.app.push_screen(PickPlayerScreen(_("Add a friend"), known), add)
+        # Guests are not offered: they cannot keep friends (the hub says so to a typed name).
+        self.app.push_screen(PickPlayerScreen(_("Add a friend"), known, guests=False), add)
 
     def action_remove_friend(self) -> None:
         chosen = self._selected("friends")
@@ -158,11 +160,13 @@ class SocialScreen(GambitScreen):
         op = "accept" if accept else "decline"
         if kind == "r":
             self.gapp.model.forget_request(key)
+            self.gapp.withdraw_answered()
             self.gapp.send(Friend(op, name=key))
             self.refresh_view()
             return
         table = int(key)
         self.gapp.model.forget_invite(table)
+        self.gapp.withdraw_answered()
         if accept:
             self.gapp.dismissed.discard(table)
         self.gapp.send(Invite(op, table))

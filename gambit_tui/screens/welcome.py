@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+import unicodedata
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,7 +13,9 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from protocol.requests import Profile
 
+from .. import events
 from ..i18n import LANGUAGES, N_, _
+from ..refusals import server_text
 from ..widgets.line_input import LineInput
 from .base import GambitScreen
 
@@ -41,6 +44,13 @@ class WelcomeScreen(GambitScreen):
     WelcomeScreen Label {
         margin-top: 1;
     }
+    WelcomeScreen #name-error {
+        color: $error;
+        display: none;
+    }
+    WelcomeScreen #name-error.-shown {
+        display: block;
+    }
     WelcomeScreen Button {
         margin-top: 1;
     }
@@ -64,6 +74,7 @@ class WelcomeScreen(GambitScreen):
                 yield Static(Text(motd), id="motd")
             yield Label(_("Your name"))
             yield LineInput(self.gapp.model.name, id="name", max_length=24, compact=True)
+            yield Static(id="name-error")
             yield Label(_("Language"))
             yield Select(
                 [(title, code) for code, title in LANGUAGES.items()],
@@ -73,6 +84,10 @@ class WelcomeScreen(GambitScreen):
                 compact=True,
             )
             yield Button(_("Enter the lobby"), id="go", compact=True, variant="primary")
+
+    #: The name sent and not yet answered: the form stays until the hub takes it (a name
+    #: can be refused: taken by someone online or registered to another key).
+    awaiting_name: str | None = None
 
     def setup(self) -> None:
         self.query_one("#welcome").border_title = _("Gambit")
@@ -97,6 +112,9 @@ class WelcomeScreen(GambitScreen):
             if self.is_attached:
                 self.call_after_refresh(self.action_enter_lobby)
             return
+        if self.awaiting_name is not None:
+            return  # the name sent is not answered yet
+        self.query_one("#name-error", Static).remove_class("-shown")
         name = self.query_one("#name", Input).value.strip()
         lang = self.query_one("#lang", Select).value
         message = Profile(
@@ -107,4 +125,32 @@ class WelcomeScreen(GambitScreen):
         )
         if message != Profile():
             self.gapp.send(message)
+        if message.name is not None:
+            self.awaiting_name = _folded(message.name)
+            return  # to the lobby once the hub takes the name (on_you_changed)
         self.app.switch_screen(LobbyScreen())
+
+    def on_you_changed(self, event: events.YouChanged) -> None:
+        super().on_you_changed(event)
+        if self.awaiting_name is not None and _folded(self.gapp.model.name) == self.awaiting_name:
+            from .lobby import LobbyScreen
+
+            self.awaiting_name = None
+            self.app.switch_screen(LobbyScreen())
+
+    def take_refusal(self, message: dict[str, Any]) -> bool:
+        """The hub refused the name (or the language sent with it): say why under the name,
+        and keep the form open to choose another."""
+        if self.awaiting_name is None or message.get("ref") != "profile":
+            return False
+        self.awaiting_name = None
+        line = self.query_one("#name-error", Static)
+        line.update(Text("✗ " + server_text(message, _("The server refused."))))
+        line.add_class("-shown")
+        self.query_one("#name", Input).focus()
+        return True
+
+
+def _folded(name: str) -> str:
+    """A name as the hub compares it (``clean_name``): NFC, spaces collapsed, any case."""
+    return " ".join(unicodedata.normalize("NFC", name).split()).casefold()

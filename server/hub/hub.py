@@ -459,6 +459,15 @@ class Hub:
         if invites:
             session.push({"t": "invites", "invites": [self.social.invite_info(i) for i in invites]})
 
+    def language_on(self, conn: Connection) -> str | None:
+        """The language of the player talking on ``conn`` (their choice, a guest's too; None
+        before their hello): what the SSH host says its goodbye in when their app could not
+        tell it (the key's stored language covers registered players only)."""
+        for session in self.sessions:
+            if session.conn is conn and session.player is not None:
+                return session.player.lang or None
+        return None
+
     def stored_language(self, identity: str | None) -> str | None:
         """The language stored with a player's key (None for a guest, a key never seen, or
         one whose player never had a language): what the SSH host needs to say a refusal in

@@ -174,6 +174,12 @@ class Social:
             if not name:
                 raise HubError("no_player", "Name the player.")
             other = self.store.name_owner(name)
+            if other is None and any(
+                p.guest and p.name.casefold() == name.casefold() for p in self.players.values()
+            ):
+                raise HubError(
+                    "guest", "{name} is a guest, and guests cannot keep friends.", name=name
+                )
             if other is None:
                 raise HubError("no_player", "There is no player called {name}.", name=name)
             if other == player.id:

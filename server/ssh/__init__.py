@@ -9,3 +9,10 @@ Modules: :mod:`.keys` (host key), :mod:`.door` (who may connect), :mod:`.host` (
 limits), :mod:`.session` (one PTY session), :mod:`.banner` (what the start tells the host),
 :mod:`.serve` (the ``gambit serve`` process).
 """
+
+import warnings
+
+# asyncssh still names cryptography's DSA types (and reads DSA keys): importing it made
+# cryptography warn five times, on the operator's terminal before ``gambit serve``'s banner.
+# The warning says nothing the operator can act on.
+warnings.filterwarnings("ignore", message="DSA is deprecated", module=r"asyncssh(\.|$)")

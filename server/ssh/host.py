@@ -54,6 +54,7 @@ from .messages import FULL, STOPPING, TOO_MANY_SESSIONS
 from .session import AppFactory, GameSession
 
 if TYPE_CHECKING:
+    from protocol.connection import Connection
     from server.hub import Hub
 
 log = logging.getLogger(__name__)
@@ -230,6 +231,18 @@ class SSHHost:
         if self._per_address[address] >= self.config.max_per_address:
             return TOO_MANY_SESSIONS, {}
         return None
+
+    def session_language(self, conn: Connection) -> str | None:
+        """The language the hub speaks to the player on its end ``conn`` of a session (None:
+        unknown, or a hub across a bus)."""
+        language_on = getattr(self.hub, "language_on", None)
+        if language_on is None:
+            return None
+        try:
+            return language_on(conn)
+        except Exception:  # the goodbye is still said (in the client's language or English)
+            log.exception("could not look up a session's language")
+            return None
 
     def stored_language(self, identity: str | None) -> str | None:
         """The language stored with ``identity``'s key, as far as the hub can tell at once

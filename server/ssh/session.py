@@ -231,6 +231,10 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
             log.exception("session from %s failed", self.address)
             message = SORRY
         finally:
+            if lang is None and self.hub_conn is not None:
+                # The app did not say (it failed, or is not the Gambit app): the hub knows the
+                # player's choice, a guest's too, until their connection closes below.
+                lang = self.host.session_language(self.hub_conn)
             if self._idle_handle is not None:
                 self._idle_handle.cancel()
             if client is not None:

@@ -72,6 +72,8 @@ class StandInApp(App[None]):
             hello["identity"] = self.identity
         if self.wished:
             hello["name"] = self.wished
+        if self.term.language:  # as the Gambit app says it: its client's locale's language
+            hello["lang"] = self.term.language
         await self.conn.send(hello)
         try:
             while True:

@@ -360,3 +360,29 @@ def test_a_duplicate_table_over_ssh(serve, players, keys):
     ed.settle()
     ed.press("\x1b[B" * index)  # down to its row: its details name the set
     ed.wait_for(rf"Table {number}, opened by Ed(?s:.*)duplicate set club-7, game 1")
+
+
+def test_ctrl_q_in_a_game_asks_first_over_ssh(serve, players):
+    """Issue 38, item 6: Ctrl+Q (a byte the terminal's flow control could take) reaches the
+    app over ssh, and during a game asks before quitting, as q at the table does."""
+    guest = Player(serve)
+    players.append(guest)
+    guest.enter_lobby()
+    guest.press("n")
+    guest.wait_for("New table")
+    guest.settle()
+    guest.press("\x13")  # ctrl+s: create
+    guest.wait_for(r"Table \d+ · stake")
+    for n in (2, 3, 4):
+        guest.press("b")
+        guest.wait_for(rf"Bot {n}")
+    guest.press("s")
+    guest.wait_for("The Bid")
+    guest.press("\x11")  # ctrl+q
+    guest.wait_for("Quit during a game")
+    guest.press("n")
+    guest.wait_for(lambda screen: "Quit during a game" not in screen and "The Bid" in screen)
+    guest.press("\x11")
+    guest.wait_for("Quit during a game")
+    guest.press("y")
+    assert guest.term.wait_exit() == 0

@@ -266,3 +266,59 @@ def test_an_app_on_a_worker_tells_the_host_its_language(tmp_path, client_key):
         term.close()
         if running:
             server.stop()
+
+
+@needs_openssh
+def test_a_guests_goodbye_is_in_the_language_they_chose(tmp_path):
+    """Issue 38, item 11: a keyless player who chose Ukrainian read the stopping server's
+    goodbye in English (a registered player's came in their stored language)."""
+    server = ThreadServer(tmp_path, None, app_workers=1).start()
+    running = True
+    term = SSHTerminal(ssh_command(server.port, "Gus"))  # no key, no locale sent
+    try:
+        term.wait_for("Welcome to Gambit", timeout=30)
+
+        def choose_ukrainian() -> None:
+            (player,) = server.hub.players.values()
+            assert player.guest
+            (session,) = player.sessions
+            server.hub.on_profile(session, Profile(lang="uk"))
+
+        server.sync(choose_ukrainian)
+        term.wait_for("Вітаємо в Gambit")
+        running = False
+        server.stop()
+        term.wait_exit()
+        assert "Сервер Gambit зупиняється." in term.output(), term.output()
+    finally:
+        term.close()
+        if running:
+            server.stop()
+
+
+@needs_openssh
+def test_a_guests_goodbye_is_in_their_language_when_their_app_cannot_tell(tmp_path):
+    """Issue 38, item 11: when the app does not say its language (here the stand-in, which
+    has none; the Gambit app when it fails), the goodbye followed the key's stored language,
+    so a registered player read their own and a guest read English. The hub knows a guest's
+    choice too."""
+    server = ThreadServer(tmp_path, make_standin).start()
+    running = True
+    term = SSHTerminal(ssh_command(server.port, "Gus"))  # no key, no locale sent
+    try:
+        term.wait_for("hub name=Gus guest=True")
+
+        def choose_ukrainian() -> None:
+            (player,) = server.hub.players.values()
+            (session,) = player.sessions
+            server.hub.on_profile(session, Profile(lang="uk"))
+
+        server.sync(choose_ukrainian)
+        running = False
+        server.stop()
+        term.wait_exit()
+        assert "Сервер Gambit зупиняється." in term.output(), term.output()[-300:]
+    finally:
+        term.close()
+        if running:
+            server.stop()
