@@ -98,7 +98,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
 
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
-        self.autoplay = AutoPlay(self, self._send_action)
+        self.autoplay = AutoPlay(self, self.autoplay_act)
         #: The number of tricks the player is about to bid.
         self.bid = FIRST_BID
         #: (deal, events seen): where the notices of new events start.
@@ -317,7 +317,8 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
 
         reading = FortunesReadingScreen(message)
         self._auto_reading = (key, reading)
-        self.app.push_screen(reading)
+        # (closed by the player: the game's end read; closed by itself, the table plays on)
+        self.app.push_screen(reading, lambda _: self.result_read() if key[0] == "over" else None)
 
     def next_deal_begun(self) -> bool:
         """Whether a deal after the one the reading that came up by itself is of has begun:
@@ -339,6 +340,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         self._auto_reading = None
         if self.app.screen is not reading:
             return  # closed already (or under a dialog the player opened on top of it)
+        self.quiet_keys()
         reading.dismiss()
         if key[0] == "over":
             self.notice(_("The next game has started."))

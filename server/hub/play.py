@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from protocol.actions import Action
 from protocol.event_log import Shared, TableMessage
-from protocol.requests import Act
+from protocol.requests import Act, ResultRead
 from server.bots import make_bot
 from server.engine import fairness, get_game
 from server.engine.base import Outcome
@@ -74,6 +74,8 @@ class Play:
         self._asked: dict[tuple[int, int], Any] = {}
         #: Seats whose strong bot is thinking in the pool now.
         self.thinking: set[tuple[int, int]] = set()
+        #: Tables between games → the players there who have closed the last game's result.
+        self.results_read: dict[int, set[str]] = {}
         self.bot_pool = BotPool(self.config.bot_workers, self.config.bot_think_ms)
 
     # --- accounts ---------------------------------------------------------------------------
@@ -106,6 +108,7 @@ class Play:
         if not waited and self.entropy.wait(table):
             return
         self.entropy.stop_waiting(table.id)
+        self.results_read.pop(table.id, None)
         self.duplicate.game_starts(table)  # seats turn, and who sees this game is noted
         deals.close(deal, [i for i, s in enumerate(table.seats) if s.player is not None])
         game = get_game(table.game)
@@ -144,6 +147,20 @@ class Play:
         if table.state is None or table.status != "playing":
             raise HubError("no_game", "No game is being played at this table.")
         self.apply_action(table, seat, message.action)
+
+    def on_result_read(self, session: Session, message: ResultRead) -> None:
+        """A player closed the last game's result: the next game starts once every player
+        at the table (here now) has, without waiting out the pause between games, which is
+        long enough to read the result (``between_games``)."""
+        player = need_player(session)
+        table = self.tables.get(message.table)
+        if table is None or table.status != "between" or table.seat_of(player.id) is None:
+            return  # (late, or not theirs: nothing to wait for)
+        read = self.results_read.setdefault(table.id, set())
+        read.add(player.id)
+        here = {s.player for s in table.seats if s.player is not None and s.player in self.players}
+        if here <= read:
+            self.hub.later(("next", table.id), 0.0, self.next_game, table.id)
 
     def apply_action(self, table: Table, seat: int, action: Action) -> None:
         """Check, store, apply, tell. Raises RulesError/HubError having changed nothing.
@@ -231,6 +248,7 @@ class Play:
             )
             self.duplicate.note_result(table, outcome, results)
             table.status = "between"
+            self.results_read.pop(table.id, None)
             table.games_played += 1
             # The next game's seed is drawn now, so its commitment shows before it is dealt.
             table.deal = None
@@ -319,6 +337,7 @@ class Play:
     def next_game(self, table_id: int) -> None:
         table = self.tables.get(table_id)
         if table is None or table.status != "between":
+            self.results_read.pop(table_id, None)
             return
         if self.hub.admin.restart_at is not None:
             # A restart is coming: no new deal; the table waits for it (its seats are kept).

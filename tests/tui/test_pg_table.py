@@ -9,8 +9,10 @@ from contextlib import asynccontextmanager
 
 from textual._context import active_app
 from textual.pilot import Pilot
+from textual.widgets import Select
 
 from gambit_tui.names import tarokka_card_name
+from gambit_tui.screens.create_table import CreateTableScreen
 from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.pg_table import PGTableScreen
 from gambit_tui.screens.welcome import WelcomeScreen
@@ -72,6 +74,9 @@ async def play_deal_by_keys(
                 waited.append(time.monotonic() - started)
             return seen
         ask = screen.ask if isinstance(screen, PGTableScreen) else None
+        if ask and screen.keys_quiet():  # (the last result just closed: keys wait a moment)
+            await pilot.pause(0.1)
+            continue
         if ask and (not seen or seen[-1] != repr(ask) + str(len(screen.view["events"]))):
             seen.append(repr(ask) + str(len(screen.view["events"])))
             key = "x" if (risk and ask["kind"] == "turn" and screen.view["high_deck"]) else None
@@ -116,9 +121,36 @@ async def test_a_whole_deal_by_keys_reaches_the_result(hub):
         await pilot.press("enter")
         await wait_for(pilot, lambda: not result_shown(app))
         assert app.screen is table
-        assert "The Reveal:" in screen_text(app)
+        # The only player at the table has read the result: the next deal need not wait.
+        await wait_for(pilot, lambda: table.info["games_played"] == 1 and table.ask is not None)
+        assert table.ask["kind"] == "bid" and not table.view["over"]
         # Chips moved: the status bar shows the balance after the deal.
         assert app.model.you["chips"] != 1000
+
+
+async def test_a_waiting_table_shows_the_stake_and_no_pot_before_the_deal(hub):
+    """Nobody has put in a chip before the deal: the waiting table shows the stake to come,
+    not a pot (a table of one waiting player said "Pot 40"); the deal's pot once dealt."""
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        app.screen.query_one("#players", Select).value = 3
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+        table = app.screen
+        center = table.query_one(pg_center.PGCenter)
+        stake = table.info["stake"]
+        assert stake > 0
+        text = screen_text(app)
+        assert re.search(rf"Stake\s+{stake}\b", text), text
+        assert "Pot" not in text
+        await pilot.press("b", "b")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: table.ask is not None)
+        assert center.message["view"] is not None
+        assert re.search(rf"Pot\s+{3 * stake}\b", screen_text(app))
 
 
 async def test_the_result_comes_up_a_moment_after_the_last_move(hub):
@@ -159,6 +191,35 @@ async def test_the_result_closes_by_itself_when_the_next_deal_begins(store):
             assert pot_line not in text
             assert "The Bid: choose a card to commit in secret." in text
             assert "⏎ Bid" in text
+    finally:
+        await hub.stop()
+
+
+async def test_an_enter_meant_for_the_result_does_not_play_in_the_next_deal(store):
+    """The result closes by itself as the next deal begins: an Enter pressed then was meant
+    to close it, and must not commit the player's first card to the new Bid (a tester's
+    Master went that way). A moment later Enter bids again."""
+    from gambit_tui.screens.table_base import KEYS_QUIET
+
+    hub = Hub(store, tui_config(between_games=2.0))
+    await hub.start()
+    try:
+        app = make_app(hub)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await enter_lobby(pilot)
+            table = await start_pg_deal(pilot)
+            await play_deal_by_keys(pilot)
+            assert table.result_open
+            await wait_for(pilot, lambda: table.ask is not None and table.ask["kind"] == "bid")
+            assert not table.result_open  # (closed by itself)
+            await pilot.press("enter")
+            await pilot.pause(0.3)
+            state = hub.tables[table.table_id].state
+            assert not state.is_over and 0 in state.pending()  # Ada has not bid
+            assert table.ask is not None and table.ask["kind"] == "bid"
+            await pilot.pause(KEYS_QUIET)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: table.ask is None or table.ask["kind"] != "bid")
     finally:
         await hub.stop()
 
