@@ -242,7 +242,7 @@ class Play:
                 state.params,
                 state.history,
                 outcome.to_wire(),
-                humans,
+                self.players_of_game(table),
                 deal=deal,
                 results=results,
             )
@@ -263,6 +263,18 @@ class Play:
             if pid in self.players:
                 self.players[pid].push({"t": "you", **self.hub.you(self.players[pid])})
         self.hub.later(("next", table.id), self.config.between_games, self.next_game, table.id)
+
+    def players_of_game(self, table: Table) -> list[str | None]:
+        """Whose game this was, seat by seat (None: a bot's): a player who left it to a
+        stand-in played it with their chips, and it is in their history too."""
+        players: list[str | None] = []
+        for index, seat in enumerate(table.seats):
+            away = seat.reserved
+            if seat.player is None and away is not None and index < len(table.accounts):
+                players.append(away if table.accounts[index] == f"player:{away}" else None)
+            else:
+                players.append(seat.player)
+        return players
 
     def note_stand_ins(self, table: Table, payouts: list[int]) -> None:
         """A bot that finished a game in an absent player's seat played with their chips:
