@@ -198,9 +198,12 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             return
         if view.get("over"):
             prompt.question = self._over_text(view)
-            prompt.hint = Text(
-                _("v shows the reading again. The next game starts soon."), style="dim"
+            again = (
+                _("v shows the reading again.")
+                if self.REPLAY  # (a replay shows what happened: no game comes next)
+                else _("v shows the reading again. The next game starts soon.")
             )
+            prompt.hint = Text(again, style="dim")
             return
         if ask:
             prompt.question = ask_text(ask, view, self.gapp.card_style)

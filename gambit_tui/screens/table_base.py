@@ -374,7 +374,9 @@ class TableScreen(GambitScreen):
 
     def soon_hint(self, soon: str) -> Text:
         """Under a finished game's prompt: the next game starts soon, and its deal is
-        committed already (``soon`` says which)."""
+        committed already (``soon`` says which). Nothing in a replay: no game comes next."""
+        if self.REPLAY:
+            return Text("", style="dim")
         text = deal_text(self.info.get("deal"), reason=True)
         if text:
             soon = _("{soon}: {deal}").format(soon=soon.rstrip("."), deal=text)

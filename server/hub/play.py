@@ -245,6 +245,7 @@ class Play:
                 self.players_of_game(table),
                 deal=deal,
                 results=results,
+                stake=table.stake,
             )
             self.duplicate.note_result(table, outcome, results)
             table.status = "between"
