@@ -34,6 +34,7 @@ from ..fortunes_text import (
     team_label,
 )
 from ..i18n import N_, _, ngettext
+from ..result_text import stand_in_move_text
 from ..sentences import fill
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.choice_row import ChoiceRow, digit_range
@@ -179,6 +180,9 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             mine=self.seat,
         ):
             self.notice(text)
+        for ev in evs[start:]:  # (no log at this table: a bot's move for a player is told)
+            if ev.get("e") == "stand_in":
+                self.notice(stand_in_move_text(ev, self.name_of(ev["seat"])))
 
     def _set_hand(self, view: dict[str, Any] | None) -> None:
         self.show_hand(

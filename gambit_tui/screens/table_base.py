@@ -22,7 +22,7 @@ from ..cards import CardStyle, DeckFaces
 from ..event_lines import EventLines
 from ..i18n import N_, _, ngettext
 from ..names import seat_name, status_label
-from ..result_text import result_text, result_title
+from ..result_text import result_text, result_title, stand_in_move_text
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.choice_row import ChoiceRow, pick_hint
 from ..widgets.hand_row import HandRow
@@ -346,7 +346,13 @@ class TableScreen(GambitScreen):
         """The log lines of ``evs`` (``make`` draws one event), each event drawn once."""
         names = tuple(seat_name(seat) for seat in self.info["seats"])
         context = (self.gapp.card_style, names, id(self.gapp.translations))
-        return self._event_lines.lines(evs, make, context)
+
+        def line(ev: dict[str, Any]) -> Text | None:
+            if ev.get("e") == "stand_in":  # (the hub's, in every game)
+                return Text(stand_in_move_text(ev, self.name_of(ev["seat"])), style="italic")
+            return make(ev)
+
+        return self._event_lines.lines(evs, line, context)
 
     def waiting_room_text(self) -> Text:
         """The prompt before a game starts: who we wait for, or that it may start."""

@@ -7,6 +7,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import pytest
 from textual._context import active_app
 from textual.pilot import Pilot
 from textual.widgets import Select
@@ -18,7 +19,9 @@ from gambit_tui.screens.pg_table import PGTableScreen
 from gambit_tui.screens.welcome import WelcomeScreen
 from gambit_tui.widgets import pg_center, pg_seats
 from gambit_tui.widgets.choice_row import ChoiceRow
+from gambit_tui.widgets.event_log import EventLog
 from gambit_tui.widgets.prompt_bar import PromptBar
+from protocol.term import TermInfo
 from server.hub import Hub
 
 from .conftest import (
@@ -220,6 +223,38 @@ async def test_an_enter_meant_for_the_result_does_not_play_in_the_next_deal(stor
             await pilot.pause(KEYS_QUIET)
             await pilot.press("enter")
             await wait_for(pilot, lambda: table.ask is None or table.ask["kind"] != "bid")
+    finally:
+        await hub.stop()
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "told"),
+    [
+        ("en", "Time ran out for Ada: a bot makes this move.", "A bot moved for you at table"),
+        (
+            "de",
+            "Die Zeit von Ada ist abgelaufen: Diesen Zug macht ein Bot.",
+            "Ein Bot hat an Tisch",
+        ),
+        ("uk", "Час гравця Ada вичерпано: цей хід робить бот.", "бот ходив за вас за столом"),
+    ],
+)
+async def test_a_bots_move_when_time_ran_out_is_said_to_be_the_bots(store, lang, line, told):
+    """Ada's time runs out on her Bid: the log says a bot made the move (it read as her own:
+    "Ada commits a card"), and once she acts again she is told a bot moved for her."""
+    hub = Hub(store, tui_config(turn_timer=1.0))
+    await hub.start()
+    try:
+        locale = {"en": "en_GB.UTF-8", "de": "de_DE.UTF-8", "uk": "uk_UA.UTF-8"}[lang]
+        app = make_app(hub, term=TermInfo(lang=locale))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await enter_lobby(pilot)
+            table = await start_pg_deal(pilot)
+            log = table.query_one("#log", EventLog)
+            await wait_for(pilot, lambda: any(row.plain == line for row in log.lines))
+            await wait_for(pilot, lambda: table.ask is not None)
+            await pilot.press(ANSWER[table.ask["kind"]])
+            await wait_for(pilot, lambda: any(told in text for text in app.stand_in_notices))
     finally:
         await hub.stop()
 
