@@ -184,9 +184,9 @@ class Play:
                 )
 
     def on_result_read(self, session: Session, message: ResultRead) -> None:
-        """A player closed the last game's result: the next game starts once every player
-        at the table (here now) has, without waiting out the pause between games, which is
-        long enough to read the result (``between_games``)."""
+        """A player closed the last game's result: the next game starts soon after every
+        player at the table (here now) has (``after_results_read``), without waiting out the
+        pause between games, which is long enough to read the result (``between_games``)."""
         player = need_player(session)
         table = self.tables.get(message.table)
         if table is None or table.status != "between" or table.seat_of(player.id) is None:
@@ -195,7 +195,12 @@ class Play:
         read.add(player.id)
         here = {s.player for s in table.seats if s.player is not None and s.player in self.players}
         if here <= read:
-            self.hub.later(("next", table.id), 0.0, self.next_game, table.id)
+            key = ("next", table.id)
+            timer = self.hub.timers.get(key)
+            loop = asyncio.get_running_loop()
+            soon = self.config.after_results_read
+            if timer is None or timer.when() - loop.time() > soon:  # (never later than due)
+                self.hub.later(key, soon, self.next_game, table.id)
 
     def apply_action(self, table: Table, seat: int, action: Action) -> None:
         """Check, store, apply, tell. Raises RulesError/HubError having changed nothing.

@@ -47,7 +47,11 @@ async def test_the_next_deal_waits_for_the_result_to_be_read(store):
         assert next_deal_in(hub, table) >= 8.0
         assert hub.tables[table].status == "between"
         await bob.send("result_read", table=table)
-        # everyone here has read it: the next deal starts at once
+        await bob.send("ping", n=1)
+        await bob.expect("pong")
+        # everyone here has read it: the next deal starts after a glance at the table
+        due = next_deal_in(hub, table)
+        assert due is None or due <= hub.config.after_results_read
         started = await ada.until(
             lambda m: (
                 m["t"] == "table"
