@@ -326,6 +326,11 @@ class GambitApp(App[None]):
         elif kind == "error" and message.get("ref") == "entropy":
             # The app's own automatic answer came too late or too early: nothing to tell.
             log.info("entropy refused: %s", message.get("message"))
+        elif kind == "notice" and message.get("code") == "stood_in":
+            # A bot moved in the player's seat while they were away or out of time.
+            text = server_text(message)
+            self.stand_in_notices.append(text)
+            self.notify(text, timeout=12, markup=False)
         elif kind == "notice" and message.get("code") == "reconnecting":
             # Said by the SSH gateway while a standby hub takes over (server/bus/gateway.py).
             self.notify(_("Reconnecting to the tables…"), timeout=10)

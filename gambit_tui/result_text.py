@@ -243,3 +243,11 @@ def stand_in_text(games: int, chips: int) -> str:
     else:
         result = _("it neither won nor lost chips.")
     return f"{played} {result}"
+
+
+def stand_in_move_text(event: dict[str, Any], name: str) -> str:
+    """The log's line before a move a bot made in a player's seat (the hub's ``stand_in``
+    event): the move that follows is not the player's own."""
+    if event.get("why") == "time":
+        return _("Time ran out for {name}: a bot makes this move.").format(name=name)
+    return _("{name} is away: a bot makes this move.").format(name=name)

@@ -116,6 +116,7 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
     "add_bot": {"table": TABLE, "seat": SEAT, "kind": _str(16, required=False, choices=BOT_KINDS)},
     "remove_bot": {"table": TABLE, "seat": SEAT},
     "start": {"table": TABLE},
+    "result_read": {"table": TABLE},
     "act": {"table": TABLE, "action": Field((dict,), max_len=8)},
     "chat": {
         "channel": _str(8, choices=("lobby", "table")),

@@ -129,6 +129,15 @@ class Start(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class ResultRead(Request):
+    """The player closed the result of the table's last game: once every player there has,
+    the next game need not wait out the pause between games."""
+
+    TYPE: ClassVar[str] = "result_read"
+    table: int
+
+
+@dataclass(frozen=True, slots=True)
 class Act(Request):
     """An action at a table: the action is a typed value (``protocol.actions``)."""
 
@@ -262,6 +271,7 @@ REQUESTS: dict[str, type[Request]] = {
         AddBot,
         RemoveBot,
         Start,
+        ResultRead,
         Act,
         Chat,
         Friend,

@@ -130,7 +130,7 @@ class CreateTableScreen(GambitModal):
                     ),
                 )
                 yield from self._row(
-                    _("Stake (chips each deal)"),
+                    _("Stake (chips each game)"),
                     LineInput("10", id="stake", type="integer", compact=True),
                 )
                 yield from self._row(

@@ -36,6 +36,7 @@ from ..fortunes_text import (
     team_label,
 )
 from ..i18n import N_, _, ngettext
+from ..result_text import stand_in_move_text
 from ..sentences import fill
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.choice_row import ChoiceRow, digit_range
@@ -116,7 +117,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
 
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
-        self.autoplay = AutoPlay(self, self._send_action)
+        self.autoplay = AutoPlay(self, self.autoplay_act)
         #: The number of tricks the player is about to bid.
         self.bid = FIRST_BID
         #: (deal, events seen): where the notices of new events start.
@@ -200,6 +201,9 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             mine=self.seat,
         ):
             self.notice(text)
+        for ev in evs[start:]:  # (no log at this table: a bot's move for a player is told)
+            if ev.get("e") == "stand_in":
+                self.notice(stand_in_move_text(ev, self.name_of(ev["seat"])))
 
     def _set_hand(self, view: dict[str, Any] | None) -> None:
         hand = self.query_one(FortunesHand)
@@ -225,9 +229,12 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             return
         if view.get("over"):
             prompt.question = self._over_text(view)
-            prompt.hint = Text(
-                _("v shows the reading again. The next game starts soon."), style="dim"
+            again = (
+                _("v shows the reading again.")
+                if self.REPLAY  # (a replay shows what happened: no game comes next)
+                else _("v shows the reading again. The next game starts soon.")
             )
+            prompt.hint = Text(again, style="dim")
             return
         if ask:
             prompt.question = ask_text(ask, view, self.gapp.card_style)
@@ -344,7 +351,8 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
 
         reading = FortunesReadingScreen(message)
         self._auto_reading = (key, reading)
-        self.app.push_screen(reading)
+        # (closed by the player: the game's end read; closed by itself, the table plays on)
+        self.app.push_screen(reading, lambda _: self.result_read() if key[0] == "over" else None)
 
     def next_deal_begun(self) -> bool:
         """Whether a deal after the one the reading that came up by itself is of has begun:
@@ -366,6 +374,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         self._auto_reading = None
         if self.app.screen is not reading:
             return  # closed already (or under a dialog the player opened on top of it)
+        self.quiet_keys()
         reading.dismiss()
         if key[0] == "over":
             self.notice(_("The next game has started."))

@@ -124,6 +124,8 @@ class OpenHands(TextPanel):
 class ReplayMixin:
     """What turns a game's table screen into its replay (listed before the table screen)."""
 
+    REPLAY = True
+
     def __init__(self, game_id: int, seat: int | None = None) -> None:
         super().__init__(-game_id)  # type: ignore[call-arg]
         self.game_id = game_id

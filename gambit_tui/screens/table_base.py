@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Hashable
 from functools import partial
 from typing import Any, ClassVar
@@ -13,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 
 from protocol.actions import Action, Play
-from protocol.requests import Act, AddBot, Chat, Invite, Leave, RemoveBot, Start
+from protocol.requests import Act, AddBot, Chat, Invite, Leave, RemoveBot, ResultRead, Start
 
 from .. import events
 from ..autoplay import AutoPlay
@@ -21,7 +22,7 @@ from ..cards import CardStyle, DeckFaces
 from ..event_lines import EventLines
 from ..i18n import N_, _, ngettext
 from ..names import seat_name, status_label
-from ..result_text import result_text, result_title
+from ..result_text import result_text, result_title, stand_in_move_text
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.choice_row import ChoiceRow, pick_hint
 from ..widgets.hand_row import HandRow
@@ -36,6 +37,11 @@ from .base import GambitScreen, while_composed
 #: of every other table waited behind them (``bench/ssh_load.py``'s slowest actions).
 RESULT_DELAY = (0.6, 1.0)
 _result_delay = random.Random()
+
+#: For this many seconds after a result closes by itself (the next deal began), keys do not
+#: act at the table: a key pressed to close the result must not play the new deal's first
+#: card (a player who pressed Enter as the result went committed a card to the next Bid).
+KEYS_QUIET = 1.0
 
 #: Keys of every table screen. A subclass lists them after its own keys (and does not inherit
 #: bindings): a subclass's binding for a key would otherwise replace these ("s" both starts the
@@ -110,6 +116,8 @@ class TableScreen(GambitScreen):
     AUTO_FOCUS = ""
     #: The widget holding the player's hand (a :class:`HandRow`), for :meth:`legal_play`.
     HAND: ClassVar[type[HandRow]] = HandRow
+    #: A finished game's replay: it shows what happened, and nothing comes after its end.
+    REPLAY: ClassVar[bool] = False
 
     def __init__(self, table_id: int) -> None:
         super().__init__()
@@ -129,6 +137,8 @@ class TableScreen(GambitScreen):
         self.notices: list[str] = []
         #: The decision (:meth:`_decision_key`) an action was sent for: one per decision.
         self._acted_on: tuple[Any, ...] | None = None
+        #: Until this ``time.monotonic()`` keys do not act (see :data:`KEYS_QUIET`).
+        self._quiet_until = 0.0
         #: Plays the player's forced moves, at tables that offer it.
         self.autoplay: AutoPlay | None = None
         #: The last card hint: the row's choices it was made for, what else it read, the hint.
@@ -260,10 +270,13 @@ class TableScreen(GambitScreen):
         action = Play(card)
         return action if action.to_wire() in view.get("legal", []) else None
 
-    def _send_action(self, action: Action) -> None:
-        """Send ``action`` if it is legal now, at most once per decision."""
+    def _send_action(self, action: Action, *, by_key: bool = True) -> None:
+        """Send ``action`` if it is legal now, at most once per decision; ``by_key`` (the
+        player's key, not :class:`AutoPlay`): not just after a result closed by itself."""
         view = self.view
         if view is None or action.to_wire() not in view.get("legal", []):
+            return
+        if by_key and self.keys_quiet():
             return
         marker = self._decision_key()
         if self._acted_on == marker:
@@ -272,6 +285,18 @@ class TableScreen(GambitScreen):
         if self.autoplay is not None:
             self.autoplay.cancel()
         self.gapp.send(Act(self.table_id, action))
+
+    def keys_quiet(self) -> bool:
+        """Whether a key now is one meant for a result that has just closed by itself."""
+        return time.monotonic() < self._quiet_until
+
+    def quiet_keys(self) -> None:
+        """A result closes by itself: keys pressed for it do not act on what replaces it."""
+        self._quiet_until = time.monotonic() + KEYS_QUIET
+
+    def autoplay_act(self, action: Action) -> None:
+        """What :class:`AutoPlay` plays for the player (never held back like a key)."""
+        self._send_action(action, by_key=False)
 
     def on_refused(self, event: events.Refused) -> None:
         if event.ref == "act":
@@ -321,7 +346,13 @@ class TableScreen(GambitScreen):
         """The log lines of ``evs`` (``make`` draws one event), each event drawn once."""
         names = tuple(seat_name(seat) for seat in self.info["seats"])
         context = (self.gapp.card_style, names, id(self.gapp.translations))
-        return self._event_lines.lines(evs, make, context)
+
+        def line(ev: dict[str, Any]) -> Text | None:
+            if ev.get("e") == "stand_in":  # (the hub's, in every game)
+                return Text(stand_in_move_text(ev, self.name_of(ev["seat"])), style="italic")
+            return make(ev)
+
+        return self._event_lines.lines(evs, line, context)
 
     def waiting_room_text(self) -> Text:
         """The prompt before a game starts: who we wait for, or that it may start."""
@@ -349,7 +380,9 @@ class TableScreen(GambitScreen):
 
     def soon_hint(self, soon: str) -> Text:
         """Under a finished game's prompt: the next game starts soon, and its deal is
-        committed already (``soon`` says which)."""
+        committed already (``soon`` says which). Nothing in a replay: no game comes next."""
+        if self.REPLAY:
+            return Text("", style="dim")
         text = deal_text(self.info.get("deal"), reason=True)
         if text:
             soon = _("{soon}: {deal}").format(soon=soon.rstrip("."), deal=text)
@@ -539,7 +572,8 @@ class TableScreen(GambitScreen):
         if self._open_result is None:
             return
         was_open = self.result_open
-        self.action_close_result()
+        self.quiet_keys()  # (open, or about to open: a key may be on its way for it)
+        self.close_result()
         if was_open:
             self.notice(self.next_deal_notice())
 
@@ -569,6 +603,25 @@ class TableScreen(GambitScreen):
         return panel is not None and panel.is_open
 
     def action_close_result(self) -> None:
+        """The player closed the result: the hub may deal the next game once everyone at the
+        table has (``result_read``), rather than wait out the pause between games."""
+        was_open = self.result_open
+        self.close_result()
+        self.result_read(was_open)
+
+    def result_read(self, was_open: bool = True) -> None:
+        """Tell the hub this seated player has read the last game's result (not of a
+        replay's: no game comes after it)."""
+        if (
+            was_open
+            and not self.REPLAY
+            and self.seat is not None
+            and self.info.get("status") == "between"
+        ):
+            self.gapp.send(ResultRead(self.table_id))
+
+    def close_result(self) -> None:
+        """Close the result panel (by the player's key, or by itself)."""
         self._open_result = None
         if self._result_panel is not None:
             self._result_panel.close()

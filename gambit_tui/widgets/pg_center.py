@@ -112,8 +112,9 @@ class PGCenter(TablePanel):
         style = self.style
         pot = info.get("stake", 0) * info.get("players", 0)
         if not view:
+            # No pot before the deal: nobody has put in a chip yet (each seat pays the stake
+            # as the game is dealt).
             grid.append((_("Stake"), str(info.get("stake", 0))))
-            grid.append((_("Pot"), str(pot)))
             return grid
         if view.get("killed"):
             focus = card_text(view["killed"], style)

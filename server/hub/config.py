@@ -21,8 +21,13 @@ class HubConfig:
     bot_workers: int = 1
     #: The bot that plays for a player who is away or whose turn timer ran out.
     standin_bot: str = "strong"
-    #: Pause after a game ends before the next deal starts.
-    between_games: float = 5.0
+    #: Pause after a game ends before the next deal starts: the apps show its result about a
+    #: second after the last move, and it stays up at least 8 s to be read, unless every
+    #: player at the table has closed it sooner (``result_read``: the next deal starts then).
+    between_games: float = 9.0
+    #: ... and once every player there has closed it, the next deal starts after this pause,
+    #: a glance at the table as the game ended (its log, the seats) before it is dealt anew.
+    after_results_read: float = 2.0
     #: Chat rate limit: a burst of this many messages, refilled at this many per second.
     chat_burst: int = 5
     chat_per_second: float = 0.5

@@ -334,6 +334,7 @@ class Hub:
             "add_bot": seating.on_add_bot,
             "remove_bot": seating.on_remove_bot,
             "start": seating.on_start,
+            "result_read": self.play.on_result_read,
             "chat": social.on_chat,
             "ignore": social.on_ignore,
             "report": social.on_report,

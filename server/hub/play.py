@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from protocol.actions import Action
 from protocol.event_log import Shared, TableMessage
-from protocol.requests import Act
+from protocol.requests import Act, ResultRead
 from server.bots import make_bot
 from server.engine import fairness, get_game
 from server.engine.base import Outcome
@@ -74,6 +74,11 @@ class Play:
         self._asked: dict[tuple[int, int], Any] = {}
         #: Seats whose strong bot is thinking in the pool now.
         self.thinking: set[tuple[int, int]] = set()
+        #: (table id, player) → moves a stand-in made in their seat since they last acted
+        #: there (their time ran out, or they were away): told when they are back.
+        self.stood_in: dict[tuple[int, str], int] = {}
+        #: Tables between games → the players there who have closed the last game's result.
+        self.results_read: dict[int, set[str]] = {}
         self.bot_pool = BotPool(self.config.bot_workers, self.config.bot_think_ms)
 
     # --- accounts ---------------------------------------------------------------------------
@@ -106,6 +111,7 @@ class Play:
         if not waited and self.entropy.wait(table):
             return
         self.entropy.stop_waiting(table.id)
+        self.results_read.pop(table.id, None)
         self.duplicate.game_starts(table)  # seats turn, and who sees this game is noted
         deals.close(deal, [i for i, s in enumerate(table.seats) if s.player is not None])
         game = get_game(table.game)
@@ -144,6 +150,57 @@ class Play:
         if table.state is None or table.status != "playing":
             raise HubError("no_game", "No game is being played at this table.")
         self.apply_action(table, seat, message.action)
+        self.tell_stood_in(table.id, player.id)
+
+    def stand_in_moves(self, table: Table, index: int, why: str | None) -> None:
+        """A stand-in is about to move in a human's seat (``why``: ``"time"``, their turn
+        timer ran out, or ``"away"``, they are not connected; None: a bot's own seat). The
+        table's log says so before the move, which would otherwise read as the player's own,
+        and the player is told when they are back (:meth:`tell_stood_in`)."""
+        pid = table.seats[index].player
+        if why is None or pid is None or table.state is None:
+            return
+        # (a line of the log only: the game's record and its replay hold the moves alone)
+        table.state.events.append({"e": "stand_in", "seat": index, "why": why})
+        key = (table.id, pid)
+        self.stood_in[key] = self.stood_in.get(key, 0) + 1
+
+    def tell_stood_in(self, table_id: int, pid: str) -> None:
+        """Tell a player who is back (acting again, or connected again) that a stand-in made
+        moves for them at this table meanwhile."""
+        if self.stood_in.pop((table_id, pid), 0):
+            player = self.players.get(pid)
+            if player is not None:
+                player.push(
+                    {
+                        "t": "notice",
+                        "code": "stood_in",
+                        **said(
+                            "A bot moved for you at table {table} while you were away or out "
+                            "of time: the table's log shows its moves.",
+                            table=table_id,
+                        ),
+                    }
+                )
+
+    def on_result_read(self, session: Session, message: ResultRead) -> None:
+        """A player closed the last game's result: the next game starts soon after every
+        player at the table (here now) has (``after_results_read``), without waiting out the
+        pause between games, which is long enough to read the result (``between_games``)."""
+        player = need_player(session)
+        table = self.tables.get(message.table)
+        if table is None or table.status != "between" or table.seat_of(player.id) is None:
+            return  # (late, or not theirs: nothing to wait for)
+        read = self.results_read.setdefault(table.id, set())
+        read.add(player.id)
+        here = {s.player for s in table.seats if s.player is not None and s.player in self.players}
+        if here <= read:
+            key = ("next", table.id)
+            timer = self.hub.timers.get(key)
+            loop = asyncio.get_running_loop()
+            soon = self.config.after_results_read
+            if timer is None or timer.when() - loop.time() > soon:  # (never later than due)
+                self.hub.later(key, soon, self.next_game, table.id)
 
     def apply_action(self, table: Table, seat: int, action: Action) -> None:
         """Check, store, apply, tell. Raises RulesError/HubError having changed nothing.
@@ -225,12 +282,14 @@ class Play:
                 state.params,
                 state.history,
                 outcome.to_wire(),
-                humans,
+                self.players_of_game(table),
                 deal=deal,
                 results=results,
+                stake=table.stake,
             )
             self.duplicate.note_result(table, outcome, results)
             table.status = "between"
+            self.results_read.pop(table.id, None)
             table.games_played += 1
             # The next game's seed is drawn now, so its commitment shows before it is dealt.
             table.deal = None
@@ -245,6 +304,18 @@ class Play:
             if pid in self.players:
                 self.players[pid].push({"t": "you", **self.hub.you(self.players[pid])})
         self.hub.later(("next", table.id), self.config.between_games, self.next_game, table.id)
+
+    def players_of_game(self, table: Table) -> list[str | None]:
+        """Whose game this was, seat by seat (None: a bot's): a player who left it to a
+        stand-in played it with their chips, and it is in their history too."""
+        players: list[str | None] = []
+        for index, seat in enumerate(table.seats):
+            away = seat.reserved
+            if seat.player is None and away is not None and index < len(table.accounts):
+                players.append(away if table.accounts[index] == f"player:{away}" else None)
+            else:
+                players.append(seat.player)
+        return players
 
     def note_stand_ins(self, table: Table, payouts: list[int]) -> None:
         """A bot that finished a game in an absent player's seat played with their chips:
@@ -319,6 +390,7 @@ class Play:
     def next_game(self, table_id: int) -> None:
         table = self.tables.get(table_id)
         if table is None or table.status != "between":
+            self.results_read.pop(table_id, None)
             return
         if self.hub.admin.restart_at is not None:
             # A restart is coming: no new deal; the table waits for it (its seats are kept).
@@ -549,6 +621,8 @@ class Play:
                 continue
             seat = table.seats[index]
             human_here = seat.player is not None and seat.player in self.players
+            # Why a stand-in moves for a human in their seat (a bot's own seat: None).
+            why = "time" if human_here else ("away" if seat.player is not None else None)
             if human_here:
                 deadline = self.deadlines.get((table.id, index))
                 if deadline is None or deadline > now + 0.001:
@@ -559,18 +633,22 @@ class Play:
                 kind = seat.bot or self.config.standin_bot
             seed = f"{table.id}:{index}:{len(state.history)}"
             if kind in SLOW_KINDS:
-                self.think_off_loop(table, index, kind, seed)
+                self.think_off_loop(table, index, kind, seed, why)
                 return
             bot = make_bot(table.game, kind, seed=seed)
             action = self.affordable(table, index, bot.choose(state.view(index)))
+            self.stand_in_moves(table, index, why)
             self.apply_action(table, index, action)
             break  # one action per tick: the table sees every move
         else:
             self.arm(table)
 
-    def think_off_loop(self, table: Table, index: int, kind: str, seed: str) -> None:
+    def think_off_loop(
+        self, table: Table, index: int, kind: str, seed: str, why: str | None = None
+    ) -> None:
         """A strong bot's move: its search runs in the bot pool, and the answer is applied
-        only if the table is still at the same move (a player may have acted, or left)."""
+        only if the table is still at the same move (a player may have acted, or left);
+        ``why``: see :meth:`stand_in_moves`."""
         key = (table.id, index)
         if key in self.thinking:
             return
@@ -599,7 +677,9 @@ class Play:
                     self.arm(table)
                 return
             try:
-                self.apply_action(table, index, self.affordable(table, index, action))
+                action = self.affordable(table, index, action)
+                self.stand_in_moves(table, index, why)
+                self.apply_action(table, index, action)
             except Exception:
                 log.exception("a %s bot's move was refused", kind)
                 self.arm(table)
@@ -640,6 +720,7 @@ class Play:
         if index is None:
             return
         table.seats[index] = Seat(bot=self.config.standin_bot, reserved=player_id)
+        self.stood_in.pop((table.id, player_id), None)  # (``stand_in`` tells them, on joining)
         self.seating.after_seat_change(table)
         self.guests.guest_left(player_id)  # a guest cannot come back for the seat
 
@@ -655,6 +736,7 @@ class Play:
         for table in self.tables.holding(pid):
             self.hub.cancel(("grace", table.id, pid))
             self.table_changed(table)
+            self.tell_stood_in(table.id, pid)
 
     # --- recovery ---------------------------------------------------------------------------
 

@@ -137,7 +137,9 @@ class Replays:
             "title": record["title"],
             "players": players,
             "options": record["params"]["options"],
-            "stake": 0,
+            # (the pot and each seat's chips follow from it; 0 for a game recorded before
+            # stakes were kept)
+            "stake": record.get("stake") or 0,
             "status": "between" if over else "playing",
             "dealer": record["params"]["dealer"],
             "games_played": 1 if over else 0,

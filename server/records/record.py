@@ -64,6 +64,9 @@ def from_game(row: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
             "actions": row["history"],
             "outcome": row["outcome"],
             "deal": row.get("deal"),
+            # Chips each seat put in the pot per unit of ``outcome.contributions`` (None:
+            # recorded before stakes were kept).
+            "stake": row.get("stake"),
         }
     )
 

@@ -184,6 +184,10 @@ CREATE TABLE friend_requests (
 CREATE INDEX friend_requests_receiver ON friend_requests (receiver, created);
 """
 
+V7 = """
+ALTER TABLE games ADD COLUMN stake BIGINT;
+"""
+
 
 def _run(script: str, **params: object) -> Callable[[PgConnection], None]:
     def apply(conn: PgConnection) -> None:
@@ -206,6 +210,7 @@ MIGRATIONS: list[Callable[[PgConnection], None]] = [
     _run(V4),
     _run(V5),
     _run(V6),
+    _run(V7),
 ]
 assert len(MIGRATIONS) == len(schema.MIGRATIONS), "a migration is missing for PostgreSQL"
 

@@ -206,6 +206,12 @@ CREATE TABLE friend_requests (
 CREATE INDEX friend_requests_receiver ON friend_requests (receiver, created);
 """
 
+#: Version 7: each finished game keeps its stake (chips each seat put in the pot per stake:
+#: ``outcome.contributions``), so its replay shows the pot and every seat's chips (NULL before).
+V7_SCHEMA = """
+ALTER TABLE games ADD COLUMN stake INTEGER;
+"""
+
 EMPTY_MAP = msgpack.packb({}, use_bin_type=True)
 SKELETON_VERSION_KEY = "skeleton_version"
 
@@ -263,6 +269,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _run(V4_SCHEMA),
     _run(V5_SCHEMA),
     _run(V6_SCHEMA),
+    _run(V7_SCHEMA),
 ]
 
 #: The version this code writes.

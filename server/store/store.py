@@ -841,20 +841,22 @@ class Store(ModerationStore):
         *,
         deal: Mapping[str, Any] | None = None,
         results: list[Mapping[str, Any]] | None = None,
+        stake: int | None = None,
     ) -> int:
         """Keep a finished game for good; return its id.
 
         ``params`` + ``history`` replay it exactly (``game.replay``); ``players[seat]`` is who
         sat there (None for a bot). ``deal`` is the deal's commitment and revealed seed
         (``server.hub.deals.revealed``); ``results[seat]`` its ``place``, ``chips`` and
-        ``rating_change``, kept for the players' histories.
+        ``rating_change``, kept for the players' histories; ``stake`` the table's stake (the
+        pot and each seat's chips follow from it and the outcome, bots' too).
         """
         results = list(results or [])
         with self.transaction():
             cur = self._conn.execute(
                 "INSERT INTO games "
-                "(table_id, game, params, history, outcome, players, finished, deal) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "(table_id, game, params, history, outcome, players, finished, deal, stake) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     table_id,
                     params.get("game"),
@@ -864,6 +866,7 @@ class Store(ModerationStore):
                     packb(list(players)),
                     self._clock(),
                     packb(dict(deal)) if deal is not None else None,
+                    stake,
                 ),
             )
             game_id = cur.fetchone()[0]
@@ -891,7 +894,8 @@ class Store(ModerationStore):
             return game_id
 
     _GAME_COLS = (
-        "g.id, g.table_id, g.game, g.params, g.history, g.outcome, g.players, g.finished, g.deal"
+        "g.id, g.table_id, g.game, g.params, g.history, g.outcome, g.players, g.finished, g.deal, "
+        "g.stake"
     )
 
     @staticmethod
@@ -906,11 +910,12 @@ class Store(ModerationStore):
             "players": _unpack(row[6]),
             "finished": row[7],
             "deal": _unpack(row[8]),
+            "stake": row[9],
         }
 
     def game(self, game_id: int) -> dict[str, Any] | None:
         """A finished game: ``{"id", "table_id", "game", "params", "history", "outcome",
-        "players", "finished", "deal"}`` plus ``"results"`` (seat → place, chips and rating
+        "players", "finished", "deal", "stake"}`` plus ``"results"`` (seat → place, chips and rating
         change of each human seat), or None if there is no such game."""
         row = self._conn.execute(
             f"SELECT {self._GAME_COLS} FROM games g WHERE g.id = ?", (game_id,)
@@ -943,11 +948,11 @@ class Store(ModerationStore):
         )
         return [
             {
-                **self._game_dict(row[:9]),
-                "seat": row[9],
-                "place": row[10],
-                "chips": row[11],
-                "rating_change": row[12],
+                **self._game_dict(row[:10]),
+                "seat": row[10],
+                "place": row[11],
+                "chips": row[12],
+                "rating_change": row[13],
             }
             for row in rows
         ]

@@ -7,6 +7,7 @@ def fast_config(**overrides) -> HubConfig:
     values = dict(
         bot_delay=0.0,
         between_games=0.05,
+        after_results_read=0.05,
         grace=0.5,
         turn_timer=0.0,
         # Stand-ins are strong bots: a short search, in a thread (no process to start).

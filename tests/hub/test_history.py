@@ -3,6 +3,8 @@ filtered, and the best rated players per game."""
 
 from __future__ import annotations
 
+import asyncio
+
 from server.engine.base import Outcome
 from server.hub import history
 
@@ -74,3 +76,36 @@ async def test_a_public_profile_shows_ratings_games_and_best_results_never_a_key
     assert err["code"] == "no_player" and "Zed" in err["message"]
     await ada.close()
     await bob.close()
+
+
+async def test_a_game_a_stand_in_finished_is_in_the_players_history(hub, store):
+    """Ada leaves mid-game: a bot finishes it with her chips. It is her game all the same,
+    in her list of games, with what it won or lost for her."""
+    ada = await connect(hub)
+    await ada.hello("Ada", identity="SHA256:ada")
+    await ada.send("create_table", game="prophets_gambit", players=3, stake=10)
+    table = (await ada.expect("table"))["table"]
+    for seat in (1, 2):
+        await ada.send("add_bot", table=table, seat=seat)
+    await ada.until(
+        lambda m: m["t"] == "table" and all(s["bot"] or s["name"] for s in m["info"]["seats"])
+    )
+    await ada.send("start", table=table)
+    await ada.until(lambda m: m["t"] == "table" and m["view"] is not None)
+    await ada.send("leave", table=table)
+    await ada.expect("left", table=table)
+    for _ in range(500):  # the stand-in and the bots play it out (no bot delay here)
+        if store.count_games_of("SHA256:ada", None):
+            break
+        await asyncio.sleep(0.02)
+    await ada.send("history")
+    page = await ada.expect("history")
+    assert page["total"] == 1
+    (entry,) = page["games"]
+    assert entry["game"] == "prophets_gambit" and entry["seat"] == 0
+    assert entry["players"] == ["Ada", None, None]
+    record = store.game(entry["id"])
+    outcome = Outcome(**record["outcome"])
+    assert entry["chips"] == outcome.payouts(10)[0] - 10
+    assert entry["rating_change"] is None  # a bot played it: her rating stays
+    await ada.close()

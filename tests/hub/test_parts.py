@@ -16,7 +16,7 @@ OWNERS = {
     "history": {"history", "leaderboard", "player"},
     "replays": {"record", "replay"},
     "entropy": {"entropy"},
-    "play": {"act"},
+    "play": {"act", "result_read"},
 }
 
 

@@ -364,11 +364,13 @@ def played(tmp_path_factory):
         ada.settle()
         ada.press("s")
         play_to_the_result([ada, bo])
-        # The next game starts 5 s after the result: read everything before it does.
-        for player in (ada, bo):
-            close_result(player)
+        # The next game starts 2 s after the last of them closes the result (9 s after the
+        # game at the latest): Ada reads the game's end and its score sheet while Bo still
+        # has the result open, then Bo closes it and reads his table at once.
+        close_result(ada)
         ada.press("t")
         ada.sheet = ada.wait_for(r"Score sheet(?s:.*)Total\s+\d+\s+\d+\s+\d+")
+        close_result(bo)
         yield {"Ada": ada, "Bo": bo}
     finally:
         ada.close()

@@ -115,6 +115,13 @@ def check_kept_hand_and_hint(
     return checks
 
 
+def keep_results_up(hub: Hub) -> None:
+    """The hub takes no player's ``result_read``, as if another player were still reading
+    the result: the finished game stays on show after the test's player closes it (else the
+    next game is dealt at once; see ``server/hub/play.py``)."""
+    hub.handlers["result_read"] = lambda session, message: None
+
+
 def make_app(
     hub: Hub,
     name: str = "Ada",

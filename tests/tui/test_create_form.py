@@ -89,9 +89,9 @@ async def test_the_focused_field_stands_out_in_every_theme(hub):
                 assert reversed_labels(app) == ["Game"], theme
                 await pilot.press("tab", "tab")
                 await pilot.pause()
-                assert reversed_labels(app) == ["Stake (chips each deal)"], theme
+                assert reversed_labels(app) == ["Stake (chips each game)"], theme
                 text = screen_text(app)
-                assert "Stake (chips each deal): type a number from 0 to 1000000" in text
+                assert "Stake (chips each game): type a number from 0 to 1000000" in text
                 await pilot.press("tab", "tab", "tab", "tab", "tab", "tab")
                 await pilot.pause()
                 assert app.focused.id == "create"

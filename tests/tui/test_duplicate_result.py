@@ -12,7 +12,7 @@ from gambit_tui.widgets.prompt_bar import PromptBar
 from protocol.term import TermInfo
 from tests.hub.harness import connect, play_to_end
 
-from .conftest import enter_lobby, make_app, result_shown, screen_text, wait_for
+from .conftest import enter_lobby, keep_results_up, make_app, result_shown, screen_text, wait_for
 from .fit import cuts
 from .test_fit import LOCALES
 from .test_pg_table import play_deal_by_keys
@@ -87,6 +87,7 @@ async def test_the_table_says_whose_cards_you_hold_and_the_hub_refuses_them_twic
     finished game where they move next; having played game 1, a new table of the set (game 1
     again) is refused, in the player's language."""
     await _bob_plays_the_set_first(hub)
+    keep_results_up(hub)  # (the finished game stays on show)
     app = make_app(hub, term=TermInfo(lang=LOCALES[lang]))
     holds, moves, refused = SEATS[lang]
     async with app.run_test(size=(80, 24)) as pilot:

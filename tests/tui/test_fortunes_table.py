@@ -24,7 +24,7 @@ from gambit_tui.widgets.fortunes_status import FortunesStatus
 from gambit_tui.widgets.fortunes_won import FortunesWon
 from protocol.actions import Bid, Play, Raise, Stay
 
-from .conftest import enter_lobby, make_app, screen_text, wait_for
+from .conftest import enter_lobby, keep_results_up, make_app, screen_text, wait_for
 
 
 async def open_fortunes_table(pilot, **options: Any) -> FortunesTableScreen:
@@ -186,6 +186,7 @@ async def play_until(pilot, table: FortunesTableScreen, done, record: Record) ->
 async def test_a_whole_deal_by_keys_shows_compass_direction_stars_tricks_and_reading(
     hub, footer_checked
 ):
+    keep_results_up(hub)  # (the finished game stays on show)
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)

@@ -7,16 +7,21 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
+import pytest
 from textual._context import active_app
 from textual.pilot import Pilot
+from textual.widgets import Select
 
 from gambit_tui.names import tarokka_card_name
+from gambit_tui.screens.create_table import CreateTableScreen
 from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.pg_table import PGTableScreen
 from gambit_tui.screens.welcome import WelcomeScreen
 from gambit_tui.widgets import pg_center, pg_seats
 from gambit_tui.widgets.choice_row import ChoiceRow
+from gambit_tui.widgets.event_log import EventLog
 from gambit_tui.widgets.prompt_bar import PromptBar
+from protocol.term import TermInfo
 from server.hub import Hub
 
 from .conftest import (
@@ -77,6 +82,9 @@ async def play_deal_by_keys(
                 waited.append(time.monotonic() - started)
             return seen
         ask = screen.ask if isinstance(screen, PGTableScreen) else None
+        if ask and screen.keys_quiet():  # (the last result just closed: keys wait a moment)
+            await pilot.pause(0.1)
+            continue
         if ask and (not seen or seen[-1] != repr(ask) + str(len(screen.view["events"]))):
             seen.append(repr(ask) + str(len(screen.view["events"])))
             key = "x" if (risk and ask["kind"] == "turn" and screen.view["high_deck"]) else None
@@ -123,9 +131,36 @@ async def test_a_whole_deal_by_keys_reaches_the_result(hub):
         await pilot.press("enter")
         await wait_for(pilot, lambda: not result_shown(app))
         assert app.screen is table
-        assert "The Reveal:" in screen_text(app)
+        # The only player at the table has read the result: the next deal need not wait.
+        await wait_for(pilot, lambda: table.info["games_played"] == 1 and table.ask is not None)
+        assert table.ask["kind"] == "bid" and not table.view["over"]
         # Chips moved: the status bar shows the balance after the deal.
         assert app.model.you["chips"] != 1000
+
+
+async def test_a_waiting_table_shows_the_stake_and_no_pot_before_the_deal(hub):
+    """Nobody has put in a chip before the deal: the waiting table shows the stake to come,
+    not a pot (a table of one waiting player said "Pot 40"); the deal's pot once dealt."""
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        app.screen.query_one("#players", Select).value = 3
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+        table = app.screen
+        center = table.query_one(pg_center.PGCenter)
+        stake = table.info["stake"]
+        assert stake > 0
+        text = screen_text(app)
+        assert re.search(rf"Stake\s+{stake}\b", text), text
+        assert "Pot" not in text
+        await pilot.press("b", "b")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: table.ask is not None)
+        assert center.message["view"] is not None
+        assert re.search(rf"Pot\s+{3 * stake}\b", screen_text(app))
 
 
 async def test_the_result_comes_up_a_moment_after_the_last_move(hub):
@@ -166,6 +201,67 @@ async def test_the_result_closes_by_itself_when_the_next_deal_begins(store):
             assert pot_line not in text
             assert "The Bid: choose a card to commit in secret." in text
             assert "⏎ Bid" in text
+    finally:
+        await hub.stop()
+
+
+async def test_an_enter_meant_for_the_result_does_not_play_in_the_next_deal(store):
+    """The result closes by itself as the next deal begins: an Enter pressed then was meant
+    to close it, and must not commit the player's first card to the new Bid (a tester's
+    Master went that way). A moment later Enter bids again."""
+    from gambit_tui.screens.table_base import KEYS_QUIET
+
+    hub = Hub(store, tui_config(between_games=2.0))
+    await hub.start()
+    try:
+        app = make_app(hub)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await enter_lobby(pilot)
+            table = await start_pg_deal(pilot)
+            await play_deal_by_keys(pilot)
+            assert table.result_open
+            await wait_for(pilot, lambda: table.ask is not None and table.ask["kind"] == "bid")
+            assert not table.result_open  # (closed by itself)
+            await pilot.press("enter")
+            await pilot.pause(0.3)
+            state = hub.tables[table.table_id].state
+            assert not state.is_over and 0 in state.pending()  # Ada has not bid
+            assert table.ask is not None and table.ask["kind"] == "bid"
+            await pilot.pause(KEYS_QUIET)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: table.ask is None or table.ask["kind"] != "bid")
+    finally:
+        await hub.stop()
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "told"),
+    [
+        ("en", "Time ran out for Ada: a bot makes this move.", "A bot moved for you at table"),
+        (
+            "de",
+            "Die Zeit von Ada ist abgelaufen: Diesen Zug macht ein Bot.",
+            "Ein Bot hat an Tisch",
+        ),
+        ("uk", "Час гравця Ada вичерпано: цей хід робить бот.", "бот ходив за вас за столом"),
+    ],
+)
+async def test_a_bots_move_when_time_ran_out_is_said_to_be_the_bots(store, lang, line, told):
+    """Ada's time runs out on her Bid: the log says a bot made the move (it read as her own:
+    "Ada commits a card"), and once she acts again she is told a bot moved for her."""
+    hub = Hub(store, tui_config(turn_timer=1.0))
+    await hub.start()
+    try:
+        locale = {"en": "en_GB.UTF-8", "de": "de_DE.UTF-8", "uk": "uk_UA.UTF-8"}[lang]
+        app = make_app(hub, term=TermInfo(lang=locale))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await enter_lobby(pilot)
+            table = await start_pg_deal(pilot)
+            log = table.query_one("#log", EventLog)
+            await wait_for(pilot, lambda: any(row.plain == line for row in log.lines))
+            await wait_for(pilot, lambda: table.ask is not None)
+            await pilot.press(ANSWER[table.ask["kind"]])
+            await wait_for(pilot, lambda: any(told in text for text in app.stand_in_notices))
     finally:
         await hub.stop()
 

@@ -29,6 +29,7 @@ from protocol.term import TermInfo
 from .conftest import (
     check_kept_hand_and_hint,
     enter_lobby,
+    keep_results_up,
     make_app,
     result_shown,
     screen_text,
@@ -102,6 +103,7 @@ async def test_a_whole_prophet_game_by_keys(hub, footer_checked, monkeypatch):
     kept = check_kept_hand_and_hint(
         monkeypatch, ProphetTableScreen, lambda t: t.query_one(HandRow), again
     )
+    keep_results_up(hub)  # (the finished game stays on show)
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)

@@ -4,10 +4,13 @@ a chosen speed; the verdict on its deal in words."""
 
 from __future__ import annotations
 
+import re
+
 from gambit_tui.cards import FRENCH_FACES
 from gambit_tui.screens.history import HistoryScreen
 from gambit_tui.screens.prophet_table import ProphetTableScreen
-from gambit_tui.screens.replay import ProphetReplayScreen, VerdictScreen
+from gambit_tui.screens.replay import PGReplayScreen, ProphetReplayScreen, VerdictScreen
+from server.engine.base import Outcome
 from tests.hub.harness import connect, play_to_end
 
 from .conftest import enter_lobby, make_app, screen_text, wait_for
@@ -101,3 +104,52 @@ async def test_open_a_finished_game_from_history_and_step_through_it(hub, store)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
         assert -stored["id"] not in app.model.views
+
+
+async def test_a_replay_shows_the_pot_and_chips_as_played_and_nothing_to_come(hub, store):
+    """A Prophet's Gambit game for a stake of 10 at a table of three, replayed to its end: the
+    Reveal names the pot of 30 and each seat's chips as they moved (a replay once said "the
+    pot of 0 chips", +0 on every row, "Pot 0"), and says nothing of a next deal."""
+    ada = await connect(hub)
+    await ada.hello("Ada", identity="SHA256:ada")
+    await ada.send("create_table", game="prophets_gambit", players=3, stake=10)
+    table = (await ada.expect("table"))["table"]
+    for seat in (1, 2):
+        await ada.send("add_bot", table=table, seat=seat)
+    await ada.until(
+        lambda m: m["t"] == "table" and all(s["bot"] or s["name"] for s in m["info"]["seats"])
+    )
+    await ada.send("start", table=table)
+    await play_to_end({0: ada}, table)
+    await ada.send("leave", table=table)
+    await ada.close()
+    (game,) = store.games_of("SHA256:ada", 5)
+    stored = store.game(game["id"])
+    outcome = Outcome(**stored["outcome"])
+    paid = outcome.payouts(10)
+    winner = stored["outcome"]["winners"][0]
+    app = make_app(hub)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await wait_for(pilot, lambda: "page 1 of 1" in screen_text(app))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, PGReplayScreen))
+        replay = app.screen
+        await wait_for(pilot, lambda: replay.message is not None and replay.record is not None)
+        await pilot.press("end")
+        await wait_for(pilot, lambda: replay.step == len(stored["history"]))
+        await wait_for(pilot, lambda: replay.result_open)
+        text = screen_text(app)
+        assert f"{replay.name_of(winner)} wins the pot of 30 chips." in text, text
+        for seat in range(3):
+            name = replay.name_of(seat)
+            place = outcome.ranking.index(seat) + 1
+            row = re.search(rf"\b{place}  {re.escape(name)}\b.*? ([+-]\d+) ", text)
+            assert row is not None and int(row.group(1)) == paid[seat] - 10, text
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not replay.result_open)
+        text = screen_text(app)
+        assert re.search(r"Pot\s+30\b", text), text
+        assert "soon" not in text and "next deal" not in text.lower()

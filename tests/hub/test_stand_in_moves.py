@@ -1,0 +1,80 @@
+"""A move a bot makes in a player's seat (their time ran out, or they are away) is said to be
+the bot's in the table's log, for everyone there, and the player is told when they are back."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+from server.hub import Hub
+
+from .conftest import fast_config
+from .harness import connect
+
+
+async def pg_table_watched(hub: Hub):
+    """Ada at a Prophet's Gambit table with two bots, Eve watching it, the game started."""
+    ada, eve = await connect(hub), await connect(hub)
+    await ada.hello("Ada", identity="SHA256:ada")
+    await eve.hello("Eve", identity="SHA256:eve")
+    await ada.send("create_table", game="prophets_gambit", players=3, stake=10)
+    table = (await ada.expect("table"))["table"]
+    for seat in (1, 2):
+        await ada.send("add_bot", table=table, seat=seat)
+    await ada.until(lambda m: m["t"] == "table" and m["info"]["seats"][2]["bot"])
+    await eve.send("spectate", table=table)
+    await eve.expect("table", table=table)
+    await ada.send("start", table=table)
+    return ada, eve, table
+
+
+def stood_in(message: dict, why: str) -> bool:
+    """Whether the view's log says a bot moved for seat 0 (``why``), the move following."""
+    events = (message.get("view") or {}).get("events") or []
+    for ev, after in itertools.pairwise(events):
+        if ev == {"e": "stand_in", "seat": 0, "why": why}:
+            return after.get("seat") == 0
+    return False
+
+
+async def test_a_move_made_when_time_ran_out_is_the_bots_and_the_player_is_told(store):
+    hub = Hub(store, fast_config(turn_timer=1.0, between_games=600.0))
+    await hub.start()
+    try:
+        ada, eve, table = await pg_table_watched(hub)
+        # Ada lets her time run out on her Bid: a bot commits a card for her, and says so.
+        await ada.until(lambda m: m["t"] == "table" and stood_in(m, "time"), timeout=5)
+        await eve.until(lambda m: m["t"] == "table" and stood_in(m, "time"))
+        notices = [m for m in ada.log if m["t"] == "notice" and m["code"] == "stood_in"]
+        assert notices == []  # (not yet: she is told when she is back)
+        # She acts again: told once, in words the app translates.
+        for _ in range(500):  # (her next decision, as the table shows it now)
+            now = ada.tables[table]["view"]
+            if now["legal"] and not now["over"]:
+                break
+            await asyncio.sleep(0.01)
+        await ada.send("act", table=table, action=now["legal"][0])
+        told = await ada.expect("notice", code="stood_in")
+        assert told["args"] == {"table": table} and "{table}" in told["text"]
+        for c in (ada, eve):
+            await c.close()
+    finally:
+        await hub.stop()
+
+
+async def test_a_move_made_while_away_is_the_bots_and_the_player_is_told_on_return(store):
+    hub = Hub(store, fast_config(grace=30.0, between_games=600.0))
+    await hub.start()
+    try:
+        ada, eve, table = await pg_table_watched(hub)
+        await ada.until(lambda m: m["t"] == "table" and m["view"] is not None)
+        await ada.close()  # Ada drops: her seat is kept, a bot moves in it meanwhile
+        await eve.until(lambda m: m["t"] == "table" and stood_in(m, "away"))
+        back = await connect(hub)
+        await back.hello("Ada", identity="SHA256:ada")
+        told = await back.expect("notice", code="stood_in")
+        assert told["args"] == {"table": table}
+        await back.close()
+        await eve.close()
+    finally:
+        await hub.stop()
