@@ -39,6 +39,7 @@ style through focus changes.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from textual.css.model import SelectorType
@@ -148,7 +149,7 @@ def _path_key(
     """All a selector of the candidate rules can test on the path from the app to ``node``."""
     key: list[Any] = [number]
     for path_node in node.css_path_nodes:
-        checks = path_node._PSEUDO_CLASSES
+        checks: Mapping[str, Callable[[Any], bool]] = path_node._PSEUDO_CLASSES
         node_id = path_node._id
         key.append(type(path_node))
         key.append(node_id if node_id in ids else None)

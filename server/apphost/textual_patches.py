@@ -104,7 +104,7 @@ def _count_parameters_of_partials_too(func: Callable[..., Any]) -> int:
     if not isinstance(func, partial):
         return _count_parameters(func)
     inner = func.func
-    function = getattr(inner, "__func__", inner)  # a bound method's function
+    function: Any = getattr(inner, "__func__", inner)  # a bound method's function
     count = getattr(function, "_gambit_param_count", None)
     if count is None:
         try:
@@ -216,6 +216,6 @@ def apply() -> None:
     Strip.__init__ = _init_strip_without_caches  # type: ignore[method-assign]
     Strip.__getattr__ = _make_strip_cache  # type: ignore[attr-defined]
     textual._callback.count_parameters = _count_parameters_of_partials_too
-    Compositor._render_chops = _render_chops_of_changed_rows  # type: ignore[method-assign]
+    Compositor._render_chops = _render_chops_of_changed_rows  # type: ignore[method-assign, assignment]  # Textual's hint omits its None chops
     Stylesheet._parse_rules = _parse_rules_once_per_process  # type: ignore[method-assign]
     MessagePump._start_messages = _start_messages_named_by_class  # type: ignore[method-assign]

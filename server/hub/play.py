@@ -281,7 +281,7 @@ class Play:
         partnerships = get_game(table.game).partnerships
         if partnerships:
             # The partnership holding a winner wins; a refund (or no winner) is a tie.
-            won = [
+            won: list[float] = [
                 0 if not outcome.refund and any(s in outcome.winners for s in pair) else 1
                 for pair in partnerships
             ]

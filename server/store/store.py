@@ -28,7 +28,7 @@ import os
 import sqlite3
 import time
 import weakref
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -840,7 +840,7 @@ class Store(ModerationStore):
         players: list[str | None],
         *,
         deal: Mapping[str, Any] | None = None,
-        results: list[Mapping[str, Any]] | None = None,
+        results: Sequence[Mapping[str, Any]] | None = None,
     ) -> int:
         """Keep a finished game for good; return its id.
 
@@ -955,7 +955,8 @@ class Store(ModerationStore):
     def count_games_of(self, player_id: str, game: str | None = None) -> int:
         """How many finished games the player sat in (of ``game`` only, if given)."""
         if game is None:
-            sql, args = "SELECT COUNT(*) FROM game_players WHERE player_id = ?", (player_id,)
+            sql = "SELECT COUNT(*) FROM game_players WHERE player_id = ?"
+            args: tuple[str, ...] = (player_id,)
         else:
             sql = (
                 "SELECT COUNT(*) FROM game_players p JOIN games g ON g.id = p.game_id "

@@ -239,7 +239,7 @@ class ChannelDriver(Driver):
             self.frames_full += 1
             if self._held:
                 self._drop(self._held)
-                self._held = self._kept + frame
+                self._held = [*self._kept, *frame]
                 self._kept = []
             else:
                 self._held = frame
