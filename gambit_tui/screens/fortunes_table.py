@@ -98,7 +98,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
 
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
-        self.autoplay = AutoPlay(self, self._send_action)
+        self.autoplay: AutoPlay = AutoPlay(self, self._send_action)
         #: The number of tricks the player is about to bid.
         self.bid = FIRST_BID
         #: (deal, events seen): where the notices of new events start.
@@ -242,7 +242,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
                     ),
                     style="bold",
                 )
-            left = int(ask.get("raises_left", 0))
+            raises = int(ask.get("raises_left", 0))
             out = Text(
                 _("A stay pays {stay} chips, a raise {raised}.").format(stay=stay, raised=raised)
                 + " ",
@@ -252,8 +252,8 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
                 ngettext(
                     "{n} more raise this deal (house rule).",
                     "{n} more raises this deal (house rule).",
-                    left,
-                ).format(n=left)
+                    raises,
+                ).format(n=raises)
             )
             return out
         if kind == "next_deal":

@@ -77,4 +77,4 @@ def _row_at(table: DataTable[Any], y: int) -> RowKey | None:
 
 def apply() -> None:
     """Install it (idempotent)."""
-    DataTable.update_cell = update_cell  # type: ignore[method-assign]
+    DataTable.update_cell = update_cell  # type: ignore[method-assign]  # Textual patched: see the module

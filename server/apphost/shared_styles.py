@@ -81,7 +81,7 @@ def _rules_number(sheet: Stylesheet) -> int:
         if len(_rule_lists) >= RULE_LISTS:
             del _rule_lists[next(iter(_rule_lists))]
         entry = _rule_lists[key] = (next(_numbers), list(rules))
-    sheet._gambit_rules_number = (rules, entry[0])  # type: ignore[attr-defined]
+    sheet._gambit_rules_number = (rules, entry[0])  # type: ignore[attr-defined]  # our note on Textual's object
     return entry[0]
 
 
@@ -183,7 +183,7 @@ def apply_shared(
         if len(_answers) >= ANSWERS:
             del _answers[next(iter(_answers))]
         _answers[key] = answer
-        node._gambit_styles = (key, answer)  # type: ignore[attr-defined]
+        node._gambit_styles = (key, answer)  # type: ignore[attr-defined]  # our note on Textual's object
         return
     (
         node._has_hover_style,
@@ -198,11 +198,11 @@ def apply_shared(
         node.notify_style_update()
         return
     if answer is not None:
-        self.replace_rules(node, answer, animate=animate)  # type: ignore[arg-type]
+        self.replace_rules(node, answer, animate=animate)  # type: ignore[arg-type]  # a RulesMap (_NOTHING made it object)
     self._process_component_classes(node)
-    node._gambit_styles = (key, answer)  # type: ignore[attr-defined]
+    node._gambit_styles = (key, answer)  # type: ignore[attr-defined]  # our note on Textual's object
 
 
 def apply() -> None:
     """Install :func:`apply_shared` for every stylesheet in the process (idempotent)."""
-    Stylesheet.apply = apply_shared  # type: ignore[method-assign]
+    Stylesheet.apply = apply_shared  # type: ignore[method-assign]  # Textual patched: see the module

@@ -786,7 +786,7 @@ def action_of(action: Action) -> tuple[str, Any]:
     """An engine action as the sim takes it."""
     field = action.FIELD
     if field == "card":
-        return (action.TYPE, INDEX[action.card])  # type: ignore[attr-defined]
+        return (action.TYPE, INDEX[action.card])  # type: ignore[attr-defined]  # FIELD says so (no isinstance in rollouts)
     if field == "seat":
-        return (action.TYPE, action.seat)  # type: ignore[attr-defined]
+        return (action.TYPE, action.seat)  # type: ignore[attr-defined]  # FIELD says so (no isinstance in rollouts)
     return (action.TYPE, None)
