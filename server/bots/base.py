@@ -76,5 +76,6 @@ def make_bot(
     except KeyError:
         raise ValueError(f"No {kind!r} bot for {game!r}") from None
     if kind == "strong":
-        return cls(seed, think_ms=think_ms, iterations=iterations)  # type: ignore[call-arg]  # the strong kinds take a budget
+        strong: Callable[..., Bot] = cls  # (the strong kinds take a budget too)
+        return strong(seed, think_ms=think_ms, iterations=iterations)
     return cls(seed)
