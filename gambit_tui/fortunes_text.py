@@ -103,6 +103,13 @@ def suit_text(suit: str, style: CardStyle) -> Text:
     return out
 
 
+def suit_legend(style: CardStyle) -> Text:
+    """What each mundane suit's sign stands for, "♣ Wands · ♥ Cups · ♠ Swords · ♦ Pentacles"
+    ("W Wands" … in ASCII): the faces borrow the French deck's signs, which a player
+    cannot know stand for tarot's suits (issue 38: "9♣ 9 of Wands")."""
+    return Text(" · ").join(suit_text(suit, style) for suit in FORTUNES_SUITS)
+
+
 def suit_name(suit: str) -> str:
     return _(SUIT_NAMES.get(suit, suit))
 

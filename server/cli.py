@@ -46,6 +46,8 @@ class GambitParser(argparse.ArgumentParser):
 
 def build_parser() -> GambitParser:
     """The whole command line: every subcommand and its options, each with help."""
+    from .demo import what_is_played
+
     parser = GambitParser(
         prog="gambit",
         description="Card games for friends in a terminal, served over SSH: Prophet's Gambit, "
@@ -56,8 +58,9 @@ def build_parser() -> GambitParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     demo = sub.add_parser(
         "demo",
-        help="watch bots play one deal of each game, narrated",
-        description="Bots play one game of each kind, narrated from a spectator's seat.",
+        help="watch bots play a whole game of each kind, narrated",
+        description="Bots play a whole game of each kind, narrated from a spectator's seat "
+        f"({what_is_played()}).",
         formatter_class=DefaultsShown,
     )
     demo.add_argument(

@@ -1,4 +1,4 @@
-"""``gambit demo``: bots play one game of each kind, narrated from the spectator's view.
+"""``gambit demo``: bots play a whole game of each kind, narrated from the spectator's view.
 
 The narration reads only public events (what a spectator sees), so the demo also shows that a
 whole game can be followed without any hidden card.
@@ -21,6 +21,18 @@ MOVE_PAUSE = 0.6
 
 NAMES = ["Ada", "Boris", "Chen", "Dana", "Emil", "Fay"]
 DEFAULT_PLAYERS = {"prophets_gambit": 4, "prophet": 4, "fortunes": 4}
+#: What a whole game of each kind is, as the demo plays it (default options): said in
+#: ``gambit demo --help`` and in each game's heading, so a reader knows how long it runs.
+WHOLE_GAME = {
+    "prophets_gambit": "one deal",
+    "prophet": "a deal per round, one card more each round",
+    "fortunes": "a rubber of four deals",
+}
+
+
+def what_is_played() -> str:
+    """The demo's games and what a whole game of each is, for the command's help."""
+    return "; ".join(f"{get_game(name).title}: {WHOLE_GAME[name]}" for name in WHOLE_GAME)
 
 
 def move_pause(out: TextIO, fast: bool) -> float:
@@ -53,8 +65,8 @@ def play_demo_game(
     narrator = Narrator(game.deck_name(state.options), names)
     bots = [make_bot(name, bot, f"{seed}:{s}") for s in range(n)]
     print(
-        f"\n=== {game.title}: {n} players ({', '.join(names)}), {names[dealer]} deals, "
-        f"seed {seed} ===",
+        f"\n=== {game.title} ({WHOLE_GAME[name]}): {n} players ({', '.join(names)}), "
+        f"{names[dealer]} deals, seed {seed} ===",
         file=out,
     )
     seen = 0

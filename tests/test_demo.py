@@ -98,3 +98,32 @@ def test_plurals_are_right():
     assert "(s)" not in text
     assert "draws 1 card." in text and " 1 card each" in text
     assert not re.search(r"\b1 cards\b|[+-]1 points\b", text)
+
+
+def test_the_help_says_what_the_demo_plays_and_the_demo_plays_it(capsys):
+    """Issue 38: the help said "one deal of each game", and its Fortunes played a rubber of
+    four. The help names what a whole game of each kind is; the demo plays just that."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    top = " ".join(capsys.readouterr().out.split())
+    assert "one deal of each game" not in top
+    assert "a whole game of each kind" in top
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    for said in (
+        "Prophet's Gambit: one deal",
+        "Prophet: a deal per round",
+        "Fortunes: a rubber of four deals",
+    ):
+        assert said in help_text, help_text
+    out = io.StringIO()
+    run_demo(None, seed=11, players=None, bot="heuristic", out=out)
+    parts = re.split(r"\n=== ", out.getvalue())[1:]
+    pg, prophet, fortunes = parts
+    assert pg.startswith("Prophet's Gambit (one deal)")
+    assert "Round 2 begins" in pg and pg.split("\n", 1)[1].count(" deals.") == 1
+    assert fortunes.startswith("Fortunes (a rubber of four deals)")
+    assert re.findall(r"Deal (\d) ends", fortunes) == ["1", "2", "3", "4"]
+    rounds = re.findall(r"Round (\d+): (\d+) cards? each", prophet)
+    assert len(rounds) > 1 and all(int(n) == int(cards) for n, cards in rounds)

@@ -62,9 +62,12 @@ class CreateTableScreen(GambitModal):
     CreateTableScreen .field-error.-shown {
         display: block;
     }
+    /* Two rows when the focused field's name and keys need them (the duplicate set's, in
+       every language): the form leaves the dialog room for the second. */
     CreateTableScreen #hint {
         color: $text-muted;
-        height: 1;
+        height: auto;
+        max-height: 2;
     }
     CreateTableScreen .row Select, CreateTableScreen .row Input {
         width: 1fr;

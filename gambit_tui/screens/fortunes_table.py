@@ -19,6 +19,7 @@ from textual.screen import Screen
 from protocol.actions import Bid, Play, action_from_wire
 
 from ..autoplay import AutoPlay
+from ..cards import CardStyle
 from ..fortunes_text import (
     FORTUNES_FACES,
     TRICKS,
@@ -30,6 +31,7 @@ from ..fortunes_text import (
     disposition_mark,
     disposition_word,
     notices,
+    suit_legend,
     team_at,
     team_label,
 )
@@ -42,6 +44,7 @@ from ..widgets.fortunes_hand import FortunesHand
 from ..widgets.fortunes_status import FortunesStatus, signed
 from ..widgets.fortunes_won import FortunesWon
 from ..widgets.hand_row import HandRow
+from ..widgets.panel_join import PanelJoin
 from ..widgets.prompt_bar import PromptBar
 from ..widgets.trick_view import trick_grid
 from .base import while_composed
@@ -69,9 +72,24 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
     FortunesTableScreen ChatPanel {
         height: 1fr;
     }
-    /* At 80x24 the won tricks (no bottom border: the hand's top border closes them) leave
-       the footer two rows, which the keys need in German and Ukrainian, and in English once
-       there is a last trick to show. */
+    /* At 80x24 there is no row for a border between the won tricks and the hand: they are
+       one box in two parts, the line between them (PanelJoin) carrying the hand's title. The
+       footer keeps two rows, which the keys need in German and Ukrainian, and in English
+       once there is a last trick to show. With the chat open, the hand has its own box. */
+    FortunesTableScreen FortunesWon {
+        border-bottom: none;
+    }
+    FortunesTableScreen FortunesHand {
+        border-top: none;
+        height: 3;
+    }
+    FortunesTableScreen.-chat PanelJoin {
+        display: none;
+    }
+    FortunesTableScreen.-chat FortunesHand {
+        border-top: round $primary 50%;
+        height: 4;
+    }
     FortunesTableScreen GambitFooter {
         max-height: 2;
     }
@@ -107,6 +125,8 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         self._readings_shown: set[tuple[Any, ...]] = set()
         #: The reading that came up by itself, and the deal it is of (see maybe_show_result).
         self._auto_reading: tuple[tuple[Any, ...], Screen] | None = None
+        #: The card style the suits' legend under the hand was made in.
+        self._legend_style: CardStyle | None = None
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -114,6 +134,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             yield FortunesStatus()
         yield FortunesWon()
         yield ChatPanel(id="chat", title=_("Table chat"), max_length=self.chat_max)
+        yield PanelJoin()
         yield FortunesHand(id="hand")
         yield PromptBar()
 
@@ -181,12 +202,18 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             self.notice(text)
 
     def _set_hand(self, view: dict[str, Any] | None) -> None:
+        hand = self.query_one(FortunesHand)
         self.show_hand(
-            self.query_one(FortunesHand),
+            hand,
             view,
             FORTUNES_FACES,
             lambda n: ngettext("Your hand: {n} card", "Your hand: {n} cards", n).format(n=n),
         )
+        self.query_one(PanelJoin).show_title_of(hand)
+        style = self.gapp.card_style
+        if self._legend_style != style:  # (a new subtitle repaints the whole row: once)
+            self._legend_style = style
+            hand.border_subtitle = suit_legend(style)
 
     def _set_prompt(self, view: dict[str, Any] | None) -> None:
         prompt = self.query_one(PromptBar)

@@ -36,6 +36,16 @@ CONTENT_DIR = Path(__file__).parent.parent / "content"
 RULES_PATH = CONTENT_DIR / "rules.md"
 
 
+#: The Fortunes suits' signs in the rules, as a terminal without UTF-8 shows them on the
+#: table: by their letters (``asciify`` would make ♣ a "C", which is Cups there).
+_SUIT_LETTERS = str.maketrans({"♣": "W", "♥": "C", "♠": "S", "♦": "P"})
+
+
+def suit_letters(text: str) -> str:
+    """``text`` with the Fortunes suits' signs as the letters ASCII cards show."""
+    return text.translate(_SUIT_LETTERS)
+
+
 def rules_language(lang: str) -> str:
     """``lang`` when its translation of the rules is shipped, else ``"en"``."""
     if lang != "en" and lang in HOUSE_RULE and (CONTENT_DIR / f"rules.{lang}.md").is_file():
@@ -112,7 +122,7 @@ class RulesScreen(GambitScreen):
     def _sections(self) -> tuple[str, ...]:
         """The rules in the player's language, in ASCII for a terminal without UTF-8."""
         parts = sections(self.gapp.lang)
-        return parts if self.gapp.term.unicode else tuple(map(asciify, parts))
+        return parts if self.gapp.term.unicode else tuple(asciify(suit_letters(p)) for p in parts)
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="rules"):

@@ -108,6 +108,13 @@ class ChoiceRow(TextLines):
         title = escape(self._heading)
         retitle(self, self._active_title(title) if self._active else title)
 
+    def title_content(self) -> Content:
+        """The title as the border shows it (standing out while active), for a line that
+        carries it in the border's place (:class:`~gambit_tui.widgets.panel_join.PanelJoin`)."""
+        if self._active:
+            return self._active_title(escape(self._heading))
+        return Content(self._heading)
+
     @staticmethod
     def _active_title(title: str) -> Content:
         made = _active_titles.get(title)

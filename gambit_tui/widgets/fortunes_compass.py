@@ -2,7 +2,8 @@
 
 Seats are named from the dealer (East deals; South, West and North follow clockwise) and each
 shows its team, its player and the card it put into the trick. The middle says which way the
-trick goes now; the card winning it as it stands is drawn inverted.
+trick goes now; the card winning it as it stands is drawn in reverse video, as the sample on
+the bottom border shows.
 """
 
 from __future__ import annotations
@@ -52,7 +53,11 @@ class FortunesCompass(SeatsPanel):
 
     def on_mount(self) -> None:
         self.border_title = game_title("fortunes")
-        self.border_subtitle = _("inverted: winning so far")
+        # A sample of how the winning card is drawn (in reverse video, seen without colour
+        # too), then what it means: "inverted" alone told a new player nothing (issue 38).
+        self.border_subtitle = Text.assemble(
+            ("  ", "reverse"), " " + _("= the card winning the trick so far")
+        )
 
     # --- pieces ----------------------------------------------------------------------------
 
@@ -64,7 +69,13 @@ class FortunesCompass(SeatsPanel):
         """The seat at compass point ``point`` (0 East … 3 North) this deal."""
         return (self._dealer() + point) % 4
 
-    def seat_heading(self, seat: int) -> Text:
+    def side_heading(self, seat: int, width: int) -> Text:
+        """West's or East's heading in ``width`` cells: tighter ("▶ Захід·Висока") when
+        the turn marker leaves no room for the spaces round the dot."""
+        heading = self.seat_heading(seat)
+        return heading if heading.cell_len <= width else self.seat_heading(seat, tight=True)
+
+    def seat_heading(self, seat: int, *, tight: bool = False) -> Text:
         """A seat's first line, "▶ West · High": whose turn, the compass point and the team."""
         message = self.message or {}
         view = message.get("view") or {}
@@ -78,7 +89,7 @@ class FortunesCompass(SeatsPanel):
             return out
         dealer = self._dealer()
         out.append(compass_name(seat, dealer), style="bold")
-        out.append(" · ")
+        out.append("·" if tight else " · ")
         out.append_text(team_text(team_at(view, seat), style))
         return out
 
@@ -147,7 +158,8 @@ class FortunesCompass(SeatsPanel):
 
     def build(self) -> Text:
         width = max(30, self.content_size.width)
-        side = (width - 12) // 2
+        # The middle takes ten cells ("Ausspiel ★", "▼ МОЛОДША"), each side the rest.
+        side = (width - 10) // 2
         centre = width - 2 * side
         if not self.message:
             return Text("")
@@ -157,9 +169,9 @@ class FortunesCompass(SeatsPanel):
             _fit(self.seat_heading(north), width, "center"),
             _fit(self.seat_player(north, width), width, "center"),
             _fit(self.seat_card(north), width, "center"),
-            _fit(self.seat_heading(west), side)
+            _fit(self.side_heading(west, side), side)
             + _fit(self.led_suit(), centre, "center")
-            + _fit(self.seat_heading(east), side, "right"),
+            + _fit(self.side_heading(east, side), side, "right"),
             self._side_line(west, side, left=True)
             + _fit(self.trick_middle(), centre, "center")
             + self._side_line(east, side, left=False),

@@ -28,8 +28,7 @@ class FortunesWon(TablePanel):
 
     DEFAULT_CSS = """
     FortunesWon {
-        border-bottom: none;
-        height: 5;
+        height: 6;
     }
     """
 

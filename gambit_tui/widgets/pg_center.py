@@ -26,9 +26,11 @@ class PGCenter(TablePanel):
     """What lies on the table for everyone, plus the player's own Fate (and the Seer's
     glimpse, which lasts only until their next action)."""
 
+    # Wide enough for the longest label ("Letzte Hohe Karte") beside the longest values
+    # ("17 · Hohe 13", "12 · oben M♠", a High card's name) in every language.
     DEFAULT_CSS = """
     PGCenter {
-        width: 32;
+        width: 36;
     }
     """
 

@@ -64,10 +64,10 @@ class StatusBar(TextLines):
             left.append(" · ")
             left.append(_("{chips} chips").format(chips=self._num(chips)))
         ratings = you.get("ratings") or {}
-        if ratings and ratings_shown != "none":
-            # Each rating named by its game in a word ("Gambit 1,012"): at a table its own,
-            # in the lobby all three.
-            games = [self.game] if self.game and self.game in ratings else sorted(ratings)
+        # Each rating named by its game in a word ("Gambit 1,012"): at a table its own, in
+        # the lobby every one the player has (a game not yet rated shows none).
+        games = ([self.game] if self.game in ratings else []) if self.game else sorted(ratings)
+        if games and ratings_shown != "none":
             shown = " ".join(f"{game_short(g)} {self._num(ratings[g])}" for g in games)
             left.append(" · ")
             left.append(

@@ -575,8 +575,12 @@ class Hub:
             "name": player.name,
             "guest": player.guest,
             "chips": self.store.balance(f"player:{player.id}"),
+            # Only the games the player has a rating in (a finished, rated game): a newcomer
+            # has none, as their profile says, not a 1,000 they never earned (issue 38).
             "ratings": {
-                game: ratings.display(self.store.rating(player.id, game)) for game in all_games()
+                game: ratings.display(rating)
+                for game in all_games()
+                if (rating := self.store.rating(player.id, game)) is not None
             },
             "lang": player.lang,
             "prefs": self.prefs_of(player),

@@ -77,3 +77,63 @@ def test_partners_are_rated_together():
     assert display(winners[0]) > display(DEFAULT) > display(losers[0])
     tied = update_teams([[None, None], [None, None]], [0, 0])
     assert display(tied[0][0]) == display(tied[1][0])
+
+
+async def test_a_newcomer_is_shown_no_rating_until_a_rated_game_then_the_profiles_number(hub):
+    """Issue 38: a new player's top bar showed 1,000 in every game while their profile said
+    there was no rating yet. Until a game is rated there is none, anywhere; after it, the top
+    bar and the profile show the same number."""
+    from gambit_tui.profile_text import profile_lines
+
+    ada = await connect(hub)
+    welcome = await ada.hello("Ada", identity="SHA256:ada")
+    assert welcome["you"]["ratings"] == {}
+    bar = StatusBar()
+    bar.you = welcome["you"]
+    for game in (None, "prophet"):
+        bar.game = game
+        assert bar._left("full").plain == "Ada · 1,000 chips"  # no rating
+    await ada.send("player", name="Ada")
+    profile = await ada.expect("player")
+    assert "No rating yet: ratings come with the first finished game." in profile_lines(profile)
+    table = await start_table([ada], "prophet", 3)
+    await play_to_end({0: ada}, table, timeout=120)
+    you = await ada.until(lambda m: m["t"] == "you" and m["ratings"])
+    assert set(you["ratings"]) == {"prophet"}
+    await ada.send("player", name="Ada")
+    profile = await ada.expect("player")
+    assert profile["by_game"]["prophet"]["rating"] == you["ratings"]["prophet"]
+    bar.you, bar.game = you, "prophet"
+    assert bar._left("full").plain.endswith(f"rating Prophet {you['ratings']['prophet']:,}")
+    bar.game = "fortunes"  # a game not rated yet: nothing, not another game's number
+    assert "rating" not in bar._left("full").plain
+
+
+def test_one_deal_moves_a_shown_rating_by_an_elo_like_amount():
+    """The scale, checked against openskill's documented use (issue 38 saw −132 after one
+    deal). A free-for-all is rated as one ranking of one-player teams (ranks, 0 best); the
+    number shown is 1000 + 40 × the ordinal mu − 3σ. 40 puts one beta (4.17 mu points, the
+    skill gap that wins about three times in four, as Elo's 200 points do) at 167 points, so
+    the scale reads like Elo. A deal among n players counts like n − 1 games at once: with
+    K = 32 last of five would lose 4 × 16 = 64 at equal ratings. A newcomer's first deals
+    move more (sigma is at its widest: openskill's ordinal is known to swing, and rise, early),
+    an established player's about as an Elo player's would."""
+    import random
+
+    from server.hub.ratings import update
+
+    rng = random.Random(38)
+    for n in (3, 4, 5):
+        first = [display(r) - 1000 for r in update([None] * n, list(range(n)))]
+        assert first[0] > 0 > first[-1]  # the winner up, the last down
+        assert max(abs(d) for d in first) <= 160, (n, first)
+        rated: list = [None] * n
+        for _ in range(60):  # a season of deals in random order
+            order = list(range(n))
+            rng.shuffle(order)
+            rated = update(rated, order)
+        before = [display(r) for r in rated]
+        after = [display(r) for r in update(rated, list(range(n)))]
+        moves = [b - a for a, b in zip(before, after, strict=True)]
+        assert moves[0] > 0 > moves[-1]
+        assert max(abs(m) for m in moves) <= 16 * (n - 1) + 16, (n, moves)

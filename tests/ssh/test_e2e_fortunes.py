@@ -395,7 +395,18 @@ def test_the_table_speaks_ukrainian(played):
         # holds one card fewer each trick.
         cards = TRICKS + 1 - decision.trick
         hand = UK.catalog.ngettext("Your hand: {n} card", "Your hand: {n} cards", cards)
-        assert f"╭─ {hand.format(n=cards)} ─" in screen, screen
+        assert f"├─ {hand.format(n=cards)} ─" in screen, screen
+        # The won tricks and the hand are one closed box, the hand's title on the line
+        # between them (issue 38: over ssh, the hand's own box was drawn under the won
+        # tricks, which had no bottom border), the suits' signs named under the hand.
+        lines = screen.splitlines()
+        top = next(i for i, line in enumerate(lines) if title.format(well="✓", ill="✗") in line)
+        bottom = max(i for i, line in enumerate(lines) if line.startswith("╰"))
+        box = lines[top : bottom + 1]
+        for x, edge in ((0, "╭│+├│+╰"), (79, "╮│+┤│+╯")):  # (notices stop short of it)
+            assert re.fullmatch(edge, "".join(line[x] for line in box)), screen
+        if "▌" not in lines[bottom]:  # (unless a notice covers it)
+            assert f"♣ {UK('Wands')} · ♥ {UK('Cups')}" in lines[bottom], screen
         assert screen.splitlines()[-1].startswith("⏎ " + UK("Play"))
         # Nothing on the table is left in English.
         assert not re.search(

@@ -195,15 +195,22 @@ def cuts(app: App) -> list[str]:
 
 def _ellipses(app: App, cells: ScreenCells) -> list[str]:
     """A "…" right after a word, anywhere on the screen, is text cut short, unless the
-    player's language writes it there ("Loading…")."""
+    player's language writes it there ("Loading…"). So is a "…" after a space with nothing
+    after it up to the next border or the row's end ("Deck 9 · High …": a value cut between
+    words); a "…" with more after it stands for what was left out ("│ … ★3✓": older tricks)."""
     catalog = getattr(app, "translations", None)
     meant = [m for m in getattr(catalog, "_catalog", {}).values() if isinstance(m, str)]
     meant = [m.split("{")[-1].split("}")[-1] for m in meant if m.endswith("…")]
     found = []
     for row in cells.rows:
         for index, ch in enumerate(row):
-            if ch != "…" or index == 0 or row[index - 1] in " │|":
+            if ch != "…" or index == 0 or row[index - 1] in "│|":
                 continue
+            if row[index - 1] == " ":
+                rest = row[index + 1 :]
+                ends = [at for at in (rest.find("│"), rest.find("|")) if at >= 0]
+                if rest[: min(ends, default=len(rest))].strip():
+                    continue
             before = row[: index + 1]
             if not any(m and before.endswith(m) for m in meant):
                 found.append(f"cut with an ellipsis: {row.strip()!r}")

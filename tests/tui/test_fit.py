@@ -1,9 +1,11 @@
 """Nothing is cut at 80×24, in any language: every screen and dialog, checked by tests/tui/fit.py.
 
-One player per language walks the welcome screen, the lobby (with a table of each game, each
-row's details), the new-table dialog with each game and each drop-down open, Settings, Friends,
-the rules, a table of each game mid-deal and at its result, the Fortunes reading and the
-Prophet score sheet. Every text a widget was given must be on the screen whole.
+One player per language sees the message a terminal below 80×24 gets (at 60×20), then walks
+the welcome screen, the lobby (with a table of each game, each row's details), the new-table
+dialog with each game, each field focused and each drop-down open, Settings, Friends, the
+rules, a table of each game mid-deal (Prophet's Gambit at every decision of a deal) and at
+its result, the Fortunes reading and the Prophet score sheet. Every text a widget was given
+must be on the screen whole.
 """
 
 from __future__ import annotations
@@ -67,6 +69,16 @@ class Walk:
     async def until(self, predicate) -> None:
         await wait_for(self.pilot, predicate)
 
+    async def fields(self, where: str) -> None:
+        """Each field of the screen focused in turn (the line under a form names the focused
+        field and its keys)."""
+        for field in list(self.app.screen.query("Select, Input, Button")):
+            if not field.focusable:
+                continue
+            field.focus()
+            await self.pilot.pause()
+            await self.check(f"{where}, {field.id} focused")
+
     async def dropdowns(self, where: str) -> None:
         """Each drop-down of the screen, open."""
         for select in list(self.app.screen.query(Select)):
@@ -94,6 +106,7 @@ async def walk_lobby_and_dialogs(walk: Walk) -> None:
         await pilot.pause(0.1)
         await walk.check(f"new table, {game}")
         await walk.dropdowns(f"new table, {game}")
+        await walk.fields(f"new table, {game}")
     await pilot.press("escape")
     await walk.until(lambda: isinstance(app.screen, LobbyScreen))
     await pilot.press("comma")
@@ -198,7 +211,13 @@ async def walk_tables(walk: Walk) -> None:
     await pilot.press("s")
     await walk.until(lambda: table.ask is not None)
     await walk.check("Prophet's Gambit, mid-deal")
-    await play_deal_by_keys(pilot)
+    decisions = iter(range(1, 100))
+
+    async def each_decision() -> None:
+        await walk.check(f"Prophet's Gambit, decision {next(decisions)}")
+
+    # Risking a card whenever there is a High card to turn: the table shows the last High.
+    await play_deal_by_keys(pilot, risk=True, before_key=each_decision)
     await walk.check("Prophet's Gambit, result")
     await pilot.press("enter")
     await back_to_lobby(walk)
@@ -274,11 +293,68 @@ async def walk_boards_and_profile(walk: Walk) -> None:
 @pytest.mark.parametrize("lang", WALKED)
 async def test_nothing_is_cut_at_80x24(hub, lang):
     app = make_app(hub, term=TermInfo(lang=LOCALES[lang]))
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(60, 20)) as pilot:
         walk = Walk(pilot)
+        # Below 80×24 the app says so instead of its screens: that message, whole.
+        await walk.until(lambda: isinstance(app.screen, WelcomeScreen))
+        await walk.check("60×20, too small")
+        await pilot.resize_terminal(80, 24)
         await walk_lobby_and_dialogs(walk)
         await walk_tables(walk)
     report = "\n".join(walk.problems)
     if report and (out := os.environ.get("FIT_REPORT")):
         Path(out, f"{lang}.txt").write_text(report)
     assert not walk.problems, report
+
+
+def pg_message_at_its_longest() -> dict:
+    """A Prophet's Gambit table message whose middle panel has every row at its longest:
+    two-digit decks and discards, a discard on top, the last High card (no fronts)."""
+    from server.engine import get_game
+
+    state = get_game("prophets_gambit").new_state(3, options={}, dealer=0, seed=1)
+    view = state.view(0)
+    view.update(deck=17, high_deck=13, discard=["S7"] * 12, discard_top="SM", high_discard=["HBR"])
+    seats = [{"seat": s, "name": "Ada" if s == 0 else None, "bot": s != 0} for s in range(3)]
+    info = {"id": 99, "game": "prophets_gambit", "players": 3, "options": {}, "stake": 10}
+    info.update(status="playing", dealer=0, games_played=0, seats=seats, deadlines={})
+    return {"t": "table", "table": 99, "info": info, "seat": 0, "view": view}
+
+
+@pytest.mark.parametrize("lang", WALKED)
+async def test_the_prophets_gambit_table_panel_shows_its_longest_values_whole(hub, lang):
+    """Issue 38: in German the label "Letzte Hohe Karte" left the values ten cells, and the
+    panel showed "Stapel 9 · Hohe …" and "Ablage 3 · oben …"."""
+    app = make_app(hub, term=TermInfo(lang=LOCALES[lang]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        walk = Walk(pilot)
+        await walk.until(lambda: isinstance(app.screen, WelcomeScreen))
+        await pilot.press("enter")
+        await walk.until(lambda: isinstance(app.screen, LobbyScreen))
+        app.receive(pg_message_at_its_longest())
+        await walk.until(lambda: isinstance(app.screen, PGTableScreen))
+        await walk.check("Prophet's Gambit, every row of the table panel")
+    assert not walk.problems, "\n".join(walk.problems)
+
+
+@pytest.mark.parametrize("lang", WALKED)
+async def test_the_fortunes_deal_panel_shows_a_star_led_trick_whole(hub, lang):
+    """A trick led with a Star ("Star lead: fixed" beside the direction), the longest first
+    line of the deal panel: German cut it ("Sternstich: fe…")."""
+    from protocol.actions import Play
+
+    from .test_fortunes_table import stacked_state, table_message
+
+    state = stacked_state()
+    for seat, card in ((0, "W5"), (1, "*3"), (2, "C6"), (3, "P1"), (1, "*4")):
+        state.apply(seat, Play(card))  # South, holding only Stars, leads trick 2 with one
+    app = make_app(hub, term=TermInfo(lang=LOCALES[lang]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        walk = Walk(pilot)
+        await walk.until(lambda: isinstance(app.screen, WelcomeScreen))
+        await pilot.press("enter")
+        await walk.until(lambda: isinstance(app.screen, LobbyScreen))
+        app.receive(table_message(state, 2))
+        await walk.until(lambda: isinstance(app.screen, FortunesTableScreen))
+        await walk.check("Fortunes, a Star-led trick")
+    assert not walk.problems, "\n".join(walk.problems)

@@ -448,9 +448,23 @@ async def test_the_reading_of_a_bid_deal_says_which_bids_were_made(hub):
         assert len(re.findall(r"[✓✗] (?:well|ill) ", reading)) == 19
 
 
+def assert_one_closed_box(app, table: FortunesTableScreen) -> None:
+    """The won tricks and the hand are one closed box in two parts: down both edges, a top
+    corner, sides, the join carrying the hand's title, sides, a bottom corner (issue 38: the
+    hand's own top border was drawn right under the won tricks, which had no bottom)."""
+    rows = screen_text(app).splitlines()
+    won, hand = table.query_one(FortunesWon).region, table.query_one(FortunesHand).region
+    for x, corners in ((0, "╭├╰"), (won.right - 1, "╮┤╯")):
+        edge = "".join(rows[y][x] for y in range(won.y, hand.bottom))
+        top, join, bottom = corners
+        assert re.fullmatch(f"{top}│+{join}│+{bottom}", edge), (edge, "\n".join(rows))
+    join_row = rows[hand.y - 1]
+    assert join_row.startswith("├─ " + table.query_one(FortunesHand).heading + " ─"), join_row
+
+
 async def test_every_key_and_every_players_won_tricks_are_in_sight_at_80x24(hub):
     """The footer takes a second row (German and Ukrainian need it, English too once there
-    is a last trick); the won tricks, closed by the hand's border, keep all four rows."""
+    is a last trick); the won tricks and the hand, one closed box, keep all four rows."""
     from gambit_tui.widgets.footer import GambitFooter
     from protocol.term import TermInfo
 
@@ -462,7 +476,7 @@ async def test_every_key_and_every_players_won_tricks_are_in_sight_at_80x24(hub)
             assert f"{item.shown} {item.description}" in text, (lang, item, text)
         assert footer.size.height == 2, (lang, text)
         won = table.query_one(FortunesWon)
-        assert won.region.bottom == table.query_one(FortunesHand).region.y
+        assert_one_closed_box(app, table)
         shown = text.splitlines()[won.region.y + 1 : won.region.bottom]
         names = [seat_name(s) for s in table.info["seats"]]
         assert len(shown) == 4, text
@@ -487,6 +501,23 @@ async def test_every_key_and_every_players_won_tricks_are_in_sight_at_80x24(hub)
                 await wait_for(pilot, lambda t=table: t.ask_kind == "play")
                 check(app, table, lang)
                 assert "l" in {item.key for item in table.query_one(GambitFooter).items}
+
+
+async def test_the_won_tricks_and_the_hand_are_one_closed_box_at_100x30_and_chat_splits_it(hub):
+    """With room to spare (100×30) the box grows, still closed; with the table chat open in
+    the won tricks' place, the hand is a box of its own again, its title on its own border."""
+    app = make_app(hub)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await enter_lobby(pilot)
+        table = await open_fortunes_table(pilot)
+        assert_one_closed_box(app, table)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: table.chat_open)
+        hand = table.query_one(FortunesHand).region
+        rows = screen_text(app).splitlines()
+        assert rows[hand.y].startswith("╭─ " + table.query_one(FortunesHand).heading), rows
+        assert rows[hand.bottom - 1].startswith("╰─"), rows
+        assert not any(row.startswith("├") for row in rows), rows
 
 
 async def test_a_player_beside_the_trick_sees_their_whole_turn_timer(hub):
@@ -627,3 +658,39 @@ async def test_a_hand_of_19_bare_cards_is_not_offered_digits_it_does_not_show(hu
         assert hand.digit_keys() == "1–9, 0"  # 200 columns: one line, each card numbered
         if sum(c.enabled for c in hand.choices) > 1:
             assert "←→ or 1–9, 0 pick" in screen_text(app)
+
+
+async def test_the_suit_signs_and_the_reversed_winning_card_are_explained_on_the_table(hub):
+    """Issue 38: "9♣ 9 of Wands" (the faces borrow the French signs) and "inverted: winning
+    so far" (a word for what the screen does) left a new player guessing. The hand's bottom
+    border names each sign's suit; the compass's shows a reversed sample and says, in words,
+    that a card drawn so is the one winning the trick so far."""
+    from gambit_tui.cards import CardStyle
+    from gambit_tui.fortunes_text import suit_legend
+
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        state = stacked_state()
+        state.apply(0, Play("W5"))  # East leads a Wand: it wins the trick so far
+        app.receive(table_message(state, 2))
+        await wait_for(pilot, lambda: isinstance(app.screen, FortunesTableScreen))
+        table = app.screen
+        await wait_for(pilot, lambda: table.view is not None)
+        rows = screen_text(app).splitlines()
+        hand = table.query_one(FortunesHand).region
+        assert "♣ Wands · ♥ Cups · ♠ Swords · ♦ Pentacles" in rows[hand.bottom - 1], rows
+        compass = table.query_one(FortunesCompass)
+        bottom = rows[compass.region.bottom - 1]
+        assert "= the card winning the trick so far" in bottom and "inverted" not in bottom
+        # Just before the words, two blank cells in reverse video: the sample.
+        strip = app.screen._compositor.render_strips()[compass.region.bottom - 1]
+        cells = [(ch, seg.style) for seg in strip for ch in seg.text]
+        start = "".join(ch for ch, _ in cells).index("= the card")
+        assert [ch for ch, _ in cells[start - 3 : start]] == [" ", " ", " "]
+        assert all(style and style.reverse for _, style in cells[start - 3 : start - 1])
+        assert not (cells[start - 1][1] and cells[start - 1][1].reverse)
+        east = compass.seat_card(0)  # the card winning the trick, drawn as the sample says
+        assert east.plain == "5♣" and "reverse" in str(east.spans[-1].style)
+    ascii_legend = suit_legend(CardStyle(ascii=True)).plain
+    assert ascii_legend == "W Wands · C Cups · S Swords · P Pentacles"

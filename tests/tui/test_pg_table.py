@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from textual._context import active_app
@@ -54,10 +54,15 @@ ANSWER = {
 
 
 async def play_deal_by_keys(
-    pilot, *, risk: bool = False, waited: list[float] | None = None
+    pilot,
+    *,
+    risk: bool = False,
+    waited: list[float] | None = None,
+    before_key: Callable[[], Awaitable[None]] | None = None,
 ) -> list[str]:
     """Answer every decision with its key until the result screen; returns the asks seen
-    (and appends to ``waited`` how long the result took to come up after the deal ended)."""
+    (and appends to ``waited`` how long the result took to come up after the deal ended).
+    ``before_key`` is awaited at each decision, before its key (a look at the screen)."""
     app = pilot.app
     seen: list[str] = []
     for _ in range(200):
@@ -75,6 +80,8 @@ async def play_deal_by_keys(
         if ask and (not seen or seen[-1] != repr(ask) + str(len(screen.view["events"]))):
             seen.append(repr(ask) + str(len(screen.view["events"])))
             key = "x" if (risk and ask["kind"] == "turn" and screen.view["high_deck"]) else None
+            if before_key is not None:
+                await before_key()
             await pilot.press(key or ANSWER[ask["kind"]])
         await pilot.pause(0.03)
     raise AssertionError("the deal did not end:\n" + screen_text(app))

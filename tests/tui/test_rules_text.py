@@ -199,3 +199,21 @@ async def test_rules_screen_shows_the_players_language_and_follows_a_switch(hub)
         assert "▲ Hausregel" in app.screen.query_one("Markdown").source
         await pilot.press("3")
         await wait_for(pilot, lambda: "Sie genau vorhersagen müssen" in screen_text(app))
+
+
+@pytest.mark.parametrize("lang", ["en", "uk", "de"])
+def test_the_fortunes_rules_say_what_each_suit_sign_and_the_reversed_card_mean(lang):
+    """Issue 38: cards shown with ♣ are Wands, and the winning card is drawn reversed; the
+    rules say both, in the player's language, and a terminal without UTF-8 reads the signs
+    as the letters its cards show ("W" for Wands, where ``asciify`` alone made ♣ a "C")."""
+    from gambit_tui.ascii_text import asciify
+    from gambit_tui.screens.rules import suit_letters
+
+    catalog = translations(lang)
+    fortunes = next(part for part in sections(lang) if "  - 22 **" in part)
+    flat = " ".join(fortunes.split())
+    for suit, sign in zip("WCSP", "♣♥♠♦", strict=True):
+        name = catalog.gettext(fortunes_text.SUIT_NAMES[suit])
+        assert f"{sign} {name}" in flat, (lang, name)
+        assert asciify(f"{suit} {name}") in asciify(suit_letters(flat))
+    assert {"en": "reverse colours", "de": "umgekehrten Farben", "uk": "оберненому"}[lang] in flat
