@@ -87,7 +87,7 @@ class Arrival:
                 self.welcome_cpu = self.clock.cpu
             send(data)
 
-        self.terminal.send = sent  # type: ignore[method-assign]
+        self.terminal.send = sent  # type: ignore[method-assign]  # counted or timed
         self.task = asyncio.get_running_loop().create_task(
             self.app.run_async(size=(80, 24), mouse=True), context=context
         )
@@ -99,7 +99,7 @@ class Arrival:
                 self.lobby_messages += 1
             receive(message)
 
-        self.app.receive = counted  # type: ignore[method-assign]
+        self.app.receive = counted  # type: ignore[method-assign]  # counted or timed
 
     def screen_name(self) -> str:
         stack = self.app.screen_stack
@@ -268,7 +268,7 @@ async def table_changes(
         return render_lines(self, crop)
 
     watching = {a.app for a in present}
-    DataTable.render_lines = counted  # type: ignore[method-assign]
+    DataTable.render_lines = counted  # type: ignore[method-assign]  # counted or timed
     frames_before = sum(a.terminal.frames for a in present)
     present_before = sum(a.clock.cpu for a in present)
     if profile:
@@ -286,7 +286,7 @@ async def table_changes(
     if profile:
         profile.disable()
         profile.dump_stats(args.profile)
-    DataTable.render_lines = render_lines  # type: ignore[method-assign]
+    DataTable.render_lines = render_lines  # type: ignore[method-assign]  # Textual's own, put back
     updates = args.table_changes * len(present)
     cpu = sum(a.clock.cpu for a in present) - present_before
     frames = sum(a.terminal.frames for a in present) - frames_before

@@ -18,7 +18,7 @@ from typing import Any
 
 
 def describe(handle: asyncio.Handle) -> str:
-    callback = handle._callback  # type: ignore[attr-defined]
+    callback = handle._callback  # type: ignore[attr-defined]  # asyncio's private field
     owner = getattr(callback, "__self__", None)
     if isinstance(owner, asyncio.Task):
         coro = owner.get_coro()
@@ -81,8 +81,8 @@ class LoopTrace:
                 if busy >= tracer.threshold:
                     tracer.slow.append((busy, sorted(tracer._current, reverse=True)[:12]))
 
-        asyncio.events.Handle._run = timed_run  # type: ignore[method-assign]
-        asyncio.base_events.BaseEventLoop._run_once = traced_once  # type: ignore[method-assign]
+        asyncio.events.Handle._run = timed_run  # type: ignore[method-assign]  # counted or timed
+        asyncio.base_events.BaseEventLoop._run_once = traced_once  # type: ignore[method-assign]  # counted or timed
 
     def report(self) -> dict[str, Any]:
         by_name: dict[str, list[float]] = defaultdict(list)

@@ -194,7 +194,7 @@ async def gateway_child(data_dir: Path, url: str, key: Path, port: int, workers:
         app_workers=workers,
         log_file=str(log_file),
     )
-    host = SSHHost(remote, config, load_or_create_key_file(key))  # type: ignore[arg-type]
+    host = SSHHost(remote, config, load_or_create_key_file(key))  # type: ignore[arg-type]  # RemoteHub stands in for the Hub
     port = await host.start()
     window = False
     frames: dict[int, list[float]] = {}

@@ -50,7 +50,7 @@ def counted_send(self: Connection, message: dict[str, Any]) -> None:
     _send_nowait(self, message)
 
 
-Connection.send_nowait = counted_send  # type: ignore[method-assign]
+Connection.send_nowait = counted_send  # type: ignore[method-assign]  # counted or timed
 
 
 async def one_game(hub: Hub, game: str, players: int, n: int) -> dict[str, float]:

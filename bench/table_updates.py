@@ -282,13 +282,13 @@ def without(patch: str) -> None:
     from server.apphost import hidden_screens, laid_out_map, quiet_prompts, textual_patches
 
     if patch == "divide":
-        Strip.divide = textual_patches._divide  # type: ignore[method-assign]
+        Strip.divide = textual_patches._divide  # type: ignore[method-assign]  # Textual's own, put back
     elif patch == "count_parameters":
         textual._callback.count_parameters = textual_patches._count_parameters
     elif patch == "changed_rows":
-        Compositor._render_chops = textual_patches._render_chops  # type: ignore[method-assign]
+        Compositor._render_chops = textual_patches._render_chops  # type: ignore[method-assign]  # Textual's own, put back
     elif patch == "hidden_screens":
-        App._background_screens = hidden_screens.TEXTUALS  # type: ignore[method-assign]
+        App._background_screens = hidden_screens.TEXTUALS  # type: ignore[method-assign]  # Textual's own, put back
     elif patch == "shown_bindings":
         GambitFooter.shown_bindings = None
     elif patch == "laid_out_map":
@@ -297,7 +297,7 @@ def without(patch: str) -> None:
     elif patch == "quiet_prompts":
         from textual.message_pump import MessagePump
 
-        MessagePump.check_idle = quiet_prompts.TEXTUALS  # type: ignore[method-assign]
+        MessagePump.check_idle = quiet_prompts.TEXTUALS  # type: ignore[method-assign]  # Textual's own, put back
     else:
         raise SystemExit(f"no such patch: {patch}")
 

@@ -70,8 +70,9 @@ class GambitApp(App[None]):
 
     TITLE = "Gambit"
     ENABLE_COMMAND_PALETTE = False
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (80, "-wide")]
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (24, "-tall")]
+    # (Typed as Textual's App types them: its ClassVar[…] | None hint is an instance's.)
+    HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] | None = [(0, "-narrow"), (80, "-wide")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS: list[tuple[int, str]] | None = [(0, "-short"), (24, "-tall")]  # noqa: RUF012
     CSS = """
     Screen.-narrow > *, Screen.-short > * {
         display: none;
@@ -273,7 +274,8 @@ class GambitApp(App[None]):
         """Apply one server message and tell the screens."""
         kind = message.get("t")
         if kind == "table":  # a view sent as a delta of its events, made whole
-            message = expand(self.model.views.get(message.get("table")), message)
+            views: dict[Any, dict[str, Any]] = self.model.views  # (any key: None finds none)
+            message = expand(views.get(message.get("table")), message)
         changed = self.model.apply(message)
         if kind == "welcome":
             self._adopt_you()

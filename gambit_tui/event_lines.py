@@ -17,7 +17,7 @@ from rich.text import Text
 #: (at most ``SHARED_LINES``, the oldest made go first). Lines are never changed once made.
 _shared: dict[tuple[Hashable, str], Text | None] = {}
 SHARED_LINES = 4096
-_MISSING = object()
+_MISSING = Text()  # (a sentinel: never one of the lines kept)
 
 
 class EventLines:
@@ -69,4 +69,4 @@ def _line(
         line = _shared[key] = make(event)
         if len(_shared) > SHARED_LINES:
             del _shared[next(iter(_shared))]
-    return line  # type: ignore[return-value]
+    return line

@@ -16,7 +16,7 @@ class ServerEvent(Message, bubble=False):
     def __init_subclass__(cls, bubble: bool | None = False, **kwargs: object) -> None:
         # Textual sets ``bubble`` again for every subclass (to True unless told): without
         # this, every table update bubbled from each screen up to the app, for nothing.
-        super().__init_subclass__(bubble=bubble, **kwargs)  # type: ignore[arg-type]
+        super().__init_subclass__(bubble=bubble, **kwargs)  # type: ignore[arg-type]  # Textual's
 
 
 class YouChanged(ServerEvent):

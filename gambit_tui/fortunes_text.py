@@ -316,6 +316,6 @@ _ASKS: dict[str, Question] = {
 
 def ask_text(ask: dict[str, Any], view: dict[str, Any], style: CardStyle) -> Text:
     """The question of the player's pending decision, in words."""
-    kind = ask.get("kind")
-    question = _ASKS.get(kind)  # type: ignore[arg-type]
+    kind: Any = ask.get("kind")  # (the hub's: any kind, known or not)
+    question = _ASKS.get(kind)
     return question(ask, view, style) if question is not None else Text(kind or "")

@@ -136,7 +136,8 @@ _LINES: dict[str, Callable[[Said], Text]] = {
 
 def event_text(ev: dict[str, Any], names: Names, style: CardStyle) -> Text | None:
     """One line of the event log, or None for an event not worth a line."""
-    line = _LINES.get(ev.get("e"))  # type: ignore[arg-type]
+    kind: Any = ev.get("e")  # (the hub's: any kind, known or not)
+    line = _LINES.get(kind)
     return line(Said(ev, names, style, card_text)) if line is not None else None
 
 
@@ -220,5 +221,6 @@ _ASKS: dict[str, Callable[[_Asked], Text]] = {
 
 def ask_text(ask: dict[str, Any], view: dict[str, Any], names: Names, style: CardStyle) -> Text:
     """The question of a pending decision, asked exactly."""
-    question = _ASKS.get(ask.get("kind"))  # type: ignore[arg-type]
+    kind: Any = ask.get("kind")  # (the hub's: any kind, known or not)
+    question = _ASKS.get(kind)
     return question(_Asked(ask, view, names, style)) if question is not None else Text(_("Decide."))

@@ -63,7 +63,8 @@ _LINES: dict[str, Callable[[Said], Text]] = {
 
 def event_text(ev: dict[str, Any], names: Names, style: CardStyle) -> Text | None:
     """One line of the event log, or None for an event not worth a line."""
-    line = _LINES.get(ev.get("e"))  # type: ignore[arg-type]
+    kind: Any = ev.get("e")  # (the hub's: any kind, known or not)
+    line = _LINES.get(kind)
     return line(Said(ev, names, style, french_text)) if line is not None else None
 
 

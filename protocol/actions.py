@@ -13,6 +13,7 @@ nothing but their type (:class:`Draw`, :class:`Stay`, :class:`NextDeal`, …).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -58,7 +59,8 @@ class Action:
     @classmethod
     def from_wire(cls, wire: Any) -> Action:
         value = _fields(wire, cls.TYPE, cls.FIELD)
-        return cls() if cls.FIELD is None else cls(value)  # type: ignore[call-arg]
+        make: Callable[..., Action] = cls  # (a subclass's: it takes its one field)
+        return make() if cls.FIELD is None else make(value)
 
     @classmethod
     def of(cls, value: Any = None) -> Action:
@@ -82,7 +84,8 @@ class Made(dict[Any, Action]):
 
     def __missing__(self, value: Any) -> Action:
         cls = self.cls
-        made = self[value] = cls() if cls.FIELD is None else cls(value)  # type: ignore[call-arg]
+        make: Callable[..., Action] = cls  # (a subclass's: it takes its one field)
+        made = self[value] = make() if cls.FIELD is None else make(value)
         return made
 
 

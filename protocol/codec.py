@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import struct
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import msgpack
@@ -36,7 +36,7 @@ class _Packers(threading.local):
     buffer) for every value, which costs more than packing a small message (about 4x)."""
 
     def __init__(self) -> None:
-        self.pack = msgpack.Packer(use_bin_type=True).pack
+        self.pack: Callable[[Any], bytes] = msgpack.Packer(use_bin_type=True).pack
 
 
 _packers = _Packers()

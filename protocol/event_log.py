@@ -42,6 +42,8 @@ _ROOTS = ("info", "view")
 
 Path = list[str | int]
 _serials = itertools.count(1)
+#: A frame's end for seats whose own part only gained the same events (:func:`_tail_of`).
+_Tail = tuple[list[Any] | None, bytes, bytes]
 
 
 class Shared:
@@ -73,7 +75,7 @@ class Shared:
         self._frames: dict[int, tuple[int, bytes, int, bytes] | None] = {}
         #: Per earlier change and events added: a frame's end, from its ``delta`` on, for
         #: seats whose own part only gained those events (see :meth:`SentLogs.frame`).
-        self._tails: dict[tuple[int, tuple[int, ...]], tuple[list[Any], bytes]] = {}
+        self._tails: dict[tuple[int, int | tuple[int, ...]], _Tail] = {}
 
     def snapshot(self) -> dict[str, Any]:
         """The info as the readers hold it: a msgpack copy, made when it is first sent (it
@@ -113,7 +115,7 @@ class Shared:
         return found
 
 
-class TableMessage(dict):
+class TableMessage(dict[str, Any]):
     """A whole table message whose view is ``{**shared.public, **private}``: sent as a delta
     from parts compared once per change (:class:`Shared`) and the seat's own part."""
 
@@ -222,20 +224,21 @@ class SentLogs:
         if (
             since is not None
             and before is not None
-            and before.get("private") is since
+            and before["private"] is since
             and (not added or since["events"])  # (an empty list is set whole, not added to)
         ):
             last = before["shared"]
             encoded = shared.encoded_from(last)
-            if encoded is not None and shared.public.keys().isdisjoint(private):
+            public = shared.public  # (not None when ``encoded`` is not)
+            if encoded is not None and public is not None and public.keys().isdisjoint(private):
                 if shared._snapshot is None:
                     shared.snapshot()  # the info as it is now, as it goes out
                 self._sent[table] = {"seat": seat, "shared": shared, "private": private}
                 # Every such seat of this change gains the same events: one frame's end.
-                key = (last.serial, id(added))
+                key: tuple[int, int | tuple[int, ...]] = (last.serial, id(added))
                 found = shared._tails.get(key)
                 if found is None:
-                    mine = ([], [[_EVENTS, added]] if added else [])
+                    mine: tuple[list[Any], list[Any]] = ([], [[_EVENTS, added]] if added else [])
                     found = shared._tails[key] = _tail_of(table, added, encoded, mine)
                 _, head, tail = found
                 code = _SEAT_CODES.get(seat) or packb(seat)
@@ -243,7 +246,8 @@ class SentLogs:
         if before is not None and before["seat"] == seat and before["shared"] is not None:
             last = before["shared"]
             encoded = shared.encoded_from(last)
-            if encoded is not None and shared.public.keys().isdisjoint(private):
+            public = shared.public  # (not None when ``encoded`` is not)
+            if encoded is not None and public is not None and public.keys().isdisjoint(private):
                 mine = _own_entries(before["private"], private)
                 if mine is not None:
                     if shared._snapshot is None:
@@ -273,10 +277,10 @@ class SentLogs:
         table = message["table"]
         seat = message.get("seat")
         before = self._sent.get(table)
-        fast = type(message) is TableMessage
-        if fast:
-            message.shared.snapshot()  # the info as it is now, as it goes out
-            record = {"seat": seat, "shared": message.shared, "private": message.private}
+        fast = message if type(message) is TableMessage else None
+        if fast is not None:
+            fast.shared.snapshot()  # the info as it is now, as it goes out
+            record = {"seat": seat, "shared": fast.shared, "private": fast.private}
         else:
             # The info as the reader holds it (a msgpack copy: it holds the hub's own objects,
             # which may change later). The view is the engine's, built fresh for every change;
@@ -284,6 +288,7 @@ class SentLogs:
             record = {
                 "seat": seat,
                 "shared": None,
+                "private": None,
                 "info": _copy(message.get("info")),
                 "view": message.get("view"),
             }
@@ -293,11 +298,13 @@ class SentLogs:
         sets: list[list[Any]] = []
         adds: list[list[Any]] = []
         done = False
-        if fast and before["shared"] is not None:
+        if fast is not None and before["shared"] is not None:
             # The parts every reader shares are compared once per change; the seat's own here.
-            info_sets, info_adds, public = message.shared.delta_from(before["shared"])
-            private = message.private
-            if message.shared.public.keys().isdisjoint(private):
+            info_sets, info_adds, public = fast.shared.delta_from(before["shared"])
+            private = fast.private
+            shared_public = fast.shared.public
+            assert shared_public is not None  # (TableMessage's own check)
+            if shared_public.keys().isdisjoint(private):
                 mine = _own_entries(before["private"], private) if public else None
                 if mine is not None:
                     sets = [*info_sets, *public[0], *mine[0]]
@@ -332,7 +339,9 @@ class SentLogs:
             return self._shrink_general(message)
         view = message["view"]
         sent[table] = {"seat": seat, "shared": shared, "private": private}
-        if not shared.public.keys().isdisjoint(private):  # pragma: no cover - no engine does
+        shared_public = shared.public
+        assert shared_public is not None  # (TableMessage's own check)
+        if not shared_public.keys().isdisjoint(private):  # pragma: no cover - no engine does
             sent[table] = before
             return self._shrink_general(message)
         info_sets, info_adds, public = shared.delta_from(before["shared"])
@@ -360,7 +369,7 @@ def _view_of(record: dict[str, Any]) -> Any:
     return {**shared.public, **record["private"]}
 
 
-def _tail_of(table: int, added: list[Any], shared: Any, mine: Any) -> tuple[Any, bytes, bytes]:
+def _tail_of(table: int, added: list[Any] | None, shared: Any, mine: Any) -> _Tail:
     """For the frames that differ only by their seat: ``added`` (kept with it, so that the
     ids its key was made of stay those objects'), the frame's start up to the seat number
     and its end from the ``delta`` on."""

@@ -38,11 +38,17 @@ def version() -> str:
         return "unknown"
 
 
-def build_parser() -> argparse.ArgumentParser:
+class GambitParser(argparse.ArgumentParser):
+    """The command line's parser, which keeps its subcommands' parsers by name."""
+
+    subcommands: dict[str, GambitParser]
+
+
+def build_parser() -> GambitParser:
     """The whole command line: every subcommand and its options, each with help."""
     from .demo import what_is_played
 
-    parser = argparse.ArgumentParser(
+    parser = GambitParser(
         prog="gambit",
         description="Card games for friends in a terminal, served over SSH: Prophet's Gambit, "
         "Prophet and Fortunes.",
@@ -181,11 +187,11 @@ def build_parser() -> argparse.ArgumentParser:
             action="store_true",
             help="print every setting, its value and where it came from, then exit",
         )
-    parser.subcommands = sub.choices  # type: ignore[attr-defined]
+    parser.subcommands = sub.choices
     return parser
 
 
-def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace | int:
+def _parse(parser: GambitParser, argv: list[str]) -> argparse.Namespace | int:
     """The arguments, for serve, hub and gateway resolved as command line > GAMBIT_*
     environment > gambit.toml > defaults (see settings.py); an exit code where there is
     nothing to run."""
@@ -193,7 +199,7 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
         return parser.parse_args(argv)
     from .settings import SettingsError, describe, resolve
 
-    subparser = parser.subcommands[argv[0]]  # type: ignore[attr-defined]
+    subparser = parser.subcommands[argv[0]]
     try:
         # (A gateway has no data folder: only a file it is given, --config or GAMBIT_CONFIG.)
         resolved = resolve(subparser, argv[1:], in_data_dir=argv[0] != "gateway")

@@ -99,7 +99,7 @@ async def run_gateway(
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await hub.start()
-    host = SSHHost(hub, config, key)  # type: ignore[arg-type]
+    host = SSHHost(hub, config, key)  # type: ignore[arg-type]  # RemoteHub stands in for the Hub
     metrics = None
     try:
         port = await host.start()

@@ -59,10 +59,12 @@ def _convert(action: argparse.Action, value: Any, where: str) -> Any:
         if text in ("0", "false", "no", "off", ""):
             return False
         raise SettingsError(f"{where}: {value!r} is not true or false")
-    if isinstance(value, bool) and action.type is not None:
-        raise SettingsError(f"{where}: {value!r} is not a {action.type.__name__}")
+    kind = action.type
+    assert not isinstance(kind, str | argparse.FileType)  # (the parser's types are callables)
+    if isinstance(value, bool) and kind is not None:
+        raise SettingsError(f"{where}: {value!r} is not a {kind.__name__}")
     try:
-        converted = action.type(value) if action.type is not None else str(value)
+        converted = kind(value) if kind is not None else str(value)
     except (TypeError, ValueError) as err:
         raise SettingsError(f"{where}: {value!r}: {err}") from None
     if action.choices is not None and converted not in action.choices:

@@ -41,7 +41,7 @@ def admin(data: Path, *args: str) -> Any:
 async def local(data: Path, identity: str, name: str) -> Client:
     """A trusted client of the hub's socket, as a registered player (to look and to chat)."""
     client = Client(await open_unix(str(data / "hub.sock")))
-    client.welcome = await client.hello(name, identity=identity)  # type: ignore[attr-defined]
+    client.welcome = await client.hello(name, identity=identity)  # type: ignore[attr-defined]  # noted on the test's client
     return client
 
 
@@ -263,8 +263,8 @@ def test_admin_keys_make_an_admin(tmp_path):
         async def check() -> None:
             boss = await local(data, fingerprint, "Boss")
             player = await local(data, "SHA256:someone", "Someone")
-            assert boss.welcome["you"]["admin"] is True  # type: ignore[attr-defined]
-            assert player.welcome["you"]["admin"] is False  # type: ignore[attr-defined]
+            assert boss.welcome["you"]["admin"] is True  # type: ignore[attr-defined]  # noted on the test's client
+            assert player.welcome["you"]["admin"] is False  # type: ignore[attr-defined]  # noted on the test's client
             await boss.send("admin", op="broadcast", text="from the admin screen")
             await boss.until(lambda m: m["t"] == "admin_reply" and m["data"]["told"] == 2)
             await player.until(lambda m: m["t"] == "notice" and m["code"] == "broadcast")

@@ -244,7 +244,7 @@ class GambitModal(ModalScreen):
     def _keep_in_dialog(self, overlay: Widget) -> None:
         select = overlay.parent
         dialog = next((a for a in overlay.ancestors if a.has_class("dialog")), None)
-        if not isinstance(select, Select) or not select.expanded or dialog is None:
+        if not isinstance(select, Select) or not select.expanded or not isinstance(dialog, Widget):
             return
         inside = dialog.region.shrink(dialog.styles.border.spacing)  # within its border
         height = overlay.outer_size.height

@@ -270,7 +270,7 @@ class CreateTableScreen(GambitModal):
             )
         else:
             title.update(_("Options of {game}:").format(game=game_title(info["name"])))
-        rows = []
+        rows: list[Widget] = []
         for name, spec in options.items():
             label = option_label(name)
             if spec.get("house_rule"):

@@ -117,7 +117,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
 
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
-        self.autoplay = AutoPlay(self, self.autoplay_act)
+        self.autoplay: AutoPlay = AutoPlay(self, self.autoplay_act)
         #: The number of tricks the player is about to bid.
         self.bid = FIRST_BID
         #: (deal, events seen): where the notices of new events start.
@@ -276,7 +276,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
                     ),
                     style="bold",
                 )
-            left = int(ask.get("raises_left", 0))
+            raises = int(ask.get("raises_left", 0))
             out = Text(
                 _("A stay pays {stay} chips, a raise {raised}.").format(stay=stay, raised=raised)
                 + " ",
@@ -286,8 +286,8 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
                 ngettext(
                     "{n} more raise this deal (house rule).",
                     "{n} more raises this deal (house rule).",
-                    left,
-                ).format(n=left)
+                    raises,
+                ).format(n=raises)
             )
             return out
         if kind == "next_deal":

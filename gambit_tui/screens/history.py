@@ -154,7 +154,7 @@ class HistoryScreen(GambitScreen):
         if action in ("open", "players"):
             return bool(page and page.get("games"))
         if action == "page" and page is not None:
-            target = self.page + int(parameters[0])  # type: ignore[call-overload]
+            target = self.page + int(parameters[0])  # type: ignore[call-overload]  # the binding's
             return 0 <= target < page["pages"]
         return True
 

@@ -495,7 +495,7 @@ class LobbyScreen(GambitScreen):
         round again); the table's row lists every bot with its level."""
         info = self.selected
         bots = [s for s in info["seats"] if s["bot"]] if info is not None else []
-        if bots:
+        if bots and info is not None:
             seat = bots[-1]
             kind = seat["bot"]
             nxt = (

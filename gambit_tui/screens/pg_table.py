@@ -124,6 +124,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         row.active = bool(ask)
         if self.no_hand_shown(row, view):
             return
+        assert view is not None  # (no_hand_shown says so when it is None)
         if kind in SEAT_KINDS:
             row.heading = _("Choose a player")
             row.choices = [

@@ -52,7 +52,11 @@ class ProfileScreen(GambitScreen):
     def __init__(self, names: list[str], selected: str | None = None) -> None:
         super().__init__()
         seen: set[str] = set()
-        self.names = [n for n in names if not (n.casefold() in seen or seen.add(n.casefold()))]
+        self.names: list[str] = []
+        for n in names:  # each name once, the first of those alike but for case
+            if n.casefold() not in seen:
+                seen.add(n.casefold())
+                self.names.append(n)
         self.shown = selected if selected is not None else (self.names[0] if self.names else None)
         #: Names the hub said nobody has.
         self.unknown: set[str] = set()

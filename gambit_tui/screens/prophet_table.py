@@ -100,7 +100,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
 
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
-        self.autoplay = AutoPlay(self, self.autoplay_act)
+        self.autoplay: AutoPlay = AutoPlay(self, self.autoplay_act)
         #: The log of earlier rounds, and the round whose events (from its deal) it shows now.
         self._log_before: list[Text] = []
         self._log_events: list[dict[str, Any]] = []

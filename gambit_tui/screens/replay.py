@@ -11,7 +11,7 @@ and, in full, behind ``i``.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -121,13 +121,19 @@ class OpenHands(TextPanel):
     """
 
 
-class ReplayMixin:
+if TYPE_CHECKING:
+    _TableScreen = TableScreen  # what the mixin is mixed into, as the checker sees it
+else:
+    _TableScreen = object
+
+
+class ReplayMixin(_TableScreen):
     """What turns a game's table screen into its replay (listed before the table screen)."""
 
     REPLAY = True
 
     def __init__(self, game_id: int, seat: int | None = None) -> None:
-        super().__init__(-game_id)  # type: ignore[call-arg]
+        super().__init__(-game_id)
         self.game_id = game_id
         #: Whose view is shown (None: every hand open).
         self.replay_seat = seat
@@ -193,10 +199,11 @@ class ReplayMixin:
 
     def reset_log(self: Any) -> None:
         """A jump (not one step on): the table screen's log of earlier rounds starts again."""
-        if hasattr(self, "_log_round"):
-            self._log_before, self._log_events, self._log_round = [], [], None
-        if hasattr(self, "_seen"):
-            self._seen = None
+        screen: Any = self  # (a Prophet or Fortunes screen's own log, when it keeps one)
+        if hasattr(screen, "_log_round"):
+            screen._log_before, screen._log_events, screen._log_round = [], [], None
+        if hasattr(screen, "_seen"):
+            screen._seen = None
         self._results_shown.clear()
 
     def show_hands(self: Any) -> None:
@@ -240,7 +247,7 @@ class ReplayMixin:
         if self.message is None:
             return action == "back"
         if action == "step":
-            target = self.step + int(parameters[0])  # type: ignore[call-overload]
+            target = self.step + int(parameters[0])  # type: ignore[call-overload]  # the binding's
             return 0 <= target <= self.steps
         if action == "next_deal":
             return any(s > self.step for s in self._deal_steps())
@@ -384,7 +391,7 @@ class FortunesReplayScreen(ReplayMixin, FortunesTableScreen, inherit_bindings=Fa
         return FORTUNES_FACES.text(code, style)
 
 
-SCREENS: dict[str, type[TableScreen]] = {
+SCREENS: dict[str, type[ReplayMixin]] = {
     "prophet": ProphetReplayScreen,
     "prophets_gambit": PGReplayScreen,
     "fortunes": FortunesReplayScreen,
@@ -393,4 +400,4 @@ SCREENS: dict[str, type[TableScreen]] = {
 
 def replay_screen(game: str, game_id: int, seat: int | None) -> TableScreen:
     """The replay of finished game ``game_id`` (of ``game``), from ``seat``'s view."""
-    return SCREENS[game](game_id, seat)  # type: ignore[call-arg]
+    return SCREENS[game](game_id, seat)

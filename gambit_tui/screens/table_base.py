@@ -184,6 +184,7 @@ class TableScreen(GambitScreen):
         row.active = playing
         if self.no_hand_shown(row, view):
             return
+        assert view is not None  # (no_hand_shown says so when it is None)
         hand = view.get("hand") or []
         playable = None
         if playing:
@@ -328,7 +329,7 @@ class TableScreen(GambitScreen):
         return view.get("ask") if view else None
 
     @property
-    def game(self) -> str | None:  # type: ignore[override]
+    def game(self) -> str | None:  # type: ignore[override]  # read-only here: the table says
         return self.info.get("game") or None
 
     @property

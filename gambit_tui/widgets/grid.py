@@ -61,9 +61,9 @@ def grid_lines(
     columns = max((len(measure) for measure in measures), default=0)
     natural = [0] * columns
     for measure in measures:
-        for index, width in enumerate(measure):
-            if width > natural[index]:
-                natural[index] = width
+        for index, cells in enumerate(measure):
+            if cells > natural[index]:
+                natural[index] = cells
     for index in range(columns):
         if index < len(min_widths):
             natural[index] = max(natural[index], min_widths[index])
@@ -84,12 +84,12 @@ def grid_lines(
             if made is not None:
                 made[line_key] = line
             continue
-        row = [cell if isinstance(cell, Text) else Text(cell) for cell in given]
+        texts = [cell if isinstance(cell, Text) else Text(cell) for cell in given]
         parts: list[str] = []
         spans: list[Span] = []
         at = 0  # characters so far (span offsets count characters, widths count cells)
-        last = len(row) - 1
-        for index, cell in enumerate(row):
+        last = len(texts) - 1
+        for index, cell in enumerate(texts):
             width = widths[index]
             if width is None:
                 continue  # no room left for it at all

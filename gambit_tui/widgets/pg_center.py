@@ -50,7 +50,8 @@ class PGCenter(TablePanel):
             return []
         width = max(1, self.content_size.width)
         # (The catalog too: rows are shared with apps in other languages.)
-        common = (self._key(message, width), id(self.app.translations))
+        gapp: Any = self.app  # (the GambitApp, whose catalog it is)
+        common = (self._key(message, width), id(gapp.translations))
         view = message.get("view") or {}
         fate = view.get("fate") if message.get("view") and message.get("seat") is not None else None
         key = (common, fate)

@@ -69,7 +69,8 @@ class PGSeats(SeatsPanel):
         # A move changes a seat or two: the others' cells (and lines) are made once.
         made, self._cells_made = self._cells_made, {}
         # (The catalog too: rows are shared with apps in other languages.)
-        catalog = id(self.app.translations)
+        gapp: Any = self.app  # (the GambitApp, whose catalog it is)
+        catalog = id(gapp.translations)
         for seat in info["seats"]:
             key = self._row_key(table, seat)
             if key is not None:

@@ -15,8 +15,10 @@ beside one row, learnt again on every full repaint, the moments Textual clears i
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterable
 from typing import Any, Generic, Self, TypeVar
 
+from rich.containers import Lines
 from rich.style import Style
 from rich.text import Text
 from textual.content import Content
@@ -73,7 +75,7 @@ def _filter_key(line_filter: LineFilter, ansi_theme: object) -> object:
         return (kind, ansi_theme)
     if kind is Monochrome or kind is NoColor:
         return kind
-    if kind is DimFilter:
+    if type(line_filter) is DimFilter:
         return (kind, line_filter.dim_factor)
     return line_filter
 
@@ -131,7 +133,8 @@ def retitle(widget: Widget, title: str | Content) -> None:
     same = last is title or (isinstance(title, str) and isinstance(last, str) and last == title)
     if same and widget.border_title is not None:
         return
-    widget._gambit_title = title
+    remembered: Any = widget  # (a note of our own on Textual's widget)
+    remembered._gambit_title = title
     if not isinstance(widget, TextLines):
         widget.border_title = title
         return
@@ -150,7 +153,7 @@ def needs_wrap(line: Text, width: int) -> bool:
     return line.cell_len > width or "\t" in plain or plain != plain.rstrip()
 
 
-def wrapped(lines: list[Text], console: Any, width: int) -> list[Text]:
+def wrapped(lines: Iterable[Text], console: Any, width: int) -> list[Text]:
     """``lines`` wrapped at ``width``; a line that fits is kept as it is."""
     return [
         part
@@ -250,6 +253,7 @@ class TextLines(Widget):
             return []
         self._stale = False
         built = self.build()
+        lines: list[Text] | Lines
         if isinstance(built, list):
             lines = built
         else:

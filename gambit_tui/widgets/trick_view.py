@@ -130,6 +130,7 @@ class TrickView(Widget):
         if self.showing_last:
             last = self._last or {}
             winner = last.get("winner")
+            assert winner is not None  # (a finished trick has its winner)
             head = Text(_("{name} took the last trick.").format(name=self._names(winner)))
             head.stylize("dim")
             out.add_row(head)
@@ -144,6 +145,7 @@ class TrickView(Widget):
             out.add_row(grid)
             return out
         leader = self._trick[0][0] if self._trick else self._leader
+        assert leader is not None  # (see the check above)
         if self._trick:
             head = Text(_("Led by {name}").format(name=self._names(leader)), style="bold")
         else:

@@ -178,13 +178,13 @@ def log_crashes(app: App[Any]) -> None:
         log.error("the app crashed", exc_info=(type(shown), shown, shown.__traceback__))
         app._close_messages_no_wait()
 
-    app._handle_exception = handle_exception  # type: ignore[method-assign]
+    app._handle_exception = handle_exception  # type: ignore[method-assign]  # this app's own, replaced
 
 
 def prepare_app(app: App[Any], term: TermInfo) -> None:
     """Per-session settings Textual would otherwise take from the server's own environment."""
     log_crashes(app)
-    app._capture_stdout = STRAY_OUTPUT  # type: ignore[assignment]
-    app._capture_stderr = STRAY_OUTPUT  # type: ignore[assignment]
-    app.error_console = Console(file=APP_ERRORS, markup=False, highlight=False)  # type: ignore[arg-type]
+    app._capture_stdout = STRAY_OUTPUT  # type: ignore[assignment]  # a log stream in the console's place
+    app._capture_stderr = STRAY_OUTPUT  # type: ignore[assignment]  # a log stream in the console's place
+    app.error_console = Console(file=APP_ERRORS, markup=False, highlight=False)  # type: ignore[arg-type]  # a log stream is the file
     set_colour_depth(app, term)

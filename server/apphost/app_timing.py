@@ -79,7 +79,7 @@ def install() -> None:
         finally:
             clock.cpu += thread_time() - started
 
-    asyncio.events.Handle._run = _run  # type: ignore[method-assign]
+    asyncio.events.Handle._run = _run  # type: ignore[method-assign, assignment]  # patches asyncio
 
 
 def start_context() -> tuple[contextvars.Context, StartClock]:

@@ -129,6 +129,7 @@ class Worker:
         self.done = asyncio.Event()
 
     def on_frame(self, session: int, kind: int, payload: bytes) -> None:
+        ws: WorkerSession | None
         if kind == wl.OPEN:
             ws = WorkerSession(self, session, wl.unpack(payload))
             self.sessions[session] = ws

@@ -146,6 +146,6 @@ def apply() -> None:
             made._ansi = None
         elif kind is Strip:
             made._render_cache = None
-    Strip.render_ansi = classmethod(_render_ansi)  # type: ignore[method-assign,assignment]
-    Strip.render_style = classmethod(_render_style)  # type: ignore[method-assign,assignment]
-    Strip.render = _render  # type: ignore[method-assign]
+    Strip.render_ansi = classmethod(_render_ansi)  # type: ignore[method-assign,assignment]  # Textual patched: see the module
+    Strip.render_style = classmethod(_render_style)  # type: ignore[method-assign,assignment]  # Textual patched: see the module
+    Strip.render = _render  # type: ignore[method-assign]  # Textual patched: see the module

@@ -46,7 +46,9 @@ def update_cell(
         return
     self._data[row_key][column_key] = value
     _forget_row(self, row_key)
-    self.refresh_row(self._row_locations.get(row_key))
+    index = self._row_locations.get(row_key)
+    if index is not None:  # (it is: the row is there)
+        self.refresh_row(index)
 
 
 def _forget_row(table: DataTable[Any], row_key: RowKey) -> None:
@@ -75,4 +77,4 @@ def _row_at(table: DataTable[Any], y: int) -> RowKey | None:
 
 def apply() -> None:
     """Install it (idempotent)."""
-    DataTable.update_cell = update_cell  # type: ignore[method-assign]
+    DataTable.update_cell = update_cell  # type: ignore[method-assign]  # Textual patched: see the module

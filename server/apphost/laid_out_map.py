@@ -66,6 +66,6 @@ def _clear_all(self: Compositor) -> None:
 def apply() -> None:
     """Install on every compositor in the process (idempotent)."""
     prop: Any = property(_full_map_keeping_the_laid_out)
-    Compositor.full_map = prop  # type: ignore[method-assign]
-    Compositor.reflow = _reflow_from_the_laid_out  # type: ignore[method-assign]
-    Compositor.clear = _clear_all  # type: ignore[method-assign]
+    Compositor.full_map = prop  # type: ignore[method-assign]  # Textual patched: see the module
+    Compositor.reflow = _reflow_from_the_laid_out  # type: ignore[method-assign]  # Textual patched: see the module
+    Compositor.clear = _clear_all  # type: ignore[method-assign]  # Textual patched: see the module

@@ -45,5 +45,5 @@ def _size_updated_without_layout(
 
 def apply() -> None:
     """Install both on the app's widgets (idempotent)."""
-    LineInput._watch_value = _watch_value_quietly  # type: ignore[method-assign]
-    TextLines._size_updated = _size_updated_without_layout  # type: ignore[method-assign]
+    LineInput._watch_value = _watch_value_quietly  # type: ignore[method-assign, assignment]  # this subclass's own
+    TextLines._size_updated = _size_updated_without_layout  # type: ignore[method-assign, assignment]  # this subclass's own

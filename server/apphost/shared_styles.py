@@ -39,6 +39,7 @@ style through focus changes.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from textual.css.model import SelectorType
@@ -80,7 +81,7 @@ def _rules_number(sheet: Stylesheet) -> int:
         if len(_rule_lists) >= RULE_LISTS:
             del _rule_lists[next(iter(_rule_lists))]
         entry = _rule_lists[key] = (next(_numbers), list(rules))
-    sheet._gambit_rules_number = (rules, entry[0])  # type: ignore[attr-defined]
+    sheet._gambit_rules_number = (rules, entry[0])  # type: ignore[attr-defined]  # our note on Textual's object
     return entry[0]
 
 
@@ -148,7 +149,7 @@ def _path_key(
     """All a selector of the candidate rules can test on the path from the app to ``node``."""
     key: list[Any] = [number]
     for path_node in node.css_path_nodes:
-        checks = path_node._PSEUDO_CLASSES
+        checks: Mapping[str, Callable[[Any], bool]] = path_node._PSEUDO_CLASSES
         node_id = path_node._id
         key.append(type(path_node))
         key.append(node_id if node_id in ids else None)
@@ -182,7 +183,7 @@ def apply_shared(
         if len(_answers) >= ANSWERS:
             del _answers[next(iter(_answers))]
         _answers[key] = answer
-        node._gambit_styles = (key, answer)  # type: ignore[attr-defined]
+        node._gambit_styles = (key, answer)  # type: ignore[attr-defined]  # our note on Textual's object
         return
     (
         node._has_hover_style,
@@ -197,11 +198,11 @@ def apply_shared(
         node.notify_style_update()
         return
     if answer is not None:
-        self.replace_rules(node, answer, animate=animate)  # type: ignore[arg-type]
+        self.replace_rules(node, answer, animate=animate)  # type: ignore[arg-type]  # a RulesMap (_NOTHING made it object)
     self._process_component_classes(node)
-    node._gambit_styles = (key, answer)  # type: ignore[attr-defined]
+    node._gambit_styles = (key, answer)  # type: ignore[attr-defined]  # our note on Textual's object
 
 
 def apply() -> None:
     """Install :func:`apply_shared` for every stylesheet in the process (idempotent)."""
-    Stylesheet.apply = apply_shared  # type: ignore[method-assign]
+    Stylesheet.apply = apply_shared  # type: ignore[method-assign]  # Textual patched: see the module

@@ -104,7 +104,7 @@ def _count_parameters_of_partials_too(func: Callable[..., Any]) -> int:
     if not isinstance(func, partial):
         return _count_parameters(func)
     inner = func.func
-    function = getattr(inner, "__func__", inner)  # a bound method's function
+    function: Any = getattr(inner, "__func__", inner)  # a bound method's function
     count = getattr(function, "_gambit_param_count", None)
     if count is None:
         try:
@@ -212,10 +212,10 @@ def _start_messages_named_by_class(self: Any) -> None:
 
 def apply() -> None:
     """Install the corrections (idempotent)."""
-    Strip.divide = _divide_without_cycle  # type: ignore[method-assign]
-    Strip.__init__ = _init_strip_without_caches  # type: ignore[method-assign]
-    Strip.__getattr__ = _make_strip_cache  # type: ignore[attr-defined]
+    Strip.divide = _divide_without_cycle  # type: ignore[method-assign]  # Textual patched: see the module
+    Strip.__init__ = _init_strip_without_caches  # type: ignore[method-assign]  # Textual patched: see the module
+    Strip.__getattr__ = _make_strip_cache  # type: ignore[attr-defined]  # Textual patched: see the module
     textual._callback.count_parameters = _count_parameters_of_partials_too
-    Compositor._render_chops = _render_chops_of_changed_rows  # type: ignore[method-assign]
-    Stylesheet._parse_rules = _parse_rules_once_per_process  # type: ignore[method-assign]
-    MessagePump._start_messages = _start_messages_named_by_class  # type: ignore[method-assign]
+    Compositor._render_chops = _render_chops_of_changed_rows  # type: ignore[method-assign, assignment]  # Textual's hint omits its None chops
+    Stylesheet._parse_rules = _parse_rules_once_per_process  # type: ignore[method-assign]  # Textual patched: see the module
+    MessagePump._start_messages = _start_messages_named_by_class  # type: ignore[method-assign]  # Textual patched: see the module

@@ -66,7 +66,7 @@ class Link(asyncio.Protocol):
         self._buffer = bytearray()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
+        self.transport = transport  # type: ignore[assignment]  # a stream's: it writes
 
     def send(self, session: int, kind: int, payload: bytes = b"") -> None:
         transport = self.transport

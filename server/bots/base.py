@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from protocol.actions import Action, action_from_wire
 
@@ -35,10 +36,13 @@ class RandomBot(Bot):
         return self.rng.choice(view["legal"])
 
 
-def register_bot(game: str, kind: str):
+_B = TypeVar("_B", bound="Bot")
+
+
+def register_bot(game: str, kind: str) -> Callable[[type[_B]], type[_B]]:
     """Class decorator: make ``cls`` the ``kind`` bot of ``game``."""
 
-    def deco(cls: type[Bot]) -> type[Bot]:
+    def deco(cls: type[_B]) -> type[_B]:
         _REGISTRY[(game, kind)] = cls
         return cls
 
@@ -72,5 +76,6 @@ def make_bot(
     except KeyError:
         raise ValueError(f"No {kind!r} bot for {game!r}") from None
     if kind == "strong":
-        return cls(seed, think_ms=think_ms, iterations=iterations)  # type: ignore[call-arg]
+        strong: Callable[..., Bot] = cls  # (the strong kinds take a budget too)
+        return strong(seed, think_ms=think_ms, iterations=iterations)
     return cls(seed)

@@ -178,6 +178,7 @@ class FortunesBot(Bot):
     def follow_scores(self, t: Table, options: list[str]) -> dict[str, float]:
         """Each card's value when following (the strong bot searches the best few)."""
         led, direction = t.led, t.direction
+        assert led is not None  # (following: the trick has a lead)
         played = [c for _, c in t.cards]
         later = t.still_to_play()
         scores = {}
@@ -186,7 +187,7 @@ class FortunesBot(Bot):
             if card[0] == STAR and led != STAR:
                 new_dir = flipped(direction)
             after = [*played, card]
-            score = t.sign(new_dir) * _top(after, led, new_dir)
+            score: float = t.sign(new_dir) * _top(after, led, new_dir)
             if led != STAR and later:
                 score = self._flip_risk(t, score, after, new_dir, later, card[0] == STAR)
             scores[card] = score - t.keep_cost(card)
@@ -199,13 +200,15 @@ class FortunesBot(Bot):
             mundane = [c for c in options if c[0] != STAR] or options
             # a card the others can beat in our direction
             return min(mundane, key=lambda c: strength(c, t.mine))
+        led = t.led
+        assert led is not None  # (following: the trick has a lead)
         best, best_score = options[0], float("-inf")
         for card in options:
             direction = t.direction
-            if card[0] == STAR and t.led != STAR:
+            if card[0] == STAR and led != STAR:
                 direction = flipped(direction)
             after = [*t.cards, [t.seat, card]]
-            seat, top = _top_pair(after, t.led, direction)
+            seat, top = _top_pair(after, led, direction)
             ours = t.sign(direction) * top if t.is_partner(seat) else 0
             score = -ours - 0.01 * t.keep_cost(card)
             if score > best_score:
@@ -231,6 +234,7 @@ class FortunesBot(Bot):
         if not flippers:
             return score
         other = flipped(direction)
+        assert t.led is not None  # (following: the trick has a lead)
         turned = t.sign(other) * _top(after, t.led, other)
         p = min(0.7, 0.4 * len(flippers))
         return (1 - p) * score + p * turned

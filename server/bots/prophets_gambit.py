@@ -140,6 +140,7 @@ class ProphetsGambitBot(Bot):
             value = (potential(without(hand, card), fixed), bonus, -(num or 10))
             if best_value is None or value > best_value:
                 best_play, best_value = action, value
+        assert best_play is not None and best_value is not None  # (a turn's hand is not empty)
         risks = [a for a in legal if a["type"] == "risk"]
         if risks and not best_value[1] and best_value[0][0] <= ONE_PAIR:
             return self._keep_best(view, risks)

@@ -21,7 +21,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import msgpack
 
@@ -90,7 +90,14 @@ class ResponsiveClock:
         return time.monotonic() - self._lag
 
 
-def chunks(data: bytes, size: int = MAX_MESSAGE) -> list[bytes]:
+_Bytes = TypeVar("_Bytes", bytes, bytearray)
+
+
+@overload
+def chunks(data: bytes, size: int = MAX_MESSAGE) -> list[bytes]: ...
+@overload
+def chunks(data: bytearray, size: int = MAX_MESSAGE) -> list[bytearray]: ...
+def chunks(data: _Bytes, size: int = MAX_MESSAGE) -> list[_Bytes]:
     """``data`` in pieces of at most ``size`` bytes (at least one piece, never empty ones
     unless ``data`` is)."""
     if len(data) <= size:

@@ -6,7 +6,9 @@ Find a game by name with :func:`get_game`; every game has the shape described in
 
 from __future__ import annotations
 
-from .base import Action, Ask, Game, OptionSpec, Outcome, State
+from protocol.actions import Action
+
+from .base import Ask, Game, OptionSpec, Outcome, State
 from .errors import BadSetup, IllegalAction, MalformedAction, OutOfTurn, RulesError
 
 GAMES: dict[str, Game] = {}

@@ -33,9 +33,10 @@ Conventions every engine follows:
 from __future__ import annotations
 
 import copy
+import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 import msgpack
 
@@ -54,7 +55,7 @@ _KIND_NAMES = {int: "a whole number", str: "text", bool: "true or false"}
 _PARAM_KEYS = ("num_players", "options", "dealer", "seed", "deck")
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     """An int that is not a bool: Python counts True as 1, but it is never a count or a seat."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -182,6 +183,8 @@ class State(ABC):
     # ``_seen``: per seat, the events it may see as found so far (visible_events); a slot,
     # not an attribute, so that snapshots, clones and restores know nothing of it.
     __slots__ = ("__dict__", "__weakref__", "_seen")
+    #: Per seat: [the events list, since, how far it was read, the events found].
+    _seen: dict[int | None, list[Any]]
 
     def __init__(self, params: dict[str, Any]) -> None:
         self.params = params
@@ -238,7 +241,7 @@ class State(ABC):
     def is_over(self) -> bool:
         return self.outcome() is not None
 
-    def rng(self):
+    def rng(self) -> random.Random:
         """A fresh deterministic RNG for one random event."""
         from .rng import rng_for
 
@@ -264,7 +267,8 @@ class State(ABC):
             raise OutOfTurn("It is not your turn to decide.", seat=seat)
         if action not in self.legal_actions(seat):
             raise IllegalAction(self.explain_illegal(seat, action), type=action.TYPE)
-        return action
+        checked: Action = action  # (of a type in ACTIONS)
+        return checked
 
     def apply(self, seat: int, action: Action) -> None:
         """Apply ``action`` for ``seat``; on any RulesError the state is unchanged."""
@@ -306,7 +310,9 @@ class State(ABC):
         view: dict[str, Any] = {
             "seat": seat,
             "ask": ask.to_wire() if ask else None,
-            "legal": [a.to_wire() for a in self.legal_actions(seat)] if ask else [],
+            "legal": [a.to_wire() for a in self.legal_actions(seat)]
+            if ask and seat is not None
+            else [],
             "events": self.visible_events(seat),
         }
         view.update(self._private_view(seat))
@@ -403,7 +409,8 @@ class State(ABC):
         return list(out)
 
     def snapshot(self) -> bytes:
-        return msgpack.packb(self.__dict__, use_bin_type=True)
+        data: bytes = msgpack.packb(self.__dict__, use_bin_type=True)
+        return data
 
     def clone(self) -> State:
         new = object.__new__(type(self))

@@ -24,6 +24,8 @@ import statistics
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from protocol.actions import Action
+
 from . import get_game
 from .base import Outcome, State
 
@@ -32,7 +34,7 @@ ALGORITHM = "gambit-duplicate-v1"
 
 #: ``chooser(player, state, seat)`` → the action of ``player`` sitting at ``seat``. A bot
 #: must be given ``state.view(seat)`` only; the state is passed so a test may replay.
-Chooser = Callable[[int, State, int], dict[str, Any]]
+Chooser = Callable[[int, State, int], Action]
 
 
 def deal_seed(set_seed: str, index: int) -> str:

@@ -6,6 +6,8 @@ player can read. Raising one never changes the state: engines validate before th
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class RulesError(Exception):
     """An action the rules refuse. ``code`` is stable; ``str(err)`` is for people."""
@@ -17,7 +19,7 @@ class RulesError(Exception):
         self.message = message
         self.params = params
 
-    def to_wire(self) -> dict:
+    def to_wire(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "params": dict(self.params)}
 
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from protocol.actions import Bid, Play
+from protocol.actions import Action, Bid, Play
 from protocol.cards import FRENCH_SUITS, french_rank
 
 from . import register
-from .base import Action, Ask, Game, OptionSpec, Outcome, State, tie_order
+from .base import Ask, Game, OptionSpec, Outcome, State, tie_order
 from .rng import order_deck
 
 #: The actions the legal lists hand out, made once (``protocol.actions.Made``).
@@ -170,14 +170,19 @@ class ProphetState(State):
         return rest if 0 <= rest <= k else None
 
     def _led_suit(self) -> str | None:
-        return self.trick[0][1][1] if self.trick else None
+        trick = self.trick
+        if trick:
+            led: str = trick[0][1][1]
+            return led
+        return None
 
     def trick_winner(self, trick: list[list[Any]]) -> int:
         """Ruling 5: the highest trump wins, else the highest card of the led suit."""
         trump = self.trump[1] if self.trump else None
         led = trump if any(c[1] == trump for _, c in trick) else trick[0][1][1]
         best = max((p for p in trick if p[1][1] == led), key=lambda p: french_rank(p[1]))
-        return best[0]
+        winner: int = best[0]
+        return winner
 
     # --- State API ----------------------------------------------------------------------------
 
@@ -207,6 +212,7 @@ class ProphetState(State):
             if self.phase != "bid":
                 return "Bidding is over: play a card."
             k = self.cards_this_round()
+            assert isinstance(action, Bid)
             bid = action.tricks
             if not 0 <= bid <= k:
                 return f"Bid a number of tricks from 0 to {k}."
@@ -216,6 +222,7 @@ class ProphetState(State):
             )
         if self.phase != "play":
             return "Bid first: play starts when everyone has bid."
+        assert isinstance(action, Play)
         card = action.card
         if card not in self.hands[seat]:
             return f"You do not hold {card}."
@@ -224,7 +231,8 @@ class ProphetState(State):
 
     def _apply(self, seat: int, action: Action) -> None:
         n = self.num_players
-        if type(action) is Bid:
+        if type(action) is not Play:
+            assert type(action) is Bid
             self.bids[seat] = action.tricks
             self.events.append({"e": "bid", "seat": seat, "tricks": action.tricks})
             if seat == self.dealer:

@@ -20,6 +20,7 @@ import threading
 import time
 from typing import Any
 
+from protocol.actions import Action
 from server.bots import make_bot
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ def _worker_start(parent: int) -> None:
     threading.Thread(target=watch, name="hub-watch", daemon=True).start()
 
 
-def think(game: str, kind: str, seed: str, think_ms: float, view: dict[str, Any]) -> dict:
+def think(game: str, kind: str, seed: str, think_ms: float, view: dict[str, Any]) -> Action:
     """One decision, in a worker: a fresh bot (bots keep no memory between moves)."""
     return make_bot(game, kind, seed=seed, think_ms=think_ms).choose(view)
 
@@ -72,7 +73,7 @@ class BotPool:
                 self._executor = concurrent.futures.ThreadPoolExecutor(1, "bot")
         return self._executor
 
-    async def choose(self, game: str, kind: str, seed: str, view: dict[str, Any]) -> dict:
+    async def choose(self, game: str, kind: str, seed: str, view: dict[str, Any]) -> Action:
         """The bot's action for ``view``, computed off the loop."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(

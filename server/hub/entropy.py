@@ -61,6 +61,7 @@ class Entropy:
                 if table.full and deals.all_committed(deal, self.taking_part(table)):
                     deals.close_commits(deal)  # everyone is in: reveals may come now
             else:
+                assert message.reveal is not None  # (a commit or a reveal: checked above)
                 deals.reveal(deal, seat, message.reveal)
         except deals.EntropyError as err:
             raise HubError.untranslated(err.code, str(err)) from None

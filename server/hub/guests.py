@@ -12,7 +12,7 @@ the guest. When that game is over the stand-in keeps the seat for good and the c
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from .table import Seat, Table
 
@@ -26,7 +26,7 @@ GUEST_PREFIX = "guest:"
 GUEST_LEFT = "guest_left"
 
 
-def is_guest(player_id: str | None) -> bool:
+def is_guest(player_id: str | None) -> TypeGuard[str]:
     return player_id is not None and player_id.startswith(GUEST_PREFIX)
 
 

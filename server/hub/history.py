@@ -69,7 +69,7 @@ class History:
         need_player(session)
         game = get_game(message.game).name
         counts = self.store.game_counts(game)
-        rows = [
+        rows: list[dict[str, Any]] = [
             {"name": self.hub.name_of(pid), "rating": ratings.display(rating), "games": counts[pid]}
             for pid, rating in self.store.ratings_for(game).items()
             if counts.get(pid, 0) >= MIN_GAMES
@@ -94,6 +94,7 @@ class History:
         row = self.store.get_player(pid) if pid else None
         if row is None:
             raise HubError("no_player", "There is no player called {name}.", name=name)
+        assert pid is not None  # (a row was found for it)
         stats = self.store.player_stats(pid)
         rated = self.store.ratings_of(pid)
         by_game = {

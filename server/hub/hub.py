@@ -220,7 +220,9 @@ class Hub:
             hello = await self._await_hello(session)
             if hello is None:
                 return
-            self.on_hello(session, request_of(hello))  # (a hello is always of a shape)
+            request = request_of(hello)  # (a hello is always of a shape)
+            assert isinstance(request, Hello)
+            self.on_hello(session, request)
             if hasattr(conn, "on_message"):  # (a bus session: see BusConnection.received)
 
                 def handle_now(message: dict[str, Any] | ProtocolError) -> bool:
@@ -320,7 +322,7 @@ class Hub:
     def _routes(self) -> dict[str, Callable[[Session, Any], None]]:
         """Each client message type and the part that answers it."""
         social, seating = self.social, self.seating
-        routes = {
+        routes: dict[str, Callable[[Session, Any], None]] = {
             "hello": self.on_hello,
             "profile": self.on_profile,
             "ping": self.on_ping,

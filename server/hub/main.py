@@ -189,7 +189,12 @@ async def _serve(
             log.info("hub serving gateways on the bus at %s", bus_url_shown(hub_bus.url))
             ready += f" bus {bus_url_shown(hub_bus.url)}"
         hub.on_fatal = stop.set
-        hub.admin.on_restart = lambda: (restarted.append(True), stop.set())
+
+        def restart() -> None:
+            restarted.append(True)
+            stop.set()
+
+        hub.admin.on_restart = restart
         if metrics_at is not None:
             from server.metrics import Metrics
 

@@ -49,10 +49,10 @@ class Outbox:
         """The held writes are committed: send what waited for them, in order."""
         waiting, self._waiting = self._waiting, []
         for item in waiting:
-            if type(item) is tuple:
+            if isinstance(item, tuple):
                 session, message = item
                 session.deliver(message)
-            elif type(item) is TableChange:
+            elif isinstance(item, TableChange):
                 item.deliver()
             else:
                 item()
@@ -62,7 +62,7 @@ class Outbox:
         hang-up still happens)."""
         waiting, self._waiting = self._waiting, []
         for item in waiting:
-            if type(item) is not tuple and type(item) is not TableChange:
+            if not isinstance(item, tuple) and not isinstance(item, TableChange):
                 item()
 
     def __len__(self) -> int:

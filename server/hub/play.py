@@ -352,12 +352,12 @@ class Play:
         partnerships = get_game(table.game).partnerships
         if partnerships:
             # The partnership holding a winner wins; a refund (or no winner) is a tie.
-            won = [
+            won: list[float] = [
                 0 if not outcome.refund and any(s in outcome.winners for s in pair) else 1
                 for pair in partnerships
             ]
             rated = ratings.update_teams([[current[s] for s in pair] for pair in partnerships], won)
-            new: list[tuple[float, float]] = list(current)  # type: ignore[arg-type]
+            new: list[tuple[float, float]] = list(current)  # type: ignore[arg-type]  # the pairs cover every seat
             for pair, team in zip(partnerships, rated, strict=True):
                 for seat, rating in zip(pair, team, strict=True):
                     new[seat] = rating
@@ -541,8 +541,8 @@ class Play:
     ) -> dict[str, Any]:
         """``seat``'s own part of the view now; made from its part at the last change when
         the change did not touch it (noted in ``since``)."""
-        if news is not None and seat not in news[1]:
-            before = views[1].get(seat)  # type: ignore[index]
+        if news is not None and views is not None and seat not in news[1]:
+            before = views[1].get(seat)
             if before is not None:
                 private = state.private_view_since(seat, before, news[0])
                 if private is not None:

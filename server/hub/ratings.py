@@ -18,7 +18,7 @@ def display(rating: tuple[float, float] | None) -> int:
 
 
 def update(
-    ratings: list[tuple[float, float] | None], ranks: list[int]
+    ratings: list[tuple[float, float] | None], ranks: list[float]
 ) -> list[tuple[float, float]]:
     """New ratings for players who finished at ``ranks`` (0 best; equal ranks tie)."""
     teams = [[MODEL.create_rating(list(r or DEFAULT))] for r in ratings]
@@ -27,7 +27,7 @@ def update(
 
 
 def update_teams(
-    teams: list[list[tuple[float, float] | None]], ranks: list[int]
+    teams: list[list[tuple[float, float] | None]], ranks: list[float]
 ) -> list[list[tuple[float, float]]]:
     """New ratings for partnerships that finished at ``ranks``: partners win or lose together
     (openskill shares the update between them by how sure it is of each)."""

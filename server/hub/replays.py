@@ -77,12 +77,14 @@ class Replays:
         self.hub.duplicate.may_open(player, record)  # a set's game someone may yet hold
         report = verify(record)
         deal = record.get("deal") or {}
+        row = self.store.game(record["id"])
+        assert row is not None  # (finished_record found it)
         session.push(
             {
                 "t": "record",
                 "game": record["id"],
                 "kind": record["game"],
-                "finished": int(self.store.game(record["id"])["finished"]),
+                "finished": int(row["finished"]),
                 "seats": record["seats"],
                 "steps": len(record["actions"]),
                 "deals": deal_steps(record),

@@ -41,7 +41,7 @@ class Session:
     refusals: RateLimiter | None = None
     #: The tables this client's lobby shows now, and whether it shows the lobby at all (only
     #: then does it get lobby updates; see lobby.py).
-    lobby_shown: set[int] = field(default_factory=set)
+    lobby_shown: frozenset[int] | set[int] = field(default_factory=set)
     lobby_watching: bool = True
     #: The players list this client's lobby shows now (names and guest flags, in order): an
     #: update carries a new one only when it differs.

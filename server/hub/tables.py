@@ -10,7 +10,7 @@ A :class:`~server.hub.table.Seat` is frozen: a seat changes only by a new one pu
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ class SeatList(list["Seat"]):
         self.tables = tables
 
     def __setitem__(self, index: Any, seat: Any) -> None:
+        old: Sequence[Seat]
         if isinstance(index, slice):
             old, n = list(self), len(self)
             list.__setitem__(self, index, seat)
@@ -94,7 +95,9 @@ class Tables(dict[int, "Table"]):
         if old is not None:
             self._forget(old)
         super().__setitem__(table_id, table)
-        table.index = table.seats.tables = self
+        seats = table.seats
+        assert isinstance(seats, SeatList)  # (Table makes every list of seats one)
+        table.index = seats.tables = self
         self._count(table.id, table.seats, 1)
         self._owned.setdefault(table.owner, set()).add(table.id)
 
@@ -118,7 +121,9 @@ class Tables(dict[int, "Table"]):
         owned.discard(table.id)
         if not owned:
             del self._owned[table.owner]
-        table.index = table.seats.tables = None
+        seats = table.seats
+        assert isinstance(seats, SeatList)  # (Table makes every list of seats one)
+        table.index = seats.tables = None
 
     def seats_replaced(self, table_id: int, old: Iterable[Seat], new: Iterable[Seat]) -> None:
         self._count(table_id, old, -1)
@@ -144,8 +149,10 @@ class Tables(dict[int, "Table"]):
         want: dict[str, dict[int, int]] = {}
         owned: dict[str, set[int]] = {}
         for table_id, table in self.items():
-            assert table.index is self and table.seats.tables is self, table_id
-            assert table.seats.table_id == table_id == table.id, table_id
+            seats = table.seats
+            assert isinstance(seats, SeatList), table_id
+            assert table.index is self and seats.tables is self, table_id
+            assert seats.table_id == table_id == table.id, table_id
             owned.setdefault(table.owner, set()).add(table_id)
             for seat in table.seats:
                 for player_id in _holders(seat):

@@ -24,7 +24,7 @@ _SECRET = ("deck", "high_deck", "set_aside")
 
 
 def _names(record: dict[str, Any]) -> list[str]:
-    names = []
+    names: list[str] = []
     for seat in record["seats"]:
         name = seat.get("name") if isinstance(seat, dict) else None
         names.append(name or f"Bot {seat.get('seat', len(names)) + 1}")

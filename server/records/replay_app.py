@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
+from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 
 class ReplayApp(App[None]):
     """Next/previous move, start, end and autoplay over precomputed frames."""
 
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,n,space", "step(1)", "Next"),
         Binding("left,p", "step(-1)", "Previous"),
         Binding("home", "jump(0)", "Start"),
@@ -27,7 +28,7 @@ class ReplayApp(App[None]):
         self.frames = frames
         self.index = 0
         self.speed = speed
-        self._timer = None
+        self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(self.frames[0], id="frame")

@@ -234,8 +234,8 @@ class _Gate(asyncio.Protocol):
         the client sends is read and dropped until it hangs up, so the socket closes cleanly
         (closing one with data unread resets it, and the client would lose our words)."""
         log.info("refused connection from %s: %s", address, refusal)
-        self.transport = transport  # type: ignore[assignment]
-        transport.write(b"SSH-2.0-Gambit\r\n")  # type: ignore[attr-defined]
+        self.transport = transport  # type: ignore[assignment]  # a stream's: it writes
+        transport.write(b"SSH-2.0-Gambit\r\n")  # type: ignore[attr-defined]  # (the same)
         self._timer = asyncio.get_running_loop().call_later(REFUSAL_GRACE, self._hang_up)
 
     def _hang_up(self) -> None:

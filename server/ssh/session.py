@@ -88,7 +88,7 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
 
     # --- asyncssh callbacks ----------------------------------------------------------------
 
-    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:  # type: ignore[override]
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
 
     def pty_requested(

@@ -49,14 +49,14 @@ class PgConnection:
 
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> psycopg.Cursor:
         if not params:
-            return self.raw.execute(translate(sql, False))  # type: ignore[arg-type]
-        return self.raw.execute(translate(sql), params)  # type: ignore[arg-type]
+            return self.raw.execute(translate(sql, False))
+        return self.raw.execute(translate(sql), params)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> psycopg.Cursor:
         cur = self.raw.cursor()
         rows = list(rows)
         if rows:
-            cur.executemany(translate(sql), rows)  # type: ignore[arg-type]
+            cur.executemany(translate(sql), rows)
         return cur
 
     @property

@@ -192,7 +192,7 @@ ALTER TABLE games ADD COLUMN stake BIGINT;
 def _run(script: str, **params: object) -> Callable[[PgConnection], None]:
     def apply(conn: PgConnection) -> None:
         for stmt in filter(None, (s.strip() for s in script.split(";"))):
-            conn.raw.execute(stmt, params or None)  # type: ignore[arg-type]
+            conn.raw.execute(stmt, params or None)
 
     return apply
 

@@ -28,7 +28,7 @@ import os
 import sqlite3
 import time
 import weakref
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -210,18 +210,19 @@ class Store(ModerationStore):
         self._ref = pg.ref_param
         where = redact(self.path)
         try:
-            self._conn = pg.connect(self.path)  # type: ignore[assignment]
+            conn = pg.connect(self.path)
         except pg.Error as err:
             raise StoreError(f"Cannot open the database {where}: {err}") from err
+        self._conn = conn  # type: ignore[assignment]  # the adapter stands in for sqlite3's
         try:
-            version = pg_schema.get_version(self._conn)  # type: ignore[arg-type]
+            version = pg_schema.get_version(conn)
             if version > len(pg_schema.MIGRATIONS):
                 raise StoreError(
                     f"{where} has schema version {version}, newer than this Gambit "
                     f"understands ({len(pg_schema.MIGRATIONS)}). Upgrade Gambit to open it; "
                     "the database was not changed."
                 )
-            pg_schema.migrate(self._conn)  # type: ignore[arg-type]
+            pg_schema.migrate(conn)
             schema.refresh_skeletons(self._conn)
         except pg.Error as err:
             self._conn.close()
@@ -300,7 +301,7 @@ class Store(ModerationStore):
         if self.postgres:
             from . import pg_schema
 
-            return pg_schema.get_version(self._conn)  # type: ignore[arg-type]
+            return pg_schema.get_version(self._conn)  # type: ignore[arg-type]  # pg's adapter
         return schema.get_version(self._conn)
 
     def pragma(self, name: str) -> Any:
@@ -840,7 +841,7 @@ class Store(ModerationStore):
         players: list[str | None],
         *,
         deal: Mapping[str, Any] | None = None,
-        results: list[Mapping[str, Any]] | None = None,
+        results: Sequence[Mapping[str, Any]] | None = None,
         stake: int | None = None,
     ) -> int:
         """Keep a finished game for good; return its id.
@@ -960,7 +961,8 @@ class Store(ModerationStore):
     def count_games_of(self, player_id: str, game: str | None = None) -> int:
         """How many finished games the player sat in (of ``game`` only, if given)."""
         if game is None:
-            sql, args = "SELECT COUNT(*) FROM game_players WHERE player_id = ?", (player_id,)
+            sql = "SELECT COUNT(*) FROM game_players WHERE player_id = ?"
+            args: tuple[str, ...] = (player_id,)
         else:
             sql = (
                 "SELECT COUNT(*) FROM game_players p JOIN games g ON g.id = p.game_id "

@@ -110,4 +110,4 @@ def display_as_pieces(app: App[Any], take: Callable[[Frame, bool], None]) -> Non
         finally:
             app.post_display_hook()
 
-    app._display = display_pieces  # type: ignore[method-assign]
+    app._display = display_pieces  # type: ignore[method-assign]  # this app's own, replaced

@@ -41,6 +41,7 @@ import contextlib
 import logging
 import time
 import weakref
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from textual import constants, events
@@ -209,7 +210,7 @@ class ChannelDriver(Driver):
             self._next_is_full = isinstance(renderable, LayoutUpdate)
             display(screen, renderable)
 
-        app._display = watched_display  # type: ignore[method-assign]
+        app._display = watched_display  # type: ignore[method-assign]  # this app's own, wrapped
         display_as_pieces(app, self.write_frame)
 
     # --- output --------------------------------------------------------------------------
@@ -239,7 +240,7 @@ class ChannelDriver(Driver):
             self.frames_full += 1
             if self._held:
                 self._drop(self._held)
-                self._held = self._kept + frame
+                self._held = [*self._kept, *frame]
                 self._kept = []
             else:
                 self._held = frame
@@ -271,15 +272,17 @@ class ChannelDriver(Driver):
         """Send frames (only what the player's screen does not show yet) and controls."""
         controls = self._shown("".join(p for p in parts if isinstance(p, str) and _is_control(p)))
         frames = [part for part in parts if not _is_control(part)]
-        if frames and all(isinstance(part, Frame) for part in frames):
+        drawn = [part for part in frames if isinstance(part, Frame)]
+        pieces: Sequence[str | tuple[str, str]]
+        if frames and len(drawn) == len(frames):
             pieces = self._screen.diff_drawn(
-                self._shown_pieces(frames),  # type: ignore[arg-type]
-                any(frame.sync for frame in frames),  # type: ignore[union-attr]
-                lambda: self._shown("".join(f.text() for f in frames)),  # type: ignore[union-attr]
+                self._shown_pieces(drawn),
+                any(frame.sync for frame in drawn),
+                lambda: self._shown("".join(f.text() for f in drawn)),
             )
         else:
             text = "".join(p if isinstance(p, str) else p.text() for p in frames)
-            pieces = self._screen.diff_pieces(self._shown(text))  # type: ignore[assignment]
+            pieces = self._screen.diff_pieces(self._shown(text))
         drawing = compact_pieces(pieces, erase=self._erase)
         if controls or drawing:
             self._send((controls + drawing).encode("utf-8", "replace"))
@@ -294,12 +297,12 @@ class ChannelDriver(Driver):
             text = strip_colour(text)
         return text
 
-    def _shown_pieces(self, frames: list[Frame]) -> list[tuple[int, int, str, int | None]]:
+    def _shown_pieces(self, frames: list[Frame]) -> Sequence[tuple[int, int, str, int | None]]:
         """The frames' pieces, in order, each as :meth:`_shown` has it (its cells measured
         again if its text was changed)."""
         if not self._ascii and self._colour:
             if len(frames) == 1:
-                return frames[0].pieces  # type: ignore[return-value]
+                return frames[0].pieces
             return [piece for frame in frames for piece in frame.pieces]
         shown = self._shown
         return [(row, col, shown(text), None) for f in frames for row, col, text, _ in f.pieces]

@@ -169,9 +169,9 @@ class SentScreen:
         them show now; the memory follows, so those rows' pieces are then skipped."""
         width = self.width
         new: dict[int, str | None] = {}
-        for row, column, text, cells in pieces:
+        for row, column, row_text, cells in pieces:
             whole = column == 1 and cells == width and row not in new
-            new[row] = text if whole else None
+            new[row] = row_text if whole else None
         rows = self._rows
         span = (1, width + 1)
 

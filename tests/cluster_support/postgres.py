@@ -101,7 +101,7 @@ class PostgresServer:
             text=True,
             timeout=120,
             cwd=self.root,
-            **self._user,  # type: ignore[arg-type]
+            **self._user,  # type: ignore[arg-type]  # keyword arguments of mixed types
         )
         assert done.returncode == 0, done.stderr
         log = open(self.root / "postgres.log", "ab")  # noqa: SIM115 (kept for the server's life)
@@ -113,7 +113,7 @@ class PostgresServer:
                 stderr=log,
                 cwd=self.root,
                 preexec_fn=_die_with_parent,
-                **self._user,  # type: ignore[arg-type]
+                **self._user,  # type: ignore[arg-type]  # keyword arguments of mixed types
             )
             if self._wait_ready():
                 log.close()

@@ -108,7 +108,7 @@ async def connect(hub: Hub, *, trusted: bool = True) -> Client:
     client_end, hub_end = queue_pair(trusted=trusted)
     task = asyncio.get_running_loop().create_task(hub.serve(hub_end))
     client = Client(client_end)
-    client.hub_task = task  # type: ignore[attr-defined]
+    client.hub_task = task  # type: ignore[attr-defined]  # noted on the test's client
     return client
 
 

@@ -68,12 +68,12 @@ class HubProcess:
         """A guest over TCP, from ``source`` (a loopback address: the listener's limits are
         per address)."""
         client = Client(await open_tcp("127.0.0.1", self.tcp_port, source))
-        client.welcome = await client.hello(name)  # type: ignore[attr-defined]
+        client.welcome = await client.hello(name)  # type: ignore[attr-defined]  # noted on the test's client
         return client
 
     async def registered(self, identity: str, name: str) -> Client:
         client = Client(await open_unix(str(self.sock)))
-        client.welcome = await client.hello(name, identity=identity)  # type: ignore[attr-defined]
+        client.welcome = await client.hello(name, identity=identity)  # type: ignore[attr-defined]  # noted on the test's client
         return client
 
     async def stop(self, sig: int = signal.SIGTERM) -> int:

@@ -65,11 +65,11 @@ def test_the_flush_publishes_what_the_plain_flush_does():
                 pairs.append((session, data))
             items[gateway] = pairs
         bus = HubBus(None, "nats://bench.invalid")
-        bus._sender = Sent()  # type: ignore[assignment]
+        bus._sender = Sent()  # type: ignore[assignment]  # a fake sender
         bus._flush({g: list(p) for g, p in items.items()})
         reference = Sent()
         plain_flush(reference, items)
-        assert bus._sender.out == reference.out  # type: ignore[attr-defined]
+        assert bus._sender.out == reference.out  # type: ignore[attr-defined]  # (the fake's)
 
 
 class _Store:
@@ -89,21 +89,21 @@ async def test_a_detached_hub_says_it_is_alive_no_more_and_reads_no_bans():
     from types import SimpleNamespace
 
     store = _Store()
-    bus = HubBus(SimpleNamespace(store=store), "nats://bench.invalid")  # type: ignore[arg-type]
-    bus._sender = Sent()  # type: ignore[assignment]
+    bus = HubBus(SimpleNamespace(store=store), "nats://bench.invalid")  # type: ignore[arg-type]  # a stand-in
+    bus._sender = Sent()  # type: ignore[assignment]  # a fake sender
     beat = asyncio.create_task(bus._heartbeat())
     await asyncio.sleep(0.05)
     beat.cancel()
-    subjects = [subject for subject, _ in bus._sender.out]  # type: ignore[attr-defined]
+    subjects = [subject for subject, _ in bus._sender.out]  # type: ignore[attr-defined]  # (the fake's)
     assert wire.HUB_ALIVE_SUBJECT in subjects and wire.BANS_SUBJECT in subjects
     assert store.reads == 1
 
     bus.detach()
-    bus._sender = Sent()  # type: ignore[assignment]
+    bus._sender = Sent()  # type: ignore[assignment]  # a fake sender
     beat = asyncio.create_task(bus._heartbeat())
     await asyncio.sleep(0.05)
     beat.cancel()
-    assert bus._sender.out == [] and store.reads == 1  # type: ignore[attr-defined]
+    assert bus._sender.out == [] and store.reads == 1  # type: ignore[attr-defined]  # (the fake's)
 
 
 class _Nats:
@@ -127,7 +127,7 @@ async def test_a_sessions_frames_are_handled_in_the_bus_callback_in_order(hub):
     bus.nc = _Nats()
     bus._sender = wire.Sender(bus.nc.publish)
     sent: list[tuple[int, bytes | None]] = []
-    bus._out.add = lambda gateway, item: sent.append(item)  # type: ignore[method-assign]
+    bus._out.add = lambda gateway, item: sent.append(item)  # type: ignore[method-assign]  # a stand-in that counts or records
 
     async def deliver(*events: list[Any]) -> None:
         # (a coroutine that never waits: awaited, it runs through without a turn of the loop)
@@ -197,7 +197,7 @@ async def _burst(monkeypatch, slice_s: float, per_message: int = 1) -> tuple[int
         time.sleep(0.004)
         handled.append(session)
 
-    bus._event = event  # type: ignore[method-assign]
+    bus._event = event  # type: ignore[method-assign]  # a stand-in that counts or records
     for i in range(0, 20, per_message):
         frames = [[wire.FRAMES, i + j, b""] for j in range(per_message)]
         await bus._on_message(_Msg(wire.pack(["g1", frames])))
@@ -232,7 +232,7 @@ async def test_a_slices_answers_are_published_before_the_next_slice(monkeypatch)
         log.append("handled")
         bus.out(gateway, session, b"answer")  # as the hub answers a move
 
-    bus._event = event  # type: ignore[method-assign]
+    bus._event = event  # type: ignore[method-assign]  # a stand-in that counts or records
     frames = [[wire.FRAMES, i, b""] for i in range(8)]
     await bus._on_message(_Msg(wire.pack(["g1", frames])))
     await asyncio.sleep(0)

@@ -593,8 +593,8 @@ class World:
             assert cut
             check_answers(answers(client.log[start:]), want)
             if not unix:
-                await asyncio.wait_for(client.hub_task, 5)  # type: ignore[attr-defined]
-                assert client.hub_task.exception() is None  # type: ignore[attr-defined]
+                await asyncio.wait_for(client.hub_task, 5)  # type: ignore[attr-defined]  # noted on the test's client
+                assert client.hub_task.exception() is None  # type: ignore[attr-defined]  # noted on the test's client
         finally:
             await client.close()
         async with asyncio.timeout(5):  # the guest's session is gone, nothing else
@@ -700,7 +700,7 @@ async def finish(world: World, games_before: int, actions: list) -> None:
             await asyncio.sleep(0.01)
     assert not world.driver.done()
     for client in (world.q, world.d):  # their sessions never ended
-        assert not client.hub_task.done()  # type: ignore[attr-defined]
+        assert not client.hub_task.done()  # type: ignore[attr-defined]  # noted on the test's client
     assert not world.u.closed
     assert not any(m.get("code") == "internal" for m in world.d.log)
     honest = [
@@ -787,7 +787,7 @@ async def test_a_stream_cut_short_ends_only_its_own_session(hub, store, tmp_path
             while len(hub.sessions) != sessions - 1:
                 await asyncio.sleep(0.005)
         if not unix:
-            await asyncio.wait_for(client.hub_task, 5)  # type: ignore[attr-defined]
+            await asyncio.wait_for(client.hub_task, 5)  # type: ignore[attr-defined]  # noted on the test's client
         await other.send("ping", n=42)
         await other.expect("pong", n=42)
         assert store.ledger_total() == 0

@@ -85,7 +85,7 @@ def games_at(hub: HubProcess, table: int) -> int:
 
 
 def guest_id(client: Client) -> str:
-    return client.welcome["you"]["id"]  # type: ignore[attr-defined]
+    return client.welcome["you"]["id"]  # type: ignore[attr-defined]  # noted on the test's client
 
 
 def assert_home(hub: HubProcess, pid: str) -> int:
@@ -272,4 +272,4 @@ async def test_registered_players_keep_their_chips_across_drops_and_restarts(hub
     assert hub.read("SELECT COUNT(*) FROM ledger WHERE reason = 'guest_left'")[0][0] == 0
     await hub.start()
     ada = await hub.registered("SHA256:ada", "Ada")
-    assert ada.welcome["you"]["chips"] == 1000 - STAKE  # type: ignore[attr-defined]
+    assert ada.welcome["you"]["chips"] == 1000 - STAKE  # type: ignore[attr-defined]  # noted on the test's client

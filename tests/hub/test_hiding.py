@@ -88,7 +88,7 @@ class WatchedHub(Hub):
         self.trackers: dict[int, Tracker] = {}
         # Every action the hub accepts (a client's or a bot's) goes through play's.
         self._apply_action = self.play.apply_action
-        self.play.apply_action = self.apply_action  # type: ignore[method-assign]
+        self.play.apply_action = self.apply_action  # type: ignore[method-assign]  # a stand-in that counts or records
 
     def tracker(self, state) -> Tracker:
         tracker = self.trackers.get(id(state))
@@ -235,7 +235,7 @@ async def audited_client(hub: Hub, auditor: Auditor, identity: str) -> Client:
     to_client: asyncio.Queue[bytes | None] = asyncio.Queue()
     conn = AuditedConnection(to_hub, to_client, auditor, identity)
     client = Client(QueueConnection(to_client, to_hub, max_frame=MAX_SERVER_FRAME))
-    client.hub_task = asyncio.get_running_loop().create_task(hub.serve(conn))  # type: ignore[attr-defined]
+    client.hub_task = asyncio.get_running_loop().create_task(hub.serve(conn))  # type: ignore[attr-defined]  # noted on the test's client
     await client.hello(identity, identity=identity)
     return client
 

@@ -38,8 +38,8 @@ async def running_hub(store, **config):
 
 async def player(hub: Hub, name: str) -> Client:
     client = await connect(hub)
-    client.welcome = await client.hello(name, identity=f"key-{name}")  # type: ignore[attr-defined]
-    client.pid = f"key-{name}"  # type: ignore[attr-defined]
+    client.welcome = await client.hello(name, identity=f"key-{name}")  # type: ignore[attr-defined]  # noted on the test's client
+    client.pid = f"key-{name}"  # type: ignore[attr-defined]  # noted on the test's client
     return client
 
 
@@ -110,8 +110,8 @@ class ChipAuditor:
         self.settled: list[dict[str, Any]] = []
         self._table_changed = hub.play.table_changed
         self._settle = hub.play.settle
-        hub.play.table_changed = self.table_changed  # type: ignore[method-assign]
-        hub.play.settle = self.settle  # type: ignore[method-assign]
+        hub.play.table_changed = self.table_changed  # type: ignore[method-assign]  # a stand-in that counts or records
+        hub.play.settle = self.settle  # type: ignore[method-assign]  # a stand-in that counts or records
 
     def audit(self) -> None:
         store = self.store
@@ -213,12 +213,12 @@ async def test_chips_are_conserved_over_many_games(store):
         raised = [g for g in auditor.settled if g["outcome"].contributions not in (None, [1] * 4)]
         assert raised, "no game with a raise: the raise path went untested"
         for client in (ada, bob):
-            pid = client.pid  # type: ignore[attr-defined]
+            pid = client.pid  # type: ignore[attr-defined]  # noted on the test's client
             assert store.balance(f"player:{pid}") == expected_balance(hub, auditor, pid)
         # each player was told a fresh balance when every game they played started (the ante)
         # and when it ended (the payout)
         for client in (ada, bob):
-            pid = client.pid  # type: ignore[attr-defined]
+            pid = client.pid  # type: ignore[attr-defined]  # noted on the test's client
             finished = sum(1 for g in auditor.settled if f"player:{pid}" in g["accounts"])
             await asyncio.wait_for(_until(lambda c=client, n=finished: len(yous(c)) >= 2 * n), 5)
             assert all(m["chips"] >= 0 for m in yous(client))
@@ -264,14 +264,14 @@ async def test_a_player_who_cannot_pay_the_stake_is_stood_up_before_the_next_dea
         # the next deal comes (between_games is short) and stands up whoever has < 20 chips
         losers = [c for seat, c in enumerate((ada, bob)) if seat != winner]
         for client in losers:
-            assert store.balance(f"player:{client.pid}") == 0  # type: ignore[attr-defined]
+            assert store.balance(f"player:{client.pid}") == 0  # type: ignore[attr-defined]  # noted on the test's client
             err = await client.expect("error", code="chips", timeout=5)
             assert "stake" in err["message"]
         if winner == 2:  # the bot won: no human can pay, the table closes
             await asyncio.wait_for(_until(lambda: table not in hub.tables), 5)
         else:
             stayer = (ada, bob)[winner]
-            assert store.balance(f"player:{stayer.pid}") == 60  # type: ignore[attr-defined]
+            assert store.balance(f"player:{stayer.pid}") == 60  # type: ignore[attr-defined]  # noted on the test's client
             msg = await stayer.until(
                 lambda m: (
                     m["t"] == "table"
@@ -459,7 +459,7 @@ async def test_ratings_follow_each_game_and_max_rating_keeps_strong_players_out(
         auditor = ChipAuditor(hub)
         ada, bob = await player(hub, "Ada"), await player(hub, "Bob")
         for client in (ada, bob):
-            assert game not in client.welcome["you"]["ratings"]  # type: ignore[attr-defined]
+            assert game not in client.welcome["you"]["ratings"]  # type: ignore[attr-defined]  # noted on the test's client
         humans = Humans([ada, bob], lambda view: view["legal"][-1])
         seats = ["key-Ada", "key-Bob", None]  # seat 2: a bot
         for number in range(3):
@@ -500,7 +500,7 @@ async def test_ratings_follow_each_game_and_max_rating_keeps_strong_players_out(
         # lets them in; a newcomer shows 1000
         cy = await player(hub, "Cy")
         for client in (ada, bob):
-            pid = client.pid  # type: ignore[attr-defined]
+            pid = client.pid  # type: ignore[attr-defined]  # noted on the test's client
             shown = yous(client)[-1]["ratings"][game]
             assert shown == hub.seating.rating_of(pid, game)
             low = await new_table(cy, max_rating=shown - 1)

@@ -114,7 +114,7 @@ async def arrive(hub: HubProcess) -> dict[str, Client]:
     clients = {}
     for pid, name in PLAYERS.items():
         client = await connect_unix(str(hub.sock))
-        client.welcome = await client.hello(name, identity=pid)  # type: ignore[attr-defined]
+        client.welcome = await client.hello(name, identity=pid)  # type: ignore[attr-defined]  # noted on the test's client
         clients[pid] = client
     return clients
 
@@ -392,7 +392,7 @@ async def check_frozen_restart(hub: HubProcess, snap: dict[str, Any], tables: di
     due = unsettled_payouts(snap)
     try:
         for pid, client in clients.items():
-            you = client.welcome["you"]  # type: ignore[attr-defined]
+            you = client.welcome["you"]  # type: ignore[attr-defined]  # noted on the test's client
             chips = snap["balances"][f"player:{pid}"] + due.get(f"player:{pid}", 0)
             assert you["chips"] == chips, (when, pid)
             lobby = await client.expect("lobby")
@@ -437,7 +437,7 @@ async def test_sigkill_mid_game_then_restart(tmp_path):
     await hub.start(**FAST)
     clients = await arrive(hub)
     for client in clients.values():
-        assert client.welcome["you"]["chips"] == START  # type: ignore[attr-defined]
+        assert client.welcome["you"]["chips"] == START  # type: ignore[attr-defined]  # noted on the test's client
     tables = await set_up_tables(clients)
     stakes = {t: spec["stake"] for t, spec in tables.items()}
     interrupted: list[tuple[str, dict[str, Any]]] = []  # (when, live row) of unfinished games

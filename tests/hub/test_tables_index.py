@@ -91,4 +91,4 @@ def test_a_table_keeps_its_number_of_seats():
 def test_a_seat_changes_only_by_a_new_one():
     seat = Seat(player="ada")
     with pytest.raises(AttributeError):
-        seat.player = "bo"  # type: ignore[misc]
+        seat.player = "bo"  # type: ignore[misc]  # frozen: the test shows it

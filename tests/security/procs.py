@@ -110,7 +110,7 @@ def serve(data_dir: Path, *args: str, **options: object) -> tuple[Gambit, int]:
         "--log-file",
         str(log),
         *args,
-        **options,  # type: ignore[arg-type]
+        **options,  # type: ignore[arg-type]  # keyword arguments of mixed types
     )
     try:
         port = int(proc.wait_for(r"ssh -p (\d+) play@localhost").group(1))

@@ -80,7 +80,7 @@ async def test_table_updates_send_the_bytes_the_parsed_string_did(monkeypatch):
         expected = (driver._shown(controls) + drawing).encode("utf-8", "replace")
         terminal = driver._terminal
         sent: list[bytes] = []
-        terminal.send = sent.append  # type: ignore[method-assign]
+        terminal.send = sent.append  # type: ignore[method-assign]  # a stand-in that counts or records
         try:
             send_text(driver, parts)
         finally:

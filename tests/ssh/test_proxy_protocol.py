@@ -123,7 +123,7 @@ def test_a_connection_without_a_header_is_dropped(standin_server):
 
 async def test_two_listeners_share_a_port_with_reuse_port():
     host = SimpleNamespace(config=SimpleNamespace(reuse_port=True))
-    door = FrontDoor(host)  # type: ignore[arg-type]
+    door = FrontDoor(host)  # type: ignore[arg-type]  # a stand-in
     first = Listener(door, lambda *a: None, "127.0.0.1", 0)
     port = first.sockets[0].getsockname()[1]
     second = Listener(door, lambda *a: None, "127.0.0.1", port)
@@ -133,12 +133,12 @@ async def test_two_listeners_share_a_port_with_reuse_port():
         first.close()
         second.close()
     lone = SimpleNamespace(config=SimpleNamespace(reuse_port=False))
-    taken = Listener(FrontDoor(lone), lambda *a: None, "127.0.0.1", 0)  # type: ignore[arg-type]
+    taken = Listener(FrontDoor(lone), lambda *a: None, "127.0.0.1", 0)  # type: ignore[arg-type]  # a stand-in
     try:
         with pytest.raises(OSError):
             Listener(
                 FrontDoor(lone), lambda *a: None, "127.0.0.1", taken.sockets[0].getsockname()[1]
-            )  # type: ignore[arg-type]
+            )  # type: ignore[arg-type]  # a stand-in
     finally:
         taken.close()
     await asyncio.sleep(0)

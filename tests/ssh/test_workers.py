@@ -176,7 +176,7 @@ async def test_a_slow_players_backlog_reaches_their_worker_and_so_does_the_catch
             return self.pending
 
     session = Session()
-    remote = RemoteApp(Worker(), 5, session)  # type: ignore[arg-type]
+    remote = RemoteApp(Worker(), 5, session)  # type: ignore[arg-type]  # a stand-in
 
     def reports() -> list[int]:
         return [wl.unpack(p) for s, k, p in sent if k == wl.PENDING]

@@ -106,7 +106,7 @@ def test_bad_arguments_are_refused(store: Store):
     with pytest.raises(ValueError):
         store.set_name("a", "")
     with pytest.raises(ValueError):
-        store.set_prefs("a", ["not", "a", "map"])  # type: ignore[arg-type]
+        store.set_prefs("a", ["not", "a", "map"])  # type: ignore[arg-type]  # a bad value on purpose
 
 
 def test_player_created_inside_a_failed_transaction_does_not_exist(store: Store):

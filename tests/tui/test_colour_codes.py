@@ -92,7 +92,7 @@ async def test_players_at_one_table_get_their_own_terminals_colours(order):
                 sent[index].append(data)
                 counted(data)
 
-            terminal.send = keep  # type: ignore[method-assign]
+            terminal.send = keep  # type: ignore[method-assign]  # a stand-in that counts or records
         for app in seated.apps:
             app.refresh()  # a whole screen, then the moves
         for _ in range(6):

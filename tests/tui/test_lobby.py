@@ -489,13 +489,13 @@ async def test_a_player_arriving_redraws_only_the_number_online_in_other_lobbies
         listed = screen.query_one("#tables", DataTable)
         whole: list[int] = []
         refresh = listed.refresh
-        listed.refresh = lambda *regions, **kw: (  # type: ignore[method-assign]
+        listed.refresh = lambda *regions, **kw: (  # type: ignore[method-assign]  # a stand-in that counts or records
             whole.append(1) if not regions else None,
             refresh(*regions, **kw),
         )[1]
         asked: list[int] = []
         publish = screen._publish_bindings
-        screen._publish_bindings = lambda: (asked.append(1), publish())[1]  # type: ignore[method-assign]
+        screen._publish_bindings = lambda: (asked.append(1), publish())[1]  # type: ignore[method-assign]  # a stand-in that counts or records
         carol = make_app(hub, name="Carol", identity="SHA256:carol")
         async with carol.run_test(size=(80, 24)) as carol_pilot:
             await enter_lobby(carol_pilot)

@@ -32,7 +32,7 @@ async def test_a_dialog_over_the_table_shows_the_turn_clock_and_rings_at_ten_sec
         await pilot.pause(0.3)
         # On the table itself the seats show the timer: the status bar says where we are.
         assert "Your turn:" not in screen_text(app).splitlines()[0]
-        app.bell = lambda: bells.append("ding")  # type: ignore[method-assign]
+        app.bell = lambda: bells.append("ding")  # type: ignore[method-assign]  # a stand-in that counts or records
         await pilot.press("t")
         await wait_for(pilot, lambda: isinstance(app.screen, ScoreSheetScreen))
         await wait_for(pilot, lambda: "Your turn:" in screen_text(app).splitlines()[0])

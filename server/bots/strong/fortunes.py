@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from protocol.actions import Action, action_from_wire
@@ -55,6 +56,12 @@ DRAWS = 8
 MISS_WEIGHT = 0.2
 #: Failed samples before a decision gives up sampling.
 MAX_FAILURES = 40
+
+
+def _lacking(void: int) -> Callable[[int], bool]:
+    """A test of a card: of none of the suits ``void`` marks (a bit per suit)."""
+    suit_of = sim.SUIT
+    return lambda c: not void >> suit_of[c] & 1
 
 
 class _Base:
@@ -109,11 +116,7 @@ class _Base:
         self.played_by: list[list[int]] = [[], [], [], []]
         for seat, card in self.history:
             self.played_by[seat].append(card)
-        self.allowed = {
-            str(s): (lambda c, v=voids[s]: not v >> suit_of[c] & 1)
-            for s in range(4)
-            if s != me and voids[s]
-        }
+        self.allowed = {str(s): _lacking(voids[s]) for s in range(4) if s != me and voids[s]}
 
     def world(self, rng: random.Random) -> sim.Deal | None:
         dealt = deal_hidden(self.unseen, self.sizes, self.allowed, rng)
@@ -239,7 +242,7 @@ class StrongFortunesBot(StrongBot):
             if self.iterations is not None:
                 if worlds >= self.iterations:
                     break
-            elif self.clock() >= deadline:
+            elif deadline is not None and self.clock() >= deadline:  # (not None: see above)
                 break
             if worlds >= RACE_FIRST and worlds % RACE_EVERY == 0:
                 alive = self._race(alive, values, anchor)
@@ -292,7 +295,9 @@ class StrongFortunesBot(StrongBot):
         return drawn[-1][0]
 
     @staticmethod
-    def _race(alive: list[int], values: list[list[float | None]], anchor: int) -> list[int]:
+    def _race(
+        alive: list[int], values: Sequence[Sequence[float | None]], anchor: int | None
+    ) -> list[int]:
         """Drop the cards that trail the leader by ``DROP_Z`` standard errors (never the
         heuristic's, which any other card must beat in the end)."""
         keep = race(alive, values, anchor, DROP_Z, RACE_FIRST)
@@ -305,7 +310,7 @@ class StrongFortunesBot(StrongBot):
         return keep
 
     @staticmethod
-    def _same(alive: list[int], values: list[list[float]], worlds: int) -> bool:
+    def _same(alive: list[int], values: list[list[float | None]], worlds: int) -> bool:
         """Every card left scored alike in every world so far: the choice does not matter."""
         if worlds < SAME_WORLDS:
             return False

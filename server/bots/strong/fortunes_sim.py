@@ -93,6 +93,18 @@ class Deal:
         "turn",
         "voids",
     )
+    hands: list[list[int]]
+    counts: list[list[int]]
+    left: list[int]
+    voids: list[int]
+    dealer: int
+    trick: list[tuple[int, int]]
+    led: int | None  # None exactly when the trick is empty
+    direction: int
+    stars_free: bool
+    turn: int
+    trick_no: int
+    diff: int
 
     @classmethod
     def of(
@@ -153,7 +165,7 @@ class Deal:
         self.left[suit] -= 1
         trick = self.trick
         led = self.led
-        if not trick:
+        if led is None:  # (the trick is empty)
             self.led = led = suit
         elif suit != led:
             if not (suit == STAR and self.stars_free):
@@ -196,7 +208,8 @@ def heuristic_card(deal: Deal, seat: int, cards: list[int]) -> int:
     keep = KEEP[mine]
     unseen_stars = deal.left[STAR] - deal.counts[seat][STAR]
     trick = deal.trick
-    if not trick:
+    led = deal.led
+    if led is None:  # (the trick is empty)
         # The flip chance of a lead depends on its suit only: one table per suit.
         lead = LEAD[mine]
         voids = deal.voids
@@ -215,7 +228,6 @@ def heuristic_card(deal: Deal, seat: int, cards: list[int]) -> int:
                     table[suit] = lead[3]
         suit_of = SUIT
         return max(cards, key=lambda c: table[suit_of[c]][c])
-    led = deal.led
     direction = deal.direction
     # The top so far each way: a suit's strengths run one way high and the other way low.
     high_power, low_power = STRENGTH
@@ -247,7 +259,7 @@ def heuristic_card(deal: Deal, seat: int, cards: list[int]) -> int:
         top = tops[new_dir]
         if suit == led and STRENGTH[new_dir][card] > top:
             top = STRENGTH[new_dir][card]
-        score = top if new_dir == mine else -top
+        score: float = top if new_dir == mine else -top
         if risky:
             # Partners flip a trick that goes against us, opponents one that goes for us.
             n = flippers[stars_free or suit == STAR][0 if score > 0 else 1]

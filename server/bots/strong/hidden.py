@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import TypeVar
+
+#: A card as the caller names it (a code, or a simulation's index).
+Card = TypeVar("Card")
 
 
 def deal_hidden(
-    unseen: list[str],
+    unseen: list[Card],
     sizes: dict[str, int],
-    allowed: dict[str, Callable[[str], bool]],
+    allowed: dict[str, Callable[[Card], bool]],
     rng: random.Random,
-) -> dict[str, list[str]] | None:
+) -> dict[str, list[Card]] | None:
     """Every unseen card dealt to a place: ``sizes[place]`` cards each, where ``allowed``
     (by place; missing means anything) accepts the card. None when the constraints cannot be
     met by this draw. The sizes must add up to ``len(unseen)``."""
@@ -27,8 +31,8 @@ def deal_hidden(
         place: [c for c in pool if place not in allowed or allowed[place](c)] for place in sizes
     }
     order = sorted(sizes, key=lambda p: len(fits[p]) - sizes[p])
-    taken: set[str] = set()
-    out: dict[str, list[str]] = {}
+    taken: set[Card] = set()
+    out: dict[str, list[Card]] = {}
     for place in order:
         need = sizes[place]
         got = [c for c in fits[place] if c not in taken][:need]

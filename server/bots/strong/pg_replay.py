@@ -108,16 +108,16 @@ def _fits(step: Step, hand: list[str], fixed: list[str]) -> bool:
         top = max(values.values())
         return values[card] == top
     # A turn: the best Play, unless it earns no draw and keeps at most One pair (then Risk).
-    values = {}
+    turn_values = {}
     for c in hand:
         num = tarokka_number(c)
         bonus = num is None or (right is not None and num < right)
-        values[c] = (potential(without(hand, c), fixed), bonus, -(num or 10))
-    top = max(values.values())
-    risks = not top[1] and top[0][0] <= ONE_PAIR
+        turn_values[c] = (potential(without(hand, c), fixed), bonus, -(num or 10))
+    turn_top = max(turn_values.values())
+    risks = not turn_top[1] and turn_top[0][0] <= ONE_PAIR
     if kind == "risk":
         return risks and card in _keep_best(hand, fixed)
-    return not risks and values[card] == top
+    return not risks and turn_values[card] == turn_top
 
 
 def replay_misses(

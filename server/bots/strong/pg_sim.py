@@ -151,6 +151,31 @@ class Sim:
         "shown_mask",
         "turned",
     )
+    n: int
+    dealer: int
+    hands: list[list[int]]
+    fates: list[int]  # -1: none
+    focus: int
+    killed: int
+    deck: list[int]
+    discard: list[int]
+    high_deck: list[str]
+    innocent: int
+    executioner: int
+    shown: list[int]
+    shown_mask: int
+    bids: list[int]
+    picks: list[int]
+    phase: int
+    round: int
+    order: list[int]
+    turned: list[bool]
+    current: int | None
+    donjon: bool
+    asks: list[Any]  # per seat: None or (kind, info), info's shape by kind
+    scores: list[int] | None  # once over
+    rng: random.Random
+    deal_rng: random.Random
 
     # --- building --------------------------------------------------------------------------
 
@@ -448,6 +473,7 @@ class Sim:
 
     def winner(self) -> int:
         """The Reveal's winner (the deal is over)."""
+        assert self.scores is not None
         return self.scores.index(self.n - 1)
 
     # --- High cards ------------------------------------------------------------------------
@@ -514,6 +540,7 @@ class Sim:
 
     def _pick_order(self) -> list[int]:
         n, start, picks = self.n, self.current, self.picks
+        assert start is not None  # a Beast or Raven is turned in a seat's turn
         return [s for s in ((start + i) % n for i in range(n)) if picks[s] >= 0]
 
     def _on_beast(self, seat: int, card: int) -> None:
@@ -602,6 +629,7 @@ class Sim:
                 value = (pot, bonus, -(num or 10))
                 if best_value is None or value > best_value:
                     best_card, best_value = card, value
+            assert best_value is not None  # a turn is asked only of a seat with cards
             if self.high_deck and not best_value[1] and best_value[0] <= ONE_PAIR_TOP:
                 return ("risk", self._keep_best(hand, hand, fixed))
             return ("play", best_card)
@@ -619,11 +647,11 @@ class Sim:
             fixed = self._fixed(seat)
             if len(hand) == 1:
                 return ("bid", hand[0])
-            best_card, best_value = -1, None
+            best_card, best_bid = -1, None
             for card in hand:
-                value = (potential([c for c in hand if c != card], fixed), NUM[card])
-                if best_value is None or value > best_value:
-                    best_card, best_value = card, value
+                bid_value = (potential([c for c in hand if c != card], fixed), NUM[card])
+                if best_bid is None or bid_value > best_bid:
+                    best_card, best_bid = card, bid_value
             return ("bid", best_card)
         if kind == "fate":
             focus = [self.focus] if self.focus >= 0 else []
@@ -636,32 +664,32 @@ class Sim:
             fixed = self._fixed(seat)
             if len(self.discard) == 1:
                 return ("take", self.discard[0])
-            best_card, best_value = -1, None
+            best_card, best_take = -1, None
             for card in self.discard:
-                value = potential([*hand, card], fixed)
-                if best_value is None or value > best_value:
-                    best_card, best_value = card, value
+                take_value = potential([*hand, card], fixed)
+                if best_take is None or take_value > best_take:
+                    best_card, best_take = card, take_value
             return ("take", best_card)
         if kind in ("darklord", "marionette", "tempter_target"):
             targets = info if kind != "tempter_target" else info[1]
             if len(targets) == 1:
                 return ("target", targets[0])
-            best_seat, best_value = -1, None
+            best_seat, best_target = -1, None
             for s in targets:
-                value = (len(self.hands[s]), rng.random())
-                if best_value is None or value > best_value:
-                    best_seat, best_value = s, value
+                target_value = (len(self.hands[s]), rng.random())
+                if best_target is None or target_value > best_target:
+                    best_seat, best_target = s, target_value
             return ("target", best_seat)
         if kind == "darklord_pick":
             theirs = self.hands[info]
             if len(theirs) == 1:
                 return ("pick", theirs[0])
             focus = [self.focus] if self.focus >= 0 else []
-            best_card, best_value = -1, None
+            best_card, best_pick = -1, None
             for card in theirs:
-                value = best([c for c in theirs if c != card] + focus)
-                if best_value is None or value < best_value:
-                    best_card, best_value = card, value
+                pick_value = best([c for c in theirs if c != card] + focus)
+                if best_pick is None or pick_value < best_pick:
+                    best_card, best_pick = card, pick_value
             return ("pick", best_card)
         if kind == "marionette_order":
             return ("highest", None)
@@ -707,8 +735,10 @@ class Sim:
         """The strong bot's result for ``seat``: a win, plus ``place_weight`` times its place
         (0 last … 1 first)."""
         n = self.n
-        won = 1.0 if self.scores[seat] == n - 1 else 0.0
-        return won + place_weight * self.scores[seat] / (n - 1)
+        scores = self.scores
+        assert scores is not None  # (the deal is over)
+        won = 1.0 if scores[seat] == n - 1 else 0.0
+        return won + place_weight * scores[seat] / (n - 1)
 
 
 def heuristic_execution(d: Sim, seat: int, samples: int) -> tuple[str, Any]:
@@ -756,7 +786,7 @@ def action_of(action: Action) -> tuple[str, Any]:
     """An engine action as the sim takes it."""
     field = action.FIELD
     if field == "card":
-        return (action.TYPE, INDEX[action.card])  # type: ignore[attr-defined]
+        return (action.TYPE, INDEX[action.card])  # type: ignore[attr-defined]  # FIELD says so (no isinstance in rollouts)
     if field == "seat":
-        return (action.TYPE, action.seat)  # type: ignore[attr-defined]
+        return (action.TYPE, action.seat)  # type: ignore[attr-defined]  # FIELD says so (no isinstance in rollouts)
     return (action.TYPE, None)

@@ -312,8 +312,8 @@ def sample_world(
                 if got is None:
                     return None
                 if BID_REPLAY:
-                    bids[s] = heuristic_bid([*hands[s], got[0]], fates[s], view["focus"])
-                    hands[s] = without([*hands[s], got[0]], bids[s])
+                    bid = bids[s] = heuristic_bid([*hands[s], got[0]], fates[s], view["focus"])
+                    hands[s] = without([*hands[s], got[0]], bid)
                 else:
                     bids[s] = got[0]
     deck = take(view["deck"])

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 from protocol.actions import Action, Bid, Play
+from server.engine.base import State
 from server.engine.errors import RulesError
-from server.engine.prophet import ProphetState
 
 from ..base import register_bot
 from ..prophet import choose_bid, choose_card, estimate_tricks
@@ -63,13 +64,18 @@ def _voids(plays: list[tuple[int, str]], n: int) -> list[set[str]]:
     return voids
 
 
+def _lacking(void: frozenset[str]) -> Callable[[str], bool]:
+    """A test of a card: of none of the suits in ``void``."""
+    return lambda c: c[1] not in void
+
+
 @register_bot("prophet", "strong")
 class StrongProphetBot(StrongBot):
     """Samples the hidden hands, plays each choice out, keeps the one most often exact."""
 
     game_name = "prophet"
 
-    def sample_world(self, view: dict[str, Any], rng: random.Random) -> ProphetState | None:
+    def sample_world(self, view: dict[str, Any], rng: random.Random) -> State | None:
         n, me, k = view["players"], view["seat"], view["cards"]
         actions = _round_actions(view)
         plays = [(s, a.card) for s, a in actions if type(a) is Play]
@@ -82,11 +88,7 @@ class StrongProphetBot(StrongBot):
         unseen = [c for c in cards if c not in seen]
         sizes = {str(s): view["hand_sizes"][s] for s in range(n) if s != me}
         sizes["deck"] = len(unseen) - sum(sizes.values())
-        allowed = {
-            str(s): (lambda c, v=frozenset(voids[s]): c[1] not in v)
-            for s in range(n)
-            if s != me and voids[s]
-        }
+        allowed = {str(s): _lacking(frozenset(voids[s])) for s in range(n) if s != me and voids[s]}
         dealt = deal_hidden(unseen, sizes, allowed, rng)
         if dealt is None:
             return None
@@ -132,7 +134,7 @@ class StrongProphetBot(StrongBot):
             weight *= math.exp(-(((guess - action.tricks) / BID_SPREAD) ** 2) / 2)
         return rng.random() < weight
 
-    def rollout(self, world: ProphetState, seat: int, rng: random.Random) -> float:
+    def rollout(self, world: State, seat: int, rng: random.Random) -> float:
         state: Any = world
         while state.phase != "over" and state.round == 1:
             who = state.turn

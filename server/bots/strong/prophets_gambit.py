@@ -17,6 +17,7 @@ import random
 from typing import Any
 
 from protocol.actions import Action
+from server.engine.base import State
 from server.engine.prophets_gambit.state import PGState
 
 from ..base import register_bot
@@ -111,7 +112,7 @@ class StrongProphetsGambitBot(StrongBot):
             row.append(trial.value(seat, PLACE_WEIGHT))
         return row
 
-    def rollout(self, world: PGState, seat: int, rng: random.Random) -> float:
+    def rollout(self, world: State, seat: int, rng: random.Random) -> float:
         state: Any = world
         policy = self.policy
         policy.rng = rng

@@ -24,6 +24,7 @@ import math
 import random
 import time
 from abc import abstractmethod
+from collections.abc import Sequence
 from typing import Any
 
 from protocol.actions import Action, action_from_wire
@@ -45,7 +46,7 @@ RACE_EVERY = 8
 MAX_FAILURES = 40
 
 
-def paired(mine: list[float | None], theirs: list[float | None]) -> tuple[float, float]:
+def paired(mine: Sequence[float | None], theirs: Sequence[float | None]) -> tuple[float, float]:
     """Mean and standard error of the paired difference ``mine - theirs`` over the worlds
     both actions met (None: one was not played out in that world); the error is infinite
     below two worlds."""
@@ -60,7 +61,7 @@ def paired(mine: list[float | None], theirs: list[float | None]) -> tuple[float,
     return mean, math.sqrt(var / n)
 
 
-def mean_met(values: list[float | None]) -> float:
+def mean_met(values: Sequence[float | None]) -> float:
     """The mean over the worlds an action met (None: not played out there)."""
     met = [v for v in values if v is not None]
     return sum(met) / len(met) if met else -math.inf
@@ -68,7 +69,7 @@ def mean_met(values: list[float | None]) -> float:
 
 def race(
     alive: list[int],
-    values: list[list[float | None]],
+    values: Sequence[Sequence[float | None]],
     anchor: int | None,
     z: float,
     first: int = 0,
@@ -203,6 +204,7 @@ class StrongBot(Bot):
                 # Stop before a world that would end past the deadline (judged by the mean
                 # world so far): a loaded core otherwise finishes the last world late.
                 now = self.clock()
+                assert deadline is not None  # (a budget in time, not in worlds)
                 if now + (now - start) / worlds >= deadline:
                     break
         self.last_worlds = worlds
@@ -219,7 +221,9 @@ class StrongBot(Bot):
             return prior
         return legal[best[0]]
 
-    def _race(self, alive: list[int], values: list[list[float]], anchor: int | None) -> list[int]:
+    def _race(
+        self, alive: list[int], values: Sequence[Sequence[float | None]], anchor: int | None
+    ) -> list[int]:
         """:func:`race` at ``race_z``: the worlds left go to the close ones."""
         return race(alive, values, anchor, self.race_z)
 

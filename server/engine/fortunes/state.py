@@ -14,8 +14,8 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar
 
-from protocol.actions import Bid, Fold, NextDeal, Play, Raise, Stay
-from server.engine.base import Action, Ask, Outcome, State, tie_order
+from protocol.actions import Action, Bid, Fold, NextDeal, Play, Raise, Stay
+from server.engine.base import Ask, Outcome, State, tie_order
 from server.engine.rng import order_deck
 
 from . import settle
@@ -85,13 +85,15 @@ class FortunesState(State):
         self.hands: list[list[str]] = [[], [], [], []]
         pos = SET_ASIDE
         for i in range(4):  # blocks from the dealer's left: South, West, North, East
-            self.hands[(d + 1 + i) % 4] = sorted(deck[pos : pos + HAND_SIZE], key=SORT_KEY.get)
+            self.hands[(d + 1 + i) % 4] = sorted(
+                deck[pos : pos + HAND_SIZE], key=SORT_KEY.__getitem__
+            )
             pos += HAND_SIZE
         self.scores = [0, 0, 0, 0]
         self.raw_scores: list[int] | None = None
         self.tricks_won = [0, 0, 0, 0]
         self.tricks: list[dict[str, Any]] = []
-        self.trick: list[list] = []
+        self.trick: list[list[Any]] = []
         self.trick_no = 1
         self.leader = d
         self.direction = lead_direction(d, d)
@@ -120,13 +122,19 @@ class FortunesState(State):
 
     def pending(self) -> dict[int, Ask]:
         phase = self.phase
-        if phase == "play":
-            return {self.turn: Ask("play", {"trick": self.trick_no, "led": self.led})}
-        if phase == "bet":
-            info = {"trick": self.trick_no, "ante": self.ante, "raises_left": self._raises_left()}
-            return {self.turn: Ask("bet", info)}
-        if phase == "bid":
-            return {self.turn: Ask("bid", {"max": self._most_bid(self.turn)})}
+        turn = self.turn
+        if turn is not None:  # a seat's turn: play, bet or bid
+            if phase == "play":
+                return {turn: Ask("play", {"trick": self.trick_no, "led": self.led})}
+            if phase == "bet":
+                info = {
+                    "trick": self.trick_no,
+                    "ante": self.ante,
+                    "raises_left": self._raises_left(),
+                }
+                return {turn: Ask("bet", info)}
+            if phase == "bid":
+                return {turn: Ask("bid", {"max": self._most_bid(turn)})}
         if phase == "next_deal":
             ask = Ask("next_deal", {"deal": self.deal_no + 1})
             return {s: ask for s in range(4) if s not in self.ready}
@@ -156,7 +164,8 @@ class FortunesState(State):
 
     def _raises_left(self) -> int:
         """Option (b): the raises this deal still allows, all players together."""
-        return max(0, self.options["max_raises"] - sum(self.raises))
+        cap: int = self.options["max_raises"]
+        return max(0, cap - sum(self.raises))
 
     def _most_bid(self, seat: int) -> int:
         """Option (c): a partnership bids 0–19 tricks, as the sum of its partners' bids, so the
@@ -188,11 +197,13 @@ class FortunesState(State):
             return f"The raises this deal allows ({n}) have all been made."
         if kind == "bid":
             return f"Bid a number of tricks from 0 to {self._most_bid(seat)}."
+        assert isinstance(action, Play)
         card = action.card
         hand = self.hands[seat]
         if card not in hand:
             return f"You do not hold {card}."
         led = self.led
+        assert led is not None  # a held card is refused only when it does not follow
         if led == STAR:
             return "A Star was led: you must play a Star while you hold one."
         name = SUIT_SINGULAR[led]
@@ -203,12 +214,11 @@ class FortunesState(State):
     # --- applying --------------------------------------------------------------------------
 
     def _apply(self, seat: int, action: Action) -> None:
-        kind = action.TYPE
-        if kind == "play":
+        if type(action) is Play:
             self._play(seat, action.card)
-        elif kind == "bid":
+        elif type(action) is Bid:
             self._bid(seat, action.tricks)
-        elif kind == "next_deal":
+        elif (kind := action.TYPE) == "next_deal":
             self.ready.append(seat)
             if len(self.ready) == 4:
                 self.ready = []
@@ -217,6 +227,7 @@ class FortunesState(State):
             self._bet(seat, kind)
 
     def _bid(self, seat: int, tricks: int) -> None:
+        assert self.bids is not None  # the bid phase is option (c)'s only
         self.bids[seat] = tricks
         self.events.append({"e": "bid", "seat": seat, "tricks": tricks})
         self.turn = (seat + 1) % 4
@@ -257,6 +268,7 @@ class FortunesState(State):
 
     def _finish_trick(self) -> None:
         d = self.dealer
+        assert self.led is not None  # the trick's first card set it
         winner, top = trick_top(self.trick, self.led, self.direction)
         disp = disposition(winner, d, self.direction)
         points = trick_points(top, self.direction, disp)
@@ -294,12 +306,14 @@ class FortunesState(State):
         """Score the deal (bids of option c), then end the game or pause for the next deal."""
         d = self.dealer
         made = None
-        if self.bids is not None:  # a partnership that misses its bid scores nothing
+        bids = self.bids
+        if bids is not None:  # a partnership that misses its bid scores nothing
             self.raw_scores = list(self.scores)
             made = {}
             for name, high in (("High", True), ("Low", False)):
                 seats = team_seats(high, d)
-                ok = sum(self.tricks_won[s] for s in seats) >= sum(self.bids[s] for s in seats)
+                # (every seat has bid before the first trick, so no bid is None here)
+                ok = sum(self.tricks_won[s] for s in seats) >= sum(bids[s] or 0 for s in seats)
                 made[name] = ok
                 if not ok:
                     for s in seats:
@@ -339,9 +353,9 @@ class FortunesState(State):
             self.ready = []
             return
         winners = (
-            None
-            if verdict == "tie"
-            else settle.takers(settle.PARTNERSHIPS[verdict], self.totals, d)
+            settle.takers(settle.PARTNERSHIPS[verdict], self.totals, d)
+            if isinstance(verdict, int)
+            else None  # "tie"
         )
         self._finish(self.totals, winners)
 
@@ -422,6 +436,7 @@ class FortunesState(State):
         d = self.dealer
         hands = self.hands
         scores = self.scores
+        led = self.led
         seats = [
             {
                 "seat": s,
@@ -465,8 +480,8 @@ class FortunesState(State):
                 "direction": self.direction,
                 "favours": favoured_team(self.direction),
                 "flips": flips(self.trick, self.led),
-                "winning": trick_top(self.trick, self.led, self.direction)[0]
-                if self.trick
+                "winning": trick_top(self.trick, led, self.direction)[0]
+                if led is not None  # (None exactly when the trick is empty)
                 else None,
                 "star_led": self.led == STAR,
             },

@@ -7,6 +7,8 @@ West and North clockwise; East–West is the High team, North–South the Low te
 
 from __future__ import annotations
 
+from typing import Any
+
 from protocol.cards import FORTUNES_DECK, FORTUNES_STAR
 
 STAR = FORTUNES_STAR
@@ -76,7 +78,7 @@ def flipped(direction: str) -> str:
     return LOW if direction == HIGH else HIGH
 
 
-def flips(cards: list[list], led: str | None) -> int:
+def flips(cards: list[list[Any]], led: str | None) -> int:
     """Ruling 5: how often the trick's direction has flipped, one flip per Star played into a
     trick led in a mundane suit (a Star lead is fixed)."""
     if not cards or led in (None, STAR):
@@ -105,7 +107,7 @@ def playable(hand: list[str], led: str | None, stars_free: bool) -> list[str]:
     return follow
 
 
-def trick_top(cards: list[list], led: str, direction: str) -> list:
+def trick_top(cards: list[list[Any]], led: str, direction: str) -> list[Any]:
     """The ``[seat, card]`` that wins (ruling 7): the strongest card of the led suit in the
     trick's direction, i.e. the highest one in a high trick and the lowest in a low one."""
     return max(

@@ -11,10 +11,13 @@ decide who a card touches.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from protocol.actions import Action
+from protocol.actions import Action, Discard, Give, Pick, Take, Target
 from protocol.cards import tarokka_number
+
+if TYPE_CHECKING:
+    import random
 
 # Cards that stay in front of the seat that turned them instead of going to the High discard.
 STAYS_IN_FRONT = ("HEX", "HIN")
@@ -55,6 +58,13 @@ class HighCards:
     current: int | None
     donjon: bool
     glimpse: dict[str, Any] | None
+
+    if TYPE_CHECKING:  # PGState's and State's: the mixin comes first in PGState's bases
+
+        def rng(self) -> random.Random: ...
+        def _draw(self, seat: int, count: int) -> list[str]: ...
+        def _discard(self, seat: int, card: str, why: str | None = None) -> None: ...
+        def _play(self, seat: int, card: str) -> None: ...
 
     # --- who a card touches (ruling 10) -------------------------------------------------------
 
@@ -111,7 +121,7 @@ class HighCards:
         if self.discard:
             self.asks[turner] = ["ghost", {}]
 
-    def _on_ghost(self, seat: int, action: Action, info: dict) -> None:
+    def _on_ghost(self, seat: int, action: Take, info: dict[str, Any]) -> None:
         card = action.card
         self.discard.remove(card)
         self.hands[seat].append(card)
@@ -146,15 +156,15 @@ class HighCards:
             if self.hands[s]:
                 self.asks[s] = ["beast", {}]
 
-    def _on_beast(self, seat: int, action: Action, info: dict) -> None:
+    def _on_beast(self, seat: int, action: Discard, info: dict[str, Any]) -> None:
         self.picks[seat] = action.card
         self.events.append({"e": "chosen", "seat": seat})
         if any(self.asks):
             return
-        order = self._pick_order()
-        for s in order:
-            self._discard(s, self.picks[s], "beast")
-        for s in order:
+        order = self._picked()
+        for s, card in order:
+            self._discard(s, card, "beast")
+        for s, _ in order:
             self._draw(s, 1)
         self.picks = [None] * self.num_players
 
@@ -166,27 +176,31 @@ class HighCards:
         for s in seats:
             self.asks[s] = ["raven", {}]
 
-    def _on_raven(self, seat: int, action: Action, info: dict) -> None:
+    def _on_raven(self, seat: int, action: Give, info: dict[str, Any]) -> None:
         self.picks[seat] = action.card
         self.events.append({"e": "chosen", "seat": seat})
         if any(self.asks):
             return
-        order = self._pick_order()
-        for s in order:
-            self.hands[s].remove(self.picks[s])
+        picked = self._picked()
+        for s, card in picked:
+            self.hands[s].remove(card)
+        order = [s for s, _ in picked]
         self.events.append({"e": "raven", "seats": order})
-        for i, s in enumerate(order):  # each passes to the next affected seat on the left
+        for i, (s, card) in enumerate(picked):  # each passes to the next affected seat on the left
             to = order[(i + 1) % len(order)]
-            card = self.picks[s]
             self.hands[to].append(card)
             self.events.append({"e": "received", "seat": to, "card": card, "from": s, "to": [to]})
         self.picks = [None] * self.num_players
 
-    def _pick_order(self) -> list[int]:
-        """Seats that chose, clockwise from the seat whose turn it is."""
+    def _picked(self) -> list[tuple[int, str]]:
+        """Seats that chose, each with its card, clockwise from the seat whose turn it is."""
         n = self.num_players
         start = self.current
-        return [s for s in ((start + i) % n for i in range(n)) if self.picks[s] is not None]
+        assert start is not None  # a Beast or Raven is turned in a seat's turn
+        picks = self.picks
+        return [
+            (s, card) for s in ((start + i) % n for i in range(n)) if (card := picks[s]) is not None
+        ]
 
     def _donjon(self, turner: int) -> None:
         self.donjon = True
@@ -196,7 +210,7 @@ class HighCards:
             if extra > 0:
                 self.asks[s] = ["donjon", {"count": extra}]
 
-    def _on_donjon(self, seat: int, action: Action, info: dict) -> None:
+    def _on_donjon(self, seat: int, action: Discard, info: dict[str, Any]) -> None:
         self._discard(seat, action.card, "donjon")
         extra = len(self.hands[seat]) - 3
         if extra > 0:
@@ -211,13 +225,13 @@ class HighCards:
             return
         self.asks[turner] = ["darklord", {"targets": targets}]
 
-    def _on_darklord(self, seat: int, action: Action, info: dict) -> None:
+    def _on_darklord(self, seat: int, action: Target, info: dict[str, Any]) -> None:
         target = action.seat
         self.events.append({"e": "darklord", "seat": seat, "target": target})
         # The hand is shown in this seat's own ask only: nobody else's view carries it.
         self.asks[seat] = ["darklord_pick", {"target": target, "hand": list(self.hands[target])}]
 
-    def _on_darklord_pick(self, seat: int, action: Action, info: dict) -> None:
+    def _on_darklord_pick(self, seat: int, action: Pick, info: dict[str, Any]) -> None:
         target = info["target"]
         self._discard(target, action.card, "darklord")
         self._draw(target, 1)
@@ -228,11 +242,11 @@ class HighCards:
             return
         self.asks[turner] = ["tempter", {}]
 
-    def _on_tempter(self, seat: int, action: Action, info: dict) -> None:
+    def _on_tempter(self, seat: int, action: Give, info: dict[str, Any]) -> None:
         targets = self._others(seat)
         self.asks[seat] = ["tempter_target", {"card": action.card, "targets": targets}]
 
-    def _on_tempter_target(self, seat: int, action: Action, info: dict) -> None:
+    def _on_tempter_target(self, seat: int, action: Target, info: dict[str, Any]) -> None:
         target = action.seat
         mine = info["card"]
         theirs_hand = self.hands[target]
@@ -252,10 +266,10 @@ class HighCards:
             return
         self.asks[turner] = ["marionette", {"targets": targets}]
 
-    def _on_marionette(self, seat: int, action: Action, info: dict) -> None:
+    def _on_marionette(self, seat: int, action: Target, info: dict[str, Any]) -> None:
         self.asks[seat] = ["marionette_order", {"target": action.seat}]
 
-    def _on_marionette_order(self, seat: int, action: Action, info: dict) -> None:
+    def _on_marionette_order(self, seat: int, action: Action, info: dict[str, Any]) -> None:
         target = info["target"]
         order = action.TYPE
         self.turned[target] = True  # the forced Play is the target's turn this round
@@ -270,7 +284,7 @@ class HighCards:
 def marionette_cards(hand: list[str], order: str) -> list[str]:
     """The cards a Marionette's target may play: its highest or lowest numbered cards (all
     tied ones), or any card when it holds no numbered card (ruling 11)."""
-    numbered = [(tarokka_number(c), c) for c in hand if tarokka_number(c) is not None]
+    numbered = [(num, c) for c in hand if (num := tarokka_number(c)) is not None]
     if not numbered:
         return list(hand)
     want = max(n for n, _ in numbered) if order == "highest" else min(n for n, _ in numbered)

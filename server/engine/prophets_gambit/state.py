@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from protocol.actions import (
+    Action,
     BidCard,
     Discard,
     Draw,
@@ -41,7 +42,7 @@ from protocol.actions import (
     Target,
 )
 from protocol.cards import TAROKKA_COMMON, TAROKKA_HIGH, is_high, tarokka_number
-from server.engine.base import Action, Ask, Outcome, State, tie_order
+from server.engine.base import Ask, Outcome, State, tie_order
 from server.engine.rng import order_deck
 
 from .hands import best_hand, describe
@@ -113,8 +114,24 @@ class PGState(HighCards, State):
     """One deal. All attributes are plain data; decks and piles keep their top card *last*."""
 
     ACTIONS: ClassVar[frozenset[type[Action]]] = frozenset(
-        {BidCard, Replace, Keep, Play, Risk, Draw, Pass, Discard, Give, Pick, Take, Target}
-        | {Highest, Lowest, Kill, Save}
+        {
+            BidCard,
+            Replace,
+            Keep,
+            Play,
+            Risk,
+            Draw,
+            Pass,
+            Discard,
+            Give,
+            Pick,
+            Take,
+            Target,
+            Highest,
+            Lowest,
+            Kill,
+            Save,
+        }
     )
 
     def __init__(self, params: dict[str, Any]) -> None:
@@ -202,7 +219,9 @@ class PGState(HighCards, State):
         raise AssertionError(f"unknown ask {kind!r}")
 
     def explain_illegal(self, seat: int, action: Action) -> str:
-        kind, info = self.asks[seat]
+        ask = self.asks[seat]
+        assert ask is not None  # only a seat that is asked is told why not
+        kind, info = ask
         kind_types = _ASK_TYPES[kind]
         t = action.TYPE
         if t not in kind_types:
@@ -224,6 +243,7 @@ class PGState(HighCards, State):
         if card is not None:
             return f"You do not hold {card}."
         if t == "target":
+            assert isinstance(action, Target)
             target = action.seat
             if target == seat:
                 return "Choose another player, not yourself."
@@ -241,30 +261,34 @@ class PGState(HighCards, State):
     def _apply(self, seat: int, action: Action) -> None:
         if self.glimpse is not None and self.glimpse["seat"] == seat:
             self.glimpse = None  # the Seer's sight lasts until that seat's next action
-        kind, info = self.asks[seat]
+        ask = self.asks[seat]
+        assert ask is not None  # check_action let only an asked seat act
+        kind, info = ask
         self.asks[seat] = None
         getattr(self, "_on_" + kind)(seat, action, info)
         if self.phase == "round" and not any(self.asks):
             self._proceed()
 
-    def _on_bid(self, seat: int, action: Action, info: dict) -> None:
+    def _on_bid(self, seat: int, action: BidCard, info: dict[str, Any]) -> None:
         card = action.card
         self.hands[seat].remove(card)
         self.bids[seat] = card
         self.events.append({"e": "committed", "seat": seat})
-        if any(b is None for b in self.bids):
+        bids = [b for b in self.bids if b is not None]
+        if len(bids) < self.num_players:
             return
-        for s, b in enumerate(self.bids):
+        for s, b in enumerate(bids):
             self.shown[s].append(b)
-        self.events.append({"e": "bids", "cards": list(self.bids)})
+        self.events.append({"e": "bids", "cards": bids})
         self.bids = [None] * self.num_players
         self._start_round(1)
 
-    def _on_fate(self, seat: int, action: Action, info: dict) -> None:
+    def _on_fate(self, seat: int, action: Action, info: dict[str, Any]) -> None:
         if type(action) is Keep:
             self.events.append({"e": "keep_fate", "seat": seat})
             return
         old = self.fates[seat]
+        assert old is not None  # every seat holds a Fate in the rounds
         self.discard.append(old)
         self.fate_open[seat] = False
         self.events.append({"e": "replace_fate", "seat": seat, "card": old})
@@ -272,7 +296,7 @@ class PGState(HighCards, State):
         self.fates[seat] = new
         self.events.append({"e": "new_fate", "seat": seat, "card": new, "to": [seat]})
 
-    def _on_turn(self, seat: int, action: Action, info: dict) -> None:
+    def _on_turn(self, seat: int, action: Play | Risk, info: dict[str, Any]) -> None:
         card = action.card
         if type(action) is Play:
             self._play(seat, card)
@@ -281,23 +305,23 @@ class PGState(HighCards, State):
         high = self.high_deck.pop()
         self._resolve_high(seat, high)
 
-    def _on_forced(self, seat: int, action: Action, info: dict) -> None:
+    def _on_forced(self, seat: int, action: Play, info: dict[str, Any]) -> None:
         self._play(seat, action.card)
 
-    def _on_bonus(self, seat: int, action: Action, info: dict) -> None:
+    def _on_bonus(self, seat: int, action: Action, info: dict[str, Any]) -> None:
         if type(action) is Pass:
             self.events.append({"e": "pass", "seat": seat})
             return
         if self._draw(seat, 1):
             self.asks[seat] = ["discard", {"count": 1}]
 
-    def _on_discard(self, seat: int, action: Action, info: dict) -> None:
+    def _on_discard(self, seat: int, action: Discard, info: dict[str, Any]) -> None:
         self._discard(seat, action.card)
         count = info["count"] - 1
         if count:
             self.asks[seat] = ["discard", {"count": count}]
 
-    def _on_execution(self, seat: int, action: Action, info: dict) -> None:
+    def _on_execution(self, seat: int, action: Action, info: dict[str, Any]) -> None:
         kill = type(action) is Kill
         self.events.append({"e": "execution", "seat": seat, "kill": kill})
         if kill:
@@ -511,8 +535,9 @@ class PGState(HighCards, State):
         for s in range(n):
             places[f"shown:{s}"] = list(self.shown[s])
             places[f"front:{s}"] = list(self.fronts[s])
-            fate = [self.fates[s]] if self.fates[s] is not None else []
-            hand = list(self.hands[s]) + ([self.bids[s]] if self.bids[s] is not None else [])
+            fate_card, bid = self.fates[s], self.bids[s]
+            fate = [fate_card] if fate_card is not None else []
+            hand = list(self.hands[s]) + ([bid] if bid is not None else [])
             if over:  # the Reveal shows every hand and Fate
                 places[f"revealed:{s}"] = hand + fate
             else:
