@@ -200,8 +200,3 @@ def apply_shared(
         self.replace_rules(node, answer, animate=animate)  # type: ignore[arg-type]
     self._process_component_classes(node)
     node._gambit_styles = (key, answer)  # type: ignore[attr-defined]
-
-
-def apply() -> None:
-    """Install :func:`apply_shared` for every stylesheet in the process (idempotent)."""
-    Stylesheet.apply = apply_shared  # type: ignore[method-assign]
