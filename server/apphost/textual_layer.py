@@ -29,10 +29,13 @@ from types import ModuleType
 from typing import Any
 
 from rich.console import Console
+from rich.style import Style
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
 from textual.message_pump import MessagePump
+from textual.screen import Screen
 from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import DataTable
 
 from gambit_tui.screens.base import GambitScreen
@@ -65,13 +68,19 @@ class TextualChanged(RuntimeError):
     """Textual is not the version, or an original not the code, a patch was written for."""
 
 
+#: How a patch is applied: installed on Textual's class or module by :func:`install_all`, set
+#: on one app's object by :func:`on_instance`, or not at all (code of ours that does what a
+#: Textual original does, or reads what it keeps, so it must change when that original does).
+INSTALLED, PER_APP, READ = "installed", "per app", "read"
+
+
 @dataclass(frozen=True)
 class Patch:
-    """One change to Textual: ``owner.attribute`` becomes ``replacement``.
+    """One change to Textual: ``owner.attribute`` becomes ``replacement`` (or, by ``kind``, is
+    set per app, or is only relied on).
 
     ``fingerprint`` is :func:`fingerprint` of the original (of ``guard``'s, ``(owner, name)``,
-    where the original is data that the guarded function uses). A patch with no
-    ``replacement`` is set on one app's object at a time (:func:`on_instance`)."""
+    where the original is data that the guarded function uses)."""
 
     name: str
     owner: type | ModuleType
@@ -79,10 +88,15 @@ class Patch:
     fingerprint: str
     replacement: Any = None
     guard: tuple[type | ModuleType, str] | None = None
+    kind: str = INSTALLED
 
 
 def _per_app(name: str, owner: type, attribute: str, fingerprint: str, **kw: Any) -> Patch:
-    return Patch(name, owner, attribute, fingerprint, None, **kw)
+    return Patch(name, owner, attribute, fingerprint, None, kind=PER_APP, **kw)
+
+
+def _read(name: str, owner: type, attribute: str, fingerprint: str) -> Patch:
+    return Patch(name, owner, attribute, fingerprint, None, kind=READ)
 
 
 #: Every patch, in the order they are installed.
@@ -221,6 +235,29 @@ PATCHES: tuple[Patch, ...] = (
     ),
     _per_app("driver.full_repaints", App, "_display", "4b78dff6669a455c"),
     _per_app("chops_display.display", App, "_display", "4b78dff6669a455c"),
+    # Code of ours that does what these originals do, or reads what they keep.
+    _read("draw_now.check_refresh", Widget, "_check_refresh", "ad1c8196be9747bf"),
+    _read("draw_now.on_update", Screen, "_on_update", "8d962c0761ddb02e"),
+    _read("draw_now.on_layout", Screen, "_on_layout", "55209a37fad6f883"),
+    _read("draw_now.on_update_scroll", Screen, "_on_update_scroll", "4dc07a423afef330"),
+    _read("draw_now.on_timer_update", Screen, "_on_timer_update", "421401660de142c5"),
+    _read("shown_bindings.active_bindings", Screen, "active_bindings", "511c420b9cbd94b2"),
+    _read("colour_codes.make_ansi_codes", Style, "_make_ansi_codes", "c55d3213253e0723"),
+    _read("colour_codes.join", Strip, "join", "49cd3104a078d503"),
+    _read("shared_styles.replace_rules", Stylesheet, "replace_rules", "2db1c7976ac6aa11"),
+    _read(
+        "shared_styles.component_classes",
+        Stylesheet,
+        "_process_component_classes",
+        "852b5e4b93c6fc25",
+    ),
+    _read("data_table_rows.render_cell", DataTable, "_render_cell", "56c87899a3bfc4da"),
+    _read(
+        "data_table_rows.render_line_in_row", DataTable, "_render_line_in_row", "669cc46a7ca119d2"
+    ),
+    _read("data_table_rows.row_renderables", DataTable, "_get_row_renderables", "4766e26ce80d09dd"),
+    _read("data_table_rows.render_line", DataTable, "_render_line", "a32c6991165cea90"),
+    _read("data_table_rows.get_offsets", DataTable, "_get_offsets", "9b28e6f6d6b488ff"),
 )
 
 _BY_NAME = {patch.name: patch for patch in PATCHES}
@@ -314,7 +351,7 @@ def install_all(patches: tuple[Patch, ...] = PATCHES, *, checked: bool = True) -
         check(patches)
     colour_codes.forget_rendered()
     for patch in patches:
-        if patch.replacement is None:
+        if patch.kind != INSTALLED:
             continue
         if patch.name not in _originals:
             _originals[patch.name] = lookup(patch.owner, patch.attribute)
@@ -330,8 +367,8 @@ def install_all(patches: tuple[Patch, ...] = PATCHES, *, checked: bool = True) -
 def on_instance(name: str, target: Any, value: Any) -> None:
     """Set the per-app patch ``name`` on ``target`` (an app, or its console)."""
     patch = _BY_NAME[name]
-    if patch.replacement is not None:
-        raise ValueError(f"{name} is installed on the class, not on one app")
+    if patch.kind != PER_APP:
+        raise ValueError(f"{name} is not a patch of one app's object")
     if _installed is None:
         check((patch,))
     setattr(target, patch.attribute, value)

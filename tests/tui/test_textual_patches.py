@@ -160,10 +160,11 @@ LAYER = {"apphost/textual_layer.py", "apphost/textual_private.py"}
 
 @pytest.mark.parametrize("patch", textual_layer.PATCHES, ids=lambda patch: patch.name)
 def test_textuals_original_is_the_one_the_patch_was_written_for(patch):
-    """One case per patch, named after it: after an upgrade, the patches whose original
-    changed fail here by name (the fingerprints are of the originals' source)."""
+    """One case per patch (and per original our code does the work of), named after it:
+    after an upgrade, those whose original changed fail here by name (the fingerprints are
+    of the originals' source)."""
     assert textual_layer.changed((patch,)) == []
-    if patch.replacement is not None:  # installed, as the app host does
+    if patch.kind == textual_layer.INSTALLED:  # installed, as the app host does
         assert textual_layer.lookup(patch.owner, patch.attribute) is patch.replacement
 
 
@@ -208,7 +209,7 @@ def patches_outside_the_layer(sources: dict[str, str]) -> list[str]:
     """Outside textual_layer.py (and textual_private.py, which imports the private modules):
     each import of a private Textual module, assignment onto a class or module imported from
     Textual or from the app, and per-app patch's attribute set but by ``on_instance``."""
-    per_app = {patch.attribute for patch in textual_layer.PATCHES if patch.replacement is None}
+    per_app = {p.attribute for p in textual_layer.PATCHES if p.kind == textual_layer.PER_APP}
     found = []
     for name, source in sources.items():
         if name in LAYER:
