@@ -169,7 +169,7 @@ class TextLines(Widget):
 
     #: Wrap lines longer than the widget (otherwise they are cropped).
     WRAP = False
-    #: A new size repaints the widget without a second layout of the whole screen (a server
+    #: A new size is drawn without a second layout of the whole screen (a server
     #: running many apps sets it: server/apphost/textual_layer.py). Textual lays the screen
     #: out again when a widget's virtual size changes; these widgets have no children and no
     #: scrolling of their own, so a new size needs only a repaint (their caches are keyed by
@@ -311,9 +311,11 @@ class TextLines(Widget):
         self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
     ) -> Self:
         if self._new_virtual_size:
-            # The layout a new virtual size asks for (see :attr:`quiet_layout`): a repaint.
+            # What a new virtual size asks for (see :attr:`quiet_layout`): not a layout, and
+            # no repaint either (a new size has marked the widget dirty already).
             self._new_virtual_size = False
-            layout = layout and bool(regions or recompose)
+            if not (regions or recompose):
+                return self
         if self._title_only and repaint and not (regions or layout or recompose):
             self._framed.pop(0, None)  # the top border row, as last drawn
             # (Regions are of the content area: the border's row is above it.)
