@@ -271,33 +271,27 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+#: The patches (server/apphost/textual_layer.py) each ``--without`` takes out.
+WITHOUT = {
+    "divide": ["textual_patches.divide"],
+    "count_parameters": ["textual_patches.count_parameters"],
+    "changed_rows": ["textual_patches.changed_rows"],
+    "hidden_screens": ["hidden_screens.background_screens"],
+    "laid_out_map": ["laid_out_map.full_map", "laid_out_map.reflow", "laid_out_map.clear"],
+    "quiet_prompts": ["quiet_prompts.check_idle"],
+}
+
+
 def without(patch: str) -> None:
     """Put Textual's own code back in place of one of the host's corrections."""
-    import textual._callback
-    from textual._compositor import Compositor
-    from textual.app import App
-    from textual.strip import Strip
-
     from gambit_tui.widgets.footer import GambitFooter
-    from server.apphost import hidden_screens, laid_out_map, quiet_prompts, textual_patches
+    from server.apphost import textual_layer
 
-    if patch == "divide":
-        Strip.divide = textual_patches._divide  # type: ignore[method-assign]  # Textual's own, put back
-    elif patch == "count_parameters":
-        textual._callback.count_parameters = textual_patches._count_parameters
-    elif patch == "changed_rows":
-        Compositor._render_chops = textual_patches._render_chops  # type: ignore[method-assign]  # Textual's own, put back
-    elif patch == "hidden_screens":
-        App._background_screens = hidden_screens.TEXTUALS  # type: ignore[method-assign]  # Textual's own, put back
-    elif patch == "shown_bindings":
+    if patch == "shown_bindings":
         GambitFooter.shown_bindings = None
-    elif patch == "laid_out_map":
-        for name, value in laid_out_map.TEXTUALS.items():
-            setattr(Compositor, name, value)
-    elif patch == "quiet_prompts":
-        from textual.message_pump import MessagePump
-
-        MessagePump.check_idle = quiet_prompts.TEXTUALS  # type: ignore[method-assign]  # Textual's own, put back
+    elif patch in WITHOUT:
+        for name in WITHOUT[patch]:
+            textual_layer.restore(name)
     else:
         raise SystemExit(f"no such patch: {patch}")
 

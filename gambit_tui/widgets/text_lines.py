@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from rich.containers import Lines
 from rich.style import Style
@@ -172,6 +172,14 @@ class TextLines(Widget):
 
     #: Wrap lines longer than the widget (otherwise they are cropped).
     WRAP = False
+    #: A new size is drawn without a second layout of the whole screen (a server
+    #: running many apps sets it: server/apphost/textual_layer.py). Textual lays the screen
+    #: out again when a widget's virtual size changes; these widgets have no children and no
+    #: scrolling of their own, so a new size needs only a repaint (their caches are keyed by
+    #: size): a panel shown at the end of a deal laid every player's screen out twice.
+    quiet_layout: ClassVar[bool] = False
+    #: Set by a new virtual size, for the refresh Textual asks for right after it.
+    _new_virtual_size = False
     #: Set while :func:`retitle` sets the title: the refresh that follows is of the top row.
     _title_only = False
 
@@ -299,9 +307,19 @@ class TextLines(Widget):
                 del _made_strips[next(iter(_made_strips))]
         return strip
 
+    def watch_virtual_size(self) -> None:
+        if TextLines.quiet_layout:
+            self._new_virtual_size = True
+
     def refresh(
         self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
     ) -> Self:
+        if self._new_virtual_size:
+            # What a new virtual size asks for (see :attr:`quiet_layout`): not a layout, and
+            # no repaint either (a new size has marked the widget dirty already).
+            self._new_virtual_size = False
+            if not (regions or recompose):
+                return self
         if self._title_only and repaint and not (regions or layout or recompose):
             self._framed.pop(0, None)  # the top border row, as last drawn
             # (Regions are of the content area: the border's row is above it.)

@@ -98,43 +98,14 @@ TEST_APP_FACTORY = "GAMBIT_TEST_APP_FACTORY"
 
 def host_many_apps() -> None:
     """Set up, once per process, what running many apps on one event loop needs and a plain
-    Textual app does without: Textual's corrections (:mod:`.textual_patches`) and tables
-    drawn in the callback that changed them (:mod:`.draw_now`), hidden screens left alone
-    (:mod:`.hidden_screens`), the footer's keys found with fewer questions
-    (:mod:`.shown_bindings`), no layout where a repaint will do (:mod:`.quiet_layout`), no
-    change left undrawn by a rebuilt map of the widgets (:mod:`.laid_out_map`), no wake of
-    a widget whose refresh was drawn already (:mod:`.quiet_prompts`), the CSS rules that
-    apply to a widget worked out once for every app (:mod:`.shared_styles`), and each app's
-    colour codes for its own terminal's depth though styles are shared
-    (:mod:`.colour_codes`), and a table's changed cell repainting its row only
-    (:mod:`.data_table_rows`). Idempotent."""
-    from gambit_tui.screens.base import GambitScreen
-    from gambit_tui.widgets.footer import GambitFooter
+    Textual app does without: every patch of Textual declared in :mod:`.textual_layer`
+    (checked against the Textual it was written for), and our widgets' own fast paths
+    switched on (tables drawn in the callback that changed them, :mod:`.draw_now`; the
+    footer's keys found with fewer questions, :mod:`.shown_bindings`; no layout where a
+    repaint will do, ``quiet_layout``). Idempotent."""
+    from .textual_layer import install_all
 
-    from . import (
-        colour_codes,
-        data_table_rows,
-        hidden_screens,
-        laid_out_map,
-        quiet_layout,
-        quiet_prompts,
-        shared_styles,
-        textual_patches,
-    )
-    from .draw_now import draw_now, run_as_screen
-    from .shown_bindings import shown_bindings
-
-    textual_patches.apply()
-    colour_codes.apply()
-    shared_styles.apply()
-    hidden_screens.apply()
-    quiet_layout.apply()
-    laid_out_map.apply()
-    quiet_prompts.apply()
-    data_table_rows.apply()
-    GambitScreen.draw_screen_now = draw_now
-    GambitScreen.run_as_screen = run_as_screen
-    GambitFooter.shown_bindings = shown_bindings
+    install_all()
 
 
 def make_app(conn: Any, term: TermInfo, identity: str | None, name: str | None) -> App[Any]:
@@ -164,9 +135,12 @@ def log_crashes(app: App[Any]) -> None:
     frame Textual would print (player data, the server's settings), and end the app.
 
     Textual routes every unhandled error (handlers, timers, workers) to the app's
-    ``_handle_exception``; this replaces it for this app only, keeping what it records
+    ``_handle_exception``; this replaces it for this app only (a patch declared in
+    :mod:`.textual_layer`), keeping what it records
     (the return code 1 and the error, which tests and :meth:`App.run_async` callers read).
     """
+
+    from .textual_layer import on_instance
 
     def handle_exception(error: Exception) -> None:
         app._return_code = 1
@@ -178,13 +152,15 @@ def log_crashes(app: App[Any]) -> None:
         log.error("the app crashed", exc_info=(type(shown), shown, shown.__traceback__))
         app._close_messages_no_wait()
 
-    app._handle_exception = handle_exception  # type: ignore[method-assign]  # this app's own, replaced
+    on_instance("app_settings.log_crashes", app, handle_exception)
 
 
 def prepare_app(app: App[Any], term: TermInfo) -> None:
     """Per-session settings Textual would otherwise take from the server's own environment."""
+    from .textual_layer import on_instance
+
     log_crashes(app)
-    app._capture_stdout = STRAY_OUTPUT  # type: ignore[assignment]  # a log stream in the console's place
-    app._capture_stderr = STRAY_OUTPUT  # type: ignore[assignment]  # a log stream in the console's place
-    app.error_console = Console(file=APP_ERRORS, markup=False, highlight=False)  # type: ignore[arg-type]  # a log stream is the file
+    on_instance("app_settings.stray_stdout", app, STRAY_OUTPUT)
+    on_instance("app_settings.stray_stderr", app, STRAY_OUTPUT)
+    app.error_console = Console(file=APP_ERRORS, markup=False, highlight=False)  # type: ignore[arg-type]
     set_colour_depth(app, term)

@@ -134,10 +134,10 @@ def _render(self: Strip, console: Console) -> str:
     return _kept(_texts, STRIPS_KEPT, self, color_system, _text)
 
 
-def apply() -> None:
-    """Install (idempotent). Codes and texts some app drew before (at whatever depth) are
-    forgotten: the slots hold the home depth's from now on (a server installs this before any
-    app draws; a test process may have drawn apps without it)."""
+def forget_rendered() -> None:
+    """Before the first install: codes and texts some app drew before (at whatever depth) are
+    forgotten, since the slots hold the home depth's from then on (a server installs this
+    before any app draws; a test process may have drawn apps without it)."""
     if Strip.render is _render:
         return
     for made in gc.get_objects():
@@ -146,6 +146,3 @@ def apply() -> None:
             made._ansi = None
         elif kind is Strip:
             made._render_cache = None
-    Strip.render_ansi = classmethod(_render_ansi)  # type: ignore[method-assign,assignment]  # Textual patched: see the module
-    Strip.render_style = classmethod(_render_style)  # type: ignore[method-assign,assignment]  # Textual patched: see the module
-    Strip.render = _render  # type: ignore[method-assign]  # Textual patched: see the module

@@ -23,7 +23,9 @@ from protocol.term import TermInfo
 
 def set_colour_depth(app: Any, term: TermInfo) -> None:
     """Render ``app`` at ``term``'s colour depth; greys only for a terminal without colour."""
+    from .textual_layer import on_instance
+
     system = term.color_system
-    app.console._color_system = COLOR_SYSTEMS[system] if system else None
+    on_instance("colour_depth.color_system", app.console, COLOR_SYSTEMS[system] if system else None)
     if system is None and not any(isinstance(f, Monochrome) for f in app._filters):
         app._filters.append(Monochrome())

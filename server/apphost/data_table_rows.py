@@ -23,7 +23,8 @@ from typing import Any
 
 from textual.cache import LRUCache
 from textual.widgets import DataTable
-from textual.widgets._data_table import ColumnKey, RowKey
+
+from .textual_private import ColumnKey, RowKey
 
 #: Textual's own, for what this module leaves to it (and for tests).
 TEXTUALS = DataTable.update_cell
@@ -73,8 +74,3 @@ def _row_at(table: DataTable[Any], y: int) -> RowKey | None:
         return table._get_offsets(y)[0]
     except LookupError:  # (IndexError too: a line past the last row)
         return None
-
-
-def apply() -> None:
-    """Install it (idempotent)."""
-    DataTable.update_cell = update_cell  # type: ignore[method-assign]  # Textual patched: see the module

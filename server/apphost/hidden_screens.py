@@ -31,8 +31,3 @@ def background_screens(app: App[object]) -> list[Screen]:
             break
         shown.append(lower)
     return shown[::-1]
-
-
-def apply() -> None:
-    """Install :func:`background_screens` on every Textual app in the process (idempotent)."""
-    App._background_screens = property(background_screens)  # type: ignore[assignment,method-assign]  # Textual patched: see the module

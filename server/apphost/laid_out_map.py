@@ -22,11 +22,10 @@ Private Textual names wrapped: ``Compositor.full_map`` (a property), ``Composito
 
 from __future__ import annotations
 
-from typing import Any
-
-from textual._compositor import Compositor, CompositorMap, ReflowResult
 from textual.geometry import Size
 from textual.widget import Widget
+
+from .textual_private import Compositor, CompositorMap, ReflowResult
 
 #: Textual's own (tests compare the two).
 TEXTUALS = {
@@ -61,11 +60,3 @@ def _reflow_from_the_laid_out(self: Compositor, parent: Widget, size: Size) -> R
 def _clear_all(self: Compositor) -> None:
     self.__dict__.pop("_laid_out", None)
     _clear(self)
-
-
-def apply() -> None:
-    """Install on every compositor in the process (idempotent)."""
-    prop: Any = property(_full_map_keeping_the_laid_out)
-    Compositor.full_map = prop  # type: ignore[method-assign]  # Textual patched: see the module
-    Compositor.reflow = _reflow_from_the_laid_out  # type: ignore[method-assign]  # Textual patched: see the module
-    Compositor.clear = _clear_all  # type: ignore[method-assign]  # Textual patched: see the module

@@ -93,8 +93,3 @@ def check_idle(self: MessagePump) -> None:
         waiting = _waiting[loop] = {}
         loop.call_soon(_prompt_the_waiting, loop)
     waiting[self] = None
-
-
-def apply() -> None:
-    """Install it (idempotent)."""
-    MessagePump.check_idle = check_idle  # type: ignore[method-assign]  # Textual patched: see the module

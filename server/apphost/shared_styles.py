@@ -198,11 +198,6 @@ def apply_shared(
         node.notify_style_update()
         return
     if answer is not None:
-        self.replace_rules(node, answer, animate=animate)  # type: ignore[arg-type]  # a RulesMap (_NOTHING made it object)
+        self.replace_rules(node, answer, animate=animate)  # type: ignore[arg-type]
     self._process_component_classes(node)
-    node._gambit_styles = (key, answer)  # type: ignore[attr-defined]  # our note on Textual's object
-
-
-def apply() -> None:
-    """Install :func:`apply_shared` for every stylesheet in the process (idempotent)."""
-    Stylesheet.apply = apply_shared  # type: ignore[method-assign]  # Textual patched: see the module
+    node._gambit_styles = (key, answer)  # type: ignore[attr-defined]

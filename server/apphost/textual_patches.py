@@ -46,14 +46,13 @@ from functools import partial
 from inspect import signature
 from typing import Any
 
-import textual._callback
-from textual._compositor import Compositor
 from textual.cache import FIFOCache
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 from textual.geometry import Region
-from textual.message_pump import MessagePump
 from textual.strip import Strip
+
+from .textual_private import Compositor, callback_module
 
 _divide = Strip.divide
 
@@ -97,7 +96,7 @@ def _make_strip_cache(self: Strip, name: str) -> Any:
     return cache
 
 
-_count_parameters = textual._callback.count_parameters
+_count_parameters = callback_module.count_parameters
 
 
 def _count_parameters_of_partials_too(func: Callable[..., Any]) -> int:
@@ -208,14 +207,3 @@ def _start_messages_named_by_class(self: Any) -> None:
     else:
         self._closing = True
         self._closed = True
-
-
-def apply() -> None:
-    """Install the corrections (idempotent)."""
-    Strip.divide = _divide_without_cycle  # type: ignore[method-assign]  # Textual patched: see the module
-    Strip.__init__ = _init_strip_without_caches  # type: ignore[method-assign]  # Textual patched: see the module
-    Strip.__getattr__ = _make_strip_cache  # type: ignore[attr-defined]  # Textual patched: see the module
-    textual._callback.count_parameters = _count_parameters_of_partials_too
-    Compositor._render_chops = _render_chops_of_changed_rows  # type: ignore[method-assign, assignment]  # Textual's hint omits its None chops
-    Stylesheet._parse_rules = _parse_rules_once_per_process  # type: ignore[method-assign]  # Textual patched: see the module
-    MessagePump._start_messages = _start_messages_named_by_class  # type: ignore[method-assign]  # Textual patched: see the module

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from textual._compositor import ChopsUpdate, LayoutUpdate
+from server.apphost.textual_private import ChopsUpdate, LayoutUpdate
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -110,4 +110,6 @@ def display_as_pieces(app: App[Any], take: Callable[[Frame, bool], None]) -> Non
         finally:
             app.post_display_hook()
 
-    app._display = display_pieces  # type: ignore[method-assign]  # this app's own, replaced
+    from server.apphost.textual_layer import on_instance
+
+    on_instance("chops_display.display", app, display_pieces)

@@ -45,13 +45,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from textual import constants, events
-from textual._compositor import LayoutUpdate
-from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.messages import InBandWindowResize
 
 from gambit_tui.ascii_text import ascii_cells
+from server.apphost.textual_private import LayoutUpdate, XTermParser
 
 from .chops_display import Frame, display_as_pieces
 from .no_colour import strip_colour
@@ -210,7 +209,9 @@ class ChannelDriver(Driver):
             self._next_is_full = isinstance(renderable, LayoutUpdate)
             display(screen, renderable)
 
-        app._display = watched_display  # type: ignore[method-assign]  # this app's own, wrapped
+        from server.apphost.textual_layer import on_instance
+
+        on_instance("driver.full_repaints", app, watched_display)
         display_as_pieces(app, self.write_frame)
 
     # --- output --------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from rich.style import Style
 from textual.strip import Strip
 
 from server.apphost import colour_codes
+from server.apphost.textual_layer import install_all
 
 #: An SGR colour parameter of 24-bit (``38;2;r;g;b``) and 256-colour (``38;5;n``) depth.
 TRUECOLOUR = re.compile(r"\x1b\[[0-9;]*\b[34]8;2;")
@@ -45,7 +46,7 @@ def test_the_textual_and_rich_internals_it_replaces_are_there():
         assert hasattr(style, name), name
     assert SGR_STYLES[0] == "1"
     # The codes are Textual's own, at each depth.
-    colour_codes.apply()
+    install_all()
     for system in ColorSystem:
         fresh = Style(color="#ff8800", bgcolor="#112233", bold=True, italic=True)
         ours = colour_codes.codes_for(fresh, system)
@@ -53,7 +54,7 @@ def test_the_textual_and_rich_internals_it_replaces_are_there():
 
 
 def test_a_shared_style_and_strip_render_at_each_consoles_depth():
-    colour_codes.apply()  # as every app host does (idempotent)
+    install_all()  # as every app host does (idempotent)
     style = Style(color="#ff8800", bgcolor="#112233", bold=True)
     first = Strip([Segment("hi", style)])
     other = Strip([Segment("hi", style)])

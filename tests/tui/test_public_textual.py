@@ -92,7 +92,8 @@ def private_textual_attributes(source: str, private: set[str]) -> list[str]:
 def textual_overrides(module: ModuleType) -> list[str]:
     """Methods that ``module``'s classes define with the name of a private method of a
     Textual class they inherit from (an override of Textual's internals). A method the app's
-    host installed in a class (server/apphost/quiet_layout.py) is the host's, not the app's."""
+    host installed in a class would be the host's, not the app's (it installs none: our
+    widgets' fast paths are their own, switched on by flags, server/apphost/textual_layer.py)."""
     found = []
     for cls in vars(module).values():
         if not isinstance(cls, type) or cls.__module__ != module.__name__:

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import gc
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-import gambit_tui.app  # noqa: F401  (installs the patches, as the server does)
+import gambit_tui.app  # noqa: F401
+from server.apphost import textual_layer  # (installed by conftest, as the server does)
 
 
 def test_a_strip_divided_at_its_end_leaves_no_reference_cycle():
@@ -144,3 +149,119 @@ async def test_repainting_only_the_changed_rows_draws_the_cells_textual_draws(hu
                 )
                 theirs = rows_drawn(compositor, crop, lines, textual_patches._render_chops)
                 assert ours == theirs, (stage, regions)
+
+
+# --- The one declared layer over Textual (server/apphost/textual_layer.py) -------------------
+
+SERVER = Path(__file__).resolve().parents[2] / "server"
+#: The two modules allowed to touch Textual's code and private modules directly.
+LAYER = {"apphost/textual_layer.py", "apphost/textual_private.py"}
+
+
+@pytest.mark.parametrize("patch", textual_layer.PATCHES, ids=lambda patch: patch.name)
+def test_textuals_original_is_the_one_the_patch_was_written_for(patch):
+    """One case per patch (and per original our code does the work of), named after it:
+    after an upgrade, those whose original changed fail here by name (the fingerprints are
+    of the originals' source)."""
+    assert textual_layer.changed((patch,)) == []
+    if patch.kind == textual_layer.INSTALLED:  # installed, as the app host does
+        assert textual_layer.lookup(patch.owner, patch.attribute) is patch.replacement
+
+
+def test_a_changed_original_is_refused_naming_its_patch(monkeypatch):
+    """A Textual whose ``Strip.divide`` is not the one ``textual_patches.divide`` was written
+    for: installing refuses, naming that patch (and only it), and installs nothing."""
+
+    def divide(self, cuts):  # an upstream change, say
+        return [self]
+
+    monkeypatch.setitem(textual_layer._originals, "textual_patches.divide", divide)
+    with pytest.raises(textual_layer.TextualChanged) as refused:
+        textual_layer.check()
+    assert str(refused.value).startswith("textual_patches.divide: Textual's Strip.divide ")
+    assert len(str(refused.value).splitlines()) == 1
+
+    class Standin:  # an owner whose original changed, not yet installed
+        def divide(self, cuts):
+            return []
+
+    standin = dataclasses.replace(textual_layer.PATCHES[0], owner=Standin)
+    with pytest.raises(textual_layer.TextualChanged, match=r"textual_patches\.divide"):
+        textual_layer.install_all((standin,))
+    assert Standin.__dict__["divide"] is not standin.replacement
+
+
+def test_another_textual_version_is_refused(monkeypatch):
+    monkeypatch.setattr(textual_layer, "textual_version", lambda: "8.3.0")
+    with pytest.raises(textual_layer.TextualChanged, match=r"Textual 8\.3\.0 is installed"):
+        textual_layer.check()
+
+
+def test_a_per_app_patch_must_be_declared():
+    app = SimpleNamespace()
+    with pytest.raises(KeyError):
+        textual_layer.on_instance("no.such.patch", app, None)
+    with pytest.raises(ValueError):
+        textual_layer.on_instance("textual_patches.divide", app, None)
+
+
+def patches_outside_the_layer(sources: dict[str, str]) -> list[str]:
+    """Outside textual_layer.py (and textual_private.py, which imports the private modules):
+    each import of a private Textual module, assignment onto a class or module imported from
+    Textual or from the app, and per-app patch's attribute set but by ``on_instance``."""
+    per_app = {p.attribute for p in textual_layer.PATCHES if p.kind == textual_layer.PER_APP}
+    found = []
+    for name, source in sources.items():
+        if name in LAYER:
+            continue
+        tree = ast.parse(source)
+        imported = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                module = node.module if isinstance(node, ast.ImportFrom) else None
+                for alias in node.names:
+                    source = module or alias.name
+                    if source.split(".")[0] in ("textual", "gambit_tui"):
+                        imported.add(alias.asname or alias.name.split(".")[0])
+                    if source.startswith("textual.") and "._" in f".{source}":
+                        found.append(f"{name}:{node.lineno} imports {source}")
+            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if not isinstance(target, ast.Attribute):
+                        continue
+                    base = target.value
+                    while isinstance(base, ast.Attribute):
+                        base = base.value
+                    if isinstance(base, ast.Name) and base.id in imported:
+                        found.append(f"{name}:{node.lineno} assigns {ast.unparse(target)}")
+                    elif target.attr in per_app:
+                        found.append(f"{name}:{node.lineno} sets {ast.unparse(target)}")
+    return found
+
+
+def test_only_the_layer_touches_textuals_code_and_private_modules():
+    sources = {
+        str(path.relative_to(SERVER)): path.read_text(encoding="utf-8")
+        for path in sorted(SERVER.rglob("*.py"))
+    }
+    assert patches_outside_the_layer(sources) == []
+
+
+def test_the_check_finds_a_patch_outside_the_layer():
+    """The scan finds each kind (so its empty answer about server/ means something)."""
+    sources = {
+        "apphost/patching.py": "from textual.strip import Strip\nStrip.divide = None\n",
+        "apphost/private.py": "from textual._compositor import Compositor\n",
+        "apphost/per_app.py": "def f(app):\n    app._display = None\n",
+        "apphost/module.py": "import textual._callback\ntextual._callback.x = 1\n",
+    }
+    found = patches_outside_the_layer(sources)
+    for expected in (
+        "apphost/patching.py:2 assigns Strip.divide",
+        "apphost/private.py:1 imports textual._compositor",
+        "apphost/per_app.py:2 sets app._display",
+        "apphost/module.py:1 imports textual._callback",
+        "apphost/module.py:2 assigns textual._callback.x",
+    ):
+        assert expected in found

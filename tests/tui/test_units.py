@@ -151,9 +151,9 @@ async def test_only_screens_under_a_see_through_screen_show_through():
     from textual.app import App
     from textual.screen import ModalScreen, Screen
 
-    from server.apphost import hidden_screens
+    from server.apphost.textual_layer import install_all
 
-    hidden_screens.apply()  # as the app host does (idempotent)
+    install_all()  # as the app host does (idempotent)
 
     class Dialog(ModalScreen[None]):
         pass
