@@ -222,3 +222,99 @@ def play_pg_and_check(seed: int, players: int, heuristic_share: float, me_worlds
 )
 def test_prophets_gambit_worlds_match_the_view(seed, players, heuristic_share):
     assert play_pg_and_check(seed, players, heuristic_share, me_worlds=2) > 0
+
+
+# --- Prophet and Fortunes ---------------------------------------------------------------
+
+PROPHET_KEYS = (
+    "hand_sizes",
+    "trump",
+    "cards",
+    "dealer",
+    "phase",
+    "turn",
+    "bids",
+    "tricks",
+    "trick",
+    "leader",
+    "seat",
+    "ask",
+    "legal",
+)
+
+
+def play_trick_game_and_check(game_name: str, options: dict[str, Any], seed: int) -> int:
+    """Play a game's first rounds by random and heuristic bots; at every decision check the
+    deciding seat's worlds. Returns the number of worlds checked."""
+    game = get_game(game_name)
+    rng = random.Random(seed)
+    state = game.new_state(4, options, dealer=seed % 4, seed=seed)
+    bots = {
+        kind: [make_bot(game_name, kind, seed=f"{seed}-{s}") for s in range(4)]
+        for kind in ("random", "heuristic")
+    }
+    strong = [make_bot(game_name, "strong", seed=f"{seed}-{s}", iterations=1) for s in range(4)]
+    voids: set[tuple[int, str]] = set()  # (seat, suit) it showed it lacks this round
+    checked = 0
+    first_round = getattr(state, "round", None)
+    for _ in range(120):
+        if state.is_over or getattr(state, "round", None) != first_round:
+            break
+        seat = min(state.pending())
+        view = state.view(seat)
+        if view["ask"]["kind"] == "play":
+            for _ in range(8):  # a world whose hands would not have bid so is dropped
+                world = strong[seat].sample_world(view, rng)
+                if world is None:
+                    continue
+                checked += 1
+                if game_name == "prophet":
+                    check_prophet_world(world, state, seat, voids)
+                else:
+                    check_fortunes_world(world, view, seat)
+        kind = "heuristic" if rng.random() < 0.5 or view["ask"]["kind"] != "play" else "random"
+        action = bots[kind][seat].choose(view)
+        if game_name == "prophet" and action.TYPE == "play" and state.trick:
+            led = state.trick[0][1][1]
+            if action.card[1] != led:
+                voids.add((seat, led))
+        state.apply(seat, action)
+    return checked
+
+
+def check_prophet_world(world: Any, state: Any, me: int, voids: set[tuple[int, str]]) -> None:
+    real, seen = state.view(me), world.view(me)
+    for key in PROPHET_KEYS:
+        assert seen.get(key) == real.get(key), (key, seen.get(key), real.get(key))
+    for seat, suit in voids:
+        assert all(c[1] != suit for c in world.hands[seat]), (seat, suit, world.hands)
+    everywhere = Counter(c for cards in world.card_locations().values() for c in cards)
+    assert not [c for c, k in everywhere.items() if k > 1]
+    assert set(everywhere) == set(get_game("prophet").cards(state.options))
+
+
+def check_fortunes_world(world: Any, view: dict[str, Any], me: int) -> None:
+    from server.bots.strong import fortunes_sim as sim
+
+    assert world.hands[me] == sorted(sim.INDEX[c] for c in view["hand"])
+    for s in range(4):
+        assert len(world.hands[s]) == view["seats"][s]["cards"], (s, world.hands)
+    played = [sim.INDEX[c] for t in view["tricks"] for _, c in t["cards"]]
+    played += [sim.INDEX[c] for _, c in view["trick"]["cards"]]
+    held = [c for h in world.hands for c in h]
+    everywhere = Counter(held + played)
+    assert not [c for c, k in everywhere.items() if k > 1]
+    assert len(everywhere) + view["set_aside"] == len(sim.SUIT)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_prophet_worlds_match_the_view(seed):
+    options = {"schedule": "fixed", "cap": 7}
+    assert play_trick_game_and_check("prophet", options, seed) > 0
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_fortunes_worlds_match_the_view(seed):
+    assert play_trick_game_and_check("fortunes", {"betting": "ante"}, seed) > 0
