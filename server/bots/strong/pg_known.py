@@ -68,9 +68,22 @@ def _tempter(places: dict[str, Place], events: list[dict[str, Any]], i: int, me:
     places.pop(swap["got"], None)
 
 
+#: The last view read and what it said (every world of a decision reads the same view).
+_LAST: list[Any] = [None, None]
+
+
 def known_places(view: dict[str, Any]) -> tuple[dict[int, list[str]], dict[int, str]]:
     """The hidden cards this seat knows the place of: cards in each other seat's hand, and
-    other seats' Fates (open Fates, its own cards and public piles are the view's already)."""
+    other seats' Fates (open Fates, its own cards and public piles are the view's already).
+    The result is shared by the calls on one view: not to be changed."""
+    if _LAST[0] is view:
+        return _LAST[1]
+    found = _read(view)
+    _LAST[0], _LAST[1] = view, found
+    return found
+
+
+def _read(view: dict[str, Any]) -> tuple[dict[int, list[str]], dict[int, str]]:
     me = view["seat"]
     events = view["events"]
     places: dict[str, Place] = {}
