@@ -5,8 +5,9 @@ the table's own seed, the Raven's passes, the Tempter's blind draw), so a world 
 deal replayed from its start. It is a fresh deal made by the engine's own constructor (so
 every attribute the rules read exists, with its type), whose places are then set to what the
 view shows now: the Focus, the piles, the stacks in front, the phase and
-whose turn it is; the cards the seat cannot see are dealt at random from the ones it has not
-seen, each place getting as many as the view counts. Every rule then runs in the engine.
+whose turn it is; the hidden cards whose place the seat knows stay there (:mod:`.pg_known`)
+and the others are dealt at random from the ones it has not seen, each place getting as many
+as the view counts. Every rule then runs in the engine.
 """
 
 from __future__ import annotations
