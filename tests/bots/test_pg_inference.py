@@ -68,3 +68,26 @@ def test_true_hands_fit_the_signals_better_than_random_hands():
     # are not undone), 53 by random ones.
     assert true_misses <= 0.25 * checked, (true_misses, checked)
     assert random_misses >= true_misses + 0.3 * checked, (random_misses, true_misses, checked)
+
+
+def test_a_card_that_left_a_hand_twice_since_a_signal_was_held_once():
+    """A fuzz run's fault: seat 1 Risked, then discarded G8, took it back with the Ghost and
+    discarded it again; the hand rebuilt for that Risk held G8 twice, and with C8 in the
+    candidate hand, T8 its Fate and S8 the Focus made five 8s (``hand_key`` refused it)."""
+    view = {
+        "seat": 0,
+        "events": [
+            {"e": "discard", "seat": 1, "card": "S2", "why": "risk"},
+            {"e": "high", "seat": 1, "card": "HHO"},
+            {"e": "discard", "seat": 1, "card": "G8"},
+            {"e": "discard", "seat": 1, "card": "C3"},
+            {"e": "discard", "seat": 1, "card": "S5", "why": "risk"},
+            {"e": "high", "seat": 1, "card": "HGH"},
+            {"e": "take", "seat": 1, "card": "G8"},
+            {"e": "discard", "seat": 1, "card": "G8"},
+        ],
+    }
+    sigs = signals(view)[1]
+    assert sigs[0] == (False, ["G8", "C3", "S5", "G8"])
+    # Then: C8 G8 C3 S5 with the Fate T8 and the Focus S8: three 8s, more than One pair.
+    assert signal_misses(["C8"], ["T8", "S8"], sigs[:1]) == 1

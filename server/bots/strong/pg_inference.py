@@ -118,7 +118,9 @@ def signal_misses(hand: list[str], fixed: list[str], sigs: list[Signal]) -> int:
     """How many of a seat's Play-or-Risk signals a candidate hand contradicts."""
     count = 0
     for strong, later in sigs:
-        then = [*hand, *(c for c in later if c not in hand and c not in fixed)]
+        # A card may have left the hand twice since (taken back with the Ghost, or drawn
+        # again after a reshuffle): it was held once.
+        then = list(dict.fromkeys([*hand, *(c for c in later if c not in fixed)]))
         if not then:
             continue
         category = potential(then, fixed)[0]

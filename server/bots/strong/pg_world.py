@@ -5,8 +5,9 @@ the table's own seed, the Raven's passes, the Tempter's blind draw), so a world 
 deal replayed from its start. It is a fresh deal made by the engine's own constructor (so
 every attribute the rules read exists, with its type), whose places are then set to what the
 view shows now: the Focus, the piles, the stacks in front, the phase and
-whose turn it is; the cards the seat cannot see are dealt at random from the ones it has not
-seen, each place getting as many as the view counts. Every rule then runs in the engine.
+whose turn it is; the hidden cards whose place the seat knows stay there (:mod:`.pg_known`)
+and the others are dealt at random from the ones it has not seen, each place getting as many
+as the view counts. Every rule then runs in the engine.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from server.engine.prophets_gambit.state import PGState
 
 from ..prophets_gambit import potential, without
 from .pg_inference import Signal, choices, misfits, signal_misses, signals
+from .pg_known import known_places
 from .pg_replay import Step, replay_misses, timeline
 
 #: Candidate hands drawn per opponent, and how much each choice they contradict counts.
@@ -80,29 +82,6 @@ def _chosen_since_high(view: dict[str, Any]) -> set[int]:
     return chosen
 
 
-def glimpsed_fates(view: dict[str, Any]) -> dict[int, str]:
-    """The Fates the Seer showed this seat, moved on by any Mists turned since and without
-    the ones replaced since (the view's glimpse lasts until the seat's next action, and the
-    table moves on meanwhile)."""
-    glimpse = view.get("glimpse")
-    if not glimpse:
-        return {}
-    known: dict[int, str] = {int(k): v for k, v in glimpse.items()}
-    after = False
-    for ev in view["events"]:
-        if ev["e"] == "seer" and ev["seat"] == view["seat"]:
-            after, known = True, {int(k): v for k, v in glimpse.items()}
-        elif ev["e"] == "mists" and after:
-            seats = ev["seats"]
-            known = {
-                seats[(i + 1) % len(seats)]: known[s] for i, s in enumerate(seats) if s in known
-            }
-        elif ev["e"] in ("replace_fate", "artifact") and after:
-            known.pop(ev["seat"], None)
-    known.pop(view["seat"], None)
-    return known
-
-
 #: One opponent's weighted candidates: ``(hand, Fate, weight)``, drawn once per decision.
 Candidates = list[tuple[list[str], "str | None", float]]
 
@@ -117,25 +96,28 @@ def _draw_candidates(
     tries: int,
     sigs: list[Signal] | None = None,
     steps: list[Step] | None = None,
+    held: list[str] | None = None,
 ) -> Candidates:
     """``tries`` hands (and Fates, when unknown) drawn from ``pool``, each weighted by how
-    well the opponent's own choices fit it (see :mod:`.pg_inference`)."""
+    well the opponent's own choices fit it (see :mod:`.pg_inference`). ``held``: the cards
+    of its hand this seat knows of (weighed with the drawn ones, not drawn)."""
     out: Candidates = []
     for _ in range(tries):
         cards = rng.sample(pool, size + (fate is None))
         hand, its_fate = (cards, fate) if fate is not None else (cards[:-1], cards[-1])
+        whole = [*held, *hand] if held else hand
         if steps is not None:
-            missed = replay_misses(steps, hand, its_fate, focus, MAX_MISSES)
+            missed = replay_misses(steps, whole, its_fate, focus, MAX_MISSES)
             out.append((hand, its_fate, math.exp(-REPLAY_WEIGHT * missed)))
             continue
         fixed = [c for c in (its_fate, focus) if c]
         # The cheaper count first; past MAX_MISSES a candidate weighs next to nothing.
-        missed = signal_misses(hand, fixed, sigs) if sigs else 0
+        missed = signal_misses(whole, fixed, sigs) if sigs else 0
         weight = math.exp(-SIGNAL_WEIGHT * missed)
         if removed:
-            weight *= math.exp(-MISFIT_WEIGHT * misfits(hand, fixed, removed, MAX_MISSES - missed))
+            weight *= math.exp(-MISFIT_WEIGHT * misfits(whole, fixed, removed, MAX_MISSES - missed))
         if TILT:
-            weight *= math.exp(TILT * potential(hand, fixed)[0])
+            weight *= math.exp(TILT * potential(whole, fixed)[0])
         out.append((hand, its_fate, weight))
     return out
 
@@ -149,6 +131,7 @@ def _infer_hand(
     rng: random.Random,
     shared: Candidates | None = None,
     sigs: list[Signal] | None = None,
+    held: list[str] | None = None,
 ) -> tuple[list[str], str | None]:
     """One opponent's hand (and Fate, when unknown): one of a few drawn from the pool, by
     how well its own choices fit it. ``shared`` candidates (drawn once for the decision from
@@ -161,7 +144,7 @@ def _infer_hand(
             hand, its_fate, _ = rng.choices(fits, [c[2] for c in fits])[0]
             return list(hand), its_fate
     tries = CANDIDATES if removed else 1
-    drawn = _draw_candidates(pool, size, fate, focus, removed, rng, tries, sigs)
+    drawn = _draw_candidates(pool, size, fate, focus, removed, rng, tries, sigs, None, held)
     if tries == 1:
         return drawn[0][0], drawn[0][1]
     hand, its_fate, _ = rng.choices(drawn, [c[2] for c in drawn])[0]
@@ -178,9 +161,12 @@ def _starter(view: dict[str, Any]) -> int | None:
 
 def _places(
     view: dict[str, Any],
-) -> tuple[list[list[str]], dict[int, list[str]], list[str | None], list[str]]:
+) -> tuple[
+    list[list[str]], dict[int, list[str]], list[str | None], list[str], dict[int, list[str]]
+]:
     """What the view fixes: the stacks in front, hands this seat sees, the Fates it knows,
-    and the unseen common cards (in the order of the common deck)."""
+    the unseen common cards (in the order of the common deck), and the cards it knows to be
+    in other hands (:func:`.pg_known.known_places`)."""
     n, me = view["players"], view["seat"]
     stacks = shown_stacks(view)
     ask = view["ask"] or {}
@@ -190,10 +176,9 @@ def _places(
     if kind == "darklord_pick":
         known_hands[info["target"]] = list(info["hand"])
     fates: list[str | None] = [None] * n
-    public = set(view["discard"]) | set(view["hand"]) | {view["focus"], view["killed"]}
-    for s, card in glimpsed_fates(view).items():
-        if card not in public:
-            fates[s] = card
+    held, known_fates = known_places(view)
+    for s, card in known_fates.items():
+        fates[s] = card
     for key, card in view["open_fates"].items():
         fates[int(key)] = card
     fates[me] = view["fate"]
@@ -201,11 +186,12 @@ def _places(
     seen.update(c for st in stacks for c in st)
     seen.update(c for c in fates if c)
     seen.update(c for h in known_hands.values() for c in h)
+    seen.update(c for h in held.values() for c in h)
     for code in (view["focus"], view["killed"], view.get("bid"), view.get("picked")):
         if code:
             seen.add(code)
     pool = [c for c in TAROKKA_COMMON if c not in seen]
-    return stacks, known_hands, fates, pool
+    return stacks, known_hands, fates, pool, held
 
 
 def shared_candidates(
@@ -215,18 +201,27 @@ def shared_candidates(
     unseen card: drawn once per decision and shared by its worlds (``sample_world``).
     ``tries``: candidates per opponent (default ``SHARED_CANDIDATES``)."""
     tries = SHARED_CANDIDATES if tries is None else tries
-    _, known_hands, fates, pool = _places(view)
+    _, known_hands, fates, pool, held = _places(view)
     removed = choices(view)
     sigs = signals(view)
     out: dict[int, Candidates] = {}
     for s in range(view["players"]):
         if s == view["seat"] or s in known_hands or not removed.get(s):
             continue
-        size = view["hand_sizes"][s]
+        size = view["hand_sizes"][s] - len(held.get(s, ()))
         steps = timeline(view, s) if REPLAY else None
         if size + (fates[s] is None) <= len(pool):
             out[s] = _draw_candidates(
-                pool, size, fates[s], view["focus"], removed[s], rng, tries, sigs.get(s), steps
+                pool,
+                size,
+                fates[s],
+                view["focus"],
+                removed[s],
+                rng,
+                tries,
+                sigs.get(s),
+                steps,
+                held.get(s),
             )
     return out
 
@@ -260,7 +255,7 @@ def sample_world(
     ask = view["ask"] or {}
     kind = ask.get("kind")
     info = {k: v for k, v in ask.items() if k != "kind"}
-    stacks, known_hands, fates, pool = _places(view)
+    stacks, known_hands, fates, pool, held = _places(view)
     rng.shuffle(pool)
 
     def take(k: int) -> list[str] | None:
@@ -279,7 +274,8 @@ def sample_world(
         elif s in known_hands:
             hands[s] = known_hands[s]
         else:
-            size = view["hand_sizes"][s]
+            kept = held.get(s, [])
+            size = view["hand_sizes"][s] - len(kept)
             if size + (fates[s] is None) > len(pool):
                 return None
             hand, fate = _infer_hand(
@@ -291,8 +287,9 @@ def sample_world(
                 rng,
                 (shared or {}).get(s),
                 sigs.get(s),
+                kept,
             )
-            hands[s] = hand
+            hands[s] = [*kept, *hand]
             fates[s] = fate
             gone = {*hand, fate}
             pool[:] = [c for c in pool if c not in gone]

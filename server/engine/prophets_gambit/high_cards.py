@@ -139,8 +139,9 @@ class HighCards:
             self.fates[s] = fates[i - 1]
             self.fate_open[s] = marks[i - 1]
         self.events.append({"e": "mists", "seats": seats})
-        for s in seats:
-            self.events.append({"e": "fate", "seat": s, "card": self.fates[s], "to": [s]})
+        for i, s in enumerate(seats):  # "was": the seat's old Fate, now its left neighbour's
+            ev = {"e": "fate", "seat": s, "card": self.fates[s], "was": fates[i], "to": [s]}
+            self.events.append(ev)
 
     def _seer(self, turner: int) -> None:
         seen = {str(s): self.fates[s] for s in self._affected(turner) if s != turner}
@@ -190,6 +191,7 @@ class HighCards:
             to = order[(i + 1) % len(order)]
             self.hands[to].append(card)
             self.events.append({"e": "received", "seat": to, "card": card, "from": s, "to": [to]})
+            self.events.append({"e": "gave", "seat": s, "card": card, "target": to, "to": [s]})
         self.picks = [None] * self.num_players
 
     def _picked(self) -> list[tuple[int, str]]:
@@ -233,6 +235,11 @@ class HighCards:
 
     def _on_darklord_pick(self, seat: int, action: Pick, info: dict[str, Any]) -> None:
         target = info["target"]
+        # The hand the chooser saw, kept in its own record (its ask showed it until now).
+        hand = list(info["hand"])
+        self.events.append(
+            {"e": "saw_hand", "seat": seat, "target": target, "cards": hand, "to": [seat]}
+        )
         self._discard(target, action.card, "darklord")
         self._draw(target, 1)
 
