@@ -162,5 +162,5 @@ def prepare_app(app: App[Any], term: TermInfo) -> None:
     log_crashes(app)
     on_instance("app_settings.stray_stdout", app, STRAY_OUTPUT)
     on_instance("app_settings.stray_stderr", app, STRAY_OUTPUT)
-    app.error_console = Console(file=APP_ERRORS, markup=False, highlight=False)  # type: ignore[arg-type]
+    app.error_console = Console(file=APP_ERRORS, markup=False, highlight=False)  # type: ignore[arg-type]  # a file-like writer, not a TextIO
     set_colour_depth(app, term)

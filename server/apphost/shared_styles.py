@@ -198,6 +198,6 @@ def apply_shared(
         node.notify_style_update()
         return
     if answer is not None:
-        self.replace_rules(node, answer, animate=animate)  # type: ignore[arg-type]
+        self.replace_rules(node, answer, animate=animate)  # type: ignore[arg-type]  # a RulesMap (_NOTHING made it object)
     self._process_component_classes(node)
-    node._gambit_styles = (key, answer)  # type: ignore[attr-defined]
+    node._gambit_styles = (key, answer)  # type: ignore[attr-defined]  # our note on Textual's object
