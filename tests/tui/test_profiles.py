@@ -99,3 +99,35 @@ async def test_an_unknown_name_is_said_plainly(hub):
         await enter_lobby(pilot)
         await app.push_screen(ProfileScreen(["Zed"]))
         await wait_for(pilot, lambda: "There is no player called Zed." in screen_text(app))
+
+
+async def test_the_leaderboards_open_with_a_board_already_fetched_by_your_games(hub, store):
+    """Issue 38: h, g (Your games fetches Prophet's Gambit's board), Esc, l: the leaderboard
+    screen showed the board the model held before its columns were added, and the session
+    ended ("More values provided than there are columns")."""
+    store.ensure_player("SHA256:ada", starting_chips=1000)
+    for _ in range(history.MIN_GAMES):
+        store.record_game(
+            1,
+            {"game": "prophets_gambit"},
+            [],
+            {},
+            ["SHA256:ada", None, None],
+            results=[{"place": 1, "chips": 20, "rating_change": 5}, {}, {}],
+        )
+    store.set_ratings("prophets_gambit", {"SHA256:ada": (30.0, 3.0)})
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await pilot.press("g")  # all games → Prophet's Gambit, and its leaderboard
+        await wait_for(pilot, lambda: app.model.leaderboards.get("prophets_gambit"))
+        assert app.model.leaderboards["prophets_gambit"]["rows"]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
+        await wait_for(pilot, lambda: "Leaderboard · Prophet's Gambit" in screen_text(app))
+        assert "Ada" in screen_text(app).split("Leaderboard ·")[-1]
+        assert app.is_running
