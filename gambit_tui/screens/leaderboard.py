@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
@@ -84,7 +85,8 @@ class LeaderboardScreen(GambitScreen):
             note.text = _("Loading…")
             return
         for place, row in enumerate(board["rows"], start=1):
-            table.add_row(str(place), row["name"], str(row["rating"]), str(row["games"]))
+            # (A name is the player's text: a str cell would be read as markup.)
+            table.add_row(str(place), Text(row["name"]), str(row["rating"]), str(row["games"]))
         text = ngettext(
             "Players with at least {n} finished game, best rating first.",
             "Players with at least {n} finished games, best rating first.",

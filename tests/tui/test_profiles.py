@@ -3,10 +3,12 @@ player's profile); p in the lobby, w at a table and p in Your games open players
 
 from __future__ import annotations
 
+from gambit_tui.screens.answer import AnswerScreen
 from gambit_tui.screens.history import HistoryScreen
 from gambit_tui.screens.leaderboard import LeaderboardScreen
 from gambit_tui.screens.lobby import LobbyScreen
 from gambit_tui.screens.profile import ProfileScreen
+from gambit_tui.screens.social import SocialScreen
 from server.hub import history
 
 from .conftest import enter_lobby, make_app, screen_text, wait_for
@@ -131,3 +133,38 @@ async def test_the_leaderboards_open_with_a_board_already_fetched_by_your_games(
         await wait_for(pilot, lambda: "Leaderboard · Prophet's Gambit" in screen_text(app))
         assert "Ada" in screen_text(app).split("Leaderboard ·")[-1]
         assert app.is_running
+
+
+async def test_a_name_written_like_markup_is_shown_as_written(hub, store):
+    """A name kept from before the hub's name rules ("[reverse]Qzm[/reverse]") was read as
+    markup in the leaderboard, Friends and the answer dialog (found by the screen crawler)."""
+    marked = "[reverse]Qzm[/reverse]"
+    store.ensure_player("SHA256:mal", starting_chips=1000)
+    store.set_name("SHA256:mal", marked)
+    store.ensure_player("SHA256:ada", starting_chips=1000)
+    for _ in range(history.MIN_GAMES):
+        store.record_game(
+            1,
+            {"game": "prophets_gambit"},
+            [],
+            {},
+            ["SHA256:mal", None, None],
+            results=[{"place": 1, "chips": 20, "rating_change": 5}, {}, {}],
+        )
+    store.set_ratings("prophets_gambit", {"SHA256:mal": (30.0, 3.0)})
+    store.request_friend("SHA256:mal", "SHA256:ada")
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
+        await wait_for(pilot, lambda: "Qzm" in screen_text(app))
+        assert marked in screen_text(app)
+        await pilot.press("escape", "f")
+        await wait_for(pilot, lambda: isinstance(app.screen, SocialScreen))
+        await wait_for(pilot, lambda: "Qzm" in screen_text(app))
+        assert marked in screen_text(app)
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: isinstance(app.screen, AnswerScreen))
+        await wait_for(pilot, lambda: "Qzm" in screen_text(app))
+        assert f"{marked} asks to be your friend." in screen_text(app)
