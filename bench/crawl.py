@@ -50,7 +50,7 @@ async def main(args: argparse.Namespace) -> dict:
     last_print = started
     with tempfile.TemporaryDirectory(prefix="crawl-template-") as tmp:
         template = await build_template(Path(tmp) / "data")
-        while steps < args.steps:
+        while steps < args.steps and time.monotonic() - started < args.seconds:
             lang = langs[sessions % len(langs)]
             sessions += 1
             want = min(args.session_steps, args.steps - steps)
@@ -92,5 +92,8 @@ if __name__ == "__main__":
     parser.add_argument("--session-steps", type=int, default=200, help="most steps a session")
     parser.add_argument("--langs", default=",".join(LOCALES), help="comma-separated locales")
     parser.add_argument("--first", action="store_true", help="stop at the first failure")
+    parser.add_argument(
+        "--seconds", type=float, default=float("inf"), help="start no session after this long"
+    )
     result = asyncio.run(main(parser.parse_args()))
     print(json.dumps(result))
