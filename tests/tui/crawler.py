@@ -66,8 +66,9 @@ _UNMARKED = re.compile(r"(?<!\])Qz[mcbty]")
 
 #: The sizes a resize picks from (the first is where the fit is checked; 60×20 is too small).
 SIZES = ((80, 24), (100, 30), (60, 20), (120, 40))
-#: Keys pressed whatever the footer says (Ctrl+Q is a quit: drawn rarely, see ``_next``).
-EXTRA_KEYS = ("escape", "enter", "ctrl+c", "ctrl+r")
+#: Keys pressed whatever the footer says (Ctrl+Q is a quit: drawn rarely, see ``_next``); Tab
+#: and the arrows move through forms and open drop-downs (a Fortunes table is a choice away).
+EXTRA_KEYS = ("escape", "enter", "ctrl+c", "ctrl+r", "tab", "down", "up")
 QUIT_ACTIONS = ("quit", "app.quit")
 TYPED = (MARKED["typed"], "hello", "/who", "")
 
