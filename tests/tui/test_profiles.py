@@ -7,6 +7,7 @@ from gambit_tui.screens.answer import AnswerScreen
 from gambit_tui.screens.history import HistoryScreen
 from gambit_tui.screens.leaderboard import LeaderboardScreen
 from gambit_tui.screens.lobby import LobbyScreen
+from gambit_tui.screens.pick_player import PickPlayerScreen
 from gambit_tui.screens.profile import ProfileScreen
 from gambit_tui.screens.social import SocialScreen
 from server.hub import history
@@ -137,7 +138,8 @@ async def test_the_leaderboards_open_with_a_board_already_fetched_by_your_games(
 
 async def test_a_name_written_like_markup_is_shown_as_written(hub, store):
     """A name kept from before the hub's name rules ("[reverse]Qzm[/reverse]") was read as
-    markup in the leaderboard, Friends and the answer dialog (found by the screen crawler)."""
+    markup in the leaderboard, Friends, the answer dialog and the invitation's list of players
+    (found by the screen crawler)."""
     marked = "[reverse]Qzm[/reverse]"
     store.ensure_player("SHA256:mal", starting_chips=1000)
     store.set_name("SHA256:mal", marked)
@@ -153,6 +155,7 @@ async def test_a_name_written_like_markup_is_shown_as_written(hub, store):
         )
     store.set_ratings("prophets_gambit", {"SHA256:mal": (30.0, 3.0)})
     store.request_friend("SHA256:mal", "SHA256:ada")
+    store.add_friend("SHA256:ada", "SHA256:mal")
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
@@ -168,3 +171,10 @@ async def test_a_name_written_like_markup_is_shown_as_written(hub, store):
         await wait_for(pilot, lambda: isinstance(app.screen, AnswerScreen))
         await wait_for(pilot, lambda: "Qzm" in screen_text(app))
         assert f"{marked} asks to be your friend." in screen_text(app)
+        await pilot.press("escape", "escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await open_prophet_table(pilot)
+        await pilot.press("i")  # invite: friends first
+        await wait_for(pilot, lambda: isinstance(app.screen, PickPlayerScreen))
+        await wait_for(pilot, lambda: "Qzm" in screen_text(app))
+        assert f"{marked} · " in screen_text(app)
