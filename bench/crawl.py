@@ -54,7 +54,9 @@ async def main(args: argparse.Namespace) -> dict:
             lang = langs[sessions % len(langs)]
             sessions += 1
             want = min(args.session_steps, args.steps - steps)
-            report = await crawl_session(template, RandomChooser(rng), lang, want)
+            report = await crawl_session(
+                template, RandomChooser(rng), lang, want, quit_one_in=args.quit_one_in
+            )
             steps += report.steps
             screens |= report.screens
             for failure in report.failures:
@@ -92,6 +94,9 @@ if __name__ == "__main__":
     parser.add_argument("--session-steps", type=int, default=200, help="most steps a session")
     parser.add_argument("--langs", default=",".join(LOCALES), help="comma-separated locales")
     parser.add_argument("--first", action="store_true", help="stop at the first failure")
+    parser.add_argument(
+        "--quit-one-in", type=int, default=40, help="a quit key once in this many steps"
+    )
     parser.add_argument(
         "--seconds", type=float, default=float("inf"), help="start no session after this long"
     )

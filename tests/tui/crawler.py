@@ -247,8 +247,12 @@ def in_a_game(app: Any) -> bool:
 class Crawl:
     """One app on ``hub``, driven step by step by ``chooser``."""
 
-    def __init__(self, app: Any, pilot: Any, chooser: Chooser, report: SessionReport) -> None:
+    def __init__(
+        self, app: Any, pilot: Any, chooser: Chooser, report: SessionReport, quit_one_in: int = 40
+    ) -> None:
         self.app, self.pilot, self.chooser, self.report = app, pilot, chooser, report
+        #: A quit key is drawn once in this many steps (each session ends at one).
+        self.quit_one_in = quit_one_in
         self.keys: list[str] = []
         self.tried: Counter[tuple[str, str]] = Counter()
         self.size = SIZES[0]
@@ -282,7 +286,7 @@ class Crawl:
         """The next step: a footer key (most often one least pressed on this screen), an
         extra key, a resize, a typed line or (rarely) a quit."""
         chooser = self.chooser
-        if chooser.chance(40):
+        if chooser.chance(self.quit_one_in):
             return chooser.pick(["ctrl+q", *quits])
         if chooser.chance(8) or not keys:
             typing = isinstance(self.app.focused, Input)
@@ -377,6 +381,7 @@ async def crawl_session(
     *,
     progress: Callable[[SessionReport], None] | None = None,
     configure: Callable[[Hub], None] | None = None,
+    quit_one_in: int = 40,
 ) -> SessionReport:
     """Up to ``steps`` steps of one player (Ada, in ``lang``) on a hub started from a copy of
     ``template``; ends early when the session does (a quit, a crash)."""
@@ -390,7 +395,7 @@ async def crawl_session(
             configure(hub)
         await hub.start()
         try:
-            await _crawl_app(hub, chooser, lang, steps, report, progress)
+            await _crawl_app(hub, chooser, lang, steps, report, progress, quit_one_in)
         finally:
             await hub.stop()
             store.close()
@@ -404,6 +409,7 @@ async def _crawl_app(
     steps: int,
     report: SessionReport,
     progress: Callable[[SessionReport], None] | None,
+    quit_one_in: int,
 ) -> None:
     from gambit_tui.screens.lobby import LobbyScreen
 
@@ -417,7 +423,7 @@ async def _crawl_app(
                     if isinstance(app.screen, LobbyScreen):
                         break
                     await pilot.pause(0.02)
-                crawl = Crawl(app, pilot, chooser, report)
+                crawl = Crawl(app, pilot, chooser, report, quit_one_in)
                 crawl.check_screen(errors)
                 for _ in range(steps):
                     going = await crawl.step()
