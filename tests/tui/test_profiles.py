@@ -138,7 +138,8 @@ async def test_the_leaderboards_open_with_a_board_already_fetched_by_your_games(
 
 async def test_a_name_written_like_markup_is_shown_as_written(hub, store):
     """A name kept from before the hub's name rules ("[reverse]Qzm[/reverse]") was read as
-    markup in the leaderboard, Friends, the answer dialog and the invitation's list of players
+    markup in the leaderboard, a profile, Friends, the answer dialog and the invitation's list of
+    players
     (found by the screen crawler)."""
     marked = "[reverse]Qzm[/reverse]"
     store.ensure_player("SHA256:mal", starting_chips=1000)
@@ -163,7 +164,11 @@ async def test_a_name_written_like_markup_is_shown_as_written(hub, store):
         await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
         await wait_for(pilot, lambda: "Qzm" in screen_text(app))
         assert marked in screen_text(app)
-        await pilot.press("escape", "f")
+        await pilot.press("enter")  # Mal's profile
+        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        await wait_for(pilot, lambda: "3 finished games" in screen_text(app))
+        assert screen_text(app).count(marked) == 2  # in the list and the profile's head
+        await pilot.press("escape", "escape", "f")
         await wait_for(pilot, lambda: isinstance(app.screen, SocialScreen))
         await wait_for(pilot, lambda: "Qzm" in screen_text(app))
         assert marked in screen_text(app)
