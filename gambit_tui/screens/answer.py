@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -60,7 +61,7 @@ class AnswerScreen(GambitModal):
             text = _("{name} invites you to table {table} ({game}).").format(
                 name=invite.get("from"), table=key, game=game_title(invite.get("game") or "")
             )
-        self.query_one("#question", Static).update(text)
+        self.query_one("#question", Static).update(Text(text))  # names are not markup
         more = len(self.gapp.model.pending()) - 1
         self.query_one("#more", Static).update(
             ngettext("{n} more after this one.", "{n} more after this one.", more).format(n=more)

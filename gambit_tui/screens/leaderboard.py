@@ -58,7 +58,10 @@ class LeaderboardScreen(GambitScreen):
         table.focus()
 
     def on_mount(self) -> None:
-        self._ask()
+        # Only the request: Textual runs this before GambitScreen.on_mount, whose setup()
+        # adds the columns and then shows a board the model may already hold (from Your
+        # games' g); rows added before the columns exist raise.
+        self.gapp.send(Leaderboard(self.game_shown))
 
     def status_context(self) -> str:
         return _("Leaderboard")

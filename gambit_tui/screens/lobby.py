@@ -73,22 +73,21 @@ class LobbyScreen(GambitScreen):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_table", N_("New")),
+        # Join a table one does not sit at (or take back a seat a bot plays for one) ...
         Binding("j", "join", N_("Join")),
-        # Out of the footer: at one's own table j does the same (the footer is full at 80
-        # columns, and the leaderboard's key, l, took its place).
-        Binding("o", "open", N_("Open"), show=False),
+        # ... and at one's own table, o (or j) goes back to it: offered only there.
+        Binding("o,j", "open", N_("Open"), key_display="o"),
         Binding("w", "watch", N_("Watch")),
         Binding("b", "add_bot", N_("Bot")),
-        # Not in the footer: a key more wraps the lobby's footer at 80 columns and the SSH
-        # walk of every screen then loses its status line; the README and each table's row
-        # (every bot with its level) say what e does.
+        # Not in the footer: the README and each table's row (every bot with its level) say
+        # what e does.
         Binding("e", "bot_level", N_("Bot level"), show=False),
         Binding("s", "start", N_("Start")),
         Binding("f", "social", N_("Friends")),
         Binding("h", "history", N_("History")),
-        Binding("l", "leaderboard", N_("Best")),
+        Binding("l", "leaderboard", N_("Leaderboards")),
         # The profiles of the players online (also from the leaderboard, a table, Your games).
-        Binding("p", "players", N_("Players"), show=False),
+        Binding("p", "players", N_("Players")),
         Binding("c", "chat", N_("Chat")),
         Binding("comma", "settings", N_("Settings")),
         Binding("A", "admin", N_("Admin")),
@@ -439,9 +438,10 @@ class LobbyScreen(GambitScreen):
             free = any(not (s["name"] or s["bot"]) for s in info["seats"])
             waiting = info["status"] == "waiting"
             if action == "join":
-                # At one's own table, j goes back to it (as o does).
+                # At one's own table j is o's (the footer offers o, "Open", there); a seat a
+                # bot plays while one is away is taken back with j.
                 mine = any(s.get("reserved") == self.gapp.model.name for s in info["seats"])
-                return seated or mine or (waiting and free)
+                return not seated and (mine or (waiting and free))
             if action == "open":
                 return seated
             if action == "watch":

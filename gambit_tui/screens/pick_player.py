@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -92,7 +93,7 @@ class PickPlayerScreen(GambitModal):
         people.clear_options()
         shown = [(n, what) for n, what in self.candidates() if typed in n.casefold()]
         for name, what in shown:
-            people.add_option(Option(f"{name} · {what}", id=name))
+            people.add_option(Option(Text(f"{name} · {what}"), id=name))  # names: not markup
         if not shown:
             people.add_option(Option(_("Nobody to pick: type a name."), disabled=True))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -70,7 +71,7 @@ class ProfileScreen(GambitScreen):
         names = self.query_one("#names", OptionList)
         names.border_title = _("Players")
         for name in self.names:
-            names.add_option(Option(name, id=name))
+            names.add_option(Option(Text(name), id=name))  # a name is not markup
         if not self.names:
             names.add_option(Option(_("Nobody to show."), disabled=True))
         elif self.shown in self.names:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -76,10 +77,12 @@ class SocialScreen(GambitScreen):
             friends.add_option(Option(_("No friends yet: press a to add one."), disabled=True))
         for friend in model.friends or []:
             state = _("online") if friend["online"] else _("offline")
-            friends.add_option(Option(f"{friend['name']} · {state}", id=f"f:{friend['name']}"))
+            friends.add_option(
+                Option(Text(f"{friend['name']} · {state}"), id=f"f:{friend['name']}")
+            )
         for asked in model.sent:
             text = _("{name} · asked, no answer yet").format(name=asked["name"])
-            friends.add_option(Option(text, id=f"f:{asked['name']}"))
+            friends.add_option(Option(Text(text), id=f"f:{asked['name']}"))
         _keep_highlight(friends, was)
         invites = self.query_one("#invites", OptionList)
         was = invites.highlighted or 0
@@ -88,14 +91,14 @@ class SocialScreen(GambitScreen):
             invites.add_option(Option(_("No invitations."), disabled=True))
         for request in model.requests:
             text = _("{name} asks to be your friend").format(name=request["name"])
-            invites.add_option(Option(text, id=f"r:{request['name']}"))
+            invites.add_option(Option(Text(text), id=f"r:{request['name']}"))
         for invite in model.invites:
             text = _("Table {table} ({game}) from {name}").format(
                 table=invite["table"],
                 game=game_title(invite.get("game") or ""),
                 name=invite.get("from"),
             )
-            invites.add_option(Option(text, id=f"i:{invite['table']}"))
+            invites.add_option(Option(Text(text), id=f"i:{invite['table']}"))
         _keep_highlight(invites, was)
         self.refresh_bindings()
 

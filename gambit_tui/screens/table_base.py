@@ -53,6 +53,8 @@ TABLE_KEYS: list[BindingType] = [
     Binding("i", "invite", N_("Invite")),
     Binding("c", "chat", N_("Chat")),
     Binding("q", "leave", N_("Leave")),
+    # Esc closes an open chat first (said so in the footer), else goes back to the lobby.
+    Binding("escape", "close_chat", N_("Close chat")),
     Binding("escape", "back", N_("Lobby")),
     # The seated players' profiles. Out of the footer: it is full at 80 columns mid-deal.
     Binding("w", "players", N_("Players"), show=False),
@@ -685,6 +687,8 @@ class TableScreen(GambitScreen):
         """Whether a key of the table (not the result panel) is available now."""
         if action == "chat":
             return not self.chat_open
+        if action in ("close_chat", "back"):
+            return self.chat_open == (action == "close_chat")
         seated = self.seat is not None
         if action == "invite":
             return seated
@@ -728,6 +732,9 @@ class TableScreen(GambitScreen):
 
     def action_chat(self) -> None:
         self.set_chat(True)
+
+    def action_close_chat(self) -> None:
+        self.set_chat(False)
 
     def action_players(self) -> None:
         """The profiles of the players in the seats (bots have none)."""

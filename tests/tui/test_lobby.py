@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from textual.widgets import Input, Select
+import pytest
+from textual.widgets import DataTable, Input, Select
 
 from gambit_tui.screens.create_table import CreateTableScreen
 from gambit_tui.screens.lobby import LobbyScreen
@@ -12,7 +13,10 @@ from gambit_tui.screens.pg_table import PGTableScreen
 from gambit_tui.screens.prophet_table import ProphetTableScreen
 from gambit_tui.screens.social import SocialScreen
 from gambit_tui.screens.welcome import WelcomeScreen
+from gambit_tui.widgets.footer import GambitFooter
 from protocol.codec import encode
+from protocol.term import TermInfo
+from tests.hub.harness import connect
 
 from .conftest import (
     enter_lobby,
@@ -22,6 +26,8 @@ from .conftest import (
     screen_text,
     wait_for,
 )
+from .fit import cuts
+from .test_fit import LOCALES
 
 
 async def test_welcome_shows_the_name_and_renames_by_keys(hub):
@@ -503,3 +509,75 @@ async def test_a_player_arriving_redraws_only_the_number_online_in_other_lobbies
             await bob_pilot.pause(0.1)
             assert "Carol" in screen_text(bob) and "2/3" in screen_text(bob)
             assert whole == [] and asked == []
+
+
+@pytest.mark.parametrize("lang", ["en", "uk-ascii", "de-ascii"])
+async def test_the_lobby_footer_offers_o_only_at_ones_own_table_and_names_every_key(hub, lang):
+    """Issue 38: the footer had no p or o, l read "Best", and o did nothing (silently) on
+    someone else's table. Now o is offered where it opens a table (one's own; j too there),
+    never elsewhere, and every key of the lobby has its label, whole at 80×24."""
+    bob = await connect(hub)
+    await bob.hello(name="Bob", identity="SHA256:bob")
+    await bob.send("create_table", game="prophet", players=3)
+    app = make_app(hub, term=TermInfo(lang=LOCALES[lang]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await open_pg_table_with_bots(pilot, bots=2)
+        await pilot.press("escape")  # back to the lobby, keeping the seat
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        lobby = app.screen
+        await wait_for(pilot, lambda: len(app.model.tables) == 2)
+
+        def keys() -> dict[str, str]:
+            return {item.shown: item.description for item in lobby.query_one(GambitFooter).items}
+
+        # Bob's table (table 1): o is not offered and does nothing.
+        lobby.query_one("#tables", DataTable).move_cursor(row=0)
+        await wait_for(pilot, lambda: lobby.selected_id == 1 and "j" in keys())
+        assert "o" not in keys()
+        await pilot.press("o")
+        await pilot.pause()
+        assert app.screen is lobby
+        assert not cuts(app), cuts(app)
+        # Her own table (table 2): o opens it, and j is not offered as "Join".
+        lobby.query_one("#tables", DataTable).move_cursor(row=1)
+        await wait_for(pilot, lambda: lobby.selected_id == 2 and "o" in keys())
+        assert "j" not in keys()
+        wanted = {"n", "o", "s", "f", "h", "l", "p", "c", ",", "q", "?"}
+        assert wanted <= set(keys()), keys()
+        assert keys()["l"] == app.translations.gettext("Leaderboards") != "Best"
+        assert not cuts(app), cuts(app)
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is lobby)
+        await pilot.press("j")  # j still goes back to one's own table
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+    await bob.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "uk-ascii", "de-ascii"])
+async def test_esc_in_table_chat_is_labelled_as_closing_the_chat(hub, lang):
+    """Issue 38: with the table's chat open the footer said "esc Lobby", but Esc only
+    closes the chat; the footer now says so (and Lobby again once it is closed)."""
+    app = make_app(hub, term=TermInfo(lang=LOCALES[lang]))
+    gettext = app.translations.gettext
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await open_pg_table_with_bots(pilot, bots=2)
+        table = app.screen
+        footer = table.query_one(GambitFooter)
+
+        def esc() -> str | None:
+            return next((i.description for i in footer.items if i.key == "escape"), None)
+
+        assert esc() == gettext("Lobby")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: table.chat_open and esc() == gettext("Close chat"))
+        assert gettext("Close chat") != "Close chat" or lang == "en"
+        assert not cuts(app), cuts(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not table.chat_open and esc() == gettext("Lobby"))
+        assert app.screen is table
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))

@@ -3,10 +3,13 @@ player's profile); p in the lobby, w at a table and p in Your games open players
 
 from __future__ import annotations
 
+from gambit_tui.screens.answer import AnswerScreen
 from gambit_tui.screens.history import HistoryScreen
 from gambit_tui.screens.leaderboard import LeaderboardScreen
 from gambit_tui.screens.lobby import LobbyScreen
+from gambit_tui.screens.pick_player import PickPlayerScreen
 from gambit_tui.screens.profile import ProfileScreen
+from gambit_tui.screens.social import SocialScreen
 from server.hub import history
 
 from .conftest import enter_lobby, make_app, screen_text, wait_for
@@ -40,7 +43,7 @@ async def test_the_leaderboard_opens_from_the_lobby_and_leads_to_a_profile(hub, 
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
-        assert "l Best" in screen_text(app).splitlines()[-1]
+        assert "l Leaderboards" in screen_text(app)
         await pilot.press("l")
         await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
         await wait_for(pilot, lambda: "No one has played" in screen_text(app))
@@ -99,3 +102,84 @@ async def test_an_unknown_name_is_said_plainly(hub):
         await enter_lobby(pilot)
         await app.push_screen(ProfileScreen(["Zed"]))
         await wait_for(pilot, lambda: "There is no player called Zed." in screen_text(app))
+
+
+async def test_the_leaderboards_open_with_a_board_already_fetched_by_your_games(hub, store):
+    """Issue 38: h, g (Your games fetches Prophet's Gambit's board), Esc, l: the leaderboard
+    screen showed the board the model held before its columns were added, and the session
+    ended ("More values provided than there are columns")."""
+    store.ensure_player("SHA256:ada", starting_chips=1000)
+    for _ in range(history.MIN_GAMES):
+        store.record_game(
+            1,
+            {"game": "prophets_gambit"},
+            [],
+            {},
+            ["SHA256:ada", None, None],
+            results=[{"place": 1, "chips": 20, "rating_change": 5}, {}, {}],
+        )
+    store.set_ratings("prophets_gambit", {"SHA256:ada": (30.0, 3.0)})
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await pilot.press("g")  # all games → Prophet's Gambit, and its leaderboard
+        await wait_for(pilot, lambda: app.model.leaderboards.get("prophets_gambit"))
+        assert app.model.leaderboards["prophets_gambit"]["rows"]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
+        await wait_for(pilot, lambda: "Leaderboard · Prophet's Gambit" in screen_text(app))
+        assert "Ada" in screen_text(app).split("Leaderboard ·")[-1]
+        assert app.is_running
+
+
+async def test_a_name_written_like_markup_is_shown_as_written(hub, store):
+    """A name kept from before the hub's name rules ("[reverse]Qzm[/reverse]") was read as
+    markup in the leaderboard, a profile, Friends, the answer dialog and the invitation's list of
+    players
+    (found by the screen crawler)."""
+    marked = "[reverse]Qzm[/reverse]"
+    store.ensure_player("SHA256:mal", starting_chips=1000)
+    store.set_name("SHA256:mal", marked)
+    store.ensure_player("SHA256:ada", starting_chips=1000)
+    for _ in range(history.MIN_GAMES):
+        store.record_game(
+            1,
+            {"game": "prophets_gambit"},
+            [],
+            {},
+            ["SHA256:mal", None, None],
+            results=[{"place": 1, "chips": 20, "rating_change": 5}, {}, {}],
+        )
+    store.set_ratings("prophets_gambit", {"SHA256:mal": (30.0, 3.0)})
+    store.request_friend("SHA256:mal", "SHA256:ada")
+    store.add_friend("SHA256:ada", "SHA256:mal")
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
+        await wait_for(pilot, lambda: "Qzm" in screen_text(app))
+        assert marked in screen_text(app)
+        await pilot.press("enter")  # Mal's profile
+        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        await wait_for(pilot, lambda: "3 finished games" in screen_text(app))
+        assert screen_text(app).count(marked) == 2  # in the list and the profile's head
+        await pilot.press("escape", "escape", "f")
+        await wait_for(pilot, lambda: isinstance(app.screen, SocialScreen))
+        await wait_for(pilot, lambda: "Qzm" in screen_text(app))
+        assert marked in screen_text(app)
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: isinstance(app.screen, AnswerScreen))
+        await wait_for(pilot, lambda: "Qzm" in screen_text(app))
+        assert f"{marked} asks to be your friend." in screen_text(app)
+        await pilot.press("escape", "escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await open_prophet_table(pilot)
+        await pilot.press("i")  # invite: friends first
+        await wait_for(pilot, lambda: isinstance(app.screen, PickPlayerScreen))
+        await wait_for(pilot, lambda: "Qzm" in screen_text(app))
+        assert f"{marked} · " in screen_text(app)
