@@ -105,8 +105,6 @@ class WelcomeScreen(GambitScreen):
 
     def action_enter_lobby(self) -> None:
         """Send any changed name or language, then show the lobby."""
-        from .lobby import LobbyScreen
-
         if not self.query("#name"):
             # Enter typed ahead of the screen (a busy server): done once the form is there.
             if self.is_attached:
@@ -114,6 +112,16 @@ class WelcomeScreen(GambitScreen):
             return
         if self.awaiting_name is not None:
             return  # the name sent is not answered yet
+        # Enter is a priority key: it comes here before the name field has handled the keys
+        # typed just ahead of it. Read the name once it has.
+        self.query_one("#name", LineInput).after_typed(self._send_profile)
+
+    def _send_profile(self) -> None:
+        """Send the name and language as the form has them, or go to the lobby."""
+        from .lobby import LobbyScreen
+
+        if self.awaiting_name is not None or not self.is_current:
+            return  # sent already (two Enters in a row), or the lobby is up
         self.query_one("#name-error", Static).remove_class("-shown")
         name = self.query_one("#name", Input).value.strip()
         lang = self.query_one("#lang", Select).value

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar, Self
 
+from textual import events
+from textual.binding import Binding
 from textual.geometry import Region
 from textual.widgets import Input
 
@@ -29,6 +32,32 @@ class LineInput(Input):
     #: ... and it set a new virtual size: the refresh that follows at once is a repaint.
     _new_virtual_size = False
 
+    async def on_key(self, event: events.Key) -> None:
+        """An editing key (backspace, delete, the arrows ...) is applied here, in turn with the
+        typed characters, not once its event has bubbled up to the app.
+
+        Textual inserts a typed character when its key reaches the box, but finds the box's
+        own bindings only when the key has gone up through every container to the app, a turn
+        of each one's message loop later. Keys that arrive together (an SSH packet, a fast
+        typist, a paste of control keys) were applied out of order: "⌫⌫ann" gave "ann" then
+        deleted it. The box's bindings come first in Textual's chain anyway (after the
+        priority ones, which the app runs before the key gets here): only the time changes.
+        """
+        if event.is_printable:
+            return  # Input's own handler inserts it
+        action = _own_actions(type(self)).get(event.key)
+        if action is not None and await self.app.run_action(action, self):
+            event.stop()  # done (an action that skips, as scrolling a box that cannot,
+            event.prevent_default()  # leaves the key to the bindings above, as before)
+
+    def after_typed(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` once every key already sent to this box is applied to its value.
+
+        A priority binding (Enter on a form) runs when the app receives its key, before the
+        keys typed just ahead of it are handled by the box: reading the value at once could
+        miss them (over SSH a line and its Enter often arrive in one packet)."""
+        self.call_later(callback)
+
     def validate_value(self, value: str) -> str:
         self._value_changing = LineInput.quiet_layout and value != self.value
         return value
@@ -52,3 +81,18 @@ class LineInput(Input):
         draw = getattr(self.screen, "draw_now", None) if self.is_attached else None
         if draw is not None:
             draw()
+
+
+_ACTIONS: dict[type[Input], dict[str, str]] = {}
+
+
+def _own_actions(cls: type[Input]) -> dict[str, str]:
+    """The actions of the box's own bindings, by key (the nearest class's binding wins)."""
+    actions = _ACTIONS.get(cls)
+    if actions is None:
+        actions = {}
+        for base in reversed(cls.__mro__):
+            for binding in Binding.make_bindings(base.__dict__.get("BINDINGS", ())):
+                actions[binding.key] = binding.action
+        _ACTIONS[cls] = actions
+    return actions

@@ -38,26 +38,53 @@ def test_lookalikes_of_alice_are_refused_over_ssh(serve, tmp_path):
             assert "Enter the lobby" in screen and "Player-" in screen
             mallory.close()
         # asyncssh's SASLprep turns away a username with ᴀ (not in Unicode 3.2) before any
-        # name check, so that one is typed on the welcome screen: the lobby opens, and the
-        # player keeps the name they had.
+        # name check, so that one is typed on the welcome screen: the refusal is said under
+        # the field, the form stays, and the player keeps the name they had.
         mallory = SSHTerminal(ssh_command(serve.port, "play", key=keys["mallory"]))
         terms.append(mallory)
-        mallory.wait_for(r"Enter the lobby")
-        settled = time.monotonic() + 0.5
-        while time.monotonic() < settled:  # the welcome screen is up whole (it may be drawn
-            mallory.pump()  # again as the hub's first answers land) before Mallory types
-        mallory.send("\x7f" * 24 + "\u1d00lice")
-        mallory.wait_for("\u1d00lice")
-        mallory.send("\r")
-        mallory.wait_for(r"Lobby chat")
-        deadline = time.monotonic() + 1.0
-        while time.monotonic() < deadline:  # time for the hub's answer to be drawn
-            mallory.pump()
-        header = mallory.text().splitlines()[0]  # (a notice of the refusal may be up, or not)
+        _type_name(mallory, "\u1d00lice")
+        screen = mallory.wait_for(r"\u1d00lice looks too much like Alice, who is online\.")
+        assert "Enter the lobby" in screen and "Lobby chat" not in screen, screen
+        header = screen.splitlines()[0]
         assert re.match(r" Player-\d{4} · ", header), header
         olena = SSHTerminal(ssh_command(serve.port, "Олена", key=keys["olena"]))
         terms.append(olena)
         olena.wait_for(r"Олена · 1,000 chips")
+    finally:
+        for term in terms:
+            term.close()
+
+
+def _type_name(term: SSHTerminal, name: str) -> None:
+    """On the welcome screen: clear the name field, type ``name`` and press Enter."""
+    term.wait_for(r"Enter the lobby")
+    settled = time.monotonic() + 0.5
+    while time.monotonic() < settled:  # the welcome screen is up whole (it may be drawn
+        term.pump()  # again as the hub's first answers land) before the player types
+    term.send("\x7f" * 24 + name)
+    term.wait_for(name)
+    term.send("\r")
+
+
+def test_a_taken_name_is_refused_in_words_over_ssh(serve, tmp_path):
+    """Issue 38, item 9: "alice", registered and online, typed by a new key on the welcome
+    screen is refused in words and the form stays; a free name then enters the lobby."""
+    keys = {who: ssh_keygen(tmp_path / who) for who in ("alice", "newcomer")}
+    terms: list[SSHTerminal] = []
+    try:
+        alice = SSHTerminal(ssh_command(serve.port, "alice", key=keys["alice"]))
+        terms.append(alice)
+        alice.wait_for(r"alice · 1,000 chips")
+        newcomer = SSHTerminal(ssh_command(serve.port, "play", key=keys["newcomer"]))
+        terms.append(newcomer)
+        _type_name(newcomer, "alice")
+        screen = newcomer.wait_for(r"✗ Someone online is already called alice\.")
+        assert "Enter the lobby" in screen and "Lobby chat" not in screen, screen
+        header = screen.splitlines()[0]
+        assert re.match(r" Player-\d{4} · ", header), header
+        _type_name(newcomer, "Bramble")
+        screen = newcomer.wait_for(r"Lobby chat")
+        newcomer.wait_for(lambda text: text.splitlines()[0].startswith(" Bramble · "))
     finally:
         for term in terms:
             term.close()

@@ -103,6 +103,30 @@ async def test_a_taken_name_is_refused_in_words_and_the_welcome_stays(hub):
         assert "already called" not in screen_text(new)
 
 
+async def test_keys_that_arrive_together_are_applied_in_the_order_typed(hub):
+    """Item 9 over ssh: backspaces, a name and Enter arrive in one packet, posted to the app
+    at once (pilot.press waits between keys). Textual applied the backspaces only once they
+    had bubbled up to the app, after the letters (which they deleted), and the priority Enter
+    read the field before either: the lobby opened under the old name, with no word."""
+    from textual import events
+    from textual.widgets import Input
+
+    from gambit_tui.screens.welcome import WelcomeScreen
+
+    alice = make_app(hub, name="Alice", identity="SHA256:alice")
+    new = make_app(hub, name="Newbie", identity="SHA256:new")
+    async with alice.run_test(size=(80, 24)) as alice_pilot, new.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(alice_pilot)
+        await wait_for(pilot, lambda: isinstance(new.screen, WelcomeScreen))
+        await pilot.pause()
+        keys = [("backspace", "\x7f")] * 6 + [(c, c) for c in "alice"] + [("enter", "\r")]
+        for key, character in keys:
+            new.post_message(events.Key(key, character))
+        await wait_for(pilot, lambda: "Someone online is already called alice." in screen_text(new))
+        assert isinstance(new.screen, WelcomeScreen) and new.model.name == "Newbie"
+        assert new.screen.query_one("#name", Input).value == "alice"
+
+
 def notices(app) -> list[str]:
     """The text of every notice up on the app's screen."""
     return [str(toast.render()) for toast in app.screen.query("Toast")]
