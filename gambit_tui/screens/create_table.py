@@ -396,6 +396,15 @@ class CreateTableScreen(GambitModal):
     awaiting_table = False
 
     def action_create(self) -> None:
+        focused = self.focused
+        if isinstance(focused, LineInput):
+            # Ctrl+S is a priority key, run before the box has the keys typed just ahead of
+            # it (over SSH a stake and Ctrl+S often arrive in one packet): read it after them.
+            focused.after_typed(self._create)
+        else:
+            self._create()
+
+    def _create(self) -> None:
         if self.awaiting_table:
             return
         try:

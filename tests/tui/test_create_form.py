@@ -130,3 +130,22 @@ async def test_a_stake_out_of_range_is_told_beside_it_and_the_form_kept(hub):
         assert app.model.tables[1]["stake"] == 50
         await pilot.press("escape")  # the form closed with the table: back to the lobby
         await wait_for(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+
+
+async def test_a_stake_typed_with_ctrl_s_in_one_packet_is_the_tables_stake(hub):
+    """Keys that arrive together over SSH (a stake and Ctrl+S in one packet, posted at once:
+    pilot.press waits between keys): the priority Ctrl+S read the form before the box had
+    the keys typed just ahead of it, so the table got the old stake."""
+    from textual import events
+
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        form = await open_form(pilot)
+        await pilot.press("tab", "tab")
+        assert app.focused is form.query_one("#stake", Input)
+        await pilot.pause()
+        keys = [("ctrl+u", None)] + [(c, c) for c in "25"] + [("ctrl+s", None)]
+        for key, character in keys:
+            app.post_message(events.Key(key, character))
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+        assert app.model.tables[1]["stake"] == 25
