@@ -20,16 +20,14 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import unicodedata
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
 from protocol.messages import (
     CLIENT_MESSAGES,
-    MAX_NAME,
     PROTOCOL_VERSION,
     error,
     validate_client,
@@ -37,8 +35,7 @@ from protocol.messages import (
 from protocol.requests import Admin as AdminRequest
 from protocol.requests import Hello, Ping, Profile, request_of
 from server.engine import RulesError, all_games
-from server.store import NameTaken, Store, mixed_script
-from server.store.names import scripts
+from server.store import Store
 
 from . import ratings
 from .admin import Admin, is_local_admin
@@ -51,18 +48,20 @@ from .guests import Guests
 from .history import History
 from .limits import Budget
 from .lobby import Lobby
+from .names import NameClaims
 from .online_names import OnlineNames
 from .outbox import Outbox
 from .play import Play
 from .replays import Replays
+from .runtime import HubRuntime
 from .seating import Seating
 from .session import Player, Session, chosen_language, need_player
 from .social import Social
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from server.gc_freeze import FrozenSessions
-from .table import Table
-from .tables import Tables
+
+    from .table import Table
 
 log = logging.getLogger(__name__)
 
@@ -74,23 +73,19 @@ class Hub:
     """Lobby, tables, seats, timers, bots and money for every connected player."""
 
     def __init__(self, store: Store, config: HubConfig | None = None) -> None:
-        self.store = store
-        self.config = config or HubConfig()
-        self.sessions: set[Session] = set()
-        #: The process's garbage-collection policy, told of sessions (``gambit hub`` sets it;
-        #: in ``gambit serve`` the SSH host's is told of its own sessions).
-        self.memory: FrozenSessions | None = None
-        self.players: dict[str, Player] = {}
+        # A burst's writes are committed once, and what shows them waits for that commit.
+        run = self.runtime = HubRuntime(store, config or HubConfig(), Outbox(store))
+        self.store, self.config, self.outbox = run.store, run.config, run.outbox
+        self.sessions, self.players, self.tables, self.names = (
+            run.sessions,
+            run.players,
+            run.tables,
+            run.names,
+        )
         self.online_names = OnlineNames()
-        self.tables = Tables()
-        self.names: dict[str, str] = {}  # player id → display name, for everyone we have met
-        self._tasks: set[asyncio.Task] = set()
-        self._timers: dict[Any, asyncio.TimerHandle] = {}
-        self._stopped = False  # once stopped, sessions that wind down schedule no timers
+        self.name_claims = NameClaims(store, self.online_names)
         #: What :meth:`start` restored: tables, and the guests whose chips it sent home.
         self.recovered: dict[str, int] = {}
-        # A burst's writes are committed once, and what shows them waits for that commit.
-        self.outbox = Outbox(store)
         store.hold_commits(self._commit_soon)
         #: Called if the store cannot commit (the server must stop: memory is ahead of disk).
         self.on_fatal: Any = None
@@ -132,11 +127,8 @@ class Hub:
         )
 
     async def stop(self) -> None:
-        self._stopped = True
+        self.runtime.timers.stop()
         self.social.close()
-        for handle in self._timers.values():
-            handle.cancel()
-        self._timers.clear()
         self.lobby.stop()
         # Every guest's connection ends here and none can come back as the same guest.
         guests, chips = self.guests.retire_guests()
@@ -146,8 +138,7 @@ class Hub:
         for session in list(self.sessions):
             with contextlib.suppress(Exception):
                 await session.conn.close()
-        for task in list(self._tasks):
-            task.cancel()
+        self.runtime.timers.cancel_tasks()
         self.play.bot_pool.close()
 
     def _commit_soon(self) -> None:
@@ -166,41 +157,34 @@ class Hub:
             return
         self.outbox.flush()
 
-    def spawn(self, coro) -> asyncio.Task:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
+    @property
+    def memory(self) -> FrozenSessions | None:
+        """The process's garbage-collection policy, told of sessions (``gambit hub`` sets it;
+        in ``gambit serve`` the SSH host's is told of its own sessions)."""
+        return self.runtime.memory
 
-    def later(self, key: Any, delay: float, callback, *args: Any) -> None:
+    @memory.setter
+    def memory(self, memory: FrozenSessions | None) -> None:
+        self.runtime.memory = memory
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        return self.runtime.timers.spawn(coro)
+
+    def later(self, key: Any, delay: float, callback: Callable[..., Any], *args: Any) -> None:
         """Run ``callback`` after ``delay`` seconds, replacing any timer under ``key``."""
-        self.cancel(key)
-        if self._stopped:
-            return
-        loop = asyncio.get_running_loop()
-        self._timers[key] = loop.call_later(max(0.0, delay), self._fire, key, callback, args)
+        self.runtime.timers.later(key, delay, callback, *args)
 
     def cancel(self, key: Any) -> None:
-        handle = self._timers.pop(key, None)
-        if handle is not None:
-            handle.cancel()
+        self.runtime.timers.cancel(key)
 
     @property
     def timers(self) -> dict[Any, asyncio.TimerHandle]:
         """The timers set now, by key (read only: :meth:`later` and :meth:`cancel` set them)."""
-        return self._timers
+        return self.runtime.timers.pending
 
     def cancel_table(self, table_id: int) -> None:
         """Cancel every timer of a table (keys ``(kind, table id, …)``): it closes."""
-        for key in [k for k in self._timers if isinstance(k, tuple) and k[1:2] == (table_id,)]:
-            self.cancel(key)
-
-    def _fire(self, key: Any, callback, args: tuple) -> None:
-        self._timers.pop(key, None)
-        try:
-            callback(*args)
-        except Exception:  # a timer must never take the hub down
-            log.exception("timer %r failed", key)
+        self.runtime.timers.cancel_table(table_id)
 
     # --- one connection ----------------------------------------------------------------------
 
@@ -418,10 +402,10 @@ class Hub:
         if player is None:
             wished = message.name or record.get("name")
             try:
-                name = self._claim_name(pid, guest, wished)
+                name = self.name_claims.claim(pid, guest, wished)
             except HubError as err:
                 warning = err
-                name = self._claim_name(pid, guest, None)
+                name = self.name_claims.claim(pid, guest, None)
             player = Player(
                 pid,
                 name,
@@ -483,7 +467,7 @@ class Hub:
     def on_profile(self, session: Session, message: Profile) -> None:
         player = need_player(session)
         if message.name is not None:
-            name = self._claim_name(player.id, player.guest, message.name, strict=True)
+            name = self.name_claims.claim(player.id, player.guest, message.name, strict=True)
             player.name = name
             self.online_names.add(player.id, name)
             self.names[player.id] = name
@@ -501,83 +485,9 @@ class Hub:
                 self.store.set_prefs(player.id, message.prefs)
         player.push({"t": "you", **self.you(player)})
 
-    def _claim_name(self, pid: str, guest: bool, wished: str | None, strict: bool = False) -> str:
-        """A display name unique among players online and not registered to another key, nor
-        looking like such a name (same skeleton: ``Аlice`` with a Cyrillic А is ``Alice``)."""
-        if wished is not None:
-            name = clean_name(wished)
-            if not name:
-                raise HubError("bad_name", "A name needs 1 to 24 letters, digits or spaces.")
-            if mixed_script(name):
-                alphabets = ", ".join(sorted(s.title() for s in scripts(name)))
-                raise HubError(
-                    "bad_name",
-                    "{name} mixes letters of different alphabets ({alphabets}); "
-                    "write a name in one alphabet.",
-                    name=name,
-                    alphabets=alphabets,
-                )
-            like = self._name_online(name, pid)
-            if like is not None:
-                if like.casefold() == name.casefold():
-                    raise HubError(
-                        "name_taken", "Someone online is already called {name}.", name=name
-                    )
-                raise HubError(
-                    "name_taken",
-                    "{name} looks too much like {like}, who is online.",
-                    name=name,
-                    like=like,
-                )
-            owner = self.store.name_owner(name)
-            if owner is not None and owner != pid:
-                raise HubError(
-                    "name_taken", "The name {name} belongs to another player.", name=name
-                )
-            owner = self.store.skeleton_owner(name, other_than=pid)
-            if owner is not None:
-                like = (self.store.get_player(owner) or {}).get("name") or "another name"
-                raise HubError(
-                    "name_taken",
-                    "{name} looks too much like {like}, another player's name.",
-                    name=name,
-                    like=like,
-                )
-            if not guest:
-                try:
-                    self.store.set_name(pid, name)
-                except NameTaken as err:  # set_name checks again, inside its transaction
-                    if err.like is None:
-                        raise HubError(
-                            "name_taken", "The name {name} belongs to another player.", name=name
-                        ) from None
-                    raise HubError(
-                        "name_taken",
-                        "{name} looks too much like {like}, another player's name.",
-                        name=name,
-                        like=err.like,
-                    ) from None
-            return name
-        if strict:
-            raise HubError("bad_name", "Choose a name.")
-        base = "Guest" if guest else "Player"
-        while True:
-            name = f"{base}-{secrets.randbelow(10000):04d}"
-            if (
-                self._name_online(name, pid) is None
-                and self.store.name_owner(name) is None
-                and self.store.skeleton_owner(name) is None
-            ):
-                return name
-
-    def _name_online(self, name: str, pid: str) -> str | None:
-        """The name of another player online called ``name`` (ignoring case) or a lookalike."""
-        return self.online_names.like(name, pid)
-
     def name_of(self, player_id: str) -> str:
         """A player's name now (the hub's own map for those it knows, else the store's)."""
-        known = self.names.get(player_id)
-        return known or (self.store.get_player(player_id) or {}).get("name") or "?"
+        return self.runtime.name_of(player_id)
 
     def you(self, player: Player) -> dict[str, Any]:
         return {
@@ -633,12 +543,11 @@ class Hub:
         }
 
     def save(self, table: Table) -> None:
-        self.store.save_table(table.id, table.record())
+        self.runtime.save(table)
 
     def tell(self, player_id: str, code: str, sentence: dict[str, Any]) -> None:
         """An ``error`` not caused by a request (``sentence``: :func:`errors.said`)."""
-        if player_id in self.players:
-            self.players[player_id].push({"t": "error", "code": code, **sentence})
+        self.runtime.tell(player_id, code, sentence)
 
     def _drop_session(self, session: Session) -> None:
         session.alive = False
@@ -655,7 +564,7 @@ class Hub:
         if player is None:
             return
         player.sessions.discard(session)
-        if not player.sessions and not self._stopped:
+        if not player.sessions and not self.runtime.timers.stopped:
             del self.players[player.id]
             self.online_names.remove(player.id)
             self.lobby.players_changed()
@@ -668,14 +577,3 @@ class Hub:
 
     def on_ping(self, session: Session, message: Ping) -> None:
         session.push({"t": "pong", "n": message.n})
-
-
-def clean_name(name: str) -> str:
-    """Letters, digits, spaces and a little punctuation; no control or wide tricks."""
-    name = unicodedata.normalize("NFC", name).strip()
-    allowed = all(ch.isalnum() or ch in " -_.'" for ch in name) and not any(
-        unicodedata.category(ch).startswith("C") for ch in name
-    )
-    if not allowed or not 1 <= len(name) <= MAX_NAME:
-        return ""
-    return " ".join(name.split())

@@ -523,7 +523,7 @@ class World:
         return (
             state is not None
             and set(state.pending()) == {0, 1}
-            and ("table", self.a_id) not in self.hub._timers
+            and ("table", self.a_id) not in self.hub.timers
         )
 
     def legal(self, seat: int | None) -> list[dict[str, Any]]:
