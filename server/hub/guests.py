@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, TypeGuard
 from .table import Seat, Table
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from collections.abc import Callable
+
+    from .runtime import HubRuntime
 
 log = logging.getLogger(__name__)
 
@@ -39,13 +41,12 @@ class Guests:
     """Where guests' chips and seats end. It keeps no state of its own: who is a guest is
     in their id, and who is here and where they sit is the hub's (players, tables)."""
 
-    def __init__(self, hub: Hub) -> None:
-        # Collaborators: the store, who is online, the tables, and the hub to save a table
-        # and tell it that its seats changed.
-        self.hub = hub
-        self.store = hub.store
-        self.players = hub.players
-        self.tables = hub.tables
+    def __init__(self, run: HubRuntime) -> None:
+        # Collaborators: the store, who is online, the tables, and saving a table.
+        self.run = run
+        self.store = run.store
+        self.players = run.players
+        self.tables = run.tables
 
     def guest_is_gone(self, player_id: str) -> bool:
         """A guest with no session: they cannot come back (a new connection is a new guest)."""
@@ -108,7 +109,7 @@ class Guests:
                         table.accounts[index] = "bank"
                         changed = True
                 if changed:
-                    self.hub.save(table)
+                    self.run.save(table)
             for account, balance in self.store.balances(f"player:{GUEST_PREFIX}").items():
                 if balance > 0:
                     self.store.transfer(account, "bank", balance, GUEST_LEFT)
@@ -116,14 +117,15 @@ class Guests:
                     chips += balance
         return guests, chips
 
-    def guest_left(self, player_id: str) -> int:
+    def guest_left(self, player_id: str, seats_changed: Callable[[Table], None]) -> int:
         """A guest's last session closed, or their grace period ran out: end what they can no
-        longer come back to, then apply the rule. Returns the chips sent home."""
+        longer come back to (``seats_changed`` is told of each table whose seats that changed),
+        then apply the rule. Returns the chips sent home."""
         if not self.guest_is_gone(player_id):
             return 0
         for table in self.tables.holding(player_id):
             if table.reserved_seat_of(player_id) is not None and self.end_gone_guests_reservations(
                 table
             ):
-                self.hub.seating.after_seat_change(table)
+                seats_changed(table)
         return self.send_guest_chips_home(player_id)

@@ -37,7 +37,6 @@ from protocol.requests import Hello, Ping, Profile, request_of
 from server.engine import RulesError, all_games
 from server.store import Store
 
-from . import ratings
 from .admin import Admin, is_local_admin
 from .chat import RateLimiter
 from .config import HubConfig
@@ -53,10 +52,13 @@ from .online_names import OnlineNames
 from .outbox import Outbox
 from .play import Play
 from .replays import Replays
+from .restart import Restart
 from .runtime import HubRuntime
 from .seating import Seating
 from .session import Player, Session, chosen_language, need_player
 from .social import Social
+from .watchers import Watchers
+from .you import you
 
 if TYPE_CHECKING:  # for type hints only
     from server.gc_freeze import FrozenSessions
@@ -92,20 +94,34 @@ class Hub:
         #: Called with (table, seat, action) after each accepted action is stored and told
         #: (metrics). And what was refused, by code (over budget, too many tables…).
         self.action_hooks: list[Any] = []
-        self.admin = Admin(self)
         self.refusals: Counter[str] = Counter()
-        # The parts: each owns its state and the messages of its concern. A part is made
-        # after the parts it holds (seating holds lobby, entropy, duplicate and guests; play
-        # holds those and seating); any part reaches the others through the hub when called.
-        self.lobby = Lobby(self)
-        self.social = Social(self)
-        self.guests = Guests(self)
-        self.history = History(self)
-        self.replays = Replays(self)
-        self.entropy = Entropy(self)
-        self.duplicate = Duplicate(self)
-        self.seating = Seating(self)
-        self.play = Play(self)
+        # The parts, each made after the parts it holds; seating and entropy tell play
+        # (made last: it holds them) of changes through the narrow TableEvents.
+        self.restart = Restart()
+        self.watchers = Watchers()
+        self.lobby = Lobby(run, self.watchers)
+        self.guests = Guests(run)
+        self.history = History(run)
+        self.duplicate = Duplicate(run, self.watchers)
+        self.replays = Replays(run, self.duplicate)
+        self.entropy = Entropy(run)
+        self.seating = Seating(
+            run, self.lobby, self.entropy, self.duplicate, self.guests, self.watchers, self.restart
+        )
+        self.social = Social(run, self.seating, self.lobby)
+        self.play = Play(
+            run,
+            self.seating,
+            self.lobby,
+            self.entropy,
+            self.duplicate,
+            self.guests,
+            self.restart,
+            self.action_hooks,
+        )
+        self.seating.connect(self.play)
+        self.entropy.connect(self.play)
+        self.admin = Admin(run, self.restart, self.seating, self.play)
         #: Message type → the handler that answers it (see :meth:`handle`).
         self.handlers: dict[str, Callable[[Session, Any], None]] = self._routes()
 
@@ -294,14 +310,7 @@ class Hub:
     def bye(self, session: Session, code: str, sentence: dict[str, Any]) -> None:
         """Say goodbye (``sentence``: :func:`errors.said`) after everything said before it,
         then hang up."""
-        session.push({"t": "bye", "code": code, **sentence})
-        session.ending = True  # nothing more it sends is read
-
-        def hang_up() -> None:
-            session.alive = False
-            self.spawn(session.conn.close())
-
-        self.outbox.then(hang_up)
+        self.runtime.bye(session, code, sentence)
 
     def _routes(self) -> dict[str, Callable[[Session, Any], None]]:
         """Each client message type and the part that answers it."""
@@ -490,27 +499,7 @@ class Hub:
         return self.runtime.name_of(player_id)
 
     def you(self, player: Player) -> dict[str, Any]:
-        return {
-            "id": player.id,
-            "name": player.name,
-            "guest": player.guest,
-            "chips": self.store.balance(f"player:{player.id}"),
-            # Only the games the player has a rating in (a finished, rated game): a newcomer
-            # has none, as their profile says, not a 1,000 they never earned (issue 38).
-            "ratings": {
-                game: ratings.display(rating)
-                for game in all_games()
-                if (rating := self.store.rating(player.id, game)) is not None
-            },
-            "lang": player.lang,
-            "prefs": self.prefs_of(player),
-            "admin": player.admin,
-        }
-
-    def prefs_of(self, player: Player) -> dict[str, Any]:
-        if player.guest:
-            return dict(player.prefs)
-        return (self.store.get_player(player.id) or {}).get("prefs") or {}
+        return you(self.store, player)
 
     def server_info(self) -> dict[str, Any]:
         games = []
@@ -555,10 +544,9 @@ class Hub:
         self.lobby.session_removed(session)
         if self.memory is not None:
             self.memory.session_ended(len(self.sessions))
-        for table_id in list(session.spectating):
+        for table_id in sorted(self.watchers.session_gone(session)):
             table = self.tables.get(table_id)
             if table is not None:
-                self.seating.spectators.get(table_id, set()).discard(session)
                 self.lobby.table_changed(table)
         player = session.player
         if player is None:
@@ -570,7 +558,7 @@ class Hub:
             self.lobby.players_changed()
             self.play.player_gone(player)
             if player.guest:
-                self.guests.guest_left(player.id)
+                self.guests.guest_left(player.id, self.seating.after_seat_change)
 
     def on_admin(self, session: Session, message: AdminRequest) -> None:
         self.admin.handle(session, message)

@@ -28,9 +28,16 @@ from .results import game_results
 from .session import need_player
 from .table import Seat, Table
 from .table_change import TableChange
+from .you import you
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from .duplicate import Duplicate
+    from .entropy import Entropy
+    from .guests import Guests
+    from .lobby import Lobby
+    from .restart import Restart
+    from .runtime import HubRuntime
+    from .seating import Seating
     from .session import Player, Session
 
 log = logging.getLogger(__name__)
@@ -53,21 +60,35 @@ class Play:
     """Games at the tables: antes, actions, bots and turn timers, payouts, ratings, and
     recovery after a restart."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(
+        self,
+        run: HubRuntime,
+        seating: Seating,
+        lobby: Lobby,
+        entropy: Entropy,
+        duplicate: Duplicate,
+        guests: Guests,
+        restart: Restart,
+        action_hooks: list[Any],
+    ) -> None:
         # Collaborators: the store, the config, who is online, the tables and players'
-        # names; the parts a game concerns (seating, lobby, entropy, duplicate sets,
-        # guests); the hub for timers, tasks, the admin's restart and action hooks.
-        self.hub = hub
-        self.store = hub.store
-        self.config = hub.config
-        self.players = hub.players
-        self.tables = hub.tables
-        self.names = hub.names
-        self.seating = hub.seating
-        self.lobby = hub.lobby
-        self.entropy = hub.entropy
-        self.duplicate = hub.duplicate
-        self.guests = hub.guests
+        # names, timers and tasks; the parts a game concerns (seating, lobby, entropy,
+        # duplicate sets, guests, watchers); a coming restart, and the action hooks.
+        self.run = run
+        self.timers = run.timers
+        self.store = run.store
+        self.config = run.config
+        self.players = run.players
+        self.tables = run.tables
+        self.names = run.names
+        self.seating = seating
+        self.watchers = seating.watchers
+        self.lobby = lobby
+        self.entropy = entropy
+        self.duplicate = duplicate
+        self.guests = guests
+        self.restart = restart
+        self.action_hooks = action_hooks
         #: (table id, seat) → loop time by which that human must decide (turn timer).
         self.deadlines: dict[tuple[int, int], float] = {}
         #: (table id, seat) → the decision its clock runs for (kind, the seat's moves so far).
@@ -95,7 +116,7 @@ class Play:
         for i, seat in enumerate(table.seats):
             if seat.player is not None and self.store.balance(self.account(seat)) < table.stake:
                 table.seats[i] = Seat()
-                self.hub.tell(
+                self.run.tell(
                     seat.player,
                     "chips",
                     said(
@@ -134,7 +155,7 @@ class Play:
             table.state = state
             table.status = "playing"
             self.store.start_game(table.id, state.params)
-            self.hub.save(table)
+            self.run.save(table)
         if table.stake:
             self.tell_balances(table)
         self.table_changed(table)
@@ -196,11 +217,11 @@ class Play:
         here = {s.player for s in table.seats if s.player is not None and s.player in self.players}
         if here <= read:
             key = ("next", table.id)
-            timer = self.hub.timers.get(key)
+            timer = self.timers.pending.get(key)
             loop = asyncio.get_running_loop()
             soon = self.config.after_results_read
             if timer is None or timer.when() - loop.time() > soon:  # (never later than due)
-                self.hub.later(key, soon, self.next_game, table.id)
+                self.timers.later(key, soon, self.next_game, table.id)
 
     def apply_action(self, table: Table, seat: int, action: Action) -> None:
         """Check, store, apply, tell. Raises RulesError/HubError having changed nothing.
@@ -231,7 +252,7 @@ class Play:
         elif due:
             self.tell_balances(table)
         self.table_changed(table, moved=not state.is_over)
-        for hook in self.hub.action_hooks:
+        for hook in self.action_hooks:
             hook(table, seat, action)
 
     def can_pay(self, account: str, chips: int) -> bool:
@@ -252,7 +273,7 @@ class Play:
         for seat in table.seats:
             player = self.players.get(seat.player) if seat.player else None
             if player is not None:
-                player.push({"t": "you", **self.hub.you(player)})
+                player.push({"t": "you", **you(self.store, player)})
 
     # --- the end of a game ------------------------------------------------------------------
 
@@ -297,13 +318,13 @@ class Play:
             table.dealer = get_game(table.game).next_dealer(table.dealer, table.players)
             # The pot is paid: seats kept for guests who are gone pass to their stand-ins.
             gone = self.guests.end_gone_guests_reservations(table)
-            self.hub.save(table)
+            self.run.save(table)
             for pid in gone:
                 self.guests.send_guest_chips_home(pid)
         for pid in filter(None, humans):
             if pid in self.players:
-                self.players[pid].push({"t": "you", **self.hub.you(self.players[pid])})
-        self.hub.later(("next", table.id), self.config.between_games, self.next_game, table.id)
+                self.players[pid].push({"t": "you", **you(self.store, self.players[pid])})
+        self.timers.later(("next", table.id), self.config.between_games, self.next_game, table.id)
 
     def players_of_game(self, table: Table) -> list[str | None]:
         """Whose game this was, seat by seat (None: a bot's): a player who left it to a
@@ -339,7 +360,7 @@ class Play:
         table.rating_changes = [None] * len(humans)
         if not any(humans):
             return
-        memory = self.hub.memory
+        memory = self.run.memory
         if memory is None:
             self._rate(table, outcome, humans)
         else:
@@ -392,9 +413,11 @@ class Play:
         if table is None or table.status != "between":
             self.results_read.pop(table_id, None)
             return
-        if self.hub.admin.restart_at is not None:
+        if self.restart.at is not None:
             # A restart is coming: no new deal; the table waits for it (its seats are kept).
-            self.hub.later(("next", table.id), self.config.between_games, self.next_game, table.id)
+            self.timers.later(
+                ("next", table.id), self.config.between_games, self.next_game, table.id
+            )
             return
         for i, seat in enumerate(table.seats):
             if seat.reserved is not None and seat.player is None:
@@ -452,7 +475,7 @@ class Play:
         as unchanged) instead of being built and compared again at every move; any other
         change (seats, status, names, spectators, the deal's entropy: everything that calls
         ``table_changed`` or ``Lobby.table_changed``) builds it anew."""
-        watchers = self.seating.spectators.get(table.id)
+        watchers = self.watchers.by_table.get(table.id)
         # (a guard beside the rule above: what would change the info without a move)
         key = (table.status, table.dealer, table.games_played, len(watchers or ()), *table.seats)
         kept = table.shown_info
@@ -482,6 +505,11 @@ class Play:
         info["deadlines"] = due
         return info
 
+    def table_updated(self, table: Table) -> None:
+        """Save the table, then tell everyone what changed."""
+        self.run.save(table)
+        self.table_changed(table)
+
     def table_changed(self, table: Table, *, moved: bool = False) -> None:
         """Everyone at the table (and watching it) gets their own view; bots get their turn.
         ``moved``: only the game moved (an action that did not end it), which changes
@@ -498,7 +526,7 @@ class Play:
             for index, seat in enumerate(table.seats):
                 if seat.player is not None and seat.player in players:
                     players[seat.player].push(self.seat_message(table, index, shared))
-            watchers = self.seating.spectators.get(table.id)
+            watchers = self.watchers.by_table.get(table.id)
             if watchers:
                 message = self.seat_message(table, None, shared)
                 for session in list(watchers):
@@ -519,7 +547,7 @@ class Play:
                     privates[index] = self._seat_view(state, index, views, news, since)
                     for session in player.sessions:
                         readers.append((session, index))
-            watchers = self.seating.spectators.get(table.id)
+            watchers = self.watchers.by_table.get(table.id)
             if watchers:
                 privates[None] = self._seat_view(state, None, views, news, since)
                 for session in watchers:
@@ -527,7 +555,7 @@ class Play:
             table.seat_views = (state.events_mark(), privates)
             if readers:
                 change = TableChange(table.id, shared, privates, readers, since, added)
-                self.hub.outbox.send_change(change)
+                self.run.outbox.send_change(change)
         if not moved or table.shown_info is not kept:  # (a kept info: the lobby's row too)
             self.lobby.table_changed(table, info_made=True)
 
@@ -557,7 +585,7 @@ class Play:
         state = table.state
         key = ("table", table.id)
         if state is None or table.status != "playing" or state.is_over:
-            self.hub.cancel(key)
+            self.timers.cancel(key)
             for index in range(len(table.seats)):
                 self.deadlines.pop((table.id, index), None)
             return
@@ -597,9 +625,9 @@ class Play:
             if k in self.deadlines:
                 due.append(self.deadlines[k])
         if due:
-            self.hub.later(key, min(due) - now, self.autoplay, table.id)
+            self.timers.later(key, min(due) - now, self.autoplay, table.id)
         else:
-            self.hub.cancel(key)
+            self.timers.cancel(key)
 
     def bot_pause(self, table: Table) -> float:
         """How long a bot thinks before this move: about ``bot_delay``, never exactly (bots that
@@ -684,17 +712,13 @@ class Play:
                 log.exception("a %s bot's move was refused", kind)
                 self.arm(table)
 
-        self.hub.spawn(answer())
+        self.timers.spawn(answer())
 
     # --- players who drop and come back -----------------------------------------------------
 
     def player_gone(self, player: Player) -> None:
         """A player's last connection closed: keep their seats for the grace period."""
         pid = player.id
-        for watching in self.seating.spectators.values():
-            for s in list(watching):
-                if s.player is player:
-                    watching.discard(s)
         for table in self.tables.holding(pid):
             index = table.seat_of(pid)
             if index is None:  # (only reserved for them: a bot plays it already)
@@ -703,7 +727,7 @@ class Play:
                 table.seats[index] = Seat()
                 self.seating.after_seat_change(table)
                 continue
-            self.hub.later(
+            self.timers.later(
                 ("grace", table.id, player.id),
                 self.config.grace,
                 self.grace_over,
@@ -722,7 +746,9 @@ class Play:
         table.seats[index] = Seat(bot=self.config.standin_bot, reserved=player_id)
         self.stood_in.pop((table.id, player_id), None)  # (``stand_in`` tells them, on joining)
         self.seating.after_seat_change(table)
-        self.guests.guest_left(player_id)  # a guest cannot come back for the seat
+        self.guests.guest_left(
+            player_id, self.seating.after_seat_change
+        )  # a guest cannot come back for the seat
 
     def player_back(self, player: Player) -> None:
         """A player connected within the grace period: their seats are theirs again.
@@ -734,7 +760,7 @@ class Play:
         # are those of the tables where they sat).
         pid = player.id
         for table in self.tables.holding(pid):
-            self.hub.cancel(("grace", table.id, pid))
+            self.timers.cancel(("grace", table.id, pid))
             self.table_changed(table)
             self.tell_stood_in(table.id, pid)
 
@@ -773,15 +799,15 @@ class Play:
                 if not table.humans():
                     self.seating.close_table(table)
                     continue
-                self.hub.save(table)
+                self.run.save(table)
             elif table.status == "playing" and table.state is not None and table.state.is_over:
                 self.settle(table)  # killed between the last action and the payout
             elif table.status == "between":
                 between = self.config.between_games
-                self.hub.later(("next", table.id), between, self.next_game, table.id)
+                self.timers.later(("next", table.id), between, self.next_game, table.id)
             for seat in table.seats:
                 if seat.player is not None and seat.player not in self.players:
-                    self.hub.later(
+                    self.timers.later(
                         ("grace", table.id, seat.player),
                         self.config.grace,
                         self.grace_over,

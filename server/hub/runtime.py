@@ -38,6 +38,18 @@ class HubRuntime:
     #: The process's garbage-collection policy, told of sessions (``gambit hub`` sets it).
     memory: FrozenSessions | None = None
 
+    def bye(self, session: Session, code: str, sentence: dict[str, Any]) -> None:
+        """Say goodbye (``sentence``: :func:`errors.said`) after everything said before it,
+        then hang up."""
+        session.push({"t": "bye", "code": code, **sentence})
+        session.ending = True  # nothing more it sends is read
+
+        def hang_up() -> None:
+            session.alive = False
+            self.timers.spawn(session.conn.close())
+
+        self.outbox.then(hang_up)
+
     def save(self, table: Table) -> None:
         self.store.save_table(table.id, table.record())
 
