@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 from protocol.requests import Admin as AdminRequest
 
 from .errors import HubError, said
+from .money import Account, Money
 from .restart import minutes_text
 from .session import need_player
 from .table import Seat
 from .you import you
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from .restart import Restart
     from .runtime import HubRuntime
     from .seating import Seating
@@ -67,6 +68,7 @@ class Admin:
         self.restart = restart
         self.seating = seating
         self.play = play
+        self.money = Money(run.store)
         #: Called when that time comes (``gambit serve`` stops, to be started again).
         self.on_restart: Callable[[], None] | None = None
         #: The SSH host tells what it knows of a hub connection: address and idle seconds.
@@ -273,14 +275,12 @@ class Admin:
         reason = message.reason or "no reason given"
         if amount == 0:
             raise HubError("invalid", "Give an amount of chips (negative to take them).")
-        account = f"player:{pid}"
-        if amount > 0:
-            self.store.transfer("bank", account, amount, f"admin: {reason}")
-        else:
-            have = self.store.balance(account)
+        account = Account.player(pid)
+        if amount < 0:
+            have = self.money.balance(account)
             if have < -amount:
                 raise HubError("chips", "They have only {chips} chips.", chips=have)
-            self.store.transfer(account, "bank", -amount, f"admin: {reason}")
+        self.money.grant(account, amount, f"admin: {reason}")
         if pid in self.players:
             self.players[pid].push({"t": "you", **you(self.store, self.players[pid])})
         return {"balance": self.store.balance(account)}

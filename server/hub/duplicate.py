@@ -43,7 +43,7 @@ from server.engine import duplicate, fairness
 from . import deals
 from .errors import HubError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from server.engine.base import Outcome
 
     from .runtime import HubRuntime

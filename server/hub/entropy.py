@@ -18,7 +18,7 @@ from .errors import HubError
 from .session import need_player
 from .table_events import NotConnected
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from .runtime import HubRuntime
     from .session import Session
     from .table import Table

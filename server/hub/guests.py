@@ -14,9 +14,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, TypeGuard
 
+from .money import PLAYER, Account, Money
 from .table import Seat, Table
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from collections.abc import Callable
 
     from .runtime import HubRuntime
@@ -47,6 +48,7 @@ class Guests:
         self.store = run.store
         self.players = run.players
         self.tables = run.tables
+        self.money = Money(run.store)
 
     def guest_is_gone(self, player_id: str) -> bool:
         """A guest with no session: they cannot come back (a new connection is a new guest)."""
@@ -60,10 +62,10 @@ class Guests:
         whole balance moved to the bank, in one transfer. Returns the chips moved."""
         if not self.guest_is_gone(player_id) or self.holds_seat(player_id):
             return 0
-        account = f"player:{player_id}"
-        balance = self.store.balance(account)
+        account = Account.player(player_id)
+        balance = self.money.balance(account)
         if balance > 0:
-            self.store.transfer(account, "bank", balance, GUEST_LEFT)
+            self.money.to_bank(account, balance, GUEST_LEFT)
         return balance
 
     def end_gone_guests_reservations(self, table: Table) -> list[str]:
@@ -82,7 +84,7 @@ class Guests:
     def guests_at(self, table: Table) -> set[str]:
         """Every guest a table knows: seated, reserved for, or paid from its pot."""
         ids = {pid for seat in table.seats for pid in (seat.player, seat.reserved)}
-        ids.update(account.removeprefix("player:") for account in table.accounts)
+        ids.update(account.removeprefix(PLAYER) for account in table.accounts)
         return {pid for pid in ids if is_guest(pid)}
 
     def retire_guests(self) -> tuple[int, int]:
@@ -105,14 +107,14 @@ class Guests:
                         table.seats[index] = Seat(bot=seat.bot or "heuristic")
                         changed = True
                 for index, account in enumerate(table.accounts):
-                    if is_guest(account.removeprefix("player:")):
-                        table.accounts[index] = "bank"
+                    if is_guest(account.removeprefix(PLAYER)):
+                        table.accounts[index] = Account.BANK
                         changed = True
                 if changed:
                     self.run.save(table)
-            for account, balance in self.store.balances(f"player:{GUEST_PREFIX}").items():
+            for account, balance in self.store.balances(PLAYER + GUEST_PREFIX).items():
                 if balance > 0:
-                    self.store.transfer(account, "bank", balance, GUEST_LEFT)
+                    self.money.to_bank(account, balance, GUEST_LEFT)
                     guests += 1
                     chips += balance
         return guests, chips

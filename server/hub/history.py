@@ -17,7 +17,7 @@ from . import ratings
 from .errors import HubError
 from .session import need_player
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from .runtime import HubRuntime
     from .session import Session
 

@@ -25,7 +25,7 @@ from protocol.requests import LobbyWatch
 from .frames import Prepared, array_of, map_frame, packed
 from .session import need_player
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from .runtime import HubRuntime
     from .session import Player, Session
     from .table import Table

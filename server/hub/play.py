@@ -24,13 +24,14 @@ from server.engine.fairness import DealLog
 from . import deals, ratings
 from .bot_pool import SLOW_KINDS, BotPool
 from .errors import HubError, said
+from .money import Account, Money
 from .results import game_results
 from .session import need_player
 from .table import Seat, Table
 from .table_change import TableChange
 from .you import you
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from .duplicate import Duplicate
     from .entropy import Entropy
     from .guests import Guests
@@ -89,6 +90,7 @@ class Play:
         self.guests = guests
         self.restart = restart
         self.action_hooks = action_hooks
+        self.money = Money(run.store)
         #: (table id, seat) → loop time by which that human must decide (turn timer).
         self.deadlines: dict[tuple[int, int], float] = {}
         #: (table id, seat) → the decision its clock runs for (kind, the seat's moves so far).
@@ -102,19 +104,13 @@ class Play:
         self.results_read: dict[int, set[str]] = {}
         self.bot_pool = BotPool(self.config.bot_workers, self.config.bot_think_ms)
 
-    # --- accounts ---------------------------------------------------------------------------
-
-    def account(self, seat: Seat) -> str:
-        """Whose chips a seat plays with: its human's, or the bank's for a bot."""
-        return f"player:{seat.player}" if seat.player is not None else "bank"
-
     # --- starting a game --------------------------------------------------------------------
 
     def start_game(self, table: Table, *, waited: bool = False) -> None:
         """Collect the antes and deal. Players who cannot pay the stake are stood up. Unless
         ``waited``, the deal may first wait briefly for players' entropy (entropy.py)."""
         for i, seat in enumerate(table.seats):
-            if seat.player is not None and self.store.balance(self.account(seat)) < table.stake:
+            if seat.player is not None and self.money.balance(Account.of_seat(seat)) < table.stake:
                 table.seats[i] = Seat()
                 self.run.tell(
                     seat.player,
@@ -141,17 +137,7 @@ class Play:
         state = game.new_state(table.players, table.options, dealer=table.dealer, seed=seed)
         table.deal_log = DealLog(state)
         with self.store.transaction():
-            table.accounts = [self.account(seat) for seat in table.seats]
-            table.paid = [table.stake] * table.players
-            if table.stake:
-                for seat in table.seats:
-                    self.store.transfer(
-                        self.account(seat),
-                        f"pot:{table.id}",
-                        table.stake,
-                        "ante",
-                        ref=str(table.id),
-                    )
+            self.money.collect_antes(table)
             table.state = state
             table.status = "playing"
             self.store.start_game(table.id, state.params)
@@ -238,9 +224,7 @@ class Play:
                 account = table.accounts[seat]
                 if not self.can_pay(account, due):
                     raise _cannot_pay(action.TYPE, due)
-                self.store.transfer(account, f"pot:{table.id}", due, action.TYPE, ref=str(table.id))
-                if seat < len(table.paid):
-                    table.paid[seat] += due
+                self.money.bet(table, seat, due, action.TYPE)
                 self.store.append_action(table.id, seat, action.to_wire(), len(state.history))
         else:  # (one write: atomic by itself)
             self.store.append_action(table.id, seat, action.to_wire(), len(state.history))
@@ -257,7 +241,7 @@ class Play:
 
     def can_pay(self, account: str, chips: int) -> bool:
         """The bank always can (bots play with its chips); a player needs the chips."""
-        return account == "bank" or self.store.balance(account) >= chips
+        return self.money.can_pay(account, chips)
 
     def affordable(self, table: Table, seat: int, action: Action) -> Action:
         """A stand-in's choice if the seat can pay for it, else the seat's cheapest legal action
@@ -284,15 +268,9 @@ class Play:
         outcome = state.outcome()
         assert outcome is not None
         payouts = outcome.payouts(table.stake)
-        pot = f"pot:{table.id}"
         humans = [s.player for s in table.seats]
         with self.store.transaction():
-            for account, amount in zip(table.accounts, payouts, strict=True):
-                if amount:
-                    self.store.transfer(pot, account, amount, "payout", ref=str(table.id))
-            leftover = self.store.balance(pot)
-            if leftover:
-                self.store.transfer(pot, "bank", leftover, "rounding", ref=str(table.id))
+            self.money.pay_out(table, payouts)
             self.note_stand_ins(table, payouts)
             self.rate(table, outcome)
             dealt = table.deal_log.deals if table.deal_log is not None else []
@@ -333,7 +311,7 @@ class Play:
         for index, seat in enumerate(table.seats):
             away = seat.reserved
             if seat.player is None and away is not None and index < len(table.accounts):
-                players.append(away if table.accounts[index] == f"player:{away}" else None)
+                players.append(away if table.accounts[index] == Account.player(away) else None)
             else:
                 players.append(seat.player)
         return players
@@ -345,7 +323,7 @@ class Play:
             pid = seat.reserved
             if seat.bot is None or pid is None or index >= len(table.accounts):
                 continue
-            if table.accounts[index] != f"player:{pid}":
+            if table.accounts[index] != Account.player(pid):
                 continue  # a later game: the bot played with the bank's chips
             paid = table.paid[index] if index < len(table.paid) else table.stake
             record = table.away.setdefault(pid, {"games": 0, "chips": 0})
@@ -395,18 +373,7 @@ class Play:
 
     def refund_pot(self, table: Table) -> None:
         """A game abandoned before its end shares its pot back among the seats' accounts."""
-        pot = f"pot:{table.id}"
-        left = self.store.balance(pot)
-        if not left:
-            return
-        share = left // table.players
-        with self.store.transaction():
-            for account in table.accounts or [self.account(seat) for seat in table.seats]:
-                if share:
-                    self.store.transfer(pot, account, share, "refund", ref=str(table.id))
-            rest = self.store.balance(pot)
-            if rest:
-                self.store.transfer(pot, "bank", rest, "rounding", ref=str(table.id))
+        self.money.refund_pot(table)
 
     def next_game(self, table_id: int) -> None:
         table = self.tables.get(table_id)

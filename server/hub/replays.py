@@ -22,7 +22,7 @@ from . import deals
 from .errors import HubError
 from .session import need_player
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from .duplicate import Duplicate
     from .runtime import HubRuntime
     from .session import Session

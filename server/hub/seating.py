@@ -12,11 +12,12 @@ from server.engine import RulesError, get_game
 
 from . import ratings
 from .errors import HubError
+from .money import Account
 from .session import need_player
 from .table import Seat, Table
 from .table_events import NotConnected
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from .duplicate import Duplicate
     from .entropy import Entropy
     from .guests import Guests
@@ -87,7 +88,7 @@ class Seating:
         except RulesError as err:
             raise HubError.untranslated("bad_options", err.message) from None
         stake = message.stake or 0
-        balance = self.store.balance(f"player:{player.id}")
+        balance = self.store.balance(Account.player(player.id))
         if stake > balance:
             raise HubError(
                 "chips",
@@ -168,7 +169,7 @@ class Seating:
             raise HubError("seat_taken", "That seat is taken.")
         if table.status != "waiting":
             raise HubError("started", "The game has started; join as a spectator or wait.")
-        balance = self.store.balance(f"player:{player.id}")
+        balance = self.store.balance(Account.player(player.id))
         if balance < table.stake:
             raise HubError(
                 "chips",

@@ -15,7 +15,7 @@ from .errors import HubError
 from .frames import Prepared
 from .limits import Budget
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from .chat import RateLimiter
     from .outbox import Outbox
 

@@ -13,7 +13,7 @@ from server.store import StoreError
 from .errors import HubError, said
 from .session import need_player
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from .lobby import Lobby
     from .runtime import HubRuntime
     from .seating import Seating

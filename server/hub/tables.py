@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from .errors import HubError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from .table import Seat, Table
 
 

@@ -10,6 +10,7 @@ from server.engine import all_games
 from server.store import Store
 
 from . import ratings
+from .money import Account
 
 if TYPE_CHECKING:  # for type hints only
     from .session import Player
@@ -20,7 +21,7 @@ def you(store: Store, player: Player) -> dict[str, Any]:
         "id": player.id,
         "name": player.name,
         "guest": player.guest,
-        "chips": store.balance(f"player:{player.id}"),
+        "chips": store.balance(Account.player(player.id)),
         # Only the games the player has a rating in (a finished, rated game): a newcomer
         # has none, as their profile says, not a 1,000 they never earned (issue 38).
         "ratings": {
