@@ -5,13 +5,17 @@ one handler (:meth:`Hub._routes` says which part answers each type). Handlers ar
 synchronous methods, so every change to the hub happens atomically on the event loop. Anything
 accepted is written to the store before anyone is told about it.
 
-The hub itself keeps who is connected (sessions, players, their names), the tables, timers and
-the commit of each burst of writes, and says hello. The rest is in parts, each a plain object
-that owns its state (one file shows all of it): :class:`~.lobby.Lobby`,
-:class:`~.seating.Seating` (who sits and watches where), :class:`~.social.Social` (chat,
-friends, invites), :class:`~.guests.Guests`, :class:`~.history.History`,
-:class:`~.replays.Replays`, :class:`~.entropy.Entropy`, :class:`~.duplicate.Duplicate`
-and :class:`~.play.Play` (actions, bots, turn timers, money).
+The hub itself keeps who is connected (sessions, players, their names) and the commit of each
+burst of writes, says hello, and wires the parts. What every part works with (store, settings,
+outbox, timers, the tables and players) is one :class:`~.runtime.HubRuntime`; each part is
+given it and exactly the peers it uses, made in that order, and none holds the hub:
+:class:`~.lobby.Lobby`, :class:`~.seating.Seating` (who sits where), :class:`~.watchers.Watchers`
+(who watches where), :class:`~.social.Social` (chat, friends, invites),
+:class:`~.guests.Guests`, :class:`~.history.History`, :class:`~.replays.Replays`,
+:class:`~.entropy.Entropy`, :class:`~.duplicate.Duplicate`, :class:`~.play.Play` (actions,
+bots, turn timers; chips through :class:`~.money.Money`), :class:`~.recovery.Recovery` and
+:class:`~.admin.Admin`. Seating and entropy, made before play, tell it of changes through
+:class:`~.table_events.TableEvents`. Names are claimed in :mod:`~.names`.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from .names import NameClaims
 from .online_names import OnlineNames
 from .outbox import Outbox
 from .play import Play
+from .recovery import Recovery
 from .replays import Replays
 from .restart import Restart
 from .runtime import HubRuntime
@@ -122,6 +127,7 @@ class Hub:
         self.seating.connect(self.play)
         self.entropy.connect(self.play)
         self.admin = Admin(run, self.restart, self.seating, self.play)
+        self.recovery = Recovery(run, self.duplicate, self.seating, self.play)
         #: Message type → the handler that answers it (see :meth:`handle`).
         self.handlers: dict[str, Callable[[Session, Any], None]] = self._routes()
 
@@ -129,10 +135,10 @@ class Hub:
 
     async def start(self) -> None:
         """Rebuild the tables that were running when the server last stopped (or died)."""
-        self.play.restore_tables()
+        self.recovery.restore_tables()
         # No guest survives a restart (a guest is one connection): their chips go home now.
         guests, chips = self.guests.retire_guests()
-        self.play.resume_tables()
+        self.recovery.resume_tables()
         self.lobby.start()
         self.recovered = {"tables": len(self.tables), "guests": guests, "guest_chips": chips}
         log.info(

@@ -17,7 +17,7 @@ from protocol.actions import Action
 from protocol.event_log import Shared, TableMessage
 from protocol.requests import Act, ResultRead
 from server.bots import make_bot
-from server.engine import fairness, get_game
+from server.engine import get_game
 from server.engine.base import Outcome
 from server.engine.fairness import DealLog
 
@@ -730,56 +730,3 @@ class Play:
             self.timers.cancel(("grace", table.id, pid))
             self.table_changed(table)
             self.tell_stood_in(table.id, pid)
-
-    # --- recovery ---------------------------------------------------------------------------
-
-    def restore_tables(self) -> None:
-        """Rebuild every stored table; a game replays to its last stored action."""
-        for row in self.store.live_tables():
-            table = Table.from_record(row["info"])
-            for seat in table.seats:
-                for pid in (seat.player, seat.reserved):
-                    if pid and pid not in self.names:
-                        record = self.store.get_player(pid)
-                        self.names[pid] = (record or {}).get("name") or "?"
-            self.names.setdefault(
-                table.owner, (self.store.get_player(table.owner) or {}).get("name") or "?"
-            )
-            # Between games the finished game stays on show, as it was before the restart.
-            if row["params"] is not None and table.status in ("playing", "between"):
-                table.state, dealt, failed, _ = fairness.replay_deals(row["params"], row["actions"])
-                if failed is not None:  # a damaged record: fail as a plain replay would
-                    get_game(table.game).replay(row["params"], row["actions"])
-                table.deal_log = DealLog(table.state)
-                table.deal_log.deals = dealt
-            self.tables[table.id] = table
-            log.info("restored table %s (%s, %s)", table.id, table.game, table.status)
-        self.duplicate.restore()
-
-    def resume_tables(self) -> None:
-        """After a restart: absent players get their grace period, games go on."""
-        for table in list(self.tables.values()):
-            if table.status == "waiting":
-                for i, seat in enumerate(table.seats):
-                    if seat.player is not None and seat.player not in self.players:
-                        table.seats[i] = Seat()
-                if not table.humans():
-                    self.seating.close_table(table)
-                    continue
-                self.run.save(table)
-            elif table.status == "playing" and table.state is not None and table.state.is_over:
-                self.settle(table)  # killed between the last action and the payout
-            elif table.status == "between":
-                between = self.config.between_games
-                self.timers.later(("next", table.id), between, self.next_game, table.id)
-            for seat in table.seats:
-                if seat.player is not None and seat.player not in self.players:
-                    self.timers.later(
-                        ("grace", table.id, seat.player),
-                        self.config.grace,
-                        self.grace_over,
-                        table.id,
-                        seat.player,
-                    )
-            if table.id in self.tables:
-                self.arm(table)
