@@ -17,12 +17,18 @@ from typing import TYPE_CHECKING, Any
 from protocol.requests import Admin as AdminRequest
 
 from .errors import HubError, said
+from .money import Account, Money
+from .restart import minutes_text
 from .session import need_player
 from .table import Seat
+from .you import you
 
-if TYPE_CHECKING:
-    from .hub import Hub
+if TYPE_CHECKING:  # for type hints only
+    from .restart import Restart
+    from .runtime import HubRuntime
+    from .seating import Seating
     from .session import Player, Session
+    from .table_events import TableEvents
 
 log = logging.getLogger(__name__)
 
@@ -45,23 +51,37 @@ def ban_text(ban: dict[str, Any]) -> str:
     return f"You are banned from this server {until}: {ban['reason']}"
 
 
-def minutes_text(seconds: float) -> str:
-    if seconds >= 120:
-        return f"{round(seconds / 60)} min"
-    return f"{round(seconds)} s"
-
-
 class Admin:
     """The hub's admin powers, one method an op."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        #: When a restart announced by an admin happens (loop time), if one is coming.
-        self.restart_at: float | None = None
+    def __init__(
+        self, run: HubRuntime, restart: Restart, seating: Seating, play: TableEvents
+    ) -> None:
+        # Collaborators: the store, who is online (players and sessions), the tables, timers;
+        # the coming restart it announces; seating and play to change and close tables.
+        self.run = run
+        self.store = run.store
+        self.players = run.players
+        self.sessions = run.sessions
+        self.tables = run.tables
+        self.timers = run.timers
+        self.restart = restart
+        self.seating = seating
+        self.play = play
+        self.money = Money(run.store)
         #: Called when that time comes (``gambit serve`` stops, to be started again).
         self.on_restart: Callable[[], None] | None = None
         #: The SSH host tells what it knows of a hub connection: address and idle seconds.
         self.describe_connection: Callable[[Any], dict[str, Any]] | None = None
+
+    @property
+    def restart_at(self) -> float | None:
+        """When a restart announced by an admin happens (loop time), if one is coming."""
+        return self.restart.at
+
+    @restart_at.setter
+    def restart_at(self, at: float | None) -> None:
+        self.restart.at = at
 
     def is_admin(self, player: Player) -> bool:
         return player.admin
@@ -76,16 +96,15 @@ class Admin:
         data = getattr(self, f"op_{op}")(player, message)
         if op not in ("sessions", "audit", "bans", "reports", "log"):
             detail = {k: v for k, v in message.to_wire().items() if k not in ("t", "op")}
-            self.hub.store.log_admin(player.id, op, detail)
+            self.store.log_admin(player.id, op, detail)
             log.info("admin %s (%s): %s %s", player.name, player.id, op, detail)
         session.push({"t": "admin_reply", "op": op, "data": data})
 
     # --- who is here -------------------------------------------------------------------------
 
     def op_sessions(self, player: Player, message: AdminRequest) -> list[dict[str, Any]]:
-        hub = self.hub
         out = []
-        for session in hub.sessions:
+        for session in self.sessions:
             who = session.player
             if who is None or who.id.startswith("admin:"):
                 continue
@@ -94,7 +113,7 @@ class Admin:
                 if self.describe_connection is not None
                 else {}
             )
-            tables = [t.id for t in hub.tables.holding(who.id) if t.seat_of(who.id) is not None]
+            tables = [t.id for t in self.tables.holding(who.id) if t.seat_of(who.id) is not None]
             out.append(
                 {
                     "name": who.name,
@@ -112,11 +131,10 @@ class Admin:
         who = message.who
         if not who:
             raise HubError("no_player", "Name the player.")
-        hub = self.hub
-        for p in hub.players.values():
+        for p in self.players.values():
             if p.name.casefold() == who.casefold() or p.id == who:
                 return p.id
-        owner = hub.store.name_owner(who)
+        owner = self.store.name_owner(who)
         if owner is not None:
             return owner
         if who.startswith("SHA256:"):
@@ -135,20 +153,18 @@ class Admin:
 
     def kick(self, pid: str, why: dict[str, Any], code: str = "kicked") -> int:
         """End every session of ``pid`` (told why); their seats pass to bots for good."""
-        hub = self.hub
-        for table in list(hub.tables.values()):
+        for table in list(self.tables.values()):
             index = table.seat_of(pid)
             if index is not None and table.status != "waiting":
                 table.seats[index] = Seat(bot="heuristic")
-                hub.save(table)
-                hub.play.table_changed(table)
+                self.play.table_updated(table)
             elif index is not None:
                 table.seats[index] = Seat()
-                hub.seating.after_seat_change(table)
-        target = hub.players.get(pid)
+                self.seating.after_seat_change(table)
+        target = self.players.get(pid)
         sessions = list(target.sessions) if target is not None else []
         for session in sessions:
-            hub.bye(session, code, why)
+            self.run.bye(session, code, why)
         return len(sessions)
 
     def op_ban(self, player: Player, message: AdminRequest) -> dict[str, Any]:
@@ -162,18 +178,18 @@ class Admin:
         if fingerprint is not None and fingerprint.startswith("guest:"):
             fingerprint = None  # a guest has no key: ban where they come from instead
             address = address or self._address_of(self.target(message))
-        ban = self.hub.store.add_ban(
+        ban = self.store.add_ban(
             fingerprint=fingerprint, address=address, until=until, reason=reason, by=player.id
         )
         why = said("You are banned from this server: {reason}", reason=reason)
         kicked = 0
-        for pid in list(self.hub.players):
+        for pid in list(self.players):
             if pid == fingerprint or (address and self._address_of(pid) == address):
                 kicked += self.kick(pid, why, code="banned")
         return {"ban": ban, "kicked": kicked, "until": until}
 
     def _address_of(self, pid: str) -> str | None:
-        online = self.hub.players.get(pid)
+        online = self.players.get(pid)
         if online is None or self.describe_connection is None:
             return None
         for session in online.sessions:
@@ -184,15 +200,15 @@ class Admin:
 
     def op_unban(self, player: Player, message: AdminRequest) -> dict[str, Any]:
         fingerprint = self.target(message) if message.who else None
-        lifted = self.hub.store.lift_bans(fingerprint=fingerprint, address=message.address)
+        lifted = self.store.lift_bans(fingerprint=fingerprint, address=message.address)
         return {"lifted": lifted}
 
     def op_bans(self, player: Player, message: AdminRequest) -> list[dict[str, Any]]:
-        return self.hub.store.bans()
+        return self.store.bans()
 
     def banned(self, *, fingerprint: str | None = None, address: str | None = None) -> str | None:
         """Why this key or address may not come in, if it is banned."""
-        ban = self.hub.store.ban_on(fingerprint=fingerprint, address=address)
+        ban = self.store.ban_on(fingerprint=fingerprint, address=address)
         return None if ban is None else ban_text(ban)
 
     # --- chat --------------------------------------------------------------------------------
@@ -202,8 +218,8 @@ class Admin:
         seconds = message.seconds or 3600
         until = time.time() + seconds
         reason = message.reason or "no reason given"
-        self.hub.store.set_mute(pid, until, reason, player.id)
-        self.hub.tell(
+        self.store.set_mute(pid, until, reason, player.id)
+        self.run.tell(
             pid,
             "muted",
             said(
@@ -215,7 +231,7 @@ class Admin:
         return {"until": until}
 
     def op_unmute(self, player: Player, message: AdminRequest) -> dict[str, Any]:
-        return {"lifted": self.hub.store.lift_mute(self.target(message))}
+        return {"lifted": self.store.lift_mute(self.target(message))}
 
     def op_broadcast(self, player: Player, message: AdminRequest) -> dict[str, Any]:
         text = message.text or ""
@@ -223,58 +239,54 @@ class Admin:
             raise HubError("empty", "Say something.")
         notice = {"t": "notice", "code": "broadcast", "message": text}
         told = 0
-        for session in list(self.hub.sessions):
+        for session in list(self.sessions):
             if session.player is not None:
                 session.push(notice)
                 told += 1
         return {"told": told}
 
     def op_motd(self, player: Player, message: AdminRequest) -> dict[str, Any]:
-        self.hub.store.set_motd((message.text or "").strip())
-        return {"motd": self.hub.store.motd()}
+        self.store.set_motd((message.text or "").strip())
+        return {"motd": self.store.motd()}
 
     def op_reports(self, player: Player, message: AdminRequest) -> list[dict[str, Any]]:
-        return self.hub.store.reports()
+        return self.store.reports()
 
     def op_log(self, player: Player, message: AdminRequest) -> list[dict[str, Any]]:
-        return self.hub.store.admin_log()
+        return self.store.admin_log()
 
     # --- tables and chips --------------------------------------------------------------------
 
     def op_close_table(self, player: Player, message: AdminRequest) -> dict[str, Any]:
-        hub = self.hub
-        table = hub.seating.table_of(message.table or 0)
+        table = self.seating.table_of(message.table or 0)
         reason = message.reason or "no reason given"
         for pid in table.humans():
-            hub.tell(
+            self.run.tell(
                 pid,
                 "table_closed",
                 said("An admin closed table {table}: {reason}", table=table.id, reason=reason),
             )
-        hub.seating.close_table(table)  # refunds a pot in play
+        self.seating.close_table(table)  # refunds a pot in play
         return {"closed": table.id}
 
     def op_chips(self, player: Player, message: AdminRequest) -> dict[str, Any]:
-        hub = self.hub
         pid = self.target(message)
         amount = message.amount or 0
         reason = message.reason or "no reason given"
         if amount == 0:
             raise HubError("invalid", "Give an amount of chips (negative to take them).")
-        account = f"player:{pid}"
-        if amount > 0:
-            hub.store.transfer("bank", account, amount, f"admin: {reason}")
-        else:
-            have = hub.store.balance(account)
+        account = Account.player(pid)
+        if amount < 0:
+            have = self.money.balance(account)
             if have < -amount:
                 raise HubError("chips", "They have only {chips} chips.", chips=have)
-            hub.store.transfer(account, "bank", -amount, f"admin: {reason}")
-        if pid in hub.players:
-            hub.players[pid].push({"t": "you", **hub.you(hub.players[pid])})
-        return {"balance": hub.store.balance(account)}
+        self.money.grant(account, amount, f"admin: {reason}")
+        if pid in self.players:
+            self.players[pid].push({"t": "you", **you(self.store, self.players[pid])})
+        return {"balance": self.store.balance(account)}
 
     def op_audit(self, player: Player, message: AdminRequest) -> dict[str, Any]:
-        store = self.hub.store
+        store = self.store
         return {"problems": store.audit(), "ledger_total": store.ledger_total()}
 
     # --- restarting ------------------------------------------------------------------------
@@ -289,14 +301,14 @@ class Admin:
         self.restart_at = loop.time() + seconds
         for before in (*RESTART_NOTICES, 0):
             if before <= seconds:
-                self.hub.later(("restart", before), seconds - before, self._restart_tick, before)
+                self.timers.later(("restart", before), seconds - before, self._restart_tick, before)
         return {"in_seconds": seconds}
 
     def op_cancel_restart(self, player: Player, message: AdminRequest) -> dict[str, Any]:
         cancelled = self.restart_at is not None
         self.restart_at = None
         for before in (*RESTART_NOTICES, 0):
-            self.hub.cancel(("restart", before))
+            self.timers.cancel(("restart", before))
         if cancelled:
             self._tell_all("restart", said("The restart is called off."))
         return {"cancelled": cancelled}
@@ -317,19 +329,6 @@ class Admin:
         )
 
     def _tell_all(self, code: str, sentence: dict[str, Any]) -> None:
-        for session in list(self.hub.sessions):
+        for session in list(self.sessions):
             if session.player is not None:
                 session.push({"t": "notice", "code": code, **sentence})
-
-    def refuse_new_games(self) -> None:
-        """Raise if a restart is coming: no table opens and no game starts before it."""
-        if self.restart_at is None:
-            return
-        import asyncio
-
-        left = max(0.0, self.restart_at - asyncio.get_running_loop().time())
-        raise HubError(
-            "restarting",
-            "The server restarts in {time}; no new game starts.",
-            time=minutes_text(left),
-        )

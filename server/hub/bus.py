@@ -26,7 +26,7 @@ from protocol.connection import ConnectionClosed, InboxConnection
 from protocol.event_log import SentLogs
 from server.bus import wire
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from .hub import Hub
 
 log = logging.getLogger(__name__)

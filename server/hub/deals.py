@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from server.engine import fairness
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from .config import HubConfig
     from .table import Table
 

@@ -43,12 +43,13 @@ from server.engine import duplicate, fairness
 from . import deals
 from .errors import HubError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from server.engine.base import Outcome
 
-    from .hub import Hub
+    from .runtime import HubRuntime
     from .session import Player
     from .table import Table
+    from .watchers import Watchers
 
 #: A set's name is at most this long (it is shown in the lobby and the result).
 MAX_NAME = 24
@@ -66,12 +67,12 @@ class Duplicate:
     """The open duplicate sets: their seeds, their tables' results and who has seen what.
     Each table of a set keeps its own part (``table.duplicate``) for a restart."""
 
-    def __init__(self, hub: Hub) -> None:
-        # Collaborators: the config, the tables, and the hub for a table's spectators and
-        # to save a table.
-        self.hub = hub
-        self.config = hub.config
-        self.tables = hub.tables
+    def __init__(self, run: HubRuntime, watchers: Watchers) -> None:
+        # Collaborators: the config, the tables, saving a table, and who watches which table.
+        self.run = run
+        self.config = run.config
+        self.tables = run.tables
+        self.watchers = watchers
         #: name → {game, players, options, dealer, seed, results: {game index: {table: row}},
         #: seen: {player id: the last game index they have seen}, tables: how many joined}
         self.sets: dict[str, dict[str, Any]] = {}
@@ -150,7 +151,7 @@ class Duplicate:
     ) -> None:
         self._refuse_if_elsewhere(name, table, player)
         for other in self._set_tables(name, table):
-            if any(other.id in s.spectating for s in player.sessions):
+            if self.watchers.is_watching(player, other.id):
                 raise HubError(
                     "duplicate_watching",
                     "You are watching table {table} of the duplicate set {set}; leave it "
@@ -187,7 +188,7 @@ class Duplicate:
             return
         shown = table.games_played if table.status == "playing" else table.games_played - 1
         if self._note_seen(table, [player.id], shown):
-            self.hub.save(table)
+            self.run.save(table)
 
     def _note_seen(self, table: Table, players: list[str], index: int) -> bool:
         """These people have seen game ``index`` of the table's set; True if that is news."""
@@ -215,7 +216,7 @@ class Duplicate:
                 table.rating_changes = table.rating_changes[move:] + table.rating_changes[:move]
         dup["turned"] = index
         people = [p for s in table.seats for p in (s.player, s.reserved) if p is not None]
-        watching = self.hub.seating.spectators.get(table.id, ())
+        watching = self.watchers.by_table.get(table.id, ())
         people += [s.player.id for s in watching if s.player is not None]
         self._note_seen(table, people, index)
 
@@ -253,7 +254,7 @@ class Duplicate:
                         game=index + 1,
                     )
             if self._note_seen(tables[0], [player.id], index):
-                self.hub.save(tables[0])
+                self.run.save(tables[0])
             return
 
     # --- deals and results --------------------------------------------------------------------
@@ -284,7 +285,7 @@ class Duplicate:
             "table": table.id,
             "seats": [
                 {
-                    "name": self.hub.names.get(seat.player) if seat.player else None,
+                    "name": self.run.names.get(seat.player) if seat.player else None,
                     "bot": seat.bot,
                     "place": result["place"],
                     "score": outcome.scores[index],
@@ -343,7 +344,7 @@ class Duplicate:
         if not others:
             self.sets.pop(name, None)
         for other in others:
-            self.hub.save(other)
+            self.run.save(other)
 
     def restore(self) -> None:
         """After a restart: every open set again, with the results its tables kept."""

@@ -16,26 +16,34 @@ from protocol.requests import Entropy as EntropyRequest
 from . import deals
 from .errors import HubError
 from .session import need_player
+from .table_events import NotConnected
 
-if TYPE_CHECKING:
-    from .hub import Hub
+if TYPE_CHECKING:  # for type hints only
+    from .runtime import HubRuntime
     from .session import Session
     from .table import Table
+    from .table_events import TableEvents
 
 
 class Entropy:
     """Players' commitments and reveals for the next deal, and the tables whose deal waits
     for reveals. The deals themselves are kept with their tables (``table.deal``)."""
 
-    def __init__(self, hub: Hub) -> None:
-        # Collaborators: the config, who is online, the tables, and the hub to save and show
-        # a table, start its game and keep a timer.
-        self.hub = hub
-        self.config = hub.config
-        self.players = hub.players
-        self.tables = hub.tables
+    def __init__(self, run: HubRuntime) -> None:
+        # Collaborators: the config, who is online, the tables, saving a table and its timer;
+        # play (connected once built) to show a table and start its game.
+        self.run = run
+        self.timers = run.timers
+        self.config = run.config
+        self.players = run.players
+        self.tables = run.tables
+        self.play: TableEvents = NotConnected()  # (see connect)
         #: Tables whose game is due and waits (briefly) for players' reveals.
         self.waiting: set[int] = set()
+
+    def connect(self, play: TableEvents) -> None:
+        """Play, built after entropy (it holds entropy), is what entropy tells of changes."""
+        self.play = play
 
     def taking_part(self, table: Table) -> list[int]:
         """Seats whose player is seated and connected: their apps take part."""
@@ -44,7 +52,7 @@ class Entropy:
 
     def on_entropy(self, session: Session, message: EntropyRequest) -> None:
         player = need_player(session)
-        table = self.hub.seating.table_of(message.table)
+        table = self.tables.need(message.table)
         seat = table.seat_of(player.id)
         if seat is None:
             raise HubError("not_seated", "Only a seated player adds entropy to a deal.")
@@ -65,12 +73,12 @@ class Entropy:
                 deals.reveal(deal, seat, message.reveal)
         except deals.EntropyError as err:
             raise HubError.untranslated(err.code, str(err)) from None
-        self.hub.save(table)
+        self.run.save(table)
         if table.id in self.waiting and not self.pending(table):
             self.stop_waiting(table.id)
-            self.hub.play.start_game(table, waited=True)
+            self.play.start_game(table, waited=True)
             return
-        self.hub.play.table_changed(table)
+        self.play.table_changed(table)
 
     def committers(self, table: Table) -> dict[str, str]:
         """Seat (as text: the table is stored as msgpack) → the player whose app committed
@@ -111,14 +119,13 @@ class Entropy:
             return False
         if table.id not in self.waiting:
             self.waiting.add(table.id)
-            self.hub.later(("entropy", table.id), self.config.entropy_wait, self.due, table.id)
-            self.hub.save(table)
-            self.hub.play.table_changed(table)  # the apps see that reveals are open
+            self.timers.later(("entropy", table.id), self.config.entropy_wait, self.due, table.id)
+            self.play.table_updated(table)  # the apps see that reveals are open
         return True
 
     def stop_waiting(self, table_id: int) -> None:
         """The table's game is dealt: its deal waits for no reveal any more."""
-        self.hub.cancel(("entropy", table_id))
+        self.timers.cancel(("entropy", table_id))
         self.waiting.discard(table_id)
 
     def due(self, table_id: int) -> None:
@@ -126,4 +133,4 @@ class Entropy:
         self.waiting.discard(table_id)
         table = self.tables.get(table_id)
         if table is not None and table.status != "playing":
-            self.hub.play.start_game(table, waited=True)
+            self.play.start_game(table, waited=True)

@@ -14,10 +14,13 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, TypeGuard
 
+from .money import PLAYER, Account, Money
 from .table import Seat, Table
 
-if TYPE_CHECKING:
-    from .hub import Hub
+if TYPE_CHECKING:  # for type hints only
+    from collections.abc import Callable
+
+    from .runtime import HubRuntime
 
 log = logging.getLogger(__name__)
 
@@ -39,13 +42,13 @@ class Guests:
     """Where guests' chips and seats end. It keeps no state of its own: who is a guest is
     in their id, and who is here and where they sit is the hub's (players, tables)."""
 
-    def __init__(self, hub: Hub) -> None:
-        # Collaborators: the store, who is online, the tables, and the hub to save a table
-        # and tell it that its seats changed.
-        self.hub = hub
-        self.store = hub.store
-        self.players = hub.players
-        self.tables = hub.tables
+    def __init__(self, run: HubRuntime) -> None:
+        # Collaborators: the store, who is online, the tables, and saving a table.
+        self.run = run
+        self.store = run.store
+        self.players = run.players
+        self.tables = run.tables
+        self.money = Money(run.store)
 
     def guest_is_gone(self, player_id: str) -> bool:
         """A guest with no session: they cannot come back (a new connection is a new guest)."""
@@ -59,10 +62,10 @@ class Guests:
         whole balance moved to the bank, in one transfer. Returns the chips moved."""
         if not self.guest_is_gone(player_id) or self.holds_seat(player_id):
             return 0
-        account = f"player:{player_id}"
-        balance = self.store.balance(account)
+        account = Account.player(player_id)
+        balance = self.money.balance(account)
         if balance > 0:
-            self.store.transfer(account, "bank", balance, GUEST_LEFT)
+            self.money.to_bank(account, balance, GUEST_LEFT)
         return balance
 
     def end_gone_guests_reservations(self, table: Table) -> list[str]:
@@ -81,7 +84,7 @@ class Guests:
     def guests_at(self, table: Table) -> set[str]:
         """Every guest a table knows: seated, reserved for, or paid from its pot."""
         ids = {pid for seat in table.seats for pid in (seat.player, seat.reserved)}
-        ids.update(account.removeprefix("player:") for account in table.accounts)
+        ids.update(account.removeprefix(PLAYER) for account in table.accounts)
         return {pid for pid in ids if is_guest(pid)}
 
     def retire_guests(self) -> tuple[int, int]:
@@ -104,26 +107,27 @@ class Guests:
                         table.seats[index] = Seat(bot=seat.bot or "heuristic")
                         changed = True
                 for index, account in enumerate(table.accounts):
-                    if is_guest(account.removeprefix("player:")):
-                        table.accounts[index] = "bank"
+                    if is_guest(account.removeprefix(PLAYER)):
+                        table.accounts[index] = Account.BANK
                         changed = True
                 if changed:
-                    self.hub.save(table)
-            for account, balance in self.store.balances(f"player:{GUEST_PREFIX}").items():
+                    self.run.save(table)
+            for account, balance in self.store.balances(PLAYER + GUEST_PREFIX).items():
                 if balance > 0:
-                    self.store.transfer(account, "bank", balance, GUEST_LEFT)
+                    self.money.to_bank(account, balance, GUEST_LEFT)
                     guests += 1
                     chips += balance
         return guests, chips
 
-    def guest_left(self, player_id: str) -> int:
+    def guest_left(self, player_id: str, seats_changed: Callable[[Table], None]) -> int:
         """A guest's last session closed, or their grace period ran out: end what they can no
-        longer come back to, then apply the rule. Returns the chips sent home."""
+        longer come back to (``seats_changed`` is told of each table whose seats that changed),
+        then apply the rule. Returns the chips sent home."""
         if not self.guest_is_gone(player_id):
             return 0
         for table in self.tables.holding(player_id):
             if table.reserved_seat_of(player_id) is not None and self.end_gone_guests_reservations(
                 table
             ):
-                self.hub.seating.after_seat_change(table)
+                seats_changed(table)
         return self.send_guest_chips_home(player_id)

@@ -17,8 +17,8 @@ from . import ratings
 from .errors import HubError
 from .session import need_player
 
-if TYPE_CHECKING:
-    from .hub import Hub
+if TYPE_CHECKING:  # for type hints only
+    from .runtime import HubRuntime
     from .session import Session
 
 #: Games a player must have finished to appear on a leaderboard.
@@ -28,11 +28,11 @@ MIN_GAMES = 3
 class History:
     """Finished games, profiles and leaderboards, read from the store: no state of its own."""
 
-    def __init__(self, hub: Hub) -> None:
-        # Collaborators: the store, who is online, and the hub's names of players.
-        self.hub = hub
-        self.store = hub.store
-        self.players = hub.players
+    def __init__(self, run: HubRuntime) -> None:
+        # Collaborators: the store, players' names and who is online.
+        self.run = run
+        self.store = run.store
+        self.players = run.players
 
     def history_entry(self, game: dict[str, Any]) -> dict[str, Any]:
         """One line of a history: no card, no seed; the players by name (None: a bot)."""
@@ -40,7 +40,7 @@ class History:
             "id": game["id"],
             "game": game["game"],
             "finished": int(game["finished"]),
-            "players": [self.hub.name_of(pid) if pid else None for pid in game["players"]],
+            "players": [self.run.name_of(pid) if pid else None for pid in game["players"]],
             "seat": game["seat"],
             "place": game["place"],
             "chips": game["chips"],
@@ -70,7 +70,7 @@ class History:
         game = get_game(message.game).name
         counts = self.store.game_counts(game)
         rows: list[dict[str, Any]] = [
-            {"name": self.hub.name_of(pid), "rating": ratings.display(rating), "games": counts[pid]}
+            {"name": self.run.name_of(pid), "rating": ratings.display(rating), "games": counts[pid]}
             for pid, rating in self.store.ratings_for(game).items()
             if counts.get(pid, 0) >= MIN_GAMES
         ]
@@ -109,7 +109,7 @@ class History:
         session.push(
             {
                 "t": "player",
-                "name": self.hub.name_of(pid),
+                "name": self.run.name_of(pid),
                 "since": int(row["created"]),
                 "online": pid in self.players,
                 "games": sum(g["games"] for g in by_game.values()),

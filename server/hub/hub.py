@@ -5,13 +5,17 @@ one handler (:meth:`Hub._routes` says which part answers each type). Handlers ar
 synchronous methods, so every change to the hub happens atomically on the event loop. Anything
 accepted is written to the store before anyone is told about it.
 
-The hub itself keeps who is connected (sessions, players, their names), the tables, timers and
-the commit of each burst of writes, and says hello. The rest is in parts, each a plain object
-that owns its state (one file shows all of it): :class:`~.lobby.Lobby`,
-:class:`~.seating.Seating` (who sits and watches where), :class:`~.social.Social` (chat,
-friends, invites), :class:`~.guests.Guests`, :class:`~.history.History`,
-:class:`~.replays.Replays`, :class:`~.entropy.Entropy`, :class:`~.duplicate.Duplicate`
-and :class:`~.play.Play` (actions, bots, turn timers, money).
+The hub itself keeps who is connected (sessions, players, their names) and the commit of each
+burst of writes, says hello, and wires the parts. What every part works with (store, settings,
+outbox, timers, the tables and players) is one :class:`~.runtime.HubRuntime`; each part is
+given it and exactly the peers it uses, made in that order, and none holds the hub:
+:class:`~.lobby.Lobby`, :class:`~.seating.Seating` (who sits where), :class:`~.watchers.Watchers`
+(who watches where), :class:`~.social.Social` (chat, friends, invites),
+:class:`~.guests.Guests`, :class:`~.history.History`, :class:`~.replays.Replays`,
+:class:`~.entropy.Entropy`, :class:`~.duplicate.Duplicate`, :class:`~.play.Play` (actions,
+bots, turn timers; chips through :class:`~.money.Money`), :class:`~.recovery.Recovery` and
+:class:`~.admin.Admin`. Seating and entropy, made before play, tell it of changes through
+:class:`~.table_events.TableEvents`. Names are claimed in :mod:`~.names`.
 """
 
 from __future__ import annotations
@@ -20,16 +24,14 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import unicodedata
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
 from protocol.messages import (
     CLIENT_MESSAGES,
-    MAX_NAME,
     PROTOCOL_VERSION,
     error,
     validate_client,
@@ -37,10 +39,8 @@ from protocol.messages import (
 from protocol.requests import Admin as AdminRequest
 from protocol.requests import Hello, Ping, Profile, request_of
 from server.engine import RulesError, all_games
-from server.store import NameTaken, Store, mixed_script
-from server.store.names import scripts
+from server.store import Store
 
-from . import ratings
 from .admin import Admin, is_local_admin
 from .chat import RateLimiter
 from .config import HubConfig
@@ -51,18 +51,24 @@ from .guests import Guests
 from .history import History
 from .limits import Budget
 from .lobby import Lobby
+from .names import NameClaims
 from .online_names import OnlineNames
 from .outbox import Outbox
 from .play import Play
+from .recovery import Recovery
 from .replays import Replays
+from .restart import Restart
+from .runtime import HubRuntime
 from .seating import Seating
 from .session import Player, Session, chosen_language, need_player
 from .social import Social
+from .watchers import Watchers
+from .you import you
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from server.gc_freeze import FrozenSessions
-from .table import Table
-from .tables import Tables
+
+    from .table import Table
 
 log = logging.getLogger(__name__)
 
@@ -74,43 +80,54 @@ class Hub:
     """Lobby, tables, seats, timers, bots and money for every connected player."""
 
     def __init__(self, store: Store, config: HubConfig | None = None) -> None:
-        self.store = store
-        self.config = config or HubConfig()
-        self.sessions: set[Session] = set()
-        #: The process's garbage-collection policy, told of sessions (``gambit hub`` sets it;
-        #: in ``gambit serve`` the SSH host's is told of its own sessions).
-        self.memory: FrozenSessions | None = None
-        self.players: dict[str, Player] = {}
+        # A burst's writes are committed once, and what shows them waits for that commit.
+        run = self.runtime = HubRuntime(store, config or HubConfig(), Outbox(store))
+        self.store, self.config, self.outbox = run.store, run.config, run.outbox
+        self.sessions, self.players, self.tables, self.names = (
+            run.sessions,
+            run.players,
+            run.tables,
+            run.names,
+        )
         self.online_names = OnlineNames()
-        self.tables = Tables()
-        self.names: dict[str, str] = {}  # player id → display name, for everyone we have met
-        self._tasks: set[asyncio.Task] = set()
-        self._timers: dict[Any, asyncio.TimerHandle] = {}
-        self._stopped = False  # once stopped, sessions that wind down schedule no timers
+        self.name_claims = NameClaims(store, self.online_names)
         #: What :meth:`start` restored: tables, and the guests whose chips it sent home.
         self.recovered: dict[str, int] = {}
-        # A burst's writes are committed once, and what shows them waits for that commit.
-        self.outbox = Outbox(store)
         store.hold_commits(self._commit_soon)
         #: Called if the store cannot commit (the server must stop: memory is ahead of disk).
         self.on_fatal: Any = None
         #: Called with (table, seat, action) after each accepted action is stored and told
         #: (metrics). And what was refused, by code (over budget, too many tables…).
         self.action_hooks: list[Any] = []
-        self.admin = Admin(self)
         self.refusals: Counter[str] = Counter()
-        # The parts: each owns its state and the messages of its concern. A part is made
-        # after the parts it holds (seating holds lobby, entropy, duplicate and guests; play
-        # holds those and seating); any part reaches the others through the hub when called.
-        self.lobby = Lobby(self)
-        self.social = Social(self)
-        self.guests = Guests(self)
-        self.history = History(self)
-        self.replays = Replays(self)
-        self.entropy = Entropy(self)
-        self.duplicate = Duplicate(self)
-        self.seating = Seating(self)
-        self.play = Play(self)
+        # The parts, each made after the parts it holds; seating and entropy tell play
+        # (made last: it holds them) of changes through the narrow TableEvents.
+        self.restart = Restart()
+        self.watchers = Watchers()
+        self.lobby = Lobby(run, self.watchers)
+        self.guests = Guests(run)
+        self.history = History(run)
+        self.duplicate = Duplicate(run, self.watchers)
+        self.replays = Replays(run, self.duplicate)
+        self.entropy = Entropy(run)
+        self.seating = Seating(
+            run, self.lobby, self.entropy, self.duplicate, self.guests, self.watchers, self.restart
+        )
+        self.social = Social(run, self.seating, self.lobby)
+        self.play = Play(
+            run,
+            self.seating,
+            self.lobby,
+            self.entropy,
+            self.duplicate,
+            self.guests,
+            self.restart,
+            self.action_hooks,
+        )
+        self.seating.connect(self.play)
+        self.entropy.connect(self.play)
+        self.admin = Admin(run, self.restart, self.seating, self.play)
+        self.recovery = Recovery(run, self.duplicate, self.seating, self.play)
         #: Message type → the handler that answers it (see :meth:`handle`).
         self.handlers: dict[str, Callable[[Session, Any], None]] = self._routes()
 
@@ -118,10 +135,10 @@ class Hub:
 
     async def start(self) -> None:
         """Rebuild the tables that were running when the server last stopped (or died)."""
-        self.play.restore_tables()
+        self.recovery.restore_tables()
         # No guest survives a restart (a guest is one connection): their chips go home now.
         guests, chips = self.guests.retire_guests()
-        self.play.resume_tables()
+        self.recovery.resume_tables()
         self.lobby.start()
         self.recovered = {"tables": len(self.tables), "guests": guests, "guest_chips": chips}
         log.info(
@@ -132,11 +149,8 @@ class Hub:
         )
 
     async def stop(self) -> None:
-        self._stopped = True
+        self.runtime.timers.stop()
         self.social.close()
-        for handle in self._timers.values():
-            handle.cancel()
-        self._timers.clear()
         self.lobby.stop()
         # Every guest's connection ends here and none can come back as the same guest.
         guests, chips = self.guests.retire_guests()
@@ -146,8 +160,7 @@ class Hub:
         for session in list(self.sessions):
             with contextlib.suppress(Exception):
                 await session.conn.close()
-        for task in list(self._tasks):
-            task.cancel()
+        self.runtime.timers.cancel_tasks()
         self.play.bot_pool.close()
 
     def _commit_soon(self) -> None:
@@ -166,41 +179,34 @@ class Hub:
             return
         self.outbox.flush()
 
-    def spawn(self, coro) -> asyncio.Task:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
+    @property
+    def memory(self) -> FrozenSessions | None:
+        """The process's garbage-collection policy, told of sessions (``gambit hub`` sets it;
+        in ``gambit serve`` the SSH host's is told of its own sessions)."""
+        return self.runtime.memory
 
-    def later(self, key: Any, delay: float, callback, *args: Any) -> None:
+    @memory.setter
+    def memory(self, memory: FrozenSessions | None) -> None:
+        self.runtime.memory = memory
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        return self.runtime.timers.spawn(coro)
+
+    def later(self, key: Any, delay: float, callback: Callable[..., Any], *args: Any) -> None:
         """Run ``callback`` after ``delay`` seconds, replacing any timer under ``key``."""
-        self.cancel(key)
-        if self._stopped:
-            return
-        loop = asyncio.get_running_loop()
-        self._timers[key] = loop.call_later(max(0.0, delay), self._fire, key, callback, args)
+        self.runtime.timers.later(key, delay, callback, *args)
 
     def cancel(self, key: Any) -> None:
-        handle = self._timers.pop(key, None)
-        if handle is not None:
-            handle.cancel()
+        self.runtime.timers.cancel(key)
 
     @property
     def timers(self) -> dict[Any, asyncio.TimerHandle]:
         """The timers set now, by key (read only: :meth:`later` and :meth:`cancel` set them)."""
-        return self._timers
+        return self.runtime.timers.pending
 
     def cancel_table(self, table_id: int) -> None:
         """Cancel every timer of a table (keys ``(kind, table id, …)``): it closes."""
-        for key in [k for k in self._timers if isinstance(k, tuple) and k[1:2] == (table_id,)]:
-            self.cancel(key)
-
-    def _fire(self, key: Any, callback, args: tuple) -> None:
-        self._timers.pop(key, None)
-        try:
-            callback(*args)
-        except Exception:  # a timer must never take the hub down
-            log.exception("timer %r failed", key)
+        self.runtime.timers.cancel_table(table_id)
 
     # --- one connection ----------------------------------------------------------------------
 
@@ -310,14 +316,7 @@ class Hub:
     def bye(self, session: Session, code: str, sentence: dict[str, Any]) -> None:
         """Say goodbye (``sentence``: :func:`errors.said`) after everything said before it,
         then hang up."""
-        session.push({"t": "bye", "code": code, **sentence})
-        session.ending = True  # nothing more it sends is read
-
-        def hang_up() -> None:
-            session.alive = False
-            self.spawn(session.conn.close())
-
-        self.outbox.then(hang_up)
+        self.runtime.bye(session, code, sentence)
 
     def _routes(self) -> dict[str, Callable[[Session, Any], None]]:
         """Each client message type and the part that answers it."""
@@ -418,10 +417,10 @@ class Hub:
         if player is None:
             wished = message.name or record.get("name")
             try:
-                name = self._claim_name(pid, guest, wished)
+                name = self.name_claims.claim(pid, guest, wished)
             except HubError as err:
                 warning = err
-                name = self._claim_name(pid, guest, None)
+                name = self.name_claims.claim(pid, guest, None)
             player = Player(
                 pid,
                 name,
@@ -483,7 +482,7 @@ class Hub:
     def on_profile(self, session: Session, message: Profile) -> None:
         player = need_player(session)
         if message.name is not None:
-            name = self._claim_name(player.id, player.guest, message.name, strict=True)
+            name = self.name_claims.claim(player.id, player.guest, message.name, strict=True)
             player.name = name
             self.online_names.add(player.id, name)
             self.names[player.id] = name
@@ -501,106 +500,12 @@ class Hub:
                 self.store.set_prefs(player.id, message.prefs)
         player.push({"t": "you", **self.you(player)})
 
-    def _claim_name(self, pid: str, guest: bool, wished: str | None, strict: bool = False) -> str:
-        """A display name unique among players online and not registered to another key, nor
-        looking like such a name (same skeleton: ``Аlice`` with a Cyrillic А is ``Alice``)."""
-        if wished is not None:
-            name = clean_name(wished)
-            if not name:
-                raise HubError("bad_name", "A name needs 1 to 24 letters, digits or spaces.")
-            if mixed_script(name):
-                alphabets = ", ".join(sorted(s.title() for s in scripts(name)))
-                raise HubError(
-                    "bad_name",
-                    "{name} mixes letters of different alphabets ({alphabets}); "
-                    "write a name in one alphabet.",
-                    name=name,
-                    alphabets=alphabets,
-                )
-            like = self._name_online(name, pid)
-            if like is not None:
-                if like.casefold() == name.casefold():
-                    raise HubError(
-                        "name_taken", "Someone online is already called {name}.", name=name
-                    )
-                raise HubError(
-                    "name_taken",
-                    "{name} looks too much like {like}, who is online.",
-                    name=name,
-                    like=like,
-                )
-            owner = self.store.name_owner(name)
-            if owner is not None and owner != pid:
-                raise HubError(
-                    "name_taken", "The name {name} belongs to another player.", name=name
-                )
-            owner = self.store.skeleton_owner(name, other_than=pid)
-            if owner is not None:
-                like = (self.store.get_player(owner) or {}).get("name") or "another name"
-                raise HubError(
-                    "name_taken",
-                    "{name} looks too much like {like}, another player's name.",
-                    name=name,
-                    like=like,
-                )
-            if not guest:
-                try:
-                    self.store.set_name(pid, name)
-                except NameTaken as err:  # set_name checks again, inside its transaction
-                    if err.like is None:
-                        raise HubError(
-                            "name_taken", "The name {name} belongs to another player.", name=name
-                        ) from None
-                    raise HubError(
-                        "name_taken",
-                        "{name} looks too much like {like}, another player's name.",
-                        name=name,
-                        like=err.like,
-                    ) from None
-            return name
-        if strict:
-            raise HubError("bad_name", "Choose a name.")
-        base = "Guest" if guest else "Player"
-        while True:
-            name = f"{base}-{secrets.randbelow(10000):04d}"
-            if (
-                self._name_online(name, pid) is None
-                and self.store.name_owner(name) is None
-                and self.store.skeleton_owner(name) is None
-            ):
-                return name
-
-    def _name_online(self, name: str, pid: str) -> str | None:
-        """The name of another player online called ``name`` (ignoring case) or a lookalike."""
-        return self.online_names.like(name, pid)
-
     def name_of(self, player_id: str) -> str:
         """A player's name now (the hub's own map for those it knows, else the store's)."""
-        known = self.names.get(player_id)
-        return known or (self.store.get_player(player_id) or {}).get("name") or "?"
+        return self.runtime.name_of(player_id)
 
     def you(self, player: Player) -> dict[str, Any]:
-        return {
-            "id": player.id,
-            "name": player.name,
-            "guest": player.guest,
-            "chips": self.store.balance(f"player:{player.id}"),
-            # Only the games the player has a rating in (a finished, rated game): a newcomer
-            # has none, as their profile says, not a 1,000 they never earned (issue 38).
-            "ratings": {
-                game: ratings.display(rating)
-                for game in all_games()
-                if (rating := self.store.rating(player.id, game)) is not None
-            },
-            "lang": player.lang,
-            "prefs": self.prefs_of(player),
-            "admin": player.admin,
-        }
-
-    def prefs_of(self, player: Player) -> dict[str, Any]:
-        if player.guest:
-            return dict(player.prefs)
-        return (self.store.get_player(player.id) or {}).get("prefs") or {}
+        return you(self.store, player)
 
     def server_info(self) -> dict[str, Any]:
         games = []
@@ -633,12 +538,11 @@ class Hub:
         }
 
     def save(self, table: Table) -> None:
-        self.store.save_table(table.id, table.record())
+        self.runtime.save(table)
 
     def tell(self, player_id: str, code: str, sentence: dict[str, Any]) -> None:
         """An ``error`` not caused by a request (``sentence``: :func:`errors.said`)."""
-        if player_id in self.players:
-            self.players[player_id].push({"t": "error", "code": code, **sentence})
+        self.runtime.tell(player_id, code, sentence)
 
     def _drop_session(self, session: Session) -> None:
         session.alive = False
@@ -646,36 +550,24 @@ class Hub:
         self.lobby.session_removed(session)
         if self.memory is not None:
             self.memory.session_ended(len(self.sessions))
-        for table_id in list(session.spectating):
+        for table_id in sorted(self.watchers.session_gone(session)):
             table = self.tables.get(table_id)
             if table is not None:
-                self.seating.spectators.get(table_id, set()).discard(session)
                 self.lobby.table_changed(table)
         player = session.player
         if player is None:
             return
         player.sessions.discard(session)
-        if not player.sessions and not self._stopped:
+        if not player.sessions and not self.runtime.timers.stopped:
             del self.players[player.id]
             self.online_names.remove(player.id)
             self.lobby.players_changed()
             self.play.player_gone(player)
             if player.guest:
-                self.guests.guest_left(player.id)
+                self.guests.guest_left(player.id, self.seating.after_seat_change)
 
     def on_admin(self, session: Session, message: AdminRequest) -> None:
         self.admin.handle(session, message)
 
     def on_ping(self, session: Session, message: Ping) -> None:
         session.push({"t": "pong", "n": message.n})
-
-
-def clean_name(name: str) -> str:
-    """Letters, digits, spaces and a little punctuation; no control or wide tricks."""
-    name = unicodedata.normalize("NFC", name).strip()
-    allowed = all(ch.isalnum() or ch in " -_.'" for ch in name) and not any(
-        unicodedata.category(ch).startswith("C") for ch in name
-    )
-    if not allowed or not 1 <= len(name) <= MAX_NAME:
-        return ""
-    return " ".join(name.split())

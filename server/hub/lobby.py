@@ -25,25 +25,27 @@ from protocol.requests import LobbyWatch
 from .frames import Prepared, array_of, map_frame, packed
 from .session import need_player
 
-if TYPE_CHECKING:
-    from .hub import Hub
+if TYPE_CHECKING:  # for type hints only
+    from .runtime import HubRuntime
     from .session import Player, Session
     from .table import Table
+    from .watchers import Watchers
 
 
 class Lobby:
     """What every client in the lobby is shown, and the bookkeeping that keeps it cheap."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, run: HubRuntime, watchers: Watchers) -> None:
         # Collaborators: the config, the store (ratings), the players online, the tables and
-        # players' names; the hub for spectators and to run the lobby's loop.
-        self.hub = hub
-        self.config = hub.config
-        self.store = hub.store
-        self.players = hub.players
-        self.tables = hub.tables
-        self.names = hub.names
-        # Tables and players changed since the last flush.
+        # players' names; who watches which table; the timers to run the lobby's loop.
+        self.run = run
+        self.timers = run.timers
+        self.config = run.config
+        self.store = run.store
+        self.players = run.players
+        self.tables = run.tables
+        self.names = run.names
+        self.watchers = watchers
         self._dirty_tables: set[int] = set()
         self._removed_tables: set[int] = set()
         self._players_dirty = False
@@ -75,7 +77,7 @@ class Lobby:
         self._watching: set[Session] = set()
 
     def start(self) -> None:
-        self._task = self.hub.spawn(self._loop())
+        self._task = self.timers.spawn(self._loop())
 
     def stop(self) -> None:
         if self._task is not None:
@@ -173,7 +175,7 @@ class Lobby:
             player = session.player
             if player is None:
                 continue  # (not yet said hello: it gets the whole lobby when it does)
-            if session.spectating or player.id in own:
+            if self.watchers.tables_of(session) or player.id in own:
                 shown = self._tables_for(session, listing)
                 shown_set: frozenset[int] | set[int] = set(shown)
             else:
@@ -325,7 +327,9 @@ class Lobby:
         assert session.player is not None
         limit = self.config.lobby_tables
         mine = own.get(session.player.id, [])
-        watched = sorted((t for t in session.spectating if t in self.tables), reverse=True)
+        watched = sorted(
+            (t for t in self.watchers.tables_of(session) if t in self.tables), reverse=True
+        )
         shown: list[int] = []
         seen: set[int] = set()
         for table_id in (*mine, *watched, *order):
@@ -397,7 +401,7 @@ class Lobby:
             "dealer": table.dealer,
             "games_played": table.games_played,
             "seats": seats,
-            "spectators": len(self.hub.seating.spectators.get(table.id, ())),
+            "spectators": self.watchers.count(table.id),
             "rating_changes": list(table.rating_changes),
             "duplicate": table.duplicate["set"] if table.duplicate else None,
         }

@@ -22,7 +22,7 @@ from .config import HubConfig
 from .hub import Hub
 from .listener import serve_tcp, serve_unix
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from server.metrics import Metrics
     from server.store import DataDirLock
     from server.store.pg_lock import DatabaseLock

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .table_change import TableChange
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from server.store import Store
 
     from .session import Session

@@ -14,23 +14,30 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from protocol.actions import Action
-from protocol.event_log import Shared, TableMessage
 from protocol.requests import Act, ResultRead
 from server.bots import make_bot
-from server.engine import fairness, get_game
+from server.engine import get_game
 from server.engine.base import Outcome
 from server.engine.fairness import DealLog
 
 from . import deals, ratings
 from .bot_pool import SLOW_KINDS, BotPool
 from .errors import HubError, said
+from .money import Account, Money
 from .results import game_results
 from .session import need_player
 from .table import Seat, Table
-from .table_change import TableChange
+from .table_views import TableViews
+from .you import you
 
-if TYPE_CHECKING:
-    from .hub import Hub
+if TYPE_CHECKING:  # for type hints only
+    from .duplicate import Duplicate
+    from .entropy import Entropy
+    from .guests import Guests
+    from .lobby import Lobby
+    from .restart import Restart
+    from .runtime import HubRuntime
+    from .seating import Seating
     from .session import Player, Session
 
 log = logging.getLogger(__name__)
@@ -53,23 +60,40 @@ class Play:
     """Games at the tables: antes, actions, bots and turn timers, payouts, ratings, and
     recovery after a restart."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(
+        self,
+        run: HubRuntime,
+        seating: Seating,
+        lobby: Lobby,
+        entropy: Entropy,
+        duplicate: Duplicate,
+        guests: Guests,
+        restart: Restart,
+        action_hooks: list[Any],
+    ) -> None:
         # Collaborators: the store, the config, who is online, the tables and players'
-        # names; the parts a game concerns (seating, lobby, entropy, duplicate sets,
-        # guests); the hub for timers, tasks, the admin's restart and action hooks.
-        self.hub = hub
-        self.store = hub.store
-        self.config = hub.config
-        self.players = hub.players
-        self.tables = hub.tables
-        self.names = hub.names
-        self.seating = hub.seating
-        self.lobby = hub.lobby
-        self.entropy = hub.entropy
-        self.duplicate = hub.duplicate
-        self.guests = hub.guests
+        # names, timers and tasks; the parts a game concerns (seating, lobby, entropy,
+        # duplicate sets, guests, watchers); a coming restart, and the action hooks.
+        self.run = run
+        self.timers = run.timers
+        self.store = run.store
+        self.config = run.config
+        self.players = run.players
+        self.tables = run.tables
+        self.names = run.names
+        self.seating = seating
+        self.watchers = seating.watchers
+        self.lobby = lobby
+        self.entropy = entropy
+        self.duplicate = duplicate
+        self.guests = guests
+        self.restart = restart
+        self.action_hooks = action_hooks
+        self.money = Money(run.store)
         #: (table id, seat) → loop time by which that human must decide (turn timer).
         self.deadlines: dict[tuple[int, int], float] = {}
+        #: Sending tables' views (shows the deadlines above).
+        self.views = TableViews(run, self.watchers, lobby, duplicate, self.deadlines)
         #: (table id, seat) → the decision its clock runs for (kind, the seat's moves so far).
         self._asked: dict[tuple[int, int], Any] = {}
         #: Seats whose strong bot is thinking in the pool now.
@@ -81,21 +105,15 @@ class Play:
         self.results_read: dict[int, set[str]] = {}
         self.bot_pool = BotPool(self.config.bot_workers, self.config.bot_think_ms)
 
-    # --- accounts ---------------------------------------------------------------------------
-
-    def account(self, seat: Seat) -> str:
-        """Whose chips a seat plays with: its human's, or the bank's for a bot."""
-        return f"player:{seat.player}" if seat.player is not None else "bank"
-
     # --- starting a game --------------------------------------------------------------------
 
     def start_game(self, table: Table, *, waited: bool = False) -> None:
         """Collect the antes and deal. Players who cannot pay the stake are stood up. Unless
         ``waited``, the deal may first wait briefly for players' entropy (entropy.py)."""
         for i, seat in enumerate(table.seats):
-            if seat.player is not None and self.store.balance(self.account(seat)) < table.stake:
+            if seat.player is not None and self.money.balance(Account.of_seat(seat)) < table.stake:
                 table.seats[i] = Seat()
-                self.hub.tell(
+                self.run.tell(
                     seat.player,
                     "chips",
                     said(
@@ -120,21 +138,11 @@ class Play:
         state = game.new_state(table.players, table.options, dealer=table.dealer, seed=seed)
         table.deal_log = DealLog(state)
         with self.store.transaction():
-            table.accounts = [self.account(seat) for seat in table.seats]
-            table.paid = [table.stake] * table.players
-            if table.stake:
-                for seat in table.seats:
-                    self.store.transfer(
-                        self.account(seat),
-                        f"pot:{table.id}",
-                        table.stake,
-                        "ante",
-                        ref=str(table.id),
-                    )
+            self.money.collect_antes(table)
             table.state = state
             table.status = "playing"
             self.store.start_game(table.id, state.params)
-            self.hub.save(table)
+            self.run.save(table)
         if table.stake:
             self.tell_balances(table)
         self.table_changed(table)
@@ -196,11 +204,11 @@ class Play:
         here = {s.player for s in table.seats if s.player is not None and s.player in self.players}
         if here <= read:
             key = ("next", table.id)
-            timer = self.hub.timers.get(key)
+            timer = self.timers.pending.get(key)
             loop = asyncio.get_running_loop()
             soon = self.config.after_results_read
             if timer is None or timer.when() - loop.time() > soon:  # (never later than due)
-                self.hub.later(key, soon, self.next_game, table.id)
+                self.timers.later(key, soon, self.next_game, table.id)
 
     def apply_action(self, table: Table, seat: int, action: Action) -> None:
         """Check, store, apply, tell. Raises RulesError/HubError having changed nothing.
@@ -217,9 +225,7 @@ class Play:
                 account = table.accounts[seat]
                 if not self.can_pay(account, due):
                     raise _cannot_pay(action.TYPE, due)
-                self.store.transfer(account, f"pot:{table.id}", due, action.TYPE, ref=str(table.id))
-                if seat < len(table.paid):
-                    table.paid[seat] += due
+                self.money.bet(table, seat, due, action.TYPE)
                 self.store.append_action(table.id, seat, action.to_wire(), len(state.history))
         else:  # (one write: atomic by itself)
             self.store.append_action(table.id, seat, action.to_wire(), len(state.history))
@@ -231,12 +237,12 @@ class Play:
         elif due:
             self.tell_balances(table)
         self.table_changed(table, moved=not state.is_over)
-        for hook in self.hub.action_hooks:
+        for hook in self.action_hooks:
             hook(table, seat, action)
 
     def can_pay(self, account: str, chips: int) -> bool:
         """The bank always can (bots play with its chips); a player needs the chips."""
-        return account == "bank" or self.store.balance(account) >= chips
+        return self.money.can_pay(account, chips)
 
     def affordable(self, table: Table, seat: int, action: Action) -> Action:
         """A stand-in's choice if the seat can pay for it, else the seat's cheapest legal action
@@ -252,7 +258,7 @@ class Play:
         for seat in table.seats:
             player = self.players.get(seat.player) if seat.player else None
             if player is not None:
-                player.push({"t": "you", **self.hub.you(player)})
+                player.push({"t": "you", **you(self.store, player)})
 
     # --- the end of a game ------------------------------------------------------------------
 
@@ -263,15 +269,9 @@ class Play:
         outcome = state.outcome()
         assert outcome is not None
         payouts = outcome.payouts(table.stake)
-        pot = f"pot:{table.id}"
         humans = [s.player for s in table.seats]
         with self.store.transaction():
-            for account, amount in zip(table.accounts, payouts, strict=True):
-                if amount:
-                    self.store.transfer(pot, account, amount, "payout", ref=str(table.id))
-            leftover = self.store.balance(pot)
-            if leftover:
-                self.store.transfer(pot, "bank", leftover, "rounding", ref=str(table.id))
+            self.money.pay_out(table, payouts)
             self.note_stand_ins(table, payouts)
             self.rate(table, outcome)
             dealt = table.deal_log.deals if table.deal_log is not None else []
@@ -297,13 +297,13 @@ class Play:
             table.dealer = get_game(table.game).next_dealer(table.dealer, table.players)
             # The pot is paid: seats kept for guests who are gone pass to their stand-ins.
             gone = self.guests.end_gone_guests_reservations(table)
-            self.hub.save(table)
+            self.run.save(table)
             for pid in gone:
                 self.guests.send_guest_chips_home(pid)
         for pid in filter(None, humans):
             if pid in self.players:
-                self.players[pid].push({"t": "you", **self.hub.you(self.players[pid])})
-        self.hub.later(("next", table.id), self.config.between_games, self.next_game, table.id)
+                self.players[pid].push({"t": "you", **you(self.store, self.players[pid])})
+        self.timers.later(("next", table.id), self.config.between_games, self.next_game, table.id)
 
     def players_of_game(self, table: Table) -> list[str | None]:
         """Whose game this was, seat by seat (None: a bot's): a player who left it to a
@@ -312,7 +312,7 @@ class Play:
         for index, seat in enumerate(table.seats):
             away = seat.reserved
             if seat.player is None and away is not None and index < len(table.accounts):
-                players.append(away if table.accounts[index] == f"player:{away}" else None)
+                players.append(away if table.accounts[index] == Account.player(away) else None)
             else:
                 players.append(seat.player)
         return players
@@ -324,7 +324,7 @@ class Play:
             pid = seat.reserved
             if seat.bot is None or pid is None or index >= len(table.accounts):
                 continue
-            if table.accounts[index] != f"player:{pid}":
+            if table.accounts[index] != Account.player(pid):
                 continue  # a later game: the bot played with the bank's chips
             paid = table.paid[index] if index < len(table.paid) else table.stake
             record = table.away.setdefault(pid, {"games": 0, "chips": 0})
@@ -339,7 +339,7 @@ class Play:
         table.rating_changes = [None] * len(humans)
         if not any(humans):
             return
-        memory = self.hub.memory
+        memory = self.run.memory
         if memory is None:
             self._rate(table, outcome, humans)
         else:
@@ -374,27 +374,18 @@ class Play:
 
     def refund_pot(self, table: Table) -> None:
         """A game abandoned before its end shares its pot back among the seats' accounts."""
-        pot = f"pot:{table.id}"
-        left = self.store.balance(pot)
-        if not left:
-            return
-        share = left // table.players
-        with self.store.transaction():
-            for account in table.accounts or [self.account(seat) for seat in table.seats]:
-                if share:
-                    self.store.transfer(pot, account, share, "refund", ref=str(table.id))
-            rest = self.store.balance(pot)
-            if rest:
-                self.store.transfer(pot, "bank", rest, "rounding", ref=str(table.id))
+        self.money.refund_pot(table)
 
     def next_game(self, table_id: int) -> None:
         table = self.tables.get(table_id)
         if table is None or table.status != "between":
             self.results_read.pop(table_id, None)
             return
-        if self.hub.admin.restart_at is not None:
+        if self.restart.at is not None:
             # A restart is coming: no new deal; the table waits for it (its seats are kept).
-            self.hub.later(("next", table.id), self.config.between_games, self.next_game, table.id)
+            self.timers.later(
+                ("next", table.id), self.config.between_games, self.next_game, table.id
+            )
             return
         for i, seat in enumerate(table.seats):
             if seat.reserved is not None and seat.player is None:
@@ -415,140 +406,22 @@ class Play:
         info: dict[str, Any] | None = None,
         public: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) is sent of ``table``; ``info`` is the table's part
-        every reader shares (:meth:`shared_table_info`) and ``public`` the game view's
-        (``State.public_view``), both made once per change by the caller that sends them to
-        many."""
-        if info is None:
-            info = self.shared_table_info(table)
-        view = table.state.view(seat, public) if table.state is not None else None
-        return {"t": "table", "table": table.id, "info": info, "seat": seat, "view": view}
+        """What ``seat`` (None: a spectator) is sent of ``table`` (see :mod:`.table_views`)."""
+        return self.views.table_message(table, seat, info, public)
 
-    def table_messages(self, table: Table, *, moved: bool = False) -> Shared:
-        """The parts of ``table``'s messages every reader of this change shares, made once
-        (see :class:`~protocol.event_log.Shared`: their delta is made once too); ``moved``:
-        see :meth:`shared_table_info`."""
-        info = self.shared_table_info(table, moved=moved)
-        public = table.state.public_view() if table.state is not None else None
-        table.shared = Shared(info, public, table.shared)
-        return table.shared
-
-    def seat_message(self, table: Table, seat: int | None, shared: Shared) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) is sent of this change: the shared parts and its
-        own part of the view."""
-        state = table.state
-        if state is None or shared.public is None:
-            info = shared.info
-            return {"t": "table", "table": table.id, "info": info, "seat": seat, "view": None}
-        return TableMessage(table.id, seat, shared, state.private_view(seat))
-
-    def shared_table_info(self, table: Table, *, moved: bool = False) -> dict[str, Any]:
-        """The table as every seat and spectator sees it, with what only the table shows (the
-        deal's commitment, the turn timers) beside what the lobby shows.
-
-        ``moved``: only the game moved since the last change (an action that did not end
-        it). That changes none of it but the turn timers, so the info is kept between such
-        changes (the very same object, which :class:`~protocol.event_log.Shared` then takes
-        as unchanged) instead of being built and compared again at every move; any other
-        change (seats, status, names, spectators, the deal's entropy: everything that calls
-        ``table_changed`` or ``Lobby.table_changed``) builds it anew."""
-        watchers = self.seating.spectators.get(table.id)
-        # (a guard beside the rule above: what would change the info without a move)
-        key = (table.status, table.dealer, table.games_played, len(watchers or ()), *table.seats)
-        kept = table.shown_info
-        if moved and kept is not None and kept[0] == key:
-            info = kept[1]
-        else:
-            info = self.lobby.table_info(table)
-            # The commitment to the deal in play (or the next one): at the table, not in the
-            # lobby.
-            info["deal"] = deals.public(table.deal)
-            info["duplicate"] = self.duplicate.info(table)
-            info["deadlines"] = {}
-            table.shown_info = (key, info)
-        deadlines = self.deadlines
-        if not deadlines:
-            return info
-        now = asyncio.get_running_loop().time()
-        # (each seat's own key, not a pass over every table's deadlines at every move)
-        due = {
-            str(s): round(max(0.0, t - now), 1)
-            for s in range(len(table.seats))
-            if (t := deadlines.get((table.id, s))) is not None
-        }
-        if not due:
-            return info
-        info = dict(info)  # (the kept one stays without them)
-        info["deadlines"] = due
-        return info
+    def table_updated(self, table: Table) -> None:
+        """Save the table, then tell everyone what changed."""
+        self.run.save(table)
+        self.table_changed(table)
 
     def table_changed(self, table: Table, *, moved: bool = False) -> None:
         """Everyone at the table (and watching it) gets their own view; bots get their turn.
         ``moved``: only the game moved (an action that did not end it), which changes
-        nothing the lobby shows (see :meth:`shared_table_info`)."""
+        nothing the lobby shows (see :meth:`TableViews.shared_table_info`)."""
         if table.id not in self.tables:
             return
         self.arm(table)
-        # The parts every reader shares, once per change.
-        kept = table.shown_info
-        shared = self.table_messages(table, moved=moved)
-        players = self.players
-        state = table.state
-        if state is None or shared.public is None:
-            for index, seat in enumerate(table.seats):
-                if seat.player is not None and seat.player in players:
-                    players[seat.player].push(self.seat_message(table, index, shared))
-            watchers = self.seating.spectators.get(table.id)
-            if watchers:
-                message = self.seat_message(table, None, shared)
-                for session in list(watchers):
-                    session.push(message)
-        else:
-            # Each seat's own part once, and every reader's message as one outbox item. A
-            # seat the change did not touch (most, at most moves) has its part made from
-            # the last change's: the events every seat sees added, nothing compared again.
-            views = table.seat_views
-            news = state.public_events_since(views[0]) if views is not None else None
-            added = news[0] if news is not None else None
-            privates: dict[int | None, dict[str, Any]] = {}
-            since: dict[int | None, dict[str, Any]] = {}
-            readers: list[tuple[Session, int | None]] = []
-            for index, seat in enumerate(table.seats):
-                player = players.get(seat.player) if seat.player is not None else None
-                if player is not None and player.sessions:
-                    privates[index] = self._seat_view(state, index, views, news, since)
-                    for session in player.sessions:
-                        readers.append((session, index))
-            watchers = self.seating.spectators.get(table.id)
-            if watchers:
-                privates[None] = self._seat_view(state, None, views, news, since)
-                for session in watchers:
-                    readers.append((session, None))
-            table.seat_views = (state.events_mark(), privates)
-            if readers:
-                change = TableChange(table.id, shared, privates, readers, since, added)
-                self.hub.outbox.send_change(change)
-        if not moved or table.shown_info is not kept:  # (a kept info: the lobby's row too)
-            self.lobby.table_changed(table, info_made=True)
-
-    @staticmethod
-    def _seat_view(
-        state: Any,
-        seat: int | None,
-        views: tuple[Any, dict[int | None, dict[str, Any]]] | None,
-        news: tuple[list[Any], set[Any]] | None,
-        since: dict[int | None, dict[str, Any]],
-    ) -> dict[str, Any]:
-        """``seat``'s own part of the view now; made from its part at the last change when
-        the change did not touch it (noted in ``since``)."""
-        if news is not None and views is not None and seat not in news[1]:
-            before = views[1].get(seat)
-            if before is not None:
-                private = state.private_view_since(seat, before, news[0])
-                if private is not None:
-                    since[seat] = before
-                    return private
-        return state.private_view(seat)
+        self.views.send(table, moved=moved)
 
     # --- bots, stand-ins and turn timers ----------------------------------------------------
 
@@ -557,7 +430,7 @@ class Play:
         state = table.state
         key = ("table", table.id)
         if state is None or table.status != "playing" or state.is_over:
-            self.hub.cancel(key)
+            self.timers.cancel(key)
             for index in range(len(table.seats)):
                 self.deadlines.pop((table.id, index), None)
             return
@@ -597,9 +470,9 @@ class Play:
             if k in self.deadlines:
                 due.append(self.deadlines[k])
         if due:
-            self.hub.later(key, min(due) - now, self.autoplay, table.id)
+            self.timers.later(key, min(due) - now, self.autoplay, table.id)
         else:
-            self.hub.cancel(key)
+            self.timers.cancel(key)
 
     def bot_pause(self, table: Table) -> float:
         """How long a bot thinks before this move: about ``bot_delay``, never exactly (bots that
@@ -684,17 +557,13 @@ class Play:
                 log.exception("a %s bot's move was refused", kind)
                 self.arm(table)
 
-        self.hub.spawn(answer())
+        self.timers.spawn(answer())
 
     # --- players who drop and come back -----------------------------------------------------
 
     def player_gone(self, player: Player) -> None:
         """A player's last connection closed: keep their seats for the grace period."""
         pid = player.id
-        for watching in self.seating.spectators.values():
-            for s in list(watching):
-                if s.player is player:
-                    watching.discard(s)
         for table in self.tables.holding(pid):
             index = table.seat_of(pid)
             if index is None:  # (only reserved for them: a bot plays it already)
@@ -703,7 +572,7 @@ class Play:
                 table.seats[index] = Seat()
                 self.seating.after_seat_change(table)
                 continue
-            self.hub.later(
+            self.timers.later(
                 ("grace", table.id, player.id),
                 self.config.grace,
                 self.grace_over,
@@ -722,7 +591,9 @@ class Play:
         table.seats[index] = Seat(bot=self.config.standin_bot, reserved=player_id)
         self.stood_in.pop((table.id, player_id), None)  # (``stand_in`` tells them, on joining)
         self.seating.after_seat_change(table)
-        self.guests.guest_left(player_id)  # a guest cannot come back for the seat
+        self.guests.guest_left(
+            player_id, self.seating.after_seat_change
+        )  # a guest cannot come back for the seat
 
     def player_back(self, player: Player) -> None:
         """A player connected within the grace period: their seats are theirs again.
@@ -734,59 +605,6 @@ class Play:
         # are those of the tables where they sat).
         pid = player.id
         for table in self.tables.holding(pid):
-            self.hub.cancel(("grace", table.id, pid))
+            self.timers.cancel(("grace", table.id, pid))
             self.table_changed(table)
             self.tell_stood_in(table.id, pid)
-
-    # --- recovery ---------------------------------------------------------------------------
-
-    def restore_tables(self) -> None:
-        """Rebuild every stored table; a game replays to its last stored action."""
-        for row in self.store.live_tables():
-            table = Table.from_record(row["info"])
-            for seat in table.seats:
-                for pid in (seat.player, seat.reserved):
-                    if pid and pid not in self.names:
-                        record = self.store.get_player(pid)
-                        self.names[pid] = (record or {}).get("name") or "?"
-            self.names.setdefault(
-                table.owner, (self.store.get_player(table.owner) or {}).get("name") or "?"
-            )
-            # Between games the finished game stays on show, as it was before the restart.
-            if row["params"] is not None and table.status in ("playing", "between"):
-                table.state, dealt, failed, _ = fairness.replay_deals(row["params"], row["actions"])
-                if failed is not None:  # a damaged record: fail as a plain replay would
-                    get_game(table.game).replay(row["params"], row["actions"])
-                table.deal_log = DealLog(table.state)
-                table.deal_log.deals = dealt
-            self.tables[table.id] = table
-            log.info("restored table %s (%s, %s)", table.id, table.game, table.status)
-        self.duplicate.restore()
-
-    def resume_tables(self) -> None:
-        """After a restart: absent players get their grace period, games go on."""
-        for table in list(self.tables.values()):
-            if table.status == "waiting":
-                for i, seat in enumerate(table.seats):
-                    if seat.player is not None and seat.player not in self.players:
-                        table.seats[i] = Seat()
-                if not table.humans():
-                    self.seating.close_table(table)
-                    continue
-                self.hub.save(table)
-            elif table.status == "playing" and table.state is not None and table.state.is_over:
-                self.settle(table)  # killed between the last action and the payout
-            elif table.status == "between":
-                between = self.config.between_games
-                self.hub.later(("next", table.id), between, self.next_game, table.id)
-            for seat in table.seats:
-                if seat.player is not None and seat.player not in self.players:
-                    self.hub.later(
-                        ("grace", table.id, seat.player),
-                        self.config.grace,
-                        self.grace_over,
-                        table.id,
-                        seat.player,
-                    )
-            if table.id in self.tables:
-                self.arm(table)

@@ -22,8 +22,9 @@ from . import deals
 from .errors import HubError
 from .session import need_player
 
-if TYPE_CHECKING:
-    from .hub import Hub
+if TYPE_CHECKING:  # for type hints only
+    from .duplicate import Duplicate
+    from .runtime import HubRuntime
     from .session import Session
 
 #: Games replayed at once (the last few asked for), kept so a step forward costs one action.
@@ -55,10 +56,12 @@ def deal_steps(record: dict[str, Any]) -> list[int]:
 class Replays:
     """Finished games' records, and the games being stepped through in the app."""
 
-    def __init__(self, hub: Hub) -> None:
-        # Collaborators: the store, and the hub for players' names and duplicate sets.
-        self.hub = hub
-        self.store = hub.store
+    def __init__(self, run: HubRuntime, duplicate: Duplicate) -> None:
+        # Collaborators: the store, players' names, and the duplicate sets (a set's game
+        # someone may yet hold).
+        self.run = run
+        self.store = run.store
+        self.duplicate = duplicate
         #: Finished games being stepped through, by (session, game), the last used last.
         self.cursors: OrderedDict[tuple[int, int], Cursor] = OrderedDict()
 
@@ -66,7 +69,7 @@ class Replays:
         row = self.store.game(game_id)
         if row is None:
             raise HubError("no_game", "There is no finished game {game}.", game=game_id)
-        names = {pid: self.hub.name_of(pid) for pid in row["players"] if pid is not None}
+        names = {pid: self.run.name_of(pid) for pid in row["players"] if pid is not None}
         return records.from_game(row, names)
 
     def on_record(self, session: Session, message: Record) -> None:
@@ -74,7 +77,7 @@ class Replays:
         (the seed revealed) and the verdict of checking it (``docs/fair-deals.md``)."""
         player = need_player(session)
         record = self.finished_record(message.game)
-        self.hub.duplicate.may_open(player, record)  # a set's game someone may yet hold
+        self.duplicate.may_open(player, record)  # a set's game someone may yet hold
         report = verify(record)
         deal = record.get("deal") or {}
         row = self.store.game(record["id"])
@@ -126,7 +129,7 @@ class Replays:
         game_id, seat = message.game, message.seat
         cursor = self._cursor(session, game_id, message.step)
         record, state = cursor.record, cursor.state
-        self.hub.duplicate.may_open(player, record)
+        self.duplicate.may_open(player, record)
         players = len(record["seats"])
         if seat is not None and seat >= players:
             raise HubError("no_seat", "This game had seats 0 to {last}.", last=players - 1)

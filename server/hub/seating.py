@@ -12,42 +12,63 @@ from server.engine import RulesError, get_game
 
 from . import ratings
 from .errors import HubError
+from .money import Account
 from .session import need_player
 from .table import Seat, Table
+from .table_events import NotConnected
 
-if TYPE_CHECKING:
-    from .hub import Hub
+if TYPE_CHECKING:  # for type hints only
+    from .duplicate import Duplicate
+    from .entropy import Entropy
+    from .guests import Guests
+    from .lobby import Lobby
+    from .restart import Restart
+    from .runtime import HubRuntime
     from .session import Player, Session
+    from .table_events import TableEvents
+    from .watchers import Watchers
 
 
 class Seating:
     """Who sits where and who watches: opening and closing tables, sitting, standing,
     watching, bots in seats. The tables themselves are the hub's (``hub.tables``)."""
 
-    def __init__(self, hub: Hub) -> None:
-        # Collaborators: the store, the config, the tables, the other parts a seat change
-        # concerns (lobby, entropy, duplicate sets, guests), and the hub for the play at a
-        # table (save, show, start, refund) and its timers.
-        self.hub = hub
-        self.store = hub.store
-        self.config = hub.config
-        self.tables = hub.tables
-        self.lobby = hub.lobby
-        self.entropy = hub.entropy
-        self.duplicate = hub.duplicate
-        self.guests = hub.guests
-        #: Table id → the sessions watching it (each session also knows what it watches).
-        self.spectators: dict[int, set[Session]] = {}
+    def __init__(
+        self,
+        run: HubRuntime,
+        lobby: Lobby,
+        entropy: Entropy,
+        duplicate: Duplicate,
+        guests: Guests,
+        watchers: Watchers,
+        restart: Restart,
+    ) -> None:
+        # Collaborators: the store, the config, the tables, timers, saving a table; the
+        # lobby, entropy, duplicate sets, guests, watchers and a coming restart; play
+        # (connected once built, :meth:`connect`) to show a table and start or end a game.
+        self.run = run
+        self.timers = run.timers
+        self.store = run.store
+        self.config = run.config
+        self.tables = run.tables
+        self.lobby = lobby
+        self.entropy = entropy
+        self.duplicate = duplicate
+        self.guests = guests
+        self.watchers = watchers
+        self.restart = restart
+        self.play: TableEvents = NotConnected()  # (see connect)
+
+    def connect(self, play: TableEvents) -> None:
+        """Play, built after seating (it holds seating), is what seating tells of changes."""
+        self.play = play
 
     def table_of(self, table_id: int) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise HubError("no_table", "There is no such table.")
-        return table
+        return self.tables.need(table_id)
 
     def on_create_table(self, session: Session, message: CreateTable) -> None:
         player = need_player(session)
-        self.hub.admin.refuse_new_games()
+        self.restart.refuse_new_games()
         owned = sum(1 for t in self.tables.values() if t.owner == player.id)
         if owned >= self.config.tables_per_player:
             raise HubError(
@@ -67,7 +88,7 @@ class Seating:
         except RulesError as err:
             raise HubError.untranslated("bad_options", err.message) from None
         stake = message.stake or 0
-        balance = self.store.balance(f"player:{player.id}")
+        balance = self.store.balance(Account.player(player.id))
         if stake > balance:
             raise HubError(
                 "chips",
@@ -131,8 +152,7 @@ class Seating:
         if reclaim is not None and wanted in (None, reclaim):
             table.seats[reclaim] = Seat(player=player.id)
             away = table.away.pop(player.id, None)
-            self.hub.save(table)
-            self.hub.play.table_changed(table)
+            self.play.table_updated(table)
             if away:
                 player.push({"t": "stand_in", "table": table.id, **away})
             return
@@ -149,7 +169,7 @@ class Seating:
             raise HubError("seat_taken", "That seat is taken.")
         if table.status != "waiting":
             raise HubError("started", "The game has started; join as a spectator or wait.")
-        balance = self.store.balance(f"player:{player.id}")
+        balance = self.store.balance(Account.player(player.id))
         if balance < table.stake:
             raise HubError(
                 "chips",
@@ -162,11 +182,9 @@ class Seating:
     def sit(self, table: Table, index: int, player: Player) -> None:
         table.seats[index] = Seat(player=player.id)
         for session in player.sessions:
-            session.spectating.discard(table.id)
-            self.spectators.get(table.id, set()).discard(session)
+            self.watchers.unwatch(session, table.id)
         self.entropy.seats_changed(table)
-        self.hub.save(table)
-        self.hub.play.table_changed(table)
+        self.play.table_updated(table)
 
     def on_stand(self, session: Session, message: Stand | Leave) -> None:
         player = need_player(session)
@@ -186,15 +204,14 @@ class Seating:
     def on_leave(self, session: Session, message: Leave) -> None:
         player = need_player(session)
         table = self.table_of(message.table)
-        watching = any(table.id in s.spectating for s in player.sessions)
+        watching = self.watchers.is_watching(player, table.id)
         if table.seat_of(player.id) is None and not watching:
             raise HubError("not_at_table", "You are neither seated at nor watching this table.")
         if table.seat_of(player.id) is not None:
             self.on_stand(session, message)
         for s in player.sessions:
-            if table.id in s.spectating:
-                s.spectating.discard(table.id)
-                self.spectators.get(table.id, set()).discard(s)
+            if table.id in self.watchers.tables_of(s):
+                self.watchers.unwatch(s, table.id)
                 s.push({"t": "left", "table": table.id})
                 self.lobby.table_changed(table)
 
@@ -206,9 +223,8 @@ class Seating:
         if table.access != "everyone":
             self.may_join(table, player)
         self.duplicate.watch(table, player)
-        session.spectating.add(table.id)
-        self.spectators.setdefault(table.id, set()).add(session)
-        session.push(self.hub.play.table_message(table, None))
+        self.watchers.watch(session, table.id)
+        session.push(self.play.table_message(table, None))
         self.lobby.table_changed(table)
 
     def on_add_bot(self, session: Session, message: AddBot) -> None:
@@ -225,8 +241,7 @@ class Seating:
             raise HubError("started", "Bots can be seated only before the game starts.")
         # A bot's seat takes a new level: the lobby changes a bot's level this way.
         table.seats[index] = Seat(bot=message.kind or "heuristic")
-        self.hub.save(table)
-        self.hub.play.table_changed(table)
+        self.play.table_updated(table)
 
     def on_remove_bot(self, session: Session, message: RemoveBot) -> None:
         player = need_player(session)
@@ -238,8 +253,7 @@ class Seating:
         if table.status != "waiting":
             raise HubError("started", "Bots can be removed only before the game starts.")
         table.seats[index] = Seat()
-        self.hub.save(table)
-        self.hub.play.table_changed(table)
+        self.play.table_updated(table)
 
     def need_seated_or_owner(self, table: Table, player: Player) -> None:
         if player.id != table.owner and table.seat_of(player.id) is None:
@@ -254,8 +268,8 @@ class Seating:
             raise HubError("started", "The game is already under way.")
         if not table.full:
             raise HubError("not_full", "Every seat must be taken (add bots to fill them).")
-        self.hub.admin.refuse_new_games()
-        self.hub.play.start_game(table)
+        self.restart.refuse_new_games()
+        self.play.start_game(table)
 
     def after_seat_change(self, table: Table) -> None:
         """Save, tell everyone, and close the table once no human holds a seat in it."""
@@ -265,20 +279,18 @@ class Seating:
             self.close_table(table)
             return
         self.entropy.seats_changed(table)
-        self.hub.save(table)
-        self.hub.play.table_changed(table)
+        self.play.table_updated(table)
 
     def close_table(self, table: Table) -> None:
-        self.hub.cancel_table(table.id)
+        self.timers.cancel_table(table.id)
         if table.state is not None and not table.state.is_over:
-            self.hub.play.refund_pot(table)
+            self.play.refund_pot(table)
         guests = self.guests.guests_at(table)
         self.duplicate.table_closed(table)
         del self.tables[table.id]
         self.store.delete_table(table.id)
         for pid in guests:
             self.guests.send_guest_chips_home(pid)
-        for session in self.spectators.pop(table.id, set()):
-            session.spectating.discard(table.id)
+        for session in self.watchers.table_closed(table.id):
             session.push({"t": "left", "table": table.id})
         self.lobby.table_removed(table.id)

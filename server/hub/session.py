@@ -15,7 +15,7 @@ from .errors import HubError
 from .frames import Prepared
 from .limits import Budget
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from .chat import RateLimiter
     from .outbox import Outbox
 
@@ -30,7 +30,6 @@ class Session:
     id: int = field(default_factory=lambda: next(_ids))
     player: Player | None = None
     bad_frames: int = 0
-    spectating: set[int] = field(default_factory=set)
     lobby_dirty: bool = False
     alive: bool = True
     #: Said goodbye: what it sends is no longer read (it is hung up once the bye is out).

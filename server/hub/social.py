@@ -13,8 +13,10 @@ from server.store import StoreError
 from .errors import HubError, said
 from .session import need_player
 
-if TYPE_CHECKING:
-    from .hub import Hub
+if TYPE_CHECKING:  # for type hints only
+    from .lobby import Lobby
+    from .runtime import HubRuntime
+    from .seating import Seating
     from .session import Player, Session
 
 log = logging.getLogger(__name__)
@@ -25,14 +27,18 @@ CHAT_CONTEXT = 20
 class Social:
     """Chat, ignoring and reporting, friends and invites, with the chat lines they keep."""
 
-    def __init__(self, hub: Hub) -> None:
-        # Collaborators: the store, the config, who is online (players and sessions), and
-        # the hub for tables (seating) and the lobby.
-        self.hub = hub
-        self.store = hub.store
-        self.config = hub.config
-        self.players = hub.players
-        self.sessions = hub.sessions
+    def __init__(self, run: HubRuntime, seating: Seating, lobby: Lobby) -> None:
+        # Collaborators: the store, the config, who is online (players and sessions), the
+        # tables, players' names; seating (tables, watchers, joining) and the lobby.
+        self.run = run
+        self.store = run.store
+        self.config = run.config
+        self.players = run.players
+        self.sessions = run.sessions
+        self.tables = run.tables
+        self.seating = seating
+        self.watchers = seating.watchers
+        self.lobby = lobby
         #: Each chat channel's last lines (lobby, or a table id): a report's context.
         self.recent_chat: dict[Any, deque[dict[str, Any]]] = {}
         #: The chat log file (``chat_log`` in the config), or None.
@@ -79,8 +85,8 @@ class Social:
             return
         if message.table is None:
             raise HubError("no_table", "Table chat needs a table.")
-        table = self.hub.seating.table_of(message.table)
-        watching = session in self.hub.seating.spectators.get(table.id, ())
+        table = self.seating.table_of(message.table)
+        watching = session in self.watchers.by_table.get(table.id, ())
         if table.seat_of(player.id) is None and not watching:
             raise HubError("not_at_table", "Sit at or watch a table to chat there.")
         self.spend_chat_token(player)
@@ -89,7 +95,7 @@ class Social:
         for pid in table.humans():
             if pid in self.players and player.id not in self.players[pid].ignores:
                 self.players[pid].push(out)
-        for s in list(self.hub.seating.spectators.get(table.id, ())):
+        for s in list(self.watchers.by_table.get(table.id, ())):
             if s.player is None or player.id not in s.player.ignores:
                 s.push(out)
 
@@ -190,7 +196,7 @@ class Social:
     def _friend_add(self, session: Session, player: Player, other: str) -> None:
         if other in player.friends and player.id in self.store.friends(other):
             raise HubError(
-                "already_friends", "You and {name} are friends.", name=self.hub.name_of(other)
+                "already_friends", "You and {name} are friends.", name=self.run.name_of(other)
             )
         if other in self.store.friend_requests_to(player.id):
             self._friend_accept(session, player, other)  # they asked first: that is a yes
@@ -203,7 +209,7 @@ class Social:
             {
                 "t": "notice",
                 "code": "friend_asked",
-                **said("Asked {name} to be friends.", name=self.hub.name_of(other)),
+                **said("Asked {name} to be friends.", name=self.run.name_of(other)),
             }
         )
 
@@ -221,7 +227,7 @@ class Social:
                 }
             )
             asker.push(self.friends_message(asker))
-        self.hub.lobby.players_changed()  # friends online come first in their lobby
+        self.lobby.players_changed()  # friends online come first in their lobby
 
     def _friend_decline(self, session: Session, player: Player, other: str) -> None:
         self._answer_request(other, player, accept=False)
@@ -236,13 +242,13 @@ class Social:
         if former is not None:
             former.friends.discard(player.id)
             former.push(self.friends_message(former))
-        self.hub.lobby.players_changed()
+        self.lobby.players_changed()
 
     def _answer_request(self, sender: str, player: Player, accept: bool) -> None:
         try:
             self.store.answer_friend_request(sender, player.id, accept)
         except StoreError:
-            name = self.hub.name_of(sender)
+            name = self.run.name_of(sender)
             raise HubError(
                 "no_request", "{name} has not asked to be your friend.", name=name
             ) from None
@@ -252,12 +258,12 @@ class Social:
         if player.guest:
             return {"t": "friends", "friends": [], "requests": [], "sent": []}
         requests = [
-            {"name": self.hub.name_of(pid)}
+            {"name": self.run.name_of(pid)}
             for pid in self.store.friend_requests_to(player.id)
             if pid not in player.ignores
         ]
         asked = self.store.friend_requests_from(player.id)
-        sent = [{"name": self.hub.name_of(pid)} for pid in asked]
+        sent = [{"name": self.run.name_of(pid)} for pid in asked]
         return {
             "t": "friends",
             "friends": self.friends_info(player.id),
@@ -268,17 +274,17 @@ class Social:
     def friends_info(self, player_id: str) -> list[dict[str, Any]]:
         out = []
         for fid in self.store.friends(player_id):
-            out.append({"name": self.hub.name_of(fid), "online": fid in self.players})
+            out.append({"name": self.run.name_of(fid), "online": fid in self.players})
         return sorted(out, key=lambda f: f["name"].casefold())
 
     # --- invites ----------------------------------------------------------------------------
 
     def on_invite(self, session: Session, message: Invite) -> None:
         player = need_player(session)
-        table = self.hub.seating.table_of(message.table)
+        table = self.seating.table_of(message.table)
         op = message.op
         if op == "send":
-            self.hub.seating.need_seated_or_owner(table, player)
+            self.seating.need_seated_or_owner(table, player)
             name = message.name
             if not name:
                 raise HubError("no_player", "Name the player to invite.")
@@ -303,12 +309,12 @@ class Social:
             session.push({"t": "notice", "code": "declined", **said("Invitation declined.")})
             return
         self.store.set_invite(table.id, player.id, "accepted")
-        self.hub.seating.on_join(session, Join(table.id))
+        self.seating.on_join(session, Join(table.id))
 
     def invite_info(self, invite: dict[str, Any]) -> dict[str, Any]:
-        table = self.hub.tables.get(invite["table_id"])
+        table = self.tables.get(invite["table_id"])
         return {
             "table": invite["table_id"],
-            "from": self.hub.names.get(invite["sender"]) or "?",
+            "from": self.run.names.get(invite["sender"]) or "?",
             "game": table.game if table else None,
         }

@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-if TYPE_CHECKING:
+from .errors import HubError
+
+if TYPE_CHECKING:  # for type hints only
     from .table import Seat, Table
 
 
@@ -73,6 +75,13 @@ class Tables(dict[int, "Table"]):
         self._held: dict[str, dict[int, int]] = {}
         #: {player id: ids of the tables they opened}
         self._owned: dict[str, set[int]] = {}
+
+    def need(self, table_id: int) -> Table:
+        """The open table ``table_id``; refused if there is none."""
+        table = self.get(table_id)
+        if table is None:
+            raise HubError("no_table", "There is no such table.")
+        return table
 
     def holding(self, player_id: str) -> list[Table]:
         """The open tables that hold a seat for ``player_id`` (seated, or reserved for them),

@@ -523,7 +523,7 @@ class World:
         return (
             state is not None
             and set(state.pending()) == {0, 1}
-            and ("table", self.a_id) not in self.hub._timers
+            and ("table", self.a_id) not in self.hub.timers
         )
 
     def legal(self, seat: int | None) -> list[dict[str, Any]]:
@@ -551,7 +551,7 @@ class World:
             "online": {pid: (p.name, p.lang, len(p.sessions)) for pid, p in hub.players.items()},
             "friends": {p: store.friends(p) for p in people},
             "invites": (store.invited(self.a_id), store.invited(self.b_id)),
-            "spectators": {t: len(s) for t, s in hub.seating.spectators.items()},
+            "spectators": {t: len(s) for t, s in hub.watchers.by_table.items()},
             "ratings": {p: store.ratings_of(p) for p in ("key-q", "key-u")},
             "sessions": len(hub.sessions),
         }

@@ -86,13 +86,9 @@ class World:
         hub = self.hub
         if crash:
             # What SIGKILL leaves: the file as last committed, and no stopping code run.
-            hub._stopped = True
-            for handle in hub._timers.values():
-                handle.cancel()
-            hub._timers.clear()
+            hub.runtime.timers.stop()
             hub.lobby.stop()
-            for task in list(hub._tasks):
-                task.cancel()
+            hub.runtime.timers.cancel_tasks()
         else:
             await hub.stop()
         for client in self.clients:

@@ -32,7 +32,7 @@ async def test_each_client_message_is_answered_by_the_part_that_owns_it(hub):
 
 async def test_two_hubs_share_no_state_of_their_parts(store):
     one, two = Hub(store, fast_config()), Hub(store, fast_config())
-    assert one.seating.spectators is not two.seating.spectators
+    assert one.watchers.by_table is not two.watchers.by_table
     assert one.duplicate.sets is not two.duplicate.sets
     assert one.entropy.waiting is not two.entropy.waiting
     assert one.replays.cursors is not two.replays.cursors

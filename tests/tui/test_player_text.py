@@ -11,7 +11,7 @@ from gambit_tui.screens.create_table import CreateTableScreen
 from gambit_tui.screens.pg_table import PGTableScreen
 from gambit_tui.screens.welcome import WelcomeScreen
 from protocol.requests import Chat
-from server.hub.hub import clean_name
+from server.hub.names import clean_name
 
 from .conftest import enter_lobby, make_app, screen_text, wait_for
 
@@ -88,7 +88,7 @@ async def test_names_are_shown_as_they_are_everywhere(hub, store, monkeypatch):
     """Lobby (online list, a table's description, chat), a friend request (notice, answer,
     the friends screen), an invitation (notice, answer, lists), a table's seats, profiles,
     the leaderboard and Your games."""
-    import server.hub.hub as hub_module
+    import server.hub.names as names_module
     from gambit_tui.screens.answer import AnswerScreen
     from gambit_tui.screens.history import HistoryScreen
     from gambit_tui.screens.leaderboard import LeaderboardScreen
@@ -97,7 +97,7 @@ async def test_names_are_shown_as_they_are_everywhere(hub, store, monkeypatch):
     from server.hub import history
     from tests.hub.harness import connect
 
-    monkeypatch.setattr(hub_module, "clean_name", lambda name: " ".join(name.split()))
+    monkeypatch.setattr(names_module, "clean_name", lambda name: " ".join(name.split()))
     monkeypatch.setattr(history, "MIN_GAMES", 1)
     store.ensure_player("SHA256:ada", starting_chips=1000)
     store.ensure_player("SHA256:zed", starting_chips=1000)

@@ -1,0 +1,67 @@
+"""The hub's timers and background tasks: what runs later, on the event loop.
+
+Every part that waits (turn timers, bots, the next game, reveals, a restart) sets a timer here
+under a key; a table's keys are ``(kind, table id, …)`` so :meth:`Timers.cancel_table` ends
+them all when it closes. Once stopped, nothing new is scheduled (sessions that wind down after
+:meth:`stop` set no timers)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class Timers:
+    """Timers by key, and the tasks spawned, of one hub."""
+
+    def __init__(self) -> None:
+        #: The timers set now, by key (set through :meth:`later` and :meth:`cancel`).
+        self.pending: dict[Any, asyncio.TimerHandle] = {}
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.stopped = False
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    def later(self, key: Any, delay: float, callback: Callable[..., Any], *args: Any) -> None:
+        """Run ``callback`` after ``delay`` seconds, replacing any timer under ``key``."""
+        self.cancel(key)
+        if self.stopped:
+            return
+        loop = asyncio.get_running_loop()
+        self.pending[key] = loop.call_later(max(0.0, delay), self._fire, key, callback, args)
+
+    def cancel(self, key: Any) -> None:
+        handle = self.pending.pop(key, None)
+        if handle is not None:
+            handle.cancel()
+
+    def cancel_table(self, table_id: int) -> None:
+        """Cancel every timer of a table (keys ``(kind, table id, …)``): it closes."""
+        for key in [k for k in self.pending if isinstance(k, tuple) and k[1:2] == (table_id,)]:
+            self.cancel(key)
+
+    def stop(self) -> None:
+        """Cancel every timer; schedule none from now on."""
+        self.stopped = True
+        for handle in self.pending.values():
+            handle.cancel()
+        self.pending.clear()
+
+    def cancel_tasks(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+
+    def _fire(self, key: Any, callback: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self.pending.pop(key, None)
+        try:
+            callback(*args)
+        except Exception:  # a timer must never take the hub down
+            log.exception("timer %r failed", key)
