@@ -32,7 +32,7 @@ from typing import Any, Protocol, TypeVar
 
 from textual.widgets import Input
 
-from gambit_tui.screens.confirm import ConfirmScreen
+from gambit_tui.screens.confirm import ConfirmScreen, QuitQuestion
 from gambit_tui.widgets.footer import GambitFooter
 from protocol.term import TermInfo
 from server.hub import Hub, history
@@ -304,7 +304,8 @@ class Crawl:
         self.report.screens.add(self.last_screen)
         keys, quits = self._footer_keys()
         move = self._next(keys, quits)
-        quitting = move == "ctrl+q" or move in quits
+        # (a yes on the question Ctrl+Q asks during a game quits too: a quit, asked first)
+        quitting = move == "ctrl+q" or move in quits or isinstance(app.screen, QuitQuestion)
         playing = in_a_game(app)
         asked = isinstance(app.screen, ConfirmScreen)
         if move == "resize":
