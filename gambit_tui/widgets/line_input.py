@@ -40,8 +40,9 @@ class LineInput(Input):
         own bindings only when the key has gone up through every container to the app, a turn
         of each one's message loop later. Keys that arrive together (an SSH packet, a fast
         typist, a paste of control keys) were applied out of order: two Backspaces and "ann"
-        gave "ann", then deleted it. The box's bindings come first in Textual's chain anyway (after the
-        priority ones, which the app runs before the key gets here): only the time changes.
+        gave "ann", then deleted it. The box's bindings come first in Textual's chain anyway
+        (after the priority ones, which the app runs before the key gets here): only the time
+        changes.
         """
         if event.is_printable:
             return  # Input's own handler inserts it
