@@ -112,6 +112,18 @@ async def connect(hub: Hub, *, trusted: bool = True) -> Client:
     return client
 
 
+async def table_with_bots(client: Client, game: str, players: int = 3, **fields: Any) -> int:
+    """A new table of ``game`` made by ``client`` (seat 0), every other seat a bot; its id."""
+    await client.send("create_table", game=game, players=players, **fields)
+    table = (await client.expect("table"))["table"]
+    for seat in range(1, players):
+        await client.send("add_bot", table=table, seat=seat)
+    await client.until(
+        lambda m: m["t"] == "table" and all(s["bot"] or s["name"] for s in m["info"]["seats"])
+    )
+    return int(table)
+
+
 async def connect_unix(path: str) -> Client:
     return Client(await open_unix(path))
 

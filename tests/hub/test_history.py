@@ -8,19 +8,13 @@ import asyncio
 from server.engine.base import Outcome
 from server.hub import history
 
-from .harness import connect, play_to_end
+from .harness import connect, play_to_end, table_with_bots
 
 
 async def test_history_lists_a_game_once_it_has_ended_and_the_leaderboard_ranks(hub, monkeypatch):
     ada = await connect(hub)
     await ada.hello("Ada", identity="SHA256:ada")
-    await ada.send("create_table", game="prophet", players=3, options={"cap": 1}, stake=10)
-    table = (await ada.expect("table"))["table"]
-    for seat in (1, 2):
-        await ada.send("add_bot", table=table, seat=seat)
-    await ada.until(
-        lambda m: m["t"] == "table" and all(s["bot"] or s["name"] for s in m["info"]["seats"])
-    )
+    table = await table_with_bots(ada, "prophet", options={"cap": 1}, stake=10)
     await ada.send("start", table=table)
     await ada.until(lambda m: m["t"] == "table" and m["view"] is not None)
     await ada.send("history")
@@ -51,13 +45,7 @@ async def test_history_lists_a_game_once_it_has_ended_and_the_leaderboard_ranks(
 async def test_a_public_profile_shows_ratings_games_and_best_results_never_a_key(hub):
     ada = await connect(hub)
     await ada.hello("Ada", identity="SHA256:ada")
-    await ada.send("create_table", game="prophet", players=3, options={"cap": 1}, stake=10)
-    table = (await ada.expect("table"))["table"]
-    for seat in (1, 2):
-        await ada.send("add_bot", table=table, seat=seat)
-    await ada.until(
-        lambda m: m["t"] == "table" and all(s["bot"] or s["name"] for s in m["info"]["seats"])
-    )
+    table = await table_with_bots(ada, "prophet", options={"cap": 1}, stake=10)
     await ada.send("start", table=table)
     view = await play_to_end({0: ada}, table)
     bob = await connect(hub)
@@ -83,13 +71,7 @@ async def test_a_game_a_stand_in_finished_is_in_the_players_history(hub, store):
     in her list of games, with what it won or lost for her."""
     ada = await connect(hub)
     await ada.hello("Ada", identity="SHA256:ada")
-    await ada.send("create_table", game="prophets_gambit", players=3, stake=10)
-    table = (await ada.expect("table"))["table"]
-    for seat in (1, 2):
-        await ada.send("add_bot", table=table, seat=seat)
-    await ada.until(
-        lambda m: m["t"] == "table" and all(s["bot"] or s["name"] for s in m["info"]["seats"])
-    )
+    table = await table_with_bots(ada, "prophets_gambit", stake=10)
     await ada.send("start", table=table)
     await ada.until(lambda m: m["t"] == "table" and m["view"] is not None)
     await ada.send("leave", table=table)

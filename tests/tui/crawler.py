@@ -37,7 +37,7 @@ from gambit_tui.widgets.footer import GambitFooter
 from protocol.term import TermInfo
 from server.hub import Hub, history
 from server.store import Store
-from tests.hub.harness import Client, connect, play_to_end
+from tests.hub.harness import Client, connect, play_to_end, table_with_bots
 
 from .conftest import make_app, screen_text, tui_config
 from .fit import cuts
@@ -119,13 +119,7 @@ async def _play_a_prophet_game(hub: Hub) -> None:
     with a replay, in her games."""
     ada = await connect(hub)
     await ada.hello("Ada", identity=ADA)
-    await ada.send("create_table", game="prophet", players=3, options={"cap": 2})
-    table = (await ada.expect("table"))["table"]
-    for seat in (1, 2):
-        await ada.send("add_bot", table=table, seat=seat)
-    await ada.until(
-        lambda m: m["t"] == "table" and all(s["bot"] or s["name"] for s in m["info"]["seats"])
-    )
+    table = await table_with_bots(ada, "prophet", options={"cap": 2})
     await ada.send("start", table=table)
     await play_to_end({0: ada}, table)
     await ada.send("leave", table=table)

@@ -11,7 +11,7 @@ from gambit_tui.screens.history import HistoryScreen
 from gambit_tui.screens.prophet_table import ProphetTableScreen
 from gambit_tui.screens.replay import PGReplayScreen, ProphetReplayScreen, VerdictScreen
 from server.engine.base import Outcome
-from tests.hub.harness import connect, play_to_end
+from tests.hub.harness import connect, play_to_end, table_with_bots
 
 from .conftest import enter_lobby, make_app, screen_text, wait_for
 
@@ -20,13 +20,7 @@ async def finish_a_game(hub, store) -> dict:
     """Ada (not through the app) plays a short Prophet game against two bots; its record."""
     ada = await connect(hub)
     await ada.hello("Ada", identity="SHA256:ada")
-    await ada.send("create_table", game="prophet", players=3, options={"cap": 2})
-    table = (await ada.expect("table"))["table"]
-    for seat in (1, 2):
-        await ada.send("add_bot", table=table, seat=seat)
-    await ada.until(
-        lambda m: m["t"] == "table" and all(s["bot"] or s["name"] for s in m["info"]["seats"])
-    )
+    table = await table_with_bots(ada, "prophet", options={"cap": 2})
     await ada.send("start", table=table)
     await play_to_end({0: ada}, table)
     await ada.send("leave", table=table)
@@ -112,13 +106,7 @@ async def test_a_replay_shows_the_pot_and_chips_as_played_and_nothing_to_come(hu
     pot of 0 chips", +0 on every row, "Pot 0"), and says nothing of a next deal."""
     ada = await connect(hub)
     await ada.hello("Ada", identity="SHA256:ada")
-    await ada.send("create_table", game="prophets_gambit", players=3, stake=10)
-    table = (await ada.expect("table"))["table"]
-    for seat in (1, 2):
-        await ada.send("add_bot", table=table, seat=seat)
-    await ada.until(
-        lambda m: m["t"] == "table" and all(s["bot"] or s["name"] for s in m["info"]["seats"])
-    )
+    table = await table_with_bots(ada, "prophets_gambit", stake=10)
     await ada.send("start", table=table)
     await play_to_end({0: ada}, table)
     await ada.send("leave", table=table)
