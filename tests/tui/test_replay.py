@@ -5,6 +5,7 @@ a chosen speed; the verdict on its deal in words."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from gambit_tui.cards import FRENCH_FACES
 from gambit_tui.screens.history import HistoryScreen
@@ -29,18 +30,24 @@ async def finish_a_game(hub, store) -> dict:
     return store.game(game["id"])
 
 
+async def open_first_replay(pilot, screen_type: type) -> Any:
+    """From the lobby's Your games (``h``), the replay of the player's one game."""
+    app = pilot.app
+    await enter_lobby(pilot)
+    await pilot.press("h")
+    await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
+    await wait_for(pilot, lambda: "page 1 of 1" in screen_text(app))
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, screen_type))
+    return app.screen
+
+
 async def test_open_a_finished_game_from_history_and_step_through_it(hub, store):
     stored = await finish_a_game(hub, store)
     steps = len(stored["history"])
     app = make_app(hub)
     async with app.run_test(size=(100, 30)) as pilot:
-        await enter_lobby(pilot)
-        await pilot.press("h")
-        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
-        await wait_for(pilot, lambda: "page 1 of 1" in screen_text(app))
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ProphetReplayScreen))
-        replay = app.screen
+        replay = await open_first_replay(pilot, ProphetReplayScreen)
         assert isinstance(replay, ProphetTableScreen)  # the table screen itself
         await wait_for(pilot, lambda: replay.message is not None and replay.record is not None)
         # The start: Ada's own hand as the deal gave it, and the verdict in words.
@@ -118,13 +125,7 @@ async def test_a_replay_shows_the_pot_and_chips_as_played_and_nothing_to_come(hu
     winner = stored["outcome"]["winners"][0]
     app = make_app(hub)
     async with app.run_test(size=(100, 30)) as pilot:
-        await enter_lobby(pilot)
-        await pilot.press("h")
-        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))
-        await wait_for(pilot, lambda: "page 1 of 1" in screen_text(app))
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, PGReplayScreen))
-        replay = app.screen
+        replay = await open_first_replay(pilot, PGReplayScreen)
         await wait_for(pilot, lambda: replay.message is not None and replay.record is not None)
         await pilot.press("end")
         await wait_for(pilot, lambda: replay.step == len(stored["history"]))
