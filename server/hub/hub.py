@@ -12,10 +12,12 @@ given it and exactly the peers it uses, made in that order, and none holds the h
 :class:`~.lobby.Lobby`, :class:`~.seating.Seating` (who sits where), :class:`~.watchers.Watchers`
 (who watches where), :class:`~.social.Social` (chat, friends, invites),
 :class:`~.guests.Guests`, :class:`~.history.History`, :class:`~.replays.Replays`,
-:class:`~.entropy.Entropy`, :class:`~.duplicate.Duplicate`, :class:`~.play.Play` (actions,
-bots, turn timers; chips through :class:`~.money.Money`), :class:`~.recovery.Recovery` and
-:class:`~.admin.Admin`. Seating and entropy, made before play, tell it of changes through
-:class:`~.table_events.TableEvents`. Names are claimed in :mod:`~.names`.
+:class:`~.entropy.Entropy`, :class:`~.duplicate.Duplicate`, :class:`~.money.Money` (chips),
+:class:`~.turns.Turns` (bots, turn timers, stand-ins), :class:`~.play.Play` (actions, payouts,
+the next game), :class:`~.absence.Absence` (players who drop and come back),
+:class:`~.recovery.Recovery` and :class:`~.admin.Admin`. Seating, entropy and turns, made
+before play, reach it through narrow interfaces (:class:`~.table_events.TableEvents`,
+:class:`~.turns.Mover`). Names are claimed in :mod:`~.names`.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from protocol.requests import Hello, Ping, Profile, request_of
 from server.engine import RulesError, all_games
 from server.store import Store
 
+from .absence import Absence
 from .admin import Admin, is_local_admin
 from .chat import RateLimiter
 from .config import HubConfig
@@ -51,6 +54,7 @@ from .guests import Guests
 from .history import History
 from .limits import Budget
 from .lobby import Lobby
+from .money import Money
 from .names import NameClaims
 from .online_names import OnlineNames
 from .outbox import Outbox
@@ -62,6 +66,7 @@ from .runtime import HubRuntime
 from .seating import Seating
 from .session import Player, Session, chosen_language, need_player
 from .social import Social
+from .turns import Turns
 from .watchers import Watchers
 from .you import you
 
@@ -114,6 +119,8 @@ class Hub:
             run, self.lobby, self.entropy, self.duplicate, self.guests, self.watchers, self.restart
         )
         self.social = Social(run, self.seating, self.lobby)
+        self.money = Money(store)
+        self.turns = Turns(run, self.money)
         self.play = Play(
             run,
             self.seating,
@@ -122,12 +129,18 @@ class Hub:
             self.duplicate,
             self.guests,
             self.restart,
+            self.money,
+            self.turns,
             self.action_hooks,
         )
         self.seating.connect(self.play)
         self.entropy.connect(self.play)
+        self.turns.connect(self.play)
+        self.absence = Absence(run, self.seating, self.guests, self.turns, self.play)
         self.admin = Admin(run, self.restart, self.seating, self.play)
-        self.recovery = Recovery(run, self.duplicate, self.seating, self.play)
+        self.recovery = Recovery(
+            run, self.duplicate, self.seating, self.play, self.turns, self.absence
+        )
         #: Message type → the handler that answers it (see :meth:`handle`).
         self.handlers: dict[str, Callable[[Session, Any], None]] = self._routes()
 
@@ -161,7 +174,7 @@ class Hub:
             with contextlib.suppress(Exception):
                 await session.conn.close()
         self.runtime.timers.cancel_tasks()
-        self.play.bot_pool.close()
+        self.turns.bot_pool.close()
 
     def _commit_soon(self) -> None:
         """The store opened a batch: commit it once the handlers ready now have run."""
@@ -454,7 +467,7 @@ class Hub:
         if warning is not None:
             session.push(error(warning.code, ref="hello", **warning.wire()))
         session.push(self.lobby.message(session))
-        self.play.player_back(player)
+        self.absence.player_back(player)
         if not guest and self.store.friend_requests_to(pid):
             session.push(self.social.friends_message(player))  # requests that came while away
         invites = self.store.invites_for(pid)
@@ -562,7 +575,7 @@ class Hub:
             del self.players[player.id]
             self.online_names.remove(player.id)
             self.lobby.players_changed()
-            self.play.player_gone(player)
+            self.absence.player_gone(player)
             if player.guest:
                 self.guests.guest_left(player.id, self.seating.after_seat_change)
 

@@ -1,29 +1,26 @@
-"""Games at a table: antes, actions, bots and timers, payouts, ratings, and recovery.
+"""Games at a table: antes, actions, payouts, ratings, the pause between games.
 
 The order of every accepted action is fixed: check it against the engine, store it (with any
 chips it moves) in one transaction, apply it, then tell the table. A server killed at any
 moment therefore restarts at the last stored action, and replaying ``params`` + actions gives
-the very same state.
+the very same state. Who moves when a human does not (bots, turn timers, stand-ins) is
+:mod:`.turns`; seats kept for players who dropped, :mod:`.absence`; recovery, :mod:`.recovery`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
-import random
 from typing import TYPE_CHECKING, Any
 
 from protocol.actions import Action
 from protocol.requests import Act, ResultRead
-from server.bots import make_bot
 from server.engine import get_game
 from server.engine.base import Outcome
 from server.engine.fairness import DealLog
 
 from . import deals, ratings
-from .bot_pool import SLOW_KINDS, BotPool
 from .errors import HubError, said
-from .money import Account, Money
+from .money import Account
 from .results import game_results
 from .session import need_player
 from .table import Seat, Table
@@ -35,12 +32,12 @@ if TYPE_CHECKING:  # for type hints only
     from .entropy import Entropy
     from .guests import Guests
     from .lobby import Lobby
+    from .money import Money
     from .restart import Restart
     from .runtime import HubRuntime
     from .seating import Seating
-    from .session import Player, Session
-
-log = logging.getLogger(__name__)
+    from .session import Session
+    from .turns import Turns
 
 
 def _cannot_pay(kind: str, chips: int) -> HubError:
@@ -57,8 +54,7 @@ def _cannot_pay(kind: str, chips: int) -> HubError:
 
 
 class Play:
-    """Games at the tables: antes, actions, bots and turn timers, payouts, ratings, and
-    recovery after a restart."""
+    """Games at the tables: antes, actions, payouts, ratings, and the next game."""
 
     def __init__(
         self,
@@ -69,11 +65,14 @@ class Play:
         duplicate: Duplicate,
         guests: Guests,
         restart: Restart,
+        money: Money,
+        turns: Turns,
         action_hooks: list[Any],
     ) -> None:
         # Collaborators: the store, the config, who is online, the tables and players'
         # names, timers and tasks; the parts a game concerns (seating, lobby, entropy,
-        # duplicate sets, guests, watchers); a coming restart, and the action hooks.
+        # duplicate sets, guests, watchers); a coming restart; chips (money); who moves next
+        # (turns), and the action hooks.
         self.run = run
         self.timers = run.timers
         self.store = run.store
@@ -89,21 +88,12 @@ class Play:
         self.guests = guests
         self.restart = restart
         self.action_hooks = action_hooks
-        self.money = Money(run.store)
-        #: (table id, seat) → loop time by which that human must decide (turn timer).
-        self.deadlines: dict[tuple[int, int], float] = {}
-        #: Sending tables' views (shows the deadlines above).
-        self.views = TableViews(run, self.watchers, lobby, duplicate, self.deadlines)
-        #: (table id, seat) → the decision its clock runs for (kind, the seat's moves so far).
-        self._asked: dict[tuple[int, int], Any] = {}
-        #: Seats whose strong bot is thinking in the pool now.
-        self.thinking: set[tuple[int, int]] = set()
-        #: (table id, player) → moves a stand-in made in their seat since they last acted
-        #: there (their time ran out, or they were away): told when they are back.
-        self.stood_in: dict[tuple[int, str], int] = {}
+        self.money = money
+        self.turns = turns
+        #: Sending tables' views (they show the turn timers' deadlines).
+        self.views = TableViews(run, self.watchers, lobby, duplicate, turns.deadlines)
         #: Tables between games → the players there who have closed the last game's result.
         self.results_read: dict[int, set[str]] = {}
-        self.bot_pool = BotPool(self.config.bot_workers, self.config.bot_think_ms)
 
     # --- starting a game --------------------------------------------------------------------
 
@@ -158,38 +148,7 @@ class Play:
         if table.state is None or table.status != "playing":
             raise HubError("no_game", "No game is being played at this table.")
         self.apply_action(table, seat, message.action)
-        self.tell_stood_in(table.id, player.id)
-
-    def stand_in_moves(self, table: Table, index: int, why: str | None) -> None:
-        """A stand-in is about to move in a human's seat (``why``: ``"time"``, their turn
-        timer ran out, or ``"away"``, they are not connected; None: a bot's own seat). The
-        table's log says so before the move, which would otherwise read as the player's own,
-        and the player is told when they are back (:meth:`tell_stood_in`)."""
-        pid = table.seats[index].player
-        if why is None or pid is None or table.state is None:
-            return
-        # (a line of the log only: the game's record and its replay hold the moves alone)
-        table.state.events.append({"e": "stand_in", "seat": index, "why": why})
-        key = (table.id, pid)
-        self.stood_in[key] = self.stood_in.get(key, 0) + 1
-
-    def tell_stood_in(self, table_id: int, pid: str) -> None:
-        """Tell a player who is back (acting again, or connected again) that a stand-in made
-        moves for them at this table meanwhile."""
-        if self.stood_in.pop((table_id, pid), 0):
-            player = self.players.get(pid)
-            if player is not None:
-                player.push(
-                    {
-                        "t": "notice",
-                        "code": "stood_in",
-                        **said(
-                            "A bot moved for you at table {table} while you were away or out "
-                            "of time: the table's log shows its moves.",
-                            table=table_id,
-                        ),
-                    }
-                )
+        self.turns.tell_stood_in(table.id, player.id)
 
     def on_result_read(self, session: Session, message: ResultRead) -> None:
         """A player closed the last game's result: the next game starts soon after every
@@ -243,15 +202,6 @@ class Play:
     def can_pay(self, account: str, chips: int) -> bool:
         """The bank always can (bots play with its chips); a player needs the chips."""
         return self.money.can_pay(account, chips)
-
-    def affordable(self, table: Table, seat: int, action: Action) -> Action:
-        """A stand-in's choice if the seat can pay for it, else the seat's cheapest legal action
-        (in Fortunes: who cannot pay the ante must fold)."""
-        state = table.state
-        assert state is not None
-        if self.can_pay(table.accounts[seat], state.stake_due(seat, action) * table.stake):
-            return action
-        return min(state.legal_actions(seat), key=lambda a: state.stake_due(seat, a))
 
     def tell_balances(self, table: Table) -> None:
         """Chips moved into the pot: every human at the table sees their balance now."""
@@ -420,191 +370,5 @@ class Play:
         nothing the lobby shows (see :meth:`TableViews.shared_table_info`)."""
         if table.id not in self.tables:
             return
-        self.arm(table)
+        self.turns.arm(table)
         self.views.send(table, moved=moved)
-
-    # --- bots, stand-ins and turn timers ----------------------------------------------------
-
-    def arm(self, table: Table) -> None:
-        """Schedule whoever must act next: bots soon, humans by their turn timer."""
-        state = table.state
-        key = ("table", table.id)
-        if state is None or table.status != "playing" or state.is_over:
-            self.timers.cancel(key)
-            for index in range(len(table.seats)):
-                self.deadlines.pop((table.id, index), None)
-            return
-        loop = asyncio.get_running_loop()
-        now = loop.time()
-        pending = state.pending()
-        due: list[float] = []
-        deadlines, asked, players = self.deadlines, self._asked, self.players
-        moves: list[int] | None = None  # each seat's own moves so far, counted once if needed
-        for index, seat in enumerate(table.seats):
-            k = (table.id, index)
-            ask = pending.get(index)
-            if ask is None:
-                deadlines.pop(k, None)
-                asked.pop(k, None)
-                continue
-            human_here = seat.player is not None and seat.player in players
-            if not human_here:
-                deadlines.pop(k, None)
-                asked.pop(k, None)
-                due.append(now + self.bot_pause(table))
-                continue
-            if table.timer <= 0:  # no turn timer: no clock to restart
-                continue
-            # A new decision (another kind, or after this seat's own move) restarts its clock.
-            if moves is None:
-                moves = [0] * len(table.seats)
-                for who, _ in state.history:
-                    if 0 <= who < len(moves):
-                        moves[who] += 1
-            marker = (ask.kind, moves[index])
-            if self._asked.get(k) != marker:
-                self._asked[k] = marker
-                self.deadlines.pop(k, None)
-                if table.timer > 0:
-                    self.deadlines[k] = now + table.timer
-            if k in self.deadlines:
-                due.append(self.deadlines[k])
-        if due:
-            self.timers.later(key, min(due) - now, self.autoplay, table.id)
-        else:
-            self.timers.cancel(key)
-
-    def bot_pause(self, table: Table) -> float:
-        """How long a bot thinks before this move: about ``bot_delay``, never exactly (bots that
-        all wait the same second move in step, and a busy server then draws every table at
-        once). Fixed by the seed and the move, so a seeded game replays the same."""
-        moves = len(table.state.history) if table.state is not None else 0
-        rng = random.Random(f"{self.config.seed}:{table.id}:{moves}")
-        return self.config.bot_delay * rng.uniform(0.75, 1.25)
-
-    def autoplay(self, table_id: int) -> None:
-        """Bots, stand-ins for absent players and expired timers act (one round of them)."""
-        table = self.tables.get(table_id)
-        if table is None or table.state is None or table.status != "playing":
-            return
-        state = table.state
-        now = asyncio.get_running_loop().time()
-        for index in sorted(state.pending()):
-            if state.is_over or index not in state.pending():
-                continue
-            seat = table.seats[index]
-            human_here = seat.player is not None and seat.player in self.players
-            # Why a stand-in moves for a human in their seat (a bot's own seat: None).
-            why = "time" if human_here else ("away" if seat.player is not None else None)
-            if human_here:
-                deadline = self.deadlines.get((table.id, index))
-                if deadline is None or deadline > now + 0.001:
-                    continue
-                self.deadlines.pop((table.id, index), None)
-                kind = self.config.standin_bot
-            else:
-                kind = seat.bot or self.config.standin_bot
-            seed = f"{table.id}:{index}:{len(state.history)}"
-            if kind in SLOW_KINDS:
-                self.think_off_loop(table, index, kind, seed, why)
-                return
-            bot = make_bot(table.game, kind, seed=seed)
-            action = self.affordable(table, index, bot.choose(state.view(index)))
-            self.stand_in_moves(table, index, why)
-            self.apply_action(table, index, action)
-            break  # one action per tick: the table sees every move
-        else:
-            self.arm(table)
-
-    def think_off_loop(
-        self, table: Table, index: int, kind: str, seed: str, why: str | None = None
-    ) -> None:
-        """A strong bot's move: its search runs in the bot pool, and the answer is applied
-        only if the table is still at the same move (a player may have acted, or left);
-        ``why``: see :meth:`stand_in_moves`."""
-        key = (table.id, index)
-        if key in self.thinking:
-            return
-        state = table.state
-        assert state is not None
-        moves = len(state.history)
-        self.thinking.add(key)
-        view = state.view(index)
-
-        async def answer() -> None:
-            try:
-                action = await self.bot_pool.choose(table.game, kind, seed, view)
-            except Exception:
-                log.exception("a %s bot failed to think; the heuristic bot moves", kind)
-                action = make_bot(table.game, "heuristic", seed=seed).choose(view)
-            finally:
-                self.thinking.discard(key)
-            now = self.tables.get(table.id)
-            if (
-                now is not table
-                or table.state is not state
-                or len(state.history) != moves
-                or index not in state.pending()
-            ):
-                if now is table:
-                    self.arm(table)
-                return
-            try:
-                action = self.affordable(table, index, action)
-                self.stand_in_moves(table, index, why)
-                self.apply_action(table, index, action)
-            except Exception:
-                log.exception("a %s bot's move was refused", kind)
-                self.arm(table)
-
-        self.timers.spawn(answer())
-
-    # --- players who drop and come back -----------------------------------------------------
-
-    def player_gone(self, player: Player) -> None:
-        """A player's last connection closed: keep their seats for the grace period."""
-        pid = player.id
-        for table in self.tables.holding(pid):
-            index = table.seat_of(pid)
-            if index is None:  # (only reserved for them: a bot plays it already)
-                continue
-            if table.status == "waiting":
-                table.seats[index] = Seat()
-                self.seating.after_seat_change(table)
-                continue
-            self.timers.later(
-                ("grace", table.id, player.id),
-                self.config.grace,
-                self.grace_over,
-                table.id,
-                player.id,
-            )
-            self.table_changed(table)
-
-    def grace_over(self, table_id: int, player_id: str) -> None:
-        table = self.tables.get(table_id)
-        if table is None or player_id in self.players:
-            return
-        index = table.seat_of(player_id)
-        if index is None:
-            return
-        table.seats[index] = Seat(bot=self.config.standin_bot, reserved=player_id)
-        self.stood_in.pop((table.id, player_id), None)  # (``stand_in`` tells them, on joining)
-        self.seating.after_seat_change(table)
-        self.guests.guest_left(
-            player_id, self.seating.after_seat_change
-        )  # a guest cannot come back for the seat
-
-    def player_back(self, player: Player) -> None:
-        """A player connected within the grace period: their seats are theirs again.
-
-        A seat a bot took over (after the grace period, or after standing up) is only
-        reclaimed on purpose, with ``join``; the table still shows it reserved for them.
-        """
-        # Every hello comes here: only the tables holding a seat for them (the grace timers
-        # are those of the tables where they sat).
-        pid = player.id
-        for table in self.tables.holding(pid):
-            self.timers.cancel(("grace", table.id, pid))
-            self.table_changed(table)
-            self.tell_stood_in(table.id, pid)

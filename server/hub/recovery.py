@@ -14,10 +14,12 @@ from server.engine.fairness import DealLog
 from .table import Seat, Table
 
 if TYPE_CHECKING:  # for type hints only
+    from .absence import Absence
     from .duplicate import Duplicate
     from .play import Play
     from .runtime import HubRuntime
     from .seating import Seating
+    from .turns import Turns
 
 log = logging.getLogger(__name__)
 
@@ -25,10 +27,19 @@ log = logging.getLogger(__name__)
 class Recovery:
     """Rebuilds and resumes the tables that were open when the server stopped."""
 
-    def __init__(self, run: HubRuntime, duplicate: Duplicate, seating: Seating, play: Play) -> None:
+    def __init__(
+        self,
+        run: HubRuntime,
+        duplicate: Duplicate,
+        seating: Seating,
+        play: Play,
+        turns: Turns,
+        absence: Absence,
+    ) -> None:
         # Collaborators: the store, the config, who is online, the tables and players'
         # names, timers, saving a table; duplicate sets to restore; seating to close a table
-        # no one is left at; play to settle, deal the next game, and arm bots and timers.
+        # no one is left at; play to settle and deal the next game; turns to arm bots and
+        # timers; absence to keep absent players' seats for the grace period.
         self.run = run
         self.store = run.store
         self.config = run.config
@@ -39,6 +50,8 @@ class Recovery:
         self.duplicate = duplicate
         self.seating = seating
         self.play = play
+        self.turns = turns
+        self.absence = absence
 
     def restore_tables(self) -> None:
         """Rebuild every stored table; a game replays to its last stored action."""
@@ -81,12 +94,6 @@ class Recovery:
                 self.timers.later(("next", table.id), between, self.play.next_game, table.id)
             for seat in table.seats:
                 if seat.player is not None and seat.player not in self.players:
-                    self.timers.later(
-                        ("grace", table.id, seat.player),
-                        self.config.grace,
-                        self.play.grace_over,
-                        table.id,
-                        seat.player,
-                    )
+                    self.absence.keep_seat(table.id, seat.player)
             if table.id in self.tables:
-                self.play.arm(table)
+                self.turns.arm(table)

@@ -12,7 +12,7 @@ from .conftest import fast_config
 def pauses(store, seed: int | None, table_id: int) -> list[float]:
     hub = Hub(store, fast_config(bot_delay=2.0, seed=seed))
     return [
-        hub.play.bot_pause(SimpleNamespace(id=table_id, state=SimpleNamespace(history=[None] * n)))
+        hub.turns.bot_pause(SimpleNamespace(id=table_id, state=SimpleNamespace(history=[None] * n)))
         for n in range(50)
     ]
 

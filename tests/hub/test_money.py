@@ -443,8 +443,8 @@ async def test_a_stand_in_that_cannot_pay_the_ante_folds(store):
         await start(ada, table)
         state = hub.tables[table].state
         assert state.pending()[0].kind == "bet"
-        assert hub.play.affordable(hub.tables[table], 0, Stay()) == Fold()
-        assert hub.play.affordable(hub.tables[table], 1, Stay()) == Stay()
+        assert hub.turns.affordable(hub.tables[table], 0, Stay()) == Fold()
+        assert hub.turns.affordable(hub.tables[table], 1, Stay()) == Stay()
         await ada.close()  # gone: after the grace period a bot keeps her seat
         await asyncio.wait_for(_until(lambda: auditor.settled), 10)
         outcome = auditor.settled[0]["outcome"]

@@ -37,6 +37,6 @@ async def test_two_hubs_share_no_state_of_their_parts(store):
     assert one.entropy.waiting is not two.entropy.waiting
     assert one.replays.cursors is not two.replays.cursors
     assert one.social.recent_chat is not two.social.recent_chat
-    assert one.play.deadlines is not two.play.deadlines
+    assert one.turns.deadlines is not two.turns.deadlines
     # Each part works on its own hub's tables and players.
     assert one.seating.tables is one.tables and two.lobby.players is two.players
