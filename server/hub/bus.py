@@ -18,8 +18,8 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
 from protocol.codec import MAX_CLIENT_FRAME, ProtocolError
 from protocol.connection import ConnectionClosed, InboxConnection
@@ -27,13 +27,31 @@ from protocol.event_log import SentLogs
 from server.bus import wire
 
 if TYPE_CHECKING:  # for type hints only
-    from .hub import Hub
+    from protocol.connection import Connection
+    from server.store import Store
+
+    from .admin import Admin
+    from .session import Session
 
 log = logging.getLogger(__name__)
 
 #: A burst of messages from gateways is handled in slices of about this long (see
 #: HubBus._on_message).
 SLICE = 0.01
+
+
+class Served(Protocol):
+    """What the bus asks of the hub it serves gateways for (:class:`~.hub.Hub` implements
+    it): its connection loop, a task of its own, who is connected, the bans, and the admin's
+    way of describing a connection."""
+
+    sessions: set[Session]
+    store: Store
+    admin: Admin
+
+    async def serve(self, conn: Connection) -> None: ...
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]: ...
 
 
 class BusConnection(InboxConnection):
@@ -81,8 +99,9 @@ class BusConnection(InboxConnection):
 class HubBus:
     """Subscribes to what gateways send, and publishes what the hub answers."""
 
-    def __init__(self, hub: Hub | None, url: str, token: str | None = None) -> None:
-        self.hub: Hub = hub  # type: ignore[assignment]  # given by start() if not here
+    def __init__(self, served: Served | None, url: str, token: str | None = None) -> None:
+        #: The hub served (None: a standby, waiting for the lease: given by :meth:`start`).
+        self.served = served
         self.url = url
         self.token = token or ""
         self.instance = secrets.token_hex(8)
@@ -111,18 +130,20 @@ class HubBus:
             reconnected_cb=self._reconnected,
         )
 
-    async def start(self, hub: Hub | None = None) -> None:
+    async def start(self, served: Served | None = None) -> None:
         """Serve gateways: from now on the hub hears them and answers."""
-        if hub is not None:
-            self.hub = hub
-        local = self.hub.admin.describe_connection
+        if served is not None:
+            self.served = served
+        hub = self.served
+        assert hub is not None, "a hub to serve, given here or when made"
+        local = hub.admin.describe_connection
 
         def describe(conn: Any) -> dict[str, Any]:
             if isinstance(conn, BusConnection):
                 return {"address": conn.address} if conn.address else {}
             return local(conn) if local is not None else {}
 
-        self.hub.admin.describe_connection = describe
+        hub.admin.describe_connection = describe
         if self.nc is None:
             await self.connect()
         self._sender = wire.Sender(self.nc.publish)
@@ -151,9 +172,9 @@ class HubBus:
         """What was published while NATS was away may be lost: every bus session's next
         table view goes out whole, not as a delta of one it may never have had."""
         log.warning("bus: reconnected to NATS")
-        if self.hub is None:  # a standby, still waiting for the lease
+        if self.served is None:  # a standby, still waiting for the lease
             return
-        for session in self.hub.sessions:
+        for session in self.served.sessions:
             if isinstance(session.conn, BusConnection):
                 session.sent_logs = SentLogs()
 
@@ -227,7 +248,8 @@ class HubBus:
             conn.address = str(address)[:64] if address else None
             self.conns[key] = conn
             self.by_gateway.setdefault(gateway, set()).add(session)
-            self.hub.spawn(self._serve(conn))
+            assert self.served is not None  # (gateways are heard once it is: see start)
+            self.served.spawn(self._serve(conn))
         elif kind == wire.END:
             conn = self.conns.pop(key, None)
             self._forget(gateway, session)
@@ -244,7 +266,8 @@ class HubBus:
 
     async def _serve(self, conn: BusConnection) -> None:
         try:
-            await self.hub.serve(conn)
+            assert self.served is not None
+            await self.served.serve(conn)
         finally:
             key = (conn.gateway, conn.session)
             if self.conns.get(key) is conn:
@@ -323,7 +346,8 @@ class HubBus:
     def _bans(self) -> bytes:
         keep = ("fingerprint", "address", "until", "reason")
         try:
-            bans = self.hub.store.bans()
+            assert self.served is not None
+            bans = self.served.store.bans()
         except Exception:
             log.exception("bus: could not read the bans")
             bans = []
