@@ -7,12 +7,19 @@ table allows and which engine state is running, so it can be saved and rebuilt e
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from server.engine import State, get_game
 from server.engine.fairness import DealLog
 
 from .tables import SeatList, Tables
+
+
+#: Where a table is: seating players (and bots) before its first game, a game in play, or the
+#: pause after a game, its result on show, before the next (waiting -> playing -> between ->
+#: playing ...). Players and the lobby see it as it is.
+TableStatus = Literal["waiting", "playing", "between"]
+TABLE_STATUSES: tuple[TableStatus, ...] = get_args(TableStatus)
 
 
 @dataclass(slots=True, frozen=True)
@@ -43,7 +50,7 @@ class Table:
     stake: int = 0
     timer: float = 60.0
     seats: list[Seat] = field(default_factory=list)
-    status: str = "waiting"  # waiting → playing → between (games) → playing …
+    status: TableStatus = "waiting"
     dealer: int = 0
     games_played: int = 0
     #: The chip account each seat anted from in the current game: payouts go back there,
@@ -151,4 +158,6 @@ class Table:
     def from_record(cls, data: dict[str, Any]) -> Table:
         data = dict(data)
         data["seats"] = [Seat(**s) for s in data["seats"]]
+        if data.get("status", "waiting") not in TABLE_STATUSES:
+            raise ValueError(f"table {data.get('id')}: no such status {data['status']!r}")
         return cls(**data)
