@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .codec import ProtocolError
+from .server_messages import Error, fields_by_type
 
 PROTOCOL_VERSION = 2
 LANGUAGES = ("en", "uk", "de")
@@ -184,31 +185,10 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
     },
 }
 
-#: What the hub sends; documented in docs/protocol.md. Checked in tests, not at run time.
-SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
-    "welcome": ("v", "you", "server", "returning"),
-    "you": ("id", "name", "guest", "chips", "ratings", "lang", "prefs", "admin"),
-    "lobby": ("tables", "players", "online", "tables_total"),
-    "lobby_update": ("tables", "removed", "players", "online", "tables_total"),
-    "table": ("table", "info", "seat", "view", "delta"),
-    "left": ("table",),
-    "stand_in": ("table", "games", "chips"),
-    "chat": ("channel", "from", "text", "ts", "table"),
-    "invite": ("table", "from", "game"),
-    "invites": ("invites",),
-    "friends": ("friends", "requests", "sent"),
-    "friend_request": ("from",),
-    "error": ("code", "message", "text", "args", "ref"),
-    "notice": ("code", "message", "text", "args"),
-    "pong": ("n",),
-    "bye": ("code", "message", "text", "args"),
-    "admin_reply": ("op", "data"),
-    "history": ("games", "game", "page", "pages", "total"),
-    "leaderboard": ("game", "min_games", "rows"),
-    "record": ("game", "kind", "finished", "seats", "steps", "deals", "deal", "verify", "outcome"),
-    "replay": ("game", "step", "steps", "seat", "info", "view", "hands"),
-    "player": ("name", "since", "online", "games", "by_game"),
-}
+#: What the hub sends (each type's fields), as :mod:`protocol.server_messages` declares it;
+#: documented in docs/protocol.md. Checked in tests and debug runs (:func:`validate_server`);
+#: where each message is made, by the type checker.
+SERVER_MESSAGES: dict[str, tuple[str, ...]] = fields_by_type()
 #: Finished games per page of a player's history.
 HISTORY_PAGE = 10
 #: Rows of a leaderboard.
@@ -273,5 +253,21 @@ def validate_server(message: dict[str, Any]) -> dict[str, Any]:
     return message
 
 
-def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    return {"t": "error", "code": code, "message": message, **extra}
+def error(
+    code: str,
+    message: str,
+    *,
+    ref: str | None = None,
+    text: str | None = None,
+    args: dict[str, Any] | None = None,
+) -> Error:
+    """An ``error`` (``ref``: the type of the request it refuses; ``text`` and ``args``: the
+    sentence's template, see :class:`~protocol.server_messages.Sentence`)."""
+    out: Error = {"t": "error", "code": code, "message": message}
+    if text is not None:
+        out["text"] = text
+    if args is not None:
+        out["args"] = args
+    if ref is not None:
+        out["ref"] = ref
+    return out

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from protocol.requests import Admin as AdminRequest
+from protocol.server_messages import Notice, Sentence
 
 from .errors import HubError, said
 from .money import Account, Money
@@ -151,7 +152,7 @@ class Admin:
         )
         return {"kicked": kicked}
 
-    def kick(self, pid: str, why: dict[str, Any], code: str = "kicked") -> int:
+    def kick(self, pid: str, why: Sentence, code: str = "kicked") -> int:
         """End every session of ``pid`` (told why); their seats pass to bots for good."""
         for table in list(self.tables.values()):
             index = table.seat_of(pid)
@@ -237,7 +238,7 @@ class Admin:
         text = message.text or ""
         if not text.strip():
             raise HubError("empty", "Say something.")
-        notice = {"t": "notice", "code": "broadcast", "message": text}
+        notice: Notice = {"t": "notice", "code": "broadcast", "message": text}
         told = 0
         for session in list(self.sessions):
             if session.player is not None:
@@ -328,7 +329,7 @@ class Admin:
             ),
         )
 
-    def _tell_all(self, code: str, sentence: dict[str, Any]) -> None:
+    def _tell_all(self, code: str, sentence: Sentence) -> None:
         for session in list(self.sessions):
             if session.player is not None:
                 session.push({"t": "notice", "code": code, **sentence})

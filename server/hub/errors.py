@@ -10,15 +10,15 @@ must therefore be written with the template as a literal, never an f-string).
 
 from __future__ import annotations
 
-from typing import Any
+from protocol.server_messages import Sentence
 
 #: What may fill a template's gaps: names, numbers, codes (never a sentence to translate).
 Arg = str | int | float
 
 
-def said(text: str, **args: Arg) -> dict[str, Any]:
+def said(text: str, **args: Arg) -> Sentence:
     """The wire fields of a sentence the hub says: English ``message``, ``text`` and ``args``."""
-    out: dict[str, Any] = {"message": text.format(**args) if args else text, "text": text}
+    out: Sentence = {"message": text.format(**args) if args else text, "text": text}
     if args:
         out["args"] = args
     return out
@@ -43,7 +43,7 @@ class HubError(Exception):
         err.text = None
         return err
 
-    def wire(self) -> dict[str, Any]:
+    def wire(self) -> Sentence:
         """The fields an ``error`` message carries for this refusal (besides ``t`` and ``code``)."""
         if self.text is None:
             return {"message": self.message}

@@ -71,6 +71,7 @@ from .watchers import Watchers
 from .you import you
 
 if TYPE_CHECKING:  # for type hints only
+    from protocol.server_messages import Sentence, YouInfo
     from server.gc_freeze import FrozenSessions
 
     from .table import Table
@@ -326,7 +327,7 @@ class Hub:
         session.push(error(err.code, err.message))
         return True
 
-    def bye(self, session: Session, code: str, sentence: dict[str, Any]) -> None:
+    def bye(self, session: Session, code: str, sentence: Sentence) -> None:
         """Say goodbye (``sentence``: :func:`errors.said`) after everything said before it,
         then hang up."""
         self.runtime.bye(session, code, sentence)
@@ -517,7 +518,7 @@ class Hub:
         """A player's name now (the hub's own map for those it knows, else the store's)."""
         return self.runtime.name_of(player_id)
 
-    def you(self, player: Player) -> dict[str, Any]:
+    def you(self, player: Player) -> YouInfo:
         return you(self.store, player)
 
     def server_info(self) -> dict[str, Any]:
@@ -553,7 +554,7 @@ class Hub:
     def save(self, table: Table) -> None:
         self.runtime.save(table)
 
-    def tell(self, player_id: str, code: str, sentence: dict[str, Any]) -> None:
+    def tell(self, player_id: str, code: str, sentence: Sentence) -> None:
         """An ``error`` not caused by a request (``sentence``: :func:`errors.said`)."""
         self.runtime.tell(player_id, code, sentence)
 

@@ -21,6 +21,7 @@ import contextlib
 from typing import TYPE_CHECKING, Any
 
 from protocol.requests import LobbyWatch
+from protocol.server_messages import Lobby as LobbyMessage
 
 from .frames import Prepared, array_of, map_frame, packed
 from .session import need_player
@@ -222,7 +223,7 @@ class Lobby:
         if message.on and not was:
             session.push(self.message(session))
 
-    def message(self, session: Session) -> dict[str, Any]:
+    def message(self, session: Session) -> LobbyMessage:
         """The whole lobby as ``session`` is shown it (sent once, after ``welcome``).
 
         A thousand players arriving at once must not sort every table and player a thousand
@@ -446,7 +447,7 @@ class _Update:
 
     def message(
         self, rows: list[int], gone: list[int], session: Session, player: Player
-    ) -> dict[str, Any]:
+    ) -> Prepared:
         key = (tuple(rows), tuple(gone))
         players, encoded = None, None
         if self.players_dirty:

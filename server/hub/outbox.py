@@ -9,22 +9,22 @@ committed; when nothing is held, a message goes out at once.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .table_change import TableChange
 
 if TYPE_CHECKING:  # for type hints only
     from server.store import Store
 
-    from .session import Session
+    from .session import Outgoing, Session
 
 
 class Outbox:
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._waiting: list[tuple[Session, dict[str, Any]] | TableChange | Callable[[], None]] = []
+        self._waiting: list[tuple[Session, Outgoing] | TableChange | Callable[[], None]] = []
 
-    def send(self, session: Session, message: dict[str, Any]) -> None:
+    def send(self, session: Session, message: Outgoing) -> None:
         if self.store.holding:
             self._waiting.append((session, message))
         else:

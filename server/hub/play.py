@@ -28,6 +28,8 @@ from .table_views import TableViews
 from .you import you
 
 if TYPE_CHECKING:  # for type hints only
+    from protocol.server_messages import Table as TableMessage
+
     from .duplicate import Duplicate
     from .entropy import Entropy
     from .guests import Guests
@@ -355,7 +357,7 @@ class Play:
         seat: int | None,
         info: dict[str, Any] | None = None,
         public: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
+    ) -> TableMessage:
         """What ``seat`` (None: a spectator) is sent of ``table`` (see :mod:`.table_views`)."""
         return self.views.table_message(table, seat, info, public)
 

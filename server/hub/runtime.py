@@ -7,7 +7,7 @@ hub (the hub only wires the parts and runs the connections)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from server.store import Store
 
@@ -17,6 +17,7 @@ from .tables import Tables
 from .timers import Timers
 
 if TYPE_CHECKING:  # for type hints only
+    from protocol.server_messages import Sentence
     from server.gc_freeze import FrozenSessions
 
     from .session import Player, Session
@@ -38,7 +39,7 @@ class HubRuntime:
     #: The process's garbage-collection policy, told of sessions (``gambit hub`` sets it).
     memory: FrozenSessions | None = None
 
-    def bye(self, session: Session, code: str, sentence: dict[str, Any]) -> None:
+    def bye(self, session: Session, code: str, sentence: Sentence) -> None:
         """Say goodbye (``sentence``: :func:`errors.said`) after everything said before it,
         then hang up."""
         session.push({"t": "bye", "code": code, **sentence})
@@ -53,7 +54,7 @@ class HubRuntime:
     def save(self, table: Table) -> None:
         self.store.save_table(table.id, table.record())
 
-    def tell(self, player_id: str, code: str, sentence: dict[str, Any]) -> None:
+    def tell(self, player_id: str, code: str, sentence: Sentence) -> None:
         """An ``error`` not caused by a request (``sentence``: :func:`errors.said`)."""
         if player_id in self.players:
             self.players[player_id].push({"t": "error", "code": code, **sentence})

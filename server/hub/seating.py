@@ -154,7 +154,8 @@ class Seating:
             away = table.away.pop(player.id, None)
             self.play.table_updated(table)
             if away:
-                player.push({"t": "stand_in", "table": table.id, **away})
+                games, chips = away["games"], away["chips"]
+                player.push({"t": "stand_in", "table": table.id, "games": games, "chips": chips})
             return
         self.may_join(table, player)
         self.duplicate.may_sit(table, player)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from protocol.connection import Connection, ConnectionClosed
 from protocol.event_log import SentLogs, Shared, TableMessage
+from protocol.server_messages import ServerMessage
 
 from .config import HubConfig
 from .errors import HubError
@@ -20,6 +21,10 @@ if TYPE_CHECKING:  # for type hints only
     from .outbox import Outbox
 
 log = logging.getLogger(__name__)
+
+#: What a session is sent: a server message as made, or one already prepared to go out (a
+#: table's view made of parts shared by its readers, or a frame encoded once for many).
+Outgoing = ServerMessage | TableMessage | Prepared
 _ids = itertools.count(1)
 _SEND_NOWAIT = Connection.send_nowait
 
@@ -49,7 +54,7 @@ class Session:
     #: goes out as a delta (protocol/event_log.py).
     sent_logs: SentLogs = field(default_factory=SentLogs)
 
-    def push(self, message: dict[str, Any]) -> None:
+    def push(self, message: Outgoing) -> None:
         """Send without blocking, once what it shows is stored; a dead connection is noticed
         by its reader task."""
         if self.outbox is not None:
@@ -82,7 +87,7 @@ class Session:
         except ConnectionClosed:
             self.alive = False
 
-    def deliver(self, message: dict[str, Any]) -> None:
+    def deliver(self, message: Outgoing) -> None:
         if not self.alive:
             return
         try:
@@ -92,13 +97,14 @@ class Session:
                 self.conn.write(self.sent_logs.frame(message))
                 return
             # Made a delta here, as it goes out: a message the outbox drops was never sent.
-            message = self.sent_logs.shrink(message)
+            wire: Any = message  # (from here on a plain map: its type was checked when made)
+            wire = self.sent_logs.shrink(wire)
             # Encoded once for many (see frames.py); a connection that checks what it sends
             # (the hiding audit in tests) is given the message itself.
-            if type(message) is Prepared and type(self.conn).send_nowait is _SEND_NOWAIT:
-                self.conn.write(message.frame)
+            if type(wire) is Prepared and type(self.conn).send_nowait is _SEND_NOWAIT:
+                self.conn.write(wire.frame)
             else:
-                self.conn.send_nowait(message)
+                self.conn.send_nowait(wire)
         except ConnectionClosed:
             self.alive = False
 
@@ -137,7 +143,7 @@ class Player:
     sessions: set[Session] = field(default_factory=set)
     prefs: dict[str, Any] = field(default_factory=dict)  # guests' prefs live only this long
 
-    def push(self, message: dict[str, Any]) -> None:
+    def push(self, message: Outgoing) -> None:
         for session in list(self.sessions):
             session.push(message)
 

@@ -8,6 +8,8 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, TextIO
 
 from protocol.requests import Chat, Friend, Ignore, Invite, Join, Report
+from protocol.server_messages import Chat as ChatLine
+from protocol.server_messages import Friends
 from server.store import StoreError
 
 from .errors import HubError, said
@@ -69,7 +71,7 @@ class Social:
                 until=until,
                 reason=mute["reason"],
             )
-        out = {
+        out: ChatLine = {
             "t": "chat",
             "channel": message.channel,
             "from": player.name,
@@ -99,7 +101,7 @@ class Social:
             if s.player is None or player.id not in s.player.ignores:
                 s.push(out)
 
-    def chat_said(self, player: Player, line: dict[str, Any]) -> None:
+    def chat_said(self, player: Player, line: ChatLine) -> None:
         """Keep a channel's last lines (a report's context) and write the chat log."""
         key = line.get("table", "lobby")
         recent = self.recent_chat.setdefault(key, deque(maxlen=CHAT_CONTEXT))
@@ -253,7 +255,7 @@ class Social:
                 "no_request", "{name} has not asked to be your friend.", name=name
             ) from None
 
-    def friends_message(self, player: Player) -> dict[str, Any]:
+    def friends_message(self, player: Player) -> Friends:
         """The player's friends, who asks them (not whom they ignore) and whom they asked."""
         if player.guest:
             return {"t": "friends", "friends": [], "requests": [], "sent": []}

@@ -14,7 +14,6 @@ from server.engine.fairness import DealLog
 
 from .tables import SeatList, Tables
 
-
 #: Where a table is: seating players (and bots) before its first game, a game in play, or the
 #: pause after a game, its result on show, before the next (waiting -> playing -> between ->
 #: playing ...). Players and the lobby see it as it is.

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # for type hints only
+    from protocol.server_messages import Table as TableMessage
+
     from .table import Table
 
 
@@ -29,7 +31,7 @@ class TableEvents(Protocol):
         seat: int | None,
         info: dict[str, Any] | None = None,
         public: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
+    ) -> TableMessage:
         """What ``seat`` (None: a spectator) is sent of ``table``."""
         ...
 

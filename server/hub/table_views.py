@@ -10,6 +10,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from protocol.event_log import Shared, TableMessage
+from protocol.server_messages import Table as TableMessageOf
 
 from . import deals
 from .table_change import TableChange
@@ -49,7 +50,7 @@ class TableViews:
         seat: int | None,
         info: dict[str, Any] | None = None,
         public: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
+    ) -> TableMessageOf:
         """What ``seat`` (None: a spectator) is sent of ``table``; ``info`` is the table's part
         every reader shares (:meth:`shared_table_info`) and ``public`` the game view's
         (``State.public_view``), both made once per change by the caller that sends them to
@@ -68,7 +69,9 @@ class TableViews:
         table.shared = Shared(info, public, table.shared)
         return table.shared
 
-    def seat_message(self, table: Table, seat: int | None, shared: Shared) -> dict[str, Any]:
+    def seat_message(
+        self, table: Table, seat: int | None, shared: Shared
+    ) -> TableMessageOf | TableMessage:
         """What ``seat`` (None: a spectator) is sent of this change: the shared parts and its
         own part of the view."""
         state = table.state

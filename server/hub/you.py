@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from protocol.server_messages import YouInfo
 from server.engine import all_games
 from server.store import Store
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:  # for type hints only
     from .session import Player
 
 
-def you(store: Store, player: Player) -> dict[str, Any]:
+def you(store: Store, player: Player) -> YouInfo:
     return {
         "id": player.id,
         "name": player.name,
