@@ -7,16 +7,18 @@ down, messages up"). They do not bubble: a screen that does not care simply igno
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.message import Message
 
 
 class ServerEvent(Message, bubble=False):
     """Base of every message that comes from the server."""
 
-    def __init_subclass__(cls, bubble: bool | None = False, **kwargs: object) -> None:
+    def __init_subclass__(cls, bubble: bool | None = False, **kwargs: Any) -> None:
         # Textual sets ``bubble`` again for every subclass (to True unless told): without
         # this, every table update bubbled from each screen up to the app, for nothing.
-        super().__init_subclass__(bubble=bubble, **kwargs)  # type: ignore[arg-type]  # Textual's
+        super().__init_subclass__(bubble=bubble, **kwargs)
 
 
 class YouChanged(ServerEvent):

@@ -154,7 +154,8 @@ class HistoryScreen(GambitScreen):
         if action in ("open", "players"):
             return bool(page and page.get("games"))
         if action == "page" and page is not None:
-            target = self.page + int(parameters[0])  # type: ignore[call-overload]  # the binding's
+            by = parameters[0]  # (the binding's: a number of pages)
+            target = self.page + (by if isinstance(by, int) else 0)
             return 0 <= target < page["pages"]
         return True
 

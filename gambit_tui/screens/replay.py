@@ -247,7 +247,8 @@ class ReplayMixin(_TableScreen):
         if self.message is None:
             return action == "back"
         if action == "step":
-            target = self.step + int(parameters[0])  # type: ignore[call-overload]  # the binding's
+            by = parameters[0]  # (the binding's: a number of steps)
+            target = self.step + (by if isinstance(by, int) else 0)
             return 0 <= target <= self.steps
         if action == "next_deal":
             return any(s > self.step for s in self._deal_steps())

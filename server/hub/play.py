@@ -309,7 +309,7 @@ class Play:
                 for pair in partnerships
             ]
             rated = ratings.update_teams([[current[s] for s in pair] for pair in partnerships], won)
-            new: list[tuple[float, float]] = list(current)  # type: ignore[arg-type]  # the pairs cover every seat
+            new = [ratings.DEFAULT] * len(current)  # (each filled in: the pairs cover every seat)
             for pair, team in zip(partnerships, rated, strict=True):
                 for seat, rating in zip(pair, team, strict=True):
                     new[seat] = rating
