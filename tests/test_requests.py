@@ -24,7 +24,15 @@ from protocol.messages import (
     validate_client,
     validate_server,
 )
-from protocol.requests import REQUESTS, Act, Chat, Report, request_from_wire, request_of
+from protocol.requests import (
+    REQUESTS,
+    Act,
+    Chat,
+    Report,
+    Request,
+    request_from_wire,
+    request_of,
+)
 from server.engine import all_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +48,22 @@ def test_every_client_message_has_one_class_with_the_schemas_fields():
             # A field the schema requires has no default here, and an optional one has None.
             has_default = field.default is not dataclasses.MISSING
             assert has_default != rule.required, (kind, field.name)
+            assert field.default in (None, dataclasses.MISSING), (kind, field.name)
+
+
+def test_the_schema_is_read_from_the_request_classes():
+    """One declaration: a limit changed on a request class is the limit the hub checks."""
+    for kind, cls in REQUESTS.items():
+        assert CLIENT_MESSAGES[kind] == cls.schema(), kind
+    # A field without a rule in its annotation is refused when the schema is read.
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Unruled(Request):
+        TYPE = "unruled"
+        table: int
+
+    with pytest.raises(AssertionError, match="needs one rule"):
+        Unruled.schema()
 
 
 def _value(rule: Field) -> st.SearchStrategy[Any]:

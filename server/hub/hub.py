@@ -1,7 +1,7 @@
 """The hub: the one place where every table, seat, chip and game of a server lives.
 
 Each connection runs :meth:`Hub.serve`, which reads protocol messages, validates them and calls
-one handler (:meth:`Hub._routes` says which part answers each type). Handlers are plain
+one handler (:meth:`Hub._routes` says which part answers each request class). Handlers are plain
 synchronous methods, so every change to the hub happens atomically on the event loop. Anything
 accepted is written to the store before anyone is told about it.
 
@@ -32,14 +32,36 @@ from typing import TYPE_CHECKING, Any
 
 from protocol.codec import ProtocolError
 from protocol.connection import Connection, ConnectionClosed
-from protocol.messages import (
-    CLIENT_MESSAGES,
-    PROTOCOL_VERSION,
-    error,
-    validate_client,
+from protocol.messages import PROTOCOL_VERSION, error, validate_client
+from protocol.requests import (
+    Act,
+    AddBot,
+    Chat,
+    CreateTable,
+    Friend,
+    Hello,
+    Ignore,
+    Invite,
+    Join,
+    Leaderboard,
+    Leave,
+    LobbyWatch,
+    Ping,
+    Profile,
+    Record,
+    RemoveBot,
+    Replay,
+    Report,
+    ResultRead,
+    Spectate,
+    Stand,
+    Start,
+    request_of,
 )
 from protocol.requests import Admin as AdminRequest
-from protocol.requests import Hello, Ping, Profile, request_of
+from protocol.requests import Entropy as EntropyRequest
+from protocol.requests import History as HistoryRequest
+from protocol.requests import Player as PlayerRequest
 from server.engine import RulesError, all_games
 from server.store import Store
 
@@ -62,6 +84,7 @@ from .play import Play
 from .recovery import Recovery
 from .replays import Replays
 from .restart import Restart
+from .routes import Handler, Routes
 from .runtime import HubRuntime
 from .seating import Seating
 from .session import Player, Session, chosen_language, need_player
@@ -143,7 +166,7 @@ class Hub:
             run, self.duplicate, self.seating, self.play, self.turns, self.absence
         )
         #: Message type → the handler that answers it (see :meth:`handle`).
-        self.handlers: dict[str, Callable[[Session, Any], None]] = self._routes()
+        self.handlers: dict[str, Handler] = self._routes()
 
     # --- life cycle --------------------------------------------------------------------------
 
@@ -332,40 +355,37 @@ class Hub:
         then hang up."""
         self.runtime.bye(session, code, sentence)
 
-    def _routes(self) -> dict[str, Callable[[Session, Any], None]]:
-        """Each client message type and the part that answers it."""
-        social, seating = self.social, self.seating
-        routes: dict[str, Callable[[Session, Any], None]] = {
-            "hello": self.on_hello,
-            "profile": self.on_profile,
-            "ping": self.on_ping,
-            "admin": self.on_admin,
-            "lobby_watch": self.lobby.on_lobby_watch,
-            "create_table": seating.on_create_table,
-            "join": seating.on_join,
-            "leave": seating.on_leave,
-            "stand": seating.on_stand,
-            "spectate": seating.on_spectate,
-            "add_bot": seating.on_add_bot,
-            "remove_bot": seating.on_remove_bot,
-            "start": seating.on_start,
-            "result_read": self.play.on_result_read,
-            "chat": social.on_chat,
-            "ignore": social.on_ignore,
-            "report": social.on_report,
-            "friend": social.on_friend,
-            "invite": social.on_invite,
-            "history": self.history.on_history,
-            "leaderboard": self.history.on_leaderboard,
-            "player": self.history.on_player,
-            "record": self.replays.on_record,
-            "replay": self.replays.on_replay,
-            "entropy": self.entropy.on_entropy,
-            "act": self.play.on_act,
-        }
-        missing = set(CLIENT_MESSAGES).symmetric_difference(routes)
-        assert not missing, f"client messages without one handler: {sorted(missing)}"
-        return routes
+    def _routes(self) -> dict[str, Handler]:
+        """Each client message (its request class) and the part that answers it."""
+        social, seating, history, replays = self.social, self.seating, self.history, self.replays
+        routes = Routes()
+        routes.add(Hello, self.on_hello)
+        routes.add(Profile, self.on_profile)
+        routes.add(Ping, self.on_ping)
+        routes.add(AdminRequest, self.on_admin)
+        routes.add(LobbyWatch, self.lobby.on_lobby_watch)
+        routes.add(CreateTable, seating.on_create_table)
+        routes.add(Join, seating.on_join)
+        routes.add(Leave, seating.on_leave)
+        routes.add(Stand, seating.on_stand)
+        routes.add(Spectate, seating.on_spectate)
+        routes.add(AddBot, seating.on_add_bot)
+        routes.add(RemoveBot, seating.on_remove_bot)
+        routes.add(Start, seating.on_start)
+        routes.add(ResultRead, self.play.on_result_read)
+        routes.add(Chat, social.on_chat)
+        routes.add(Ignore, social.on_ignore)
+        routes.add(Report, social.on_report)
+        routes.add(Friend, social.on_friend)
+        routes.add(Invite, social.on_invite)
+        routes.add(HistoryRequest, history.on_history)
+        routes.add(Leaderboard, history.on_leaderboard)
+        routes.add(PlayerRequest, history.on_player)
+        routes.add(Record, replays.on_record)
+        routes.add(Replay, replays.on_replay)
+        routes.add(EntropyRequest, self.entropy.on_entropy)
+        routes.add(Act, self.play.on_act)
+        return routes.complete()
 
     def handle(self, session: Session, message: dict | ProtocolError) -> None:
         """Validate and dispatch one message; refusals become ``error`` replies."""
