@@ -81,6 +81,37 @@ def test_serve_takes_every_hub_setting():
     assert config.chat_burst == 2 and config.chat_limit is False
 
 
+@pytest.mark.parametrize("command", ["serve", "hub"])
+def test_each_hub_option_fills_the_setting_it_is_declared_on(command, tmp_path):
+    """An option is declared once, on its HubConfig field (server/options.py): given on the
+    command line, it changes that setting and no other."""
+    import dataclasses
+
+    from server.hub.config import HubConfig
+    from server.options import OPTION
+
+    parser = subcommands()[command]
+    declared = [f for f in dataclasses.fields(HubConfig) if OPTION in f.metadata]
+    assert {f.metadata[OPTION].flag for f in declared} <= set(options(parser))
+    keys = tmp_path / "admins"
+    keys.write_text("")  # (no key: an empty set, read from the file all the same)
+    values = {"--no-chat-limit": None, "--admin-keys": str(keys), "--db": "postgresql://h/d"}
+    plain = hub_config_from(parser.parse_args([]))
+    for field in declared:
+        flag = field.metadata[OPTION].flag
+        default = getattr(HubConfig(), field.name)
+        given = values.get(flag, str(7 if isinstance(default, int | type(None)) else 0.375))
+        argv = [flag] if given is None else [flag, given]
+        config = hub_config_from(parser.parse_args(argv))
+        changed = [
+            f.name
+            for f in dataclasses.fields(HubConfig)
+            if getattr(config, f.name) != getattr(plain, f.name)
+        ]
+        expected = [] if flag == "--admin-keys" else [field.name]
+        assert changed == expected, flag
+
+
 def test_serve_and_the_bare_hub_need_no_nats():
     """Only ``gambit hub --bus`` and ``gambit gateway`` load nats-py (issue 20)."""
     code = (
