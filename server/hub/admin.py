@@ -56,10 +56,11 @@ class Admin:
     """The hub's admin powers, one method an op."""
 
     def __init__(
-        self, run: HubRuntime, restart: Restart, seating: Seating, play: TableEvents
+        self, run: HubRuntime, restart: Restart, seating: Seating, play: TableEvents, money: Money
     ) -> None:
         # Collaborators: the store, who is online (players and sessions), the tables, timers;
-        # the coming restart it announces; seating and play to change and close tables.
+        # the coming restart it announces; seating and play to change and close tables;
+        # money, to grant chips.
         self.run = run
         self.store = run.store
         self.players = run.players
@@ -69,7 +70,7 @@ class Admin:
         self.restart = restart
         self.seating = seating
         self.play = play
-        self.money = Money(run.store)
+        self.money = money
         #: Called when that time comes (``gambit serve`` stops, to be started again).
         self.on_restart: Callable[[], None] | None = None
         #: The SSH host tells what it knows of a hub connection: address and idle seconds.

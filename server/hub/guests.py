@@ -42,13 +42,14 @@ class Guests:
     """Where guests' chips and seats end. It keeps no state of its own: who is a guest is
     in their id, and who is here and where they sit is the hub's (players, tables)."""
 
-    def __init__(self, run: HubRuntime) -> None:
-        # Collaborators: the store, who is online, the tables, and saving a table.
+    def __init__(self, run: HubRuntime, money: Money) -> None:
+        # Collaborators: the store, who is online, the tables, and saving a table; money, to
+        # send a guest's chips home.
         self.run = run
         self.store = run.store
         self.players = run.players
         self.tables = run.tables
-        self.money = Money(run.store)
+        self.money = money
 
     def guest_is_gone(self, player_id: str) -> bool:
         """A guest with no session: they cannot come back (a new connection is a new guest)."""

@@ -134,7 +134,8 @@ class Hub:
         self.restart = Restart()
         self.watchers = Watchers()
         self.lobby = Lobby(run, self.watchers)
-        self.guests = Guests(run)
+        self.money = Money(store)
+        self.guests = Guests(run, self.money)
         self.history = History(run)
         self.duplicate = Duplicate(run, self.watchers)
         self.replays = Replays(run, self.duplicate)
@@ -143,7 +144,6 @@ class Hub:
             run, self.lobby, self.entropy, self.duplicate, self.guests, self.watchers, self.restart
         )
         self.social = Social(run, self.seating, self.lobby)
-        self.money = Money(store)
         self.turns = Turns(run, self.money)
         self.play = Play(
             run,
@@ -161,7 +161,7 @@ class Hub:
         self.entropy.connect(self.play)
         self.turns.connect(self.play)
         self.absence = Absence(run, self.seating, self.guests, self.turns, self.play)
-        self.admin = Admin(run, self.restart, self.seating, self.play)
+        self.admin = Admin(run, self.restart, self.seating, self.play, self.money)
         self.recovery = Recovery(
             run, self.duplicate, self.seating, self.play, self.turns, self.absence
         )
