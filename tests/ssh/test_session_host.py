@@ -95,3 +95,22 @@ def test_live_sessions_describe_a_hub_connection_by_its_session():
     assert sessions.discard(one) and not sessions.discard(one)
     assert sessions.from_address("192.0.2.1") == 1 and len(sessions) == 1
     assert sessions.describe(one.hub_conn) == {}
+
+
+def test_no_private_attribute_of_asyncssh_is_read():
+    """asyncssh's connection hid its transport (``_transport``); the session read it by name
+    until the door gave it to the connection publicly (``TRANSPORT``)."""
+    import re
+    from pathlib import Path
+
+    import server.ssh
+
+    # getattr(x, "_name") and ._transport: how the old session read it.
+    private = re.compile(r"""getattr\(.*["']_[a-z]\w*["']|\._transport\b""")
+    found = [
+        f"{path.name}:{number}"
+        for path in sorted(Path(server.ssh.__file__).parent.glob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if private.search(line)
+    ]
+    assert found == []
