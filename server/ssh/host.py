@@ -69,8 +69,6 @@ log = logging.getLogger(__name__)
 #: skipped before it reaches the kernel (see driver.py) costs them nothing.
 SEND_BUFFER = 128 * 1024
 
-__all__ = ["SSHHost", "ServedHub", "default_app_factory"]
-
 
 class BanList(Protocol):
     def banned(self, *, fingerprint: str | None = None, address: str | None = None) -> str | None:
