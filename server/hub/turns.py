@@ -19,6 +19,10 @@ from .bot_pool import SLOW_KINDS, BotPool
 from .errors import said
 from .table_events import NotConnected
 
+#: Asks that only say "go on" (Fortunes' next deal, which every seat acknowledges): when a
+#: player's time runs out on one, the table moves on; no stand-in moved for them.
+GOING_ON = frozenset({"next_deal"})
+
 if TYPE_CHECKING:  # for type hints only
     from protocol.actions import Action
 
@@ -144,6 +148,8 @@ class Turns:
                     continue
                 self.deadlines.pop((table.id, index), None)
                 kind = self.config.standin_bot
+                if state.pending()[index].kind in GOING_ON:
+                    why = None  # (they were reading the deal: nothing to tell them of)
             else:
                 kind = seat.bot or self.config.standin_bot
             seed = f"{table.id}:{index}:{len(state.history)}"

@@ -9,7 +9,7 @@ import itertools
 from server.hub import Hub
 
 from .conftest import fast_config
-from .harness import connect
+from .harness import connect, table_with_bots
 
 
 async def pg_table_watched(hub: Hub):
@@ -76,5 +76,45 @@ async def test_a_move_made_while_away_is_the_bots_and_the_player_is_told_on_retu
         assert told["args"] == {"table": table}
         await back.close()
         await eve.close()
+    finally:
+        await hub.stop()
+
+
+async def test_the_next_deal_starting_as_time_runs_out_is_no_move_of_a_stand_in(store):
+    """Fortunes asks every seat to go on to the next deal; a player still reading the deal
+    when their time runs out is not told that a bot moved for them."""
+    hub = Hub(store, fast_config(turn_timer=1.0, between_games=600.0))
+    await hub.start()
+    try:
+        ada = await connect(hub)
+        await ada.hello("Ada", identity="SHA256:ada")
+        table = await table_with_bots(ada, "fortunes", players=4)
+        await ada.send("start", table=table)
+        deal = None
+        for _ in range(3000):  # Ada plays her own cards, in time, to the deal's end
+            view = (ada.tables.get(table) or {}).get("view") or {}
+            if view.get("phase") == "next_deal":
+                deal = view["deal"]
+                break
+            if view.get("legal") and view.get("phase") != "next_deal":
+                await ada.send("act", table=table, action=view["legal"][0])
+                await ada.until(lambda m, seen=view: m["t"] == "table" and m["view"] is not seen)
+            else:
+                await asyncio.sleep(0.01)
+        assert deal is not None
+        # She reads; her time runs out; the next deal starts without her.
+        await ada.until(
+            lambda m: m["t"] == "table" and (m["view"] or {}).get("deal", deal) != deal, timeout=5
+        )
+        for _ in range(500):  # her first decision of the new deal, made in time
+            view = ada.tables[table]["view"]
+            if view["legal"]:
+                break
+            await asyncio.sleep(0.01)
+        await ada.send("act", table=table, action=view["legal"][0])
+        await ada.until(lambda m: m["t"] == "table" and m["view"] is not view)
+        await asyncio.sleep(0.2)
+        assert [m for m in ada.log if m["t"] == "notice" and m["code"] == "stood_in"] == []
+        await ada.close()
     finally:
         await hub.stop()
