@@ -113,9 +113,20 @@ def _rating_line(message: dict[str, Any], outcome: dict[str, Any]) -> list[Text]
     if seat is None or seat >= len(changes) or changes[seat] is None or seat not in ranking:
         return []
     change = changes[seat]
+    place = ranking.index(seat) + 1
+    firsts = (message.get("info") or {}).get("first_ratings") or []
+    first = firsts[seat] if seat < len(firsts) else None
+    if first is not None:  # a first rated game: the rating it gave, not a fall from 1000
+        return [
+            Text(
+                _("Place {place} of {players}: your first rating, {rating}").format(
+                    place=place, players=len(ranking), rating=first
+                )
+            )
+        ]
     line = Text(
         _("Place {place} of {players}: rating {change}").format(
-            place=ranking.index(seat) + 1, players=len(ranking), change=f"{change:+d}"
+            place=place, players=len(ranking), change=f"{change:+d}"
         ),
         style="bold" if change > 0 else "",
     )

@@ -214,6 +214,8 @@ class Duplicate:
             table.seats = table.seats[move:] + table.seats[:move]
             if len(table.rating_changes) == table.players:  # the last game's, by its seats
                 table.rating_changes = table.rating_changes[move:] + table.rating_changes[:move]
+            if len(table.first_ratings) == table.players:
+                table.first_ratings = table.first_ratings[move:] + table.first_ratings[:move]
         dup["turned"] = index
         people = [p for s in table.seats for p in (s.player, s.reserved) if p is not None]
         watching = self.watchers.by_table.get(table.id, ())

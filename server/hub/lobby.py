@@ -404,6 +404,7 @@ class Lobby:
             "seats": seats,
             "spectators": self.watchers.count(table.id),
             "rating_changes": list(table.rating_changes),
+            "first_ratings": list(table.first_ratings),
             "duplicate": table.duplicate["set"] if table.duplicate else None,
         }
 

@@ -289,6 +289,7 @@ class Play:
         Each seat's change, as players see ratings, is kept for the result panel."""
         humans = [s.player for s in table.seats]
         table.rating_changes = [None] * len(humans)
+        table.first_ratings = [None] * len(humans)
         if not any(humans):
             return
         memory = self.run.memory
@@ -318,6 +319,10 @@ class Play:
             new = ratings.update(current, [order.index(score) for score in scores])
         table.rating_changes = [
             ratings.display(after) - ratings.display(before) if pid else None
+            for pid, before, after in zip(humans, current, new, strict=True)
+        ]
+        table.first_ratings = [
+            ratings.display(after) if pid and before is None else None
             for pid, before, after in zip(humans, current, new, strict=True)
         ]
         self.store.set_ratings(

@@ -57,6 +57,9 @@ class Table:
     accounts: list[str] = field(default_factory=list)
     #: How the last game moved each seat's rating, as players see ratings (None: a bot).
     rating_changes: list[int | None] = field(default_factory=list)
+    #: The rating the last game gave each seat whose player had none in this game before
+    #: (their first rated game: "first rating 868" says more than "-132"); else None.
+    first_ratings: list[int | None] = field(default_factory=list)
     #: Chips each seat put into the pot in the current game (ante, stays, raises): what a
     #: stand-in bot's result for an absent player is measured against.
     paid: list[int] = field(default_factory=list)
@@ -146,6 +149,7 @@ class Table:
             "games_played": self.games_played,
             "accounts": self.accounts,
             "rating_changes": self.rating_changes,
+            "first_ratings": self.first_ratings,
             "paid": self.paid,
             "away": self.away,
             "deal": self.deal,

@@ -36,11 +36,14 @@ async def test_the_table_says_how_each_seats_rating_moved(hub):
     ada, bob = await connect(hub), await connect(hub)
     await ada.hello("Ada", identity="SHA256:ada")
     await bob.hello("Bob", identity="SHA256:bob")
+    # Both rated before (a first rated game is said otherwise: see the newcomer's test).
+    hub.store.set_ratings("prophet", {"SHA256:ada": DEFAULT, "SHA256:bob": DEFAULT})
     table = await start_table([ada, bob], "prophet", 3)
     view = await play_to_end({0: ada, 1: bob}, table, timeout=120)
     msg = await ada.until(lambda m: m["t"] == "table" and m["info"]["rating_changes"])
     changes = msg["info"]["rating_changes"]
     assert changes[2] is None  # the bot
+    assert msg["info"]["first_ratings"] == [None, None, None]
     for seat, pid in ((0, "SHA256:ada"), (1, "SHA256:bob")):
         assert changes[seat] == display(hub.store.rating(pid, "prophet")) - display(None)
     ranking = view["outcome"]["ranking"]
@@ -97,9 +100,16 @@ async def test_a_newcomer_is_shown_no_rating_until_a_rated_game_then_the_profile
     profile = await ada.expect("player")
     assert "No rating yet: ratings come with the first finished game." in profile_lines(profile)
     table = await start_table([ada], "prophet", 3)
-    await play_to_end({0: ada}, table, timeout=120)
+    view = await play_to_end({0: ada}, table, timeout=120)
     you = await ada.until(lambda m: m["t"] == "you" and m["ratings"])
     assert set(you["ratings"]) == {"prophet"}
+    # Her result says the rating she now has, not how far it fell from 1,000 ("rating -132").
+    msg = await ada.until(lambda m: m["t"] == "table" and m["info"]["first_ratings"])
+    assert msg["info"]["first_ratings"] == [you["ratings"]["prophet"], None, None]
+    place = view["outcome"]["ranking"].index(0) + 1
+    text = result_text(msg, CardStyle()).plain
+    assert f"Place {place} of 3: your first rating, {you['ratings']['prophet']}" in text
+    assert "rating -" not in text and "rating +" not in text
     await ada.send("player", name="Ada")
     profile = await ada.expect("player")
     assert profile["by_game"]["prophet"]["rating"] == you["ratings"]["prophet"]
