@@ -52,6 +52,7 @@ from .config import HostConfig
 from .door import FrontDoor
 from .messages import FULL, STOPPING, TOO_MANY_SESSIONS
 from .session import AppFactory, GameSession
+from .subsystem import PlayerSession
 
 if TYPE_CHECKING:
     from protocol.connection import Connection
@@ -393,7 +394,7 @@ class GambitServer(asyncssh.SSHServer):
         )
 
     def session_requested(self) -> GameSession:
-        return GameSession(
+        return PlayerSession(
             self.host, identity=self.identity, username=self.username, address=self.address
         )
 
