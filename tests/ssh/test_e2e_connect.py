@@ -54,6 +54,10 @@ def test_gambit_connect_and_a_terminal_session_play_a_deal_together(serve, tmp_p
         screen = ada.wait_for(r"continue connecting \(yes/no\)\?")
         assert re.search(r"ED25519 key fingerprint is SHA256:\S+", screen)
         ada.press("yes\r")
+        # The banner and the welcome screen (a key's first visit) say how, once.
+        assert "pipx install gambit-tables, then gambit connect" in serve.banner
+        screen = " ".join(bo.wait_for(r"'gambit connect' plays").replace("│", " ").split())
+        assert "(pipx install gambit-tables), 'gambit connect' plays from there." in screen
         for player in (ada, bo):
             player.enter_lobby()
         assert (home / ".ssh" / "known_hosts").read_text().startswith(f"[127.0.0.1]:{serve.port}")

@@ -9,8 +9,10 @@ are still refused, and OpenSSH's own ``ssh -s`` reaches the channel without a te
 from __future__ import annotations
 
 import asyncio
+import re
 import subprocess
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import asyncssh
 import pytest
@@ -167,3 +169,18 @@ async def test_openssh_reaches_the_channel_without_a_terminal(server, client_key
     welcome = next(m for m in messages if m["t"] == "welcome")
     assert welcome["you"]["id"] == key_fingerprint(client_key) and welcome["you"]["name"] == "Cy"
     assert any(m["t"] == "lobby" for m in messages)
+
+
+@needs_openssh
+async def test_the_documented_one_liner_gets_a_welcome(server):
+    """docs/protocol.md's ``printf … | ssh -s … gambit``: one hello frame, then EOF."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    frame = re.search(r"printf '([^']+)' \| ssh -s -p 2222 play@host gambit", doc).group(1)
+    data = frame.encode().decode("unicode_escape").encode("latin-1")
+    cmd = ssh_command(server.port, extra=["-s"], remote=["gambit"])
+    result = await asyncio.to_thread(
+        subprocess.run, cmd, input=data, capture_output=True, timeout=20
+    )
+    messages = [m for m in FrameDecoder(1 << 20).feed(result.stdout) if isinstance(m, dict)]
+    assert [m["t"] for m in messages[:2]] == ["welcome", "lobby"], result
+    assert messages[0]["you"]["guest"] and result.returncode == 0
