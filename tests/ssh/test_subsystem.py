@@ -184,3 +184,22 @@ async def test_the_documented_one_liner_gets_a_welcome(server):
     messages = [m for m in FrameDecoder(1 << 20).feed(result.stdout) if isinstance(m, dict)]
     assert [m["t"] for m in messages[:2]] == ["welcome", "lobby"], result
     assert messages[0]["you"]["guest"] and result.returncode == 0
+
+
+async def test_actions_at_a_channels_table_wait_for_no_frame_in_the_metrics(server):
+    """A channel's player draws their own screen: the server's action-to-screens metric
+    waits for no frame of theirs (it would wait forever, and never count the action)."""
+    from server.metrics import Metrics
+
+    metrics = Metrics(server.hub, server.host)
+    ssh, client = await channel_client(server.port)
+    try:
+        await client.hello("Cy")
+        table = await table_with_bots(client, "prophets_gambit", 3)
+        await client.send("start", table=table)
+        await play_to_end({0: client}, table, timeout=60)
+        assert metrics.actions > 0 and not metrics._open
+    finally:
+        await metrics.close()
+        await client.close()
+        ssh.close()
