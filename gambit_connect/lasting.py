@@ -64,6 +64,8 @@ class LastingConnection(Connection):
         self.hello: dict[str, Any] | None = None
         #: The server said goodbye: a link that ends after it is not dialled again.
         self.bye = False
+        #: A hub has welcomed the app: a link that ends after that was dropped.
+        self.welcomed = False
         self.reconnects = 0
         #: Why the connection ended for good, when dialling gave up with a reason.
         self.reason: str | None = None
@@ -99,7 +101,8 @@ class LastingConnection(Connection):
             try:
                 message = await link.recv()
             except ConnectionClosed:
-                if self.bye or self.closed or self.hello is None:
+                # (Ended before any welcome: a refusal, not a drop. Nothing to come back to.)
+                if self.bye or self.closed or not self.welcomed:
                     self.closed = True
                     raise
                 log.info("the link dropped; dialling again")
@@ -109,6 +112,8 @@ class LastingConnection(Connection):
                 return dict(RECONNECTING)
             if isinstance(message, dict) and message.get("t") == "bye":
                 self.bye = True
+            elif isinstance(message, dict) and message.get("t") == "welcome":
+                self.welcomed = True
             return message
 
     async def _dial_again(self) -> bool:

@@ -45,6 +45,12 @@ def add_connect_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-i", "--identity", metavar="KEY", help="your private key (default: agent, ~/.ssh keys)"
     )
+    parser.add_argument(
+        "-C",
+        "--compress",
+        action="store_true",
+        help="compress the link (as ssh -C), for slow links",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,11 +59,15 @@ class Target:
     host: str
     port: int
     key: Path | None = None
+    compress: bool = False
 
     @classmethod
-    def parse(cls, target: str, port: int, key: str | None = None) -> Target:
+    def parse(
+        cls, target: str, port: int, key: str | None = None, compress: bool = False
+    ) -> Target:
         user, at, host = target.rpartition("@")
-        return cls(user if at else "play", host, port, Path(key).expanduser() if key else None)
+        path = Path(key).expanduser() if key else None
+        return cls(user if at else "play", host, port, path, compress)
 
     @property
     def wished_name(self) -> str | None:
@@ -132,6 +142,8 @@ class Dialer:
             options: dict[str, Any] = {}
             if target.key is not None:
                 options["client_keys"] = [str(target.key)]
+            if target.compress:
+                options["compression_algs"] = ["zlib@openssh.com", "none"]
             try:
                 return await asyncssh.connect(
                     target.host,
@@ -238,7 +250,7 @@ def setup_logging() -> None:
 def main_connect(args: argparse.Namespace) -> int:
     setup_logging()
     term = local_term()
-    target = Target.parse(args.target, args.port, args.identity)
+    target = Target.parse(args.target, args.port, args.identity, args.compress)
     dialer = Dialer(target, term.language or "en")
     try:
         said = asyncio.run(run_connect(dialer, term))

@@ -8,6 +8,7 @@ scripted answer at the keyboard) and the protocol client of the hub tests on its
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import socket
 from collections.abc import AsyncIterator
@@ -16,11 +17,14 @@ import asyncssh
 import pytest
 
 from gambit_connect.known_hosts import KnownHosts
+from gambit_connect.lasting import LastingConnection
 from gambit_connect.launcher import Dialer, HostKeyProblem, Target, connect_lasting
+from protocol.connection import ConnectionClosed
 from protocol.messages import PROTOCOL_VERSION
+from protocol.ssh_channel import ChannelConnection, open_channel
 from tests.hub.harness import Client, table_with_bots
 
-from .channel_harness import Server, running
+from .channel_harness import Server, login, running
 from .harness import key_fingerprint
 
 
@@ -138,3 +142,23 @@ async def test_a_goodbye_from_the_server_is_not_redialled(server, tmp_path):
 async def _closed(client: Client) -> None:
     while not client.closed:
         await asyncio.sleep(0.02)
+
+
+async def test_a_channel_the_server_refuses_is_not_redialled(server, tmp_path):
+    """A server that offers no such channel says so on stderr and ends it: that is no drop,
+    and the app is not kept dialling for the grace period."""
+    ssh = await login(server.port)
+    dials: list[int] = []
+
+    async def dial() -> ChannelConnection:
+        dials.append(1)
+        return await open_channel(ssh, subsystem="sftp")
+
+    first = await open_channel(ssh, subsystem="sftp")
+    conn = LastingConnection(first, dial)
+    client = Client(conn)
+    with contextlib.suppress(ConnectionClosed):  # (the server may have ended it already)
+        await conn.send({"t": "hello", "v": PROTOCOL_VERSION})
+    await asyncio.wait_for(_closed(client), 5)
+    assert dials == [] and b"no file transfer" in bytes(first.stderr)
+    ssh.close()
