@@ -5,7 +5,8 @@
 
 Not a timed test. Native players are light protocol clients in this process (no Textual, as
 ``bench/hub_load.py``'s are): an asyncssh guest login, the ``gambit`` channel, a hello, and a
-``result_read`` 0.5-2 s after each deal's result, as the app sends when its player closes it.
+``result_read`` 0.5-2 s after each deal's result, as the app sends when its player closes it,
+and no more lobby updates once seated (``lobby_watch``, as the app under a table's screen).
 Terminal players are ``bench/ssh_load.py``'s clients: 80x24 PTY sessions through the welcome
 screen, closing each result with Enter. The server (``gambit serve``'s store, hub, SSH host
 and app workers) runs in a child process; it seats everyone at tables of five (``load…``
@@ -292,6 +293,9 @@ class NativeClient:
                     self.lobby.set()
                 elif kind == "table":
                     table = message["table"]
+                    if not self.tables:
+                        # As the app does once a table's screen covers the lobby.
+                        self.conn.send_nowait({"t": "lobby_watch", "on": False})
                     message = expand(self.tables.get(table), message)
                     self.tables[table] = message
                     self.maybe_read_result(table, message)
