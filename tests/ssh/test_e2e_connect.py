@@ -5,8 +5,12 @@ player's side, at one table with a player in an OpenSSH terminal session on the 
 
 from __future__ import annotations
 
+import contextlib
 import re
+import select
+import socket
 import sys
+import threading
 
 import pytest
 
@@ -20,14 +24,14 @@ pytestmark = needs_openssh
 class LocalPlayer(Player):
     """``gambit connect`` in a terminal of its own, with its own home (no known hosts yet)."""
 
-    def __init__(self, serve, user: str, key, home) -> None:
+    def __init__(self, serve, user: str, key, home, port: int | None = None) -> None:
         cmd = [
             sys.executable,
             "-m",
             "server.cli",
             "connect",
             "-p",
-            str(serve.port),
+            str(port or serve.port),
             "-i",
             str(key),
             f"{user}@127.0.0.1",
@@ -107,3 +111,91 @@ def seats(screen: str) -> dict[str, str]:
         if match:
             found[match.group(1)] = re.sub(r"\s+", " ", match.group(2))
     return found
+
+
+class Relay:
+    """A TCP relay to the server on a port of its own, whose connections a test can cut: the
+    player's link dies under them (both sockets reset), as on a network that drops."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.pairs: list[tuple[socket.socket, socket.socket]] = []
+        self.accepted = 0
+        self.closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self.closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.target))
+            self.pairs.append((client, server))
+            self.accepted += 1
+            threading.Thread(target=self._pump, args=(client, server), daemon=True).start()
+
+    def _pump(self, a: socket.socket, b: socket.socket) -> None:
+        peers = {a: b, b: a}
+        try:
+            while True:
+                ready, _, _ = select.select([a, b], [], [], 1.0)
+                for sock in ready:
+                    data = sock.recv(65536)
+                    if not data:
+                        return
+                    peers[sock].sendall(data)
+        except OSError:
+            return
+        finally:
+            for sock in (a, b):
+                with contextlib.suppress(OSError):
+                    sock.close()
+
+    def cut(self) -> None:
+        for pair in self.pairs:
+            for sock in pair:
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\0\0\0\0\0\0\0")
+                    sock.shutdown(socket.SHUT_RDWR)
+        self.pairs.clear()
+
+    def close(self) -> None:
+        self.closed = True
+        self.listener.close()
+        self.cut()
+
+
+def test_a_cut_link_comes_back_to_the_seat_and_the_screen_says_so(serve, tmp_path):
+    relay = Relay(serve.port)
+    home = tmp_path / "home"
+    home.mkdir()
+    ada = LocalPlayer(serve, "Ada", ssh_keygen(tmp_path / "ada"), home, port=relay.port)
+    try:
+        ada.wait_for(r"continue connecting \(yes/no\)\?")
+        ada.press("yes\r")
+        ada.enter_lobby()
+        ada.press("n")
+        ada.wait_for("New table")
+        ada.settle()
+        ada.press("\x13")
+        number = re.search(r"Table (\d+) · stake", ada.wait_for(r"Table \d+ · stake")).group(1)
+        for n in (2, 3, 4):
+            ada.press("b")
+            ada.wait_for(rf"Bot {n}")
+        ada.settle()
+        ada.press("s")
+        ada.wait_for("The Bid")
+        relay.cut()  # the link dies under the app
+        ada.wait_for("Reconnecting to the tables")
+        screen = ada.wait_for("Back at the tables")
+        # (The first visit connected twice: once to see the host key, once trusting it.)
+        assert relay.accepted == 3
+        # Still at the table, in the seat: the app never left its screen.
+        assert re.search(rf"Table {number} · stake", screen) and "Ada (you)" in screen
+        assert ada.term.proc.poll() is None
+    finally:
+        ada.close()
+        relay.close()
