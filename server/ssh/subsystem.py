@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -30,6 +30,9 @@ from server.hub.session import chosen_language
 from .hello_gate import HelloGate
 from .messages import idle_goodbye, say
 from .session import GameSession
+
+if TYPE_CHECKING:
+    from .host import SSHHost
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +64,7 @@ class PlayerSession(GameSession):
     """An SSH session: a terminal running an app (:class:`GameSession`), or a ``gambit``
     channel served by the hub directly."""
 
-    def __init__(self, host: Any, *, identity: str | None, username: str, address: str) -> None:
+    def __init__(self, host: SSHHost, *, identity: str | None, username: str, address: str) -> None:
         super().__init__(host, identity=identity, username=username, address=address)
         #: The hub's end of the ``gambit`` channel, when this session is one.
         self.channel: HubChannel | None = None
