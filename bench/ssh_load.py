@@ -130,8 +130,6 @@ class ServerProbe:
     """Runs inside the server: seats players, drives the tables, times actions to screens."""
 
     def __init__(self, hub: Any, host: Any) -> None:
-        from server.ssh.session import GameSession
-
         self.hub = hub
         self.host = host
         self.tables: list[int] = []
@@ -168,7 +166,7 @@ class ServerProbe:
             self.accepted(table, accepted, action, changed)
 
         hub.play.apply_action = apply_action
-        GameSession.observers.append(self.on_frame)
+        host.frame_observers.append(self.on_frame)
         #: (time, table, what) of every action and deal start in the window, and each
         #: action's frames as (session's worker, ms): what the slowest actions waited behind.
         self.events: list[tuple[float, int, str]] = []
@@ -393,9 +391,9 @@ class ServerProbe:
         slowest = sorted(self.slowest, reverse=True)
         # In-process drivers, when the apps run here (with workers, they are theirs).
         drivers = [
-            s.driver
+            s.app.driver
             for s in self.host.sessions
-            if s.driver is not None and hasattr(s.driver, "frames_full")
+            if s.app is not None and hasattr(getattr(s.app, "driver", None), "frames_full")
         ]
         started = time.perf_counter()
         gc.collect()
@@ -434,9 +432,9 @@ class ServerProbe:
             "gc": gc.get_stats(),
             "screens": dict(
                 collections.Counter(
-                    type(s.app.screen).__name__
+                    type(s.app.app.screen).__name__
                     for s in self.host.sessions
-                    if s.app is not None and hasattr(s.app, "screen")
+                    if s.app is not None and hasattr(getattr(s.app, "app", None), "screen")
                 )
             ),
         }

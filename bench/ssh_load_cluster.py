@@ -180,7 +180,6 @@ async def gateway_child(data_dir: Path, url: str, key: Path, port: int, workers:
     from server.ssh.config import HostConfig
     from server.ssh.host import SSHHost
     from server.ssh.keys import load_or_create_key_file
-    from server.ssh.session import GameSession
 
     log_file = data_dir / f"gateway-{os.getpid()}.log"
     logging.basicConfig(filename=log_file, level=logging.WARNING)
@@ -194,7 +193,7 @@ async def gateway_child(data_dir: Path, url: str, key: Path, port: int, workers:
         app_workers=workers,
         log_file=str(log_file),
     )
-    host = SSHHost(remote, config, load_or_create_key_file(key))  # type: ignore[arg-type]  # RemoteHub stands in for the Hub
+    host = SSHHost(remote, config, load_or_create_key_file(key))
     port = await host.start()
     window = False
     frames: dict[int, list[float]] = {}
@@ -214,7 +213,7 @@ async def gateway_child(data_dir: Path, url: str, key: Path, port: int, workers:
         if sid is not None:
             frames.setdefault(sid, []).append(time.perf_counter())
 
-    GameSession.observers.append(on_frame)
+    host.frame_observers.append(on_frame)
 
     def pids() -> list[int]:
         return [os.getpid(), *(host.workers.pids if host.workers is not None else [])]

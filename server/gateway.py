@@ -77,6 +77,7 @@ async def run_gateway(
     from server.ssh.config import HostConfig
     from server.ssh.host import SSHHost
     from server.ssh.keys import load_or_create_key_file
+    from server.ssh.live_sessions import LiveSessions
     from server.ssh.serve import default_workers, limits_from, stop_host
 
     config = HostConfig(
@@ -93,13 +94,15 @@ async def run_gateway(
         log_json=args.log_json,
     )
     key = load_or_create_key_file(args.host_key)
-    hub = RemoteHub(args.bus, token)
+    # The SSH host's sessions, made first: the hub's admins see each player's address.
+    sessions = LiveSessions()
+    hub = RemoteHub(args.bus, token, describe_connection=sessions.describe)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await hub.start()
-    host = SSHHost(hub, config, key)  # type: ignore[arg-type]  # RemoteHub stands in for the Hub
+    host = SSHHost(hub, config, key, sessions=sessions)
     metrics = None
     try:
         port = await host.start()

@@ -199,9 +199,7 @@ class Metrics(MetricsEndpoint):
         hub.action_hooks.append(self._action)
         hub.store.on_commit = lambda ms: self.commit_time.observe(ms / 1000)
         if host is not None:
-            from server.ssh.session import GameSession
-
-            GameSession.observers.append(self._frame)
+            host.frame_observers.append(self._frame)
 
     # --- hooks -----------------------------------------------------------------------------
 
@@ -244,10 +242,9 @@ class Metrics(MetricsEndpoint):
 
     async def close(self) -> None:
         await super().close()
-        from server.ssh.session import GameSession
-
-        with contextlib.suppress(ValueError):
-            GameSession.observers.remove(self._frame)
+        if self.host is not None:
+            with contextlib.suppress(ValueError):
+                self.host.frame_observers.remove(self._frame)
 
 
 def parse_address(text: str) -> tuple[str, int]:

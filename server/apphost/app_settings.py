@@ -23,7 +23,7 @@ from protocol.term import TermInfo
 
 from .colour_depth import set_colour_depth
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from textual.app import App
 
 log = logging.getLogger(__name__)

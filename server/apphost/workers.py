@@ -1,9 +1,11 @@
 """The SSH process's side of the app workers (see ``app_worker``): start them, give each new
 session to the least busy one, carry its bytes, and restart a worker that dies.
 
-A session on a worker looks to :class:`~.session.GameSession` like an app with a driver
-(:class:`RemoteApp`: ``feed``, ``resize``, ``exit``), and its hub connection is a
-:class:`~.worker_link.LinkConnection` the hub serves like any other.
+The pool is an :class:`~.launcher.AppLauncher`: an app on a worker is a
+:class:`RemoteApp` (a :class:`~.launcher.RunningApp`) that writes the frames its worker sends
+to the session's :class:`~.launcher.OutputSink`, and its hub connection is a
+:class:`~.worker_link.LinkConnection` the hub serves like any other. Which worker takes an app
+is decided in one place, :meth:`AppWorkers.place`.
 """
 
 from __future__ import annotations
@@ -16,15 +18,11 @@ import socket
 import sys
 import time
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
 
 from protocol.codec import MAX_CLIENT_FRAME
 
 from . import worker_link as wl
-
-if TYPE_CHECKING:
-    from protocol.term import TermInfo
-    from server.ssh.session import GameSession
+from .launcher import AppRequest, AppResult, OutputSink
 
 log = logging.getLogger(__name__)
 
@@ -41,40 +39,47 @@ PENDING_STEP = 16 * 1024
 
 
 class RemoteApp:
-    """One session's app on a worker, as its :class:`GameSession` drives it."""
+    """One session's app on a worker: a :class:`~.launcher.RunningApp`."""
 
-    def __init__(self, worker: AppWorker, session_id: int, session: GameSession) -> None:
+    def __init__(self, worker: AppWorker, session_id: int, peer: str, sink: OutputSink) -> None:
         self.worker = worker
         self.id = session_id
-        self.session = session
+        self.sink = sink
         self.hub_conn = wl.LinkConnection(
-            worker.link,
-            session_id,
-            max_frame=MAX_CLIENT_FRAME,
-            trusted=True,
-            peer=f"ssh {session.address}",
+            worker.link, session_id, max_frame=MAX_CLIENT_FRAME, trusted=True, peer=peer
         )
-        self.result: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.ended_with: asyncio.Future[AppResult] = asyncio.get_running_loop().create_future()
         self._reported = 0
         self._poll: asyncio.TimerHandle | None = None
         #: The app's CPU time until its first frame, when the worker measures it (app_timing).
         self.start_cpu_ms: float | None = None
 
-    # the driver's part, as GameSession calls it
     def feed(self, data: bytes) -> None:
         self.worker.link.send(self.id, wl.INPUT, data)
 
     def resize(self, width: int, height: int) -> None:
         self.worker.link.send(self.id, wl.RESIZE, wl.pack([width, height]))
 
-    # the app's part
     def exit(self) -> None:
         self.worker.link.send(self.id, wl.STOP)
+
+    async def result(self) -> AppResult:
+        return await self.ended_with
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.hub_conn.close()
+
+    def output(self, data: bytes) -> None:
+        """A frame from the worker, for the player."""
+        self.sink.output(data)
+        if data:
+            self.output_written()
 
     def output_written(self) -> None:
         """Tell the worker when the player's connection falls behind, and when it catches up
         (its driver then skips frames, as it does in-process)."""
-        pending = self.session.pending_output()
+        pending = self.sink.pending_output()
         if abs(pending - self._reported) >= PENDING_STEP or (pending == 0) != (self._reported == 0):
             self._report(pending)
 
@@ -86,15 +91,15 @@ class RemoteApp:
 
     def _check(self) -> None:
         self._poll = None
-        if not self.result.done():
-            self._report(self.session.pending_output())
+        if not self.ended_with.done():
+            self._report(self.sink.pending_output())
 
-    def ended(self, result: dict[str, Any]) -> None:
+    def ended(self, result: AppResult) -> None:
         if self._poll is not None:
             self._poll.cancel()
         self.hub_conn.received(None)
-        if not self.result.done():
-            self.result.set_result(result)
+        if not self.ended_with.done():
+            self.ended_with.set_result(result)
 
 
 class AppWorker:
@@ -137,9 +142,7 @@ class AppWorker:
         if remote is None:
             return
         if kind == wl.OUTPUT:
-            remote.session.output(payload)
-            if payload:
-                remote.output_written()
+            remote.output(payload)
         elif kind == wl.HUB:
             remote.hub_conn.received(payload)
         elif kind == wl.HUB_END:
@@ -148,7 +151,11 @@ class AppWorker:
             remote.start_cpu_ms = wl.unpack(payload)
         elif kind == wl.EXITED:
             self.sessions.pop(session_id, None)
-            remote.ended(wl.unpack(payload))
+            ended = wl.unpack(payload)
+            lang = ended.get("lang")
+            remote.ended(
+                AppResult(bool(ended.get("failed")), lang if isinstance(lang, str) else None)
+            )
 
     def on_lost(self) -> None:
         """The worker died or was stopped: its sessions end (their players are told)."""
@@ -156,12 +163,13 @@ class AppWorker:
             self.ready.set_exception(ConnectionError("the app worker exited while starting"))
         sessions, self.sessions = self.sessions, {}
         for remote in sessions.values():
-            remote.ended({"failed": True})
+            remote.ended(AppResult(failed=True))
         self.pool.worker_lost(self)
 
-    def open(self, session_id: int, session: GameSession, spec: dict[str, Any]) -> RemoteApp:
-        remote = RemoteApp(self, session_id, session)
+    def open(self, session_id: int, request: AppRequest, sink: OutputSink) -> RemoteApp:
+        remote = RemoteApp(self, session_id, request.peer, sink)
         self.sessions[session_id] = remote
+        spec = {"term": asdict(request.term), "identity": request.identity, "name": request.name}
         self.link.send(session_id, wl.OPEN, wl.pack(spec))
         return remote
 
@@ -186,7 +194,8 @@ class AppWorker:
 
 
 class AppWorkers:
-    """The pool: ``count`` workers, kept at that number while the server runs."""
+    """The pool: ``count`` workers, kept at that number while the server runs; an
+    :class:`~.launcher.AppLauncher`."""
 
     def __init__(
         self,
@@ -217,14 +226,16 @@ class AppWorkers:
     def pids(self) -> list[int]:
         return [w.process.pid for w in self.workers if w.process is not None]
 
-    def open(self, session: GameSession, term: TermInfo, identity: str | None, name: str | None):
-        """Start a session's app on the least busy worker."""
+    def launch(self, request: AppRequest, sink: OutputSink) -> RemoteApp:
+        """Start a session's app on the worker :meth:`place` chooses."""
+        return self.place(request).open(next(self._ids), request, sink)
+
+    def place(self, request: AppRequest) -> AppWorker:
+        """The worker an app runs on: the least busy of those ready."""
         ready = [w for w in self.workers if w.ready.done() and not w.ready.exception()]
         if not ready:
             raise RuntimeError("no app worker is running")
-        worker = min(ready, key=lambda w: len(w.sessions))
-        spec = {"term": asdict(term), "identity": identity, "name": name}
-        return worker.open(next(self._ids), session, spec)
+        return min(ready, key=lambda w: len(w.sessions))
 
     def worker_lost(self, worker: AppWorker) -> None:
         if worker in self.workers:

@@ -26,12 +26,15 @@ import itertools
 import logging
 import secrets
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from protocol.codec import MAX_CLIENT_FRAME, FrameDecoder, encode
 from protocol.connection import Connection, ConnectionClosed
 
 from . import wire
+
+if TYPE_CHECKING:  # for type hints only
+    from server.hub.hooks import DescribeConnection
 
 log = logging.getLogger(__name__)
 
@@ -47,9 +50,9 @@ class GatewayAdmin:
     """What the SSH host asks of the hub's admin: whether a key or address is banned. Bans
     live in the hub's store; the hub publishes those in force every few seconds."""
 
-    describe_connection: Any = None
-
-    def __init__(self) -> None:
+    def __init__(self, describe_connection: DescribeConnection | None = None) -> None:
+        #: What the SSH host knows of a connection (its player's address goes to the hub).
+        self.describe_connection = describe_connection
         self.bans: list[dict[str, Any]] = []
 
     def banned(self, address: str | None = None, fingerprint: str | None = None) -> str | None:
@@ -70,11 +73,18 @@ class RemoteHub:
     """The hub, as far as the SSH host can tell: ``spawn``, ``serve``, ``admin`` and
     ``stored_language``."""
 
-    def __init__(self, url: str, token: str | None = None, gateway: str | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        token: str | None = None,
+        gateway: str | None = None,
+        *,
+        describe_connection: DescribeConnection | None = None,
+    ) -> None:
         self.url = url
         self.token = token or ""
         self.gateway = gateway or secrets.token_hex(6)
-        self.admin = GatewayAdmin()
+        self.admin = GatewayAdmin(describe_connection)
         self.nc: Any = None
         self.conns: dict[int, Connection] = {}
         #: Each session's ``hello`` as its app said it (to say it again to another hub), or
@@ -157,7 +167,7 @@ class RemoteHub:
 
     def _open(self, session: int) -> None:
         conn = self.conns[session]
-        describe = self.admin.describe_connection  # set by the SSH host: the player's address
+        describe = self.admin.describe_connection  # the SSH host's: the player's address
         address = (describe(conn) if describe is not None else {}).get("address")
         info = {"peer": conn.peer, "address": address, "token": self.token}
         self._event(wire.OPEN, session, wire.pack(info))

@@ -24,6 +24,7 @@ from .table import Seat
 from .you import you
 
 if TYPE_CHECKING:  # for type hints only
+    from .hooks import DescribeConnection
     from .restart import Restart
     from .runtime import HubRuntime
     from .seating import Seating
@@ -55,7 +56,14 @@ class Admin:
     """The hub's admin powers, one method an op."""
 
     def __init__(
-        self, run: HubRuntime, restart: Restart, seating: Seating, play: TableEvents
+        self,
+        run: HubRuntime,
+        restart: Restart,
+        seating: Seating,
+        play: TableEvents,
+        *,
+        on_restart: Callable[[], None] | None = None,
+        describe_connection: DescribeConnection | None = None,
     ) -> None:
         # Collaborators: the store, who is online (players and sessions), the tables, timers;
         # the coming restart it announces; seating and play to change and close tables.
@@ -70,9 +78,9 @@ class Admin:
         self.play = play
         self.money = Money(run.store)
         #: Called when that time comes (``gambit serve`` stops, to be started again).
-        self.on_restart: Callable[[], None] | None = None
+        self.on_restart = on_restart
         #: The SSH host tells what it knows of a hub connection: address and idle seconds.
-        self.describe_connection: Callable[[Any], dict[str, Any]] | None = None
+        self.describe_connection = describe_connection
 
     @property
     def restart_at(self) -> float | None:

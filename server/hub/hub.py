@@ -49,6 +49,7 @@ from .entropy import Entropy
 from .errors import HubError, said
 from .guests import Guests
 from .history import History
+from .hooks import ActionHook, HubHooks
 from .limits import Budget
 from .lobby import Lobby
 from .names import NameClaims
@@ -79,7 +80,10 @@ TURN_MESSAGES = 16
 class Hub:
     """Lobby, tables, seats, timers, bots and money for every connected player."""
 
-    def __init__(self, store: Store, config: HubConfig | None = None) -> None:
+    def __init__(
+        self, store: Store, config: HubConfig | None = None, hooks: HubHooks | None = None
+    ) -> None:
+        hooks = hooks or HubHooks()
         # A burst's writes are committed once, and what shows them waits for that commit.
         run = self.runtime = HubRuntime(store, config or HubConfig(), Outbox(store))
         self.store, self.config, self.outbox = run.store, run.config, run.outbox
@@ -95,10 +99,10 @@ class Hub:
         self.recovered: dict[str, int] = {}
         store.hold_commits(self._commit_soon)
         #: Called if the store cannot commit (the server must stop: memory is ahead of disk).
-        self.on_fatal: Any = None
+        self.on_fatal = hooks.on_fatal
         #: Called with (table, seat, action) after each accepted action is stored and told
         #: (metrics). And what was refused, by code (over budget, too many tables…).
-        self.action_hooks: list[Any] = []
+        self.action_hooks: list[ActionHook] = hooks.action_hooks
         self.refusals: Counter[str] = Counter()
         # The parts, each made after the parts it holds; seating and entropy tell play
         # (made last: it holds them) of changes through the narrow TableEvents.
@@ -126,7 +130,14 @@ class Hub:
         )
         self.seating.connect(self.play)
         self.entropy.connect(self.play)
-        self.admin = Admin(run, self.restart, self.seating, self.play)
+        self.admin = Admin(
+            run,
+            self.restart,
+            self.seating,
+            self.play,
+            on_restart=hooks.on_restart,
+            describe_connection=hooks.describe_connection,
+        )
         self.recovery = Recovery(run, self.duplicate, self.seating, self.play)
         #: Message type → the handler that answers it (see :meth:`handle`).
         self.handlers: dict[str, Callable[[Session, Any], None]] = self._routes()

@@ -19,6 +19,7 @@ from server.store import DataDirInUse, Store, StoreError, default_data_dir, lock
 
 from .cli_options import add_hub_options, hub_config_from
 from .config import HubConfig
+from .hooks import HubHooks
 from .hub import Hub
 from .listener import serve_tcp, serve_unix
 
@@ -148,7 +149,6 @@ async def _serve(
     metrics_at: tuple[str, int] | None = None,
 ) -> bool:
     store = Store.open(data_dir, db=config.db)
-    hub = Hub(store, config)
     servers: list[asyncio.Server] = []
     restarted: list[bool] = []
     metrics: Metrics | None = None
@@ -156,6 +156,13 @@ async def _serve(
     # Stopping is set up before anyone is told the hub is ready: a service manager may
     # stop it the moment it is.
     stop = asyncio.Event()
+
+    def restart() -> None:
+        restarted.append(True)
+        stop.set()
+
+    # The store that cannot commit stops the hub; so does an admin's restart, when it comes.
+    hub = Hub(store, config, HubHooks(on_fatal=stop.set, on_restart=restart))
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
@@ -188,13 +195,6 @@ async def _serve(
         if hub_bus is not None:
             log.info("hub serving gateways on the bus at %s", bus_url_shown(hub_bus.url))
             ready += f" bus {bus_url_shown(hub_bus.url)}"
-        hub.on_fatal = stop.set
-
-        def restart() -> None:
-            restarted.append(True)
-            stop.set()
-
-        hub.admin.on_restart = restart
         if metrics_at is not None:
             from server.metrics import Metrics
 

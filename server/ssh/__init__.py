@@ -6,8 +6,10 @@ hub. No game logic lives here; the apps' processes are :mod:`server.apphost`'s, 
 draw reaches the channel through :mod:`server.terminal`.
 
 Modules: :mod:`.keys` (host key), :mod:`.door` (who may connect), :mod:`.host` (server, auth,
-limits), :mod:`.session` (one PTY session), :mod:`.banner` (what the start tells the host),
-:mod:`.serve` (the ``gambit serve`` process).
+limits), :mod:`.session` (one PTY session), :mod:`.session_host` (what a session asks of the
+host: an interface), :mod:`.live_sessions` (the running sessions, by address and hub
+connection), :mod:`.banner` (what the start tells the host), :mod:`.serve` (the ``gambit
+serve`` process).
 """
 
 import warnings

@@ -11,6 +11,11 @@ address, and after that only closed, at the cost of two system calls.
 
 Behind a balancer (``proxy_protocol``), a socket's PROXY header is read first (with a time
 limit) and the address it names is the one admission judges and everything after sees.
+
+The door's verdict travels with the connection it let in: the address it judged, and the
+socket's transport, are set on asyncssh's connection (its public ``set_extra_info``) before
+asyncssh tells the host's per-connection server of it (:data:`ADMITTED_ADDRESS`,
+:data:`TRANSPORT`).
 """
 
 from __future__ import annotations
@@ -20,14 +25,28 @@ import contextlib
 import logging
 import socket
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from . import proxy_protocol
 
-if TYPE_CHECKING:
-    from .host import SSHHost
-
 log = logging.getLogger(__name__)
+
+#: The extra-info name under which a connection let in carries the address the door judged.
+ADMITTED_ADDRESS = "gambit_admitted_address"
+#: ... and its socket's transport: the bytes waiting there are the player's backlog too
+#: (``GameSession.pending_output``), and asyncssh's connection has no public way to it.
+TRANSPORT = "gambit_transport"
+
+
+class DoorKeeper(Protocol):
+    """Whom the door asks about each connection (the SSH host)."""
+
+    def connection_refusal(self, address: str) -> str | None:
+        """Why a new connection from ``address`` may not come in, if it may not."""
+
+    def refusal_explained(self, address: str) -> bool:
+        """Whether a refused client from ``address`` is told why (else only closed)."""
+
 
 #: Sockets accepted per wake-up of a listening socket, at most (then the loop runs others).
 ACCEPT_BATCH = 64
@@ -36,8 +55,10 @@ ACCEPT_BATCH = 64
 class FrontDoor:
     """What ``asyncssh.listen(tunnel=…)`` listens through."""
 
-    def __init__(self, host: SSHHost) -> None:
-        self.host = host
+    def __init__(self, keeper: DoorKeeper, *, reuse_port: bool, proxy_protocol: bool) -> None:
+        self.keeper = keeper
+        self.reuse_port = reuse_port
+        self.proxy_protocol = proxy_protocol
         #: Connections closed at the door without a word (the bench and tests count them).
         self.dropped = 0
 
@@ -70,7 +91,7 @@ class Listener:
                 sock = socket.socket(family, kind, proto)
                 self.sockets.append(sock)
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                if door.host.config.reuse_port:
+                if door.reuse_port:
                     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
                 if family == socket.AF_INET6:
                     sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
@@ -85,7 +106,7 @@ class Listener:
             raise
 
     def _accept(self, listening: socket.socket) -> None:
-        host = self.door.host
+        keeper = self.door.keeper
         for _ in range(ACCEPT_BATCH):
             try:
                 conn, peer = listening.accept()
@@ -94,15 +115,15 @@ class Listener:
             except OSError as err:  # e.g. out of file descriptors: try again next wake-up
                 log.warning("could not accept a connection: %s", err)
                 return
-            if host.config.proxy_protocol:
+            if self.door.proxy_protocol:
                 conn.setblocking(False)
                 task = self.loop.create_task(self._open_proxied(conn, peer))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
                 continue
             address = str(peer[0]) if peer else "?"
-            refusal = host.connection_refusal(address)
-            if refusal is not None and not host.admission.explain(address):
+            refusal = keeper.connection_refusal(address)
+            if refusal is not None and not keeper.refusal_explained(address):
                 self.door.dropped += 1
                 conn.close()
                 continue
@@ -123,9 +144,9 @@ class Listener:
             conn.close()
             return
         address = address or (str(peer[0]) if peer else "?")  # LOCAL: the balancer's own
-        host = self.door.host
-        refusal = host.connection_refusal(address)
-        if refusal is not None and not host.admission.explain(address):
+        keeper = self.door.keeper
+        refusal = keeper.connection_refusal(address)
+        if refusal is not None and not keeper.refusal_explained(address):
             self.door.dropped += 1
             conn.close()
             return
@@ -215,15 +236,12 @@ class _Gate(asyncio.Protocol):
             if self.early:
                 self.data_received(self.early)
             return
-        host = self.door.host
-        # The verdict travels with the call: GambitServer.connection_made (inside asyncssh's
-        # connection_made, just below) reads it instead of asking admission a second time.
-        host.verdict = (self.address, None)
-        try:
-            self.inner = self.session_factory(self.address, self.peer[1] if self.peer else 0)
-            self.inner.connection_made(transport)
-        finally:
-            host.verdict = None
+        # The verdict travels with the connection: GambitServer.connection_made (inside
+        # asyncssh's connection_made, just below) reads it instead of asking admission again.
+        inner = self.session_factory(self.address, self.peer[1] if self.peer else 0)
+        inner.set_extra_info(**{ADMITTED_ADDRESS: self.address, TRANSPORT: transport})
+        self.inner = inner
+        inner.connection_made(transport)
         if self.early:
             self.data_received(self.early)
 

@@ -2,7 +2,10 @@
 
 The bridge between SSH and the hub (like ssh-chat's ``host.go``): it authenticates, counts
 connections and sessions, refuses everything but terminal sessions, and gives each PTY session
-a :class:`~server.ssh.session.GameSession`. Game logic never sees SSH.
+a :class:`~server.ssh.session.GameSession`, which asks it for what it needs through
+:class:`~.session_host.SessionHost` and starts its app through the host's
+:class:`~server.apphost.launcher.AppLauncher` (in this process, or the app workers' pool). Game
+logic never sees SSH.
 
 Who is who:
 
@@ -38,25 +41,27 @@ import contextlib
 import hmac
 import logging
 import socket
-import time
-from collections import Counter
-from typing import TYPE_CHECKING, Any
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
 import asyncssh
 
 from server.admission import Admission, AdmissionLimits
+from server.apphost.in_process import AppFactory, InProcessLauncher, default_app_factory
+from server.apphost.launcher import AppLauncher
 from server.apphost.workers import AppWorkers
 from server.gc_freeze import FrozenSessions
 
 from .config import HostConfig
-from .door import FrontDoor
+from .door import ADMITTED_ADDRESS, FrontDoor
+from .live_sessions import LiveSessions
 from .messages import FULL, STOPPING, TOO_MANY_SESSIONS
-from .session import AppFactory, GameSession
+from .session import GameSession
+from .session_host import FrameObserver, HostedSession
 from .subsystem import PlayerSession
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from protocol.connection import Connection
-    from server.hub import Hub
 
 log = logging.getLogger(__name__)
 
@@ -66,27 +71,52 @@ log = logging.getLogger(__name__)
 SEND_BUFFER = 128 * 1024
 
 
-def default_app_factory(conn: Any, term: Any, identity: str | None, name: str | None) -> Any:
-    """The Gambit app (imported on first use, so the host can be tested without it)."""
-    from server.apphost.app_settings import make_app
+class BanList(Protocol):
+    def banned(self, *, fingerprint: str | None = None, address: str | None = None) -> str | None:
+        """Why an address or a key is banned (a sentence for its client), if it is."""
 
-    return make_app(conn, term, identity, name)
+
+class ServedHub(Protocol):
+    """What the host needs of a hub: the one in this process (:class:`~server.hub.Hub`) or
+    one across the bus (:class:`~server.bus.gateway.RemoteHub`)."""
+
+    @property
+    def admin(self) -> BanList: ...
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]: ...
+
+    async def serve(self, conn: Connection) -> None: ...
+
+    def stored_language(self, identity: str | None) -> str | None: ...
 
 
 class SSHHost:
-    """One listening SSH server in front of one hub."""
+    """One listening SSH server in front of one hub: a
+    :class:`~.session_host.SessionHost` to its sessions.
+
+    ``sessions``: where the running sessions are kept (give the hub its ``describe``; made
+    here when not given). ``app_factory``: the app each session runs in this process, when the
+    server has no app workers (tests give a stand-in). ``frame_observers``: told of every frame
+    written to a player (more may be added to :attr:`frame_observers` while it runs).
+    """
 
     def __init__(
         self,
-        hub: Hub,
+        hub: ServedHub,
         config: HostConfig,
         host_key: asyncssh.SSHKey,
         app_factory: AppFactory | None = None,
+        *,
+        sessions: LiveSessions | None = None,
+        frame_observers: list[FrameObserver] | None = None,
     ) -> None:
         self.hub = hub
         self.config = config
+        self.idle_timeout = config.idle_timeout
         self.host_key = host_key
-        self.app_factory: AppFactory = app_factory or default_app_factory
+        #: Where apps run: here, until :meth:`start` starts the app workers, if any.
+        self.launcher: AppLauncher = InProcessLauncher(app_factory or default_app_factory)
+        self.frame_observers: list[FrameObserver] = list(frame_observers or ())
         self.allowed_keys: asyncssh.SSHAuthorizedKeys | None = None
         if config.authorized_keys is not None:
             self.allowed_keys = asyncssh.read_authorized_keys(str(config.authorized_keys))
@@ -99,13 +129,12 @@ class SSHHost:
                 max_auth_failures=config.max_auth_failures,
             )
         )
-        #: The door's verdict on the connection being made now: (address, refusal or None).
-        self.verdict: tuple[str, str | None] | None = None
-        self.door = FrontDoor(self)
-        hub.admin.describe_connection = self.describe_connection
-        self.sessions: set[GameSession] = set()
+        self.door = FrontDoor(
+            self, reuse_port=config.reuse_port, proxy_protocol=config.proxy_protocol
+        )
+        #: The running sessions (players' terminals).
+        self.sessions = sessions if sessions is not None else LiveSessions()
         self.open_connections: set[asyncssh.SSHServerConnection] = set()
-        self._per_address: Counter[str] = Counter()
         self._server: asyncssh.SSHAcceptor | None = None
         self.port = config.port
         self.memory = FrozenSessions() if config.freeze_sessions else None
@@ -134,6 +163,7 @@ class SSHHost:
                 log_json=config.log_json,
             )
             await self.workers.start()
+            self.launcher = self.workers
         self._server = await asyncssh.listen(
             config.host,
             config.port,
@@ -172,7 +202,7 @@ class SSHHost:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 1)
         tasks = [s.task for s in self.sessions if s.task is not None]
-        for session in list(self.sessions):
+        for session in self.sessions:
             session.stop(STOPPING)
         if tasks:
             await asyncio.wait(tasks, timeout=4)
@@ -214,22 +244,16 @@ class SSHHost:
                 self.admission.refused["banned"] += 1
         return refusal
 
-    def describe_connection(self, hub_conn: Any) -> dict[str, Any]:
-        """What the SSH side knows of a hub connection: the player's address and idle time."""
-        for session in self.sessions:
-            if session.hub_conn is hub_conn:
-                return {
-                    "address": session.address,
-                    "idle": round(time.monotonic() - session.last_input),
-                }
-        return {}
+    def refusal_explained(self, address: str) -> bool:
+        """Whether a refused connection from ``address`` is told why (else only closed)."""
+        return self.admission.explain(address)
 
     def session_refusal(self, address: str) -> tuple[str, dict[str, Any]] | None:
         """Why a new game session from ``address`` may not start, if it may not: a sentence
         of ``messages.py`` and its gaps (the session says it in the player's language)."""
         if len(self.sessions) >= self.config.max_sessions:
             return FULL, {"players": self.config.max_sessions}
-        if self._per_address[address] >= self.config.max_per_address:
+        if self.sessions.from_address(address) >= self.config.max_per_address:
             return TOO_MANY_SESSIONS, {}
         return None
 
@@ -256,20 +280,20 @@ class SSHHost:
             log.exception("could not look up the language stored with a key")
             return None
 
-    def session_opened(self, session: GameSession) -> None:
+    def serve_hub(self, conn: Connection) -> asyncio.Task[Any]:
+        return self.hub.spawn(self.hub.serve(conn))
+
+    def shown_address(self) -> tuple[str, int]:
+        return self.public_host, self.port
+
+    def session_opened(self, session: HostedSession) -> None:
         self.sessions.add(session)
-        self._per_address[session.address] += 1
         if self.memory is not None:
             self.memory.session_started()
 
-    def session_closed(self, session: GameSession) -> None:
-        if session in self.sessions:
-            self.sessions.discard(session)
-            self._per_address[session.address] -= 1
-            if self._per_address[session.address] <= 0:
-                del self._per_address[session.address]
-            if self.memory is not None:
-                self.memory.session_ended(len(self.sessions))
+    def session_closed(self, session: HostedSession) -> None:
+        if self.sessions.discard(session) and self.memory is not None:
+            self.memory.session_ended(len(self.sessions))
 
 
 class GambitServer(asyncssh.SSHServer):
@@ -293,9 +317,9 @@ class GambitServer(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
         host = self.host
-        verdict = host.verdict
-        if verdict is not None:  # judged at the door (by the address a PROXY header gave)
-            self.address = verdict[0]
+        admitted = conn.get_extra_info(ADMITTED_ADDRESS)
+        if admitted is not None:  # judged at the door (by the address a PROXY header gave)
+            self.address = admitted
         else:  # not through the door (tests)
             refusal = host.connection_refusal(self.address)
             if refusal is not None:
@@ -394,8 +418,13 @@ class GambitServer(asyncssh.SSHServer):
         )
 
     def session_requested(self) -> GameSession:
+        host = self.host
         return PlayerSession(
-            self.host, identity=self.identity, username=self.username, address=self.address
+            host,
+            host.launcher,
+            identity=self.identity,
+            username=self.username,
+            address=self.address,
         )
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int):

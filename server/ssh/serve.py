@@ -26,7 +26,7 @@ from .config import HostConfig
 #: Restart=on-failure (deploy/gambit.service) starts the server again.
 RESTART_EXIT = 75
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type hints only
     from server.hub.config import HubConfig
     from server.store import DataDirLock
     from server.store.pg_lock import DatabaseLock
@@ -257,20 +257,19 @@ async def _run_serve(
     db_lock: DatabaseLock | None,
 ) -> bool:
     from server.hub import Hub
+    from server.hub.hooks import HubHooks
     from server.hub.listener import serve_unix
     from server.store import Store
 
     from .banner import banner
     from .host import SSHHost
     from .keys import load_or_create_host_key
+    from .live_sessions import LiveSessions
 
-    store = Store.open(data_dir, db=hub_config.db)
-    hub = Hub(store, hub_config)
     host: SSHHost | None = None
     metrics = None
     local = None
     stop = asyncio.Event()
-    hub.on_fatal = stop.set  # a store that cannot commit: stop, and start again from the disk
     restart = False
 
     def restart_now() -> None:
@@ -278,7 +277,15 @@ async def _run_serve(
         restart = True
         stop.set()
 
-    hub.admin.on_restart = restart_now
+    store = Store.open(data_dir, db=hub_config.db)
+    # The SSH host's sessions, made first: the hub's admins see each player's address.
+    sessions = LiveSessions()
+    hooks = HubHooks(
+        on_fatal=stop.set,  # a store that cannot commit: stop, and start again from the disk
+        on_restart=restart_now,
+        describe_connection=sessions.describe,
+    )
+    hub = Hub(store, hub_config, hooks)
     if db_lock is not None:
         db_lock.keep(lost=restart_now)  # another may take the database: start again, wait
     # Stopping is set up first: a service manager may stop the server the moment it starts.
@@ -290,7 +297,7 @@ async def _run_serve(
         # The hub's own socket, for `gambit admin` and other tools of the server's owner.
         local = await serve_unix(hub, data_dir / "hub.sock")
         key = load_or_create_host_key(data_dir)
-        host = SSHHost(hub, host_config, key)
+        host = SSHHost(hub, host_config, key, sessions=sessions)
         port = await host.start()
         if lock is not None:
             lock.describe(f"gambit serve on {host_config.host} port {port}")

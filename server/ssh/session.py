@@ -1,11 +1,14 @@
-"""One SSH session: a player's terminal, running one Gambit app in the server process.
+"""One SSH session: a player's terminal, running one Gambit app.
 
 The session turns what the SSH client told us (PTY type and size, the environment it chose to
-send) into a :class:`~protocol.term.TermInfo`, opens a trusted in-process connection to the
-hub, and runs the app on a :class:`~server.terminal.driver.ChannelDriver`. It is also the boundary
-where limits sit: input rate, idle time; and where anything that is not a terminal session
-(exec, sftp, a shell without a PTY) is turned away with a message the player can read, in
-their language (:meth:`GameSession.language`; the sentences are in ``messages.py``).
+send) into a :class:`~protocol.term.TermInfo`; its
+:class:`~server.apphost.launcher.AppLauncher` starts the player's app (in this process or on a
+worker) and its :class:`~.session_host.SessionHost` has the hub serve the app's connection;
+then it carries keystrokes to the app, and the app's frames to the player (it is the app's
+:class:`~server.apphost.launcher.OutputSink`). It is also the boundary where limits sit:
+input rate, idle time; and where anything that is not a terminal session (exec, sftp, a shell
+without a PTY) is turned away with a message the player can read, in their language
+(:meth:`GameSession.language`; the sentences are in ``messages.py``).
 """
 
 from __future__ import annotations
@@ -14,32 +17,26 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
-from protocol.connection import Connection, queue_pair
 from protocol.term import TermInfo
-from server.apphost.app_settings import app_language, prepare_app, term_info
+from server.apphost.app_settings import term_info
+from server.apphost.launcher import AppLauncher, AppRequest, RunningApp
 from server.hub.session import chosen_language
-from server.terminal.driver import ChannelDriver, bind_term
 from server.terminal.early_input import EarlyInput
 from server.terminal.term_size import clamp_size
 
+from .door import TRANSPORT
 from .messages import NEEDS_PTY, NO_EXEC, NO_SUBSYSTEM, SORRY, idle_goodbye, say
+from .session_host import SessionHost
 
-if TYPE_CHECKING:
-    from textual.app import App
-
-    from server.apphost.workers import RemoteApp
-
-    from .host import SSHHost
+if TYPE_CHECKING:  # for type hints only
+    from protocol.connection import Connection
 
 log = logging.getLogger(__name__)
-
-#: ``(conn, term, identity, wished_name) -> app``: how a session makes its app.
-AppFactory = Callable[[Connection, TermInfo, "str | None", "str | None"], "App[Any]"]
 
 #: Input rate limit: a burst of this many bytes, refilled at this many per second. Far above
 #: anyone typing or clicking; a huge paste is cut short instead of flooding the app.
@@ -50,18 +47,24 @@ INPUT_PER_SECOND = 4 * 1024
 class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
     """One SSH channel of a connection: a PTY session runs an app; anything else is refused.
 
-    The app runs in this process, or on an app worker (``host.workers``) when the server has
-    them; either way its hub connection is served by this process's hub, and what it draws
-    reaches the player through :meth:`output`.
+    The app runs wherever ``launcher`` puts it; either way its hub connection is served
+    through ``host``, and what it draws reaches the player through :meth:`output`.
     """
 
-    #: Instrumentation (metrics, the load benchmark): each is called with every frame's size
-    #: as it is written to the player (0: a frame the player's screen already showed).
-    observers: ClassVar[list[Callable[[GameSession, int], None]]] = []
-
-    def __init__(self, host: SSHHost, *, identity: str | None, username: str, address: str) -> None:
+    def __init__(
+        self,
+        host: SessionHost,
+        launcher: AppLauncher,
+        *,
+        identity: str | None,
+        username: str,
+        address: str,
+    ) -> None:
         EarlyInput.__init__(self)
         self.host = host
+        self.launcher = launcher
+        #: The host's, told of every frame (see :data:`~.session_host.FrameObserver`).
+        self._observers = host.frame_observers
         self.identity = identity
         self.username = username
         self.address = address
@@ -69,10 +72,9 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
         self.term_type: str | None = None
         self.size = (80, 24)
         self.refusal: bytes | None = None
-        #: The app, or a worker's :class:`~.workers.RemoteApp` (both have ``exit``) ...
-        self.app: App[Any] | RemoteApp | None = None
-        #: ... and what takes its keystrokes and window changes (``feed``, ``resize``).
-        self.driver: ChannelDriver | RemoteApp | None = None
+        #: The player's app while it runs (it takes keystrokes as :attr:`driver`, once the
+        #: session hands it what came early).
+        self.app: RunningApp | None = None
         self.task: asyncio.Task[None] | None = None
         #: The hub's end of this session's connection (tools match hub sessions to ours).
         self.hub_conn: Connection | None = None
@@ -156,10 +158,7 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
         self._closed = True
         self._stop_app()
 
-    # --- the driver's terminal (see driver.Terminal) ---------------------------------------
-
-    def send(self, data: bytes) -> None:
-        self.output(data)
+    # --- the app's output sink (see launcher.OutputSink) ------------------------------------
 
     def output(self, data: bytes) -> None:
         """A frame for the player's terminal (empty: their screen already shows it)."""
@@ -169,18 +168,17 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
             except (BrokenPipeError, ConnectionError):
                 # The player's end is gone (it sent EOF and closed): the app is being stopped.
                 self._closed = True
-        for observer in GameSession.observers:
+        for observer in self._observers:
             observer(self, len(data))
 
-    def frame_unchanged(self) -> None:
-        self.output(b"")
-
     def pending_output(self) -> int:
-        """Bytes queued for this client: in the channel (flow control) and in the transport."""
+        """Bytes queued for this client: in the channel (flow control) and in the transport
+        (given by the front door, see :data:`~.door.TRANSPORT`)."""
         if self.chan is None:
             return 0
         pending = self.chan.get_write_buffer_size()
-        transport = getattr(self.chan.get_extra_info("connection"), "_transport", None)
+        conn = self.chan.get_extra_info("connection")
+        transport = conn.get_extra_info(TRANSPORT) if conn is not None else None
         if transport is not None:
             with contextlib.suppress(Exception):
                 pending += transport.get_write_buffer_size()
@@ -197,34 +195,21 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
         fields: dict[str, Any] = {}
         lang: str | None = None  # the app's, once it has run
         hub_task = None
-        client: Connection | None = None
+        app: RunningApp | None = None
         try:
-            workers = self.host.workers
-            if workers is not None:
-                remote = workers.open(self, term, self.identity, name)
-                self.hub_conn = remote.hub_conn
-                hub_task = self.host.hub.spawn(self.host.hub.serve(remote.hub_conn))
-                self.app = self.driver = remote
-                self._arm_idle()
-                self.hand_over_early_input(remote)
-                result = await remote.result
-                failed = bool(result.get("failed"))
-                lang = result.get("lang") if isinstance(result.get("lang"), str) else None
-            else:
-                client, self.hub_conn = queue_pair(trusted=True, peer=f"ssh {self.address}")
-                hub_task = self.host.hub.spawn(self.host.hub.serve(self.hub_conn))
-                self.app = app = self.host.app_factory(client, term, self.identity, name)
-                prepare_app(app, term)
-                bind_term(app, self, term)
-                self._arm_idle()
-                await app.run_async(size=(term.width, term.height), mouse=True)
-                failed = bool(app.return_code)  # it crashed (logged by prepare_app's handler)
-                lang = app_language(app)
-            if failed:
+            request = AppRequest(term, self.identity, name, peer=f"ssh {self.address}")
+            self.app = app = self.launcher.launch(request, self)
+            self.hub_conn = app.hub_conn
+            hub_task = self.host.serve_hub(app.hub_conn)
+            self._arm_idle()
+            self.attach(app)  # keystrokes go to the app now, those that came early first
+            result = await app.result()
+            lang = result.lang
+            if result.failed:
                 log.error("session from %s ended by a failure of its app", self.address)
                 message = SORRY
             elif self.idle_out:
-                message, fields = idle_goodbye(self.host.config.idle_timeout)
+                message, fields = idle_goodbye(self.host.idle_timeout)
             elif self.goodbye is not None:
                 message = self.goodbye
         except Exception:
@@ -237,12 +222,8 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
                 lang = self.host.session_language(self.hub_conn)
             if self._idle_handle is not None:
                 self._idle_handle.cancel()
-            if client is not None:
-                with contextlib.suppress(Exception):
-                    await client.close()
-            elif self.hub_conn is not None:
-                with contextlib.suppress(Exception):
-                    await self.hub_conn.close()
+            if app is not None:
+                await app.close()
             if hub_task is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(hub_task, 5)
@@ -282,7 +263,7 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
         return False
 
     def _arm_idle(self) -> None:
-        timeout = self.host.config.idle_timeout
+        timeout = self.host.idle_timeout
         if timeout <= 0:
             return
         delay = self.last_input + timeout - time.monotonic()
@@ -291,7 +272,7 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
 
     def _check_idle(self) -> None:
         self._idle_handle = None
-        if time.monotonic() - self.last_input >= self.host.config.idle_timeout:
+        if time.monotonic() - self.last_input >= self.host.idle_timeout:
             log.info("session from %s idle; closing", self.address)
             self.idle_out = True
             self._stop_app()
@@ -322,5 +303,6 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
 
     def _say(self, sentence: str, **extra: Any) -> bytes:
         """A sentence of ``messages.py`` in the player's language, ready for their terminal."""
-        fields = {"host": self.host.public_host, "port": self.host.port, **extra}
+        host, port = self.host.shown_address()
+        fields = {"host": host, "port": port, **extra}
         return say(self.language(self._term()), sentence, **fields)

@@ -31,8 +31,10 @@ from .hello_gate import HelloGate
 from .messages import idle_goodbye, say
 from .session import GameSession
 
-if TYPE_CHECKING:
-    from .host import SSHHost
+if TYPE_CHECKING:  # for type hints only
+    from server.apphost.launcher import AppLauncher
+
+    from .session_host import SessionHost
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +66,16 @@ class PlayerSession(GameSession):
     """An SSH session: a terminal running an app (:class:`GameSession`), or a ``gambit``
     channel served by the hub directly."""
 
-    def __init__(self, host: SSHHost, *, identity: str | None, username: str, address: str) -> None:
-        super().__init__(host, identity=identity, username=username, address=address)
+    def __init__(
+        self,
+        host: SessionHost,
+        launcher: AppLauncher,
+        *,
+        identity: str | None,
+        username: str,
+        address: str,
+    ) -> None:
+        super().__init__(host, launcher, identity=identity, username=username, address=address)
         #: The hub's end of the ``gambit`` channel, when this session is one.
         self.channel: HubChannel | None = None
         self._said_bye = False
@@ -126,11 +136,10 @@ class PlayerSession(GameSession):
 
     async def _serve_channel(self, channel: HubChannel) -> None:
         """Let the hub serve the channel until either end closes it."""
-        hub = self.host.hub
         self.hub_conn = channel
         self._arm_idle()
         try:
-            await hub.spawn(hub.serve(channel))
+            await self.host.serve_hub(channel)
         except Exception:
             log.exception("gambit channel from %s failed", self.address)
         finally:
@@ -149,7 +158,7 @@ class PlayerSession(GameSession):
             super()._stop_app()
             return
         if self.idle_out:
-            sentence, fields = idle_goodbye(self.host.config.idle_timeout)
+            sentence, fields = idle_goodbye(self.host.idle_timeout)
             self._bye("idle", sentence, fields)
         elif self.goodbye is not None:
             self._bye("server", self.goodbye, {})
@@ -160,7 +169,8 @@ class PlayerSession(GameSession):
         if self.channel is None or self._said_bye:
             return
         self._said_bye = True
-        fields = {"host": self.host.public_host, "port": self.host.port, **fields}
+        host, port = self.host.shown_address()
+        fields = {"host": host, "port": port, **fields}
         text = say(self._channel_language(), sentence, **fields).decode()
         text = text.replace("\r\n", "\n").rstrip("\n")
         self.channel.last_word({"t": "bye", "code": code, "message": text})

@@ -72,9 +72,6 @@ class Knowledge:
     def __init__(self, me: int) -> None:
         self.me = me
         self.places: dict[str, tuple[str, int]] = {}
-        #: Fates known from the Seer only: the rules keep them in the view until the seat's
-        #: next action, never in its log (docs/rules.md), and a bot remembers nothing else.
-        self.glimpsed: set[str] = set()
 
     def forget_hand(self, seat: int) -> None:
         for card, place in list(self.places.items()):
@@ -137,11 +134,9 @@ class Knowledge:
                         places[card] = ("fate", nxt[s])
                 if me in nxt and fates_before[me] is not None:
                     places[fates_before[me]] = ("fate", nxt[me])
-                    self.glimpsed.discard(fates_before[me])
             elif kind == "seer" and ev["seat"] == me:
                 for s, card in state.glimpse["fates"].items():
                     places[card] = ("fate", int(s))
-                    self.glimpsed.add(card)
             elif kind == "darklord" and ev["seat"] == me:
                 pass  # the hand is shown with the pick's ask; kept when the pick is made
         if seat == me and action.TYPE == "pick":
@@ -167,8 +162,6 @@ def check_pg_world(world: Any, state: Any, me: int, known: Knowledge) -> None:
     for key in PG_KEYS:
         assert seen.get(key) == real.get(key), (key, seen.get(key), real.get(key))
     for card, (where, s) in known.places.items():
-        if card in known.glimpsed and "glimpse" not in real:
-            continue
         if where == "hand":
             assert card in world.hands[s], ("known in hand", card, s, world.hands)
         else:

@@ -573,14 +573,20 @@ def test_raven_passes_left_only_when_all_have_chosen():
     assert only(st) == (2, "turn")
 
 
-def test_seer_glimpse_lasts_until_the_next_action_and_leaves_no_log():
+def test_seer_glimpse_lasts_until_the_next_action_and_stays_in_the_seats_own_record():
     st = ready(high=["HSE"])
     act(st, 1, "risk", card="S1")
     assert st.view(1)["glimpse"] == {"2": "G8", "0": "S8"}
     assert "glimpse" not in st.view(0) and "glimpse" not in st.view(None)
-    logged = set(strings_in(st.view(1)["events"]))
-    assert "G8" not in logged and "S8" not in logged
     assert events(st, "seer", seat=1) == [{"e": "seer", "seat": 1, "seats": [0, 2]}]
+    # Remembered as a player remembers it: in its own record (which no screen shows), never
+    # in anyone else's.
+    assert events(st, "saw_fates", seat=1) == [
+        {"e": "saw_fates", "seat": 1, "fates": {"2": "G8", "0": "S8"}}
+    ]
+    for other in (0, 2, None):
+        logged = set(strings_in(st.view(other)["events"]))
+        assert "G8" not in logged and "S8" not in logged
     play_plan(st, {2: ["C1"], 0: ["G1"]})
     assert only(st) == (1, "fate") and st.view(1)["glimpse"] == {"2": "G8", "0": "S8"}
     act(st, 1, "keep")

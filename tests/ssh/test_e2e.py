@@ -139,7 +139,7 @@ def test_stopping_the_server_says_goodbye(tmp_path):
 
 def test_no_app_outlives_its_session(tmp_path):
     """Sessions of the real app, ended every way: no app (or its screens) stays in memory."""
-    from server.ssh.host import default_app_factory
+    from server.apphost.in_process import default_app_factory
 
     made: list[weakref.ref] = []
 

@@ -14,6 +14,8 @@ import sys
 import time
 import weakref
 
+from server.apphost.in_process import InProcessLauncher
+
 from .conftest import needs_openssh
 from .harness import SSHTerminal, idle_goodbye, key_fingerprint, ssh_command
 from .standin import make_standin
@@ -196,7 +198,7 @@ def test_no_app_outlives_its_session(standin_server):
         made.append(weakref.ref(app))
         return app
 
-    server.host.app_factory = factory
+    server.host.launcher = InProcessLauncher(factory)
     terms = [SSHTerminal(ssh_command(server.port)) for _ in range(4)]
     try:
         for term in terms:
@@ -263,7 +265,7 @@ async def test_a_client_that_stops_reading_gets_the_latest_screen(standin_server
         chan.write(b"c")  # the stand-in starts redrawing a counter every 10 ms
         await asyncio.sleep(0.3)
         chan.pause_reading()
-        session_driver = server.sync(lambda: next(iter(server.host.sessions)).driver)
+        session_driver = server.sync(lambda: next(iter(server.host.sessions)).app.driver)
         backlog = []
         for _ in range(100):  # until it has skipped frames for a while (at most 5 s)
             await asyncio.sleep(0.05)
@@ -279,7 +281,7 @@ async def test_a_client_that_stops_reading_gets_the_latest_screen(standin_server
         for _ in range(100):
             await asyncio.sleep(0.05)
             shown = re.findall(r"count=(\d+)", "\n".join(screen.display))
-            app_count = server.sync(lambda: next(iter(server.host.sessions)).app.count)
+            app_count = server.sync(lambda: next(iter(server.host.sessions)).app.app.count)
             if shown and app_count - int(shown[0]) < 30:  # within a few frames of the app
                 latest = int(shown[0])
                 break

@@ -18,6 +18,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from protocol.requests import Profile
+from server.apphost.in_process import InProcessLauncher
 from server.ssh import messages
 from tests.po_checks import assert_msgfmt_accepts
 
@@ -235,7 +236,7 @@ def german_standin(conn, term, identity, name):
 @needs_openssh
 def test_once_an_app_has_run_the_goodbye_is_in_the_apps_language(standin_server):
     server = standin_server(idle_timeout=1.0)
-    server.host.app_factory = german_standin
+    server.host.launcher = InProcessLauncher(german_standin)
     said = idle_goodbye(server.port, extra=set_env("uk_UA.UTF-8"))
     assert "Verbindung nach 1 s ohne Tastendruck getrennt." in said
 

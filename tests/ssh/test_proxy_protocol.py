@@ -122,23 +122,24 @@ def test_a_connection_without_a_header_is_dropped(standin_server):
 
 
 async def test_two_listeners_share_a_port_with_reuse_port():
-    host = SimpleNamespace(config=SimpleNamespace(reuse_port=True))
-    door = FrontDoor(host)  # type: ignore[arg-type]  # a stand-in
-    first = Listener(door, lambda *a: None, "127.0.0.1", 0)
+    keeper = SimpleNamespace()  # (never asked: nobody connects)
+
+    def door(reuse_port: bool) -> FrontDoor:
+        return FrontDoor(keeper, reuse_port=reuse_port, proxy_protocol=False)  # type: ignore[arg-type]  # a stand-in keeper
+
+    shared = door(True)
+    first = Listener(shared, lambda *a: None, "127.0.0.1", 0)
     port = first.sockets[0].getsockname()[1]
-    second = Listener(door, lambda *a: None, "127.0.0.1", port)
+    second = Listener(shared, lambda *a: None, "127.0.0.1", port)
     try:
         assert second.sockets[0].getsockname()[1] == port
     finally:
         first.close()
         second.close()
-    lone = SimpleNamespace(config=SimpleNamespace(reuse_port=False))
-    taken = Listener(FrontDoor(lone), lambda *a: None, "127.0.0.1", 0)  # type: ignore[arg-type]  # a stand-in
+    taken = Listener(door(False), lambda *a: None, "127.0.0.1", 0)
     try:
         with pytest.raises(OSError):
-            Listener(
-                FrontDoor(lone), lambda *a: None, "127.0.0.1", taken.sockets[0].getsockname()[1]
-            )  # type: ignore[arg-type]  # a stand-in
+            Listener(door(False), lambda *a: None, "127.0.0.1", taken.sockets[0].getsockname()[1])
     finally:
         taken.close()
     await asyncio.sleep(0)

@@ -9,6 +9,7 @@ import signal
 import time
 
 from server.apphost import worker_link as wl
+from server.apphost.launcher import AppResult
 from server.apphost.workers import PENDING_STEP, RemoteApp
 
 from .conftest import needs_openssh
@@ -168,15 +169,17 @@ async def test_a_slow_players_backlog_reaches_their_worker_and_so_does_the_catch
     class Worker:
         link = Link()
 
-    class Session:
-        address = "127.0.0.1"
+    class Sink:
         pending = 0
+
+        def output(self, data: bytes) -> None:
+            pass
 
         def pending_output(self) -> int:
             return self.pending
 
-    session = Session()
-    remote = RemoteApp(Worker(), 5, session)  # type: ignore[arg-type]  # a stand-in
+    session = Sink()
+    remote = RemoteApp(Worker(), 5, "ssh 127.0.0.1", session)  # type: ignore[arg-type]  # a stand-in worker
 
     def reports() -> list[int]:
         return [wl.unpack(p) for s, k, p in sent if k == wl.PENDING]
@@ -192,4 +195,4 @@ async def test_a_slow_players_backlog_reaches_their_worker_and_so_does_the_catch
     session.pending = 0
     await asyncio.sleep(0.12)  # no output meanwhile: the poll tells the worker it drained
     assert reports()[-1] == 0
-    remote.ended({"failed": False})
+    remote.ended(AppResult(failed=False))

@@ -169,7 +169,8 @@ async def build_template(folder: Path) -> Path:
 
 async def stage_bob(hub: Hub) -> Client:
     """Bob, online: says markup-like things in the lobby and at a running table of his (he
-    never plays his turn, so it stays running), and invites Ada to a table waiting for her."""
+    never plays his turn, so it stays running), invites Ada to a table waiting for her, and
+    runs a Fortunes table with three bots (the crawl reaches a Fortunes screen by watching)."""
     bob = await connect(hub)
     await bob.hello("Bob", identity=BOB)
     await bob.send("chat", channel="lobby", text=MARKED["lobby_chat"])
@@ -190,6 +191,19 @@ async def stage_bob(hub: Hub) -> Client:
     waiting = (await bob.expect("table", table=running + 1))["table"]
     await bob.send("invite", op="send", table=waiting, name="Ada")
     await bob.expect("notice", code="invited")
+    # A Fortunes table of Bob's with bots, running, for Ada to watch (`w` in the lobby).
+    await bob.send("create_table", game="fortunes", players=4)
+    fortunes = (await bob.expect("table", table=waiting + 1))["table"]
+    for seat in (1, 2, 3):
+        await bob.send("add_bot", table=fortunes, seat=seat)
+    await bob.until(
+        lambda m: (
+            m["t"] == "table"
+            and m["table"] == fortunes
+            and all(s["bot"] or s["name"] for s in m["info"]["seats"])
+        )
+    )
+    await bob.send("start", table=fortunes)
     return bob
 
 

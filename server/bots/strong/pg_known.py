@@ -10,7 +10,7 @@ cards the seat has seen, and knows where they went, as a player at the table rem
   target's, but for the card picked (discarded face-up) and the one drawn after;
 * after the Mists its old Fate (``was`` on its private ``fate`` event) is its left
   neighbour's among the affected seats, and every Fate it knows moves on the same way;
-* the Fates the Seer showed it (while its view shows them).
+* the Fates the Seer showed it (its private ``saw_fates`` event), moved on by the Mists.
 
 What it knows stops where the cards move unseen: a seat that passes a card with the Raven to
 someone else, or swaps one with the Tempter with someone else, may have passed the very card.
@@ -89,7 +89,6 @@ def _read(view: dict[str, Any]) -> tuple[dict[int, list[str]], dict[int, str]]:
     places: dict[str, Place] = {}
     my_fate: str | None = None  # this seat's Fate, as far as the events tell
     moved: dict[int, int] = {}  # the last Mists: each affected seat's left neighbour
-    last_seer = max((i for i, ev in enumerate(events) if ev["e"] == "seer"), default=-1)
     for i, ev in enumerate(events):
         kind = ev["e"]
         if kind in ("play", "discard", "replace_fate", "received"):
@@ -125,8 +124,8 @@ def _read(view: dict[str, Any]) -> tuple[dict[int, list[str]], dict[int, str]]:
         elif kind == "saw_hand":
             for card in ev["cards"]:
                 places[card] = (False, ev["target"])
-        elif kind == "seer" and i == last_seer and view.get("glimpse"):
-            for s, card in view["glimpse"].items():
+        elif kind == "saw_fates":
+            for s, card in ev["fates"].items():
                 places[card] = (True, int(s))
     public = set(view["hand"]) | set(view["discard"]) | set(view["open_fates"].values())
     public.update(c for c in (view.get("fate"), view["focus"], view["killed"]) if c)

@@ -149,6 +149,9 @@ class HighCards:
         self.events.append(
             {"e": "seer", "seat": turner, "seats": sorted(map(int, seen)), "to": [turner]}
         )
+        # What it saw stays in its own record, as a player remembers it (the screen shows the
+        # Fates only until its next action, ruling 11's "once"; a bot reads them here after).
+        self.events.append({"e": "saw_fates", "seat": turner, "fates": dict(seen), "to": [turner]})
 
     # --- simultaneous choices: Beast, Raven, Donjon -----------------------------------------
 
