@@ -7,7 +7,9 @@ defaults from here.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 from dataclasses import dataclass
 
 #: TERM names (prefixes) of terminals that erase in the current background colour.
@@ -88,3 +90,18 @@ class TermInfo:
             return None
         code = self.lang.split("_")[0].split(".")[0].lower()
         return code if code in ("en", "uk", "de") else None
+
+
+def local_term() -> TermInfo:
+    """This process's own terminal as the app needs to know it (size, colours, locale): for
+    ``gambit play`` and ``gambit connect``, whose app runs on the player's machine."""
+    size = shutil.get_terminal_size((80, 24))
+    env = os.environ
+    return TermInfo(
+        width=size.columns,
+        height=size.lines,
+        term=env.get("TERM", "xterm-256color"),
+        colorterm=env.get("COLORTERM"),
+        no_color="NO_COLOR" in env,
+        lang=env.get("LC_ALL") or env.get("LC_CTYPE") or env.get("LANG"),
+    )

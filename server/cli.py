@@ -121,6 +121,17 @@ def build_parser() -> GambitParser:
     from .local_play import add_play_arguments
 
     add_play_arguments(play)
+    connect = sub.add_parser(
+        "connect",
+        help="play on a server from this terminal (the app runs here, over one SSH channel)",
+        description="The same app in this terminal, connected to a Gambit server over SSH "
+        "(its 'gambit' subsystem): your SSH agent and keys, ~/.ssh/known_hosts, and a dropped "
+        "connection that comes back by itself.",
+        formatter_class=DefaultsShown,
+    )
+    from gambit_connect.launcher import add_connect_arguments
+
+    add_connect_arguments(connect)
     backup = sub.add_parser(
         "backup",
         help="copy the database, even while the server runs",
@@ -253,6 +264,10 @@ def main(argv: list[str] | None = None) -> int:
         from .local_play import main_play
 
         return main_play(args)
+    if args.command == "connect":
+        from gambit_connect.launcher import main_connect
+
+        return main_connect(args)
     if args.command == "serve":
         from .ssh.serve import main_serve
 

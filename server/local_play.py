@@ -12,17 +12,13 @@ import asyncio
 import contextlib
 import getpass
 import logging
-import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from protocol.term import local_term
 from server.hub import HubConfig
-
-if TYPE_CHECKING:
-    from protocol.term import TermInfo
 
 log = logging.getLogger(__name__)
 
@@ -42,22 +38,6 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         help="fixed deal seed (repeatable games; default: random deals)",
-    )
-
-
-def local_term() -> TermInfo:
-    """This terminal as the app needs to know it (size, colours, locale)."""
-    from protocol.term import TermInfo
-
-    size = shutil.get_terminal_size((80, 24))
-    env = os.environ
-    return TermInfo(
-        width=size.columns,
-        height=size.lines,
-        term=env.get("TERM", "xterm-256color"),
-        colorterm=env.get("COLORTERM"),
-        no_color="NO_COLOR" in env,
-        lang=env.get("LC_ALL") or env.get("LC_CTYPE") or env.get("LANG"),
     )
 
 

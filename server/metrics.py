@@ -213,7 +213,8 @@ class Metrics(MetricsEndpoint):
             player = self.hub.players.get(held.player) if held.player else None
             for hub_session in player.sessions if player else ():
                 ours = by_conn.get(hub_session.conn)
-                if ours is not None:
+                # (A gambit channel draws no frames: its player's own app draws the table.)
+                if ours is not None and getattr(ours, "channel", None) is None:
                     sessions.add(ours)
         if not sessions:
             return

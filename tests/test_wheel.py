@@ -1,7 +1,7 @@
 """The package as a user installs it (issue 21): a wheel built from this checkout, installed
 (not editable) into a fresh virtualenv, runs ``gambit serve`` to a real ssh lobby, with its
 rules texts and catalogs (the app's and the SSH host's) inside, and nothing taken from the
-checkout."""
+checkout; its ``gambit connect`` reaches the same server (issue 41)."""
 
 from __future__ import annotations
 
@@ -154,6 +154,19 @@ def test_the_installed_wheel_serves_a_lobby_in_german(installed, tmp_path):
             start_new_session=True,
         )
         assert "Gambit führt keine Befehle aus" in refused.stderr.decode("utf-8", "replace")
+        # gambit connect (issue 41), from the wheel: the app on this side, over the channel.
+        home = tmp_path / "home"
+        home.mkdir()
+        local = SSHTerminal(
+            [str(gambit), "connect", "-p", str(port), "Bo@127.0.0.1"],
+            env={"HOME": str(home), "PYTHONPATH": ""},
+        )
+        try:
+            local.wait_for(r"continue connecting \(yes/no\)\?", timeout=30)
+            local.send("yes\r")
+            local.wait_for("Enter the lobby", timeout=30)
+        finally:
+            local.close()
     finally:
         if term is not None:
             term.close()

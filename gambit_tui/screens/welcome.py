@@ -36,6 +36,10 @@ class WelcomeScreen(GambitScreen):
     WelcomeScreen #intro {
         margin-bottom: 1;
     }
+    WelcomeScreen #native {
+        color: $text-muted;
+        margin-bottom: 1;
+    }
     WelcomeScreen #motd {
         color: $accent;
         text-style: bold;
@@ -68,6 +72,13 @@ class WelcomeScreen(GambitScreen):
                     "players see and your language."
                 ),
                 id="intro",
+            )
+            yield Static(
+                _(
+                    "Tip: with Gambit installed on your own computer (pipx install "
+                    "gambit-tables), 'gambit connect' plays from there."
+                ),
+                id="native",
             )
             motd = str(self.gapp.model.server.get("motd") or "").strip()
             if motd:  # the server's admins' message of the day, as they wrote it

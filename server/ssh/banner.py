@@ -62,6 +62,10 @@ def banner(host: str, port: int, key: asyncssh.SSHKey) -> str:
     elif not local:
         lines.append(f"Connect with:  {ssh_command(host, port)}")
     lines.append(f"(slow link? add -C:  ssh -C -p {port} ...)")
+    lines.append(
+        f"(the app on a player's own machine:  pipx install gambit-tables, then "
+        f"gambit connect{'' if port == 2222 else f' -p {port}'} HOST)"
+    )
     lines.append(f"Host key fingerprint: {fingerprint(key)}")
     public = key.export_public_key("openssh").decode().split()
     names = ",".join(

@@ -58,6 +58,7 @@ from .live_sessions import LiveSessions
 from .messages import FULL, STOPPING, TOO_MANY_SESSIONS
 from .session import GameSession
 from .session_host import FrameObserver, HostedSession
+from .subsystem import PlayerSession
 
 if TYPE_CHECKING:  # for type hints only
     from protocol.connection import Connection
@@ -418,7 +419,7 @@ class GambitServer(asyncssh.SSHServer):
 
     def session_requested(self) -> GameSession:
         host = self.host
-        return GameSession(
+        return PlayerSession(
             host,
             host.launcher,
             identity=self.identity,
