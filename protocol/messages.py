@@ -19,6 +19,10 @@ LANGUAGES = ("en", "uk", "de")
 GAMES = ("prophets_gambit", "prophet", "fortunes")
 ACCESS = ("everyone", "friends", "invited")
 BOT_KINDS = ("heuristic", "random", "strong")
+#: Game nights' formats, and what becomes of players left over when tables do not divide.
+NIGHT_FORMATS = ("swiss", "round_robin", "duplicate")
+NIGHT_FILLS = ("bots", "byes")
+NIGHT_OPS = ("list", "watch", "unwatch", "create", "register", "withdraw", "start")
 MAX_NAME = 24
 MAX_CHAT = 500
 MAX_ID = 128
@@ -133,6 +137,22 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
         "table": TABLE,
         "name": _str(MAX_NAME, required=False),
     },
+    # Game nights: list them, follow one's standings, make one, register, withdraw, start a
+    # round (the host). ``night`` names the event for every op but list and create.
+    "night": {
+        "op": _str(8, choices=NIGHT_OPS),
+        "night": _int(1, 2**31, required=False),
+        "name": _str(MAX_NAME, required=False),
+        "game": _str(32, required=False, choices=GAMES),
+        "players": _int(3, 6, required=False),
+        "format": _str(16, required=False, choices=NIGHT_FORMATS),
+        "rounds": _int(1, 20, required=False),
+        "options": Field((dict,), required=False, max_len=16),
+        "access": _str(16, required=False, choices=ACCESS),
+        "fill": _str(8, required=False, choices=NIGHT_FILLS),
+        "bots": _str(16, required=False, choices=BOT_KINDS),
+        "timer": _int(0, 3600, required=False),
+    },
     "ping": {"n": _int(0, 2**31)},
     # Whether the client shows the lobby now: lobby updates go only to clients that do (a
     # player at a table needs none), and turning it on brings a fresh ``lobby``.
@@ -208,6 +228,8 @@ SERVER_MESSAGES: dict[str, tuple[str, ...]] = {
     "record": ("game", "kind", "finished", "seats", "steps", "deals", "deal", "verify", "outcome"),
     "replay": ("game", "step", "steps", "seat", "info", "view", "hands"),
     "player": ("name", "since", "online", "games", "by_game"),
+    "nights": ("nights",),
+    "night": ("night",),
 }
 #: Finished games per page of a player's history.
 HISTORY_PAGE = 10

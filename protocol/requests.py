@@ -174,6 +174,23 @@ class Invite(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class Night(Request):
+    TYPE: ClassVar[str] = "night"
+    op: str
+    night: int | None = None
+    name: str | None = None
+    game: str | None = None
+    players: int | None = None
+    format: str | None = None
+    rounds: int | None = None
+    options: dict[str, Any] | None = None
+    access: str | None = None
+    fill: str | None = None
+    bots: str | None = None
+    timer: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Ping(Request):
     TYPE: ClassVar[str] = "ping"
     n: int
@@ -276,6 +293,7 @@ REQUESTS: dict[str, type[Request]] = {
         Chat,
         Friend,
         Invite,
+        Night,
         Ping,
         LobbyWatch,
         Ignore,

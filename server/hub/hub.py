@@ -13,8 +13,9 @@ given it and exactly the peers it uses, made in that order, and none holds the h
 (who watches where), :class:`~.social.Social` (chat, friends, invites),
 :class:`~.guests.Guests`, :class:`~.history.History`, :class:`~.replays.Replays`,
 :class:`~.entropy.Entropy`, :class:`~.duplicate.Duplicate`, :class:`~.play.Play` (actions,
-bots, turn timers; chips through :class:`~.money.Money`), :class:`~.recovery.Recovery` and
-:class:`~.admin.Admin`. Seating and entropy, made before play, tell it of changes through
+bots, turn timers; chips through :class:`~.money.Money`), :class:`~.recovery.Recovery`,
+:class:`~.admin.Admin` and :class:`~.nights.Nights` (game nights, told of each game's end).
+Seating and entropy, made before play, tell it of changes through
 :class:`~.table_events.TableEvents`. Names are claimed in :mod:`~.names`.
 """
 
@@ -52,6 +53,7 @@ from .history import History
 from .limits import Budget
 from .lobby import Lobby
 from .names import NameClaims
+from .nights import Nights
 from .online_names import OnlineNames
 from .outbox import Outbox
 from .play import Play
@@ -128,6 +130,8 @@ class Hub:
         self.entropy.connect(self.play)
         self.admin = Admin(run, self.restart, self.seating, self.play)
         self.recovery = Recovery(run, self.duplicate, self.seating, self.play)
+        self.nights = Nights(run, self.seating, self.play, self.duplicate)
+        self.play.game_end_hooks.append(self.nights.game_ended)
         #: Message type → the handler that answers it (see :meth:`handle`).
         self.handlers: dict[str, Callable[[Session, Any], None]] = self._routes()
 
@@ -136,9 +140,11 @@ class Hub:
     async def start(self) -> None:
         """Rebuild the tables that were running when the server last stopped (or died)."""
         self.recovery.restore_tables()
+        self.nights.restore()
         # No guest survives a restart (a guest is one connection): their chips go home now.
         guests, chips = self.guests.retire_guests()
         self.recovery.resume_tables()
+        self.nights.resume()
         self.lobby.start()
         self.recovered = {"tables": len(self.tables), "guests": guests, "guest_chips": chips}
         log.info(
@@ -341,6 +347,7 @@ class Hub:
             "report": social.on_report,
             "friend": social.on_friend,
             "invite": social.on_invite,
+            "night": self.nights.on_night,
             "history": self.history.on_history,
             "leaderboard": self.history.on_leaderboard,
             "player": self.history.on_player,
