@@ -325,8 +325,21 @@ class Nights:
                     ("night_close", table.id), self.table_break, self.close_table, table.id
                 )
         for night in self.nights.values():
+            self._count_lost_tables(night)
             if night.status == "between":
                 self.next_round_after(night, self.round_break)
+
+    def _count_lost_tables(self, night: Night) -> None:
+        """A table of the round under way that is gone without a result (its stored state
+        lost) counts as a draw, so that the round can end."""
+        rnd = night.current
+        if rnd is None or night.status != "playing":
+            return
+        for index, table_id in enumerate(rnd.table_ids):
+            if rnd.scores[index] is None and table_id not in self.tables:
+                log.warning("night %s: table %s is gone without a result", night.id, table_id)
+                night.record(index, [0.0] * len(rnd.tables[index]))
+        self.save(night)
 
     # --- telling -----------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import signal
 from typing import Any
 
 from server.hub import Hub
@@ -189,5 +190,90 @@ async def test_an_event_survives_a_restart_mid_round(tmp_path):
     final = await again[0].until(lambda m: m["t"] == "night" and m["night"]["status"] == "finished")
     assert sum(r["games"] for r in final["night"]["standings"]) == 3
     assert store.ledger_total() == 0
+    await hub.stop()
+    store.close()
+
+
+async def test_a_sigkill_mid_round_loses_nothing_of_the_event(tmp_path):
+    """The hub is killed while one table of the round has finished and the other is in play:
+    restarted, it has the finished table's result, the other table where it was; played to
+    its end, the event finishes with every game counted and the ledger at zero."""
+    import msgpack
+
+    from .hub_process import HubProcess
+
+    hub = HubProcess(tmp_path / "data", grace=30)
+    await hub.start()
+    try:
+        clients = [await hub.registered(f"key-{i}", f"P{i}") for i in range(6)]
+        night = await _night(clients[0], format="swiss", rounds=1)
+        await _register(clients, night)
+        await clients[0].send("night", op="start", night=night)
+        by_table: dict[int, list[tuple[int, Client]]] = {}
+        for i, client in enumerate(clients):
+            msg = await client.until(lambda m: m["t"] == "notice" and m["code"] == "night_round")
+            table = msg["args"]["table"]
+            await client.until(lambda m, t=table: m["t"] == "table" and m["table"] == t)
+            by_table.setdefault(table, []).append((i, client))
+        first, second = sorted(by_table)
+        await play_to_end(dict(by_table[first]), first)
+        await clients[0].until(
+            lambda m: m["t"] == "night" and sum(r["games"] for r in m["night"]["standings"]) == 3
+        )
+        # One move at the other table, then the kill.
+        mover = next(c for _, c in by_table[second] if c.tables[second]["view"]["legal"])
+        await mover.send("act", table=second, action=mover.tables[second]["view"]["legal"][0])
+        for _ in range(200):  # (bounded: until the move is stored)
+            stored = hub.read("SELECT COUNT(*) FROM live_actions WHERE table_id = ?", second)
+            if stored[0][0]:
+                break
+            await asyncio.sleep(0.02)
+        assert stored[0][0] == 1
+        await hub.stop(signal.SIGKILL)
+
+        (info,) = hub.read("SELECT info FROM nights WHERE id = ?", night)
+        kept = msgpack.unpackb(info[0], raw=False, strict_map_key=False)
+        scores = dict(zip(kept["rounds"][0]["table_ids"], kept["rounds"][0]["scores"], strict=True))
+        assert kept["status"] == "playing" and scores[first] is not None and scores[second] is None
+
+        await hub.start()
+        players = dict(by_table[second])
+        again = {i: await hub.registered(f"key-{i}", f"P{i}") for i in players}
+        await asyncio.gather(
+            *(c.until(lambda m: m["t"] == "table" and m["table"] == second) for c in again.values())
+        )
+        watcher = again[min(again)]
+        await watcher.send("night", op="watch", night=night)
+        await play_to_end(again, second)
+        final = await watcher.until(
+            lambda m: m["t"] == "night" and m["night"]["status"] == "finished"
+        )
+        assert sorted(r["games"] for r in final["night"]["standings"]) == [1] * 6
+        assert hub.ledger_total() == 0
+    finally:
+        await hub.close()
+
+
+async def test_a_table_lost_with_the_restart_counts_as_a_draw_and_the_event_goes_on(tmp_path):
+    store = Store.open(tmp_path / "data")
+    hub = Hub(store, fast_config())
+    await hub.start()
+    clients = await _players(hub, 3)
+    night = await _night(clients[0], format="swiss", rounds=2)
+    await _register(clients, night)
+    await clients[0].send("night", op="start", night=night)
+    await clients[0].until(lambda m: m["t"] == "notice" and m["code"] == "night_round")
+    table = hub.nights.nights[night].rounds[0].table_ids[0]
+    await hub.stop()
+    store.delete_table(table)  # (what a damaged or hand-edited store could leave)
+    store.close()
+
+    store = Store.open(tmp_path / "data")
+    hub = Hub(store, fast_config())
+    await hub.start()
+    event = hub.nights.nights[night]
+    assert event.status == "between" and event.rounds[0].scores == [[0.0, 0.0, 0.0]]
+    assert hub.nights.next_at.get(night) is not None  # the next round is on its way
+    assert [r.points for r in event.standings()] == [1.0, 1.0, 1.0]
     await hub.stop()
     store.close()
