@@ -132,6 +132,7 @@ class Hub:
         self.recovery = Recovery(run, self.duplicate, self.seating, self.play)
         self.nights = Nights(run, self.seating, self.play, self.duplicate)
         self.play.game_end_hooks.append(self.nights.game_ended)
+        self.seating.closed_hooks.append(self.nights.table_closed)
         #: Message type → the handler that answers it (see :meth:`handle`).
         self.handlers: dict[str, Callable[[Session, Any], None]] = self._routes()
 

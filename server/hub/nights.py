@@ -329,17 +329,33 @@ class Nights:
             if night.status == "between":
                 self.next_round_after(night, self.round_break)
 
-    def _count_lost_tables(self, night: Night) -> None:
-        """A table of the round under way that is gone without a result (its stored state
-        lost) counts as a draw, so that the round can end."""
+    def _count_lost_tables(self, night: Night) -> bool:
+        """A table of the round under way that is gone without a result (closed by an admin,
+        left by everyone, its stored state lost) counts as a draw, so that the round can
+        end; True if one did."""
         rnd = night.current
         if rnd is None or night.status != "playing":
-            return
+            return False
+        lost = False
         for index, table_id in enumerate(rnd.table_ids):
-            if rnd.scores[index] is None and table_id not in self.tables:
+            gone = rnd.scores[index] is None and table_id not in self.tables
+            if gone and night.status == "playing":
                 log.warning("night %s: table %s is gone without a result", night.id, table_id)
                 night.record(index, [0.0] * len(rnd.tables[index]))
-        self.save(night)
+                lost = True
+        if lost:
+            self.save(night)
+        return lost
+
+    def table_closed(self, table: Table) -> None:
+        """A table has closed: one of a round under way whose game had not ended counts as a
+        draw (and the round may be over)."""
+        night = self.nights.get(table.night["id"]) if table.night is not None else None
+        if night is None or not self._count_lost_tables(night):
+            return
+        if night.status == "between":
+            self.next_round_after(night, self.round_break)
+        self.tell(night)
 
     # --- telling -----------------------------------------------------------------------------
 

@@ -277,3 +277,23 @@ async def test_a_table_lost_with_the_restart_counts_as_a_draw_and_the_event_goes
     assert [r.points for r in event.standings()] == [1.0, 1.0, 1.0]
     await hub.stop()
     store.close()
+
+
+async def test_a_table_an_admin_closes_mid_game_counts_as_a_draw(store: Store):
+    hub = Hub(store, fast_config(admins=frozenset({"key-0"})))
+    await hub.start()
+    hub.nights.round_break = 0.05
+    clients = await _players(hub, 3)
+    night = await _night(clients[0], format="swiss", rounds=2)
+    await _register(clients, night)
+    await clients[0].send("night", op="start", night=night)
+    msg = await clients[0].until(lambda m: m["t"] == "notice" and m["code"] == "night_round")
+    await clients[0].send("admin", op="close_table", table=msg["args"]["table"])
+    # The round ends with the draw, and the next is seated after the break.
+    await _play_round(hub, clients, night, 2)
+    final = await clients[0].until(
+        lambda m: m["t"] == "night" and m["night"]["status"] == "finished"
+    )
+    assert sorted(r["games"] for r in final["night"]["standings"]) == [2, 2, 2]
+    assert hub.nights.nights[night].rounds[0].scores == [[0.0, 0.0, 0.0]]
+    await hub.stop()
