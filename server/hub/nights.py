@@ -385,10 +385,10 @@ class Nights:
             ),
         }
 
-    def night_message(self, night: Night, player: Player) -> dict[str, Any]:
-        rows = night.standings()
-        info = self.summary(night, player)
-        info["standings"] = [
+    def standing_rows(self, night: Night) -> list[dict[str, Any]]:
+        """The standings as sent, with each row's player key (``id``, never sent): worked out
+        once per change, however many read them."""
+        return [
             {
                 "place": row.place,
                 "name": self.run.name_of(row.player),
@@ -397,9 +397,19 @@ class Nights:
                 "games": row.games,
                 "byes": row.byes,
                 "withdrawn": row.withdrawn,
-                "you": row.player == player.id,
+                "id": row.player,
             }
-            for row in rows[:SHOWN_ROWS]
+            for row in night.standings()[:SHOWN_ROWS]
+        ]
+
+    def night_message(
+        self, night: Night, player: Player, rows: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """One event as ``player`` sees it (``rows``: :meth:`standing_rows`, if made)."""
+        info = self.summary(night, player)
+        info["standings"] = [
+            {**{k: v for k, v in r.items() if k != "id"}, "you": r["id"] == player.id}
+            for r in (self.standing_rows(night) if rows is None else rows)
         ]
         current = night.current
         table = None
@@ -424,9 +434,11 @@ class Nights:
 
     def tell(self, night: Night) -> None:
         """Everyone following the event gets its standings; the list's followers the list."""
-        for session in self._followers(night.id):
+        followers = self._followers(night.id)
+        rows = self.standing_rows(night) if followers else []
+        for session in followers:
             assert session.player is not None
-            session.push(self.night_message(night, session.player))
+            session.push(self.night_message(night, session.player, rows))
         self.tell_list()
 
     def tell_list(self) -> None:
