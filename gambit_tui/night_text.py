@@ -28,8 +28,9 @@ def points(value: float) -> str:
     return f"{value:g}"
 
 
-def state_label(night: dict[str, Any]) -> str:
-    """Registering, round k of n (and the countdown to the next), finished."""
+def state_label(night: dict[str, Any], elapsed: float = 0.0) -> str:
+    """Registering, round k of n (and the countdown to the next, ``elapsed`` seconds after
+    the hub said it), finished."""
     status = night["status"]
     if status == "registering":
         return _("Registering")
@@ -39,7 +40,8 @@ def state_label(night: dict[str, Any]) -> str:
         return _("Cancelled")
     text = _("Round {round} of {rounds}").format(round=night["round"], rounds=night["rounds"])
     if status == "between" and night.get("next_in") is not None:
-        text += " · " + _("next in {seconds} s").format(seconds=night["next_in"])
+        seconds = max(0, round(night["next_in"] - elapsed))
+        text += " · " + _("next in {seconds} s").format(seconds=seconds)
     return text
 
 

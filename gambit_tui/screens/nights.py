@@ -6,12 +6,14 @@ a name, then its rules (:class:`NightSetupScreen`)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.widgets import DataTable
 
 from protocol.messages import NIGHT_FILLS, NIGHT_FORMATS
@@ -77,6 +79,12 @@ class NightsScreen(GambitScreen):
 
     def on_mount(self) -> None:
         self.gapp.send(Night("list"))
+        self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        """The countdown to a next round moves on (nothing else changes by itself)."""
+        if any(n["status"] == "between" for n in self.gapp.model.nights or []):
+            self.refresh_view()
 
     def status_context(self) -> str:
         return _("Events")
@@ -87,7 +95,7 @@ class NightsScreen(GambitScreen):
         listed = self.gapp.model.nights or []
         try:
             row = self.query_one("#nights", DataTable).cursor_row
-        except Exception:
+        except NoMatches:  # (recomposing)
             return None
         if not 0 <= row < len(listed):
             return None
@@ -100,13 +108,15 @@ class NightsScreen(GambitScreen):
         listed = self.gapp.model.nights
         row = table.cursor_row
         table.clear()
+        received = self.gapp.model.night_received
+        now = time.monotonic()
         for night in listed or []:
             table.add_row(
                 str(night["id"]),
                 Text(night["name"]),  # (player text: never markup)
                 game_title(night["game"]),
                 str(night["registered"]),
-                state_label(night),
+                state_label(night, now - received.get(night["id"], now)),
             )
         if listed:
             table.move_cursor(row=min(max(row, 0), len(listed) - 1))

@@ -8,6 +8,7 @@ import asyncio
 
 from textual.widgets import DataTable
 
+from gambit_tui.night_text import state_label
 from gambit_tui.screens.ask_name import AskNameScreen
 from gambit_tui.screens.nights import NightSetupScreen, NightsScreen
 from gambit_tui.screens.pg_table import PGTableScreen
@@ -87,3 +88,11 @@ async def test_the_standings_follow_each_table_to_the_final_results(hub):
             [1, 1, 1],
         )
         assert all(r[4] == "1" for r in rows)
+
+
+def test_the_countdown_to_the_next_round_runs_from_when_the_hub_said_it():
+    between = {"status": "between", "round": 1, "rounds": 3, "next_in": 30}
+    assert state_label(between) == "Round 1 of 3 · next in 30 s"
+    assert state_label(between, 12.4) == "Round 1 of 3 · next in 18 s"
+    assert state_label(between, 99) == "Round 1 of 3 · next in 0 s"
+    assert state_label({**between, "status": "playing", "next_in": None}) == "Round 1 of 3"
