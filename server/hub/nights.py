@@ -286,9 +286,27 @@ class Nights:
         except NightError:
             return
         self.save(night)
-        if done and night.status == "between":
-            self.next_round_after(night, self.round_break)
+        if done:
+            self.round_over(night)
         self.tell(night)
+
+    def round_over(self, night: Night) -> None:
+        """The round's last table has counted: the next round after the break, or, after the
+        last round, the final results to every player of the event still connected."""
+        if night.status == "between":
+            self.next_round_after(night, self.round_break)
+            return
+        podium = " · ".join(
+            f"{row.place}. {self.run.name_of(row.player)}"
+            for row in night.standings()
+            if row.place <= 3
+        )
+        for pid in night.entrants:
+            self._notice(
+                pid,
+                "night_over",
+                said("{night} is over: {podium}.", night=night.rules.name, podium=podium),
+            )
 
     def next_round_after(self, night: Night, delay: float) -> None:
         self.next_at[night.id] = asyncio.get_running_loop().time() + delay
@@ -353,8 +371,8 @@ class Nights:
         night = self.nights.get(table.night["id"]) if table.night is not None else None
         if night is None or not self._count_lost_tables(night):
             return
-        if night.status == "between":
-            self.next_round_after(night, self.round_break)
+        if night.status != "playing":
+            self.round_over(night)
         self.tell(night)
 
     # --- telling -----------------------------------------------------------------------------

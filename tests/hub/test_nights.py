@@ -104,6 +104,11 @@ async def test_a_swiss_night_seats_everyone_counts_every_table_and_goes_round_af
     assert [r["points"] for r in rows] == sorted(expected.values(), reverse=True)
     assert all(r["games"] == 2 for r in rows)
     assert [r["name"] for r in rows if r["you"]] == ["P0"]  # the reader's own row, marked
+    # Everyone still connected is told the final results, the podium first.
+    podium = " · ".join(f"{r['place']}. {r['name']}" for r in rows if r["place"] <= 3)
+    for client in clients:
+        told = await client.until(lambda m: m["t"] == "notice" and m["code"] == "night_over")
+        assert told["message"] == f"Friday is over: {podium}."
     assert store.ledger_total() == 0
     await asyncio.sleep(0.1)  # the last tables close after their result is on show
     assert not [t for t in hub.tables.values() if t.night is not None]
