@@ -303,3 +303,20 @@ async def test_a_table_an_admin_closes_mid_game_counts_as_a_draw(store: Store):
     assert sorted(r["games"] for r in final["night"]["standings"]) == [2, 2, 2]
     assert hub.nights.nights[night].rounds[0].scores == [[0.0, 0.0, 0.0]]
     await hub.stop()
+
+
+async def test_an_event_table_plays_one_game_even_when_every_player_has_read_the_result(
+    store: Store,
+):
+    hub = Hub(store, fast_config(between_games=5.0))
+    await hub.start()
+    clients = await _players(hub, 3)
+    night = await _night(clients[0], format="swiss", rounds=2)
+    await _register(clients, night)
+    await clients[0].send("night", op="start", night=night)
+    (table,) = await _play_round(hub, clients, night, 1)
+    for client in clients:  # (without a game night, the next game is dealt at once now)
+        await client.send("result_read", table=table)
+    await asyncio.sleep(0.3)
+    assert hub.tables[table].games_played == 1 and hub.tables[table].status == "between"
+    await hub.stop()
