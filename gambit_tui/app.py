@@ -312,6 +312,8 @@ class GambitApp(App[None]):
             self.broadcast(events.TableUpdated, key, now=now)
         elif changed == "profile":
             self.broadcast(events.ProfileArrived)
+        elif changed == "nights":
+            self.broadcast(events.NightsChanged)
         elif changed == "admin":
             self.broadcast(events.AdminReplied, message["op"])
         elif changed == "social":

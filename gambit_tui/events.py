@@ -61,6 +61,10 @@ class HistoryArrived(ServerEvent):
     """A page of our finished games, or a leaderboard, arrived."""
 
 
+class NightsChanged(ServerEvent):
+    """The list of game nights, or a followed night's standings, arrived."""
+
+
 class AdminReplied(ServerEvent):
     """The hub answered an admin request (the model keeps the last answer of each op)."""
 

@@ -55,6 +55,12 @@ class ClientModel:
     records: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: Players' public profiles, by name (casefolded), as last sent.
     profiles: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: The server's game nights as last listed (None: not asked yet), and each one followed
+    #: (its standings, our table in the round under way), by id.
+    nights: list[dict[str, Any]] | None = None
+    night: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: When each night's last news came (monotonic, by id): its countdown runs from there.
+    night_received: dict[int, float] = field(default_factory=dict)
     #: The hub's last answer to each admin request (admins only), by op.
     admin: dict[str, Any] = field(default_factory=dict)
 
@@ -126,6 +132,16 @@ class ClientModel:
         if kind == "record":
             self.records[message["game"]] = message
             return "record"
+        if kind == "nights":
+            self.nights = list(message["nights"])
+            now = time.monotonic()
+            for night in self.nights:
+                self.night_received[night["id"]] = now
+            return "nights"
+        if kind == "night":
+            self.night[message["night"]["id"]] = message["night"]
+            self.night_received[message["night"]["id"]] = time.monotonic()
+            return "nights"
         if kind == "replay":
             # A replay's moment is kept like a table's, under the game's own key (negative:
             # never a table's), so the table screens read it as they read a table.

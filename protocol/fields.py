@@ -16,6 +16,10 @@ LANGUAGES = ("en", "uk", "de")
 GAMES = ("prophets_gambit", "prophet", "fortunes")
 ACCESS = ("everyone", "friends", "invited")
 BOT_KINDS = ("heuristic", "random", "strong")
+#: Game nights' formats, and what becomes of players left over when tables do not divide.
+NIGHT_FORMATS = ("swiss", "round_robin", "duplicate")
+NIGHT_FILLS = ("bots", "byes")
+NIGHT_OPS = ("list", "watch", "unwatch", "create", "register", "withdraw", "start")
 MAX_NAME = 24
 MAX_CHAT = 500
 MAX_ID = 128

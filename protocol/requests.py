@@ -31,6 +31,9 @@ from .fields import (
     MAX_CHAT,
     MAX_ID,
     NAME,
+    NIGHT_FILLS,
+    NIGHT_FORMATS,
+    NIGHT_OPS,
     SEAT,
     TABLE,
     Field,
@@ -223,6 +226,26 @@ class Invite(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class Night(Request):
+    """Game nights: list them, follow one's standings, make one, register, withdraw, start a
+    round (the host). ``night`` names the event for every op but list and create."""
+
+    TYPE: ClassVar[str] = "night"
+    op: Annotated[str, string(8, choices=NIGHT_OPS)]
+    night: Annotated[int | None, number(1, 2**31)] = None
+    name: Annotated[str | None, NAME] = None
+    game: Annotated[str | None, GAME] = None
+    players: Annotated[int | None, number(3, 6)] = None
+    format: Annotated[str | None, string(16, choices=NIGHT_FORMATS)] = None
+    rounds: Annotated[int | None, number(1, 20)] = None
+    options: Annotated[dict[str, Any] | None, mapping(16)] = None
+    access: Annotated[str | None, string(16, choices=ACCESS)] = None
+    fill: Annotated[str | None, string(8, choices=NIGHT_FILLS)] = None
+    bots: Annotated[str | None, string(16, choices=BOT_KINDS)] = None
+    timer: Annotated[int | None, number(0, 3600)] = None
+
+
+@dataclass(frozen=True, slots=True)
 class Ping(Request):
     TYPE: ClassVar[str] = "ping"
     n: Annotated[int, number(0, 2**31)]
@@ -350,6 +373,7 @@ REQUESTS: dict[str, type[Request]] = {
         Chat,
         Friend,
         Invite,
+        Night,
         Ping,
         LobbyWatch,
         Ignore,

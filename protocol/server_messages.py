@@ -202,6 +202,17 @@ class Player(TypedDict):
     by_game: dict[str, dict[str, Any]]
 
 
+#: Game nights: the list a player sees, and one night in full (rules, rounds, standings).
+class Nights(TypedDict):
+    t: Literal["nights"]
+    nights: list[dict[str, Any]]
+
+
+class NightInfo(TypedDict):
+    t: Literal["night"]
+    night: dict[str, Any]
+
+
 #: Every message the hub sends (``"t"`` tells which).
 ServerMessage = (
     Welcome
@@ -226,6 +237,8 @@ ServerMessage = (
     | Record
     | Replay
     | Player
+    | Nights
+    | NightInfo
 )
 
 

@@ -86,6 +86,8 @@ class LobbyScreen(GambitScreen):
         Binding("f", "social", N_("Friends")),
         Binding("h", "history", N_("History")),
         Binding("l", "leaderboard", N_("Leaderboards")),
+        # Game nights: rounds the hub seats, standings.
+        Binding("v", "nights", N_("Events")),
         # The profiles of the players online (also from the leaderboard, a table, Your games).
         Binding("p", "players", N_("Players")),
         Binding("c", "chat", N_("Chat")),
@@ -525,6 +527,11 @@ class LobbyScreen(GambitScreen):
         from .leaderboard import LeaderboardScreen
 
         self.app.push_screen(LeaderboardScreen())
+
+    def action_nights(self) -> None:
+        from .nights import NightsScreen
+
+        self.app.push_screen(NightsScreen())
 
     def action_players(self) -> None:
         from .profile import ProfileScreen

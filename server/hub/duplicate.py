@@ -77,10 +77,11 @@ class Duplicate:
         #: seen: {player id: the last game index they have seen}, tables: how many joined}
         self.sets: dict[str, dict[str, Any]] = {}
 
-    def join(self, table: Table, name: str, player: Player) -> None:
+    def join(self, table: Table, name: str, player: Player | None) -> None:
         """Put a new table, where ``player`` is to sit, in the set ``name`` (made if new);
         HubError if the set plays another game, number of seats or options, or if the player
-        may not hold its first game's cards (:meth:`may_sit`)."""
+        may not hold its first game's cards (:meth:`may_sit`). ``player`` None: a game
+        night's table, whose players the night seated (they sit at no other of the set)."""
         name = " ".join(name.split())
         if not name:
             raise HubError("bad_options", "A duplicate set needs a name.")
@@ -110,7 +111,7 @@ class Duplicate:
                 "open the table with the same ones, or name another set.",
                 name=name,
             )
-        else:
+        elif player is not None:
             self._may_sit_in_set(name, found, table, player)
         self.sets[name] = found
         table.dealer = found["dealer"]

@@ -15,8 +15,9 @@ given it and exactly the peers it uses, made in that order, and none holds the h
 :class:`~.entropy.Entropy`, :class:`~.duplicate.Duplicate`, :class:`~.money.Money` (chips),
 :class:`~.turns.Turns` (bots, turn timers, stand-ins), :class:`~.play.Play` (actions, payouts,
 the next game), :class:`~.absence.Absence` (players who drop and come back),
-:class:`~.recovery.Recovery` and :class:`~.admin.Admin`. Seating, entropy and turns, made
-before play, reach it through narrow interfaces (:class:`~.table_events.TableEvents`,
+:class:`~.recovery.Recovery`, :class:`~.admin.Admin` and :class:`~.nights.Nights` (game nights,
+told of each game's end and each table's closing). Seating, entropy and turns, made before
+play, reach it through narrow interfaces (:class:`~.table_events.TableEvents`,
 :class:`~.turns.Mover`). Names are claimed in :mod:`~.names`.
 """
 
@@ -46,6 +47,7 @@ from protocol.requests import (
     Leaderboard,
     Leave,
     LobbyWatch,
+    Night,
     Ping,
     Profile,
     Record,
@@ -79,6 +81,7 @@ from .limits import Budget
 from .lobby import Lobby
 from .money import Money
 from .names import NameClaims
+from .nights import Nights
 from .online_names import OnlineNames
 from .outbox import Outbox
 from .play import Play
@@ -177,6 +180,9 @@ class Hub:
         self.recovery = Recovery(
             run, self.duplicate, self.seating, self.play, self.turns, self.absence
         )
+        self.nights = Nights(run, self.seating, self.play, self.duplicate)
+        self.play.game_end_hooks.append(self.nights.game_ended)
+        self.seating.closed_hooks.append(self.nights.table_closed)
         #: Message type → the handler that answers it (see :meth:`handle`).
         self.handlers: dict[str, Handler] = self._routes()
 
@@ -185,9 +191,11 @@ class Hub:
     async def start(self) -> None:
         """Rebuild the tables that were running when the server last stopped (or died)."""
         self.recovery.restore_tables()
+        self.nights.restore()
         # No guest survives a restart (a guest is one connection): their chips go home now.
         guests, chips = self.guests.retire_guests()
         self.recovery.resume_tables()
+        self.nights.resume()
         self.lobby.start()
         self.recovered = {"tables": len(self.tables), "guests": guests, "guest_chips": chips}
         log.info(
@@ -390,6 +398,7 @@ class Hub:
         routes.add(Report, social.on_report)
         routes.add(Friend, social.on_friend)
         routes.add(Invite, social.on_invite)
+        routes.add(Night, self.nights.on_night)
         routes.add(HistoryRequest, history.on_history)
         routes.add(Leaderboard, history.on_leaderboard)
         routes.add(PlayerRequest, history.on_player)

@@ -10,6 +10,7 @@ the very same state. Who moves when a human does not (bots, turn timers, stand-i
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from protocol.actions import Action
@@ -96,6 +97,8 @@ class Play:
         self.views = TableViews(run, self.watchers, lobby, duplicate, turns.deadlines)
         #: Tables between games → the players there who have closed the last game's result.
         self.results_read: dict[int, set[str]] = {}
+        #: Told ``(table, outcome)`` once a game's end is stored (a game night counts it).
+        self.game_end_hooks: list[Callable[[Table, Outcome], None]] = []
 
     # --- starting a game --------------------------------------------------------------------
 
@@ -256,6 +259,8 @@ class Play:
             if pid in self.players:
                 self.players[pid].push({"t": "you", **you(self.store, self.players[pid])})
         self.timers.later(("next", table.id), self.config.between_games, self.next_game, table.id)
+        for hook in self.game_end_hooks:
+            hook(table, outcome)
 
     def players_of_game(self, table: Table) -> list[str | None]:
         """Whose game this was, seat by seat (None: a bot's): a player who left it to a
@@ -335,8 +340,8 @@ class Play:
 
     def next_game(self, table_id: int) -> None:
         table = self.tables.get(table_id)
-        if table is None or table.status != "between":
-            self.results_read.pop(table_id, None)
+        if table is None or table.status != "between" or table.night is not None:
+            self.results_read.pop(table_id, None)  # (a game night's table plays one game)
             return
         if self.restart.at is not None:
             # A restart is coming: no new deal; the table waits for it (its seats are kept).

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from protocol.requests import AddBot, CreateTable, Join, Leave, RemoveBot, Spectate, Stand, Start
@@ -58,6 +59,9 @@ class Seating:
         self.watchers = watchers
         self.restart = restart
         self.play: TableEvents = NotConnected()  # (see connect)
+        #: Told each table that closes, once it is gone (a game night counts an unfinished
+        #: game of its round as a draw).
+        self.closed_hooks: list[Callable[[Table], None]] = []
 
     def connect(self, play: TableEvents) -> None:
         """Play, built after seating (it holds seating), is what seating tells of changes."""
@@ -295,3 +299,5 @@ class Seating:
         for session in self.watchers.table_closed(table.id):
             session.push({"t": "left", "table": table.id})
         self.lobby.table_removed(table.id)
+        for hook in self.closed_hooks:
+            hook(table)

@@ -72,6 +72,9 @@ class Table:
     #: The duplicate set the table belongs to (``server.hub.duplicate``): its name, secret
     #: seed and first dealer, and the table's own results of the set's games; None: not one.
     duplicate: dict[str, Any] | None = None
+    #: The game night this table seats a round of (``server.hub.nights``): the event's id,
+    #: the round and the table's index in it; such a table plays one game. None: not one.
+    night: dict[str, int] | None = None
     state: State | None = None
     #: Where the cards lay at each deal of the game in play (``fairness.DealLog``), for its record.
     deal_log: DealLog | None = None
@@ -154,6 +157,7 @@ class Table:
             "away": self.away,
             "deal": self.deal,
             "duplicate": self.duplicate,
+            "night": self.night,
         }
         return data
 

@@ -188,6 +188,14 @@ V7 = """
 ALTER TABLE games ADD COLUMN stake BIGINT;
 """
 
+V8 = """
+CREATE TABLE nights (
+    id      BIGINT PRIMARY KEY,
+    info    BYTEA NOT NULL,
+    updated DOUBLE PRECISION NOT NULL
+);
+"""
+
 
 def _run(script: str, **params: object) -> Callable[[PgConnection], None]:
     def apply(conn: PgConnection) -> None:
@@ -211,6 +219,7 @@ MIGRATIONS: list[Callable[[PgConnection], None]] = [
     _run(V5),
     _run(V6),
     _run(V7),
+    _run(V8),
 ]
 assert len(MIGRATIONS) == len(schema.MIGRATIONS), "a migration is missing for PostgreSQL"
 

@@ -212,6 +212,16 @@ V7_SCHEMA = """
 ALTER TABLE games ADD COLUMN stake INTEGER;
 """
 
+#: Version 8: game nights (``server.nights``): each event's rules, entrants and rounds as the
+#: hub's own map (msgpack), kept after the event ends (its standings stay readable).
+V8_SCHEMA = """
+CREATE TABLE nights (
+    id      INTEGER PRIMARY KEY,
+    info    BLOB NOT NULL,
+    updated REAL NOT NULL
+);
+"""
+
 EMPTY_MAP = msgpack.packb({}, use_bin_type=True)
 SKELETON_VERSION_KEY = "skeleton_version"
 
@@ -270,6 +280,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _run(V5_SCHEMA),
     _run(V6_SCHEMA),
     _run(V7_SCHEMA),
+    _run(V8_SCHEMA),
 ]
 
 #: The version this code writes.

@@ -41,6 +41,7 @@ from . import schema
 from .checkpoint import BACKSTOP_PAGES, Checkpointer
 from .moderation import ModerationStore
 from .names import name_key, skeleton  # name_key is still importable from here
+from .nights import NightStore
 from .urls import is_postgres_url, redact
 
 DB_NAME = "gambit.sqlite3"
@@ -129,7 +130,7 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-class Store(ModerationStore):
+class Store(NightStore, ModerationStore):
     """All persistent state of the hub.
 
     ``Store(path)`` opens (creating and migrating) one database file; ``Store()`` or

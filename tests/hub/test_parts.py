@@ -22,6 +22,7 @@ OWNERS = {
     "replays": {"record", "replay"},
     "entropy": {"entropy"},
     "play": {"act", "result_read"},
+    "nights": {"night"},
 }
 
 
@@ -43,6 +44,7 @@ async def test_two_hubs_share_no_state_of_their_parts(store):
     assert one.replays.cursors is not two.replays.cursors
     assert one.social.recent_chat is not two.social.recent_chat
     assert one.turns.deadlines is not two.turns.deadlines
+    assert one.nights.nights is not two.nights.nights
     # Each part works on its own hub's tables and players.
     assert one.seating.tables is one.tables and two.lobby.players is two.players
 

@@ -20,7 +20,7 @@ def test_open_creates_private_folder_and_file_with_durable_settings(tmp_path: Pa
         assert store.pragma("journal_mode") == "wal"
         assert store.pragma("synchronous") == 2  # FULL: each commit is fsynced
         assert store.pragma("foreign_keys") == 1
-        assert store.schema_version == CURRENT_VERSION == 7
+        assert store.schema_version == CURRENT_VERSION == 8
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert stat.S_IMODE((folder / DB_NAME).stat().st_mode) == 0o600
 

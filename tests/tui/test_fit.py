@@ -16,11 +16,13 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, Select
 
+from gambit_tui.screens.ask_name import AskNameScreen
 from gambit_tui.screens.create_table import CreateTableScreen
 from gambit_tui.screens.fortunes_reading import FortunesReadingScreen
 from gambit_tui.screens.fortunes_table import FortunesTableScreen
 from gambit_tui.screens.leaderboard import LeaderboardScreen
 from gambit_tui.screens.lobby import LobbyScreen
+from gambit_tui.screens.nights import NightSetupScreen, NightsScreen
 from gambit_tui.screens.pg_table import PGTableScreen
 from gambit_tui.screens.profile import ProfileScreen
 from gambit_tui.screens.prophet_table import ProphetTableScreen
@@ -286,6 +288,30 @@ async def walk_boards_and_profile(walk: Walk) -> None:
     await walk.until(lambda: isinstance(app.screen, ProfileScreen))
     await walk.until(lambda: app.model.profiles)
     await walk.check("profile")
+    await pilot.press("escape")
+    await walk.until(lambda: isinstance(app.screen, LobbyScreen))
+    await walk_nights(walk)
+
+
+async def walk_nights(walk: Walk) -> None:
+    """The events (v), a new one's name and rules, and the event with its standings."""
+    pilot, app = walk.pilot, walk.app
+    await pilot.press("v")
+    await walk.until(lambda: isinstance(app.screen, NightsScreen))
+    await walk.until(lambda: app.model.nights is not None)
+    await walk.check("events, none yet")
+    await pilot.press("n")
+    await walk.until(lambda: isinstance(app.screen, AskNameScreen))
+    await pilot.press(*"Friday night", "enter")
+    await walk.until(lambda: isinstance(app.screen, NightSetupScreen))
+    await pilot.press("down", "down", "right", "down", "down", "right")  # duplicate, byes
+    await walk.check("new event's rules")
+    await pilot.press("enter")
+    await walk.until(lambda: isinstance(app.screen, NightsScreen))
+    await walk.until(lambda: app.model.night)
+    await pilot.press("r")
+    await walk.until(lambda: any(n.get("standings") for n in app.model.night.values()))
+    await walk.check("an event and its standings")
     await pilot.press("escape")
     await walk.until(lambda: isinstance(app.screen, LobbyScreen))
 

@@ -1,0 +1,316 @@
+"""Game nights, from the lobby (v): the server's events, and the selected one's standings.
+
+Register or withdraw with one key; when a round is seated the hub opens the player's table by
+itself, and o goes back to it. The host starts the first round (s), and makes a new event (n):
+a name, then its rules (:class:`NightSetupScreen`)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.css.query import NoMatches
+from textual.widgets import DataTable
+
+from protocol.fields import NIGHT_FILLS, NIGHT_FORMATS
+from protocol.requests import Night
+
+from .. import events
+from ..i18n import N_, _
+from ..names import game_title
+from ..night_text import about, fill_label, format_label, points, state_label
+from ..widgets.text_lines import TextPanel
+from .base import GambitModal, GambitScreen, while_composed
+
+
+class NightsScreen(GambitScreen):
+    """The events on top, the selected event's rules and standings below."""
+
+    DEFAULT_CSS = """
+    NightsScreen #nights {
+        height: 8;
+        border: round $primary 50%;
+        border-title-color: $foreground;
+    }
+    NightsScreen #about {
+        height: 2;
+        padding: 0 1;
+        color: $text-muted;
+    }
+    NightsScreen #standings {
+        height: 1fr;
+        border: round $primary 50%;
+        border-title-color: $foreground;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "register", N_("Register")),
+        Binding("w", "withdraw", N_("Withdraw")),
+        Binding("o", "table", N_("Your table")),
+        Binding("s", "start", N_("Start round")),
+        Binding("n", "new", N_("New event")),
+        Binding("escape", "close", N_("Back")),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: The event whose standings the hub sends us.
+        self.followed: int | None = None
+
+    def compose_body(self) -> ComposeResult:
+        yield DataTable(id="nights", cursor_type="row", zebra_stripes=False)
+        yield TextPanel(id="about", wrap=True)
+        yield DataTable(id="standings", cursor_type="row", zebra_stripes=False)
+
+    def setup(self) -> None:
+        nights = self.query_one("#nights", DataTable)
+        nights.border_title = _("Events")
+        for label in (_("#"), _("Event"), _("Game"), _("Players"), _("State")):
+            nights.add_column(label)
+        standings = self.query_one("#standings", DataTable)
+        standings.border_title = _("Standings")
+        for label in (_("Place"), _("Name"), _("Points"), _("Tie-break"), _("Games")):
+            standings.add_column(label)
+        nights.focus()
+
+    def on_mount(self) -> None:
+        self.gapp.send(Night("list"))
+        self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        """The countdown to a next round moves on (nothing else changes by itself)."""
+        if any(n["status"] == "between" for n in self.gapp.model.nights or []):
+            self.refresh_view()
+
+    def status_context(self) -> str:
+        return _("Events")
+
+    @property
+    def selected(self) -> dict[str, Any] | None:
+        """The event under the cursor, as last told (its standings if we follow it)."""
+        listed = self.gapp.model.nights or []
+        try:
+            row = self.query_one("#nights", DataTable).cursor_row
+        except NoMatches:  # (recomposing)
+            return None
+        if not 0 <= row < len(listed):
+            return None
+        night = listed[row]
+        return self.gapp.model.night.get(night["id"], night)
+
+    @while_composed
+    def refresh_view(self) -> None:
+        table = self.query_one("#nights", DataTable)
+        listed = self.gapp.model.nights
+        row = table.cursor_row
+        table.clear()
+        received = self.gapp.model.night_received
+        now = time.monotonic()
+        for night in listed or []:
+            table.add_row(
+                str(night["id"]),
+                Text(night["name"]),  # (player text: never markup)
+                game_title(night["game"]),
+                str(night["registered"]),
+                state_label(night, now - received.get(night["id"], now)),
+            )
+        if listed:
+            table.move_cursor(row=min(max(row, 0), len(listed) - 1))
+        self._show_selected()
+
+    def _show_selected(self) -> None:
+        night = self.selected
+        note = self.query_one("#about", TextPanel)
+        standings = self.query_one("#standings", DataTable)
+        standings.clear()
+        if night is None:
+            listed = self.gapp.model.nights
+            note.text = _("Loading…") if listed is None else _("No events yet; n makes one.")
+            self.refresh_bindings()
+            return
+        if night["id"] != self.followed:
+            if self.followed is not None:
+                self.gapp.send(Night("unwatch", night=self.followed))
+            self.followed = night["id"]
+            self.gapp.send(Night("watch", night=night["id"]))
+        note.text = about(night)
+        for row in night.get("standings", []):
+            name = Text(row["name"], style="bold" if row["you"] else "")
+            if row["withdrawn"]:
+                name.stylize("strike")
+            standings.add_row(
+                str(row["place"]),
+                name,
+                points(row["points"]),
+                points(row["tiebreak"]),
+                str(row["games"]),
+            )
+        self.refresh_bindings()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "nights":
+            self._show_selected()
+
+    def on_nights_changed(self, event: events.NightsChanged) -> None:
+        self.refresh_view()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        night = self.selected
+        over = night is None or night["status"] in ("finished", "cancelled")
+        if action == "register":
+            return not over and night is not None and not night["you"]
+        if action == "withdraw":
+            return not over and night is not None and bool(night["you"])
+        if action == "table":
+            return night is not None and night.get("table") is not None
+        if action == "start":
+            return (
+                night is not None
+                and bool(night.get("hosting"))
+                and night["status"] in ("registering", "between")
+            )
+        if action == "new":
+            return not self.gapp.model.you.get("guest")
+        return True
+
+    def action_register(self) -> None:
+        if (night := self.selected) is not None:
+            self.gapp.send(Night("register", night=night["id"]))
+
+    def action_withdraw(self) -> None:
+        if (night := self.selected) is not None:
+            self.gapp.send(Night("withdraw", night=night["id"]))
+
+    def action_start(self) -> None:
+        if (night := self.selected) is not None:
+            self.gapp.send(Night("start", night=night["id"]))
+
+    def action_table(self) -> None:
+        night = self.selected
+        if night is not None and night.get("table") is not None:
+            self.gapp.open_table(int(night["table"]))
+
+    def action_new(self) -> None:
+        from .ask_name import AskNameScreen
+
+        def named(name: str | None) -> None:
+            if name:
+                self.app.push_screen(NightSetupScreen(name))
+
+        self.app.push_screen(AskNameScreen(_("New event"), _("The event's name")), named)
+
+    def action_close(self) -> None:
+        if self.followed is not None:
+            self.gapp.send(Night("unwatch", night=self.followed))
+        self.dismiss()
+
+
+class NightSetupScreen(GambitModal):
+    """A new event's rules, one per line: up and down choose the line, left and right change
+    it, Enter makes it."""
+
+    DEFAULT_CSS = """
+    NightSetupScreen #rules {
+        height: 6;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "line(-1)", N_("Line"), key_display="↑↓"),
+        Binding("down", "line(1)", N_("Line"), show=False),
+        Binding("right", "change(1)", N_("Change"), key_display="←→"),
+        Binding("left", "change(-1)", N_("Change"), show=False),
+        Binding("enter", "create", N_("Create")),
+        Binding("escape", "cancel", N_("Cancel")),
+    ]
+    #: Round counts offered.
+    ROUNDS = tuple(range(1, 10))
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.night_name = name
+        self.line = 0
+        self.values: dict[str, Any] = {
+            "game": "prophets_gambit",
+            "players": 3,
+            "format": "swiss",
+            "rounds": 3,
+            "fill": "bots",
+        }
+
+    def compose_body(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="setup"):
+            yield TextPanel(id="rules")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#setup").border_title = _("New event") + " · " + self.night_name
+        self.show()
+
+    def _games(self) -> list[dict[str, Any]]:
+        return list(self.gapp.model.server.get("games", []))
+
+    def _choices(self, key: str) -> list[Any]:
+        if key == "game":
+            return [g["name"] for g in self._games()] or ["prophets_gambit"]
+        if key == "players":
+            game = next((g for g in self._games() if g["name"] == self.values["game"]), None)
+            low, high = (game["min_players"], game["max_players"]) if game else (3, 5)
+            return list(range(low, high + 1))
+        if key == "format":
+            return list(NIGHT_FORMATS)
+        if key == "rounds":
+            return list(self.ROUNDS)
+        return list(NIGHT_FILLS)
+
+    def _label(self, key: str, value: Any) -> str:
+        if key == "game":
+            return game_title(value)
+        if key == "format":
+            return format_label(value)
+        if key == "fill":
+            return fill_label(value)
+        return str(value)
+
+    @while_composed
+    def show(self) -> None:
+        titles = {
+            "game": _("Game"),
+            "players": _("Table size"),
+            "format": _("Format"),
+            "rounds": _("Rounds"),
+            "fill": _("Players left over"),
+        }
+        text = Text()
+        for index, (key, title) in enumerate(titles.items()):
+            mark = ">" if index == self.line else " "
+            line = f"{mark} {title}: < {self._label(key, self.values[key])} >"
+            text.append(line + "\n", style="bold" if index == self.line else "")
+        self.query_one("#rules", TextPanel).text = text
+
+    def action_line(self, step: int) -> None:
+        self.line = (self.line + step) % len(self.values)
+        self.show()
+
+    def action_change(self, step: int) -> None:
+        key = list(self.values)[self.line]
+        choices = self._choices(key)
+        now = self.values[key]
+        index = choices.index(now) if now in choices else 0
+        self.values[key] = choices[(index + step) % len(choices)]
+        if key == "game":
+            sizes = self._choices("players")
+            if self.values["players"] not in sizes:
+                self.values["players"] = sizes[0]
+        self.show()
+
+    def action_create(self) -> None:
+        self.gapp.send(Night("create", name=self.night_name, **self.values))
+        self.dismiss()
+
+    def action_cancel(self) -> None:
+        self.dismiss()

@@ -1,0 +1,467 @@
+"""Game nights in the hub: making an event, registering, seating each round at its own tables
+(bots in the seats left over, as the host chose), counting each table's game into the standings
+when it ends, and the next round after a break, until the last.
+
+The event itself (who plays, who sits where, the standings) is :mod:`server.nights`, pure;
+this part opens its tables, keeps it in the store at every change (a restarted hub resumes it
+where it was) and tells those who follow it. A table of an event plays one game: its
+``night`` says which event, round and table it is (``Play.next_game`` deals no other), and it
+closes a little after the game's end, when its players have seen the result. A duplicate
+night's tables of one round form one duplicate set (``server.hub.duplicate``): the same cards.
+A registered player who is not online when a round is seated is withdrawn (they may register
+again); one who drops mid-game is played by the usual stand-in, and the game counts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from protocol.requests import Night as NightRequest
+from protocol.server_messages import NightInfo, Sentence
+from protocol.server_messages import Nights as NightsMessage
+from server.engine import RulesError, get_game
+from server.nights.night import Night, NightError
+from server.nights.rules import NightRules, problems
+
+from .errors import HubError, said
+from .session import need_player
+from .table import Seat, Table
+
+if TYPE_CHECKING:  # for type hints only
+    from server.engine.base import Outcome
+
+    from .duplicate import Duplicate
+    from .runtime import HubRuntime
+    from .seating import Seating
+    from .session import Player, Session
+    from .table_events import TableEvents
+
+log = logging.getLogger(__name__)
+
+#: Events a player may host at once (not yet finished).
+HOSTED = 2
+#: Rows of the standings sent (the screen shows a page of them).
+SHOWN_ROWS = 40
+
+
+def _refusal(err: NightError) -> HubError:
+    """The event's refusal in the hub's words (templates the catalogs collect)."""
+    if err.code == "event_over":
+        return HubError("event_over", "This event is over.")
+    if err.code == "event_registered":
+        return HubError("event_registered", "You are registered already.")
+    if err.code == "event_not_registered":
+        return HubError("event_not_registered", "You are not registered for this event.")
+    if err.code == "event_playing":
+        return HubError("event_playing", "A round is under way.")
+    if err.code == "event_closed":
+        return HubError("event_closed", "The event has closed: no more rounds.")
+    if err.code == "event_too_few":
+        return HubError(
+            "event_too_few",
+            "At least {count} players must be registered to start a round.",
+            count=int(err.args_.get("count", 0)),
+        )
+    return HubError.untranslated(err.code, err.message)
+
+
+class Nights:
+    """Every event of the server, its tables and who follows it."""
+
+    def __init__(
+        self, run: HubRuntime, seating: Seating, play: TableEvents, duplicate: Duplicate
+    ) -> None:
+        # Collaborators: the store, the config, who is online, the tables, timers, names;
+        # seating to close a table, play to deal a table's game, duplicate sets.
+        self.run = run
+        self.store = run.store
+        self.config = run.config
+        self.tables = run.tables
+        self.timers = run.timers
+        self.seating = seating
+        self.play = play
+        self.duplicate = duplicate
+        self.nights: dict[int, Night] = {}
+        #: Seconds between a round's end and the next round's seating.
+        self.round_break = 30.0
+        #: Seconds a finished table of an event stays open (its result on show).
+        self.table_break = self.config.between_games
+        #: Night id → loop time its next round is seated.
+        self.next_at: dict[int, float] = {}
+        #: Who follows an event's standings (night id) and who the list of events (0).
+        self.following: dict[int, set[Session]] = {}
+
+    # --- requests ----------------------------------------------------------------------------
+
+    def on_night(self, session: Session, message: NightRequest) -> None:
+        player = need_player(session)
+        op = message.op
+        if op == "list":
+            self.following.setdefault(0, set()).add(session)
+            session.push(self.list_message(player))
+            return
+        if op == "create":
+            self.create(session, player, message)
+            return
+        night = self._need(message.night)
+        if op == "watch":
+            self.following.setdefault(night.id, set()).add(session)
+            session.push(self.night_message(night, player))
+        elif op == "unwatch":
+            self.following.get(night.id, set()).discard(session)
+        elif op == "register":
+            self._may_register(night, player)
+            self.following.setdefault(night.id, set()).add(session)  # their standings too
+            self._change(night, lambda: night.register(player.id))
+        elif op == "withdraw":
+            self._change(night, lambda: night.withdraw(player.id))
+        elif op == "start":
+            if player.id != night.host and not player.admin:
+                raise HubError("not_host", "Only the event's host may do that.")
+            self.start_round(night.id, refuse=True)
+
+    def _need(self, night_id: int | None) -> Night:
+        night = self.nights.get(night_id or 0)
+        if night is None:
+            raise HubError("no_event", "There is no such event.")
+        return night
+
+    def _may_register(self, night: Night, player: Player) -> None:
+        if player.id == night.host or night.rules.access == "everyone":
+            return
+        if night.rules.access == "friends" and player.id in self.store.friends(night.host):
+            return
+        raise HubError("not_allowed", "Only the host's friends may register for this event.")
+
+    def _change(self, night: Night, change: Any) -> None:
+        try:
+            change()
+        except NightError as err:
+            raise _refusal(err) from None
+        self.save(night)
+        self.tell(night)
+
+    def create(self, session: Session, player: Player, message: NightRequest) -> None:
+        if player.guest:
+            raise HubError("guest", "Guests cannot host an event; choose a name first.")
+        hosted = [n for n in self.nights.values() if n.host == player.id and not n.over]
+        if len(hosted) >= HOSTED:
+            raise HubError("too_many_events", "You host {count} events already.", count=len(hosted))
+        if not (message.name and message.game and message.players and message.format):
+            raise HubError(
+                "bad_options", "An event needs a name, a game, a table size and a format."
+            )
+        name = " ".join(message.name.split())
+        options = dict(message.options or {})
+        try:
+            options = get_game(message.game).resolve_options(message.players, options)
+        except RulesError as err:
+            raise HubError.untranslated("bad_options", err.message) from None
+        rules = NightRules(
+            name=name,
+            game=message.game,
+            table_size=message.players,
+            format=message.format,
+            rounds=message.rounds or 3,
+            options=options,
+            timer=int(self.config.turn_timer if message.timer is None else message.timer),
+            access=message.access or "everyone",
+            fill=message.fill or "bots",
+            bots=message.bots or "heuristic",
+        )
+        found = problems(rules)
+        if found:
+            raise HubError.untranslated("bad_options", found[0])
+        night = Night(self.store.next_night_id(), rules, player.id)
+        self.nights[night.id] = night
+        self.save(night)
+        self.following.setdefault(night.id, set()).add(session)
+        session.push(self.night_message(night, player))
+        self.tell_list()
+
+    # --- rounds ------------------------------------------------------------------------------
+
+    def start_round(self, night_id: int, *, refuse: bool = False) -> None:
+        """Seat the event's next round and deal at every table (``refuse``: a host asked, and
+        is told why not; from a timer a round that cannot be seated ends the event)."""
+        night = self.nights.get(night_id)
+        if night is None:
+            return
+        self.timers.cancel(("night", f"n{night_id}"))
+        self.next_at.pop(night_id, None)
+        # Who is not here now is withdrawn (they may register again for a later round).
+        for pid in night.active():
+            if pid not in self.run.players:
+                night.entrants[pid].withdrawn = True
+        try:
+            rnd = night.seat_next_round()
+        except NightError as err:
+            if refuse:
+                self.save(night)
+                raise _refusal(err) from None
+            night.finish()
+            self.save(night)
+            self.tell(night)
+            return
+        duplicate_set = f"night{night.id}r{rnd.number}" if night.rules.format == "duplicate" else ""
+        opened: list[Table] = []
+        for index, seats in enumerate(rnd.tables):
+            table = self._open_table(night, rnd.number, index, seats, duplicate_set)
+            rnd.table_ids[index] = table.id
+            opened.append(table)
+        self.save(night)
+        for table in opened:
+            self.play.start_game(table)
+        for table in opened:
+            for pid in table.humans():
+                self._notice(
+                    pid,
+                    "night_round",
+                    said(
+                        "Round {round} of {night}: your table is {table}.",
+                        round=rnd.number,
+                        night=night.rules.name,
+                        table=table.id,
+                    ),
+                )
+        for pid in rnd.byes:
+            self._notice(
+                pid,
+                "night_bye",
+                said(
+                    "Round {round} of {night}: you have a bye.",
+                    round=rnd.number,
+                    night=night.rules.name,
+                ),
+            )
+        self.tell(night)
+
+    def _open_table(
+        self, night: Night, number: int, index: int, seats: list[str | None], duplicate_set: str
+    ) -> Table:
+        rules = night.rules
+        table_id = self.store.next_table_id()
+        if self.config.seed is None:
+            dealer = secrets.randbelow(rules.table_size)
+        else:
+            dealer = random.Random(f"{self.config.seed}:{table_id}").randrange(rules.table_size)
+        table = Table(
+            id=table_id,
+            dealer=dealer,
+            game=rules.game,
+            players=rules.table_size,
+            options=dict(rules.options),
+            owner=night.host,
+            timer=float(rules.timer),
+            seats=[Seat(player=p) if p is not None else Seat(bot=rules.bots) for p in seats],
+            night={"id": night.id, "round": number, "index": index},
+        )
+        if duplicate_set:
+            self.duplicate.join(table, duplicate_set, None)
+        self.duplicate.draw_deal(table)
+        self.tables[table.id] = table
+        self.run.save(table)
+        for pid in seats:
+            if pid is not None:
+                self.run.names.setdefault(pid, self.run.name_of(pid))
+        return table
+
+    def game_ended(self, table: Table, outcome: Outcome) -> None:
+        """A table's game has ended and is stored: count it, close the table after a while,
+        and once the round is over seat the next after the break."""
+        mark = table.night
+        if mark is None:
+            return
+        self.timers.cancel(("next", table.id))  # (an event's table plays one game)
+        self.timers.later(("night_close", table.id), self.table_break, self.close_table, table.id)
+        night = self.nights.get(mark["id"])
+        if night is None or night.status != "playing" or len(night.rounds) != mark["round"]:
+            return
+        if night.rounds[-1].scores[mark["index"]] is not None:
+            return  # (counted already: a restart settled it again)
+        try:
+            done = night.record(mark["index"], [float(s) for s in outcome.scores])
+        except NightError:
+            return
+        self.save(night)
+        if done:
+            self.round_over(night)
+        self.tell(night)
+
+    def round_over(self, night: Night) -> None:
+        """The round's last table has counted: the next round after the break, or, after the
+        last round, the final results to every player of the event still connected."""
+        if night.status == "between":
+            self.next_round_after(night, self.round_break)
+            return
+        podium = " · ".join(
+            f"{row.place}. {self.run.name_of(row.player)}"
+            for row in night.standings()
+            if row.place <= 3
+        )
+        for pid in night.entrants:
+            self._notice(
+                pid,
+                "night_over",
+                said("{night} is over: {podium}.", night=night.rules.name, podium=podium),
+            )
+
+    def next_round_after(self, night: Night, delay: float) -> None:
+        self.next_at[night.id] = asyncio.get_running_loop().time() + delay
+        self.timers.later(("night", f"n{night.id}"), delay, self.start_round, night.id)
+
+    def close_table(self, table_id: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None or table.night is None or table.status == "playing":
+            return
+        for seat in table.seats:
+            for pid in (seat.player, seat.reserved):
+                if pid is not None and pid in self.run.players:
+                    self.run.players[pid].push({"t": "left", "table": table.id})
+        self.seating.close_table(table)
+
+    # --- saving and restarting ---------------------------------------------------------------
+
+    def save(self, night: Night) -> None:
+        self.store.save_night(night.id, night.to_record())
+
+    def restore(self) -> None:
+        """After a restart, before the tables resume: every event kept, as it was."""
+        for data in self.store.nights():
+            night = Night.from_record(data)
+            self.nights[night.id] = night
+
+    def resume(self) -> None:
+        """After the tables resumed: finished tables close, and a break between rounds
+        starts again."""
+        for table in list(self.tables.values()):
+            if table.night is not None and table.status == "between":
+                self.timers.cancel(("next", table.id))
+                self.timers.later(
+                    ("night_close", table.id), self.table_break, self.close_table, table.id
+                )
+        for night in self.nights.values():
+            self._count_lost_tables(night)
+            if night.status == "between":
+                self.next_round_after(night, self.round_break)
+
+    def _count_lost_tables(self, night: Night) -> bool:
+        """A table of the round under way that is gone without a result (closed by an admin,
+        left by everyone, its stored state lost) counts as a draw, so that the round can
+        end; True if one did."""
+        rnd = night.current
+        if rnd is None or night.status != "playing":
+            return False
+        lost = False
+        for index, table_id in enumerate(rnd.table_ids):
+            gone = rnd.scores[index] is None and table_id not in self.tables
+            if gone and night.status == "playing":
+                log.warning("night %s: table %s is gone without a result", night.id, table_id)
+                night.record(index, [0.0] * len(rnd.tables[index]))
+                lost = True
+        if lost:
+            self.save(night)
+        return lost
+
+    def table_closed(self, table: Table) -> None:
+        """A table has closed: one of a round under way whose game had not ended counts as a
+        draw (and the round may be over)."""
+        night = self.nights.get(table.night["id"]) if table.night is not None else None
+        if night is None or not self._count_lost_tables(night):
+            return
+        if night.status != "playing":
+            self.round_over(night)
+        self.tell(night)
+
+    # --- telling -----------------------------------------------------------------------------
+
+    def _notice(self, pid: str, code: str, sentence: Sentence) -> None:
+        if pid in self.run.players:
+            self.run.players[pid].push({"t": "notice", "code": code, **sentence})
+
+    def summary(self, night: Night, player: Player) -> dict[str, Any]:
+        rules = night.rules
+        entrant = night.entrants.get(player.id)
+        due = self.next_at.get(night.id)
+        return {
+            "id": night.id,
+            "name": rules.name,
+            "game": rules.game,
+            "format": rules.format,
+            "size": rules.table_size,
+            "rounds": rules.rounds,
+            "round": len(night.rounds),
+            "status": night.status,
+            "registered": len(night.active()),
+            "you": entrant is not None and not entrant.withdrawn,
+            "host": self.run.name_of(night.host),
+            "hosting": night.host == player.id,
+            "next_in": (
+                max(0, round(due - asyncio.get_running_loop().time())) if due is not None else None
+            ),
+        }
+
+    def standing_rows(self, night: Night) -> list[dict[str, Any]]:
+        """The standings as sent, with each row's player key (``id``, never sent): worked out
+        once per change, however many read them."""
+        return [
+            {
+                "place": row.place,
+                "name": self.run.name_of(row.player),
+                "points": row.points,
+                "tiebreak": row.tiebreak,
+                "games": row.games,
+                "byes": row.byes,
+                "withdrawn": row.withdrawn,
+                "id": row.player,
+            }
+            for row in night.standings()[:SHOWN_ROWS]
+        ]
+
+    def night_message(
+        self, night: Night, player: Player, rows: list[dict[str, Any]] | None = None
+    ) -> NightInfo:
+        """One event as ``player`` sees it (``rows``: :meth:`standing_rows`, if made)."""
+        info = self.summary(night, player)
+        info["standings"] = [
+            {**{k: v for k, v in r.items() if k != "id"}, "you": r["id"] == player.id}
+            for r in (self.standing_rows(night) if rows is None else rows)
+        ]
+        current = night.current
+        table = None
+        bye = False
+        if current is not None and night.status == "playing":
+            index = current.table_of(player.id)
+            table = current.table_ids[index] if index is not None else None
+            bye = player.id in current.byes
+        info["table"] = table
+        info["bye"] = bye
+        return {"t": "night", "night": info}
+
+    def list_message(self, player: Player) -> NightsMessage:
+        shown = sorted(self.nights.values(), key=lambda n: (n.over, -n.id))[:SHOWN_ROWS]
+        return {"t": "nights", "nights": [self.summary(n, player) for n in shown]}
+
+    def _followers(self, key: int) -> list[Session]:
+        sessions = self.following.get(key, set())
+        for session in [s for s in sessions if not s.alive or s.player is None]:
+            sessions.discard(session)
+        return list(sessions)
+
+    def tell(self, night: Night) -> None:
+        """Everyone following the event gets its standings; the list's followers the list."""
+        followers = self._followers(night.id)
+        rows = self.standing_rows(night) if followers else []
+        for session in followers:
+            assert session.player is not None
+            session.push(self.night_message(night, session.player, rows))
+        self.tell_list()
+
+    def tell_list(self) -> None:
+        for session in self._followers(0):
+            assert session.player is not None
+            session.push(self.list_message(session.player))

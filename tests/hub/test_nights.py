@@ -1,0 +1,322 @@
+"""Game nights driven by real hub clients: an event is made, players register, each round seats
+everyone at once (bots in the seats left over), every table's game counts into the standings
+as it ends, the next round follows, and the event survives a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import signal
+from typing import Any
+
+from server.hub import Hub
+from server.nights.scoring import matchpoints, table_points
+from server.store import Store
+
+from .conftest import fast_config
+from .harness import Client, connect, play_to_end
+
+GAME = {"game": "prophets_gambit", "players": 3}
+
+
+async def _players(hub: Hub, count: int) -> list[Client]:
+    clients = []
+    for i in range(count):
+        client = await connect(hub)
+        await client.hello(f"P{i}", identity=f"key-{i}")
+        clients.append(client)
+    return clients
+
+
+async def _night(host: Client, **fields: Any) -> int:
+    await host.send("night", op="create", name="Friday", **GAME, **fields)
+    return int((await host.expect("night"))["night"]["id"])
+
+
+async def _register(clients: list[Client], night: int) -> None:
+    for client in clients:
+        await client.send("night", op="register", night=night)
+    await clients[-1].until(
+        lambda m: m["t"] == "night" and m["night"]["registered"] == len(clients)
+    )
+
+
+async def _play_round(hub: Hub, clients: list[Client], night: int, number: int) -> list[int]:
+    """Every client is told its table (it opens by itself) and plays it to the end."""
+    mine: dict[int, list[Client]] = {}
+    for client in clients:
+        msg = await client.until(
+            lambda m: (
+                m["t"] == "notice" and m["code"] == "night_round" and m["args"]["round"] == number
+            )
+        )
+        table = msg["args"]["table"]
+        await client.until(lambda m, t=table: m["t"] == "table" and m["table"] == t)
+        mine.setdefault(table, []).append(client)
+    await asyncio.gather(
+        *(play_to_end(dict(enumerate(group)), table) for table, group in mine.items())
+    )
+    return sorted(mine)
+
+
+def _names(hub: Hub, table_id: int) -> list[str | None]:
+    return [hub.names.get(s.player) if s.player else None for s in hub.tables[table_id].seats]
+
+
+async def test_a_swiss_night_seats_everyone_counts_every_table_and_goes_round_after_round(
+    store: Store,
+):
+    hub = Hub(store, fast_config())
+    await hub.start()
+    hub.nights.round_break = 0.05
+    clients = await _players(hub, 7)
+    night = await _night(clients[0], format="swiss", rounds=2, fill="bots")
+    await _register(clients, night)
+    watcher = clients[0]
+    await watcher.send("night", op="start", night=night)
+
+    met: set[frozenset[str]] = set()
+    for number in (1, 2):
+        # Every table seated at once: 7 players at threes, one table with two bots.
+        await watcher.until(lambda m, n=number: m["t"] == "night" and m["night"]["round"] == n)
+        event = hub.nights.nights[night]
+        tables = event.rounds[-1].table_ids
+        assert len(tables) == 3 and all(t in hub.tables for t in tables)
+        seated = [_names(hub, t) for t in tables if t is not None]
+        assert sorted(n for s in seated for n in s if n) == sorted(f"P{i}" for i in range(7))
+        assert sum(n is None for s in seated for n in s) == 2
+        pairs = {frozenset(p) for s in seated for p in itertools.combinations(filter(None, s), 2)}
+        assert not pairs & met  # nobody meets anyone again (it can be avoided here)
+        met |= pairs
+        played = await _play_round(hub, clients, night, number)
+        assert played == sorted(t for t in tables if t is not None)
+
+    final = await watcher.until(lambda m: m["t"] == "night" and m["night"]["status"] == "finished")
+    # The standings are the table points of each game as the store recorded it.
+    expected: dict[str, float] = {}
+    for client_id in range(7):
+        for game in store.games_of(f"key-{client_id}", 9):
+            seat = game["players"].index(f"key-{client_id}")
+            points = table_points(game["outcome"]["scores"])
+            expected[f"P{client_id}"] = expected.get(f"P{client_id}", 0.0) + points[seat]
+    rows = final["night"]["standings"]
+    assert {r["name"]: r["points"] for r in rows} == expected
+    assert [r["points"] for r in rows] == sorted(expected.values(), reverse=True)
+    assert all(r["games"] == 2 for r in rows)
+    assert [r["name"] for r in rows if r["you"]] == ["P0"]  # the reader's own row, marked
+    # Everyone still connected is told the final results, the podium first.
+    podium = " · ".join(f"{r['place']}. {r['name']}" for r in rows if r["place"] <= 3)
+    for client in clients:
+        told = await client.until(lambda m: m["t"] == "notice" and m["code"] == "night_over")
+        assert told["message"] == f"Friday is over: {podium}."
+    assert store.ledger_total() == 0
+    await asyncio.sleep(0.1)  # the last tables close after their result is on show
+    assert not [t for t in hub.tables.values() if t.night is not None]
+    await hub.stop()
+
+
+async def test_a_duplicate_night_deals_the_same_cards_and_scores_matchpoints(store: Store):
+    hub = Hub(store, fast_config())
+    await hub.start()
+    clients = await _players(hub, 6)
+    night = await _night(clients[0], format="duplicate", rounds=1)
+    await _register(clients, night)
+    await clients[0].send("night", op="start", night=night)
+    await _play_round(hub, clients, night, 1)
+    final = await clients[0].until(
+        lambda m: m["t"] == "night" and m["night"]["status"] == "finished"
+    )
+    games = {}
+    for i in range(6):
+        for game in store.games_of(f"key-{i}", 9):
+            games[game["id"]] = game
+    first, second = sorted(games.values(), key=lambda g: g["id"])
+    assert first["deal"]["dealt"][0] == second["deal"]["dealt"][0]  # the same cards, seats
+    scores = [first["outcome"]["scores"], second["outcome"]["scores"]]
+    got = matchpoints(scores)
+    expected = {}
+    for game, row in zip((first, second), got, strict=True):
+        for pid, mp in zip(game["players"], row, strict=True):
+            expected[hub.names[pid]] = mp
+    assert {r["name"]: r["points"] for r in final["night"]["standings"]} == expected
+    await hub.stop()
+
+
+async def test_late_registration_plays_from_the_next_round_and_an_absent_player_withdraws(
+    store: Store,
+):
+    hub = Hub(store, fast_config())
+    await hub.start()
+    hub.nights.round_break = 0.3
+    clients = await _players(hub, 4)
+    night = await _night(clients[0], format="round_robin", rounds=2)
+    await _register(clients[:3], night)
+    await clients[0].send("night", op="start", night=night)
+    late = clients[3]
+    await late.send("night", op="register", night=night)
+    msg = await late.until(lambda m: m["t"] == "night" and m["night"]["you"])
+    assert msg["night"]["table"] is None  # not in the round under way
+    await clients[2].close()  # gone before the next round: played by a stand-in now
+    await _play_round(hub, clients[:2], night, 1)
+    await _play_round(hub, [clients[0], clients[1], late], night, 2)
+    event = hub.nights.nights[night]
+    assert event.entrants["key-2"].withdrawn
+    second = [p for t in event.rounds[1].tables for p in t]
+    assert "key-3" in second and "key-2" not in second
+    await hub.stop()
+
+
+async def test_an_event_survives_a_restart_mid_round(tmp_path):
+    store = Store.open(tmp_path / "data")
+    hub = Hub(store, fast_config())
+    await hub.start()
+    clients = await _players(hub, 3)
+    night = await _night(clients[0], format="swiss", rounds=1)
+    await _register(clients, night)
+    await clients[0].send("night", op="start", night=night)
+    msg = await clients[0].until(lambda m: m["t"] == "notice" and m["code"] == "night_round")
+    table = msg["args"]["table"]
+    await clients[0].until(lambda m: m["t"] == "table" and m["table"] == table)
+    await hub.stop()
+    store.close()
+
+    store = Store.open(tmp_path / "data")
+    hub = Hub(store, fast_config(grace=30.0))
+    await hub.start()
+    assert hub.nights.nights[night].status == "playing"
+    assert hub.tables[table].night == {"id": night, "round": 1, "index": 0}
+    again = []
+    for i in range(3):
+        client = await connect(hub)
+        await client.hello(f"P{i}", identity=f"key-{i}")
+        await client.send("night", op="watch", night=night)
+        again.append(client)
+    await asyncio.gather(*(c.until(lambda m: m["t"] == "table") for c in again))
+    await play_to_end(dict(enumerate(again)), table)
+    final = await again[0].until(lambda m: m["t"] == "night" and m["night"]["status"] == "finished")
+    assert sum(r["games"] for r in final["night"]["standings"]) == 3
+    assert store.ledger_total() == 0
+    await hub.stop()
+    store.close()
+
+
+async def test_a_sigkill_mid_round_loses_nothing_of_the_event(tmp_path):
+    """The hub is killed while one table of the round has finished and the other is in play:
+    restarted, it has the finished table's result, the other table where it was; played to
+    its end, the event finishes with every game counted and the ledger at zero."""
+    import msgpack
+
+    from .hub_process import HubProcess
+
+    hub = HubProcess(tmp_path / "data", grace=30)
+    await hub.start()
+    try:
+        clients = [await hub.registered(f"key-{i}", f"P{i}") for i in range(6)]
+        night = await _night(clients[0], format="swiss", rounds=1)
+        await _register(clients, night)
+        await clients[0].send("night", op="start", night=night)
+        by_table: dict[int, list[tuple[int, Client]]] = {}
+        for i, client in enumerate(clients):
+            msg = await client.until(lambda m: m["t"] == "notice" and m["code"] == "night_round")
+            table = msg["args"]["table"]
+            await client.until(lambda m, t=table: m["t"] == "table" and m["table"] == t)
+            by_table.setdefault(table, []).append((i, client))
+        first, second = sorted(by_table)
+        await play_to_end(dict(by_table[first]), first)
+        await clients[0].until(
+            lambda m: m["t"] == "night" and sum(r["games"] for r in m["night"]["standings"]) == 3
+        )
+        # One move at the other table, then the kill.
+        mover = next(c for _, c in by_table[second] if c.tables[second]["view"]["legal"])
+        await mover.send("act", table=second, action=mover.tables[second]["view"]["legal"][0])
+        for _ in range(200):  # (bounded: until the move is stored)
+            stored = hub.read("SELECT COUNT(*) FROM live_actions WHERE table_id = ?", second)
+            if stored[0][0]:
+                break
+            await asyncio.sleep(0.02)
+        assert stored[0][0] == 1
+        await hub.stop(signal.SIGKILL)
+
+        (info,) = hub.read("SELECT info FROM nights WHERE id = ?", night)
+        kept = msgpack.unpackb(info[0], raw=False, strict_map_key=False)
+        scores = dict(zip(kept["rounds"][0]["table_ids"], kept["rounds"][0]["scores"], strict=True))
+        assert kept["status"] == "playing" and scores[first] is not None and scores[second] is None
+
+        await hub.start()
+        players = dict(by_table[second])
+        again = {i: await hub.registered(f"key-{i}", f"P{i}") for i in players}
+        await asyncio.gather(
+            *(c.until(lambda m: m["t"] == "table" and m["table"] == second) for c in again.values())
+        )
+        watcher = again[min(again)]
+        await watcher.send("night", op="watch", night=night)
+        await play_to_end(again, second)
+        final = await watcher.until(
+            lambda m: m["t"] == "night" and m["night"]["status"] == "finished"
+        )
+        assert sorted(r["games"] for r in final["night"]["standings"]) == [1] * 6
+        assert hub.ledger_total() == 0
+    finally:
+        await hub.close()
+
+
+async def test_a_table_lost_with_the_restart_counts_as_a_draw_and_the_event_goes_on(tmp_path):
+    store = Store.open(tmp_path / "data")
+    hub = Hub(store, fast_config())
+    await hub.start()
+    clients = await _players(hub, 3)
+    night = await _night(clients[0], format="swiss", rounds=2)
+    await _register(clients, night)
+    await clients[0].send("night", op="start", night=night)
+    await clients[0].until(lambda m: m["t"] == "notice" and m["code"] == "night_round")
+    table = hub.nights.nights[night].rounds[0].table_ids[0]
+    await hub.stop()
+    store.delete_table(table)  # (what a damaged or hand-edited store could leave)
+    store.close()
+
+    store = Store.open(tmp_path / "data")
+    hub = Hub(store, fast_config())
+    await hub.start()
+    event = hub.nights.nights[night]
+    assert event.status == "between" and event.rounds[0].scores == [[0.0, 0.0, 0.0]]
+    assert hub.nights.next_at.get(night) is not None  # the next round is on its way
+    assert [r.points for r in event.standings()] == [1.0, 1.0, 1.0]
+    await hub.stop()
+    store.close()
+
+
+async def test_a_table_an_admin_closes_mid_game_counts_as_a_draw(store: Store):
+    hub = Hub(store, fast_config(admins=frozenset({"key-0"})))
+    await hub.start()
+    hub.nights.round_break = 0.05
+    clients = await _players(hub, 3)
+    night = await _night(clients[0], format="swiss", rounds=2)
+    await _register(clients, night)
+    await clients[0].send("night", op="start", night=night)
+    msg = await clients[0].until(lambda m: m["t"] == "notice" and m["code"] == "night_round")
+    await clients[0].send("admin", op="close_table", table=msg["args"]["table"])
+    # The round ends with the draw, and the next is seated after the break.
+    await _play_round(hub, clients, night, 2)
+    final = await clients[0].until(
+        lambda m: m["t"] == "night" and m["night"]["status"] == "finished"
+    )
+    assert sorted(r["games"] for r in final["night"]["standings"]) == [2, 2, 2]
+    assert hub.nights.nights[night].rounds[0].scores == [[0.0, 0.0, 0.0]]
+    await hub.stop()
+
+
+async def test_an_event_table_plays_one_game_even_when_every_player_has_read_the_result(
+    store: Store,
+):
+    hub = Hub(store, fast_config(between_games=5.0))
+    await hub.start()
+    clients = await _players(hub, 3)
+    night = await _night(clients[0], format="swiss", rounds=2)
+    await _register(clients, night)
+    await clients[0].send("night", op="start", night=night)
+    (table,) = await _play_round(hub, clients, night, 1)
+    for client in clients:  # (without a game night, the next game is dealt at once now)
+        await client.send("result_read", table=table)
+    await asyncio.sleep(0.3)
+    assert hub.tables[table].games_played == 1 and hub.tables[table].status == "between"
+    await hub.stop()

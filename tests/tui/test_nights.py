@@ -1,0 +1,98 @@
+"""Game nights in the app: the lobby's v opens the events, a host makes one and starts its
+round by keys, a registered player's table opens by itself, and the standings follow every
+table's end."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.widgets import DataTable
+
+from gambit_tui.night_text import state_label
+from gambit_tui.screens.ask_name import AskNameScreen
+from gambit_tui.screens.nights import NightSetupScreen, NightsScreen
+from gambit_tui.screens.pg_table import PGTableScreen
+from tests.hub.harness import Client, connect, play_to_end
+
+from .conftest import enter_lobby, make_app, screen_text, wait_for
+
+
+async def _make_event(pilot, name: str = "Friday", rounds_down: int = 2) -> None:
+    """From the lobby: v, n, the name, then the rules (rounds lowered by ``rounds_down``)."""
+    await pilot.press("v")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, NightsScreen))
+    await wait_for(pilot, lambda: "No events yet" in screen_text(pilot.app))
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, AskNameScreen))
+    await pilot.press(*name, "enter")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, NightSetupScreen))
+    await pilot.press("down", "down", "down", *["left"] * rounds_down, "enter")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, NightsScreen))
+    await wait_for(pilot, lambda: name in screen_text(pilot.app))
+
+
+async def _registered(hub, count: int, night: int) -> list[Client]:
+    clients = []
+    for i in range(count):
+        client = await connect(hub)
+        await client.hello(f"Pat{i}", identity=f"key-pat{i}")
+        await client.send("night", op="register", night=night)
+        await client.expect("night")
+        clients.append(client)
+    return clients
+
+
+async def test_a_host_makes_an_event_registers_starts_it_and_the_table_opens_by_itself(hub):
+    app = make_app(hub, name="Ada")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await _make_event(pilot)
+        night = hub.nights.nights[1]
+        assert (night.rules.name, night.rules.rounds, night.rules.format) == ("Friday", 1, "swiss")
+        text = screen_text(app)
+        assert "Registering" in text and "Swiss" in text and "host: Ada" in text
+        await pilot.press("r")
+        await wait_for(pilot, lambda: "you are registered" in screen_text(app))
+        await _registered(hub, 2, 1)
+        await wait_for(pilot, lambda: "Pat1" in screen_text(app))  # the standings, live
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+        table = night.rounds[0].table_ids[0]
+        assert app.screen.table_id == table
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, NightsScreen))
+        await wait_for(pilot, lambda: f"your table: {table} (o)" in screen_text(app))
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+
+
+async def test_the_standings_follow_each_table_to_the_final_results(hub):
+    app = make_app(hub, name="Ada")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await _make_event(pilot)
+        players = await _registered(hub, 3, 1)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: hub.nights.nights[1].rounds)
+        table = hub.nights.nights[1].rounds[0].table_ids[0]
+        await asyncio.gather(*(p.until(lambda m: m["t"] == "table") for p in players))
+        await play_to_end(dict(enumerate(players)), table)
+        await wait_for(pilot, lambda: "Finished" in screen_text(app))
+        standings = app.screen.query_one("#standings", DataTable)
+        rows = [standings.get_row_at(i) for i in range(standings.row_count)]
+        assert sorted(str(r[1]) for r in rows) == ["Pat0", "Pat1", "Pat2"]
+        assert sorted(float(r[2]) for r in rows) in (
+            [0, 1, 2],
+            [0.5, 0.5, 2],
+            [0, 1.5, 1.5],
+            [1, 1, 1],
+        )
+        assert all(r[4] == "1" for r in rows)
+
+
+def test_the_countdown_to_the_next_round_runs_from_when_the_hub_said_it():
+    between = {"status": "between", "round": 1, "rounds": 3, "next_in": 30}
+    assert state_label(between) == "Round 1 of 3 · next in 30 s"
+    assert state_label(between, 12.4) == "Round 1 of 3 · next in 18 s"
+    assert state_label(between, 99) == "Round 1 of 3 · next in 0 s"
+    assert state_label({**between, "status": "playing", "next_in": None}) == "Round 1 of 3"
