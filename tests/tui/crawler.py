@@ -234,16 +234,16 @@ def markup_read(text: str) -> list[str]:
     return sorted({m.group(0) for m in _UNMARKED.finditer(joined)})
 
 
-def in_a_game(app: Any) -> bool:
-    """Whether the player sits at a game in progress (quitting leaves a bot in their seat)."""
-    model = app.model
-    for view in model.views.values():
-        info, seat = view.get("info") or {}, view.get("seat")
-        state = view.get("view") or {}
+def in_a_game(hub: Hub, player: str = ADA) -> bool:
+    """Whether the player holds a seat in a game in progress, as the hub knows it (quitting
+    leaves a bot in their seat). Not read from the app: a replay's moment looks like a game
+    in progress there, and the app's own judgement is what the crawl checks."""
+    for table in hub.tables.values():
         if (
-            seat is not None
-            and info.get("status") in ("playing", "between")
-            and not state.get("over")
+            table.status == "playing"
+            and table.state is not None
+            and not table.state.is_over
+            and any(seat.player == player for seat in table.seats)
         ):
             return True
     return False
@@ -256,9 +256,15 @@ class Crawl:
     """One app on ``hub``, driven step by step by ``chooser``."""
 
     def __init__(
-        self, app: Any, pilot: Any, chooser: Chooser, report: SessionReport, quit_one_in: int = 40
+        self,
+        hub: Hub,
+        app: Any,
+        pilot: Any,
+        chooser: Chooser,
+        report: SessionReport,
+        quit_one_in: int = 40,
     ) -> None:
-        self.app, self.pilot, self.chooser, self.report = app, pilot, chooser, report
+        self.hub, self.app, self.pilot, self.chooser, self.report = hub, app, pilot, chooser, report
         #: A quit key is drawn once in this many steps (each session ends at one).
         self.quit_one_in = quit_one_in
         self.keys: list[str] = []
@@ -314,7 +320,7 @@ class Crawl:
         move = self._next(keys, quits)
         # (a yes on the question Ctrl+Q asks during a game quits too: a quit, asked first)
         quitting = move == "ctrl+q" or move in quits or isinstance(app.screen, QuitQuestion)
-        playing = in_a_game(app)
+        playing = in_a_game(self.hub)
         asked = isinstance(app.screen, ConfirmScreen)
         if move == "resize":
             self.size = self.chooser.pick(SIZES)
@@ -432,7 +438,7 @@ async def _crawl_app(
                     if isinstance(app.screen, LobbyScreen):
                         break
                     await pilot.pause(0.02)
-                crawl = Crawl(app, pilot, chooser, report, quit_one_in)
+                crawl = Crawl(hub, app, pilot, chooser, report, quit_one_in)
                 crawl.check_screen(errors)
                 for _ in range(steps):
                     going = await crawl.step()

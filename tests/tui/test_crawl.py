@@ -81,3 +81,42 @@ def test_a_short_crawl_finds_nothing_wrong(template):
     print(f"crawled {sum(examples)} steps in {len(examples)} sessions: {sorted(screens)}")
     # The crawl went places: the lobby and at least its own screens, a table among them.
     assert len(screens) >= 6 and "LobbyScreen" in screens, screens
+
+
+def test_in_a_game_is_the_hubs_word_not_a_replays_moment(template, tmp_path):
+    """The crawl's judge of "quit mid-game without asking" asks the hub where Ada sits: a
+    replay's moment looked like a game in progress to the app's model (three false alarms in
+    a long crawl, all Ctrl+Q on a replay)."""
+    import shutil
+
+    from server.hub import Hub
+    from server.store import Store
+    from tests.hub.harness import connect, table_with_bots
+
+    from .conftest import tui_config
+    from .crawler import ADA, in_a_game, stage_bob
+
+    async def run() -> None:
+        shutil.copytree(template, tmp_path / "data")
+        store = Store.open(tmp_path / "data")
+        hub = Hub(store, tui_config())
+        await hub.start()
+        try:
+            bob = await stage_bob(hub)  # Bob's games run; Ada sits at none of them
+            ada = await connect(hub)
+            await ada.hello("Ada", identity=ADA)
+            await ada.send("replay", game=1, step=3)  # her finished game, mid-way
+            await ada.expect("replay")
+            assert not in_a_game(hub)
+            table = await table_with_bots(ada, "prophet")
+            assert not in_a_game(hub)  # seated, not started
+            await ada.send("start", table=table)
+            await ada.until(lambda m: m["t"] == "table" and m["view"] is not None)
+            assert in_a_game(hub)
+            for client in (ada, bob):
+                await client.close()
+        finally:
+            await hub.stop()
+            store.close()
+
+    asyncio.run(run())
