@@ -17,6 +17,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from gambit_tui.widgets.choice_row import ChoiceRow
+from gambit_tui.widgets.prompt_bar import PromptBar
 from gambit_tui.widgets.text_lines import TextLines, retitle, shown
 
 
@@ -102,6 +103,31 @@ async def test_rows_that_all_moved_are_drawn_whole_and_shorter_text_clears_the_r
         assert rows.drawn == []
         text = screen_text(app)
         assert "row 5" in text and "row 6" not in text and "row 8" not in text
+
+
+async def test_rows_that_all_moved_repaint_whole_rows_but_not_the_border_around_them(
+    monkeypatch,
+) -> None:
+    """A log that gains a line repaints its rows of text from edge to edge (the driver can
+    scroll only whole rows), and not its border rows, which stay as they are (every
+    repainted row is composed again, at every move of every player)."""
+    painted: list[Region] = []
+    original = TextLines.render_lines
+
+    def render_lines(self: TextLines, crop: Region) -> list[Strip]:
+        painted.append(crop)
+        return original(self, crop)
+
+    monkeypatch.setattr(TextLines, "render_lines", render_lines)
+    async with showing_rows() as (app, pilot, rows):
+        painted.clear()
+        rows.rows = [*ROWS[1:], "row 8"]
+        await pilot.pause()
+
+        lines = sorted({y for crop in painted for y in crop.line_range})
+        assert lines == list(range(1, 9))  # the 8 rows of text; the border is rows 0 and 9
+        assert all(crop.column_span == (0, 40) for crop in painted)  # sides and all
+        assert all(f"row {i}" in screen_text(app) for i in range(1, 9))
 
 
 async def test_a_resize_draws_every_row_at_the_new_width() -> None:
@@ -360,3 +386,34 @@ async def test_an_active_title_is_made_once_and_drawn_in_each_apps_accent():
     for styles, accent in ((dark_styles, dark_accent), (nord_styles, nord_accent)):
         assert styles and styles[0].reverse and styles[0].bold
         assert styles[0].color.triplet.hex.lower() == accent.lower()
+
+
+class _Prompt(App[None]):
+    def compose(self) -> ComposeResult:
+        yield PromptBar()
+
+
+async def test_the_prompt_highlight_follows_a_change_of_theme() -> None:
+    """The highlight of the player's own decision is remembered between moves, and made
+    again when the theme changes (it is the theme's accent)."""
+    app = _Prompt()
+    async with app.run_test(size=(40, 4)) as pilot:
+        app.theme = "textual-dark"
+        prompt = app.query_one(PromptBar)
+        prompt.question = Text("Your turn.")
+        prompt.yours = True
+        await pilot.pause()
+
+        def background() -> object:
+            strip = prompt.render_lines(Region(0, 0, prompt.size.width, 1))[0]
+            return next(seg.style.bgcolor for seg in strip if "Your turn" in seg.text)
+
+        dark = background()
+        prompt.question = Text("Your turn, still.")
+        await pilot.pause()
+        assert background() == dark
+        app.theme = "nord"
+        await pilot.pause()
+        prompt.question = Text("Your turn.")  # the next move
+        await pilot.pause()
+        assert background() != dark
