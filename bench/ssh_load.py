@@ -113,8 +113,9 @@ CLOSE_AFTER_AT_PACE = (1.0, 4.0)
 #: At a player's pace, a decision takes this share of the pace, drawn evenly (the pace is the
 #: mean) ...
 DECIDE_SPREAD = (0.75, 1.25)
-#: ... and a table looks for seats newly asked to decide this many seconds apart.
-PACE_POLL = (0.2, 0.3)
+#: ... and a table waits for the next seat's time, or at most this many seconds (a deal that
+#: starts by itself asks seats without an action of the bench's).
+PACE_POLL = 0.5
 #: What seated players say in the table chat. Only letters that are no table key and spaces:
 #: a line typed while the chat is not open (a result came up meanwhile) does nothing.
 CHAT_LINES = ("gg", "oh no", "hmm", "nope", "okay", "good hand", "my trump", "yay", "over")
@@ -354,17 +355,25 @@ class ServerProbe:
         return None if table.state.is_over or not table.state.pending() else table
 
     async def drive_at_pace(self, table_id: int) -> None:
-        """Each seat asked to decide acts after its own time around the pace."""
+        """Each seat asked to decide acts after its own time around the pace. The table
+        sleeps until the next seat's time (not a poll: it runs in the server's process, whose
+        CPU the bench measures)."""
         rng = random.Random(table_id)
         pace = PlayerPace(self.pace, rng)
+        await asyncio.sleep(rng.random())
         while table_id in self.hub.tables:
-            await asyncio.sleep(rng.uniform(*PACE_POLL))
             table = self.playing(table_id)
-            if table is None:
+            now = time.perf_counter()
+            if table is None:  # between deals: nobody is asked
+                pace.due.clear()
+                await asyncio.sleep(PACE_POLL)
                 continue
-            ready = pace.ready(table.state.pending(), table.state, time.perf_counter())
-            if ready:  # one at a time: the others are asked again next look, if still asked
+            ready = pace.ready(table.state.pending(), table.state, now)
+            if ready:  # one at a time; the seats asked next get their times at once
                 self.act(table, ready[0])
+                continue
+            due = min((when for _state, when in pace.due.values()), default=now + PACE_POLL)
+            await asyncio.sleep(max(0.0, min(due, now + PACE_POLL) - now))
 
     async def drive(self, table_id: int) -> None:
         """The stress pace: a bot acts for one pending seat about once a second."""
