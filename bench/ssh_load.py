@@ -1,7 +1,8 @@
 """SSH load: N players at tables of five, probes typing, the server measured from both sides.
 
     python bench/ssh_load.py --sessions 100 [--workers W] [--server-cores C] [--probes 4]
-                             [--duration 20] [--ramp 10] [--gateways G [--bus nats://…]]
+                             [--duration 20] [--ramp 10] [--pace SECONDS [--chat SECONDS]]
+                             [--gateways G [--bus nats://…]]
 
 Not a timed test. It starts the server (the same store, hub, SSH host and app workers as
 ``gambit serve``; ``--workers`` as there, by default one per core) in a child process, and
@@ -11,7 +12,13 @@ seats them at tables of five (Prophet's Gambit), starts the tables one after ano
 ``--stagger`` seconds (about one deal: tables in every phase, as on a real server), where a
 bot acts for one seat about once a second per table (0.75–1.25 s apart, as the hub's own
 bots), and a few probe sessions type into the lobby chat. Seated players close the result of
-a deal when it comes up (Enter, 0.5–2 s later), as people do. With
+a deal when it comes up (Enter, 0.5–2 s later), as people do. That is the *stress pace*.
+With ``--pace SECONDS`` the tables go at a player's pace instead: every seated player who is
+to decide does so after a time drawn around SECONDS (0.75–1.25 times it, so SECONDS is the
+mean; several seats asked at once each take their own time), closes a deal's result 1–4 s
+after it comes up, and now and then says a line in the table chat (``--chat``: about every
+that many seconds per seated player, 60 by default; 0 for none): the chat opens (c), the
+words are typed a key at a time as people type, Enter sends, Esc closes the chat. With
 ``BENCH_SLOW_CALLBACKS=0.15`` in the environment the server runs asyncio's debug mode and logs
 every callback slower than that (its data folder is kept and named on stderr). With
 ``--server-cores C`` the server (with its workers) is pinned to the first C cores and the
@@ -20,6 +27,7 @@ core, the clients' work competing with the server's. Prints, as its last line, o
 object:
 
 * ``sessions``: N (the probes come on top).
+* ``pace``: ``"stress"``, or the ``--pace`` in seconds.
 * ``rss_mb_per_session``: the server's memory growth over all sessions, per session: its
   proportional set size (PSS, shared pages split between the processes that share them),
   the SSH process's and its workers' together.
@@ -43,6 +51,8 @@ object:
   table, during the measured window.
 * ``cpu_percent``: the server's CPU time (SSH process and workers) over the measured window
   (100 = one core).
+* ``cpu_ms_per_player_second``: the same CPU per player: ms of server CPU per second of the
+  window per session (the probes counted).
 * ``app_start_cpu_ms``: the server CPU it took to start one session's app (median over every
   session): in its app worker, from the session's start until the first frame that shows the
   app's first screen (the welcome screen), counting only the callbacks of that app (a worker
@@ -76,6 +86,7 @@ import sys
 import tempfile
 import time
 import zlib
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -90,8 +101,57 @@ TABLE_SIZE = 5
 ANSI = re.compile(r"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 WELCOME = "Enter the lobby"
 LOBBY = "Lobby chat"
-#: The footer of the deal's result dialog ("⏎ Close"): only dialogs have it.
-CLOSE_KEY = b"Close"
+#: The footer of the deal's result dialog ("⏎ Close"): only dialogs have it. An open chat's
+#: footer says "esc Close chat": a "Close" is the dialog's once what follows it has come.
+CLOSE_KEY = re.compile(rb"Close(?! chat)(?=[\s\S]{5})")
+#: Bytes of one packet kept to look for the key again with the next (split between them).
+CLOSE_TAIL = 10
+#: A seated player closes a deal's result this many seconds after it comes up: at the
+#: stress pace, and at a player's pace (``--pace``).
+CLOSE_AFTER = (0.5, 2.0)
+CLOSE_AFTER_AT_PACE = (1.0, 4.0)
+#: At a player's pace, a decision takes this share of the pace, drawn evenly (the pace is the
+#: mean) ...
+DECIDE_SPREAD = (0.75, 1.25)
+#: ... and a table waits for the next seat's time, or at most this many seconds (a deal that
+#: starts by itself asks seats without an action of the bench's).
+PACE_POLL = 0.5
+#: What seated players say in the table chat. Only letters that are no table key and spaces:
+#: a line typed while the chat is not open (a result came up meanwhile) does nothing.
+CHAT_LINES = ("gg", "oh no", "hmm", "nope", "okay", "good hand", "my trump", "yay", "over")
+#: A key every this many seconds while typing a chat line.
+TYPING = (0.15, 0.4)
+#: Seconds between an Esc and the next key (an Esc is a key of its own only when nothing
+#: follows it within Textual's ESCAPE_DELAY).
+ESC_PAUSE = 0.5
+
+
+class PlayerPace:
+    """When the seats of one table decide at a player's pace: each seat, from when it is first
+    seen asked (by a state: a new deal is a new state), after its own time around the pace."""
+
+    def __init__(self, pace: float, rng: random.Random) -> None:
+        self.pace = pace
+        self.rng = rng
+        #: Each asked seat's state (by id) and the time it decides.
+        self.due: dict[int, tuple[int, float]] = {}
+
+    def ready(self, asked: Collection[int], state: object, now: float) -> list[int]:
+        """The seats among ``asked`` whose time has come (forgotten then: a seat asked again
+        takes a new time); seats no longer asked are forgotten too."""
+        for seat in list(self.due):
+            if seat not in asked:
+                del self.due[seat]
+        ready = []
+        for seat in sorted(asked):
+            known = self.due.get(seat)
+            if known is None or known[0] != id(state):
+                known = (id(state), now + self.pace * self.rng.uniform(*DECIDE_SPREAD))
+                self.due[seat] = known
+            if known[1] <= now:
+                del self.due[seat]
+                ready.append(seat)
+        return ready
 
 
 def percentile(values: list[float], p: float) -> float | None:
@@ -146,6 +206,7 @@ class ServerProbe:
         self.unfinished = 0
         self.next_id = 0
         self.window = False
+        self.pace = 0.0
         self.rss_base = server_pss_mb(self.pids())
         self.cpu_mark = 0.0
         self.wall_mark = 0.0
@@ -186,6 +247,16 @@ class ServerProbe:
         # (and the messages that waited for it) and a lobby flush.
         self.hub_cpu = 0.0
         self._hub_depth = 0
+        #: Table chat lines said in the window (``--pace``'s players chat).
+        self.chat_lines = 0
+        handle = hub.handle
+
+        def counted(conn: Any, message: Any, *args: Any, **kwargs: Any) -> Any:
+            if self.window and isinstance(message, dict) and message.get("t") == "chat":
+                self.chat_lines += 1
+            return handle(conn, message, *args, **kwargs)
+
+        hub.handle = counted
         for owner, name in (
             (hub, "handle"),
             (hub, "commit"),
@@ -226,10 +297,12 @@ class ServerProbe:
 
     # seating and driving --------------------------------------------------------------------
 
-    def seat(self, stagger: float = 0.0) -> dict[str, Any]:
+    def seat(self, stagger: float = 0.0, pace: float = 0.0) -> dict[str, Any]:
         """Tables of five for every ``load…`` player, seated at once and started one after
         another over ``stagger`` seconds (a server's tables are at every stage of a deal, not
-        all at the same one)."""
+        all at the same one). ``pace``: a seated player's mean time to decide (0: the stress
+        pace, about an action a second per table)."""
+        self.pace = pace
         players = sorted(
             (p for p in self.hub.players.values() if p.name.startswith("load")),
             key=lambda p: p.name,
@@ -260,31 +333,59 @@ class ServerProbe:
 
     def start_table(self, owner: Any, table_id: int) -> None:
         self.hub.handle(owner, {"t": "start", "table": table_id})
-        asyncio.get_running_loop().create_task(self.drive(table_id))
+        drive = self.drive_at_pace if self.pace else self.drive
+        asyncio.get_running_loop().create_task(drive(table_id))
 
-    async def drive(self, table_id: int) -> None:
-        """A bot acts for one pending seat about once a second."""
+    def act(self, table: Any, seat: int) -> None:
+        """A bot chooses ``seat``'s action, and the hub applies it."""
         from server.bots import make_bot
 
+        state = table.state
+        bot = make_bot(table.game, "heuristic", seed=f"{table.id}:{len(state.history)}")
+        try:
+            self.hub.play.apply_action(table, seat, bot.choose(state.view(seat)))
+        except Exception as err:  # a refused action is the bot's problem, not the bench's
+            logging.getLogger(__name__).warning("action refused: %s", err)
+
+    def playing(self, table_id: int) -> Any:
+        """The table, if a deal is on and someone is to decide; else None."""
+        table = self.hub.tables.get(table_id)
+        if table is None or table.state is None or table.status != "playing":
+            return None
+        return None if table.state.is_over or not table.state.pending() else table
+
+    async def drive_at_pace(self, table_id: int) -> None:
+        """Each seat asked to decide acts after its own time around the pace. The table
+        sleeps until the next seat's time (not a poll: it runs in the server's process, whose
+        CPU the bench measures)."""
+        rng = random.Random(table_id)
+        pace = PlayerPace(self.pace, rng)
+        await asyncio.sleep(rng.random())
+        while table_id in self.hub.tables:
+            table = self.playing(table_id)
+            now = time.perf_counter()
+            if table is None:  # between deals: nobody is asked
+                pace.due.clear()
+                await asyncio.sleep(PACE_POLL)
+                continue
+            ready = pace.ready(table.state.pending(), table.state, now)
+            if ready:  # one at a time; the seats asked next get their times at once
+                self.act(table, ready[0])
+                continue
+            due = min((when for _state, when in pace.due.values()), default=now + PACE_POLL)
+            await asyncio.sleep(max(0.0, min(due, now + PACE_POLL) - now))
+
+    async def drive(self, table_id: int) -> None:
+        """The stress pace: a bot acts for one pending seat about once a second."""
         rng = random.Random(table_id)
         await asyncio.sleep(rng.random())
         while table_id in self.hub.tables:
             # About once a second, as people and the hub's bots do: never exactly, or every
             # table that a busy moment delayed would wake, and act, in the same instant.
             await asyncio.sleep(rng.uniform(0.75, 1.25))
-            table = self.hub.tables.get(table_id)
-            if table is None or table.state is None or table.status != "playing":
-                continue
-            state = table.state
-            pending = state.pending()
-            if state.is_over or not pending:
-                continue
-            seat = min(pending)
-            bot = make_bot(table.game, "heuristic", seed=f"{table_id}:{len(state.history)}")
-            try:
-                self.hub.play.apply_action(table, seat, bot.choose(state.view(seat)))
-            except Exception as err:  # a refused action is the bot's problem, not the bench's
-                logging.getLogger(__name__).warning("action refused: %s", err)
+            table = self.playing(table_id)
+            if table is not None:
+                self.act(table, min(table.state.pending()))
 
     # timing ---------------------------------------------------------------------------------
 
@@ -377,6 +478,7 @@ class ServerProbe:
         self.waiting.clear()
         self.frames = self.frames_unchanged = 0
         self.hub_cpu = 0.0
+        self.chat_lines = 0
         self.cpu_pids = self.pids()
         self.cpu_marks = [cpu_seconds(pid) for pid in self.cpu_pids]
         self.cpu_mark = sum(self.cpu_marks)
@@ -416,6 +518,7 @@ class ServerProbe:
             "gc_pauses": len(self.gc_pauses),
             "sweep_ms": sweep_ms,
             "actions": self.actions,
+            "chat_lines": self.chat_lines,
             "latencies": self.latencies,
             "unfinished": len(self.open),
             "cpu_percent": 100 * cpu / wall,
@@ -438,6 +541,12 @@ class ServerProbe:
                 )
             ),
         }
+
+
+def seat_arguments(line: str) -> tuple[float, float]:
+    """``seat [STAGGER [PACE]]``'s numbers (0 for each one left out)."""
+    numbers = [float(word) for word in line.split()[1:3]] + [0.0, 0.0]
+    return numbers[0], numbers[1]
 
 
 async def serve_child(data_dir: Path, workers: int, strict: bool = False) -> None:
@@ -504,7 +613,7 @@ async def serve_child(data_dir: Path, workers: int, strict: bool = False) -> Non
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     while line := (await reader.readline()).decode().strip():
         if line.startswith("seat"):
-            answer = probe.seat(float(line.split()[1]) if " " in line else 0.0)
+            answer = probe.seat(*seat_arguments(line))
         elif line == "mark":
             answer = probe.mark()
         elif line == "report":
@@ -530,9 +639,16 @@ async def serve_child(data_dir: Path, workers: int, strict: bool = False) -> Non
 class Client:
     """One player's SSH session: counts bytes, finds the welcome and lobby screens."""
 
-    def __init__(self, name: str, probe: bool) -> None:
+    def __init__(
+        self, name: str, probe: bool, close_after: tuple[float, float] = CLOSE_AFTER
+    ) -> None:
         self.name = name
         self.probe = probe
+        #: Seconds from a deal's result coming up to the player closing it.
+        self.close_after = close_after
+        #: Results that came up so far, and whether the player is typing a chat line.
+        self.results = 0
+        self.chatting = False
         self.bytes = 0
         self.zbytes = 0
         self._z = zlib.compressobj()
@@ -562,14 +678,20 @@ class Client:
             self.stream.feed(data)
         if not self.lobby_at:
             self.text = (self.text + ANSI.sub("", data.decode("utf-8", "replace")))[-8000:]
-        elif CLOSE_KEY in self.tail + data and not self.closing:
+        elif not self.closing and CLOSE_KEY.search(self.tail + data):
             # The result of a deal is up: a player reads it and closes it, as people do.
             self.closing = True
-            asyncio.get_running_loop().call_later(random.uniform(0.5, 2.0), self.close_dialog)
-        self.tail = data[-len(CLOSE_KEY) :]  # a word may be split between two packets
+            self.results += 1
+            asyncio.get_running_loop().call_later(
+                random.uniform(*self.close_after), self.close_dialog
+            )
+        self.tail = (self.tail + data)[-CLOSE_TAIL:]
         self.changed.set()
 
     def close_dialog(self) -> None:
+        if self.chatting:  # (the result closed the chat: the line stops at its next key)
+            asyncio.get_running_loop().call_later(0.5, self.close_dialog)
+            return
         self.closing = False
         if self.chan is not None:
             with contextlib.suppress(Exception):  # the session may be over by now
@@ -715,6 +837,33 @@ async def type_keys(client: Client, stop: asyncio.Event, echoes: list[float]) ->
         await quiet(client, 0.3)
 
 
+async def chat(client: Client, stop: asyncio.Event, every: float) -> None:
+    """A seated player says a line in the table chat about every ``every`` seconds: opens the
+    chat (c), types the line a key at a time, sends it (Enter) and closes the chat (Esc).
+    Never while a result is up; a result that comes up meanwhile closes the chat (the
+    screen does so), and the line stops there, the rest of its keys unsent."""
+    rng = random.Random(client.name)
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), rng.expovariate(1 / every))
+        if stop.is_set() or client.closing or client.chan is None:
+            continue
+        results = client.results
+        client.chatting = True
+        try:
+            for key in ["c", *rng.choice(CHAT_LINES), "\r", "\x1b"]:
+                if client.results != results:
+                    break
+                client.chan.write(key.encode())
+                await asyncio.sleep(rng.uniform(*TYPING))
+        except Exception:  # the session may be over by now
+            return
+        finally:
+            client.chatting = False
+        # A key right after the Esc would make the two one key (Alt and it): a pause.
+        await asyncio.sleep(ESC_PAUSE)
+
+
 class Child:
     """The server process and its command line on stdin/stdout."""
 
@@ -779,7 +928,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for pid in (await child.ask("pids"))["pids"]:
             os.sched_setaffinity(pid, server_cores)
         os.sched_setaffinity(0, set(cores[args.server_cores :]) or set(cores))
-    clients = [Client(f"load{i:04d}", False) for i in range(args.sessions)]
+    close_after = CLOSE_AFTER_AT_PACE if args.pace else CLOSE_AFTER
+    clients = [Client(f"load{i:04d}", False, close_after) for i in range(args.sessions)]
     probes = [Client(f"probe{i}", True) for i in range(args.probes)]
     try:
         # Ramp: a steady stream of arrivals, as players would trickle in.
@@ -789,10 +939,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(1 / args.ramp)
         await asyncio.gather(*tasks)
         log(f"{len(tasks)} sessions in the lobby")
-        seated = await child.ask(f"seat {args.stagger}")
+        seated = await child.ask(f"seat {args.stagger} {args.pace}")
         log(f"seated: {seated}")
-        await asyncio.sleep(args.stagger + args.settle)
         stop = asyncio.Event()
+        chat_every = args.chat if args.chat is not None else (60.0 if args.pace else 0.0)
+        chatting = [
+            asyncio.create_task(chat(c, stop, chat_every))
+            for c in (clients[: seated["seated"]] if chat_every > 0 else [])
+        ]
+        await asyncio.sleep(args.stagger + args.settle)
         echoes: list[float] = []
         typing = [asyncio.create_task(type_keys(p, stop, echoes)) for p in probes]
         await asyncio.sleep(1.0)
@@ -806,7 +961,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         # Typing stops before the report: the server's report runs a full collection, which
         # stalls it, and a key pressed meanwhile would time that stall, not the window.
         stop.set()
-        await asyncio.gather(*typing)
+        await asyncio.gather(*typing, *chatting)
         report = await child.ask("report")
         in_window = {c.name for c in clients[: seated["seated"]]}
         seated_clients = [c for c in clients if c.name in in_window]
@@ -823,6 +978,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "cpu_percent_ssh_process_and_workers": report["cpu_percent_by_process"],
             "cpu_percent_clients": round(100 * client_cpu / window, 1),
             "actions": report["actions"],
+            "chat_lines": report.get("chat_lines"),
             "unfinished_actions": report["unfinished"],
             "frames_in_window": report["frames_in_window"],
             "frames_unchanged_in_window": report["frames_unchanged_in_window"],
@@ -845,6 +1001,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         log(json.dumps(details))
         return {
             "sessions": args.sessions,
+            "pace": args.pace or "stress",
             "rss_mb_per_session": round((marked["rss_mb"] - report["rss_base_mb"]) / total, 2),
             "connect_to_lobby_ms_p50": percentile(connects, 50),
             "connect_to_lobby_ms_p99": percentile(connects, 99),
@@ -857,6 +1014,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "bytes_per_action": round(window_bytes / per_client),
             "bytes_per_action_compressed": round(window_zbytes / per_client),
             "cpu_percent": round(report["cpu_percent"], 1),
+            # (cpu_percent is ms per second per 100: ×10 is ms of CPU per second of window)
+            "cpu_ms_per_player_second": round(report["cpu_percent"] * 10 / total, 2),
             "app_start_cpu_ms": None
             if report["app_start_cpu_ms"] is None
             else round(report["app_start_cpu_ms"], 1),
@@ -925,6 +1084,21 @@ def main() -> None:
     )
     parser.add_argument(
         "--settle", type=float, default=3.0, help="seconds after the last table started"
+    )
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="a seated player's mean time to decide (default 0: the stress pace, about one "
+        "action a second per table of five); results closed 1-4 s after they come up",
+    )
+    parser.add_argument(
+        "--chat",
+        type=float,
+        metavar="SECONDS",
+        help="a seated player says a table chat line about every this many seconds "
+        "(default: 60 with --pace, none at the stress pace; 0: none)",
     )
     add_cluster_arguments(parser)
     args = parser.parse_args()

@@ -52,6 +52,7 @@ from ssh_load import (  # noqa: E402  (after the path is set)
     ServerProbe,
     cpu_seconds,
     pss_mb,
+    seat_arguments,
 )
 
 TOKEN_ENV = "GAMBIT_BUS_TOKEN"
@@ -160,7 +161,7 @@ async def hub_child(data_dir: Path, url: str) -> None:
 
     def handle(line: str) -> Any:
         if line.startswith("seat"):
-            return probe.seat(float(line.split()[1]) if " " in line else 0.0)
+            return probe.seat(*seat_arguments(line))
         if line == "mark":
             return probe.mark()
         if line == "report":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 
 from .text_lines import TextLines, shown, wrapped
@@ -39,6 +40,18 @@ class PromptBar(TextLines):
     #: What joins the parts of a hint (card, keys, a reminder).
     HINT_SEP = "  ·  "
 
+    #: The highlight's style, and the base style it was worked out with: Textual works a
+    #: component's style out again after every repaint of the widget (most moves of the
+    #: player's own turn), though it changes only with the styles, as the base style does.
+    _highlight: tuple[Style, Style] | None = None
+
+    def _highlight_style(self) -> Style:
+        base = self.base_style
+        known = self._highlight
+        if known is None or known[0] is not base:
+            known = self._highlight = (base, self.get_component_rich_style("prompt-bar--yours"))
+        return known[1]
+
     def _fitting_hint(self, width: int) -> Text:
         """The hint on one line: when it is longer (a long card name in German), its last
         parts go, the first (the picked card) stays."""
@@ -59,7 +72,7 @@ class PromptBar(TextLines):
         lines = wrapped([first], self.app.console, inner)
         if len(lines) < 2:  # a question that takes both rows leaves no room for the hint
             lines = wrapped([first, self._fitting_hint(inner)], self.app.console, inner)
-        highlight = self.get_component_rich_style("prompt-bar--yours") if self.yours else None
+        highlight = self._highlight_style() if self.yours else None
         rows = []
         for line in lines:
             row = Text(" ", end="")

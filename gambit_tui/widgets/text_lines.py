@@ -228,15 +228,19 @@ class TextLines(Widget):
         if self._shown_key is None or not self.is_attached:
             return  # not drawn yet, or removed meanwhile (a recomposed screen)
         changed = self._sync_lines()
-        if changed is None or (
-            len(changed) >= SCROLLED and len(changed) * 2 > len(self._shown_lines)
-        ):
-            # Most rows changed (a log that moved up): repaint the widget whole, so the driver
-            # sees whole rows and can scroll them instead of writing them again. Only the text
-            # changed: what is drawn beside it stays (Widget's refresh, not ours). Fewer rows
-            # cannot be scrolled: they alone are repainted (the hand's one row of a box of
-            # three, at every move of its player).
-            super().refresh()
+        if changed is None:
+            super().refresh()  # a new size: everything (Widget's refresh: the sides stay)
+        elif len(changed) >= SCROLLED and len(changed) * 2 > len(self._shown_lines):
+            # Most rows changed (a log that moved up): repaint every row of text, so the
+            # driver sees whole rows and can scroll them instead of writing them again. Only
+            # the text changed: the border rows above and below it stay as they are (each
+            # repainted row is composed again, and the log's two border rows were a sixth of
+            # the rows a move drew). Fewer rows cannot be scrolled: they alone are repainted
+            # (the hand's one row of a box of three, at every move of its player).
+            # (Regions are of the content area: these rows from the left edge to the right.)
+            rows = max(len(self._shown_lines), changed[-1] + 1)
+            left = self.styles.gutter.left
+            self.refresh(Region(-left, 0, self.outer_size.width, rows))
         elif changed:
             self.refresh(*self._row_regions(changed))
 

@@ -4,19 +4,23 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
 from textual.geometry import Region
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
 from gambit_tui.widgets.choice_row import ChoiceRow
+from gambit_tui.widgets.footer import GambitFooter
+from gambit_tui.widgets.prompt_bar import PromptBar
 from gambit_tui.widgets.text_lines import TextLines, retitle, shown
 
 
@@ -102,6 +106,31 @@ async def test_rows_that_all_moved_are_drawn_whole_and_shorter_text_clears_the_r
         assert rows.drawn == []
         text = screen_text(app)
         assert "row 5" in text and "row 6" not in text and "row 8" not in text
+
+
+async def test_rows_that_all_moved_repaint_whole_rows_but_not_the_border_around_them(
+    monkeypatch,
+) -> None:
+    """A log that gains a line repaints its rows of text from edge to edge (the driver can
+    scroll only whole rows), and not its border rows, which stay as they are (every
+    repainted row is composed again, at every move of every player)."""
+    painted: list[Region] = []
+    original = TextLines.render_lines
+
+    def render_lines(self: TextLines, crop: Region) -> list[Strip]:
+        painted.append(crop)
+        return original(self, crop)
+
+    monkeypatch.setattr(TextLines, "render_lines", render_lines)
+    async with showing_rows() as (app, pilot, rows):
+        painted.clear()
+        rows.rows = [*ROWS[1:], "row 8"]
+        await pilot.pause()
+
+        lines = sorted({y for crop in painted for y in crop.line_range})
+        assert lines == list(range(1, 9))  # the 8 rows of text; the border is rows 0 and 9
+        assert all(crop.column_span == (0, 40) for crop in painted)  # sides and all
+        assert all(f"row {i}" in screen_text(app) for i in range(1, 9))
 
 
 async def test_a_resize_draws_every_row_at_the_new_width() -> None:
@@ -360,3 +389,85 @@ async def test_an_active_title_is_made_once_and_drawn_in_each_apps_accent():
     for styles, accent in ((dark_styles, dark_accent), (nord_styles, nord_accent)):
         assert styles and styles[0].reverse and styles[0].bold
         assert styles[0].color.triplet.hex.lower() == accent.lower()
+
+
+class _Prompt(App[None]):
+    def compose(self) -> ComposeResult:
+        yield PromptBar()
+
+
+async def test_the_prompt_highlight_follows_a_change_of_theme() -> None:
+    """The highlight of the player's own decision is remembered between moves, and made
+    again when the theme changes (it is the theme's accent)."""
+    app = _Prompt()
+    async with app.run_test(size=(40, 4)) as pilot:
+        app.theme = "textual-dark"
+        prompt = app.query_one(PromptBar)
+        prompt.question = Text("Your turn.")
+        prompt.yours = True
+        await pilot.pause()
+
+        def background() -> object:
+            strip = prompt.render_lines(Region(0, 0, prompt.size.width, 1))[0]
+            return next(seg.style.bgcolor for seg in strip if "Your turn" in seg.text)
+
+        dark = background()
+        prompt.question = Text("Your turn, still.")
+        await pilot.pause()
+        assert background() == dark
+        app.theme = "nord"
+        await pilot.pause()
+        prompt.question = Text("Your turn.")  # the next move
+        await pilot.pause()
+        assert background() != dark
+
+
+class _KeysScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "one", "One"),
+        Binding("b", "two", "Two"),
+    ]
+    two = False
+
+    def compose(self) -> ComposeResult:
+        yield GambitFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action != "two" or self.two
+
+
+class _KeysApp(App[None]):
+    def on_mount(self) -> None:
+        self.push_screen(_KeysScreen())
+
+
+async def test_a_change_of_keys_draws_the_footer_row_without_textuals_general_path(
+    monkeypatch,
+) -> None:
+    """The footer's rows are drawn as the table's panels are: a change of keys (two players'
+    at every move) does not go through Textual's general way of drawing a widget's lines,
+    which worked the footer's styles out again every time."""
+    from textual._styles_cache import StylesCache
+
+    general: list[object] = []
+    render_widget = StylesCache.render_widget
+
+    def counted(self: StylesCache, widget: Widget, crop: Region) -> list[Strip]:
+        general.append(widget)
+        return render_widget(self, widget, crop)
+
+    monkeypatch.setattr(StylesCache, "render_widget", counted)
+    app = _KeysApp()
+    async with app.run_test(size=(40, 4)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, _KeysScreen)
+        assert "One" in screen_text(app) and "Two" not in screen_text(app)
+        footer = screen.query_one(GambitFooter)
+        general.clear()
+        screen.two = True
+        screen.refresh_bindings()
+        await pilot.pause()
+
+        assert "a One  b Two" in screen_text(app)
+        assert footer not in general
