@@ -11,9 +11,10 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.geometry import Size
+from textual.strip import Strip
+from textual.widget import Widget
 
 from ..i18n import N_, _
-from .text_lines import TextLines
 
 #: Cells between two keys.
 GAP = 2
@@ -22,6 +23,13 @@ TEXTUAL_KEYS = (N_("Dismiss menu"),)
 
 if TYPE_CHECKING:
     from textual.screen import Screen
+
+#: Footers already drawn, for every app in the process, by keys, width and styles (at most
+#: ``MADE_FOOTERS``, the oldest made go first). Strips are never changed once made.
+_made_footers: dict[
+    tuple[object, ...], tuple[list[Strip], list[tuple[int, int, int, FooterItem]]]
+] = {}
+MADE_FOOTERS = 256
 
 
 class FooterItem(NamedTuple):
@@ -34,7 +42,7 @@ class FooterItem(NamedTuple):
     enabled: bool
 
 
-class GambitFooter(TextLines):
+class GambitFooter(Widget):
     """A line of keys (two or three when they do not fit), drawn by one widget.
 
     Textual's own footer is a widget per key and is rebuilt (composed, mounted, styled) every
@@ -43,12 +51,6 @@ class GambitFooter(TextLines):
     the same list, and repaints only when the list changed. Descriptions are translated as they
     are shown: bindings are class attributes written once in English (marked with ``N_``), so
     one footer works for every player's language in the same process.
-
-    Its rows are drawn as the table's panels are (:class:`TextLines`): a row's strip is made
-    once for every app in the process that shows it, and a change of keys repaints only the
-    rows that changed, without Textual's general path for a widget's lines (which worked the
-    footer's styles out again at every change of keys, for two players at every move: a
-    tenth of an app's update).
     """
 
     #: How the host finds a screen's bindings for the footer: for each key a shown binding
@@ -76,6 +78,8 @@ class GambitFooter(TextLines):
         self.items: tuple[FooterItem, ...] = ()
         #: Where each item is drawn: row, first and last column.
         self._spans: list[tuple[int, int, int, FooterItem]] = []
+        self._strips: list[Strip] = []
+        self._strips_key: tuple[object, ...] | None = None
         #: What the screen's keys depended on when they were last collected (see
         #: :meth:`bindings_changed`); None: collect them at the next change.
         self._state: Hashable | None = None
@@ -108,10 +112,7 @@ class GambitFooter(TextLines):
             rows = self._height(width)
             self.items = items
             # A new layout only when the keys need more rows than before.
-            if self._height(width) != rows:
-                self.refresh(layout=True)
-            else:
-                self.content_changed()
+            self.refresh(layout=self._height(width) != rows)
 
     def collect(self, screen: Screen) -> tuple[FooterItem, ...]:
         """The shown bindings, one item per action (as Textual's footer groups them).
@@ -183,26 +184,12 @@ class GambitFooter(TextLines):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self._height(width)
 
-    #: The keys' style, and the base style it was worked out with: Textual works a
-    #: component's style out again after every repaint, though it changes only with the
-    #: styles, as the base style does.
-    _keys_style: tuple[Style, Style] | None = None
+    def render(self) -> Text:
+        return self._made(self.size.width)[0]
 
-    def _key_style(self) -> Style:
-        base = self.base_style
-        known = self._keys_style
-        if known is None or known[0] is not base:
-            style = self.get_component_rich_style("footer--key", partial=True)
-            known = self._keys_style = (base, style)
-        return known[1]
-
-    def build(self) -> list[Text]:
-        text, self._spans = self._made(self.content_size.width)
-        return text
-
-    def _made(self, width: int) -> tuple[list[Text], list[tuple[int, int, int, FooterItem]]]:
-        """The footer's lines and where each item is in them."""
-        key_style = self._key_style()
+    def _made(self, width: int) -> tuple[Text, list[tuple[int, int, int, FooterItem]]]:
+        """The footer's text and where each item is in it."""
+        key_style = self.get_component_rich_style("footer--key", partial=True)
         dim = Style(dim=True)
         spans = []
         rows = self._rows(width)
@@ -220,7 +207,35 @@ class GambitFooter(TextLines):
                     line.append(" " + item.description, None if item.enabled else dim)
                 spans.append((y, start, line.cell_len, item))
             lines.append(line)
-        return lines, spans
+        return Text("\n", no_wrap=True, overflow="crop", end="").join(lines), spans
+
+    def render_line(self, y: int) -> Strip:
+        # The Line API, each row made once per change of keys, size or style: Textual's
+        # render() path made a Visual and its Content again on every repaint. Shared by every
+        # app in the process: the players at a table mostly see the same keys.
+        width = self.size.width
+        base = self.rich_style
+        # (The height is not in the key: at the same keys and width it cannot change.)
+        key = (self.items, width, base, self.styles.max_height)
+        if self._strips_key != key:
+            key_style = self.get_component_rich_style("footer--key", partial=True)
+            made_key = (*key, key_style, self._height(width))
+            made = _made_footers.get(made_key)
+            if made is None:
+                text, spans = self._made(width)
+                console = self.app.console
+                strips = [
+                    Strip(line.render(console, end=""))
+                    .crop_extend(0, width, base)
+                    .apply_style(base)
+                    for line in text.split("\n", allow_blank=True)
+                ]
+                made = _made_footers[made_key] = (strips, spans)
+                if len(_made_footers) > MADE_FOOTERS:
+                    del _made_footers[next(iter(_made_footers))]
+            self._strips, self._spans = made
+            self._strips_key = key
+        return self._strips[y] if y < len(self._strips) else Strip.blank(width, base)
 
     def on_click(self, event: events.Click) -> None:
         for y, start, end, item in self._spans:

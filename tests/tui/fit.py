@@ -132,12 +132,7 @@ def cuts(app: App) -> list[str]:
         place = widget.turn or widget.context if isinstance(widget, StatusBar) else ""
         if isinstance(widget, StatusBar) and not cells.shows(region, place):
             lost(widget, place, " (place)")
-        if isinstance(widget, GambitFooter):  # (a TextLines whose keys are what must show)
-            for item in widget.items:
-                label = widget._label(item)
-                if not cells.shows(region, label):
-                    lost(widget, label)
-        elif isinstance(widget, TextLines):
+        if isinstance(widget, TextLines):
             lines = [line.plain.rstrip() for line in widget._shown_lines]
             while lines and not lines[-1]:
                 lines.pop()
@@ -148,6 +143,11 @@ def cuts(app: App) -> list[str]:
                     lost(widget, line)
             if len(lines) > content.height and not scrolled:
                 lost(widget, " / ".join(lines[content.height :]), " (below)")
+        elif isinstance(widget, GambitFooter):
+            for item in widget.items:
+                label = widget._label(item)
+                if not cells.shows(region, label):
+                    lost(widget, label)
         elif isinstance(widget, DataTable):
             head = Region(content.x, content.y, content.width, 1)
             for column in widget.columns.values():

@@ -635,7 +635,7 @@ async def test_the_footer_keeps_the_rows_its_keys_needed_with_the_first_keys_at_
         if self.is_attached and isinstance(screen, PGTableScreen) and self.items:
             width = self.size.width
             height = self._height(width)
-            rows = [line.plain for line in self.build()]  # (drawn once the move is handled)
+            rows = [self.render_line(y).text for y in range(height)]
             seen.append((len(self._rows(width)), height, rows, self.items[0].shown))
 
     monkeypatch.setattr(GambitFooter, "bindings_changed", watched)

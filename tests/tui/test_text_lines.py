@@ -4,22 +4,19 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
 from textual.geometry import Region
 from textual.pilot import Pilot
-from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
 from gambit_tui.widgets.choice_row import ChoiceRow
-from gambit_tui.widgets.footer import GambitFooter
 from gambit_tui.widgets.prompt_bar import PromptBar
 from gambit_tui.widgets.text_lines import TextLines, retitle, shown
 
@@ -420,54 +417,3 @@ async def test_the_prompt_highlight_follows_a_change_of_theme() -> None:
         prompt.question = Text("Your turn.")  # the next move
         await pilot.pause()
         assert background() != dark
-
-
-class _KeysScreen(Screen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "one", "One"),
-        Binding("b", "two", "Two"),
-    ]
-    two = False
-
-    def compose(self) -> ComposeResult:
-        yield GambitFooter()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return action != "two" or self.two
-
-
-class _KeysApp(App[None]):
-    def on_mount(self) -> None:
-        self.push_screen(_KeysScreen())
-
-
-async def test_a_change_of_keys_draws_the_footer_row_without_textuals_general_path(
-    monkeypatch,
-) -> None:
-    """The footer's rows are drawn as the table's panels are: a change of keys (two players'
-    at every move) does not go through Textual's general way of drawing a widget's lines,
-    which worked the footer's styles out again every time."""
-    from textual._styles_cache import StylesCache
-
-    general: list[object] = []
-    render_widget = StylesCache.render_widget
-
-    def counted(self: StylesCache, widget: Widget, crop: Region) -> list[Strip]:
-        general.append(widget)
-        return render_widget(self, widget, crop)
-
-    monkeypatch.setattr(StylesCache, "render_widget", counted)
-    app = _KeysApp()
-    async with app.run_test(size=(40, 4)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, _KeysScreen)
-        assert "One" in screen_text(app) and "Two" not in screen_text(app)
-        footer = screen.query_one(GambitFooter)
-        general.clear()
-        screen.two = True
-        screen.refresh_bindings()
-        await pilot.pause()
-
-        assert "a One  b Two" in screen_text(app)
-        assert footer not in general
