@@ -28,12 +28,12 @@ TOKEN_ENV = "GAMBIT_BUS_TOKEN"
 
 def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
     from server.hub.main import add_bus_arguments
-    from server.ssh.config import HostConfig
-    from server.ssh.serve import add_limit_arguments, add_login_arguments, add_metrics_argument
+    from server.options import add_options
+    from server.ssh.config import ADDRESS, FRONT, GROUPS, LIMITS, LOGGING, VERBOSE, WORKERS
+    from server.ssh.config import HostConfig as Host
+    from server.ssh.serve import add_login_arguments, add_metrics_argument
 
-    defaults = HostConfig()
-    parser.add_argument("--host", default=defaults.host, help="address to listen on")
-    parser.add_argument("--port", type=int, default=defaults.port, help="port (0: any free one)")
+    add_options(parser, Host, GROUPS, only=ADDRESS)
     parser.add_argument(
         "--host-key",
         metavar="FILE",
@@ -41,58 +41,47 @@ def add_gateway_arguments(parser: argparse.ArgumentParser) -> None:
         "other gateways)",
     )
     add_bus_arguments(parser)
-    parser.add_argument(
-        "--reuse-port",
-        action="store_true",
-        help="share the port with other gateways on this machine (SO_REUSEPORT)",
-    )
-    parser.add_argument(
-        "--proxy-protocol",
-        action="store_true",
-        help="connections come from a balancer that sends a PROXY protocol header (v2 or v1) "
-        "naming the client; connections without one are closed",
-    )
-    parser.add_argument(
-        "--workers", type=int, default=None, help="app worker processes (default: one per core)"
+    add_options(
+        parser,
+        Host,
+        GROUPS,
+        only=FRONT + WORKERS,
+        helps={"app_workers": "app worker processes (default: one per core)"},
     )
     # Who may log in: the gateway checks it, and vouches for the key over the bus (the hub
     # believes it of a gateway with the token); a password's players are guests, as in serve.
     add_login_arguments(parser)
-    add_limit_arguments(parser)
-    parser.add_argument("--log-file", help="log here instead of stderr")
-    parser.add_argument("--log-json", action="store_true", help="log one JSON object per line")
+    add_options(parser, Host, GROUPS, only=LIMITS)
+    add_options(
+        parser,
+        Host,
+        GROUPS,
+        only=LOGGING,
+        helps={
+            "log_file": "log here instead of stderr",
+            "log_json": "log one JSON object per line",
+        },
+    )
     add_metrics_argument(parser)
-    parser.add_argument("-v", "--verbose", action="store_true", help="log SSH details too")
+    add_options(parser, Host, GROUPS, only=VERBOSE)
 
 
 async def run_gateway(
     args: argparse.Namespace, token: str | None, login: dict[str, Any] | None = None
 ) -> None:
     """Serve until stopped. ``login``: :func:`~server.ssh.serve.login_from`'s fields (the
-    password read once, before anything starts)."""
+    password read once, before anything starts). Raises
+    :class:`~server.ssh.config.ConfigError` for a setting that cannot be used."""
     from server.bus.gateway import RemoteHub
     from server.hub.main import bus_url_shown
     from server.metrics import parse_address
     from server.ssh.banner import banner
-    from server.ssh.config import HostConfig
     from server.ssh.host import SSHHost
     from server.ssh.keys import load_or_create_key_file
     from server.ssh.live_sessions import LiveSessions
-    from server.ssh.serve import default_workers, limits_from, stop_host
+    from server.ssh.serve import host_config_from, stop_host
 
-    config = HostConfig(
-        host=args.host,
-        port=args.port,
-        **(login or {}),
-        **limits_from(args),
-        freeze_sessions=True,
-        app_workers=default_workers() if args.workers is None else max(0, args.workers),
-        reuse_port=args.reuse_port,
-        proxy_protocol=args.proxy_protocol,
-        log_file=args.log_file,
-        verbose=args.verbose,
-        log_json=args.log_json,
-    )
+    config = host_config_from(args, login or {})
     key = load_or_create_key_file(args.host_key)
     # The SSH host's sessions, made first: the hub's admins see each player's address.
     sessions = LiveSessions()
@@ -147,6 +136,9 @@ def main_gateway(args: argparse.Namespace) -> int:
     use_app_fps()
     try:
         asyncio.run(run_gateway(args, token, login))
+    except ConfigError as err:
+        sys.stderr.write(f"gambit gateway: {err}\n")
+        return 2
     except OSError as err:  # the port is taken, the key cannot be read
         sys.stderr.write(f"gambit gateway: {err}\n")
         return 1

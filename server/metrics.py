@@ -196,7 +196,8 @@ class Metrics(MetricsEndpoint):
         self._open: dict[int, tuple[float, set[Any]]] = {}
         self._waiting: dict[Any, set[int]] = {}
         self._ids = 0
-        hub.action_hooks.append(self._action)
+        # (Made after the hub, which it reads: its hook comes in through the hub's way in.)
+        self._stop_observing = hub.observe_actions(self._action)
         hub.store.on_commit = lambda ms: self.commit_time.observe(ms / 1000)
         if host is not None:
             host.frame_observers.append(self._frame)
@@ -242,6 +243,7 @@ class Metrics(MetricsEndpoint):
 
     async def close(self) -> None:
         await super().close()
+        self._stop_observing()
         if self.host is not None:
             with contextlib.suppress(ValueError):
                 self.host.frame_observers.remove(self._frame)

@@ -6,6 +6,10 @@ to a parser in the fields' order (their defaults are the fields' defaults), and
 :func:`settings_from` reads them back into the fields' values: one declaration per setting,
 so a command's options and the settings they fill cannot drift apart. ``server/settings.py``
 then lets each option come from ``GAMBIT_*`` or a ``gambit.toml`` too.
+
+A command that lists its options among others of its own (``HostConfig``'s, in ``gambit
+serve`` and ``gambit gateway``) adds them a few at a time (``only``), and may word one's help
+its own way (``helps``); :func:`settings_from` reads back the ones the parser has.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ class Option:
     #: default when not the field's (a switch, a file to read).
     to_setting: Callable[[Any], Any] | None = None
     default: Any = FROM_FIELD
+    #: A short form of the flag (``-v``), listed before it.
+    short: str | None = None
 
     @property
     def dest(self) -> str:
@@ -59,19 +65,26 @@ def add_options(
     settings: type,
     groups: Groups,
     given: dict[str, argparse._ArgumentGroup] | None = None,
-) -> None:
-    """Add the options ``settings``' fields declare, in their order; a group is made when its
-    first option comes (unless ``given``: a group the caller shares with options of its own)."""
+    only: tuple[str, ...] | None = None,
+    helps: dict[str, str] | None = None,
+) -> dict[str, argparse._ArgumentGroup]:
+    """Add the options ``settings``' fields declare, in their order (only the fields named in
+    ``only``, if given); a group is made when its first option comes (unless ``given``: a
+    group the caller shares with options of its own). ``helps``: a command's own wording of
+    a field's help. Returns the groups, given and made."""
     defaults = settings()
     made: dict[str, argparse._ArgumentGroup] = dict(given or {})
     for field, opt in _options(settings):
+        if only is not None and field.name not in only:
+            continue
         where: argparse._ArgumentGroup | argparse.ArgumentParser = parser
         if opt.group is not None:
             if opt.group not in made:
                 made[opt.group] = parser.add_argument_group(*groups[opt.group])
             where = made[opt.group]
         kw: dict[str, Any] = {
-            "help": opt.help(defaults) if callable(opt.help) else opt.help,
+            "help": (helps or {}).get(field.name)
+            or (opt.help(defaults) if callable(opt.help) else opt.help),
         }
         if opt.action is not None:
             kw["action"] = opt.action
@@ -83,13 +96,20 @@ def add_options(
             kw["type"] = opt.type
         if opt.metavar is not None:
             kw["metavar"] = opt.metavar
-        where.add_argument(opt.flag, **kw)
+        flags = (opt.flag,) if opt.short is None else (opt.short, opt.flag)
+        where.add_argument(*flags, **kw)
+    return made
 
 
-def settings_from(args: argparse.Namespace, settings: type) -> dict[str, Any]:
-    """The fields the options :func:`add_options` added set, from the parsed ``args``."""
+def settings_from(
+    args: argparse.Namespace, settings: type, partial: bool = False
+) -> dict[str, Any]:
+    """The fields the options :func:`add_options` added set, from the parsed ``args``
+    (``partial``: only those whose option the parser had)."""
     out = {}
     for field, opt in _options(settings):
+        if partial and not hasattr(args, opt.dest):
+            continue
         value = getattr(args, opt.dest)
         out[field.name] = opt.to_setting(value) if opt.to_setting is not None else value
     return out

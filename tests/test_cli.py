@@ -112,6 +112,47 @@ def test_each_hub_option_fills_the_setting_it_is_declared_on(command, tmp_path):
         assert changed == expected, flag
 
 
+@pytest.mark.parametrize("command", ["serve", "gateway"])
+def test_each_ssh_option_fills_the_setting_it_is_declared_on(command, tmp_path):
+    """The SSH side's options too are declared once, on their HostConfig field
+    (server/ssh/config.py): given on the command line, each changes that setting and no
+    other, in serve and in gateway alike."""
+    import dataclasses
+
+    from server.options import OPTION
+    from server.ssh.config import HostConfig
+    from server.ssh.serve import host_config_from
+
+    parser = subcommands()[command]
+    declared = [f for f in dataclasses.fields(HostConfig) if OPTION in f.metadata]
+    flags = {f.metadata[OPTION].flag for f in declared}
+    both = set(options(subcommands()["serve"])) | set(options(subcommands()["gateway"]))
+    assert flags <= both, sorted(flags - both)
+    keys = tmp_path / "authorized_keys"
+    keys.write_text("")
+    gateway_only = {"--reuse-port", "--proxy-protocol"}
+    present = [f for f in declared if f.metadata[OPTION].flag in options(parser)]
+    expected_absent = set() if command == "gateway" else gateway_only
+    assert flags - {f.metadata[OPTION].flag for f in present} == expected_absent
+    plain = host_config_from(parser.parse_args([]), {})
+    for field in present:
+        flag = field.metadata[OPTION].flag
+        default = getattr(HostConfig(), field.name)
+        if isinstance(default, bool):
+            argv = [flag]
+        elif flag == "--authorized-keys":
+            argv = [flag, str(keys)]
+        else:
+            argv = [flag, "0.375" if isinstance(default, float) else "7"]
+        config = host_config_from(parser.parse_args(argv), {})
+        changed = [
+            f.name
+            for f in dataclasses.fields(HostConfig)
+            if getattr(config, f.name) != getattr(plain, f.name)
+        ]
+        assert changed == [field.name], flag
+
+
 def test_serve_and_the_bare_hub_need_no_nats():
     """Only ``gambit hub --bus`` and ``gambit gateway`` load nats-py (issue 20)."""
     code = (

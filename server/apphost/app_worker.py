@@ -29,12 +29,11 @@ from typing import Any
 from protocol.codec import MAX_SERVER_FRAME
 from protocol.term import TermInfo
 from server.gc_freeze import FrozenSessions
-from server.terminal.driver import ChannelDriver, bind_term
-from server.terminal.early_input import EarlyInput
 
 from . import app_timing
 from . import worker_link as wl
-from .app_settings import app_language, make_app, prepare_app
+from .in_process import LocalApp, default_app_factory
+from .launcher import AppRequest
 
 log = logging.getLogger(__name__)
 
@@ -45,76 +44,41 @@ REPORT_UNCHANGED = "GAMBIT_REPORT_UNCHANGED_FRAMES"
 STOP_TIMEOUT = 5.0
 
 
-class WorkerSession(EarlyInput):
-    """One session's app in this worker, and the driver's :class:`~.driver.Terminal`."""
+class LinkSink:
+    """Where an app in this worker draws (an :class:`~.launcher.OutputSink`): its session's
+    frames, over the link to the SSH process. The app itself is the same
+    :class:`~.in_process.LocalApp` as in process; only its sink and its hub connection (a
+    :class:`~.worker_link.LinkConnection`) are the worker's."""
 
-    def __init__(self, worker: Worker, session: int, spec: dict[str, Any]) -> None:
-        super().__init__()
-        self.worker = worker
+    __slots__ = ("app", "link", "pending", "report_unchanged", "session", "start_clock")
+
+    def __init__(self, link: wl.Link, session: int, report_unchanged: bool) -> None:
+        self.link = link
         self.session = session
-        self.spec = spec
-        self.driver: ChannelDriver | None = None
+        self.report_unchanged = report_unchanged
+        #: Bytes the player has not taken yet, as the SSH process last said (PENDING).
         self.pending = 0
-        self.app: Any = None
-        self.conn = wl.LinkConnection(worker.link, session, max_frame=MAX_SERVER_FRAME, peer="hub")
-        self._stopped = False
         #: Counts the app's CPU until its first frame, when measured (see app_timing).
         self.start_clock: app_timing.StartClock | None = None
+        self.app: LocalApp | None = None
 
-    # --- the driver's terminal -------------------------------------------------------------
-
-    def send(self, data: bytes) -> None:
-        if self.start_clock is not None and app_timing.shows_first_screen(self.app):
-            ms = self.start_clock.stop()
+    def output(self, data: bytes) -> None:
+        if not data:  # a frame already on the player's screen
+            if self.report_unchanged:
+                self.link.send(self.session, wl.OUTPUT)
+            return
+        clock = self.start_clock
+        if (
+            clock is not None
+            and self.app is not None
+            and app_timing.shows_first_screen(self.app.app)
+        ):
             self.start_clock = None
-            self.worker.link.send(self.session, wl.STARTED, wl.pack(ms))
-        self.worker.link.send(self.session, wl.OUTPUT, data)
-
-    def frame_unchanged(self) -> None:
-        if self.worker.report_unchanged:
-            self.worker.link.send(self.session, wl.OUTPUT)
+            self.link.send(self.session, wl.STARTED, wl.pack(clock.stop()))
+        self.link.send(self.session, wl.OUTPUT, data)
 
     def pending_output(self) -> int:
         return self.pending
-
-    # --- from the SSH process --------------------------------------------------------------
-
-    def feed(self, data: bytes) -> None:
-        self.feed_input(data)
-
-    def resize(self, width: int, height: int) -> None:
-        if self.driver is not None:
-            self.driver.resize(width, height)
-
-    def stop(self) -> None:
-        self._stopped = True
-        if self.app is not None:
-            self.app.exit()
-
-    # --- running ---------------------------------------------------------------------------
-
-    async def run(self) -> None:
-        spec = self.spec
-        term = TermInfo(**spec["term"])
-        failed = False
-        lang = None
-        try:
-            self.app = app = make_app(self.conn, term, spec.get("identity"), spec.get("name"))
-            prepare_app(app, term)
-            bind_term(app, self, term)
-            if not self._stopped:
-                await app.run_async(size=(term.width, term.height), mouse=True)
-            failed = bool(app.return_code)  # it crashed (logged by prepare_app's handler)
-            lang = app_language(app)
-        except Exception:
-            log.exception("session %d failed", self.session)
-            failed = True
-        finally:
-            with contextlib.suppress(Exception):
-                await self.conn.close()
-            self.app = None
-            self.driver = None
-            self.worker.session_ended(self, failed, lang)
 
 
 class Worker:
@@ -122,55 +86,77 @@ class Worker:
 
     def __init__(self) -> None:
         self.link = wl.Link(self.on_frame, self.on_lost)
-        self.sessions: dict[int, WorkerSession] = {}
+        #: Each session's app, its hub connection and its sink.
+        self.sessions: dict[int, tuple[LocalApp, wl.LinkConnection, LinkSink]] = {}
         self.report_unchanged = bool(os.environ.get(REPORT_UNCHANGED))
         self.measure_starts = app_timing.enabled()
         self.memory = FrozenSessions()
         self.done = asyncio.Event()
 
     def on_frame(self, session: int, kind: int, payload: bytes) -> None:
-        ws: WorkerSession | None
         if kind == wl.OPEN:
-            ws = WorkerSession(self, session, wl.unpack(payload))
-            self.sessions[session] = ws
-            self.memory.session_started()
-            context = None
-            if self.measure_starts:
-                context, ws.start_clock = app_timing.start_context()
-            asyncio.get_running_loop().create_task(ws.run(), context=context)
+            self.open(session, wl.unpack(payload))
             return
         if kind == wl.STOP and session == 0:
             self.stop_all()
             return
-        ws = self.sessions.get(session)
-        if ws is None:
+        held = self.sessions.get(session)
+        if held is None:
             return  # a session that has just ended
+        app, conn, sink = held
         if kind == wl.INPUT:
-            ws.feed(payload)
+            app.feed(payload)
         elif kind == wl.HUB:
-            ws.conn.received(payload)
+            conn.received(payload)
         elif kind == wl.HUB_END:
-            ws.conn.received(None)
+            conn.received(None)
         elif kind == wl.RESIZE:
             width, height = wl.unpack(payload)
-            ws.resize(int(width), int(height))
+            app.resize(int(width), int(height))
         elif kind == wl.PENDING:
-            ws.pending = int(wl.unpack(payload))
+            sink.pending = int(wl.unpack(payload))
         elif kind == wl.STOP:
-            ws.stop()
+            app.exit()
 
-    def session_ended(self, ws: WorkerSession, failed: bool, lang: str | None = None) -> None:
+    def open(self, session: int, spec: dict[str, Any]) -> None:
+        """Start a session's app, as in process, drawing into the link."""
+        sink = LinkSink(self.link, session, self.report_unchanged)
+        context = None
+        if self.measure_starts:
+            context, sink.start_clock = app_timing.start_context()
+        conn = wl.LinkConnection(self.link, session, max_frame=MAX_SERVER_FRAME, peer="hub")
+        request = AppRequest(
+            TermInfo(**spec["term"]), spec.get("identity"), spec.get("name"), peer="hub"
+        )
+        app = LocalApp(default_app_factory, request, sink, conn=conn, context=context)
+        sink.app = app
+        self.sessions[session] = (app, conn, sink)
+        self.memory.session_started()
+        asyncio.get_running_loop().create_task(self._until_ended(session, app))
+
+    async def _until_ended(self, session: int, app: LocalApp) -> None:
+        failed, lang = True, None
+        try:
+            result = await app.result()
+            failed, lang = result.failed, result.lang
+        except Exception:
+            log.exception("session %d failed", session)
+        finally:
+            await app.close()
+            self.session_ended(session, failed, lang)
+
+    def session_ended(self, session: int, failed: bool, lang: str | None = None) -> None:
         """Tell the SSH process the app has ended: whether it failed, and the language it
         spoke (the session's goodbye is said in it)."""
-        if self.sessions.pop(ws.session, None) is not None:
-            self.link.send(ws.session, wl.EXITED, wl.pack({"failed": failed, "lang": lang}))
+        if self.sessions.pop(session, None) is not None:
+            self.link.send(session, wl.EXITED, wl.pack({"failed": failed, "lang": lang}))
             self.memory.session_ended(len(self.sessions))
         if not self.sessions and self.link.transport is None:
             self.done.set()
 
     def stop_all(self) -> None:
-        for ws in list(self.sessions.values()):
-            ws.stop()
+        for app, _, _ in list(self.sessions.values()):
+            app.exit()
 
     def on_lost(self) -> None:
         self.stop_all()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -36,20 +37,49 @@ def default_app_factory(
 
 
 class LocalApp(EarlyInput):
-    """One app running here: a :class:`~.launcher.RunningApp`, and its driver's terminal."""
+    """One app running on this process's loop: a :class:`~.launcher.RunningApp`, and its
+    driver's terminal, whose frames go to an :class:`~.launcher.OutputSink`: the SSH
+    session's (in process), or the worker link's (in an app worker, ``app_worker.py``).
 
-    def __init__(self, factory: AppFactory, request: AppRequest, sink: OutputSink) -> None:
+    The app is made in its own task (``context``: the one its start is measured in, see
+    app_timing), so a failure to make it ends that task like a crash; keystrokes that come
+    first wait for its driver (:class:`EarlyInput`)."""
+
+    def __init__(
+        self,
+        factory: AppFactory,
+        request: AppRequest,
+        sink: OutputSink,
+        conn: Connection | None = None,
+        context: contextvars.Context | None = None,
+    ) -> None:
         super().__init__()
         self.sink = sink
-        term = request.term
-        self._client, self.hub_conn = queue_pair(trusted=True, peer=request.peer)
-        #: The Textual app itself.
-        self.app = app = factory(self._client, term, request.identity, request.name)
+        self.request = request
+        self._factory = factory
+        #: The app's end of its hub connection (``conn`` if given: a worker's link), and the
+        #: hub's end when it is made here.
+        self._hub_conn: Connection | None = None
+        if conn is None:
+            conn, self._hub_conn = queue_pair(trusted=True, peer=request.peer)
+        self.conn = conn
+        #: The Textual app itself, once made.
+        self.app: App[Any] | None = None
+        self._stopped = False
+        self._run = asyncio.get_running_loop().create_task(self._main(), context=context)
+
+    @property
+    def hub_conn(self) -> Connection:
+        assert self._hub_conn is not None, "made with a connection of its own"
+        return self._hub_conn
+
+    async def _main(self) -> None:
+        term = self.request.term
+        self.app = app = self._factory(self.conn, term, self.request.identity, self.request.name)
         prepare_app(app, term)
         bind_term(app, self, term)
-        self._run = asyncio.get_running_loop().create_task(
-            app.run_async(size=(term.width, term.height), mouse=True)
-        )
+        if not self._stopped:
+            await app.run_async(size=(term.width, term.height), mouse=True)
 
     # --- the driver's terminal (see driver.Terminal) ---------------------------------------
 
@@ -72,18 +102,25 @@ class LocalApp(EarlyInput):
             self.driver.resize(width, height)
 
     def exit(self) -> None:
-        self.app.exit()  # a message to the app's own task: safe from any other task
+        """End the app (a message to the app's own task: safe from any other task), or
+        never run it if it is not made yet."""
+        self._stopped = True
+        if self.app is not None:
+            self.app.exit()
 
     async def result(self) -> AppResult:
-        await self._run
+        await self._run  # (raises if the app could not be made or run)
+        assert self.app is not None
         # return_code: it crashed (logged by prepare_app's handler).
         return AppResult(failed=bool(self.app.return_code), lang=app_language(self.app))
 
     async def close(self) -> None:
         if not self._run.done():  # (the session failed before the app ended)
-            self.app.exit()
+            self.exit()
         with contextlib.suppress(Exception):
-            await self._client.close()
+            await self.conn.close()
+        self.app = None  # (what it held goes now, not when the session is collected)
+        self.driver = None
 
 
 class InProcessLauncher:

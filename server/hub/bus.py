@@ -30,7 +30,6 @@ if TYPE_CHECKING:  # for type hints only
     from protocol.connection import Connection
     from server.store import Store
 
-    from .admin import Admin
     from .session import Session
 
 log = logging.getLogger(__name__)
@@ -42,12 +41,10 @@ SLICE = 0.01
 
 class Served(Protocol):
     """What the bus asks of the hub it serves gateways for (:class:`~.hub.Hub` implements
-    it): its connection loop, a task of its own, who is connected, the bans, and the admin's
-    way of describing a connection."""
+    it): its connection loop, a task of its own, who is connected, and the bans."""
 
     sessions: set[Session]
     store: Store
-    admin: Admin
 
     async def serve(self, conn: Connection) -> None: ...
 
@@ -134,16 +131,7 @@ class HubBus:
         """Serve gateways: from now on the hub hears them and answers."""
         if served is not None:
             self.served = served
-        hub = self.served
-        assert hub is not None, "a hub to serve, given here or when made"
-        local = hub.admin.describe_connection
-
-        def describe(conn: Any) -> dict[str, Any]:
-            if isinstance(conn, BusConnection):
-                return {"address": conn.address} if conn.address else {}
-            return local(conn) if local is not None else {}
-
-        hub.admin.describe_connection = describe
+        assert self.served is not None, "a hub to serve, given here or when made"
         if self.nc is None:
             await self.connect()
         self._sender = wire.Sender(self.nc.publish)
@@ -151,6 +139,15 @@ class HubBus:
         await self.nc.flush()
         loop = asyncio.get_running_loop()
         self._tasks.append(loop.create_task(self._heartbeat()))
+
+    @staticmethod
+    def describe(conn: Connection) -> dict[str, Any]:
+        """What the bus knows of one of the hub's connections: a gateway session's player's
+        address, as its gateway saw it (the admins' list of sessions). The hub's owner gives
+        it to the hub when it makes it (``HubHooks(describe_connection=HubBus.describe)``)."""
+        if isinstance(conn, BusConnection):
+            return {"address": conn.address} if conn.address else {}
+        return {}
 
     async def stop(self) -> None:
         """Stop serving gateways and leave NATS (twice is harmless)."""

@@ -34,5 +34,6 @@ class HubHooks:
     on_restart: Callable[[], None] | None = None
     #: The front end's description of a connection, for the admins' list of sessions.
     describe_connection: DescribeConnection | None = None
-    #: Told of every accepted action (metrics; more may register while the hub runs).
+    #: Told of every accepted action (an observer made later, which reads the hub, comes in
+    #: through :meth:`Hub.observe_actions`).
     action_hooks: list[ActionHook] = field(default_factory=list)

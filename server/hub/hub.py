@@ -246,6 +246,18 @@ class Hub:
     def memory(self, memory: FrozenSessions | None) -> None:
         self.runtime.memory = memory
 
+    def observe_actions(self, hook: ActionHook) -> Callable[[], None]:
+        """Tell ``hook`` of every accepted action from now on: the way in for an observer
+        made after the hub because it reads the hub (the metrics); those known before are
+        :attr:`HubHooks.action_hooks`. Returns what stops telling it."""
+        self.action_hooks.append(hook)
+
+        def stop() -> None:
+            if hook in self.action_hooks:
+                self.action_hooks.remove(hook)
+
+        return stop
+
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         return self.runtime.timers.spawn(coro)
 

@@ -162,7 +162,13 @@ async def _serve(
         stop.set()
 
     # The store that cannot commit stops the hub; so does an admin's restart, when it comes.
-    hub = Hub(store, config, HubHooks(on_fatal=stop.set, on_restart=restart))
+    # (Its admins see a gateway session's address, as the gateway saw it: the bus's.)
+    describe = hub_bus.describe if hub_bus is not None else None
+    hub = Hub(
+        store,
+        config,
+        HubHooks(on_fatal=stop.set, on_restart=restart, describe_connection=describe),
+    )
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)

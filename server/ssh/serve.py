@@ -19,8 +19,19 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from server.hub.cli_options import add_hub_options, hub_config_from
 from server.metrics import parse_address
+from server.options import add_options, settings_from
 
-from .config import HostConfig
+from .config import (
+    ADDRESS,
+    GROUPS,
+    LIMITS,
+    LOGGING,
+    VERBOSE,
+    WORKERS,
+    ConfigError,
+    HostConfig,
+)
+from .config import default_workers as default_workers  # (its old home: benches import it)
 
 #: The exit code after an admin's restart (EX_TEMPFAIL): not 0, so that systemd's
 #: Restart=on-failure (deploy/gambit.service) starts the server again.
@@ -48,40 +59,23 @@ STOP_TIMEOUT = 10.0
 DB_LOCK_WAIT = 10.0
 
 
-class ConfigError(Exception):
-    """A setting that cannot be used; the message says which and why."""
-
-
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
-    defaults = HostConfig()
-    parser.add_argument("--host", default=defaults.host, help="address to listen on")
-    parser.add_argument("--port", type=int, default=defaults.port, help="port (0: any free one)")
+    add_options(parser, HostConfig, GROUPS, only=ADDRESS)
     parser.add_argument(
         "--data-dir", help="database and host key folder (default: per-user data folder)"
     )
     add_login_arguments(parser)
-    limits = add_limit_arguments(parser)
+    limits = add_options(parser, HostConfig, GROUPS, only=LIMITS)["limits"]
     add_hub_options(parser, limits)
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help="processes that run the players' apps (default: one per core, "
-        "none on a single core; 0: all in the server process)",
-    )
-    parser.add_argument(
-        "--log-file", help="log here instead of stderr (it may be rotated under the server)"
-    )
-    parser.add_argument(
-        "--log-json", action="store_true", help="log one JSON object per line (for collectors)"
-    )
+    add_options(parser, HostConfig, GROUPS, only=WORKERS + LOGGING)
     add_metrics_argument(parser)
-    parser.add_argument("-v", "--verbose", action="store_true", help="log SSH details too")
+    add_options(parser, HostConfig, GROUPS, only=VERBOSE)
 
 
 def add_login_arguments(parser: argparse.ArgumentParser) -> None:
     """Who may log in to an SSH front door (``gambit serve`` and ``gambit gateway``
-    alike; read back by :func:`login_from`)."""
+    alike). The password is read by :func:`read_password` (a file, the environment or the
+    flag); the keys are :class:`HostConfig`'s option."""
     secret = parser.add_mutually_exclusive_group()
     secret.add_argument(
         "--password-file",
@@ -93,24 +87,28 @@ def add_login_arguments(parser: argparse.ArgumentParser) -> None:
         "--password",
         help="the same, on the command line (visible to every local user: prefer the above)",
     )
-    parser.add_argument(
-        "--authorized-keys", help="only these public keys (OpenSSH authorized_keys format)"
-    )
+    add_options(parser, HostConfig, GROUPS, only=("authorized_keys",))
 
 
 def login_from(args: argparse.Namespace, command: str) -> dict[str, Any]:
-    """The :class:`HostConfig` fields :func:`add_login_arguments`' options set; warns (on
-    stderr, and in the log file) about a password given on the command line. Raises
-    :class:`ConfigError` for a password that cannot be used."""
+    """The password :func:`add_login_arguments`' options give; warns (on stderr, and in the
+    log file) about one given on the command line. Raises :class:`ConfigError` for a
+    password that cannot be used."""
     password = read_password(args)
     if args.password is not None:
         sys.stderr.write(f"gambit {command}: warning: {PASSWORD_WARNING}\n")
         if args.log_file:
             log.warning(PASSWORD_WARNING)
-    keys = Path(args.authorized_keys) if args.authorized_keys else None
-    if keys is not None and not keys.is_file():
-        raise ConfigError(f"--authorized-keys: no such file: {keys}")
-    return {"password": password, "authorized_keys": keys}
+    return {"password": password}
+
+
+def host_config_from(args: argparse.Namespace, login: dict[str, Any]) -> HostConfig:
+    """The SSH side's settings from the options the command added (each declared on its
+    :class:`HostConfig` field) and ``login`` (:func:`login_from`'s). Raises
+    :class:`ConfigError` for a setting that cannot be used."""
+    return HostConfig(
+        **settings_from(args, HostConfig, partial=True), **login, freeze_sessions=True
+    )
 
 
 def add_metrics_argument(parser: argparse.ArgumentParser) -> None:
@@ -119,69 +117,6 @@ def add_metrics_argument(parser: argparse.ArgumentParser) -> None:
         metavar="HOST:PORT",
         help="serve Prometheus metrics (/metrics) and a health check (/healthz) here",
     )
-
-
-def add_limit_arguments(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
-    """What one client may cost an SSH front door (``gambit serve`` and ``gambit gateway``
-    alike), and the idle timeout; returns the "limits" group for more of them."""
-    defaults = HostConfig()
-    limits = parser.add_argument_group(
-        "limits", "what one client may cost the server (see docs/operating.md: Limits)"
-    )
-    limits.add_argument(
-        "--max-sessions", type=int, default=defaults.max_sessions, help="players at once"
-    )
-    limits.add_argument(
-        "--max-per-address",
-        type=int,
-        default=defaults.max_per_address,
-        help="connections (and players) from one address",
-    )
-    limits.add_argument(
-        "--login-timeout",
-        type=float,
-        default=defaults.login_timeout,
-        help="seconds a new connection has to log in",
-    )
-    limits.add_argument(
-        "--max-unauthenticated",
-        type=int,
-        default=defaults.max_unauthenticated,
-        help="connections still logging in, at most (the oldest makes room for a new one)",
-    )
-    limits.add_argument(
-        "--connection-rate",
-        type=float,
-        default=defaults.connections_per_second,
-        help=f"new connections a second from one address, after a burst of "
-        f"{defaults.connection_burst}",
-    )
-    limits.add_argument(
-        "--max-auth-failures",
-        type=int,
-        default=defaults.max_auth_failures,
-        help="failed logins from one address in 10 min before it is refused for 10 min",
-    )
-    parser.add_argument(
-        "--idle-timeout",
-        type=float,
-        default=defaults.idle_timeout,
-        help="seconds without a key press before a session is closed (0: never)",
-    )
-    return limits
-
-
-def limits_from(args: argparse.Namespace) -> dict[str, Any]:
-    """The :class:`HostConfig` fields :func:`add_limit_arguments`' options set."""
-    return {
-        "max_sessions": args.max_sessions,
-        "max_per_address": args.max_per_address,
-        "login_timeout": args.login_timeout,
-        "max_unauthenticated": args.max_unauthenticated,
-        "connections_per_second": args.connection_rate,
-        "max_auth_failures": args.max_auth_failures,
-        "idle_timeout": args.idle_timeout,
-    }
 
 
 #: Textual repaints a changed screen at its next frame, 60 a second by default: up to 17 ms
@@ -193,13 +128,6 @@ APP_FPS = "250"
 
 def use_app_fps() -> None:
     os.environ.setdefault("TEXTUAL_FPS", APP_FPS)
-
-
-def default_workers() -> int:
-    """One app worker per core this process may use; none on a single core (a worker there
-    would only add the cost of the link)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return cores if cores and cores > 1 else 0
 
 
 def read_password(args: argparse.Namespace) -> str | None:
@@ -343,23 +271,12 @@ def main_serve(args: argparse.Namespace) -> int:
 
     setup_logging(args.log_file, args.verbose, args.log_json)
     try:
-        login = login_from(args, "serve")
+        host_config = host_config_from(args, login_from(args, "serve"))
     except ConfigError as err:
         sys.stderr.write(f"gambit serve: {err}\n")
         return 2
     use_app_fps()  # before Textual is imported; the workers inherit it
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
-    host_config = HostConfig(
-        host=args.host,
-        port=args.port,
-        **login,
-        **limits_from(args),
-        freeze_sessions=True,
-        app_workers=default_workers() if args.workers is None else max(0, args.workers),
-        log_file=args.log_file,
-        verbose=args.verbose,
-        log_json=args.log_json,
-    )
     hub_config = hub_config_from(args)
     try:
         # One server per database, taken before the store is opened (server/store/lock.py).

@@ -13,6 +13,7 @@ from server.bus.gateway import RemoteHub
 from server.hub import Hub
 from server.hub.bus import HubBus
 from server.hub.errors import said
+from server.hub.hooks import HubHooks
 from tests.hub.conftest import fast_config
 from tests.hub.harness import Client, play_to_end
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.cluster
 
 @pytest.fixture
 async def hub(store, nats):
-    hub = Hub(store, fast_config())
+    hub = Hub(store, fast_config(), HubHooks(describe_connection=HubBus.describe))
     await hub.start()
     bus = HubBus(hub, nats.url, TOKEN)
     await bus.start()

@@ -36,3 +36,52 @@ async def test_two_hubs_share_no_action_hooks(store):
     one, two = Hub(store, fast_config()), Hub(store, fast_config())
     one.action_hooks.append(lambda table, seat, action: None)
     assert two.action_hooks == []
+
+
+class _Nats:
+    """A stand-in for NATS: the bus subscribes and publishes into nothing."""
+
+    is_closed = True
+
+    async def subscribe(self, subject: str, cb: Any) -> None:
+        pass
+
+    async def flush(self) -> None:
+        pass
+
+    async def publish(self, subject: str, payload: bytes) -> None:
+        pass
+
+
+async def test_the_bus_leaves_the_owners_describe_alone(store):
+    """The bus no longer replaces the admin's ``describe_connection`` when it starts: the
+    owner gives the hub the bus's (``HubBus.describe``) with the rest of its hooks."""
+    from protocol.connection import queue_pair
+    from server.hub.bus import BusConnection, HubBus
+
+    hub = Hub(store, fast_config(), HubHooks(describe_connection=HubBus.describe))
+    await hub.start()
+    bus = HubBus(hub, "nats://test.invalid", "token")
+    bus.nc = _Nats()
+    await bus.start()
+    try:
+        assert hub.admin.describe_connection is HubBus.describe
+        conn = BusConnection(bus, "gw", 1, trusted=True, peer="ssh 192.0.2.4")
+        conn.address = "192.0.2.4"
+        assert hub.admin.describe_connection(conn) == {"address": "192.0.2.4"}
+        assert hub.admin.describe_connection(queue_pair()[1]) == {}
+    finally:
+        await bus.stop()
+        await hub.stop()
+
+
+async def test_metrics_come_in_through_the_hubs_way_in_and_leave_when_closed(store):
+    """``Metrics`` is made after the hub (it reads it): its action hook comes in through
+    ``Hub.observe_actions``, and goes when the metrics close (it stayed, before)."""
+    from server.metrics import Metrics
+
+    hub = Hub(store, fast_config())
+    metrics = Metrics(hub)
+    assert hub.action_hooks == [metrics._action]
+    await metrics.close()
+    assert hub.action_hooks == []

@@ -3,7 +3,7 @@ a cap), in the SSH process and in an app worker alike (both keep them with Early
 
 from __future__ import annotations
 
-from server.apphost.app_worker import WorkerSession
+from server.apphost.in_process import LocalApp
 from server.ssh.session import GameSession
 from server.terminal.early_input import MAX_EARLY_INPUT, EarlyInput
 
@@ -46,4 +46,4 @@ def test_no_more_than_the_cap_is_kept():
 
 
 def test_both_kinds_of_session_keep_early_keys_this_way():
-    assert issubclass(GameSession, EarlyInput) and issubclass(WorkerSession, EarlyInput)
+    assert issubclass(GameSession, EarlyInput) and issubclass(LocalApp, EarlyInput)

@@ -196,3 +196,38 @@ async def test_a_slow_players_backlog_reaches_their_worker_and_so_does_the_catch
     await asyncio.sleep(0.12)  # no output meanwhile: the poll tells the worker it drained
     assert reports()[-1] == 0
     remote.ended(AppResult(failed=False))
+
+
+async def test_a_worker_runs_the_same_app_class_as_in_process_drawing_into_its_link():
+    """Issue 40: a worker's session is the in-process ``LocalApp`` with a sink that writes to
+    the link (no copy of it): its frames go out as OUTPUT, the SSH process's PENDING reaches
+    the app's driver, and STOP ends it with an EXITED that says how."""
+    from dataclasses import asdict
+
+    from protocol.term import TermInfo
+    from server.apphost.app_worker import LinkSink, Worker
+    from server.apphost.in_process import LocalApp
+
+    worker = Worker()
+    sent: list[tuple[int, int, bytes]] = []
+    worker.link.send = lambda session, kind, payload=b"": sent.append((session, kind, payload))  # type: ignore[method-assign]  # a recording link
+    spec = {"term": asdict(TermInfo(width=80, height=24)), "identity": None, "name": "Ada"}
+    worker.on_frame(3, wl.OPEN, wl.pack(spec))
+    app, _, sink = worker.sessions[3]
+    assert type(app) is LocalApp and isinstance(sink, LinkSink) and app.sink is sink
+    for _ in range(200):
+        if any(k == wl.OUTPUT and p for s, k, p in sent):
+            break
+        await asyncio.sleep(0.05)
+    assert all(s == 3 for s, _, _ in sent)
+    assert any(k == wl.OUTPUT and p for _, k, p in sent)  # the app drew, into the link
+    worker.on_frame(3, wl.PENDING, wl.pack(12345))
+    assert app.pending_output() == 12345
+    worker.on_frame(3, wl.STOP, b"")
+    for _ in range(200):
+        if 3 not in worker.sessions:
+            break
+        await asyncio.sleep(0.05)
+    (exited,) = [wl.unpack(p) for _, k, p in sent if k == wl.EXITED]
+    assert exited["failed"] is False
+    worker.memory.close()
