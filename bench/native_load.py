@@ -146,7 +146,6 @@ class NativeProbe(ssh_load.ServerProbe):
 async def serve_child(data_dir: Path, workers: int) -> None:
     """``gambit serve``'s parts with the probe, driven over stdin (as ssh_load.py's)."""
     from server.hub import Hub, HubConfig
-    from server.ssh.config import HostConfig
     from server.ssh.host import SSHHost
     from server.ssh.keys import load_or_create_host_key
     from server.store import Store
@@ -155,20 +154,7 @@ async def serve_child(data_dir: Path, workers: int) -> None:
     store = Store.open(data_dir)
     hub = Hub(store, HubConfig(bot_delay=1.0, turn_timer=0, between_games=2.0))
     await hub.start()
-    config = HostConfig(
-        port=0,
-        # (Every client comes from this machine: the per-address limits would measure
-        # themselves here instead of the load.)
-        max_sessions=20_000,
-        max_per_address=20_000,
-        max_unauthenticated=20_000,
-        connection_burst=20_000,
-        connections_per_second=20_000.0,
-        idle_timeout=0,
-        freeze_sessions=True,
-        app_workers=workers,
-        log_file=str(data_dir / "server.log"),
-    )
+    config = ssh_load.loopback_host_config(data_dir, workers, 20_000)
     host = SSHHost(hub, config, load_or_create_host_key(data_dir))
     port = await host.start()
     probe = NativeProbe(hub, host)

@@ -549,6 +549,26 @@ def seat_arguments(line: str) -> tuple[float, float]:
     return numbers[0], numbers[1]
 
 
+def loopback_host_config(data_dir: Path, workers: int, limit: int) -> Any:
+    """The SSH host's settings for a load run: every client comes from this machine, so the
+    per-address door limits (each with a test of its own) are raised to ``limit``, or they
+    would measure themselves here instead of the load."""
+    from server.ssh.config import HostConfig
+
+    return HostConfig(
+        port=0,
+        max_sessions=limit,
+        max_per_address=limit,
+        max_unauthenticated=limit,
+        connection_burst=limit,
+        connections_per_second=float(limit),
+        idle_timeout=0,
+        freeze_sessions=True,
+        app_workers=workers,
+        log_file=str(data_dir / "server.log"),
+    )
+
+
 async def serve_child(data_dir: Path, workers: int, strict: bool = False) -> None:
     """The server side: what ``gambit serve`` runs, plus the probe, driven over stdin.
 
@@ -581,20 +601,7 @@ async def serve_child(data_dir: Path, workers: int, strict: bool = False) -> Non
             log_file=str(data_dir / "server.log"),
         )
     else:
-        config = HostConfig(
-            port=0,
-            # (Every client comes from this machine: the per-address door limits, each with
-            # a test of its own, would measure themselves here instead of the load.)
-            max_sessions=10_000,
-            max_per_address=10_000,
-            max_unauthenticated=10_000,
-            connection_burst=10_000,
-            connections_per_second=10_000.0,
-            idle_timeout=0,
-            freeze_sessions=True,
-            app_workers=workers,
-            log_file=str(data_dir / "server.log"),
-        )
+        config = loopback_host_config(data_dir, workers, 10_000)
     host = SSHHost(hub, config, load_or_create_host_key(data_dir))
     port = await host.start()
     hub_tcp = None

@@ -10,6 +10,7 @@ from pathlib import Path
 import server.hub
 from protocol.messages import CLIENT_MESSAGES
 from server.hub import Hub
+from tests.import_circles import assert_no_circle
 
 from .conftest import fast_config
 
@@ -91,15 +92,4 @@ def test_no_part_holds_the_hub():
 
 def test_the_hub_files_import_each_other_in_no_circle():
     graph = {path.stem: _runtime_imports(path) for path in HUB_DIR.glob("*.py")}
-    done: set[str] = set()
-
-    def visit(module: str, path: list[str]) -> None:
-        assert module not in path, f"an import circle: {' -> '.join([*path, module])}"
-        if module in done or module not in graph:
-            return
-        for imported in sorted(graph[module]):
-            visit(imported, [*path, module])
-        done.add(module)
-
-    for module in sorted(graph):
-        visit(module, [])
+    assert_no_circle(graph)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import server.apphost
 import server.ssh
+from tests.import_circles import assert_no_circle
 
 PACKAGES = {
     "ssh": Path(server.ssh.__file__).parent,
@@ -47,18 +48,7 @@ def _graph() -> dict[str, set[str]]:
 
 def test_the_ssh_and_apphost_files_import_each_other_in_no_circle():
     graph = _graph()
-    done: set[str] = set()
-
-    def visit(module: str, path: list[str]) -> None:
-        assert module not in path, f"an import circle: {' -> '.join([*path, module])}"
-        if module in done or module not in graph:
-            return
-        for imported in sorted(graph[module]):
-            visit(imported, [*path, module])
-        done.add(module)
-
-    for module in sorted(graph):
-        visit(module, [])
+    assert_no_circle(graph)
 
 
 def test_the_apps_side_knows_nothing_of_ssh():
