@@ -87,6 +87,8 @@ class PlainClient:
         #: Per table: the last decision prompted (so it is asked once).
         self._prompted: dict[int, Any] = {}
         self._results: set[tuple[int, int]] = set()
+        #: Per table: who sat in each seat at its last message.
+        self._seated: dict[int, list[str]] = {}
         #: The last lines said at each table (``last``).
         self._recent: dict[int, list[str]] = {}
         self._inbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
@@ -176,8 +178,10 @@ class PlainClient:
             if key.kind == "tab":
                 self._complete(key.text)
             else:
+                before = len(self.said)
                 self.command(key.text)
-                self._out(self.editor.echo() + PROMPT)
+                # (a line said wrote the prompt after it)
+                self._out(self.editor.echo() + (PROMPT if len(self.said) == before else ""))
         self._out(self.editor.echo())
 
     def _complete(self, text: str) -> None:
@@ -429,12 +433,33 @@ class PlainClient:
                 )
             else:
                 self.say(_("You watch table {n}.").format(n=table_id))
+        self._seats(table_id, message)
         view = message.get("view")
         if not view:
             return
         self._events(table_id, message, view)
         self._result(table_id, message, view)
         self._prompt(table_id, message, view)
+
+    def _seats(self, table_id: int, message: dict[str, Any]) -> None:
+        """Who sat down or stood up since the table's last message."""
+        names = self._names(message)
+        before = self._seated.get(table_id)
+        self._seated[table_id] = names
+        if before is None or len(before) != len(names):
+            return
+        lines = []
+        for seat, (old, new) in enumerate(zip(before, names, strict=True)):
+            if old == new:
+                continue
+            if message["info"]["seats"][seat].get("name") or message["info"]["seats"][seat].get(
+                "bot"
+            ):
+                lines.append(_("{name} takes seat {seat}.").format(name=new, seat=seat + 1))
+            else:
+                lines.append(_("Seat {seat} is free.").format(seat=seat + 1))
+        if lines:
+            self.say(*lines)
 
     def _events(self, table_id: int, message: dict[str, Any], view: dict[str, Any]) -> None:
         events = view.get("events") or []

@@ -10,6 +10,7 @@ comes back as one sentence saying why and what would be.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,13 +48,12 @@ class Parsed:
 
 def choices_of(game: str, legal: list[dict[str, Any]], names: list[str]) -> list[Choice]:
     """The legal actions of a view as numbered choices (from 1, in the hub's order)."""
+
+    def label(action: dict[str, Any]) -> Callable[[], str]:
+        return lambda: action_label(game, action, names)
+
     return [
-        Choice(
-            i + 1,
-            action,
-            action_label(game, action, names),
-            in_english(lambda action=action: action_label(game, action, names)),
-        )
+        Choice(i + 1, action, label(action)(), in_english(label(action)))
         for i, action in enumerate(legal)
     ]
 
