@@ -15,6 +15,7 @@ only marked, so each language can say "Save" (the Focus) and "Save" (the setting
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import gettext
 import io
@@ -81,7 +82,17 @@ def ascii_catalog(catalog: gettext.NullTranslations) -> AsciiTranslations:
     return AsciiTranslations(catalog)
 
 
+#: The catalog of a client that is not a Textual app (the plain mode's, gambit_tui/plain): set
+#: in its own task's context, it is looked up before any app's.
+plain_catalog: contextvars.ContextVar[gettext.NullTranslations | None] = contextvars.ContextVar(
+    "plain_catalog", default=None
+)
+
+
 def _current() -> gettext.NullTranslations:
+    catalog = plain_catalog.get()
+    if catalog is not None:
+        return catalog
     try:
         app = active_app.get()
     except LookupError:

@@ -116,6 +116,16 @@ def tarokka_card_name(code: str) -> str:
     return _("{card} ({title})").format(card=_(_OF_SUIT[suit]).format(rank=label), title=title)
 
 
+def tarokka_short_name(code: str) -> str:
+    """A Tarokka card's name without its title, as the plain mode says it: "7 of Swords",
+    "Master of Coins", "Seer"."""
+    if code.startswith("H"):
+        return _(HIGH_CARDS.get(code, code))
+    suit, rank = code[0], code[1]
+    label = _("Master") if rank == "M" else rank
+    return _(_OF_SUIT[suit]).format(rank=label)
+
+
 def french_suit_name(letter: str) -> str:
     """A French suit's name: "Hearts"."""
     return _(FRENCH_SUITS.get(letter, letter))

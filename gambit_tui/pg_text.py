@@ -14,12 +14,12 @@ from rich.text import Text
 
 from .cards import CardStyle, card_text
 from .i18n import N_, _, ngettext
-from .sentences import Names, Said, fill
+from .sentences import Face, Names, Said, fill
 
 
 def _bids(s: Said) -> Text:
     shown = Text(", ").join(
-        fill("{name} {card}", name=s.names(seat), card=card_text(code, s.style))
+        fill("{name} {card}", name=s.names(seat), card=s.face(code, s.style))
         for seat, code in enumerate(s.ev["cards"])
     )
     return fill(_("The Bid is shown: {cards}."), cards=shown)
@@ -134,26 +134,34 @@ _LINES: dict[str, Callable[[Said], Text]] = {
 }
 
 
-def event_text(ev: dict[str, Any], names: Names, style: CardStyle) -> Text | None:
-    """One line of the event log, or None for an event not worth a line."""
+def event_text(
+    ev: dict[str, Any], names: Names, style: CardStyle, face: Face = card_text
+) -> Text | None:
+    """One line of the event log, or None for an event not worth a line (``face``: how a
+    card is shown; the plain mode says its name)."""
     kind: Any = ev.get("e")  # (the hub's: any kind, known or not)
     line = _LINES.get(kind)
-    return line(Said(ev, names, style, card_text)) if line is not None else None
+    return line(Said(ev, names, style, face)) if line is not None else None
 
 
 class _Asked:
     """What a question is made of: the ask, the seat's view, the players' names, the card
     style."""
 
-    __slots__ = ("ask", "names", "style", "view")
+    __slots__ = ("ask", "face", "names", "style", "view")
 
     def __init__(
-        self, ask: dict[str, Any], view: dict[str, Any], names: Names, style: CardStyle
+        self,
+        ask: dict[str, Any],
+        view: dict[str, Any],
+        names: Names,
+        style: CardStyle,
+        face: Face = card_text,
     ) -> None:
-        self.ask, self.view, self.names, self.style = ask, view, names, style
+        self.ask, self.view, self.names, self.style, self.face = ask, view, names, style, face
 
     def card(self) -> Text:
-        return card_text(self.ask.get("card"), self.style)
+        return self.face(self.ask.get("card"), self.style)
 
     def target(self) -> str:
         return self.names(self.ask["target"])
@@ -219,8 +227,16 @@ _ASKS: dict[str, Callable[[_Asked], Text]] = {
 }
 
 
-def ask_text(ask: dict[str, Any], view: dict[str, Any], names: Names, style: CardStyle) -> Text:
+def ask_text(
+    ask: dict[str, Any],
+    view: dict[str, Any],
+    names: Names,
+    style: CardStyle,
+    face: Face = card_text,
+) -> Text:
     """The question of a pending decision, asked exactly."""
     kind: Any = ask.get("kind")  # (the hub's: any kind, known or not)
     question = _ASKS.get(kind)
-    return question(_Asked(ask, view, names, style)) if question is not None else Text(_("Decide."))
+    if question is None:
+        return Text(_("Decide."))
+    return question(_Asked(ask, view, names, style, face))

@@ -15,7 +15,7 @@ from rich.text import Text
 from .cards import CardStyle, french_text
 from .i18n import _, ngettext
 from .names import choice_label, french_suit_name
-from .sentences import Names, Said, fill
+from .sentences import Face, Names, Said, fill
 
 
 def scores_text(scores: list[int], names: Names) -> str:
@@ -61,11 +61,14 @@ _LINES: dict[str, Callable[[Said], Text]] = {
 }
 
 
-def event_text(ev: dict[str, Any], names: Names, style: CardStyle) -> Text | None:
-    """One line of the event log, or None for an event not worth a line."""
+def event_text(
+    ev: dict[str, Any], names: Names, style: CardStyle, face: Face = french_text
+) -> Text | None:
+    """One line of the event log, or None for an event not worth a line (``face``: how a
+    card is shown; the plain mode says its name)."""
     kind: Any = ev.get("e")  # (the hub's: any kind, known or not)
     line = _LINES.get(kind)
-    return line(Said(ev, names, style, french_text)) if line is not None else None
+    return line(Said(ev, names, style, face)) if line is not None else None
 
 
 def ask_text(ask: dict[str, Any], view: dict[str, Any], style: CardStyle) -> Text:

@@ -9,7 +9,8 @@ logic never sees SSH.
 
 Who is who:
 
-* Any username. ``play`` and ``guest`` mean "no wish"; anything else is the display name the
+* Any username. ``play`` and ``guest`` mean "no wish"; ``plain`` and ``NAME+plain`` start the
+  plain mode for screen readers (issue 44); anything else is the display name the
   player would like (the hub decides whether they get it).
 * A public key the client offers (and proves it holds) is accepted, and its SHA256
   fingerprint is the player's identity: the same key is the same player, from any device.

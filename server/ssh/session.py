@@ -25,6 +25,7 @@ import asyncssh
 from protocol.term import TermInfo
 from server.apphost.app_settings import term_info
 from server.apphost.launcher import AppLauncher, AppRequest, RunningApp
+from server.apphost.plain_launch import PlainLauncher, plain_wish
 from server.hub.session import chosen_language
 from server.terminal.early_input import EarlyInput
 from server.terminal.term_size import clamp_size
@@ -42,6 +43,8 @@ log = logging.getLogger(__name__)
 #: anyone typing or clicking; a huge paste is cut short instead of flooding the app.
 INPUT_BURST = 16 * 1024
 INPUT_PER_SECOND = 4 * 1024
+#: Plain sessions (``ssh plain@host``, ``NAME+plain``: issue 44) run on this loop, not a worker.
+PLAIN = PlainLauncher()
 
 
 class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
@@ -190,7 +193,8 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
         """Run the app until the player leaves, the connection drops or the server stops."""
         assert self.chan is not None
         term = self._term()
-        name = None if self.username.lower() in ("play", "guest", "") else self.username
+        plain, username = plain_wish(self.username)
+        name = None if username.lower() in ("play", "guest", "") else username
         message: str | None = None  # a sentence of messages.py, said as the session ends
         fields: dict[str, Any] = {}
         lang: str | None = None  # the app's, once it has run
@@ -198,7 +202,8 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
         app: RunningApp | None = None
         try:
             request = AppRequest(term, self.identity, name, peer=f"ssh {self.address}")
-            self.app = app = self.launcher.launch(request, self)
+            launcher = PLAIN if plain else self.launcher
+            self.app = app = launcher.launch(request, self)
             self.hub_conn = app.hub_conn
             hub_task = self.host.serve_hub(app.hub_conn)
             self._arm_idle()

@@ -1,0 +1,81 @@
+"""Plain sessions (issue 44): the plain client of ``gambit_tui.plain`` as a running app.
+
+It needs no Textual app, no driver and no worker: it is a hub client that writes lines, so it
+runs on this process's loop, with a trusted in-process connection to the hub like any app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+
+from gambit_tui.plain.client import PlainClient
+from protocol.connection import Connection, queue_pair
+
+from .launcher import AppRequest, AppResult, OutputSink
+
+
+class PlainApp:
+    """One plain session while it runs (a :class:`~.launcher.RunningApp`)."""
+
+    def __init__(self, request: AppRequest, sink: OutputSink) -> None:
+        conn, self._hub_conn = queue_pair(trusted=True, peer=request.peer)
+        self.conn = conn
+        term = request.term
+        self.client = PlainClient(
+            conn,
+            sink.output,
+            lang=term.language,
+            identity=request.identity,
+            name=request.name,
+            unicode=term.unicode,
+        )
+        # Its own context: the catalog it sets is its own (gambit_tui.i18n.plain_catalog).
+        self._run = asyncio.get_running_loop().create_task(
+            self.client.run(), context=contextvars.Context()
+        )
+
+    @property
+    def hub_conn(self) -> Connection:
+        return self._hub_conn
+
+    def feed(self, data: bytes) -> None:
+        self.client.feed(data)
+
+    def resize(self, width: int, height: int) -> None:
+        """Lines do not care how wide the window is (the terminal wraps them)."""
+
+    def exit(self) -> None:
+        self.client.exit()
+
+    async def result(self) -> AppResult:
+        try:
+            await self._run
+        except Exception:
+            return AppResult(failed=True, lang=self.client.lang)
+        return AppResult(failed=False, lang=self.client.lang)
+
+    async def close(self) -> None:
+        if not self._run.done():
+            self.exit()
+        with contextlib.suppress(Exception):
+            await self.conn.close()
+
+
+class PlainLauncher:
+    """Starts plain sessions."""
+
+    def launch(self, request: AppRequest, sink: OutputSink) -> PlainApp:
+        return PlainApp(request, sink)
+
+
+def plain_wish(username: str) -> tuple[bool, str]:
+    """Whether an SSH username asks for the plain mode (``plain``, ``NAME+plain``), and the
+    username without it."""
+    if username.lower() == "plain":
+        return True, ""
+    base, plus, mode = username.rpartition("+")
+    if plus and mode.lower() == "plain":
+        return True, base
+    return False, username
