@@ -472,8 +472,11 @@ class PlainClient:
             pg_text if game == "prophets_gambit" else prophet_text if game == "prophet" else None
         )
         lines: list[str] = []
+        seat = message.get("seat")
         if module is not None:
             for ev in events[told:]:
+                if ev.get("e") == "turn" and ev.get("seat") == seat:
+                    continue  # (the prompt that follows says so: nothing is said twice)
                 line = module.event_text(ev, lambda s: names[s], STYLE, face(game))
                 if line is not None:
                     lines.append(line.plain)

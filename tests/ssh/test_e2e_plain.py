@@ -112,6 +112,14 @@ def test_every_event_said_once(played):
     assert not repeated, repeated
 
 
+def test_ones_own_turn_is_said_by_the_prompt_alone(played):
+    lines = _lines(played)
+    me = re.search(r"You are (.+?)\.", "\n".join(lines))[1]  # type: ignore[index]  # (said first)
+    assert any("Choices:" in line for line in lines)
+    assert f"{me}'s turn." not in lines
+    assert "Bot 2's turn." in lines  # (others' turns are still said)
+
+
 def test_every_prompt_lists_choices(played):
     prompts = [line for line in _lines(played) if "Choices:" in line]
     assert len(prompts) >= 3
