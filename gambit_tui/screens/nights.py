@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.css.query import NoMatches
+from textual.markup import escape
 from textual.widgets import DataTable
 
 from protocol.fields import NIGHT_FILLS, NIGHT_FORMATS
@@ -248,7 +249,7 @@ class NightSetupScreen(GambitModal):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one("#setup").border_title = _("New event") + " · " + self.night_name
+        self.query_one("#setup").border_title = _("New event") + " · " + escape(self.night_name)
         self.show()
 
     def _games(self) -> list[dict[str, Any]]:

@@ -42,6 +42,25 @@ async def _registered(hub, count: int, night: int) -> list[Client]:
     return clients
 
 
+async def test_an_events_name_is_shown_as_typed_not_as_markup(hub):
+    """(The crawler's find: the setup screen's title read the name as markup.)"""
+    name = "[i]Fri[/i] [b]day[/b]"  # (24 letters at most)
+    app = make_app(hub, name="Ada")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, NightsScreen))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, AskNameScreen))
+        await pilot.press(*name, "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, NightSetupScreen))
+        await wait_for(pilot, lambda: "New event" in screen_text(app))
+        assert f"New event · {name}" in screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, NightsScreen))
+        await wait_for(pilot, lambda: name in screen_text(app))
+
+
 async def test_a_host_makes_an_event_registers_starts_it_and_the_table_opens_by_itself(hub):
     app = make_app(hub, name="Ada")
     async with app.run_test(size=(80, 24)) as pilot:
