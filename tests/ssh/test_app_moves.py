@@ -84,7 +84,7 @@ def test_a_tables_apps_gather_on_one_worker_and_a_move_is_unseen(standin_server,
         bo.wait_for("Enter sends")
         bo.press("hello")
         before = bo.wait_for("hello")
-        seen = {p: len(p.term.raw) for p in (ada, cy)}
+        seen = {p: len(p.term.raw) for p in (ada, cy, bo)}
 
         # Bo's app moves to the other worker in the middle of the deal; Bo types meanwhile.
         remote = remotes(server)["Bo"]
@@ -107,6 +107,11 @@ def test_a_tables_apps_gather_on_one_worker_and_a_move_is_unseen(standin_server,
         assert f"Table {number} · stake" in after
         assert seat_line(after, "Bo (you)") == seat_line(before, "Bo (you)")
         assert table_part(after) == table_part(before), (before, after)
+        # One repaint of the same screen: the terminal never left the app's screen, and no
+        # other screen (connecting, welcome) was drawn meanwhile.
+        drawn = bytes(bo.term.raw[seen[bo] :])
+        assert b"\x1b[?1049l" not in drawn
+        assert b"Connecting" not in drawn and b"Welcome" not in drawn
         # The hub never saw Bo go: still seated, one session, nobody told of an absence.
         table_id = int(number)
         assert (
