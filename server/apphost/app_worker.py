@@ -180,7 +180,7 @@ class Worker:
         """Start a session's app, as in process, drawing into the link."""
         sink = LinkSink(self.link, session, self.report_unchanged)
         context = None
-        if self.measure_starts:
+        if self.measure_starts and "resume" not in spec:  # (a session's start, not a move's)
             context, sink.start_clock = app_timing.start_context()
         conn = wl.LinkConnection(self.link, session, max_frame=MAX_SERVER_FRAME, peer="hub")
         request = AppRequest(

@@ -8,14 +8,14 @@ worker. The rule (:meth:`TablePlacement.home`):
   lobby (or any screen but a table's).
 * When it shows a table (the player sat down, or watches), the table's *home* is the worker
   that holds most of that table's other apps (ties: the less busy). A table none of whose
-  other apps runs anywhere yet (a new table) has its home where this app already is: that
-  worker was the least busy when the player came, and a move costs a fresh app.
+  other apps runs anywhere yet (a new table) gets the least busy worker as its home (its
+  own, when it is the least busy once this app is counted out: no move for nothing), so
+  that tables, which grow, start where there is room.
 * The app moves to the home unless the home is *far fuller* than the least busy worker: more
   than ``SLACK`` apps (at least ``MIN_SLACK``, else ``SLACK_SHARE`` of the mean per worker)
-  above it. Then the app stays where it is (a new table then starts where it is, or on the
-  least busy worker if its own is the far fuller one), and the table is split until its
-  players come and go. New players keep going to the least busy worker, which keeps the
-  workers level overall.
+  above it. Then the app stays where it is, and the table is split until its players come
+  and go. New players keep going to the least busy worker, and new tables start there,
+  which keeps the workers level overall.
 """
 
 from __future__ import annotations
@@ -85,9 +85,10 @@ class TablePlacement(Generic[A]):
         others = Counter(id(a.place_now()) for a in self.tables.get(app.table, ()) if a is not app)
         held = [w for w in ready if others[id(w)]]
         if not held:  # a new table (or its other apps' workers are gone)
-            if here in ready and not far_fuller(here):
+            lightest = min(ready, key=lambda w: loads[id(w)])
+            if here in ready and loads[id(here)] - 1 <= loads[id(lightest)]:
                 return here
-            return min(ready, key=lambda w: loads[id(w)])
+            return lightest
         home = max(held, key=lambda w: (others[id(w)], -loads[id(w)]))
         return here if far_fuller(home) else home
 

@@ -34,13 +34,15 @@ def test_an_app_goes_where_most_of_its_table_is():
     assert placement.with_their_table() == (4, 2)
 
 
-def test_a_lobby_player_and_a_new_table_stay_where_they_are():
+def test_a_lobby_player_stays_and_a_new_table_starts_on_the_least_busy_worker():
     one, two = Worker(10), Worker(11)
     placement = rule()
     alone = App(two)
     assert placement.home(alone, [one, two]) is two  # the lobby only
     placement.shows(alone, 3)
-    assert placement.home(alone, [one, two]) is two  # a new table starts where it is
+    assert placement.home(alone, [one, two]) is two  # 10 others here, as many there: stays
+    two.apps = 12
+    assert placement.home(alone, [one, two]) is one  # a new table goes where there is room
 
 
 def test_a_far_fuller_worker_takes_no_more_of_its_tables():
@@ -54,8 +56,3 @@ def test_a_far_fuller_worker_takes_no_more_of_its_tables():
     # A little fuller is fine: the table stays together.
     full.apps = light.apps + MIN_SLACK - 1
     assert placement.home(newcomer, [full, light]) is full
-    # A new table on a far fuller worker starts on the least busy one.
-    full.apps = 40
-    starter = App(full)
-    placement.shows(starter, 2)
-    assert placement.home(starter, [full, light]) is light
