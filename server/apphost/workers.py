@@ -80,6 +80,7 @@ class RemoteApp:
         self._typed: list[bytes] = []
         #: A new app here has not drawn yet (keys wait for its screens: :meth:`drawn`).
         self._starting = False
+        self._started_at = self.size
         self._exit_asked = False
         self.hub_conn = wl.LinkConnection(
             worker.link, session_id, max_frame=MAX_CLIENT_FRAME, trusted=True, peer=peer
@@ -102,7 +103,7 @@ class RemoteApp:
 
     def resize(self, width: int, height: int) -> None:
         self.size = (width, height)
-        if self.moving_to is None:  # (else the new app starts at this size)
+        if self.moving_to is None and not self._starting:  # (else see drawn)
             self.worker.link.send(self.id, wl.RESIZE, wl.pack([width, height]))
 
     def exit(self) -> None:
@@ -145,6 +146,7 @@ class RemoteApp:
         target.adopt(self, replace(self.request, term=term, resume=state))
         self.hub_conn.rebind(target.link, self.id)
         self._starting = True  # the keys go to it once it has drawn its screens
+        self._started_at = self.size
         pool.moved(self)
 
     def drawn(self) -> None:
@@ -152,6 +154,8 @@ class RemoteApp:
         its screens are up, and the keys typed during the move go to them now."""
         if self._starting:
             self._starting = False
+            if self.size != self._started_at:  # the window changed meanwhile
+                self.resize(*self.size)
             self._deliver_typed()
 
     def _deliver_typed(self) -> None:

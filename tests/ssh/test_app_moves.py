@@ -120,6 +120,20 @@ def test_a_tables_apps_gather_on_one_worker_and_a_move_is_unseen(standin_server,
         for player in (ada, cy):
             player.settle()
             assert "(away)" not in bytes(player.term.raw[seen[player] :]).decode("utf-8", "replace")
+
+        # The window resized while the app moves back: the new app draws at the new size.
+        def move_back() -> int:
+            pool = server.host.workers
+            back = next(w for w in pool.ready_workers() if w is not remote.worker)
+            pool.placement.home = lambda app, workers: back
+            remote.move_to(back)
+            return back.number
+
+        back = server.sync(move_back)
+        bo.term.resize(100, 30)
+        bo.wait_for(lambda t: any(len(line) == 100 for line in t.splitlines()))
+        assert workers_of(server)["Bo"] == back
+        assert "Your hand" in bo.settle()
     finally:
         for player in table:
             player.close()
