@@ -13,9 +13,12 @@ worker. The rule (:meth:`TablePlacement.home`):
   that tables, which grow, start where there is room.
 * The app moves to the home unless the home is *far fuller* than the least busy worker: more
   than ``SLACK`` apps (at least ``MIN_SLACK``, else ``SLACK_SHARE`` of the mean per worker)
-  above it. Then the app stays where it is, and the table is split until its players come
-  and go. New players keep going to the least busy worker, and new tables start there,
-  which keeps the workers level overall.
+  above it. Then the table's home is the least busy worker instead, and the table's other
+  apps follow it there (``workers.py`` asks the rule for each of them): moving a table off a
+  far fuller worker makes the workers more level, never less. New players keep going to
+  the least busy worker, and new tables start there, which keeps the workers level overall.
+* An app is placed when the table it shows changes, and its table's other apps with it; not
+  again when it has moved (its new app shows the same table), so no app goes back and forth.
 """
 
 from __future__ import annotations
@@ -90,7 +93,9 @@ class TablePlacement(Generic[A]):
                 return here
             return lightest
         home = max(held, key=lambda w: (others[id(w)], -loads[id(w)]))
-        return here if far_fuller(home) else home
+        if far_fuller(home):
+            return min(ready, key=lambda w: (loads[id(w)], w is not here))
+        return home
 
     def with_their_table(self) -> tuple[int, int]:
         """(apps showing a table, those of them on the worker holding most of their table's

@@ -374,21 +374,33 @@ class AppWorkers:
 
     def table_shown(self, remote: RemoteApp, table: int | None) -> None:
         """``remote``'s app shows ``table`` now: move it to the table's home, if it is not
-        there (see placement.py)."""
+        there, and the table's other apps too if its home changed (see placement.py). Not
+        when it shows the table it showed (the first frame of a moved app)."""
+        if table == remote.table:
+            return
         self.placement.shows(remote, table)
-        self._consider(remote)
+        home = self._consider(remote)
+        if table is None or home is None:
+            return
+        for other in list(self.placement.tables.get(table, ())):
+            if other is not remote and other.place_now() is not home:
+                self._consider(other)
 
     def moved(self, remote: RemoteApp) -> None:
         """``remote`` runs on its new worker (which tells the table it shows once it has
         drawn: :meth:`table_shown` then looks again)."""
         self.moves += 1
 
-    def _consider(self, remote: RemoteApp) -> None:
+    def _consider(self, remote: RemoteApp) -> AppWorker | None:
+        """Move ``remote`` to its table's home if it is elsewhere; the home (None: none)."""
         if remote.moving_to is not None or remote.ended_with.done() or remote.table is None:
-            return
+            return None
         home = self.placement.home(remote, self.ready_workers())
-        if home is not remote.worker and isinstance(home, AppWorker):
+        if not isinstance(home, AppWorker):
+            return None
+        if home is not remote.worker:
             remote.move_to(home)
+        return home
 
     def colocation(self) -> dict[str, Any]:
         """How well tables are kept together: apps showing a table, the share of them on
