@@ -61,6 +61,12 @@ object:
 * ``hub_cpu_ms_per_action``: the hub's CPU time over the measured window per accepted action:
   thread time in the hub's message handling, actions, deal starts, commits (with the
   messages sent after them) and lobby flushes, in the SSH process, divided by the actions.
+* ``apps_with_their_table``: at the report, the share of seated players' apps that run on
+  their table's home worker (the one holding most of that table's seated apps; 1.0: every
+  table drawn in one worker; about 0.6 for tables of five spread over two workers at
+  random), read from the hub and the host alike for any server; ``app_moves``: the apps
+  moved to their table's worker so far (None: a server that does not move them, or no
+  workers). See server/apphost/placement.py.
 
 With ``--gateways G`` the same load goes through G gateways and a hub on NATS instead of one
 ``gambit serve`` process (bench/ssh_load_cluster.py says how it is measured there).
@@ -485,6 +491,35 @@ class ServerProbe:
         self.wall_mark = time.perf_counter()
         return {"rss_mb": server_pss_mb(self.pids()), "sessions": len(self.host.sessions)}
 
+    def colocation(self) -> dict[str, Any]:
+        """How many seated players' apps run on their table's home worker (the one holding
+        most of the table's seated apps): tables drawn together (issue 39). Read from the hub
+        and the host, so a server that does not place apps by table is measured alike."""
+        worker_of = {
+            s.hub_conn: getattr(s.app, "worker", None)
+            for s in self.host.sessions
+            if s.hub_conn is not None and s.app is not None
+        }
+        seated = together = 0
+        for table_id in self.tables:
+            table = self.hub.tables.get(table_id)
+            if table is None:
+                continue
+            workers = [
+                worker_of.get(session.conn)
+                for pid in table.humans()
+                if (player := self.hub.players.get(pid)) is not None
+                for session in player.sessions
+            ]
+            counts = collections.Counter(id(w) for w in workers if w is not None)
+            seated += sum(counts.values())
+            together += max(counts.values(), default=0)
+        workers = getattr(self.host, "workers", None)
+        return {
+            "apps_with_their_table": round(together / seated, 3) if seated else None,
+            "app_moves": getattr(workers, "moves", None),
+        }
+
     def report(self) -> dict[str, Any]:
         cpus = [cpu_seconds(pid) - m for pid, m in zip(self.cpu_pids, self.cpu_marks, strict=True)]
         cpu = sum(cpus)
@@ -510,6 +545,7 @@ class ServerProbe:
             if getattr(s.app, "start_cpu_ms", None) is not None
         ]
         return {
+            **self.colocation(),
             "app_start_cpu_ms": statistics.median(starts) if starts else None,
             "app_starts_measured": len(starts),
             "hub_cpu_ms_per_action": 1000 * self.hub_cpu / max(1, self.actions),
@@ -1017,6 +1053,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "action_to_all_screens_ms_p50": percentile(report["latencies"], 50),
             "action_to_all_screens_ms_p99": percentile(report["latencies"], 99),
             "first_paint_bytes": round(statistics.median(paints)),
+            "apps_with_their_table": report.get("apps_with_their_table"),
+            "app_moves": report.get("app_moves"),
             "first_paint_bytes_compressed": round(statistics.median(zpaints)),
             "bytes_per_action": round(window_bytes / per_client),
             "bytes_per_action_compressed": round(window_zbytes / per_client),

@@ -101,9 +101,12 @@ class GambitApp(App[None]):
         term: TermInfo | None = None,
         identity: str | None = None,
         name: str | None = None,
+        resume: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
         self.conn = conn
+        #: What an app this one takes over from left (see resume.py): no hello then.
+        self._resume = resume
         self.term = term or TermInfo()
         self.identity = identity
         self.wished_name = name
@@ -165,8 +168,49 @@ class GambitApp(App[None]):
         if not self.term.colour:
             self.theme = MONO.name
             self.add_class("-no-colour")
-        self.run_worker(self._talk(), name="connection", exit_on_error=False)
         self._clock = self.set_interval(1.0, self._turn_clock)
+        if self._resume is not None:
+            self._take_over(self._resume)
+        self.run_worker(self._talk(), name="connection", exit_on_error=False)
+
+    def _take_over(self, state: dict[str, Any]) -> None:
+        """Go on from where the app this one replaces was (see resume.py): the lobby, and the
+        table screens that were open on it, drawn in the first frame."""
+        from . import resume
+        from .screens.lobby import LobbyScreen
+
+        resume.restore(self, state)
+        self.welcomed = True
+        self._adopt_you()
+        self.push_screen(LobbyScreen())
+        for table_id, shown in resume.screens_of(state):
+            self.open_table(table_id)
+            take_over = getattr(self.table_screen(table_id), "take_over", None)
+            if take_over is not None:
+                take_over(shown)
+
+    def resume_state(self) -> dict[str, Any]:
+        """What a new app needs to go on where this one is (plain data; see resume.py)."""
+        from . import resume
+
+        return resume.snapshot(self)
+
+    def table_screen(self, table_id: int) -> Screen | None:
+        """The open screen of a table, if any."""
+        return self._table_screens.get(table_id)
+
+    def table_screens(self) -> list[int]:
+        """The tables whose screens are open, oldest first (replays are not tables)."""
+        return [table_id for table_id in self._table_screens if table_id > 0]
+
+    @property
+    def shown_table(self) -> int | None:
+        """The table the player looks at or last opened (None: only the lobby and the
+        like): where the server would rather run this app (see server/apphost/workers.py)."""
+        for table_id in reversed(self._table_screens):
+            if table_id > 0:
+                return table_id
+        return None
 
     async def _talk(self) -> None:
         """Say hello, then turn every message from the hub into model changes and events."""
@@ -177,7 +221,9 @@ class GambitApp(App[None]):
             identity=self.identity or None,
         )
         try:
-            await self.conn.send(hello.to_wire())
+            if self._resume is None:  # (an app that takes over: the hub knows it already)
+                await self.conn.send(hello.to_wire())
+            self._resume = None
             while True:
                 message = await self.conn.recv()
                 if isinstance(message, ProtocolError):

@@ -12,6 +12,7 @@ from rich.text import Text
 from textual import events as textual_events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.widgets import Input
 
 from protocol.actions import Action, Play
 from protocol.requests import Act, AddBot, Chat, Invite, Leave, RemoveBot, ResultRead, Start
@@ -128,6 +129,8 @@ class TableScreen(GambitScreen):
         #: Seats we asked a bot for and the hub has not confirmed yet (keys can outrun it).
         self._bot_asked: set[int] = set()
         self.chat_open = False
+        #: Chat typed in the app this one took over from, not sent yet (see take_over).
+        self._draft = ""
         #: A table message came while another screen covered this one.
         self._behind = False
         self._event_lines = EventLines()
@@ -452,6 +455,12 @@ class TableScreen(GambitScreen):
     def setup(self) -> None:
         self.query_one(ChatPanel).show_lines(self.gapp.model.chat_lines(self.table_id))
         self.set_chat(self.chat_open)
+        if self._draft:
+            # What comes next is typed after the draft, not over it: its focus (a message
+            # that may come after this) must not select it all.
+            field = self.query_one(ChatPanel).query_one(Input)
+            field.select_on_focus = False
+            field.call_later(self._type_draft, field)
         if self._open_result is not None:  # a language or theme change recomposed the screen
             self.show_result(self._open_result)
 
@@ -732,6 +741,27 @@ class TableScreen(GambitScreen):
 
     def action_chat(self) -> None:
         self.set_chat(True)
+
+    def hand_over(self) -> dict[str, Any]:
+        """What this table's screen in a new app needs to look the same (see resume.py):
+        whether the chat is open, and what is typed in it."""
+        draft = ""
+        if self.chat_open and self.is_mounted:
+            draft = self.query_one(ChatPanel).query_one(Input).value
+        return {"chat": self.chat_open, "draft": draft}
+
+    def _type_draft(self, field: Input) -> None:
+        """Put back what was typed in the chat, the cursor after it (kept for the next
+        widgets if these were replaced meanwhile: a recompose)."""
+        if not field.is_attached or not self._draft:
+            return
+        field.value, self._draft = self._draft, ""
+        field.cursor_position = len(field.value)
+
+    def take_over(self, state: dict[str, Any]) -> None:
+        """Look as :meth:`hand_over` said (before this screen is mounted)."""
+        self.chat_open = bool(state.get("chat"))
+        self._draft = str(state.get("draft") or "")
 
     def action_close_chat(self) -> None:
         self.set_chat(False)

@@ -108,9 +108,16 @@ def host_many_apps() -> None:
     install_all()
 
 
-def make_app(conn: Any, term: TermInfo, identity: str | None, name: str | None) -> App[Any]:
+def make_app(
+    conn: Any,
+    term: TermInfo,
+    identity: str | None,
+    name: str | None,
+    resume: dict[str, Any] | None = None,
+) -> App[Any]:
     """The Gambit app for one session (imported on first use, so the host can be tested
-    without it), or the test factory's app."""
+    without it), or the test factory's app; ``resume``: it takes over from another app
+    (see :class:`~.launcher.AppRequest`)."""
     host_many_apps()
     spec = os.environ.get(TEST_APP_FACTORY)
     if spec:
@@ -119,7 +126,7 @@ def make_app(conn: Any, term: TermInfo, identity: str | None, name: str | None) 
         return factory(conn, term, identity, name)
     from gambit_tui.app import GambitApp
 
-    return GambitApp(conn, term=term, identity=identity, name=name)
+    return GambitApp(conn, term=term, identity=identity, name=name, resume=resume)
 
 
 def app_language(app: Any) -> str | None:

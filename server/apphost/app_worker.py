@@ -42,6 +42,10 @@ log = logging.getLogger(__name__)
 REPORT_UNCHANGED = "GAMBIT_REPORT_UNCHANGED_FRAMES"
 #: Once the link has closed, the apps have this long to end before the worker exits anyway.
 STOP_TIMEOUT = 5.0
+#: A table no app shows: a resumed app's first frame always says its table (TABLE).
+NOT_SAID = -1
+#: An app being handed over has this many turns of the loop to read the hub's messages.
+HANDOFF_TURNS = 100
 
 
 class LinkSink:
@@ -50,7 +54,15 @@ class LinkSink:
     :class:`~.in_process.LocalApp` as in process; only its sink and its hub connection (a
     :class:`~.worker_link.LinkConnection`) are the worker's."""
 
-    __slots__ = ("app", "link", "pending", "report_unchanged", "session", "start_clock")
+    __slots__ = (
+        "app",
+        "link",
+        "pending",
+        "report_unchanged",
+        "session",
+        "start_clock",
+        "table",
+    )
 
     def __init__(self, link: wl.Link, session: int, report_unchanged: bool) -> None:
         self.link = link
@@ -61,6 +73,20 @@ class LinkSink:
         #: Counts the app's CPU until its first frame, when measured (see app_timing).
         self.start_clock: app_timing.StartClock | None = None
         self.app: LocalApp | None = None
+        #: The table the app showed when last told (see :meth:`report_table`).
+        self.table: int | None = None
+
+    def report_table(self) -> None:
+        """Tell the SSH process when the table the app shows changes (``shown_table``: the
+        Gambit app's; checked at each frame drawn, as a new screen is one): it keeps a
+        table's apps in one worker (``workers.py``)."""
+        app = self.app.app if self.app is not None else None
+        if self.table == NOT_SAID and not app_timing.shows_first_screen(app):
+            return  # a resumed app's set-up, before its screens are up
+        table = getattr(app, "shown_table", None)
+        if table != self.table:
+            self.table = table
+            self.link.send(self.session, wl.TABLE, wl.pack(table))
 
     def output(self, data: bytes) -> None:
         if not data:  # a frame already on the player's screen
@@ -76,6 +102,7 @@ class LinkSink:
             self.start_clock = None
             self.link.send(self.session, wl.STARTED, wl.pack(clock.stop()))
         self.link.send(self.session, wl.OUTPUT, data)
+        self.report_table()
 
     def pending_output(self) -> int:
         return self.pending
@@ -117,17 +144,54 @@ class Worker:
             sink.pending = int(wl.unpack(payload))
         elif kind == wl.STOP:
             app.exit()
+        elif kind == wl.HANDOFF:
+            asyncio.get_running_loop().create_task(self.hand_off(session))
+
+    async def hand_off(self, session: int) -> None:
+        """Send the app's state (STATE) for a new app elsewhere, then end this one unseen:
+        the SSH process no longer listens to this session (its frames, its goodbye and its
+        hub connection's end go nowhere). The state is taken once the hub's messages sent
+        before the HANDOFF are in the app's model (the SSH process holds later ones)."""
+        held = self.sessions.get(session)
+        if held is None:
+            return
+        app, conn, _ = held
+        for _ in range(HANDOFF_TURNS):  # bounded: the app reads its inbox in its own task
+            if conn.inbox_empty():
+                break
+            await asyncio.sleep(0)
+        for _ in range(3):  # keys fed before the HANDOFF reach their screen
+            await asyncio.sleep(0)
+        state = None
+        take = getattr(app.app, "resume_state", None)
+        if take is not None:
+            try:
+                state = take()
+            except Exception:
+                log.exception("session %d: could not take the app's state", session)
+        self.link.send(session, wl.STATE, wl.pack(state))
+        if state is None:
+            return  # it stays: the SSH process goes on with it here
+        self.sessions.pop(session, None)
+        self.memory.session_ended(len(self.sessions))
+        app.exit()
 
     def open(self, session: int, spec: dict[str, Any]) -> None:
         """Start a session's app, as in process, drawing into the link."""
         sink = LinkSink(self.link, session, self.report_unchanged)
         context = None
-        if self.measure_starts:
+        if self.measure_starts and "resume" not in spec:  # (a session's start, not a move's)
             context, sink.start_clock = app_timing.start_context()
         conn = wl.LinkConnection(self.link, session, max_frame=MAX_SERVER_FRAME, peer="hub")
         request = AppRequest(
-            TermInfo(**spec["term"]), spec.get("identity"), spec.get("name"), peer="hub"
+            TermInfo(**spec["term"]),
+            spec.get("identity"),
+            spec.get("name"),
+            peer="hub",
+            resume=spec.get("resume"),
         )
+        if request.resume is not None:
+            sink.table = NOT_SAID  # its first frame says its table: the new app is drawn
         app = LocalApp(default_app_factory, request, sink, conn=conn, context=context)
         sink.app = app
         self.sessions[session] = (app, conn, sink)

@@ -30,10 +30,14 @@ AppFactory = Callable[[Connection, "TermInfo", "str | None", "str | None"], "App
 
 
 def default_app_factory(
-    conn: Connection, term: TermInfo, identity: str | None, name: str | None
+    conn: Connection,
+    term: TermInfo,
+    identity: str | None,
+    name: str | None,
+    resume: dict[str, Any] | None = None,
 ) -> App[Any]:
-    """The Gambit app."""
-    return make_app(conn, term, identity, name)
+    """The Gambit app (``resume``: going on from where another left, see AppRequest)."""
+    return make_app(conn, term, identity, name, resume=resume)
 
 
 class LocalApp(EarlyInput):
@@ -75,7 +79,13 @@ class LocalApp(EarlyInput):
 
     async def _main(self) -> None:
         term = self.request.term
-        self.app = app = self._factory(self.conn, term, self.request.identity, self.request.name)
+        request = self.request
+        if request.resume is not None:  # (only the Gambit app takes one over)
+            factory: Any = self._factory
+            app = factory(self.conn, term, request.identity, request.name, resume=request.resume)
+        else:
+            app = self._factory(self.conn, term, request.identity, request.name)
+        self.app = app
         prepare_app(app, term)
         bind_term(app, self, term)
         if not self._stopped:

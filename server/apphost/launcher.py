@@ -14,7 +14,7 @@ decision, made in its ``launch``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # for type hints only
     from protocol.connection import Connection
@@ -32,6 +32,9 @@ class AppRequest:
     name: str | None
     #: Who the hub's end of the app's connection says it serves (logs): ``ssh ADDRESS``.
     peer: str
+    #: An app this one takes over from left this (see gambit_tui/resume.py): it goes on
+    #: from there without a hello (an app moved to another worker, ``workers.py``).
+    resume: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

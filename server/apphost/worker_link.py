@@ -41,6 +41,10 @@ OUTPUT = 8  # bytes for the player's terminal (empty: a frame already on their s
 EXITED = 9  # msgpack map: the app has ended ({"failed": bool, "lang": str | None})
 READY = 10  # session 0: the worker has loaded the app and takes sessions
 STARTED = 11  # msgpack float: the app's CPU ms until its first frame (when measured)
+# moving an app to another worker (workers.py)
+HANDOFF = 12  # SSH process → worker: send the app's state (STATE), then end it unseen
+STATE = 13  # msgpack map or nil: what a new app needs to go on (nil: it cannot)
+TABLE = 14  # worker → SSH process, msgpack int or nil: the table the app shows now
 
 #: A frame larger than this ends the link: neither side ever sends one.
 MAX_FRAME = 8 * 1024 * 1024
@@ -127,16 +131,45 @@ class LinkConnection(InboxConnection):
         super().__init__(asyncio.Queue(), max_frame=max_frame, trusted=trusted, peer=peer)
         self._link = link
         self._session = session
+        #: While the app moves to another worker: what the hub sent meanwhile, in order
+        #: (None: the hub's end closed), for the new app (see :meth:`rebind`).
+        self._held: list[bytes | None] | None = None
 
     def write(self, data: bytes) -> None:
         if self._out_closed or self._link.transport is None:
             raise ConnectionClosed
+        if self._held is not None:
+            self._held.append(data)
+            return
         self._link.send(self._session, HUB, data)
+
+    def hold(self) -> None:
+        """Keep what the hub sends from now on (the app is being handed over)."""
+        if self._held is None:
+            self._held = []
+
+    def rebind(self, link: Link, session: int) -> None:
+        """Carry this connection over ``link`` as ``session`` from now on (the app's new
+        worker), after what was held, in order. The hub's side never notices."""
+        held, self._held = self._held or [], None
+        self._link, self._session = link, session
+        for data in held:
+            if data is None:
+                self._end_output()
+            else:
+                link.send(session, HUB, data)
 
     def received(self, data: bytes | None) -> None:
         """A HUB frame (or, as None, HUB_END) from the other side."""
         self._inbox.put_nowait(data)
 
+    def inbox_empty(self) -> bool:
+        """Whether the app has taken every frame received (see app_worker's hand-off)."""
+        return self._inbox.empty() and not self._ready
+
     def _end_output(self) -> None:
+        if self._held is not None:
+            self._held.append(None)
+            return
         with contextlib.suppress(Exception):
             self._link.send(self._session, HUB_END)

@@ -1,5 +1,21 @@
 """The SSH process's side of the app workers (see ``app_worker``): start them, give each new
-session to the least busy one, carry its bytes, and restart a worker that dies.
+session to the least busy one, keep a table's apps together, carry their bytes, and restart
+a worker that dies.
+
+Placement (the rule is :mod:`.placement`'s): an app starts on the least busy worker; each
+time the table its app shows changes (its worker says: TABLE), the app moves to that table's
+home worker, unless that worker is far fuller than the others.
+
+Moving (:meth:`RemoteApp.move_to`), unseen by the player and by the hub: the hub's end of the
+app's connection stays the same object, so the hub never sees a session end or start (no
+seat is left, nobody is told of a drop or a return). From the HANDOFF on, what the hub sends
+is held here and what the player types is kept here; the old worker waits until the app has
+taken in the hub's earlier messages, sends its state (STATE: the model, the table screens
+open; ``gambit_tui/resume.py``) and ends the app without a word (its frames are no longer
+listened to). A new app is opened on the new worker with that state and the terminal's
+present size; it shows the same screens in its first frame, which repaints every cell; then
+the held messages and keys go to it, in order. Until the new app draws, the player's screen
+keeps the old app's last frame.
 
 The pool is an :class:`~.launcher.AppLauncher`: an app on a worker is a
 :class:`RemoteApp` (a :class:`~.launcher.RunningApp`) that writes the frames its worker sends
@@ -17,12 +33,14 @@ import logging
 import socket
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
+from typing import Any
 
 from protocol.codec import MAX_CLIENT_FRAME
 
 from . import worker_link as wl
 from .launcher import AppRequest, AppResult, OutputSink
+from .placement import TablePlacement
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +59,29 @@ PENDING_STEP = 16 * 1024
 class RemoteApp:
     """One session's app on a worker: a :class:`~.launcher.RunningApp`."""
 
-    def __init__(self, worker: AppWorker, session_id: int, peer: str, sink: OutputSink) -> None:
+    def __init__(
+        self,
+        worker: AppWorker,
+        session_id: int,
+        peer: str,
+        sink: OutputSink,
+        request: AppRequest | None = None,
+    ) -> None:
         self.worker = worker
         self.id = session_id
         self.sink = sink
+        #: What the app was started with (a move starts the new app from it).
+        self.request = request
+        self.size = (request.term.width, request.term.height) if request else (80, 24)
+        #: The table the app shows (its worker says), for the placement.
+        self.table: int | None = None
+        #: While the app moves: the worker it goes to, and what the player typed meanwhile.
+        self.moving_to: AppWorker | None = None
+        self._typed: list[bytes] = []
+        #: A new app here has not drawn yet (keys wait for its screens: :meth:`drawn`).
+        self._starting = False
+        self._started_at = self.size
+        self._exit_asked = False
         self.hub_conn = wl.LinkConnection(
             worker.link, session_id, max_frame=MAX_CLIENT_FRAME, trusted=True, peer=peer
         )
@@ -54,14 +91,77 @@ class RemoteApp:
         #: The app's CPU time until its first frame, when the worker measures it (app_timing).
         self.start_cpu_ms: float | None = None
 
+    def place_now(self) -> AppWorker:
+        """The worker it runs on, or the one it is moving to (see placement.py)."""
+        return self.moving_to or self.worker
+
     def feed(self, data: bytes) -> None:
+        if self.moving_to is not None or self._starting:
+            self._typed.append(data)  # for the new app, in order
+            return
         self.worker.link.send(self.id, wl.INPUT, data)
 
     def resize(self, width: int, height: int) -> None:
-        self.worker.link.send(self.id, wl.RESIZE, wl.pack([width, height]))
+        self.size = (width, height)
+        if self.moving_to is None and not self._starting:  # (else see drawn)
+            self.worker.link.send(self.id, wl.RESIZE, wl.pack([width, height]))
 
     def exit(self) -> None:
-        self.worker.link.send(self.id, wl.STOP)
+        self._exit_asked = True
+        if self.moving_to is None:  # (else it ends once the old app is gone)
+            self.worker.link.send(self.id, wl.STOP)
+
+    # --- moving to another worker (see the module docstring) -------------------------------
+
+    def move_to(self, target: AppWorker) -> None:
+        """Start handing the app over to ``target``."""
+        self.moving_to = target
+        self.hub_conn.hold()
+        self.worker.link.send(self.id, wl.HANDOFF)
+
+    def handed_off(self, state: dict[str, Any] | None) -> None:
+        """The old worker's STATE: open the new app with it (None: the app stays)."""
+        target, self.moving_to = self.moving_to, None
+        old = self.worker
+        if target is None or self.ended_with.done():
+            return
+        if state is None or self.request is None:  # (an app that cannot be handed over)
+            self.hub_conn.rebind(old.link, self.id)
+            self._deliver_typed()
+            if self._exit_asked:
+                self.exit()
+            return
+        old.sessions.pop(self.id, None)  # its frames, goodbye and end go nowhere now
+        pool = old.pool
+        if self._exit_asked:  # the player left meanwhile: nothing to open
+            lang = (state.get("you") or {}).get("lang")
+            pool.placement.forget(self)
+            self.ended(AppResult(False, lang if isinstance(lang, str) else None))
+            return
+        if target not in pool.workers:  # it died meanwhile
+            target = pool.place(self.request)
+        width, height = self.size
+        term = replace(self.request.term, width=width, height=height)
+        self.worker, self.id = target, pool.new_id()
+        target.adopt(self, replace(self.request, term=term, resume=state))
+        self.hub_conn.rebind(target.link, self.id)
+        self._starting = True  # the keys go to it once it has drawn its screens
+        self._started_at = self.size
+        pool.moved(self)
+
+    def drawn(self) -> None:
+        """The app's worker said which table it shows: a new app has drawn its first frame,
+        its screens are up, and the keys typed during the move go to them now."""
+        if self._starting:
+            self._starting = False
+            if self.size != self._started_at:  # the window changed meanwhile
+                self.resize(*self.size)
+            self._deliver_typed()
+
+    def _deliver_typed(self) -> None:
+        typed, self._typed = self._typed, []
+        for data in typed:
+            self.feed(data)
 
     async def result(self) -> AppResult:
         return await self.ended_with
@@ -149,8 +249,16 @@ class AppWorker:
             remote.hub_conn.received(None)
         elif kind == wl.STARTED:
             remote.start_cpu_ms = wl.unpack(payload)
+        elif kind == wl.TABLE:
+            table = wl.unpack(payload)
+            remote.drawn()
+            self.pool.table_shown(remote, table if isinstance(table, int) else None)
+        elif kind == wl.STATE:
+            state = wl.unpack(payload)
+            remote.handed_off(state if isinstance(state, dict) else None)
         elif kind == wl.EXITED:
             self.sessions.pop(session_id, None)
+            self.pool.placement.forget(remote)
             ended = wl.unpack(payload)
             lang = ended.get("lang")
             remote.ended(
@@ -163,15 +271,26 @@ class AppWorker:
             self.ready.set_exception(ConnectionError("the app worker exited while starting"))
         sessions, self.sessions = self.sessions, {}
         for remote in sessions.values():
+            self.pool.placement.forget(remote)
             remote.ended(AppResult(failed=True))
         self.pool.worker_lost(self)
 
     def open(self, session_id: int, request: AppRequest, sink: OutputSink) -> RemoteApp:
-        remote = RemoteApp(self, session_id, request.peer, sink)
-        self.sessions[session_id] = remote
-        spec = {"term": asdict(request.term), "identity": request.identity, "name": request.name}
-        self.link.send(session_id, wl.OPEN, wl.pack(spec))
+        remote = RemoteApp(self, session_id, request.peer, sink, request)
+        self.adopt(remote, request)
         return remote
+
+    def adopt(self, remote: RemoteApp, request: AppRequest) -> None:
+        """Run ``remote``'s app here (under its id), started from ``request``."""
+        self.sessions[remote.id] = remote
+        spec: dict[str, Any] = {
+            "term": asdict(request.term),
+            "identity": request.identity,
+            "name": request.name,
+        }
+        if request.resume is not None:
+            spec["resume"] = request.resume
+        self.link.send(remote.id, wl.OPEN, wl.pack(spec))
 
     async def stop(self, timeout: float = 5.0) -> None:
         """Ask the worker to end; kill it if it has not within ``timeout`` (it ignores
@@ -216,6 +335,10 @@ class AppWorkers:
         self._restarts: set[asyncio.Task[None]] = set()
         #: Workers that died while the server ran (each was replaced): for the metrics.
         self.lost = 0
+        #: Which table each app shows; where a table's apps should run (placement.py).
+        self.placement: TablePlacement[RemoteApp] = TablePlacement(self._load)
+        #: Apps moved to another worker so far (the load benchmark reports it).
+        self.moves = 0
 
     async def start(self) -> None:
         self.workers = [AppWorker(self, next(self._numbers)) for _ in range(self.count)]
@@ -228,14 +351,66 @@ class AppWorkers:
 
     def launch(self, request: AppRequest, sink: OutputSink) -> RemoteApp:
         """Start a session's app on the worker :meth:`place` chooses."""
-        return self.place(request).open(next(self._ids), request, sink)
+        return self.place(request).open(self.new_id(), request, sink)
+
+    def new_id(self) -> int:
+        return next(self._ids)
+
+    def ready_workers(self) -> list[AppWorker]:
+        return [w for w in self.workers if w.ready.done() and not w.ready.exception()]
 
     def place(self, request: AppRequest) -> AppWorker:
-        """The worker an app runs on: the least busy of those ready."""
-        ready = [w for w in self.workers if w.ready.done() and not w.ready.exception()]
+        """The worker a new app runs on: the least busy of those ready (it moves once it
+        shows a table: :meth:`table_shown`)."""
+        ready = self.ready_workers()
         if not ready:
             raise RuntimeError("no app worker is running")
-        return min(ready, key=lambda w: len(w.sessions))
+        return min(ready, key=self._load)
+
+    def _load(self, worker: Any) -> int:
+        """The apps ``worker`` runs, and those moving to it."""
+        coming = sum(1 for w in self.workers for r in w.sessions.values() if r.moving_to is worker)
+        return len(worker.sessions) + coming
+
+    def table_shown(self, remote: RemoteApp, table: int | None) -> None:
+        """``remote``'s app shows ``table`` now: move it to the table's home, if it is not
+        there, and the table's other apps too if its home changed (see placement.py). Not
+        when it shows the table it showed (the first frame of a moved app)."""
+        if table == remote.table:
+            return
+        self.placement.shows(remote, table)
+        home = self._consider(remote)
+        if table is None or home is None:
+            return
+        for other in list(self.placement.tables.get(table, ())):
+            if other is not remote and other.place_now() is not home:
+                self._consider(other)
+
+    def moved(self, remote: RemoteApp) -> None:
+        """``remote`` runs on its new worker (which tells the table it shows once it has
+        drawn: :meth:`table_shown` then looks again)."""
+        self.moves += 1
+
+    def _consider(self, remote: RemoteApp) -> AppWorker | None:
+        """Move ``remote`` to its table's home if it is elsewhere; the home (None: none)."""
+        if remote.moving_to is not None or remote.ended_with.done() or remote.table is None:
+            return None
+        home = self.placement.home(remote, self.ready_workers())
+        if not isinstance(home, AppWorker):
+            return None
+        if home is not remote.worker:
+            remote.move_to(home)
+        return home
+
+    def colocation(self) -> dict[str, Any]:
+        """How well tables are kept together: apps showing a table, the share of them on
+        the worker that holds most of their table's apps, and the moves made so far."""
+        total, together = self.placement.with_their_table()
+        return {
+            "apps_at_tables": total,
+            "apps_with_their_table": round(together / total, 3) if total else None,
+            "app_moves": self.moves,
+        }
 
     def worker_lost(self, worker: AppWorker) -> None:
         if worker in self.workers:
