@@ -30,6 +30,7 @@ from .base import GambitModal, GambitScreen, while_composed
 class NightsScreen(GambitScreen):
     """The events on top, the selected event's rules and standings below."""
 
+    ESCAPE_TO: ClassVar[str] = "events"
     DEFAULT_CSS = """
     NightsScreen #nights {
         height: 8;

@@ -207,6 +207,7 @@ class Nights:
             self.save(night)
             self.tell(night)
             return
+        self._move_from_other_tables(night, rnd.number, [p for t in rnd.tables for p in t if p])
         duplicate_set = f"night{night.id}r{rnd.number}" if night.rules.format == "duplicate" else ""
         opened: list[Table] = []
         for index, seats in enumerate(rnd.tables):
@@ -239,6 +240,35 @@ class Nights:
                 ),
             )
         self.tell(night)
+
+    def _move_from_other_tables(self, night: Night, number: int, seated: list[str]) -> None:
+        """Players of the round who sit at another table leave it by that table's rules (mid-
+        game a bot plays their seat, kept for them), told so, before their event table opens.
+        Finished tables of this event close by themselves and are left alone."""
+        for table in list(self.tables.values()):
+            if table.night is not None and table.night["id"] == night.id:
+                continue
+            for pid in [p for p in table.humans() if p in seated]:
+                player = self.run.players.get(pid)
+                if player is None:
+                    continue
+                args: dict[str, str | int] = {
+                    "round": number,
+                    "night": night.rules.name,
+                    "table": table.id,
+                }
+                if table.status == "playing":
+                    sentence = said(
+                        "Round {round} of {night} has begun: you left table {table}, where a "
+                        "bot plays your seat until its game ends.",
+                        **args,
+                    )
+                else:
+                    sentence = said(
+                        "Round {round} of {night} has begun: you left table {table}.", **args
+                    )
+                self.seating.vacate(table, player)
+                self._notice(pid, "night_moved", sentence)
 
     def _open_table(
         self, night: Night, number: int, index: int, seats: list[str | None], duplicate_set: str

@@ -14,7 +14,7 @@ from server.nights.scoring import matchpoints, table_points
 from server.store import Store
 
 from .conftest import fast_config
-from .harness import Client, connect, play_to_end
+from .harness import Client, connect, play_to_end, table_with_bots
 
 GAME = {"game": "prophets_gambit", "players": 3}
 
@@ -319,4 +319,49 @@ async def test_an_event_table_plays_one_game_even_when_every_player_has_read_the
         await client.send("result_read", table=table)
     await asyncio.sleep(0.3)
     assert hub.tables[table].games_played == 1 and hub.tables[table].status == "between"
+    await hub.stop()
+
+
+async def test_a_player_seated_elsewhere_when_a_round_starts_is_moved_to_their_event_table(
+    store: Store,
+):
+    """A registered player at another table leaves it by its rules for leaving (waiting: the
+    seat is freed, and a table with no one left closes; mid-game: a bot plays the seat, kept
+    for them), is told so, and plays the round at their event table."""
+    hub = Hub(store, fast_config())
+    await hub.start()
+    clients = await _players(hub, 3)
+    night = await _night(clients[0], format="swiss", rounds=1)
+    await _register(clients, night)
+    await clients[0].send("create_table", game="prophets_gambit", players=3)
+    waiting = int((await clients[0].expect("table"))["table"])
+    playing = await table_with_bots(clients[1], "prophets_gambit")
+    await clients[1].send("start", table=playing)
+    await clients[1].until(
+        lambda m: m["t"] == "table" and m["table"] == playing and m["info"]["status"] == "playing"
+    )
+    await clients[0].send("night", op="start", night=night)
+
+    told = await clients[0].until(lambda m: m["t"] == "notice" and m["code"] == "night_moved")
+    assert told["message"] == f"Round 1 of Friday has begun: you left table {waiting}."
+    assert waiting not in hub.tables  # nobody left at it: closed
+    told = await clients[1].until(lambda m: m["t"] == "notice" and m["code"] == "night_moved")
+    assert told["message"] == (
+        f"Round 1 of Friday has begun: you left table {playing}, where a bot plays your seat "
+        "until its game ends."
+    )
+    other = hub.tables.get(playing)
+    assert other is None or (
+        other.seat_of("key-1") is None and other.reserved_seat_of("key-1") is not None
+    )
+    (event_table,) = hub.nights.nights[night].rounds[0].table_ids
+    assert event_table is not None
+    assert sorted(hub.tables[event_table].humans()) == ["key-0", "key-1", "key-2"]
+    assert not [t for t in hub.tables.values() if t.id != event_table and "key-0" in t.humans()]
+    await _play_round(hub, clients, night, 1)
+    final = await clients[2].until(
+        lambda m: m["t"] == "night" and m["night"]["status"] == "finished"
+    )
+    assert [r["games"] for r in final["night"]["standings"]] == [1, 1, 1]
+    assert store.ledger_total() == 0
     await hub.stop()

@@ -59,6 +59,9 @@ async def test_a_host_makes_an_event_registers_starts_it_and_the_table_opens_by_
         await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
         table = night.rounds[0].table_ids[0]
         assert app.screen.table_id == table
+        # Opened over the events, Esc goes back to them and the footer says so.
+        await wait_for(pilot, lambda: "esc Events" in screen_text(app).splitlines()[-1])
+        assert "esc Lobby" not in screen_text(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, NightsScreen))
         await wait_for(pilot, lambda: f"your table: {table} (o)" in screen_text(app))
