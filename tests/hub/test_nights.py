@@ -443,3 +443,21 @@ async def test_an_event_with_a_start_time_seats_its_first_round_by_itself(store:
     assert time.time() >= starts - 0.05
     assert msg["args"]["round"] == 1
     await hub.stop()
+
+
+async def test_after_the_closing_time_no_next_round_is_seated_and_the_event_finishes(
+    store: Store,
+):
+    hub = Hub(store, fast_config())
+    await hub.start()
+    hub.nights.round_break = 0.05
+    clients = await _players(hub, 3)
+    night = await _night(clients[0], format="swiss", rounds=3, closes_at=int(time.time()))
+    await _register(clients, night)
+    await clients[0].send("night", op="start", night=night)  # the first round is played
+    await _play_round(hub, clients, night, 1)
+    final = await clients[0].until(
+        lambda m: m["t"] == "night" and m["night"]["status"] == "finished"
+    )
+    assert final["night"]["round"] == 1
+    await hub.stop()
