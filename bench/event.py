@@ -71,6 +71,8 @@ class Player:
         #: Arrival time of every ``night`` message (the standings), in order.
         self.standings_at: list[float] = []
         self.night_id: int | None = None
+        #: What came, in order (a failing start says what it got).
+        self.kinds: list[Any] = []
         self.got: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
@@ -89,6 +91,7 @@ class Player:
                     continue
                 kind = msg["t"]
                 now = time.perf_counter()
+                self.kinds.append(msg if kind in ("error", "bye") else kind)
                 if kind == "table":
                     table = msg["table"]
                     msg = expand(self.tables.get(table), msg)
@@ -141,26 +144,23 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         start_round(night_id, refuse=refuse)
 
     nights.start_round = timed_start  # type: ignore[method-assign]  # the bench's probe
-    told_at: list[float] = []  # each tell's time, in order (every follower gets one message)
-    table_end: list[tuple[int, float]] = []  # (tell index, when the game's end reached it)
-    ending: list[float] = []
-    tell = nights.tell
+    told_at: list[float] = []  # each push of the standings (one message to every follower)
+    table_end: list[tuple[int, float]] = []  # (that push's index, when a game's end came)
+    unsent: list[float] = []  # games ended since the last push
+    tell_now = nights.tell_now
 
-    def timed_tell(night: Night) -> None:
+    def timed_tell(night_id: int) -> None:
         told_at.append(time.perf_counter())
-        if ending:
-            table_end.append((len(told_at) - 1, ending[-1]))
-        tell(night)
+        table_end.extend((len(told_at) - 1, ended) for ended in unsent)
+        unsent.clear()
+        tell_now(night_id)
 
-    nights.tell = timed_tell  # type: ignore[method-assign]  # the bench's probe
+    nights.tell_now = timed_tell  # type: ignore[method-assign]  # the bench's probe
     game_ended = nights.game_ended
 
     def timed_end(table: Any, outcome: Any) -> None:
-        ending.append(time.perf_counter())
-        try:
-            game_ended(table, outcome)
-        finally:
-            ending.clear()
+        unsent.append(time.perf_counter())
+        game_ended(table, outcome)
 
     nights.game_ended = timed_end  # type: ignore[method-assign]  # the bench's probe
     hub.play.game_end_hooks[hub.play.game_end_hooks.index(game_ended)] = timed_end
@@ -183,8 +183,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         }
     )
     night_id = (await made)["night"]["id"]
-    players = [Player(hub, f"P{i}") for i in range(args.players)]
-    for player in players:
+    players = []
+    for i in range(args.players):  # (each says hello at once: the hub waits for it a while)
+        player = Player(hub, f"P{i}")
+        players.append(player)
         welcomed = player.wait("welcome")
         await player.send(
             {
@@ -195,19 +197,28 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "lang": "en",
             }
         )
-        await welcomed
+        try:
+            await asyncio.wait_for(welcomed, 10)
+        except TimeoutError:
+            player.task.print_stack()
+            sys.exit(f"{player.name}: no welcome; got {player.kinds[-5:]}")
         await player.send({"t": "night", "op": "register", "night": night_id})
     night = nights.nights[night_id]
-    for _ in range(1000):
+    for _ in range(3000):
         if len(night.active()) == args.players:
             break
         await asyncio.sleep(0.01)
+    if args.verbose:
+        print(f"{len(night.active())} registered")
     started = time.perf_counter()
     await host.send({"t": "night", "op": "start", "night": night_id})
-    for _ in range(args.rounds * 6000):
+    for tick in range(args.rounds * 6000):
         if night.over:
             break
         await asyncio.sleep(0.05)
+        if args.verbose and tick % 40 == 0:
+            done = sum(1 for r in night.rounds for s in r.scores if s is not None)
+            print(f"{time.perf_counter() - started:.0f}s round {len(night.rounds)} games {done}")
     wall = time.perf_counter() - started
     await asyncio.sleep(0.5)  # the last standings reach everyone
 
@@ -250,6 +261,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--game", default="prophets_gambit")
+    parser.add_argument("--verbose", action="store_true", help="progress every 2 s")
     args = parser.parse_args()
     result = asyncio.run(run(args))
     print(json.dumps(result))

@@ -48,6 +48,9 @@ log = logging.getLogger(__name__)
 HOSTED = 2
 #: Rows of the standings sent (the screen shows a page of them).
 SHOWN_ROWS = 40
+#: Seconds within which an event's change reaches its followers (changes in between are sent
+#: together: ``bench/event.py``'s 100 tables a round ending close together).
+TELL_EVERY = 0.05
 
 
 def _refusal(err: NightError) -> HubError:
@@ -575,7 +578,17 @@ class Nights:
         return list(sessions)
 
     def tell(self, night: Night) -> None:
-        """Everyone following the event gets its standings; the list's followers the list."""
+        """Everyone following the event gets its standings, and the list's followers the list,
+        within :data:`TELL_EVERY`: the changes in between (a round's tables ending together)
+        go out as one message each, not one per change to every follower."""
+        key = ("night_tell", f"n{night.id}")
+        if key not in self.timers.pending:
+            self.timers.later(key, TELL_EVERY, self.tell_now, night.id)
+
+    def tell_now(self, night_id: int) -> None:
+        night = self.nights.get(night_id)
+        if night is None:
+            return
         followers = self._followers(night.id)
         rows = self.standing_rows(night) if followers else []
         for session in followers:
