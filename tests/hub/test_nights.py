@@ -461,3 +461,28 @@ async def test_after_the_closing_time_no_next_round_is_seated_and_the_event_fini
     )
     assert final["night"]["round"] == 1
     await hub.stop()
+
+
+async def test_a_player_removed_mid_round_is_played_by_a_stand_in_and_the_game_counts(
+    store: Store,
+):
+    hub = Hub(store, fast_config())
+    await hub.start()
+    clients = await _players(hub, 3)
+    night = await _night(clients[0], format="swiss", rounds=1)
+    await _register(clients, night)
+    await clients[0].send("night", op="start", night=night)
+    msg = await clients[2].until(lambda m: m["t"] == "notice" and m["code"] == "night_round")
+    table = msg["args"]["table"]
+    await clients[2].until(lambda m: m["t"] == "table" and m["table"] == table)
+    await clients[0].send("night", op="remove", night=night, player="P2")
+    await clients[2].until(lambda m: m["t"] == "left" and m["table"] == table)
+    seat = hub.tables[table].reserved_seat_of("key-2")
+    assert seat is not None and hub.tables[table].seats[seat].bot is not None
+    await play_to_end({0: clients[0], 1: clients[1]}, table)
+    final = await clients[0].until(
+        lambda m: m["t"] == "night" and m["night"]["status"] == "finished"
+    )
+    rows = {r["name"]: r for r in final["night"]["standings"]}
+    assert rows["P2"]["withdrawn"] and rows["P2"]["games"] == 1
+    await hub.stop()
