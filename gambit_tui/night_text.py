@@ -32,17 +32,30 @@ def state_label(night: dict[str, Any], elapsed: float = 0.0) -> str:
     """Registering, round k of n (and the countdown to the next, ``elapsed`` seconds after
     the hub said it), finished."""
     status = night["status"]
-    if status == "registering":
-        return _("Registering")
     if status == "finished":
         return _("Finished")
     if status == "cancelled":
         return _("Cancelled")
-    text = _("Round {round} of {rounds}").format(round=night["round"], rounds=night["rounds"])
-    if status == "between" and night.get("next_in") is not None:
-        seconds = max(0, round(night["next_in"] - elapsed))
-        text += " · " + _("next in {seconds} s").format(seconds=seconds)
+    due = night.get("next_in")
+    left = countdown(max(0, round(due - elapsed))) if due is not None else ""
+    if status == "registering":
+        text = _("Registering")
+        if left:
+            text += " · " + _("starts in {time}").format(time=left)
+    else:
+        text = _("Round {round} of {rounds}").format(round=night["round"], rounds=night["rounds"])
+        if status == "between" and left:
+            text += " · " + _("next in {time}").format(time=left)
+    if night.get("paused"):
+        text += " · " + _("paused")
     return text
+
+
+def countdown(seconds: int) -> str:
+    """A time to wait as a clock shows it: 0:45, 12:05, 1:30:00."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def about(night: dict[str, Any]) -> str:

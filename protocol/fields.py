@@ -19,7 +19,22 @@ BOT_KINDS = ("heuristic", "random", "strong")
 #: Game nights' formats, and what becomes of players left over when tables do not divide.
 NIGHT_FORMATS = ("swiss", "round_robin", "duplicate")
 NIGHT_FILLS = ("bots", "byes")
-NIGHT_OPS = ("list", "watch", "unwatch", "create", "register", "withdraw", "start")
+NIGHT_OPS = (
+    "list",
+    "watch",
+    "unwatch",
+    "create",
+    "register",
+    "withdraw",
+    "start",
+    "pause",
+    "resume",
+    "extend",
+    "cancel",
+    "remove",
+)
+#: The host's ops on an event (its host or an admin only).
+NIGHT_HOST_OPS = ("start", "pause", "resume", "extend", "cancel", "remove")
 MAX_NAME = 24
 MAX_CHAT = 500
 MAX_ID = 128

@@ -227,8 +227,11 @@ class Invite(Request):
 
 @dataclass(frozen=True, slots=True)
 class Night(Request):
-    """Game nights: list them, follow one's standings, make one, register, withdraw, start a
-    round (the host). ``night`` names the event for every op but list and create."""
+    """Game nights: list them, follow one's standings, make one, register, withdraw; the
+    host's ops (start a round early, pause, resume, extend by ``rounds``, cancel, remove the
+    player named ``player``). ``night`` names the event for every op but list and create.
+    ``starts_at`` and ``closes_at`` (create): wall-clock seconds, the first round seated by
+    itself then, and no round seated after."""
 
     TYPE: ClassVar[str] = "night"
     op: Annotated[str, string(8, choices=NIGHT_OPS)]
@@ -243,6 +246,9 @@ class Night(Request):
     fill: Annotated[str | None, string(8, choices=NIGHT_FILLS)] = None
     bots: Annotated[str | None, string(16, choices=BOT_KINDS)] = None
     timer: Annotated[int | None, number(0, 3600)] = None
+    player: Annotated[str | None, NAME] = None
+    starts_at: Annotated[int | None, number(0, 2**40)] = None
+    closes_at: Annotated[int | None, number(0, 2**40)] = None
 
 
 @dataclass(frozen=True, slots=True)

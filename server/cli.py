@@ -157,6 +157,16 @@ def build_parser() -> GambitParser:
     from .admin_cli import add_admin_arguments
 
     add_admin_arguments(admin)
+    event = sub.add_parser(
+        "event",
+        help="game nights on the running server: create, list, start, pause, cancel…",
+        description="The host's side of game nights, over the running server's trusted socket "
+        "in the data folder, as its local admin (docs: README, Game nights).",
+        formatter_class=DefaultsShown,
+    )
+    from .event_cli import add_event_arguments
+
+    add_event_arguments(event)
     export = sub.add_parser(
         "export",
         help="write a finished game's record as JSON (docs/records.md)",
@@ -237,6 +247,10 @@ def main(argv: list[str] | None = None) -> int:
         from .admin_cli import main_admin
 
         return main_admin(args)
+    if args.command == "event":
+        from .event_cli import main_event
+
+        return main_event(args)
     if args.command == "backup":
         import os
 

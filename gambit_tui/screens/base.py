@@ -61,6 +61,9 @@ class GambitScreen(Screen):
 
     #: The game whose rating the status bar shows (None: every game).
     game: str | None = None
+    #: What a table's Esc, opened over this screen, says it goes back to: ``lobby``,
+    #: ``events`` or just ``back`` (the table's footer names it).
+    ESCAPE_TO: ClassVar[str] = "back"
     #: How the app's host draws a screen at once, in the callback that changed it (a server
     #: running many apps on one loop sets it: server/apphost/draw_now.py); None leaves every
     #: change to Textual's next frame, as a plain Textual app does.

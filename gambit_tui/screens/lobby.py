@@ -43,6 +43,7 @@ class LobbyScreen(GambitScreen):
     """Tables on the left (the selected one described below them), players online on the
     right, lobby chat at the bottom. Keys act on the selected table."""
 
+    ESCAPE_TO: ClassVar[str] = "lobby"
     DEFAULT_CSS = """
     LobbyScreen #main {
         height: 1fr;

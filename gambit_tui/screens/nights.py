@@ -31,6 +31,7 @@ from .base import GambitModal, GambitScreen, while_composed
 class NightsScreen(GambitScreen):
     """The events on top, the selected event's rules and standings below."""
 
+    ESCAPE_TO: ClassVar[str] = "events"
     DEFAULT_CSS = """
     NightsScreen #nights {
         height: 8;
@@ -54,6 +55,12 @@ class NightsScreen(GambitScreen):
         Binding("o", "table", N_("Your table")),
         Binding("s", "start", N_("Start round")),
         Binding("n", "new", N_("New event")),
+        # The host's keys (an admin's too): shown only to them.
+        Binding("p", "pause", N_("Pause")),
+        Binding("p", "resume", N_("Resume")),
+        Binding("x", "extend", N_("Extend")),
+        Binding("k", "remove", N_("Remove player")),
+        Binding("c", "cancel", N_("Cancel event")),
         Binding("escape", "close", N_("Back")),
     ]
 
@@ -84,7 +91,7 @@ class NightsScreen(GambitScreen):
 
     def _tick(self) -> None:
         """The countdown to a next round moves on (nothing else changes by itself)."""
-        if any(n["status"] == "between" for n in self.gapp.model.nights or []):
+        if any(n.get("next_in") is not None for n in self.gapp.model.nights or []):
             self.refresh_view()
 
     def status_context(self) -> str:
@@ -176,6 +183,11 @@ class NightsScreen(GambitScreen):
             )
         if action == "new":
             return not self.gapp.model.you.get("guest")
+        if action in ("pause", "resume", "extend", "remove", "cancel"):
+            if over or night is None or not night.get("hosting"):
+                return False
+            if action in ("pause", "resume"):
+                return bool(night.get("paused")) == (action == "resume")
         return True
 
     def action_register(self) -> None:
@@ -189,6 +201,53 @@ class NightsScreen(GambitScreen):
     def action_start(self) -> None:
         if (night := self.selected) is not None:
             self.gapp.send(Night("start", night=night["id"]))
+
+    def action_pause(self) -> None:
+        if (night := self.selected) is not None:
+            self.gapp.send(Night("pause", night=night["id"]))
+
+    def action_resume(self) -> None:
+        if (night := self.selected) is not None:
+            self.gapp.send(Night("resume", night=night["id"]))
+
+    def action_extend(self) -> None:
+        """One more round (pressed again, another)."""
+        if (night := self.selected) is not None:
+            self.gapp.send(Night("extend", night=night["id"], rounds=1))
+
+    def action_remove(self) -> None:
+        from .ask_name import AskNameScreen
+
+        night = self.selected
+        if night is None:
+            return
+        ident = night["id"]
+
+        def named(name: str | None) -> None:
+            if name:
+                self.gapp.send(Night("remove", night=ident, player=name))
+
+        self.app.push_screen(
+            AskNameScreen(_("Remove player"), _("The name of the player to remove")), named
+        )
+
+    def action_cancel(self) -> None:
+        from .confirm import ConfirmScreen
+
+        night = self.selected
+        if night is None:
+            return
+        ident = night["id"]
+        text = _(
+            "No more rounds will be played; the tables of a round under way close and any "
+            "chips at stake go back to their players.\n\nCancel the event?"
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.gapp.send(Night("cancel", night=ident))
+
+        self.app.push_screen(ConfirmScreen(_("Cancel event"), text), answered)
 
     def action_table(self) -> None:
         night = self.selected

@@ -314,7 +314,7 @@ class ReplayMixin(_TableScreen):
         title = _("The deal of game {id}").format(id=self.game_id)
         self.app.push_screen(VerdictScreen(title, verdict_text(self.record)))
 
-    def action_back(self: Any) -> None:
+    def action_back(self: Any, _to: str = "") -> None:
         self.playing = False
         self.dismiss()
 

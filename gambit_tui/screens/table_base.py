@@ -54,9 +54,12 @@ TABLE_KEYS: list[BindingType] = [
     Binding("i", "invite", N_("Invite")),
     Binding("c", "chat", N_("Chat")),
     Binding("q", "leave", N_("Leave")),
-    # Esc closes an open chat first (said so in the footer), else goes back to the lobby.
+    # Esc closes an open chat first (said so in the footer), else goes back to the screen the
+    # table opened over, named in the footer (:attr:`GambitScreen.ESCAPE_TO`).
     Binding("escape", "close_chat", N_("Close chat")),
-    Binding("escape", "back", N_("Lobby")),
+    Binding("escape", "back('lobby')", N_("Lobby")),
+    Binding("escape", "back('events')", N_("Events")),
+    Binding("escape", "back('back')", N_("Back")),
     # The seated players' profiles. Out of the footer: it is full at 80 columns mid-deal.
     Binding("w", "players", N_("Players"), show=False),
     # Only while the result of a deal is open, and then the only keys.
@@ -696,6 +699,8 @@ class TableScreen(GambitScreen):
         """Whether a key of the table (not the result panel) is available now."""
         if action == "chat":
             return not self.chat_open
+        if action == "back" and parameters and parameters[0] != self.escape_to():
+            return False
         if action in ("close_chat", "back"):
             return self.chat_open == (action == "close_chat")
         seated = self.seat is not None
@@ -795,7 +800,13 @@ class TableScreen(GambitScreen):
     def _leave(self) -> None:
         self.gapp.send(Leave(self.table_id))
 
-    def action_back(self) -> None:
+    def escape_to(self) -> str:
+        """Where Esc goes: the screen under this one (``lobby``, ``events`` or ``back``)."""
+        stack = self.app.screen_stack
+        below = stack[stack.index(self) - 1] if self in stack[1:] else None
+        return str(getattr(below, "ESCAPE_TO", "back"))
+
+    def action_back(self, _to: str = "") -> None:
         if self.chat_open:
             self.set_chat(False)
             return

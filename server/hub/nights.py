@@ -18,8 +18,10 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 from typing import TYPE_CHECKING, Any
 
+from protocol.fields import NIGHT_HOST_OPS
 from protocol.requests import Night as NightRequest
 from protocol.server_messages import NightInfo, Sentence
 from protocol.server_messages import Nights as NightsMessage
@@ -46,6 +48,9 @@ log = logging.getLogger(__name__)
 HOSTED = 2
 #: Rows of the standings sent (the screen shows a page of them).
 SHOWN_ROWS = 40
+#: Seconds within which an event's change reaches its followers (changes in between are sent
+#: together: ``bench/event.py``'s 100 tables a round ending close together).
+TELL_EVERY = 0.05
 
 
 def _refusal(err: NightError) -> HubError:
@@ -64,6 +69,12 @@ def _refusal(err: NightError) -> HubError:
         return HubError(
             "event_too_few",
             "At least {count} players must be registered to start a round.",
+            count=int(err.args_.get("count", 0)),
+        )
+    if err.code == "event_rounds":
+        return HubError(
+            "event_rounds",
+            "An event has at most {count} rounds.",
             count=int(err.args_.get("count", 0)),
         )
     return HubError.untranslated(err.code, err.message)
@@ -119,10 +130,11 @@ class Nights:
             self._change(night, lambda: night.register(player.id))
         elif op == "withdraw":
             self._change(night, lambda: night.withdraw(player.id))
-        elif op == "start":
+        elif op in NIGHT_HOST_OPS:
             if player.id != night.host and not player.admin:
                 raise HubError("not_host", "Only the event's host may do that.")
-            self.start_round(night.id, refuse=True)
+            self.following.setdefault(night.id, set()).add(session)  # they see what it did
+            self.host_op(night, op, message)
 
     def _need(self, night_id: int | None) -> Night:
         night = self.nights.get(night_id or 0)
@@ -144,6 +156,81 @@ class Nights:
             raise _refusal(err) from None
         self.save(night)
         self.tell(night)
+
+    def host_op(self, night: Night, op: str, message: NightRequest) -> None:
+        """The host's (or an admin's) ops: start a round early, pause before the next round,
+        resume, extend by ``message.rounds``, cancel, remove a player by name."""
+        if op == "start":
+            self.start_round(night.id, refuse=True)
+        elif op == "pause":
+            self._change(night, night.pause)
+            self.timers.cancel(("night", f"n{night.id}"))
+            self.next_at.pop(night.id, None)
+            self.tell(night)
+        elif op == "resume":
+            self._change(night, night.resume)
+            self.schedule(night)
+            self.tell(night)
+        elif op == "extend":
+            self._change(night, lambda: night.extend(message.rounds or 1))
+        elif op == "cancel":
+            self._change(night, night.cancel)
+            self.cancelled(night)
+        elif op == "remove":
+            pid = self._entrant_named(night, message.player or "")
+            self._change(night, lambda: night.remove(pid))
+            self._leave_event_table(night, pid)
+            self._notice(
+                pid,
+                "night_removed",
+                said("The host removed you from {night}.", night=night.rules.name),
+            )
+
+    def _entrant_named(self, night: Night, name: str) -> str:
+        for pid, entrant in night.entrants.items():
+            if not entrant.withdrawn and self.run.name_of(pid).casefold() == name.casefold():
+                return pid
+        raise HubError("event_no_player", "{name} is not registered for this event.", name=name)
+
+    def _leave_event_table(self, night: Night, pid: str) -> None:
+        """A removed player's seat at the round under way: a stand-in finishes the game."""
+        rnd = night.current
+        player = self.run.players.get(pid)
+        if rnd is None or player is None:
+            return
+        for table_id in rnd.table_ids:
+            table = self.tables.get(table_id or 0)
+            if table is not None and table.seat_of(pid) is not None:
+                self.seating.vacate(table, player)
+
+    def cancelled(self, night: Night) -> None:
+        """The event is called off: no next round; its tables close (a pot in play goes back
+        to who staked it, as when any table closes mid-game); everyone in it is told."""
+        self.timers.cancel(("night", f"n{night.id}"))
+        self.next_at.pop(night.id, None)
+        for rnd in night.rounds:
+            for table_id in rnd.table_ids:
+                table = self.tables.get(table_id or 0)
+                if table is not None:
+                    for pid in table.humans():
+                        self._push(pid, {"t": "left", "table": table.id})
+                    self.seating.close_table(table)
+        for pid in night.entrants:
+            self._notice(
+                pid,
+                "night_cancelled",
+                said("{night} was cancelled by its host.", night=night.rules.name),
+            )
+
+    def schedule(self, night: Night) -> None:
+        """The next round's timer, as the event stands: after the break between rounds, or
+        at the start time set for the first."""
+        if night.paused or night.over:
+            return
+        if night.status == "between":
+            self.next_round_after(night, self.round_break)
+        elif night.status == "registering" and night.rules.starts_at is not None:
+            self.next_round_after(night, max(0.0, night.rules.starts_at - time.time()))
 
     def create(self, session: Session, player: Player, message: NightRequest) -> None:
         if player.guest:
@@ -172,6 +259,8 @@ class Nights:
             access=message.access or "everyone",
             fill=message.fill or "bots",
             bots=message.bots or "heuristic",
+            starts_at=None if message.starts_at is None else float(message.starts_at),
+            closes_at=None if message.closes_at is None else float(message.closes_at),
         )
         found = problems(rules)
         if found:
@@ -179,6 +268,7 @@ class Nights:
         night = Night(self.store.next_night_id(), rules, player.id)
         self.nights[night.id] = night
         self.save(night)
+        self.schedule(night)
         self.following.setdefault(night.id, set()).add(session)
         session.push(self.night_message(night, player))
         self.tell_list()
@@ -198,7 +288,7 @@ class Nights:
             if pid not in self.run.players:
                 night.entrants[pid].withdrawn = True
         try:
-            rnd = night.seat_next_round()
+            rnd = night.seat_next_round(time.time())
         except NightError as err:
             if refuse:
                 self.save(night)
@@ -207,6 +297,7 @@ class Nights:
             self.save(night)
             self.tell(night)
             return
+        self._move_from_other_tables(night, rnd.number, [p for t in rnd.tables for p in t if p])
         duplicate_set = f"night{night.id}r{rnd.number}" if night.rules.format == "duplicate" else ""
         opened: list[Table] = []
         for index, seats in enumerate(rnd.tables):
@@ -239,6 +330,36 @@ class Nights:
                 ),
             )
         self.tell(night)
+
+    def _move_from_other_tables(self, night: Night, number: int, seated: list[str]) -> None:
+        """Players of the round who sit at another table leave it by that table's rules (mid-
+        game a bot plays their seat, kept for them), told so, before their event table opens.
+        Finished tables of this event close by themselves and are left alone."""
+        for table in list(self.tables.values()):
+            if table.night is not None and table.night["id"] == night.id:
+                continue
+            for pid in [p for p in table.humans() if p in seated]:
+                player = self.run.players.get(pid)
+                if player is None:
+                    continue
+                name = night.rules.name
+                if table.status == "playing":
+                    sentence = said(
+                        "Round {round} of {night} has begun: you left table {table}, where a "
+                        "bot plays your seat until its game ends.",
+                        round=number,
+                        night=name,
+                        table=table.id,
+                    )
+                else:
+                    sentence = said(
+                        "Round {round} of {night} has begun: you left table {table}.",
+                        round=number,
+                        night=name,
+                        table=table.id,
+                    )
+                self.seating.vacate(table, player)
+                self._notice(pid, "night_moved", sentence)
 
     def _open_table(
         self, night: Night, number: int, index: int, seats: list[str | None], duplicate_set: str
@@ -296,7 +417,7 @@ class Nights:
         """The round's last table has counted: the next round after the break, or, after the
         last round, the final results to every player of the event still connected."""
         if night.status == "between":
-            self.next_round_after(night, self.round_break)
+            self.schedule(night)
             return
         podium = " · ".join(
             f"{row.place}. {self.run.name_of(row.player)}"
@@ -346,8 +467,7 @@ class Nights:
                 )
         for night in self.nights.values():
             self._count_lost_tables(night)
-            if night.status == "between":
-                self.next_round_after(night, self.round_break)
+            self.schedule(night)
 
     def _count_lost_tables(self, night: Night) -> bool:
         """A table of the round under way that is gone without a result (closed by an admin,
@@ -380,8 +500,11 @@ class Nights:
     # --- telling -----------------------------------------------------------------------------
 
     def _notice(self, pid: str, code: str, sentence: Sentence) -> None:
+        self._push(pid, {"t": "notice", "code": code, **sentence})
+
+    def _push(self, pid: str, message: Any) -> None:
         if pid in self.run.players:
-            self.run.players[pid].push({"t": "notice", "code": code, **sentence})
+            self.run.players[pid].push(message)
 
     def summary(self, night: Night, player: Player) -> dict[str, Any]:
         rules = night.rules
@@ -399,7 +522,9 @@ class Nights:
             "registered": len(night.active()),
             "you": entrant is not None and not entrant.withdrawn,
             "host": self.run.name_of(night.host),
-            "hosting": night.host == player.id,
+            "hosting": night.host == player.id or player.admin,
+            "paused": night.paused,
+            "closes_at": night.rules.closes_at,
             "next_in": (
                 max(0, round(due - asyncio.get_running_loop().time())) if due is not None else None
             ),
@@ -453,7 +578,17 @@ class Nights:
         return list(sessions)
 
     def tell(self, night: Night) -> None:
-        """Everyone following the event gets its standings; the list's followers the list."""
+        """Everyone following the event gets its standings, and the list's followers the list,
+        within :data:`TELL_EVERY`: the changes in between (a round's tables ending together)
+        go out as one message each, not one per change to every follower."""
+        key = ("night_tell", f"n{night.id}")
+        if key not in self.timers.pending:
+            self.timers.later(key, TELL_EVERY, self.tell_now, night.id)
+
+    def tell_now(self, night_id: int) -> None:
+        night = self.nights.get(night_id)
+        if night is None:
+            return
         followers = self._followers(night.id)
         rows = self.standing_rows(night) if followers else []
         for session in followers:

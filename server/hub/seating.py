@@ -194,9 +194,16 @@ class Seating:
     def on_stand(self, session: Session, message: Stand | Leave) -> None:
         player = need_player(session)
         table = self.table_of(message.table)
+        if table.seat_of(player.id) is None:
+            raise HubError("not_seated", "You do not sit at this table.")
+        self.vacate(table, player)
+
+    def vacate(self, table: Table, player: Player) -> None:
+        """``player`` leaves their seat at ``table`` by the table's rules for leaving (also
+        when a game night's round seats them elsewhere)."""
         index = table.seat_of(player.id)
         if index is None:
-            raise HubError("not_seated", "You do not sit at this table.")
+            return
         if table.status == "playing":
             # Mid-game a seat cannot vanish: a bot finishes the game in it, and the seat stays
             # reserved so the player can sit down again.

@@ -8,11 +8,11 @@ stand-in in their seat, and counts). Saved whole as a record (:meth:`Night.to_re
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import pairing
-from .rules import NightRules
+from .rules import MAX_ROUNDS, NightRules
 from .standings import Standing, order_of, standings
 
 #: registering → playing → between → playing … → finished (or cancelled at any time).
@@ -72,6 +72,8 @@ class Night:
     #: Registered players, in the order they registered.
     entrants: dict[str, Entrant] = field(default_factory=dict)
     rounds: list[Round] = field(default_factory=list)
+    #: The host paused the event: no round is seated by itself until they resume it.
+    paused: bool = False
 
     # --- who plays ---------------------------------------------------------------------------
 
@@ -200,7 +202,35 @@ class Night:
             self.status = "finished"
 
     def cancel(self) -> None:
+        if self.over:
+            raise NightError("event_over", "This event is over.")
         self.status = "cancelled"
+
+    def pause(self) -> None:
+        """No next round by itself (a round under way plays on) until :meth:`resume`."""
+        if self.over:
+            raise NightError("event_over", "This event is over.")
+        self.paused = True
+
+    def resume(self) -> None:
+        if self.over:
+            raise NightError("event_over", "This event is over.")
+        self.paused = False
+
+    def extend(self, more: int) -> None:
+        """``more`` rounds after those planned (not once it is over)."""
+        if self.over:
+            raise NightError("event_over", "This event is over.")
+        if more < 1 or self.rules.rounds + more > MAX_ROUNDS:
+            raise NightError(
+                "event_rounds", "An event has at most {count} rounds.", count=MAX_ROUNDS
+            )
+        self.rules = replace(self.rules, rounds=self.rules.rounds + more)
+
+    def remove(self, pid: str) -> None:
+        """The host takes ``pid`` out: as a withdrawal (a game under way is finished by a
+        stand-in and counts)."""
+        self.withdraw(pid)
 
     def standings(self) -> list[Standing]:
         return standings(self)
@@ -214,6 +244,7 @@ class Night:
             "host": self.host,
             "status": self.status,
             "entrants": [[pid, e.since, e.withdrawn] for pid, e in self.entrants.items()],
+            "paused": self.paused,
             "rounds": [
                 {
                     "number": r.number,
@@ -235,4 +266,5 @@ class Night:
             status=data["status"],
             entrants={pid: Entrant(since, withdrawn) for pid, since, withdrawn in data["entrants"]},
             rounds=[Round(**r) for r in data["rounds"]],
+            paused=bool(data.get("paused", False)),
         )

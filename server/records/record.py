@@ -131,7 +131,10 @@ def read_file(path: str | Path) -> dict[str, Any]:
     except OSError as err:
         raise RecordError(f"cannot read {path}: {err.strerror or err}") from None
     try:
-        return check(json.loads(text))
+        data = json.loads(text)
+        if isinstance(data, dict) and data.get("format") == "gambit-event":
+            return data  # a whole event (event_record.py), checked as such
+        return check(data)
     except json.JSONDecodeError as err:
         raise RecordError(f"{path} is not JSON: {err}") from None
 

@@ -7,14 +7,16 @@ from __future__ import annotations
 import asyncio
 import itertools
 import signal
+import time
 from typing import Any
 
 from server.hub import Hub
 from server.nights.scoring import matchpoints, table_points
 from server.store import Store
+from server.store.store import player_account
 
 from .conftest import fast_config
-from .harness import Client, connect, play_to_end
+from .harness import Client, connect, play_to_end, table_with_bots
 
 GAME = {"game": "prophets_gambit", "players": 3}
 
@@ -319,4 +321,168 @@ async def test_an_event_table_plays_one_game_even_when_every_player_has_read_the
         await client.send("result_read", table=table)
     await asyncio.sleep(0.3)
     assert hub.tables[table].games_played == 1 and hub.tables[table].status == "between"
+    await hub.stop()
+
+
+async def test_a_player_seated_elsewhere_when_a_round_starts_is_moved_to_their_event_table(
+    store: Store,
+):
+    """A registered player at another table leaves it by its rules for leaving (waiting: the
+    seat is freed, and a table with no one left closes; mid-game: a bot plays the seat, kept
+    for them), is told so, and plays the round at their event table."""
+    hub = Hub(store, fast_config())
+    await hub.start()
+    clients = await _players(hub, 3)
+    night = await _night(clients[0], format="swiss", rounds=1)
+    await _register(clients, night)
+    await clients[0].send("create_table", game="prophets_gambit", players=3)
+    waiting = int((await clients[0].expect("table"))["table"])
+    playing = await table_with_bots(clients[1], "prophets_gambit")
+    await clients[1].send("start", table=playing)
+    await clients[1].until(
+        lambda m: m["t"] == "table" and m["table"] == playing and m["info"]["status"] == "playing"
+    )
+    await clients[0].send("night", op="start", night=night)
+
+    told = await clients[0].until(lambda m: m["t"] == "notice" and m["code"] == "night_moved")
+    assert told["message"] == f"Round 1 of Friday has begun: you left table {waiting}."
+    assert waiting not in hub.tables  # nobody left at it: closed
+    told = await clients[1].until(lambda m: m["t"] == "notice" and m["code"] == "night_moved")
+    assert told["message"] == (
+        f"Round 1 of Friday has begun: you left table {playing}, where a bot plays your seat "
+        "until its game ends."
+    )
+    other = hub.tables.get(playing)
+    assert other is None or (
+        other.seat_of("key-1") is None and other.reserved_seat_of("key-1") is not None
+    )
+    (event_table,) = hub.nights.nights[night].rounds[0].table_ids
+    assert event_table is not None
+    assert sorted(hub.tables[event_table].humans()) == ["key-0", "key-1", "key-2"]
+    assert not [t for t in hub.tables.values() if t.id != event_table and "key-0" in t.humans()]
+    await _play_round(hub, clients, night, 1)
+    final = await clients[2].until(
+        lambda m: m["t"] == "night" and m["night"]["status"] == "finished"
+    )
+    assert [r["games"] for r in final["night"]["standings"]] == [1, 1, 1]
+    assert store.ledger_total() == 0
+    await hub.stop()
+
+
+async def test_the_host_pauses_between_rounds_resumes_extends_and_removes_a_player(
+    store: Store,
+):
+    hub = Hub(store, fast_config())
+    await hub.start()
+    hub.nights.round_break = 0.05
+    clients = await _players(hub, 4)
+    host = clients[0]
+    night = await _night(host, format="round_robin", rounds=1, fill="bots")
+    await _register(clients[1:], night)
+    await clients[1].send("night", op="pause", night=night)  # not the host
+    assert (await clients[1].expect("error"))["code"] == "not_host"
+    await host.send("night", op="extend", night=night, rounds=2)
+    await host.until(lambda m: m["t"] == "night" and m["night"]["rounds"] == 3)
+    await host.send("night", op="pause", night=night)
+    await host.until(lambda m: m["t"] == "night" and m["night"]["paused"])
+    await host.send("night", op="start", night=night)  # the host may still start early
+    await _play_round(hub, clients[1:], night, 1)
+    event = hub.nights.nights[night]
+    await asyncio.sleep(0.3)  # paused: the next round waits
+    assert event.status == "between" and len(event.rounds) == 1
+    assert hub.nights.summary(event, hub.players["key-0"])["next_in"] is None
+    await host.send("night", op="remove", night=night, player="P3")
+    told = await clients[3].until(lambda m: m["t"] == "notice" and m["code"] == "night_removed")
+    assert told["message"] == "The host removed you from Friday."
+    await host.send("night", op="resume", night=night)
+    await _play_round(hub, clients[1:3], night, 2)
+    assert event.entrants["key-3"].withdrawn
+    assert all("key-3" not in seats for seats in event.rounds[1].tables)
+    assert len(event.rounds) >= 2 and event.rules.rounds == 3
+    await hub.stop()
+
+
+async def test_cancelling_mid_round_closes_the_tables_returns_the_stakes_and_tells_everyone(
+    store: Store,
+):
+    hub = Hub(store, fast_config())
+    await hub.start()
+    clients = await _players(hub, 3)
+    night = await _night(clients[0], format="swiss", rounds=2)
+    await _register(clients, night)
+    await clients[0].send("night", op="start", night=night)
+    msg = await clients[1].until(lambda m: m["t"] == "notice" and m["code"] == "night_round")
+    table = msg["args"]["table"]
+    before = {f"key-{i}": store.balance(player_account(f"key-{i}")) for i in range(3)}
+    await clients[0].send("night", op="cancel", night=night)
+    for client in clients:
+        told = await client.until(lambda m: m["t"] == "notice" and m["code"] == "night_cancelled")
+        assert told["message"] == "Friday was cancelled by its host."
+    await clients[1].until(lambda m: m["t"] == "left" and m["table"] == table)
+    assert table not in hub.tables
+    assert hub.nights.nights[night].status == "cancelled"
+    assert {p: store.balance(player_account(p)) for p in before} == before
+    assert store.ledger_total() == 0
+    await clients[0].send("night", op="start", night=night)
+    assert (await clients[0].expect("error"))["code"] == "event_over"
+    await hub.stop()
+
+
+async def test_an_event_with_a_start_time_seats_its_first_round_by_itself(store: Store):
+    hub = Hub(store, fast_config())
+    await hub.start()
+    clients = await _players(hub, 3)
+    starts = int(time.time()) + 2
+    night = await _night(clients[0], format="swiss", rounds=1, starts_at=starts)
+    listed = hub.nights.summary(hub.nights.nights[night], hub.players["key-0"])
+    assert listed["status"] == "registering" and 0 < listed["next_in"] <= 2
+    await _register(clients, night)
+    msg = await clients[2].until(
+        lambda m: m["t"] == "notice" and m["code"] == "night_round", timeout=5
+    )
+    assert time.time() >= starts - 0.05
+    assert msg["args"]["round"] == 1
+    await hub.stop()
+
+
+async def test_after_the_closing_time_no_next_round_is_seated_and_the_event_finishes(
+    store: Store,
+):
+    hub = Hub(store, fast_config())
+    await hub.start()
+    hub.nights.round_break = 0.05
+    clients = await _players(hub, 3)
+    night = await _night(clients[0], format="swiss", rounds=3, closes_at=int(time.time()))
+    await _register(clients, night)
+    await clients[0].send("night", op="start", night=night)  # the first round is played
+    await _play_round(hub, clients, night, 1)
+    final = await clients[0].until(
+        lambda m: m["t"] == "night" and m["night"]["status"] == "finished"
+    )
+    assert final["night"]["round"] == 1
+    await hub.stop()
+
+
+async def test_a_player_removed_mid_round_is_played_by_a_stand_in_and_the_game_counts(
+    store: Store,
+):
+    hub = Hub(store, fast_config())
+    await hub.start()
+    clients = await _players(hub, 3)
+    night = await _night(clients[0], format="swiss", rounds=1)
+    await _register(clients, night)
+    await clients[0].send("night", op="start", night=night)
+    msg = await clients[2].until(lambda m: m["t"] == "notice" and m["code"] == "night_round")
+    table = msg["args"]["table"]
+    await clients[2].until(lambda m: m["t"] == "table" and m["table"] == table)
+    await clients[0].send("night", op="remove", night=night, player="P2")
+    await clients[2].until(lambda m: m["t"] == "left" and m["table"] == table)
+    seat = hub.tables[table].reserved_seat_of("key-2")
+    assert seat is not None and hub.tables[table].seats[seat].bot is not None
+    await play_to_end({0: clients[0], 1: clients[1]}, table)
+    final = await clients[0].until(
+        lambda m: m["t"] == "night" and m["night"]["status"] == "finished"
+    )
+    rows = {r["name"]: r for r in final["night"]["standings"]}
+    assert rows["P2"]["withdrawn"] and rows["P2"]["games"] == 1
     await hub.stop()

@@ -167,3 +167,26 @@ def test_rules_problems_are_said():
     assert problems(NightRules("", "prophet", 4)) != []
     assert problems(NightRules("x", "nope", 4)) != []
     assert problems(NightRules("x", "prophet", 4, "knockout")) != []
+
+
+def test_the_hosts_changes_extend_pause_remove_and_cancel_are_kept_and_bounded():
+    night = _night(rounds=1)
+    for pid in "abcd":
+        night.register(pid)
+    night.seat_next_round()
+    night.extend(2)
+    night.pause()
+    night.remove("d")
+    assert night.record(0, [3, 2, 1, 0]) is True
+    assert night.status == "between"  # extended: the first round was not the last
+    again = Night.from_record(night.to_record())
+    assert (again.rules.rounds, again.paused, again.entrants["d"].withdrawn) == (3, True, True)
+    with pytest.raises(NightError) as err:
+        night.extend(30)
+    assert err.value.code == "event_rounds"
+    night.resume()
+    night.cancel()
+    with pytest.raises(NightError):
+        night.cancel()
+    with pytest.raises(NightError):
+        night.extend(1)

@@ -78,6 +78,9 @@ async def test_a_host_makes_an_event_registers_starts_it_and_the_table_opens_by_
         await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
         table = night.rounds[0].table_ids[0]
         assert app.screen.table_id == table
+        # Opened over the events, Esc goes back to them and the footer says so.
+        await wait_for(pilot, lambda: "esc Events" in screen_text(app).splitlines()[-1])
+        assert "esc Lobby" not in screen_text(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, NightsScreen))
         await wait_for(pilot, lambda: f"your table: {table} (o)" in screen_text(app))
@@ -111,7 +114,42 @@ async def test_the_standings_follow_each_table_to_the_final_results(hub):
 
 def test_the_countdown_to_the_next_round_runs_from_when_the_hub_said_it():
     between = {"status": "between", "round": 1, "rounds": 3, "next_in": 30}
-    assert state_label(between) == "Round 1 of 3 · next in 30 s"
-    assert state_label(between, 12.4) == "Round 1 of 3 · next in 18 s"
-    assert state_label(between, 99) == "Round 1 of 3 · next in 0 s"
+    assert state_label(between) == "Round 1 of 3 · next in 0:30"
+    assert state_label(between, 12.4) == "Round 1 of 3 · next in 0:18"
+    assert state_label(between, 99) == "Round 1 of 3 · next in 0:00"
     assert state_label({**between, "status": "playing", "next_in": None}) == "Round 1 of 3"
+
+
+async def test_the_host_pauses_extends_removes_a_player_and_cancels_from_the_events_screen(hub):
+    from gambit_tui.screens.confirm import ConfirmScreen
+
+    app = make_app(hub, name="Ada")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await _make_event(pilot)
+        night = hub.nights.nights[1]
+        await _registered(hub, 2, 1)
+        assert "Resume" not in screen_text(app)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: "Registering · paused" in screen_text(app))
+        assert night.paused and "Resume" in screen_text(app).splitlines()[-1]
+        await pilot.press("p")
+        await wait_for(pilot, lambda: not night.paused)
+        await pilot.press("x", "x")
+        await wait_for(pilot, lambda: night.rules.rounds == 3)
+        await pilot.press("k")
+        await wait_for(pilot, lambda: isinstance(app.screen, AskNameScreen))
+        await pilot.press(*"Pat1", "enter")
+        await wait_for(pilot, lambda: "key-pat1" not in night.active())
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "Cancelled" in screen_text(app))
+        assert night.status == "cancelled"
+
+
+def test_the_countdown_to_a_start_time_shows_in_the_list():
+    night = {"status": "registering", "round": 0, "rounds": 3, "next_in": 125}
+    assert state_label(night, 4.2) == "Registering · starts in 2:01"
+    assert state_label({**night, "next_in": 3725}) == "Registering · starts in 1:02:05"
+    assert state_label({**night, "next_in": None, "paused": True}) == "Registering · paused"

@@ -1,0 +1,83 @@
+"""``gambit event …`` against a running hub's trusted socket: an operator makes an event,
+lists it, starts, pauses, extends, removes a player and cancels it, and is told the hub's
+refusals; without a server it says so."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from server.cli import build_parser
+from server.event_cli import ask, main_event, request_of, show
+from server.hub import Hub
+from server.hub.listener import serve_unix
+from server.store import Store
+
+from .conftest import fast_config
+from .harness import connect
+
+NOW = 1_800_000_000.0
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    return build_parser().parse_args(["event", *argv])
+
+
+def test_the_arguments_make_the_hubs_requests():
+    made = request_of(
+        _args("create", "Friday", "--players", "4", "--starts-in", "20m", "--closes-in", "3h"),
+        NOW,
+    )
+    assert made["op"] == "create" and made["players"] == 4
+    assert (made["starts_at"], made["closes_at"]) == (NOW + 1200, NOW + 3 * 3600)
+    assert request_of(_args("extend", "7", "2"), NOW) == {
+        "t": "night",
+        "op": "extend",
+        "night": 7,
+        "rounds": 2,
+    }
+    assert request_of(_args("cancel", "7"), NOW) == {"t": "night", "op": "cancel", "night": 7}
+
+
+async def test_an_operator_runs_an_event_from_the_command_line(store: Store, tmp_path: Path):
+    hub = Hub(store, fast_config())
+    await hub.start()
+    sock = tmp_path / "hub.sock"
+    server = await serve_unix(hub, sock)
+    made = await ask(sock, request_of(_args("create", "Friday", "--rounds", "2"), NOW))
+    night = made["night"]["id"]
+    assert hub.nights.nights[night].host == "admin:local"
+    players = []
+    for i in range(3):
+        client = await connect(hub)
+        await client.hello(f"P{i}", identity=f"key-{i}")
+        await client.send("night", op="register", night=night)
+        await client.expect("night")
+        players.append(client)
+    listed = await ask(sock, request_of(_args("list"), NOW))
+    assert show(listed).startswith(f"{night}  Friday  prophets_gambit  swiss  players=3")
+    extended = await ask(sock, request_of(_args("extend", str(night), "2"), NOW))
+    assert extended["night"]["rounds"] == 4
+    paused = await ask(sock, request_of(_args("pause", str(night)), NOW))
+    assert show(paused) == f"event {night} Friday: registering, round 0 of 4, 3 registered, paused"
+    await ask(sock, request_of(_args("remove", str(night), "P2"), NOW))
+    assert hub.nights.nights[night].active() == ["key-0", "key-1"]
+    refused = await ask(sock, request_of(_args("remove", str(night), "Nobody"), NOW))
+    assert refused["t"] == "error" and refused["code"] == "event_no_player"
+    started = await ask(sock, request_of(_args("start", str(night)), NOW))
+    assert started["night"]["status"] == "playing"
+    cancelled = await ask(sock, request_of(_args("cancel", str(night)), NOW))
+    assert cancelled["night"]["status"] == "cancelled"
+    assert not [t for t in hub.tables.values() if t.night is not None]
+    assert store.ledger_total() == 0
+    for client in players:
+        await client.close()
+    server.close()
+    await hub.stop()
+
+
+def test_gambit_event_without_a_server_says_so(tmp_path: Path, capsys: pytest.CaptureFixture):
+    assert main_event(_args("--data-dir", str(tmp_path), "list")) == 1
+    assert "no running server" in capsys.readouterr().err
