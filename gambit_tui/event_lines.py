@@ -17,6 +17,8 @@ from rich.text import Text
 #: (at most ``SHARED_LINES``, the oldest made go first). Lines are never changed once made.
 _shared: dict[tuple[Hashable, str], Text | None] = {}
 SHARED_LINES = 4096
+#: Each line made, by its text and styles (see ``_one_of_its_kind``); as bounded.
+_alike: dict[tuple[object, ...], Text] = {}
 _MISSING = Text()  # (a sentinel: never one of the lines kept)
 
 
@@ -66,7 +68,23 @@ def _line(
     key = (context, repr(event))
     line = _shared.get(key, _MISSING)
     if line is _MISSING:
-        line = _shared[key] = make(event)
+        line = _shared[key] = _one_of_its_kind(make(event))
         if len(_shared) > SHARED_LINES:
             del _shared[next(iter(_shared))]
+    return line
+
+
+def _one_of_its_kind(line: Text | None) -> Text | None:
+    """The line made already if an equal one was (events that differ for each seat may
+    read alike): equal lines are one object, so a log's shown tail, keyed by its lines'
+    ids, is shared by the players who see the same (gambit_tui/shared_lines.py)."""
+    if line is None:
+        return None
+    key = (line.plain, str(line.style), *line.spans)
+    found = _alike.get(key)
+    if found is not None:
+        return found
+    _alike[key] = line
+    if len(_alike) > SHARED_LINES:
+        del _alike[next(iter(_alike))]
     return line

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from ..i18n import _
+from ..shared_lines import LOG_TAILS, SharedList
 from .text_lines import TextLines, shown
 
 
@@ -30,6 +31,18 @@ class EventLog(TextLines):
     def build(self) -> list[Text]:
         height = max(1, self.content_size.height)
         width = max(1, self.content_size.width)
+        # The lines that may show (each takes a row at least): the same objects for every
+        # player of the table in the same language (gambit_tui/event_lines.py), so the tail
+        # is made once for all of them (gambit_tui/shared_lines.py).
+        candidates = tuple(self.lines[-height:])
+        key = (tuple(map(id, candidates)), width, height)
+        found = LOG_TAILS.get(key)
+        if found is not None:
+            return found[1]
+        return LOG_TAILS.put(key, (candidates, SharedList(self._tail(width, height))))[1]
+
+    def _tail(self, width: int, height: int) -> list[Text]:
+        """The last lines that fit, wrapped at ``width``."""
         console = self.app.console
         shown: list[Text] = []
         for line in reversed(self.lines):

@@ -28,6 +28,8 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ..shared_lines import TRANSITIONS, SharedList
+
 T = TypeVar("T")
 _UNSET = object()
 
@@ -189,6 +191,9 @@ class TextLines(Widget):
         self._shown_key: tuple[int, Style, int] | None = None
         self._shown_lines: list[Text] = []
         self._shown_strips: list[Strip] = []
+        #: The shared list the lines shown were (None: lines of this widget's own), whose
+        #: change to the next shared list another app may have worked out already.
+        self._shown_shared: SharedList | None = None
         self._diff_pending = False
         self._stale = True
         # What Textual draws beside each row (see :meth:`_learn_sides`), and the rows drawn.
@@ -273,6 +278,8 @@ class TextLines(Widget):
                 return []
             self._shown_text = built
             lines = built.split("\n", allow_blank=True)
+        shared = built if isinstance(built, SharedList) and not self.WRAP else None
+        previous, self._shown_shared = self._shown_shared, shared
         if self.WRAP:
             lines = wrapped(lines, self.app.console, max(1, key[0]))
         if key != self._shown_key:
@@ -280,6 +287,17 @@ class TextLines(Widget):
             self._shown_lines = list(lines)
             self._shown_strips = [self._line_strip(line) for line in lines]
             return None
+        transition: tuple[object, ...] | None = None
+        if shared is not None and previous is not None:
+            if shared is previous:
+                return []
+            # Another app at the table may have made this very change already.
+            transition = (id(previous), id(shared), key)
+            found = TRANSITIONS.get(transition)
+            if found is not None:
+                self._shown_lines = list(lines)
+                self._shown_strips = list(found[3])
+                return list(found[2])
         old_lines, old_strips = self._shown_lines, self._shown_strips
         if lines == old_lines:
             return []
@@ -297,6 +315,8 @@ class TextLines(Widget):
             changed.append(y)
         changed.extend(range(len(lines), len(old_lines)))
         self._shown_lines, self._shown_strips = list(lines), strips
+        if transition is not None:
+            TRANSITIONS.put(transition, (previous, shared, changed, strips))
         return changed
 
     def _line_strip(self, line: Text) -> Strip:
