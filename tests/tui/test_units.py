@@ -93,7 +93,7 @@ def test_the_english_catalog_is_complete():
     for message in extract():
         if not message.id:
             continue
-        entry = english.get(message.id)
+        entry = english.get(message.id, message.context)
         assert entry is not None, f"run python -m gambit_tui.catalog: {message.id!r} is missing"
         assert entry.string and not entry.fuzzy
     singular = ("{name} draws a card.", "{name} draws {n} cards.")
