@@ -185,6 +185,7 @@ class Hub:
         self.nights = Nights(run, self.seating, self.play, self.duplicate)
         self.play.game_end_hooks.append(self.nights.game_ended)
         self.seating.closed_hooks.append(self.nights.table_closed)
+        self.seating.closed_hooks.append(self.social.table_closed)
         #: Message type → the handler that answers it (see :meth:`handle`).
         self.handlers: dict[str, Handler] = self._routes()
 
@@ -211,9 +212,10 @@ class Hub:
     def _forget_gone_guests(self) -> None:
         """The owner's guest retention (``--guest-retention``), from a timer now and then
         (every quarter of the retention, at most every 10 min; at once again while a batch
-        leaves candidates behind)."""
+        leaves candidates behind); and the names of players gone from the hub's map."""
         retention = self.config.guest_retention
         more = False
+        self.runtime.forget_unused_names()
         try:
             forgotten, more = self.guests.forget_gone_guests(retention)
             if forgotten:
