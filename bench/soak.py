@@ -86,6 +86,10 @@ GAMES = (
     ("fortunes", (4, 4), {"betting": "ante"}),
 )
 CHAT_LINES = ("gg", "nice one", "hello all", "again?", "well played", "oops", "brb")
+#: Seconds a gone guest is kept (compressed, as the rest), and how long the bench waits for
+#: the last ones after its players have left, before it stops the server and counts.
+GUEST_RETENTION = 20
+SETTLE = 60
 #: The server's clock, compressed: (option, value).
 SERVER_PACE = (
     ("--bot-delay", "0.4"),
@@ -93,7 +97,10 @@ SERVER_PACE = (
     ("--turn-timer", "12"),
     ("--grace", "20"),
     ("--bot-think-ms", "50"),
+    ("--guest-retention", str(GUEST_RETENTION)),
 )
+#: What a terminal shows once past the welcome screen: the lobby, or its table.
+PAST_WELCOME = (ssh_load.LOBBY, "Table ")
 LAG_METRIC = re.compile(r'^gambit_event_loop_lag_seconds_bucket\{le="([^"]+)"\} ([0-9.e+]+)$')
 
 
@@ -566,10 +573,12 @@ async def terminal_life(
                     term_size=(80, 24),
                     encoding=None,
                 )
-                await wait_for_text(client, ssh_load.WELCOME, 120)
-                client.text = ""
-                client.chan.write(b"\r")
-                await wait_for_text(client, ssh_load.LOBBY, 120)
+                # A key seen before goes straight to the lobby, or back to its table.
+                seen = await wait_for_text(client, (ssh_load.WELCOME, *PAST_WELCOME), 120)
+                if seen == ssh_load.WELCOME:
+                    client.text = ""
+                    client.chan.write(b"\r")
+                    await wait_for_text(client, PAST_WELCOME, 120)
                 client.lobby_at = time.perf_counter()
             else:
                 await ssh_load.connect(client, server.port, timeout=120)
@@ -593,12 +602,16 @@ async def terminal_life(
             await asyncio.wait_for(stop.wait(), rng.expovariate(1 / pace.away))
 
 
-async def wait_for_text(client: ssh_load.Client, text: str, timeout: float) -> None:
+async def wait_for_text(client: ssh_load.Client, texts: tuple[str, ...], timeout: float) -> str:
+    """Wait until the screen shows one of ``texts``; returns it."""
     deadline = time.perf_counter() + timeout
-    while text not in client.text:
+    while True:
+        for text in texts:
+            if text in client.text:
+                return text
         await ssh_load.wait_change(client, 1.0)
         if time.perf_counter() > deadline:
-            raise TimeoutError(f"{client.name}: no {text!r}")
+            raise TimeoutError(f"{client.name}: none of {texts!r}")
 
 
 # --- the run -------------------------------------------------------------------------------
@@ -763,6 +776,8 @@ class Run:
         self.samples: list[Sample] = []
         self.segment = 0
         self.began = time.monotonic()
+        #: Each server process's command line (what it is), by pid.
+        self.roles: dict[int, str] = {}
 
     async def sample(self, server: Server) -> None:
         pids = server.pids()
@@ -771,6 +786,9 @@ class Run:
             got = process_sample(pid)
             if got is not None:
                 processes[pid] = got
+                if pid not in self.roles:
+                    with contextlib.suppress(OSError), open(f"/proc/{pid}/cmdline", "rb") as cmd:
+                        self.roles[pid] = cmd.read().replace(b"\0", b" ").decode()[-80:]
         db = None
         with contextlib.suppress(sqlite3.Error, OSError):
             db = await asyncio.to_thread(db_sample, server.data_dir)
@@ -849,12 +867,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.gather(*tasks, return_exceptions=True)
         for player in lights:
             player.close()
-        await asyncio.sleep(1.0)
+        # Everyone has left: seats end after the grace period, the games under way are played
+        # out by bots, guests' chips go home and the retention forgets them.
+        await asyncio.sleep(SETTLE)
         games = (the_run.samples[-1].db or {}).get("rows", {}).get("games")
         await server.stop()
         headline, details = summarise(the_run.samples, warmup, starts)
         final = final_store(data_dir)
         details["counts"] = counts.__dict__
+        details["processes"] = the_run.roles
         details["warmup_s"] = warmup
         print(json.dumps(details), flush=True)
         return {
