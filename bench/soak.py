@@ -670,6 +670,8 @@ def summarise(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     segments = [seg for seg in measured(samples, warmup, starts) if len(seg) >= 3]
     rss_slopes: dict[str, float] = {}
+    #: Each process's RSS (MB) at the first measured sample, its most, and at the last.
+    rss_span: dict[str, list[float]] = {}
     fds_growth = threads_growth = 0.0
     lag_deltas: dict[float, float] = {}
     rows_gained = games_gained = 0
@@ -684,6 +686,11 @@ def summarise(
             rss_slopes[f"{number}:{pid}"] = round(
                 slope_per_hour([(t, p["rss_mb"]) for t, p in series]), 2
             )
+            rss_span[f"{number}:{pid}"] = [
+                round(series[0][1]["rss_mb"], 1),
+                round(max(p["rss_mb"] for _, p in series), 1),
+                round(series[-1][1]["rss_mb"], 1),
+            ]
             fds_growth = max(fds_growth, slope_per_hour([(t, p["fds"]) for t, p in series]) * span)
             threads_growth = max(
                 threads_growth, slope_per_hour([(t, p["threads"]) for t, p in series]) * span
@@ -724,6 +731,7 @@ def summarise(
     }
     details = {
         "rss_mb_per_hour_by_process": rss_slopes,
+        "rss_mb_first_max_last": rss_span,
         "rows_per_hour_by_table": table_growth,
         "rows_at_end": all_db[-1].db["rows"] if all_db else None,  # type: ignore[index]
         "lag_samples": lag_deltas.get(float("inf")),
