@@ -692,7 +692,7 @@ class Store(NightStore, ModerationStore):
             "(SELECT balance FROM balances b WHERE b.account = a.account) AS stored, "
             "(SELECT CAST(SUM(amount) AS BIGINT) FROM ledger l WHERE l.account = a.account) "
             "AS summed FROM (SELECT account FROM balances UNION SELECT account FROM ledger) a) "
-            "AS s WHERE stored IS DISTINCT FROM summed"
+            "AS s WHERE COALESCE(stored, 0) != COALESCE(summed, 0)"
         ):
             problems.append(f"{account}: stored balance {stored}, ledger says {summed}")
         for account, bal in self._conn.execute(
@@ -1135,8 +1135,12 @@ class Store(NightStore, ModerationStore):
         ]
 
     def delete_table(self, table_id: int) -> None:
-        """Forget a closed table: its live state, its current game's actions and its invites.
-        (Its finished games stay.)"""
+        """Forget a closed table: its live state, its current game's actions, its invites and
+        its empty pot's balance (a table id is never used again; a missing balance is 0).
+        (Its finished games stay, and the pot's ledger rows with them.)"""
         with self.transaction():
             self._conn.execute("DELETE FROM live_tables WHERE id = ?", (table_id,))
             self._conn.execute("DELETE FROM invites WHERE table_id = ?", (table_id,))
+            self._conn.execute(
+                "DELETE FROM balances WHERE account = ? AND balance = 0", (pot_account(table_id),)
+            )

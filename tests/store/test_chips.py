@@ -143,6 +143,19 @@ def test_audit_notices_a_tampered_balance(store: Store):
     assert store.audit() == ["player:a: stored balance 11, ledger says 10"]
 
 
+def test_a_closed_tables_empty_pot_leaves_no_balance_row(store: Store):
+    """Issue 43: every table that played left its pot's balance row (0) for good."""
+    store.transfer("bank", "player:a", 10, "grant")
+    store.transfer("player:a", "pot:7", 10, "ante")
+    store.transfer("pot:7", "player:a", 10, "payout")
+    store.delete_table(7)
+    assert "pot:7" not in store.balances("pot:")
+    assert store.audit() == [] and store.balance("pot:7") == 0
+    assert len(store.ledger("pot:7")) == 2, "the game's antes and payouts stay"
+    store._conn.execute("DELETE FROM balances WHERE account = 'player:a'")
+    assert store.audit() == ["player:a: stored balance None, ledger says 10"]
+
+
 ACCOUNTS = ["bank", "player:a", "player:b", "player:c", "pot:1", "pot:2"]
 transfer_st = st.tuples(
     st.sampled_from(ACCOUNTS), st.sampled_from(ACCOUNTS), st.integers(1, 60)
