@@ -80,7 +80,7 @@ for path in (ROOT, ROOT / "bench"):
 
 import ssh_load  # noqa: E402  (bench/'s own module, on the path above)
 
-GAMES = (
+GAMES: tuple[tuple[str, tuple[int, int], dict[str, Any]], ...] = (
     ("prophets_gambit", (3, 5), {}),
     ("prophet", (3, 5), {"cap": 3}),
     ("fortunes", (4, 4), {"betting": "ante"}),
@@ -705,11 +705,11 @@ def summarise(
             games_gained += dbs[-1]["rows"].get("games", 0) - dbs[0]["rows"].get("games", 0)
             with_db = [s for s in seg if s.db]
             hours += (with_db[-1].at - with_db[0].at) / 3600
-    all_db = [s for seg in segments for s in seg if s.db]
+    all_db = [s.db for seg in segments for s in seg if s.db]
     table_growth: dict[str, float] = {}
     mb_per_hour = 0.0
     if all_db:
-        for table in all_db[-1].db["rows"]:  # type: ignore[index]
+        for table in all_db[-1]["rows"]:
             table_growth[table] = round(
                 max(
                     slope_per_hour([(s.at, s.db["rows"].get(table, 0)) for s in seg if s.db])
@@ -733,7 +733,7 @@ def summarise(
         "rss_mb_per_hour_by_process": rss_slopes,
         "rss_mb_first_max_last": rss_span,
         "rows_per_hour_by_table": table_growth,
-        "rows_at_end": all_db[-1].db["rows"] if all_db else None,  # type: ignore[index]
+        "rows_at_end": all_db[-1]["rows"] if all_db else None,
         "lag_samples": lag_deltas.get(float("inf")),
     }
     return headline, details
@@ -827,7 +827,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     stop = asyncio.Event()
     try:
         await server.start()
-        log(f"gambit serve pid {server.proc.pid} port {server.port}, data {data_dir}")  # type: ignore[union-attr]
+        assert server.proc is not None
+        log(f"gambit serve pid {server.proc.pid} port {server.port}, data {data_dir}")
         end = time.monotonic() + seconds
         # A compressed day: visits of a few minutes, a little less away, everyone arrived
         # within the first tenth of the run.

@@ -41,12 +41,12 @@ async def hub(store):
     await h.stop()
 
 
-async def guest(hub: Hub, name: str) -> Client:
+async def guest(hub: Hub, name: str) -> tuple[Client, str]:
+    """A guest and its id."""
     client = await connect(hub, trusted=False)
     welcome = await client.hello(name)
     assert welcome["you"]["guest"]
-    client.id = welcome["you"]["id"]  # type: ignore[attr-defined]  # noted on the test's client
-    return client
+    return client, welcome["you"]["id"]
 
 
 async def test_two_hundred_guests_come_and_go_and_leave_no_rows(hub, store):
@@ -54,7 +54,7 @@ async def test_two_hundred_guests_come_and_go_and_leave_no_rows(hub, store):
     await registered.hello("Ada", identity="SHA256:ada")
     before = rows(store)
     for batch in range(10):
-        clients = [await guest(hub, f"Visitor{batch}x{n}") for n in range(20)]
+        clients = [(await guest(hub, f"Visitor{batch}x{n}"))[0] for n in range(20)]
         for client in clients:
             await client.close()
     await eventually(lambda: rows(store) == before)
@@ -63,8 +63,7 @@ async def test_two_hundred_guests_come_and_go_and_leave_no_rows(hub, store):
 
 
 async def test_a_guest_who_played_leaves_only_the_records_of_the_game(hub, store):
-    visitor = await guest(hub, "Visitor")
-    pid = visitor.id  # type: ignore[attr-defined]
+    visitor, pid = await guest(hub, "Visitor")
     table = await table_with_bots(visitor, "prophets_gambit", players=3, stake=10, timer=0)
     await visitor.send("start", table=table)
     await play_to_end({0: visitor}, table)
@@ -85,24 +84,24 @@ async def test_a_guest_who_played_leaves_only_the_records_of_the_game(hub, store
 
 
 async def test_an_online_guest_is_not_forgotten(hub, store):
-    visitor = await guest(hub, "Visitor")
+    visitor, pid = await guest(hub, "Visitor")
     await asyncio.sleep(1.5)  # a sweep or more
-    assert store.get_player(visitor.id) is not None  # type: ignore[attr-defined]
+    assert store.get_player(pid) is not None
     await visitor.close()
-    await eventually(lambda: store.get_player(visitor.id) is None)  # type: ignore[attr-defined]
+    await eventually(lambda: store.get_player(pid) is None)
 
 
 async def test_within_the_retention_the_guest_is_kept(store):
     hub = Hub(store, fast_config())  # the default: a day
     await hub.start()
     try:
-        visitor = await guest(hub, "Visitor")
+        visitor, pid = await guest(hub, "Visitor")
         await visitor.close()
         await asyncio.sleep(0.5)
-        assert store.get_player(visitor.id) is not None  # type: ignore[attr-defined]
+        assert store.get_player(pid) is not None
         assert hub.guests.forget_gone_guests(86400.0) == (0, False)
         assert hub.guests.forget_gone_guests(0.0) == (1, False)
-        assert store.get_player(visitor.id) is None  # type: ignore[attr-defined]
+        assert store.get_player(pid) is None
     finally:
         await hub.stop()
 
