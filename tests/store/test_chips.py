@@ -236,3 +236,23 @@ def check_conserved(fresh: Callable[[], contextlib.AbstractContextManager], ops)
         with opener() as again:
             assert {a: again.balance(a) for a in ACCOUNTS} == model
             assert again.ledger_total() == 0
+
+
+def test_a_gone_guest_is_forgotten_and_the_ledger_still_balances(store: Store):
+    """Issue 43 (``--guest-retention``), on both databases: a guest with no chips left is
+    forgotten; their game's antes and payouts stay, the bank's side now."""
+    store.ensure_player("guest:00ff", starting_chips=100)
+    assert store.gone_guests(-1.0) == ["guest:00ff"] and store.gone_guests(3600.0) == []
+    assert store.forget_guest("guest:00ff") is False  # still holds chips
+    store.transfer("player:guest:00ff", "pot:3", 10, "ante")
+    store.transfer("pot:3", "player:guest:00ff", 10, "payout")
+    store.transfer("player:guest:00ff", "bank", 100, "guest_left")
+    assert store.forget_guest("guest:00ff") is True
+    assert store.get_player("guest:00ff") is None and store.gone_guests(-1.0) == []
+    assert sorted((r["account"], r["reason"]) for r in store.ledger(limit=10)) == [
+        ("bank", "ante"),
+        ("bank", "payout"),
+        ("pot:3", "ante"),
+        ("pot:3", "payout"),
+    ]
+    assert store.audit() == [] and store.ledger_total() == 0
