@@ -208,6 +208,8 @@ class Metrics(MetricsEndpoint):
         self.actions += 1
         if self.host is None:
             return
+        if len(self._waiting) > len(self.host.sessions):
+            self._forget_gone_sessions()
         by_conn = {s.hub_conn: s for s in self.host.sessions if s.hub_conn is not None}
         sessions = set()
         for held in table.seats:
@@ -240,6 +242,20 @@ class Metrics(MetricsEndpoint):
         if len(self._open) > 10_000:  # sessions that left before drawing: forget the oldest
             for action in list(self._open)[:5_000]:
                 del self._open[action]
+
+    def _forget_gone_sessions(self) -> None:
+        """Sessions that ended before they drew what an action waited for: forget them, and
+        the actions that waited for them alone (else every player who left mid-game would
+        stay here, app and all, for as long as the server runs)."""
+        assert self.host is not None
+        live = self.host.sessions
+        for session in [s for s in self._waiting if s not in live]:
+            for action in self._waiting.pop(session):
+                entry = self._open.get(action)
+                if entry is not None:
+                    entry[1].discard(session)
+                    if not entry[1]:
+                        del self._open[action]
 
     async def close(self) -> None:
         await super().close()

@@ -92,3 +92,45 @@ async def test_metrics_count_what_happens_and_health_answers(server):
         conn.close()
     status, _ = await get(metrics_port, "/nowhere")
     assert status == 404
+
+
+class _Session:
+    """An SSH session as the metrics see it: its hub connection, no ``gambit`` channel."""
+
+    def __init__(self) -> None:
+        self.hub_conn = object()
+        self.channel = None
+
+
+def test_sessions_that_end_before_drawing_are_forgotten():
+    """Issue 43: a player who left before drawing what an action waited for stayed in the
+    metrics' maps (session, app and all) for as long as the server ran."""
+    from types import SimpleNamespace
+
+    from server.metrics import Metrics
+
+    hub = SimpleNamespace(
+        players={}, store=SimpleNamespace(on_commit=None), observe_actions=lambda hook: list
+    )
+    host = SimpleNamespace(sessions=set(), frame_observers=[])
+    metrics = Metrics(hub, host)  # type: ignore[arg-type]  # the parts the metrics read
+    table = SimpleNamespace(seats=[SimpleNamespace(player="ada")])
+
+    def arrives() -> _Session:
+        session = _Session()
+        host.sessions.add(session)
+        hub.players["ada"] = SimpleNamespace(sessions=[SimpleNamespace(conn=session.hub_conn)])
+        return session
+
+    for _ in range(200):
+        session = arrives()
+        metrics._action(table, 0, None)  # an action at her table ...
+        host.sessions.discard(session)  # ... and she is gone before her screen drew it
+    session = arrives()
+    metrics._action(table, 0, None)
+    assert set(metrics._waiting) == {session}
+    assert len(metrics._open) == 1
+    metrics._frame(session, 100)
+    assert metrics._waiting == {} and metrics._open == {}
+    samples = {s.name: s.value for s in metrics.action_latency.collect()[0].samples}
+    assert samples["gambit_action_to_screens_seconds_count"] == 1

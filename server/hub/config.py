@@ -69,6 +69,19 @@ class HubConfig:
             type=float,
         ),
     )
+    #: How long the database keeps a guest who has gone (their player row and chips'
+    #: history) before it forgets them: see :meth:`server.store.Store.forget_guest`. A guest
+    #: never comes back (a new connection is a new guest), so this is only for the owner's
+    #: eyes (``gambit admin``'s ledger); the records of the games they played stay.
+    guest_retention: float = field(
+        default=86400.0,
+        metadata=option(
+            "--guest-retention",
+            "seconds the database keeps a guest who has gone (their chips' history) before "
+            "it forgets them; the records of games they played stay (0: at once)",
+            type=float,
+        ),
+    )
     #: Pause after a game ends before the next deal starts: the apps show its result about a
     #: second after the last move, and it stays up at least 8 s to be read, unless every
     #: player at the table has closed it sooner (``result_read``: the next deal starts then).

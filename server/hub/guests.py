@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 GUEST_PREFIX = "guest:"
 #: Why a guest's chips left their account, in the ledger.
 GUEST_LEFT = "guest_left"
+#: Candidates :meth:`Guests.forget_gone_guests` reads at a time (the store's default).
+FORGET_BATCH = 100
 
 
 def is_guest(player_id: str | None) -> TypeGuard[str]:
@@ -39,8 +41,9 @@ def running(table: Table) -> bool:
 
 
 class Guests:
-    """Where guests' chips and seats end. It keeps no state of its own: who is a guest is
-    in their id, and who is here and where they sit is the hub's (players, tables)."""
+    """Where guests' chips, seats and rows end. It keeps no state of its own (but where the
+    retention's sweep is): who is a guest is in their id, and who is here and where they sit
+    is the hub's (players, tables)."""
 
     def __init__(self, run: HubRuntime, money: Money) -> None:
         # Collaborators: the store, who is online, the tables, and saving a table; money, to
@@ -50,6 +53,9 @@ class Guests:
         self.players = run.players
         self.tables = run.tables
         self.money = money
+        #: The last guest id of a full batch of :meth:`forget_gone_guests` (the next starts
+        #: after it); "" from the first.
+        self._forget_after = ""
 
     def guest_is_gone(self, player_id: str) -> bool:
         """A guest with no session: they cannot come back (a new connection is a new guest)."""
@@ -119,6 +125,25 @@ class Guests:
                     guests += 1
                     chips += balance
         return guests, chips
+
+    def forget_gone_guests(self, quiet_for: float) -> tuple[int, bool]:
+        """The owner's retention (``--guest-retention``): forget guests who are gone, hold
+        no seat and no chips, and whose chips have not moved for ``quiet_for`` seconds (see
+        :meth:`server.store.Store.forget_guest`), one batch of candidates at a time.
+        Returns how many it forgot, and whether candidates are left for the next batch."""
+        candidates = self.store.gone_guests(quiet_for, after=self._forget_after, limit=FORGET_BATCH)
+        self._forget_after = candidates[-1] if len(candidates) >= FORGET_BATCH else ""
+        forgotten = 0
+        for player_id in candidates:
+            account = Account.player(player_id)
+            if (
+                self.guest_is_gone(player_id)
+                and not self.holds_seat(player_id)
+                and not any(account in table.accounts for table in self.tables.values())
+                and self.store.forget_guest(player_id)
+            ):
+                forgotten += 1
+        return forgotten, bool(self._forget_after)
 
     def guest_left(self, player_id: str, seats_changed: Callable[[Table], None]) -> int:
         """A guest's last session closed, or their grace period ran out: end what they can no

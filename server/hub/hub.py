@@ -65,7 +65,7 @@ from protocol.requests import Entropy as EntropyRequest
 from protocol.requests import History as HistoryRequest
 from protocol.requests import Player as PlayerRequest
 from server.engine import RulesError, all_games
-from server.store import Store
+from server.store import Store, StoreError
 
 from .absence import Absence
 from .admin import Admin, is_local_admin
@@ -107,6 +107,8 @@ log = logging.getLogger(__name__)
 
 #: A connection's messages handled in one turn of the event loop, at most.
 TURN_MESSAGES = 16
+#: The guest retention's sweep runs at most this many seconds apart.
+GUEST_SWEEP_MAX = 600.0
 
 
 class Hub:
@@ -183,6 +185,7 @@ class Hub:
         self.nights = Nights(run, self.seating, self.play, self.duplicate)
         self.play.game_end_hooks.append(self.nights.game_ended)
         self.seating.closed_hooks.append(self.nights.table_closed)
+        self.seating.closed_hooks.append(self.social.table_closed)
         #: Message type → the handler that answers it (see :meth:`handle`).
         self.handlers: dict[str, Handler] = self._routes()
 
@@ -197,6 +200,7 @@ class Hub:
         self.recovery.resume_tables()
         self.nights.resume()
         self.lobby.start()
+        self._forget_gone_guests()
         self.recovered = {"tables": len(self.tables), "guests": guests, "guest_chips": chips}
         log.info(
             "started: %d table(s) restored; %d chip(s) of %d guest(s) went back to the bank",
@@ -204,6 +208,22 @@ class Hub:
             chips,
             guests,
         )
+
+    def _forget_gone_guests(self) -> None:
+        """The owner's guest retention (``--guest-retention``), from a timer now and then
+        (every quarter of the retention, at most every 10 min; at once again while a batch
+        leaves candidates behind); and the names of players gone from the hub's map."""
+        retention = self.config.guest_retention
+        more = False
+        self.runtime.forget_unused_names()
+        try:
+            forgotten, more = self.guests.forget_gone_guests(retention)
+            if forgotten:
+                log.info("forgot %d guest(s) gone for over %.0f s", forgotten, retention)
+        except StoreError:
+            log.exception("forgetting gone guests failed")
+        every = 0.5 if more else min(GUEST_SWEEP_MAX, max(1.0, retention / 4))
+        self.runtime.timers.later(("guest_retention",), every, self._forget_gone_guests)
 
     async def stop(self) -> None:
         self.runtime.timers.stop()

@@ -34,7 +34,9 @@ class HubRuntime:
     #: Players online, by id.
     players: dict[str, Player] = field(default_factory=dict)
     sessions: set[Session] = field(default_factory=set)
-    #: Player id → display name, for everyone the hub has met.
+    #: Player id → display name, for the players online and those the open tables name
+    #: (:meth:`forget_unused_names` drops the rest now and then; :meth:`name_of` reads the
+    #: store for them).
     names: dict[str, str] = field(default_factory=dict)
     #: The process's garbage-collection policy, told of sessions (``gambit hub`` sets it).
     memory: FrozenSessions | None = None
@@ -58,6 +60,17 @@ class HubRuntime:
         """An ``error`` not caused by a request (``sentence``: :func:`errors.said`)."""
         if player_id in self.players:
             self.players[player_id].push({"t": "error", "code": code, **sentence})
+
+    def forget_unused_names(self) -> int:
+        """Forget the names of players neither online nor named by an open table (seated,
+        reserved for, owner): each guest who ever came would otherwise stay here for as long
+        as the hub runs. Returns how many."""
+        unused = [
+            pid for pid in self.names if pid not in self.players and not self.tables.involving(pid)
+        ]
+        for pid in unused:
+            del self.names[pid]
+        return len(unused)
 
     def name_of(self, player_id: str) -> str:
         """A player's name now (the hub's own map for those it knows, else the store's)."""

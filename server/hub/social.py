@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # for type hints only
     from .runtime import HubRuntime
     from .seating import Seating
     from .session import Player, Session
+    from .table import Table
 
 log = logging.getLogger(__name__)
 #: Chat lines kept per channel: a reported line comes with the lines before and after it.
@@ -100,6 +101,11 @@ class Social:
         for s in list(self.watchers.by_table.get(table.id, ())):
             if s.player is None or player.id not in s.player.ignores:
                 s.push(out)
+
+    def table_closed(self, table: Table) -> None:
+        """A closed table's chat is no longer here to report (each table's last lines would
+        otherwise stay for as long as the hub runs)."""
+        self.recent_chat.pop(table.id, None)
 
     def chat_said(self, player: Player, line: ChatLine) -> None:
         """Keep a channel's last lines (a report's context) and write the chat log."""
@@ -317,6 +323,6 @@ class Social:
         table = self.tables.get(invite["table_id"])
         return {
             "table": invite["table_id"],
-            "from": self.run.names.get(invite["sender"]) or "?",
+            "from": self.run.name_of(invite["sender"]),
             "game": table.game if table else None,
         }

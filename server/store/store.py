@@ -48,6 +48,8 @@ DB_NAME = "gambit.sqlite3"
 #: The account that creates chips (starting grants) and may therefore go negative.
 BANK = "bank"
 INVITE_STATUSES = ("accepted", "declined")
+#: Every guest's id lies in this range (``guest:…``; ";" follows ":"), an index's range scan.
+GUEST_IDS = ("guest:", "guest;")
 
 
 class StoreError(Exception):
@@ -626,6 +628,50 @@ class Store(NightStore, ModerationStore):
         keys = ("id", "transfer", "account", "counterparty", "amount", "reason", "ref", "at")
         return [dict(zip(keys, row, strict=True)) for row in rows]
 
+    def gone_guests(self, quiet_for: float, after: str = "", limit: int = 100) -> list[str]:
+        """Guests (``guest:…`` ids, in order, after ``after``) first seen, and whose chips
+        last moved, more than ``quiet_for`` seconds ago: the candidates :meth:`forget_guest`
+        may forget (the hub checks that they are gone)."""
+        before = self._clock() - quiet_for
+        rows = self._conn.execute(
+            "SELECT p.id FROM players p WHERE p.id > ? AND p.id < ? AND p.created <= ? "
+            "AND NOT EXISTS (SELECT 1 FROM ledger l WHERE l.account = ? || p.id AND l.at > ?) "
+            "ORDER BY p.id LIMIT ?",
+            (max(after, GUEST_IDS[0]), GUEST_IDS[1], before, player_account(""), before, limit),
+        )
+        return [row[0] for row in rows]
+
+    def forget_guest(self, player_id: str) -> bool:
+        """Forget a guest who has gone with nothing left (their balance 0): their player row,
+        balance and ratings go, and their chips' history folds into the bank's. Every ledger
+        row of theirs becomes the bank's (the account a bot's seat pays from and is paid
+        into), and the transfers that then run from the bank to itself (their starting chips,
+        their chips going home) go, both rows. What stays is the records of the games they
+        played: the game's rows, and the pot's antes and payouts, now the bank's. The ledger
+        still sums to zero and every balance still equals its rows (theirs summed to 0).
+
+        Returns False (and changes nothing) if they still hold chips."""
+        account = player_account(player_id)
+        with self.transaction():
+            if self.balance(account) != 0:
+                return False
+            transfers = [
+                (t, t, BANK)
+                for (t,) in self._conn.execute(
+                    "SELECT DISTINCT transfer FROM ledger WHERE account = ?", (account,)
+                )
+            ]
+            self._conn.execute("UPDATE ledger SET account = ? WHERE account = ?", (BANK, account))
+            self._conn.executemany(
+                "DELETE FROM ledger WHERE transfer = ? AND NOT EXISTS "
+                "(SELECT 1 FROM ledger o WHERE o.transfer = ? AND o.account <> ?)",
+                transfers,
+            )
+            self._conn.execute("DELETE FROM balances WHERE account = ?", (account,))
+            self._conn.execute("DELETE FROM ratings WHERE player_id = ?", (player_id,))
+            self._conn.execute("DELETE FROM players WHERE id = ?", (player_id,))
+        return True
+
     def audit(self) -> list[str]:
         """Problems with the chips, as readable lines; empty when all is well.
 
@@ -646,7 +692,7 @@ class Store(NightStore, ModerationStore):
             "(SELECT balance FROM balances b WHERE b.account = a.account) AS stored, "
             "(SELECT CAST(SUM(amount) AS BIGINT) FROM ledger l WHERE l.account = a.account) "
             "AS summed FROM (SELECT account FROM balances UNION SELECT account FROM ledger) a) "
-            "AS s WHERE stored IS DISTINCT FROM summed"
+            "AS s WHERE COALESCE(stored, 0) != COALESCE(summed, 0)"
         ):
             problems.append(f"{account}: stored balance {stored}, ledger says {summed}")
         for account, bal in self._conn.execute(
@@ -1089,8 +1135,12 @@ class Store(NightStore, ModerationStore):
         ]
 
     def delete_table(self, table_id: int) -> None:
-        """Forget a closed table: its live state, its current game's actions and its invites.
-        (Its finished games stay.)"""
+        """Forget a closed table: its live state, its current game's actions, its invites and
+        its empty pot's balance (a table id is never used again; a missing balance is 0).
+        (Its finished games stay, and the pot's ledger rows with them.)"""
         with self.transaction():
             self._conn.execute("DELETE FROM live_tables WHERE id = ?", (table_id,))
             self._conn.execute("DELETE FROM invites WHERE table_id = ?", (table_id,))
+            self._conn.execute(
+                "DELETE FROM balances WHERE account = ? AND balance = 0", (pot_account(table_id),)
+            )

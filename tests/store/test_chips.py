@@ -143,6 +143,19 @@ def test_audit_notices_a_tampered_balance(store: Store):
     assert store.audit() == ["player:a: stored balance 11, ledger says 10"]
 
 
+def test_a_closed_tables_empty_pot_leaves_no_balance_row(store: Store):
+    """Issue 43: every table that played left its pot's balance row (0) for good."""
+    store.transfer("bank", "player:a", 10, "grant")
+    store.transfer("player:a", "pot:7", 10, "ante")
+    store.transfer("pot:7", "player:a", 10, "payout")
+    store.delete_table(7)
+    assert "pot:7" not in store.balances("pot:")
+    assert store.audit() == [] and store.balance("pot:7") == 0
+    assert len(store.ledger("pot:7")) == 2, "the game's antes and payouts stay"
+    store._conn.execute("DELETE FROM balances WHERE account = 'player:a'")
+    assert store.audit() == ["player:a: stored balance None, ledger says 10"]
+
+
 ACCOUNTS = ["bank", "player:a", "player:b", "player:c", "pot:1", "pot:2"]
 transfer_st = st.tuples(
     st.sampled_from(ACCOUNTS), st.sampled_from(ACCOUNTS), st.integers(1, 60)
@@ -223,3 +236,23 @@ def check_conserved(fresh: Callable[[], contextlib.AbstractContextManager], ops)
         with opener() as again:
             assert {a: again.balance(a) for a in ACCOUNTS} == model
             assert again.ledger_total() == 0
+
+
+def test_a_gone_guest_is_forgotten_and_the_ledger_still_balances(store: Store):
+    """Issue 43 (``--guest-retention``), on both databases: a guest with no chips left is
+    forgotten; their game's antes and payouts stay, the bank's side now."""
+    store.ensure_player("guest:00ff", starting_chips=100)
+    assert store.gone_guests(-1.0) == ["guest:00ff"] and store.gone_guests(3600.0) == []
+    assert store.forget_guest("guest:00ff") is False  # still holds chips
+    store.transfer("player:guest:00ff", "pot:3", 10, "ante")
+    store.transfer("pot:3", "player:guest:00ff", 10, "payout")
+    store.transfer("player:guest:00ff", "bank", 100, "guest_left")
+    assert store.forget_guest("guest:00ff") is True
+    assert store.get_player("guest:00ff") is None and store.gone_guests(-1.0) == []
+    assert sorted((r["account"], r["reason"]) for r in store.ledger(limit=10)) == [
+        ("bank", "ante"),
+        ("bank", "payout"),
+        ("pot:3", "ante"),
+        ("pot:3", "payout"),
+    ]
+    assert store.audit() == [] and store.ledger_total() == 0
