@@ -183,11 +183,18 @@ class GambitApp(App[None]):
         self.welcomed = True
         self._adopt_you()
         self.push_screen(LobbyScreen())
+        events_screen = resume.events_screen_of(state)
+        if events_screen is not None:
+            from .screens.nights import NightsScreen
+
+            self.push_screen(NightsScreen(select=events_screen.get("follows")))
         for table_id, shown in resume.screens_of(state):
             self.open_table(table_id)
             take_over = getattr(self.table_screen(table_id), "take_over", None)
             if take_over is not None:
                 take_over(shown)
+        for message, title, severity, left in resume.notices_of(state):
+            self.notify(message, title=title, severity=severity, timeout=left)  # type: ignore[arg-type]  # (a severity this app put up)
 
     def resume_state(self) -> dict[str, Any]:
         """What a new app needs to go on where this one is (plain data; see resume.py)."""
@@ -276,6 +283,13 @@ class GambitApp(App[None]):
             self._notices = [n for n in self._notices if n.until > now]
         self._notices.append(Notice(message, title, severity, now + seconds))
         super().notify(message, title=title, severity=severity, timeout=seconds, markup=False)
+
+    def live_notices(self) -> list[list[Any]]:
+        """The notices still up: message, title, severity, seconds left (see resume.py)."""
+        now = time.monotonic()
+        return [
+            [n.message, n.title, n.severity, n.until - now] for n in self._notices if n.until > now
+        ]
 
     def withdraw_notices(self, messages: set[str]) -> None:
         """Take down the notices saying ``messages`` (an invitation once answered); the

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # for type hints only
 #: The model's fields carried over as they are (plain data the hub sent).
 _PLAIN = (
     *("you", "server", "players", "online", "tables_total"),
-    *("invites", "friends", "requests", "sent"),
+    *("invites", "friends", "requests", "sent", "nights"),
 )
 
 
@@ -37,6 +37,7 @@ def snapshot(app: GambitApp) -> dict[str, Any]:
     state: dict[str, Any] = {name: getattr(model, name) for name in _PLAIN}
     state["tables"] = _pairs(model.tables)
     state["views"] = _pairs(model.views)
+    state["night"] = _pairs(model.night)
     state["chat"] = [
         [key, [[c.channel, c.sender, c.text, c.table] for c in lines]]
         for key, lines in model.chat.items()
@@ -44,6 +45,8 @@ def snapshot(app: GambitApp) -> dict[str, Any]:
     state["entropy"] = [[list(key), value] for key, value in app.entropy.values.items()]
     state["revealed"] = [list(key) for key in app.entropy.revealed]
     state["screens"] = [[t, _hand_over(app, t)] for t in app.table_screens()]
+    state["events"] = _events_screen(app)
+    state["notices"] = app.live_notices()
     state["watching"] = sorted(app.watching)
     state["dismissed"] = sorted(app.dismissed)
     return state
@@ -58,6 +61,10 @@ def restore(app: GambitApp, state: dict[str, Any]) -> None:
     model.views = {int(key): value for key, value in state.get("views") or []}
     now = time.monotonic()
     model.received = dict.fromkeys(model.views, now)
+    model.night = {int(key): value for key, value in state.get("night") or []}
+    model.night_received = dict.fromkeys(
+        [*model.night, *(n["id"] for n in model.nights or [])], now
+    )
     model.chat = {
         key: deque((ChatLine(*line) for line in lines), maxlen=CHAT_HISTORY)
         for key, lines in state.get("chat") or []
@@ -68,6 +75,29 @@ def restore(app: GambitApp, state: dict[str, Any]) -> None:
         app.entropy.revealed.add((int(table), str(commitment)))
     app.watching.update(int(t) for t in state.get("watching") or [])
     app.dismissed.update(int(t) for t in state.get("dismissed") or [])
+
+
+def _events_screen(app: GambitApp) -> dict[str, Any] | None:
+    """Whether the Events screen is open under the tables (a round's table opens over it,
+    and Esc goes back there), and the event it follows."""
+    from .screens.nights import NightsScreen
+
+    for screen in app.screen_stack:
+        if isinstance(screen, NightsScreen):
+            return {"follows": screen.followed}
+    return None
+
+
+def notices_of(state: dict[str, Any]) -> list[tuple[str, str, str, float]]:
+    """The notices that were up (message, title, severity, seconds left): a notice that came
+    just before a move (a round's table, an invitation) is still there after it."""
+    return [(str(m), str(t), str(s), float(left)) for m, t, s, left in state.get("notices") or []]
+
+
+def events_screen_of(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The Events screen as :func:`snapshot` saw it (None: it was not open)."""
+    shown = state.get("events")
+    return dict(shown) if isinstance(shown, dict) else None
 
 
 def _hand_over(app: GambitApp, table_id: int) -> dict[str, Any]:

@@ -64,10 +64,12 @@ class NightsScreen(GambitScreen):
         Binding("escape", "close", N_("Back")),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, select: int | None = None) -> None:
         super().__init__()
         #: The event whose standings the hub sends us.
         self.followed: int | None = None
+        #: The event to put the cursor on once listed (an app taking over from another).
+        self._select = select
 
     def compose_body(self) -> ComposeResult:
         yield DataTable(id="nights", cursor_type="row", zebra_stripes=False)
@@ -115,6 +117,10 @@ class NightsScreen(GambitScreen):
         table = self.query_one("#nights", DataTable)
         listed = self.gapp.model.nights
         row = table.cursor_row
+        if self._select is not None and listed:
+            ids = [night["id"] for night in listed]
+            row = ids.index(self._select) if self._select in ids else row
+            self._select = None
         table.clear()
         received = self.gapp.model.night_received
         now = time.monotonic()

@@ -44,3 +44,40 @@ async def test_a_new_app_goes_on_from_the_old_ones_state(hub):
     # "no lobby updates while a table covers me", which the old app had said too.
     sent = list(hub_end._inbox._queue)  # type: ignore[attr-defined]  # (the queue's items)
     assert not any(b"hello" in frame for frame in sent if frame), sent
+
+
+async def test_a_round_table_opened_over_the_events_goes_back_to_them_after_a_move(hub):
+    """(A round's table opens over the Events screen; its Esc goes back there, in a moved
+    app too, with the event and its standings as they were.)"""
+    from gambit_tui.app import GambitApp
+    from gambit_tui.screens.lobby import LobbyScreen
+    from gambit_tui.screens.nights import NightsScreen
+    from gambit_tui.screens.pg_table import PGTableScreen
+
+    from .test_nights import _make_event, _registered
+
+    old = make_app(hub, name="Ada")
+    async with old.run_test(size=(80, 24), notifications=True) as pilot:
+        await enter_lobby(pilot)
+        await _make_event(pilot)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: "you are registered" in screen_text(old))
+        await _registered(hub, 2, 1)
+        await wait_for(pilot, lambda: "Pat1" in screen_text(old))
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(old.screen, PGTableScreen))
+        state = wl.unpack(wl.pack(old.resume_state()))
+
+    client_end, _hub_end = queue_pair(trusted=True)
+    new = GambitApp(client_end, identity="SHA256:ada", name="Ada", resume=state)
+    async with new.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: isinstance(new.screen, PGTableScreen))
+        # The round's notice, put up just before the move, is still up after it.
+        assert any("Round 1 of Friday" in n[0] for n in new.live_notices())
+        kinds = [type(s) for s in new.screen_stack[1:]]
+        assert kinds == [LobbyScreen, NightsScreen, PGTableScreen]
+        assert "esc Events" in screen_text(new)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(new.screen, NightsScreen))
+        await wait_for(pilot, lambda: "Friday" in screen_text(new))
+        assert "Pat1" in screen_text(new)  # the standings, as they were
