@@ -48,7 +48,8 @@ class PGSeats(SeatsPanel):
         self._lines_made: dict[Hashable, Text] = {}
 
     def on_mount(self) -> None:
-        self.border_title = _("Seats")
+        if self.border_title is None:  # (the screen may have named it already: its game)
+            self.border_title = _("Seats")
 
     def build(self) -> list[Text]:
         message = self.message

@@ -648,3 +648,35 @@ async def test_the_footer_keeps_the_rows_its_keys_needed_with_the_first_keys_at_
         assert rows[-1].startswith(first)  # the game's first key on the bottom row
         if n == 1:
             assert rows[0].strip() == ""  # the kept row, blank
+
+
+@pytest.mark.parametrize("game", ["prophets_gambit", "prophet"])
+async def test_a_seats_panel_titled_before_it_is_mounted_keeps_the_title(game):
+    """A table screen drawn before its panels are mounted (its message there already) titles
+    the seats panel first: mounting must not put the panel's own default title back, which
+    ``retitle`` would then never correct (it skips a title it set already)."""
+    from textual.app import App, ComposeResult
+
+    from gambit_tui.names import game_title
+    from gambit_tui.widgets.pg_seats import PGSeats
+    from gambit_tui.widgets.prophet_seats import ProphetSeats
+    from gambit_tui.widgets.text_lines import retitle
+
+    panel = PGSeats if game == "prophets_gambit" else ProphetSeats
+    title = game_title(game)
+
+    class Seats(App[None]):
+        def compose(self) -> ComposeResult:
+            yield from ()
+
+    app = Seats()
+    async with app.run_test(size=(60, 10)) as pilot:
+        early, late = panel(), panel()
+        retitle(early, title)  # drawn before mounted
+        await app.mount(early)
+        await app.mount(late)
+        retitle(late, title)  # mounted, then drawn
+        await pilot.pause()
+        retitle(early, title)  # the next move
+        await pilot.pause()
+        assert str(early.border_title) == str(late.border_title) == title
