@@ -9,15 +9,23 @@ in-memory protocol connections (no SSH, no Textual), so the hub's own work is wh
 on a loop it shares with the clients. Prints, as its last line, one JSON object: ``players``,
 ``rounds``, ``tables_per_round``, ``pairing_ms_max`` (``Night.seat_next_round``; issue 42's
 target: at most 100 ms), ``seated_s_max`` (a round's start → every player has its table's
-first message; target at most 2 s), ``standings_ms_p99`` and ``_max`` (a table's game ends in
-the hub → every follower has the standings that count it; target at most 200 ms),
-``ledger_sum`` (0), ``games`` (the event's tables that counted), ``wall_s``, ``loadavg_1m``.
+first message; target at most 2 s), ``standings_ms_p50``, ``_p99`` and ``_max`` (a table's
+game ends in the hub → every follower has the standings that count it; target at most 200
+ms),
+``ledger_sum`` (0), ``games`` (the event's tables that counted), ``gc_ms_total`` and
+``gc_ms_max`` (the collector's pauses), ``wall_s``, ``loadavg_1m``.
+
+The garbage collector runs as ``gambit serve`` runs it (``--gc served``, the default:
+``server.gc_freeze.FrozenSessions``, told of each player's arrival); ``--gc default`` leaves
+CPython's, whose full collections of a heap this size stall the one loop for up to half a
+second and made most of this bench's tails before (docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import sys
@@ -32,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 from protocol.connection import ConnectionClosed, queue_pair  # noqa: E402
 from protocol.event_log import expand  # noqa: E402
 from protocol.messages import PROTOCOL_VERSION  # noqa: E402
+from server.gc_freeze import FrozenSessions  # noqa: E402
 from server.hub import Hub, HubConfig  # noqa: E402
 from server.nights.night import Night  # noqa: E402
 from server.store import Store  # noqa: E402
@@ -111,9 +120,9 @@ class Player:
             return
 
 
-def p99(values: list[float]) -> float:
+def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else 0.0
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else 0.0
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -121,6 +130,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     store = Store.open(folder / "data")
     hub = Hub(store, config())
     await hub.start()
+    memory = FrozenSessions() if args.gc == "served" else None
+    if memory is not None:
+        memory.started()
+    pauses: list[float] = []
+    began = [0.0]
+
+    def collected(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            pauses.append((time.perf_counter() - began[0]) * 1000)
+
+    gc.callbacks.append(collected)
     nights = hub.nights
     nights.round_break = 0.5
 
@@ -187,6 +209,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     for i in range(args.players):  # (each says hello at once: the hub waits for it a while)
         player = Player(hub, f"P{i}")
         players.append(player)
+        if memory is not None:
+            memory.session_started()
         welcomed = player.wait("welcome")
         await player.send(
             {
@@ -244,14 +268,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "status": night.status,
         "pairing_ms_max": round(max(pairing), 1) if pairing else None,
         "seated_s_max": round(max(seated), 3) if seated else None,
-        "standings_ms_p99": round(p99(latencies), 1),
+        "standings_ms_p50": round(percentile(latencies, 0.5), 1),
+        "standings_ms_p99": round(percentile(latencies, 0.99), 1),
         "standings_ms_max": round(max(latencies), 1) if latencies else None,
         "ledger_sum": store.ledger_total(),
         "games": sum(1 for r in night.rounds for s in r.scores if s is not None),
+        "gc_ms_total": round(sum(pauses)),
+        "gc_ms_max": round(max(pauses, default=0.0), 1),
         "wall_s": round(wall, 1),
         "loadavg_1m": round(os.getloadavg()[0], 2),
     }
     await hub.stop()
+    gc.callbacks.remove(collected)
+    if memory is not None:
+        memory.close()
     return result
 
 
@@ -261,6 +291,9 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--game", default="prophets_gambit")
+    parser.add_argument(
+        "--gc", choices=("served", "default"), default="served", help="the collector's policy"
+    )
     parser.add_argument("--verbose", action="store_true", help="progress every 2 s")
     args = parser.parse_args()
     result = asyncio.run(run(args))

@@ -43,7 +43,13 @@ def array_of(items: list[bytes]) -> bytes:
     return _header(len(items), 0x90, 0xDC, 0xDD) + b"".join(items)
 
 
+def map_of(count: int, pairs: bytes) -> bytes:
+    """The encoding of a map of ``count`` entries whose (key, value) encodings, joined in
+    order, are ``pairs``."""
+    return _header(count, 0x80, 0xDE, 0xDF) + pairs
+
+
 def map_frame(pairs: list[tuple[bytes, bytes]]) -> bytes:
     """A whole frame for a map given as (encoded key, encoded value) pairs, in order."""
-    body = _header(len(pairs), 0x80, 0xDE, 0xDF) + b"".join(k + v for k, v in pairs)
+    body = map_of(len(pairs), b"".join(k + v for k, v in pairs))
     return HEADER.pack(len(body)) + body

@@ -23,13 +23,14 @@ from typing import TYPE_CHECKING, Any
 
 from protocol.fields import NIGHT_HOST_OPS
 from protocol.requests import Night as NightRequest
-from protocol.server_messages import NightInfo, Sentence
-from protocol.server_messages import Nights as NightsMessage
+from protocol.server_messages import Sentence
 from server.engine import RulesError, get_game
 from server.nights.night import Night, NightError
 from server.nights.rules import NightRules, problems
 
 from .errors import HubError, said
+from .frames import Prepared
+from .night_frames import SharedList, SharedNight
 from .session import need_player
 from .table import Seat, Table
 
@@ -507,8 +508,14 @@ class Nights:
             self.run.players[pid].push(message)
 
     def summary(self, night: Night, player: Player) -> dict[str, Any]:
+        """One event as an entry of ``nights`` reads to ``player``."""
+        you, hosting = self._reading(night, player)
+        return {**self.common_summary(night), "you": you, "hosting": hosting}
+
+    def common_summary(self, night: Night) -> dict[str, Any]:
+        """An event's entry of ``nights`` but for its reader's fields (``READER_FIELDS``):
+        the same for everyone, worked out once per change."""
         rules = night.rules
-        entrant = night.entrants.get(player.id)
         due = self.next_at.get(night.id)
         return {
             "id": night.id,
@@ -520,15 +527,22 @@ class Nights:
             "round": len(night.rounds),
             "status": night.status,
             "registered": len(night.active()),
-            "you": entrant is not None and not entrant.withdrawn,
             "host": self.run.name_of(night.host),
-            "hosting": night.host == player.id or player.admin,
             "paused": night.paused,
             "closes_at": night.rules.closes_at,
             "next_in": (
                 max(0, round(due - asyncio.get_running_loop().time())) if due is not None else None
             ),
         }
+
+    @staticmethod
+    def _reading(night: Night, player: Player) -> tuple[bool, bool]:
+        """The reader's fields of an event's summary: registered, hosting."""
+        entrant = night.entrants.get(player.id)
+        return (
+            entrant is not None and not entrant.withdrawn,
+            night.host == player.id or player.admin,
+        )
 
     def standing_rows(self, night: Night) -> list[dict[str, Any]]:
         """The standings as sent, with each row's player key (``id``, never sent): worked out
@@ -547,15 +561,15 @@ class Nights:
             for row in night.standings()[:SHOWN_ROWS]
         ]
 
+    def shared_night(self, night: Night) -> SharedNight:
+        """The event's ``night`` message at this change, made once for all its readers."""
+        return SharedNight(self.common_summary(night), self.standing_rows(night))
+
     def night_message(
-        self, night: Night, player: Player, rows: list[dict[str, Any]] | None = None
-    ) -> NightInfo:
-        """One event as ``player`` sees it (``rows``: :meth:`standing_rows`, if made)."""
-        info = self.summary(night, player)
-        info["standings"] = [
-            {**{k: v for k, v in r.items() if k != "id"}, "you": r["id"] == player.id}
-            for r in (self.standing_rows(night) if rows is None else rows)
-        ]
+        self, night: Night, player: Player, shared: SharedNight | None = None
+    ) -> Prepared:
+        """One event as ``player`` sees it (``shared``: :meth:`shared_night`, if made)."""
+        shared = shared or self.shared_night(night)
         current = night.current
         table = None
         bye = False
@@ -563,13 +577,19 @@ class Nights:
             index = current.table_of(player.id)
             table = current.table_ids[index] if index is not None else None
             bye = player.id in current.byes
-        info["table"] = table
-        info["bye"] = bye
-        return {"t": "night", "night": info}
+        you, hosting = self._reading(night, player)
+        return shared.message(player.id, you=you, hosting=hosting, table=table, bye=bye)
 
-    def list_message(self, player: Player) -> NightsMessage:
-        shown = sorted(self.nights.values(), key=lambda n: (n.over, -n.id))[:SHOWN_ROWS]
-        return {"t": "nights", "nights": [self.summary(n, player) for n in shown]}
+    def _listed(self) -> list[Night]:
+        return sorted(self.nights.values(), key=lambda n: (n.over, -n.id))[:SHOWN_ROWS]
+
+    def shared_list(self) -> SharedList:
+        """The ``nights`` message at this change, made once for all its readers."""
+        return SharedList([self.common_summary(n) for n in self._listed()])
+
+    def list_message(self, player: Player, shared: SharedList | None = None) -> Prepared:
+        shared = shared or self.shared_list()
+        return shared.message([self._reading(n, player) for n in self._listed()])
 
     def _followers(self, key: int) -> list[Session]:
         sessions = self.following.get(key, set())
@@ -590,13 +610,20 @@ class Nights:
         if night is None:
             return
         followers = self._followers(night.id)
-        rows = self.standing_rows(night) if followers else []
-        for session in followers:
-            assert session.player is not None
-            session.push(self.night_message(night, session.player, rows))
+        if followers:
+            shared = self.shared_night(night)
+            for session in followers:
+                assert session.player is not None
+                session.push(self.night_message(night, session.player, shared))
         self.tell_list()
 
     def tell_list(self) -> None:
-        for session in self._followers(0):
-            assert session.player is not None
-            session.push(self.list_message(session.player))
+        followers = self._followers(0)
+        if not followers:
+            return
+        shared = self.shared_list()
+        listed = self._listed()
+        for session in followers:
+            player = session.player
+            assert player is not None
+            session.push(shared.message([self._reading(n, player) for n in listed]))

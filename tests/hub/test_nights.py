@@ -486,3 +486,60 @@ async def test_a_player_removed_mid_round_is_played_by_a_stand_in_and_the_game_c
     rows = {r["name"]: r for r in final["night"]["standings"]}
     assert rows["P2"]["withdrawn"] and rows["P2"]["games"] == 1
     await hub.stop()
+
+
+async def test_one_change_of_the_standings_is_encoded_once_for_all_its_followers(
+    store: Store, monkeypatch
+):
+    """Many followers of one event (players and spectators, some also following the list):
+    at a change the standings' rows are encoded once (and a player's own row once more, with
+    its mark), not once per follower; and each still reads the event as it is to them."""
+    from protocol import codec
+
+    hub = Hub(store, fast_config())
+    await hub.start()
+    clients = await _players(hub, 15)
+    players, watchers = clients[:3], clients[3:]
+    night = await _night(players[0], format="swiss", rounds=1)
+    await _register(players, night)
+    for client in watchers:
+        await client.send("night", op="watch", night=night)
+        await client.send("night", op="list")
+    await watchers[-1].expect("nights")
+    for client in clients:
+        client._seen = len(client.log)  # (what came before is read)
+    row_encodes = 0
+
+    def rows_in(value: Any) -> int:
+        if isinstance(value, dict):
+            own = 1 if "tiebreak" in value else 0
+            return own + sum(rows_in(v) for v in value.values())
+        if isinstance(value, list):
+            return sum(rows_in(v) for v in value)
+        return 0
+
+    pack = codec._packers.pack
+
+    def counting(value: Any) -> bytes:
+        nonlocal row_encodes
+        row_encodes += rows_in(value)
+        return pack(value)
+
+    assert not store.holding  # (every message goes out at once, encoded here)
+    monkeypatch.setattr(codec._packers, "pack", counting)
+    hub.nights.tell_now(night)
+    monkeypatch.setattr(codec._packers, "pack", pack)
+    # Three rows, once each, and each player's own row once more: not 3 x 15.
+    assert row_encodes <= 3 + 3
+    for index, client in enumerate(clients):
+        msg = await client.expect("night")
+        info = msg["night"]
+        mine = [r["name"] for r in info["standings"] if r["you"]]
+        assert info["you"] == (index < 3) and info["hosting"] == (index == 0)
+        assert mine == ([f"P{index}"] if index < 3 else [])
+        assert [r["name"] for r in info["standings"]] == ["P0", "P1", "P2"]
+        assert info["registered"] == 3 and info["table"] is None and info["bye"] is False
+    for client in watchers:
+        (entry,) = (await client.expect("nights"))["nights"]
+        assert entry["id"] == night and entry["registered"] == 3 and entry["you"] is False
+    await hub.stop()
