@@ -33,15 +33,16 @@ from protocol.requests import (
     Start,
 )
 
-from .. import pg_text, prophet_text
+from .. import fortunes_text, pg_text, prophet_text
 from ..ascii_text import asciify
 from ..cards import CardStyle
 from ..entropy import Entropy
 from ..i18n import N_, _, ascii_catalog, ngettext, plain_catalog, translations
 from ..model import ClientModel
-from ..names import GAME_TITLES, game_title, seat_name, status_label
+from ..names import game_title, seat_name, status_label
 from ..refusals import server_text
 from .editor import PROMPT, LineEditor
+from .new_table import parse_new
 from .parser import Choice, choices_of, command_name, command_of, parse
 from .words import COMMANDS, face
 
@@ -55,6 +56,14 @@ STYLE = CardStyle(ascii=True, theme="mono")
 
 def _plain(text: Text | str) -> str:
     return text.plain if isinstance(text, Text) else text
+
+
+#: Each game's text module, whose ``event_text`` says one event.
+EVENT_TEXTS: dict[str, Any] = {
+    "prophets_gambit": pg_text,
+    "prophet": prophet_text,
+    "fortunes": fortunes_text,
+}
 
 
 class PlainClient:
@@ -82,8 +91,8 @@ class PlainClient:
         self.lang = lang or "en"
         #: The table the player sits at or watches (commands act on it).
         self.table: int | None = None
-        #: Per table: the events already said (the deal's first event and how many).
-        self._said: dict[int, tuple[Any, int]] = {}
+        #: Per table: the events of its last view (all said).
+        self._said: dict[int, list[dict[str, Any]]] = {}
         #: Per table: the last decision prompted (so it is asked once).
         self._prompted: dict[int, Any] = {}
         self._results: set[tuple[int, int]] = set()
@@ -251,26 +260,20 @@ class PlainClient:
         self.do_tables(arg)
 
     def do_new(self, arg: str) -> None:
-        words = arg.casefold().split()
-        game = "prophets_gambit"
-        players: int | None = None
-        games = [g["name"] for g in self.model.server.get("games", [])]
-        for i, word in enumerate(words):
-            if word.isdigit():
-                players = int(word)
-                continue
-            found = [
-                g
-                for g in games
-                if any(
-                    t.casefold().replace("'", "").startswith(word)
-                    for t in (g, _(GAME_TITLES.get(g, g)), GAME_TITLES.get(g, g))
-                )
-            ]
-            if len(found) >= 1 and i == 0:
-                game = found[0]
-        info = self.model.game_info(game) or {}
-        self.send(CreateTable(game, players or int(info.get("min_players", 3))))
+        wanted = parse_new(arg, self.model.server.get("games", []))
+        if wanted.refusal:
+            self.say(wanted.refusal)
+            return
+        info = self.model.game_info(wanted.game) or {}
+        self.send(
+            CreateTable(
+                wanted.game,
+                wanted.players or int(info.get("min_players", 3)),
+                options=wanted.options or None,
+                stake=wanted.stake,
+                timer=wanted.timer,
+            )
+        )
 
     def _number(self, arg: str) -> int | None:
         word = arg.strip().split()[0] if arg.strip() else ""
@@ -422,7 +425,7 @@ class PlainClient:
         if answer is not None:
             self.send(answer)
         if table_id not in self._said:
-            self._said[table_id] = (None, 0)
+            self._said[table_id] = []
             self.table = table_id
             seat = message.get("seat")
             if seat is not None:
@@ -463,14 +466,10 @@ class PlainClient:
 
     def _events(self, table_id: int, message: dict[str, Any], view: dict[str, Any]) -> None:
         events = view.get("events") or []
-        first, told = self._said.get(table_id, (None, 0))
-        if not events or events[0] != first or len(events) < told:
-            told = 0  # a new deal: its events start again
+        told = already_said(self._said.get(table_id, []), events)
         game = message["info"]["game"]
         names = self._names(message)
-        module = (
-            pg_text if game == "prophets_gambit" else prophet_text if game == "prophet" else None
-        )
+        module = EVENT_TEXTS.get(game)
         lines: list[str] = []
         seat = message.get("seat")
         if module is not None:
@@ -480,7 +479,7 @@ class PlainClient:
                 line = module.event_text(ev, lambda s: names[s], STYLE, face(game))
                 if line is not None:
                     lines.append(line.plain)
-        self._said[table_id] = (events[0] if events else None, len(events))
+        self._said[table_id] = list(events)
         if lines:
             recent = self._recent.setdefault(table_id, [])
             recent.extend(lines)
@@ -503,6 +502,8 @@ class PlainClient:
             question = pg_text.ask_text(ask, view, lambda s: names[s], STYLE, face(game)).plain
         elif game == "prophet":
             question = prophet_text.ask_text(ask, view, STYLE).plain
+        elif game == "fortunes":
+            question = fortunes_text.ask_text(ask, view, STYLE, spoken=True).plain
         else:
             question = _("Decide.")
         choices = choices_of(game, view.get("legal", []), names)
@@ -529,6 +530,18 @@ class PlainClient:
         if winners:
             lines.append(_("Winner: {names}.").format(names=", ".join(winners)))
         self.say(*lines)
+
+
+def already_said(before: list[dict[str, Any]], events: list[dict[str, Any]]) -> int:
+    """How many of ``events`` (a view's) were in the last view's ``before``: a view shows a
+    window of the game's events that may start later than the last one did (Prophet's starts
+    at the last round's final trick until the new round's first is won), so the new list
+    continues a tail of the old one; none is shared when a new deal starts afresh."""
+    for start in range(len(before)):
+        shared = len(before) - start
+        if shared <= len(events) and before[start:] == events[:shared]:
+            return shared
+    return 0
 
 
 def grouped(choices: list[Choice]) -> str:
@@ -568,7 +581,10 @@ def _action(wire: dict[str, Any]) -> Any:
 HELP: dict[str, str] = {
     "help": N_("Lists the commands; help and a command says what it does."),
     "tables": N_("Lists the open tables, one line each."),
-    "new": N_("Opens a table: new, or new and a game and a number of players."),
+    "new": N_(
+        "Opens a table: new, or new and a game, a number of players and options, as in new "
+        "prophet 4 players stake 10 schedule down."
+    ),
     "join": N_("Sits you at a table: join and its number."),
     "watch": N_("Lets you watch a table: watch and its number."),
     "bot": N_("Seats a bot in the next empty seat of your table."),
