@@ -367,6 +367,37 @@ class PlainClient:
             return
         self.say(", ".join(f"{names[i]} {s}" for i, s in enumerate(scores) if i < len(names)))
 
+    def do_time(self, arg: str) -> None:
+        """The seconds left on the turn timers running at the player's table (the hub's
+        deadlines, counted down since its message came)."""
+        message = self._at_table()
+        if message is None:
+            return
+        names = self._names(message)
+        lines: list[str] = []
+        for key in sorted(message["info"].get("deadlines") or {}, key=int):
+            seat = int(key)
+            left = self.model.deadline_left(message["table"], seat)
+            if left is None or not 0 <= seat < len(names):
+                continue
+            n = round(left)
+            if seat == message.get("seat"):
+                lines.insert(
+                    0,
+                    ngettext(
+                        "You have {n} second left on your turn.",
+                        "You have {n} seconds left on your turn.",
+                        n,
+                    ).format(n=n),
+                )
+            else:
+                lines.append(
+                    ngettext(
+                        "{name} has {n} second left.", "{name} has {n} seconds left.", n
+                    ).format(name=names[seat], n=n)
+                )
+        self.say(*(lines or [_("No turn timer is running at this table.")]))
+
     def do_say(self, arg: str) -> None:
         if not arg:
             self.say(_("Say what? Type say and your words."))
@@ -595,6 +626,7 @@ HELP: dict[str, str] = {
     "table": N_("Says who sits at your table and whom it waits for."),
     "last": N_("Says the last lines of your table again."),
     "score": N_("Says the scores at your table."),
+    "time": N_("Says how long you, or whoever must play, have left on the turn."),
     "say": N_("Says your words to your table, or to the lobby."),
     "quit": N_("Ends the session; Ctrl+C and Ctrl+D do too."),
 }

@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "table": NC_("command", "table"),
     "last": NC_("command", "last"),
     "score": NC_("command", "score"),
+    "time": NC_("command", "time"),
     "say": NC_("command", "say"),
     "quit": NC_("command", "quit"),
 }

@@ -136,3 +136,31 @@ def test_new_refuses_in_one_sentence(tmp_path):
     finally:
         term.close()
         server.stop()
+
+
+def test_time_says_the_turn_timer(tmp_path):
+    """``new ... timer 90`` sets the table's turn timer; ``time`` says what is left of it."""
+    server = ServeProcess(tmp_path, "--workers", "0", "--bot-delay", "0", seed=7)
+    term = SSHTerminal(ssh_command(server.port, "plain"), cols=100, rows=40)
+    try:
+        term.wait_for("help for more")
+        term.send("time\r")
+        term.wait_for("You are not at a table")
+        term.send("new prophet timer 90\r")
+        term.wait_for("You sit at table 1")
+        term.send("ti\r")
+        term.wait_for("No turn timer is running at this table.")
+        for n in range(2):
+            term.send("bot\r")
+            term.wait_for(f"takes seat {n + 2}")
+        term.send("start\r")
+        term.wait_for("Choices:")
+        term.send("time\r")
+        term.wait_for("left on your turn.")
+        said = re.search(r"You have (\d+) seconds left on your turn\.", term.output())
+        assert said and 80 <= int(said[1]) <= 90, term.output()[-300:]
+        term.send("quit\r")
+        assert term.wait_exit() == 0
+    finally:
+        term.close()
+        server.stop()
