@@ -44,6 +44,7 @@ from ..refusals import server_text
 from .editor import PROMPT, LineEditor
 from .new_table import parse_new
 from .parser import Choice, choices_of, command_name, command_of, parse
+from .result import result_lines
 from .words import COMMANDS, face
 
 log = logging.getLogger(__name__)
@@ -553,13 +554,7 @@ class PlainClient:
         if key in self._results:
             return
         self._results.add(key)
-        names = self._names(message)
-        lines = [_("Game over.")]
-        for place, seat in enumerate(outcome.get("ranking", [])):
-            lines.append(_("Place {place}: {name}.").format(place=place + 1, name=names[seat]))
-        winners = [names[s] for s in outcome.get("winners", []) if 0 <= s < len(names)]
-        if winners:
-            lines.append(_("Winner: {names}.").format(names=", ".join(winners)))
+        lines = [_("Game over."), *result_lines(message, STYLE)]
         self.say(*lines)
 
 

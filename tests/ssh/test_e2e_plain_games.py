@@ -19,6 +19,8 @@ from .test_e2e_plain import BOXES, _lines
 pytestmark = needs_openssh
 
 TURNS = 40
+#: The last line of a result: the pot (with a stake) or the winner (without).
+RESULT_END = r"(wins the pot of \d+ chips?|Winner: .+)\.\r\n"
 
 
 def _play(tmp_path, new: str, bots: int) -> list[str]:
@@ -43,7 +45,7 @@ def _play(tmp_path, new: str, bots: int) -> list[str]:
             if "Game over." in term.output():
                 break
             term.send("1\r")
-        term.wait_for(lambda s: "Winner:" in term.output(), timeout=20)
+        term.wait_for(lambda s: re.search(RESULT_END, term.output()), timeout=20)
         term.send("quit\r")
         assert term.wait_exit() == 0
         raw = bytes(term.raw)
@@ -52,7 +54,15 @@ def _play(tmp_path, new: str, bots: int) -> list[str]:
         server.stop()
     assert b"\x1b" not in raw
     assert not BOXES.search(raw.decode())
-    return _lines(raw)
+    return _first_game(_lines(raw))
+
+
+def _first_game(lines: list[str]) -> list[str]:
+    """The lines up to the end of the first game's result (bots may begin another)."""
+    end = lines.index("Game over.") + 1
+    while end < len(lines) and re.match(r"Place \d: |.+ wins the pot|Winner:", lines[end]):
+        end += 1
+    return lines[:end]
 
 
 def _once(lines: list[str], pattern: str) -> None:
@@ -97,7 +107,7 @@ def test_fortunes_prompt_asks_the_question(fortunes):
 
 
 def test_prophet_game_in_sentences(tmp_path):
-    lines = _play(tmp_path, "new prophet cap 2", 2)
+    lines = _play(tmp_path, "new prophet cap 2 stake 10", 2)
     text = "\n".join(lines)
     assert re.search(r"Round 1: \S+ deals 1 card each\. Trump: .+\.", text)
     assert re.search(r"Round 2: Bot \d deals 2 cards each\.", text)
@@ -111,6 +121,12 @@ def test_prophet_game_in_sentences(tmp_path):
     _once(lines, r"(Round \d|Highest total)")
     prompts = [line for line in lines if "Choices:" in line]
     assert len(prompts) >= 4 and "Decide." not in text
+    # the result in full: each place's points and chips, the pot of three stakes of 10
+    places = [line for line in lines if re.match(r"Place \d: ", line)]
+    assert len(places) == 3, places
+    assert all(re.match(r"Place \d: .+, -?\d+ points?; chips [+-]\d+\.$", p) for p in places)
+    assert sum(int(p.rsplit(" ", 1)[1].rstrip(".")) for p in places) == 0
+    assert re.search(r"wins the pot of 30 chips\.", text)
 
 
 def test_new_refuses_in_one_sentence(tmp_path):

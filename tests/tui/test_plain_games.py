@@ -13,6 +13,7 @@ from gambit_tui.cards import CardStyle
 from gambit_tui.i18n import plain_catalog, translations
 from gambit_tui.plain.client import already_said
 from gambit_tui.plain.new_table import parse_new
+from gambit_tui.plain.result import result_lines
 from gambit_tui.plain.words import face
 
 GAMES: list[dict[str, Any]] = [
@@ -157,3 +158,32 @@ def test_a_later_window_is_not_said_again():
     assert already_said([deal, bid, p1], [p1, p2, won, deal2]) == 1
     # a new deal afresh
     assert already_said([deal, bid, p1, p2, won], [deal2]) == 0
+
+
+def _over(game: str, outcome: dict[str, Any], stake: int) -> dict[str, Any]:
+    seats = [{"seat": i, "name": n, "bot": None} for i, n in enumerate(["Ada", "Bob", "Cy"])]
+    info = {"game": game, "stake": stake, "seats": seats}
+    return {"table": 1, "seat": 0, "info": info, "view": {"over": True, "outcome": outcome}}
+
+
+def test_prophet_result_said_in_full():
+    outcome = {"ranking": [1, 0, 2], "scores": [11, 23, 0], "winners": [1]}
+    assert result_lines(_over("prophet", outcome, 10), CardStyle(ascii=True)) == [
+        "Place 1: Bob, 23 points; chips +20.",
+        "Place 2: Ada (you), 11 points; chips -10.",
+        "Place 3: Cy, 0 points; chips -10.",
+        "Bob wins the pot of 30 chips.",
+    ]
+
+
+def test_prophets_gambit_result_said_in_full(lang):
+    hand = {"hand": ["S7"], "fate": "S7", "category": "one_pair", "cards": ["S7", "T7"]}
+    outcome = {"ranking": [0, 1, 2], "scores": [3, 2, 1], "winners": [0], "hands": [hand] * 3}
+    lines = result_lines(_over("prophets_gambit", outcome, 0), CardStyle(ascii=True))
+    assert len(lines) == 4 and lines[-1].endswith("Ada.")
+    assert all("{" not in line for line in lines)
+    if lang == "en":
+        assert (
+            lines[0]
+            == "Place 1: Ada (you), One pair: 7 of Swords, 7 of Stars; Fate 7 of Swords; chips +0."
+        )
