@@ -28,6 +28,7 @@ from protocol.requests import (
     Hello,
     Join,
     Leave,
+    Profile,
     Request,
     Spectate,
     Start,
@@ -45,7 +46,7 @@ from .editor import PROMPT, LineEditor
 from .new_table import parse_new
 from .parser import Choice, choices_of, command_name, command_of, parse
 from .result import result_lines
-from .words import COMMANDS, face
+from .words import COMMANDS, MODES, english, face
 
 log = logging.getLogger(__name__)
 
@@ -407,6 +408,36 @@ class PlainClient:
         else:
             self.send(Chat("lobby", arg))
 
+    def do_mode(self, arg: str) -> None:
+        """Remember the plain mode (or the full screen) with the player's key: the hub keeps
+        it in their settings, and the SSH host starts it when they next connect."""
+        word = arg.strip().split()[0].casefold() if arg.strip() else ""
+        found = [
+            plain
+            for key, plain in MODES.items()
+            if word and any(w.casefold().startswith(word) for w in (english(key), _(key)))
+        ]
+        if len(found) != 1:
+            self.say(
+                _(
+                    "Type mode plain to keep the plain mode with your key, or mode screen for the "
+                    "full screen."
+                )
+            )
+            return
+        if self.model.you.get("guest"):
+            self.say(
+                _("Only a key is remembered: connect with an SSH key, or as plain@ each time.")
+            )
+            return
+        prefs = {**(self.model.you.get("prefs") or {}), "plain": found[0]}
+        self.send(Profile(prefs=prefs))
+        self.model.you = {**self.model.you, "prefs": prefs}
+        if found[0]:
+            self.say(_("Saved: the plain mode starts whenever you connect with this key."))
+        else:
+            self.say(_("Saved: the full screen starts when you next connect with this key."))
+
     def do_quit(self, arg: str) -> None:
         self.done = True
 
@@ -623,5 +654,9 @@ HELP: dict[str, str] = {
     "score": N_("Says the scores at your table."),
     "time": N_("Says how long you, or whoever must play, have left on the turn."),
     "say": N_("Says your words to your table, or to the lobby."),
+    "mode": N_(
+        "Keeps the plain mode with your key (mode plain), or goes back to the full screen from "
+        "your next connection (mode screen)."
+    ),
     "quit": N_("Ends the session; Ctrl+C and Ctrl+D do too."),
 }

@@ -180,3 +180,38 @@ def test_time_says_the_turn_timer(tmp_path):
     finally:
         term.close()
         server.stop()
+
+
+def test_mode_plain_is_remembered_with_the_key(tmp_path, client_key):
+    """``mode plain`` keeps the plain mode with the key: the next ``ssh play@`` with that key
+    starts it; ``NAME+screen`` asks for the full screen once; ``mode screen`` undoes it."""
+    server = ServeProcess(tmp_path, "--workers", "0")
+
+    def session(user: str, typed: str | None, until: str) -> bytes:
+        term = SSHTerminal(ssh_command(server.port, user, key=client_key), cols=100, rows=40)
+        try:
+            if typed is None:  # the full screen: its lobby, then Ctrl+Q
+                term.wait_for("Lobby", timeout=20)
+                raw = bytes(term.raw)
+                term.send("\x11")
+            else:
+                term.wait_for("help for more")
+                term.send(typed + "\r")
+                term.wait_for(until)
+                raw = bytes(term.raw)
+                term.send("quit\r")
+            term.wait_exit()
+            return raw
+        finally:
+            term.close()
+
+    try:
+        session("Ada+plain", "mode", "Type mode plain")  # (a refusal says what is accepted)
+        session("Ada+plain", "mode pl", "Saved: the plain mode starts whenever you connect")
+        again = session("play", "hand", "You are not at a table")
+        assert b"Gambit, plain mode. You are Ada." in again and b"\x1b" not in again
+        assert b"\x1b[" in session("Ada+screen", None, "")
+        session("play", "mode screen", "Saved: the full screen starts")
+        assert b"\x1b[" in session("play", None, "")
+    finally:
+        server.stop()
