@@ -74,6 +74,23 @@ async def test_plain_mode_chosen_in_settings_is_remembered_with_the_key(hub):
     assert not hub.stored_plain(None)
 
 
+async def test_plain_mode_chosen_on_the_welcome_screen(hub):
+    """Issue 44: a player with a key may choose the plain mode on the welcome screen too."""
+    app = make_app(hub, identity="SHA256:cy", name="Cy")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(app.screen.query("#plain")))
+        app.screen.query_one("#lang", Select).value = "de"
+        app.screen.query_one("#plain", Select).value = True
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await wait_for(pilot, lambda: hub.stored_plain("SHA256:cy"))
+        await wait_for(pilot, lambda: hub.stored_language("SHA256:cy") == "de")
+    guest = make_app(hub, identity=None, name="Gus")
+    async with guest.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(guest.screen.query("#lang")))
+        assert not guest.screen.query("#plain")  # (a guest's settings end with them)
+
+
 async def test_light_theme_and_four_colours(hub):
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
