@@ -400,7 +400,7 @@ def ask_text(
     kind: Any = ask.get("kind")  # (the hub's: any kind, known or not)
     if kind == "play":
         return _play_question(ask, view, style, spoken)
-    if kind == "next_deal" and spoken:
-        return Text(_("Deal {n} is over.").format(n=view.get("deal", 1)))
+    if kind == "next_deal" and spoken:  # (the deal's end was said just before)
+        return Text(_("Ready for deal {n}?").format(n=ask.get("deal", view.get("deal", 1) + 1)))
     question = _ASKS.get(kind)
     return question(ask, view, style) if question is not None else Text(kind or "")

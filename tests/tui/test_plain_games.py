@@ -146,6 +146,9 @@ def test_fortunes_question_spoken():
     lead = {"trick": {"n": 1, "direction": "low"}}
     said = fortunes_text.ask_text({"kind": "play"}, lead, CardStyle(ascii=True), spoken=True)
     assert said.plain == "You lead trick 1: LOW wins. Play any card."
+    # the deal's end is said by its event: the question does not say it again
+    said = fortunes_text.ask_text({"kind": "next_deal"}, {"deal": 2}, CardStyle(), spoken=True)
+    assert said.plain == "Ready for deal 3?"
 
 
 def test_a_later_window_is_not_said_again():
