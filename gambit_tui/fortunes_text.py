@@ -23,8 +23,8 @@ from protocol.cards import (
 )
 
 from .cards import CardStyle, DeckFaces, face_label, suit_colour
-from .i18n import N_, _
-from .sentences import Names, fill
+from .i18n import N_, _, ngettext
+from .sentences import Face, Names, Said, fill
 
 STAR = FORTUNES_STAR
 #: Tarot's mundane suits and their French cousins: Wands ♣, Cups ♥, Swords ♠, Pentacles ♦.
@@ -270,10 +270,82 @@ def notices(
     return out
 
 
+# --- the event log, in words (the plain mode says it) ------------------------------------
+
+
+def _said_direction(direction: str) -> str:
+    """The direction in words alone (no arrow: a screen reader says "caret")."""
+    return _("HIGH wins") if direction == "high" else _("LOW wins")
+
+
+def _play_line(s: Said) -> Text:
+    ev = s.ev
+    if ev.get("flip"):
+        out = fill(
+            _("{name} plays {card}: the trick flips to {direction}."),
+            name=s.who,
+            card=s.card(),
+            direction=_said_direction(ev["flip"]),
+        )
+    else:
+        out = fill(_("{name} plays {card}."), name=s.who, card=s.card())
+    if ev.get("stars_free"):
+        out.append(" " + _("Stars are free: anyone may play a Star at any time now."))
+    return out
+
+
+def _trick_line(s: Said) -> Text:
+    ev = s.ev
+    return fill(
+        ngettext(
+            "{name} wins trick {n} with {card}, {disposition}: {points} point.",
+            "{name} wins trick {n} with {card}, {disposition}: {points} points.",
+            int(ev.get("points", 0)),
+        ),
+        name=s.name("winner"),
+        n=ev["n"],
+        card=s.card("top"),
+        disposition=disposition_word(ev.get("disposition", "well")),
+        points=ev.get("points", 0),
+    )
+
+
+def _deal_end_line(s: Said) -> Text:
+    scores = ", ".join(f"{s.names(seat)} {n}" for seat, n in enumerate(s.ev.get("scores", [])))
+    return Text(
+        _("Deal {n} is over. Points: {scores}.").format(n=s.ev.get("deal", 1), scores=scores)
+    )
+
+
+#: Each kind of Fortunes event and its sentence; an event not here is not worth a line.
+_LINES: dict[str, Callable[[Said], Text]] = {
+    "deal": lambda s: Text(_("{name} deals (East).").format(name=s.name("dealer"))),
+    "bid": lambda s: Text(_("{name} bids {n}.").format(name=s.who, n=s.ev["tricks"])),
+    "stay": lambda s: Text(_("{name} stays.").format(name=s.who)),
+    "raise": lambda s: Text(_("{name} raises.").format(name=s.who)),
+    "fold": lambda s: Text(_("{name} folds: the deal ends.").format(name=s.who)),
+    "play": _play_line,
+    "trick": _trick_line,
+    "deal_end": _deal_end_line,
+}
+
+
+def event_text(
+    ev: dict[str, Any], names: Names, style: CardStyle, face: Face = card_text
+) -> Text | None:
+    """One event as a sentence, or None for an event not worth one (``face``: how a card is
+    shown; the plain mode says its name)."""
+    kind: Any = ev.get("e")  # (the hub's: any kind, known or not)
+    line = _LINES.get(kind)
+    return line(Said(ev, names, style, face)) if line is not None else None
+
+
 # --- the question of a decision ----------------------------------------------------------
 
 
-def _play_question(ask: dict[str, Any], view: dict[str, Any], style: CardStyle) -> Text:
+def _play_question(
+    ask: dict[str, Any], view: dict[str, Any], style: CardStyle, spoken: bool = False
+) -> Text:
     trick = view.get("trick") or {}
     n = trick.get("n", ask.get("trick", 1))
     led = trick.get("led")
@@ -281,10 +353,16 @@ def _play_question(ask: dict[str, Any], view: dict[str, Any], style: CardStyle) 
         return fill(
             _("You lead trick {n}: {direction}. Play any card."),
             n=str(n),
-            direction=direction_text(trick.get("direction", "high"), style),
+            direction=(
+                _said_direction(trick.get("direction", "high"))
+                if spoken
+                else direction_text(trick.get("direction", "high"), style)
+            ),
         )
     out = fill(
-        _("Play to trick {n}: follow {suit} if you can."), n=str(n), suit=suit_text(led, style)
+        _("Play to trick {n}: follow {suit} if you can."),
+        n=str(n),
+        suit=suit_name(led) if spoken else suit_text(led, style),
     )
     if view.get("stars_free") and led != STAR:
         out.append(" " + _("Stars may be played."))
@@ -314,8 +392,15 @@ _ASKS: dict[str, Question] = {
 }
 
 
-def ask_text(ask: dict[str, Any], view: dict[str, Any], style: CardStyle) -> Text:
-    """The question of the player's pending decision, in words."""
+def ask_text(
+    ask: dict[str, Any], view: dict[str, Any], style: CardStyle, *, spoken: bool = False
+) -> Text:
+    """The question of the player's pending decision, in words (``spoken``: suits and the
+    direction in words alone, no signs, for the plain mode)."""
     kind: Any = ask.get("kind")  # (the hub's: any kind, known or not)
+    if kind == "play":
+        return _play_question(ask, view, style, spoken)
+    if kind == "next_deal" and spoken:  # (the deal's end was said just before)
+        return Text(_("Ready for deal {n}?").format(n=ask.get("deal", view.get("deal", 1) + 1)))
     question = _ASKS.get(kind)
     return question(ask, view, style) if question is not None else Text(kind or "")

@@ -30,6 +30,9 @@ class Prefs:
     """How a hand is ordered in the trick games: "suit" (then rank) or "rank" (then suit)."""
     autoplay_forced: bool = False
     """Play the card for the player when it is their only legal one (after a random pause)."""
+    plain: bool = False
+    """The plain mode for screen readers (issue 44): the SSH host starts it for this key from
+    the next connection on (``NAME+screen`` still asks for the full screen)."""
 
     @classmethod
     def from_wire(cls, data: dict[str, Any] | None) -> Prefs:

@@ -28,22 +28,25 @@ from protocol.requests import (
     Hello,
     Join,
     Leave,
+    Profile,
     Request,
     Spectate,
     Start,
 )
 
-from .. import pg_text, prophet_text
+from .. import fortunes_text, pg_text, prophet_text
 from ..ascii_text import asciify
 from ..cards import CardStyle
 from ..entropy import Entropy
 from ..i18n import N_, _, ascii_catalog, ngettext, plain_catalog, translations
 from ..model import ClientModel
-from ..names import GAME_TITLES, game_title, seat_name, status_label
+from ..names import game_title, seat_name, status_label
 from ..refusals import server_text
 from .editor import PROMPT, LineEditor
+from .new_table import parse_new
 from .parser import Choice, choices_of, command_name, command_of, parse
-from .words import COMMANDS, face
+from .result import result_lines
+from .words import COMMANDS, MODES, english, face
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +58,14 @@ STYLE = CardStyle(ascii=True, theme="mono")
 
 def _plain(text: Text | str) -> str:
     return text.plain if isinstance(text, Text) else text
+
+
+#: Each game's text module, whose ``event_text`` says one event.
+EVENT_TEXTS: dict[str, Any] = {
+    "prophets_gambit": pg_text,
+    "prophet": prophet_text,
+    "fortunes": fortunes_text,
+}
 
 
 class PlainClient:
@@ -82,8 +93,8 @@ class PlainClient:
         self.lang = lang or "en"
         #: The table the player sits at or watches (commands act on it).
         self.table: int | None = None
-        #: Per table: the events already said (the deal's first event and how many).
-        self._said: dict[int, tuple[Any, int]] = {}
+        #: Per table: the events of its last view (all said).
+        self._said: dict[int, list[dict[str, Any]]] = {}
         #: Per table: the last decision prompted (so it is asked once).
         self._prompted: dict[int, Any] = {}
         self._results: set[tuple[int, int]] = set()
@@ -251,26 +262,20 @@ class PlainClient:
         self.do_tables(arg)
 
     def do_new(self, arg: str) -> None:
-        words = arg.casefold().split()
-        game = "prophets_gambit"
-        players: int | None = None
-        games = [g["name"] for g in self.model.server.get("games", [])]
-        for i, word in enumerate(words):
-            if word.isdigit():
-                players = int(word)
-                continue
-            found = [
-                g
-                for g in games
-                if any(
-                    t.casefold().replace("'", "").startswith(word)
-                    for t in (g, _(GAME_TITLES.get(g, g)), GAME_TITLES.get(g, g))
-                )
-            ]
-            if len(found) >= 1 and i == 0:
-                game = found[0]
-        info = self.model.game_info(game) or {}
-        self.send(CreateTable(game, players or int(info.get("min_players", 3))))
+        wanted = parse_new(arg, self.model.server.get("games", []))
+        if wanted.refusal:
+            self.say(wanted.refusal)
+            return
+        info = self.model.game_info(wanted.game) or {}
+        self.send(
+            CreateTable(
+                wanted.game,
+                wanted.players or int(info.get("min_players", 3)),
+                options=wanted.options or None,
+                stake=wanted.stake,
+                timer=wanted.timer,
+            )
+        )
 
     def _number(self, arg: str) -> int | None:
         word = arg.strip().split()[0] if arg.strip() else ""
@@ -364,6 +369,37 @@ class PlainClient:
             return
         self.say(", ".join(f"{names[i]} {s}" for i, s in enumerate(scores) if i < len(names)))
 
+    def do_time(self, arg: str) -> None:
+        """The seconds left on the turn timers running at the player's table (the hub's
+        deadlines, counted down since its message came)."""
+        message = self._at_table()
+        if message is None:
+            return
+        names = self._names(message)
+        lines: list[str] = []
+        for key in sorted(message["info"].get("deadlines") or {}, key=int):
+            seat = int(key)
+            left = self.model.deadline_left(message["table"], seat)
+            if left is None or not 0 <= seat < len(names):
+                continue
+            n = round(left)
+            if seat == message.get("seat"):
+                lines.insert(
+                    0,
+                    ngettext(
+                        "You have {n} second left on your turn.",
+                        "You have {n} seconds left on your turn.",
+                        n,
+                    ).format(n=n),
+                )
+            else:
+                lines.append(
+                    ngettext(
+                        "{name} has {n} second left.", "{name} has {n} seconds left.", n
+                    ).format(name=names[seat], n=n)
+                )
+        self.say(*(lines or [_("No turn timer is running at this table.")]))
+
     def do_say(self, arg: str) -> None:
         if not arg:
             self.say(_("Say what? Type say and your words."))
@@ -371,6 +407,36 @@ class PlainClient:
             self.send(Chat("table", arg, self.table))
         else:
             self.send(Chat("lobby", arg))
+
+    def do_mode(self, arg: str) -> None:
+        """Remember the plain mode (or the full screen) with the player's key: the hub keeps
+        it in their settings, and the SSH host starts it when they next connect."""
+        word = arg.strip().split()[0].casefold() if arg.strip() else ""
+        found = [
+            plain
+            for key, plain in MODES.items()
+            if word and any(w.casefold().startswith(word) for w in (english(key), _(key)))
+        ]
+        if len(found) != 1:
+            self.say(
+                _(
+                    "Type mode plain to keep the plain mode with your key, or mode screen for the "
+                    "full screen."
+                )
+            )
+            return
+        if self.model.you.get("guest"):
+            self.say(
+                _("Only a key is remembered: connect with an SSH key, or as plain@ each time.")
+            )
+            return
+        prefs = {**(self.model.you.get("prefs") or {}), "plain": found[0]}
+        self.send(Profile(prefs=prefs))
+        self.model.you = {**self.model.you, "prefs": prefs}
+        if found[0]:
+            self.say(_("Saved: the plain mode starts whenever you connect with this key."))
+        else:
+            self.say(_("Saved: the full screen starts when you next connect with this key."))
 
     def do_quit(self, arg: str) -> None:
         self.done = True
@@ -422,7 +488,7 @@ class PlainClient:
         if answer is not None:
             self.send(answer)
         if table_id not in self._said:
-            self._said[table_id] = (None, 0)
+            self._said[table_id] = []
             self.table = table_id
             seat = message.get("seat")
             if seat is not None:
@@ -463,14 +529,10 @@ class PlainClient:
 
     def _events(self, table_id: int, message: dict[str, Any], view: dict[str, Any]) -> None:
         events = view.get("events") or []
-        first, told = self._said.get(table_id, (None, 0))
-        if not events or events[0] != first or len(events) < told:
-            told = 0  # a new deal: its events start again
+        told = already_said(self._said.get(table_id, []), events)
         game = message["info"]["game"]
         names = self._names(message)
-        module = (
-            pg_text if game == "prophets_gambit" else prophet_text if game == "prophet" else None
-        )
+        module = EVENT_TEXTS.get(game)
         lines: list[str] = []
         seat = message.get("seat")
         if module is not None:
@@ -480,7 +542,7 @@ class PlainClient:
                 line = module.event_text(ev, lambda s: names[s], STYLE, face(game))
                 if line is not None:
                     lines.append(line.plain)
-        self._said[table_id] = (events[0] if events else None, len(events))
+        self._said[table_id] = list(events)
         if lines:
             recent = self._recent.setdefault(table_id, [])
             recent.extend(lines)
@@ -503,6 +565,8 @@ class PlainClient:
             question = pg_text.ask_text(ask, view, lambda s: names[s], STYLE, face(game)).plain
         elif game == "prophet":
             question = prophet_text.ask_text(ask, view, STYLE).plain
+        elif game == "fortunes":
+            question = fortunes_text.ask_text(ask, view, STYLE, spoken=True).plain
         else:
             question = _("Decide.")
         choices = choices_of(game, view.get("legal", []), names)
@@ -521,14 +585,20 @@ class PlainClient:
         if key in self._results:
             return
         self._results.add(key)
-        names = self._names(message)
-        lines = [_("Game over.")]
-        for place, seat in enumerate(outcome.get("ranking", [])):
-            lines.append(_("Place {place}: {name}.").format(place=place + 1, name=names[seat]))
-        winners = [names[s] for s in outcome.get("winners", []) if 0 <= s < len(names)]
-        if winners:
-            lines.append(_("Winner: {names}.").format(names=", ".join(winners)))
+        lines = [_("Game over."), *result_lines(message, STYLE)]
         self.say(*lines)
+
+
+def already_said(before: list[dict[str, Any]], events: list[dict[str, Any]]) -> int:
+    """How many of ``events`` (a view's) were in the last view's ``before``: a view shows a
+    window of the game's events that may start later than the last one did (Prophet's starts
+    at the last round's final trick until the new round's first is won), so the new list
+    continues a tail of the old one; none is shared when a new deal starts afresh."""
+    for start in range(len(before)):
+        shared = len(before) - start
+        if shared <= len(events) and before[start:] == events[:shared]:
+            return shared
+    return 0
 
 
 def grouped(choices: list[Choice]) -> str:
@@ -568,7 +638,10 @@ def _action(wire: dict[str, Any]) -> Any:
 HELP: dict[str, str] = {
     "help": N_("Lists the commands; help and a command says what it does."),
     "tables": N_("Lists the open tables, one line each."),
-    "new": N_("Opens a table: new, or new and a game and a number of players."),
+    "new": N_(
+        "Opens a table: new, or new and a game, a number of players and options, as in new "
+        "prophet 4 players stake 10 schedule down."
+    ),
     "join": N_("Sits you at a table: join and its number."),
     "watch": N_("Lets you watch a table: watch and its number."),
     "bot": N_("Seats a bot in the next empty seat of your table."),
@@ -579,6 +652,11 @@ HELP: dict[str, str] = {
     "table": N_("Says who sits at your table and whom it waits for."),
     "last": N_("Says the last lines of your table again."),
     "score": N_("Says the scores at your table."),
+    "time": N_("Says how long you, or whoever must play, have left on the turn."),
     "say": N_("Says your words to your table, or to the lobby."),
+    "mode": N_(
+        "Keeps the plain mode with your key (mode plain), or goes back to the full screen from "
+        "your next connection (mode screen)."
+    ),
     "quit": N_("Ends the session; Ctrl+C and Ctrl+D do too."),
 }

@@ -29,9 +29,14 @@ COMMANDS: dict[str, str] = {
     "table": NC_("command", "table"),
     "last": NC_("command", "last"),
     "score": NC_("command", "score"),
+    "time": NC_("command", "time"),
     "say": NC_("command", "say"),
+    "mode": NC_("command", "mode"),
     "quit": NC_("command", "quit"),
 }
+
+#: The two modes ``mode`` chooses between, and whether each is the plain one.
+MODES: dict[str, bool] = {NC_("command", "plain"): True, NC_("command", "screen"): False}
 
 #: Each action type of the protocol and the verb that types it.
 VERBS: dict[str, str] = {

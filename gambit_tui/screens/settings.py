@@ -1,5 +1,5 @@
 """Settings: language, theme, card faces, suit colours and letters, the turn alert, how a
-hand is sorted and whether a forced card plays itself."""
+hand is sorted, whether a forced card plays itself and the plain mode for screen readers."""
 
 from __future__ import annotations
 
@@ -120,6 +120,10 @@ class SettingsScreen(GambitScreen):
                     compact=True,
                 ),
             )
+            yield from self._row(
+                _("Plain mode for screen readers"),
+                Select(yes_no, value=prefs.plain, allow_blank=False, id="plain", compact=True),
+            )
             yield Static(id="sample")
 
     @staticmethod
@@ -148,6 +152,7 @@ class SettingsScreen(GambitScreen):
             alert=bool(value("alert")),
             sort=str(value("sort")),
             autoplay_forced=bool(value("autoplay")),
+            plain=bool(value("plain")),
         )
         return str(value("lang")), prefs
 
@@ -167,9 +172,15 @@ class SettingsScreen(GambitScreen):
 
     def action_save(self) -> None:
         lang, prefs = self.chosen()
+        plain_now = prefs.plain and not self.gapp.prefs.plain
         self.dismiss()
         self.gapp.save_settings(lang, prefs)
-        self.gapp.notify(_("Settings saved."))
+        if plain_now:
+            self.gapp.notify(
+                _("Settings saved. The plain mode starts when you next connect with this key.")
+            )
+        else:
+            self.gapp.notify(_("Settings saved."))
 
     def action_cancel(self) -> None:
         self.dismiss()

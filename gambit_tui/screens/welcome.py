@@ -1,4 +1,5 @@
-"""Welcome: choose the name others see and your language, then enter the lobby."""
+"""Welcome: choose the name others see, your language and (with a key) the plain mode for
+screen readers, then enter the lobby."""
 
 from __future__ import annotations
 
@@ -94,6 +95,15 @@ class WelcomeScreen(GambitScreen):
                 id="lang",
                 compact=True,
             )
+            if not self.gapp.model.you.get("guest"):  # (a guest's settings end with them)
+                yield Label(_("Plain mode for screen readers"))
+                yield Select(
+                    [(_("no"), False), (_("yes"), True)],
+                    value=self.gapp.prefs.plain,
+                    allow_blank=False,
+                    id="plain",
+                    compact=True,
+                )
             yield Button(_("Enter the lobby"), id="go", compact=True, variant="primary")
 
     #: The name sent and not yet answered: the form stays until the hub takes it (a name
@@ -106,8 +116,8 @@ class WelcomeScreen(GambitScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "enter_lobby":
-            # Let an open language list take Enter for itself.
-            selects = self.query("#lang").results(Select)
+            # Let an open list take Enter for itself.
+            selects = self.query("#lang, #plain").results(Select)
             return not any(select.expanded for select in selects)
         return True
 
@@ -144,10 +154,25 @@ class WelcomeScreen(GambitScreen):
         )
         if message != Profile():
             self.gapp.send(message)
+        self._keep_plain()
         if message.name is not None:
             self.awaiting_name = _folded(message.name)
             return  # to the lobby once the hub takes the name (on_you_changed)
         self.app.switch_screen(LobbyScreen())
+
+    def _keep_plain(self) -> None:
+        """The plain mode chosen here is kept with the key, as Settings keeps it (issue 44):
+        the SSH host starts it from the player's next connection."""
+        chosen = [s.value for s in self.query("#plain").results(Select)]
+        if not chosen or chosen[0] == self.gapp.prefs.plain:
+            return
+        prefs = self.gapp.prefs.with_(plain=bool(chosen[0]))
+        # (the prefs alone: the language chosen in the form was sent just before)
+        self.gapp.send(Profile(prefs=prefs.to_wire()))
+        if prefs.plain:
+            self.gapp.notify(
+                _("Settings saved. The plain mode starts when you next connect with this key.")
+            )
 
     def on_you_changed(self, event: events.YouChanged) -> None:
         super().on_you_changed(event)

@@ -70,12 +70,17 @@ class PlainLauncher:
         return PlainApp(request, sink)
 
 
-def plain_wish(username: str) -> tuple[bool, str]:
-    """Whether an SSH username asks for the plain mode (``plain``, ``NAME+plain``), and the
-    username without it."""
-    if username.lower() == "plain":
-        return True, ""
+#: The modes a username may ask for (``NAME+plain``, ``NAME+screen``), and whether each is plain.
+MODES = {"plain": True, "screen": False}
+
+
+def plain_wish(username: str) -> tuple[bool | None, str]:
+    """Whether an SSH username asks for the plain mode (``plain``, ``NAME+plain``: True), for
+    the full screen (``screen``, ``NAME+screen``: False, whatever the player's settings say)
+    or for neither (None: their settings decide), and the username without it."""
+    if username.lower() in MODES:
+        return MODES[username.lower()], ""
     base, plus, mode = username.rpartition("+")
-    if plus and mode.lower() == "plain":
-        return True, base
-    return False, username
+    if plus and mode.lower() in MODES:
+        return MODES[mode.lower()], base
+    return None, username

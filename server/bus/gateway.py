@@ -141,6 +141,11 @@ class RemoteHub:
         the language the hub told the app."""
         return None
 
+    def stored_plain(self, identity: str | None) -> bool:
+        """Unknown here (the players' records are across the bus): ``plain@`` or
+        ``NAME+plain`` still asks for the plain mode."""
+        return False
+
     # --- one session ---------------------------------------------------------------------------
 
     async def serve(self, conn: Connection) -> None:

@@ -566,6 +566,15 @@ class Hub:
         record = self.store.get_player(identity)
         return record.get("lang") if record is not None else None
 
+    def stored_plain(self, identity: str | None) -> bool:
+        """Whether the player of this key chose the plain mode in their settings (their
+        ``plain`` preference): the SSH host then starts a plain session for them."""
+        if not identity:
+            return False
+        record = self.store.get_player(identity)
+        prefs = (record or {}).get("prefs") or {}
+        return prefs.get("plain") is True
+
     def on_profile(self, session: Session, message: Profile) -> None:
         player = need_player(session)
         if message.name is not None:

@@ -10,8 +10,9 @@ logic never sees SSH.
 Who is who:
 
 * Any username. ``play`` and ``guest`` mean "no wish"; ``plain`` and ``NAME+plain`` start the
-  plain mode for screen readers (issue 44); anything else is the display name the
-  player would like (the hub decides whether they get it).
+  plain mode for screen readers (issue 44), as does a key whose player chose it in their
+  settings (``screen`` and ``NAME+screen`` then start the full screen once); anything else is
+  the display name the player would like (the hub decides whether they get it).
 * A public key the client offers (and proves it holds) is accepted, and its SHA256
   fingerprint is the player's identity: the same key is the same player, from any device.
 * A client without a key joins as a guest, through keyboard-interactive auth with no prompts.
@@ -89,6 +90,8 @@ class ServedHub(Protocol):
     async def serve(self, conn: Connection) -> None: ...
 
     def stored_language(self, identity: str | None) -> str | None: ...
+
+    def stored_plain(self, identity: str | None) -> bool: ...
 
 
 class SSHHost:
@@ -280,6 +283,17 @@ class SSHHost:
         except Exception:  # a refusal is still said (in the client's language or English)
             log.exception("could not look up the language stored with a key")
             return None
+
+    def stored_plain(self, identity: str | None) -> bool:
+        """Whether ``identity``'s player chose the plain mode in their settings, as far as
+        the hub can tell at once (False: a guest, a hub across a bus, a store that failed)."""
+        if identity is None:
+            return False
+        try:
+            return self.hub.stored_plain(identity)
+        except Exception:  # the full-screen app still starts
+            log.exception("could not look up the plain mode stored with a key")
+            return False
 
     def serve_hub(self, conn: Connection) -> asyncio.Task[Any]:
         return self.hub.spawn(self.hub.serve(conn))

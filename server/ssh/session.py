@@ -193,7 +193,8 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
         """Run the app until the player leaves, the connection drops or the server stops."""
         assert self.chan is not None
         term = self._term()
-        plain, username = plain_wish(self.username)
+        wish, username = plain_wish(self.username)
+        plain = wish if wish is not None else self.host.stored_plain(self.identity)
         name = None if username.lower() in ("play", "guest", "") else username
         message: str | None = None  # a sentence of messages.py, said as the session ends
         fields: dict[str, Any] = {}

@@ -64,5 +64,8 @@ class SessionHost(Protocol):
     def stored_language(self, identity: str | None) -> str | None:
         """The language stored with a key, if the hub can tell at once."""
 
+    def stored_plain(self, identity: str | None) -> bool:
+        """Whether the player of a key chose the plain mode, if the hub can tell at once."""
+
     def shown_address(self) -> tuple[str, int]:
         """The host name and port to show players in messages."""

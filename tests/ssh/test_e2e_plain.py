@@ -97,6 +97,10 @@ def test_whole_game_in_sentences(played):
     assert re.search(r"Ada|You sit at table 1, seat 1", text)
     assert re.search(r"The Reveal: .+ wins the deal\.", text)
     assert "Game over." in text and "Winner:" in text
+    # the result in full: each place's best hand by name, Fate and chips
+    places = [line for line in lines if re.match(r"Place \d: ", line)]
+    assert len(places) == 3, places
+    assert all(re.match(r"Place \d: .+, .+: .+; Fate .+; chips [+-]\d+\.$", p) for p in places)
     assert re.search(r"plays \S+ of \w+\.", text)  # cards said by name, not symbol
     assert "There is no command frobnicate: type help to hear the commands." in lines
 

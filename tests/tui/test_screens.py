@@ -55,6 +55,42 @@ async def test_settings_are_saved_per_identity_and_come_back(hub):
         assert again.theme == "gambit-mono"
 
 
+async def test_plain_mode_chosen_in_settings_is_remembered_with_the_key(hub):
+    """Issue 44: the plain mode chosen in Settings is kept with the player's prefs, where the
+    SSH host looks for it (``Hub.stored_plain``) before starting the next session."""
+    assert not hub.stored_plain("SHA256:ada")
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("comma")
+        await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
+        app.screen.query_one("#plain", Select).value = True
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await wait_for(pilot, lambda: hub.stored_plain("SHA256:ada"))
+        said = [n.message for n in app._notifications]
+        assert any("plain mode starts when you next connect" in m for m in said), said
+    assert not hub.stored_plain("SHA256:bob")
+    assert not hub.stored_plain(None)
+
+
+async def test_plain_mode_chosen_on_the_welcome_screen(hub):
+    """Issue 44: a player with a key may choose the plain mode on the welcome screen too."""
+    app = make_app(hub, identity="SHA256:cy", name="Cy")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(app.screen.query("#plain")))
+        app.screen.query_one("#lang", Select).value = "de"
+        app.screen.query_one("#plain", Select).value = True
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await wait_for(pilot, lambda: hub.stored_plain("SHA256:cy"))
+        await wait_for(pilot, lambda: hub.stored_language("SHA256:cy") == "de")
+    guest = make_app(hub, identity=None, name="Gus")
+    async with guest.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(guest.screen.query("#lang")))
+        assert not guest.screen.query("#plain")  # (a guest's settings end with them)
+
+
 async def test_light_theme_and_four_colours(hub):
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
