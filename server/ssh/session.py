@@ -43,8 +43,6 @@ log = logging.getLogger(__name__)
 #: anyone typing or clicking; a huge paste is cut short instead of flooding the app.
 INPUT_BURST = 16 * 1024
 INPUT_PER_SECOND = 4 * 1024
-#: Plain sessions (``ssh plain@host``, ``NAME+plain``: issue 44) run on this loop, not a worker.
-PLAIN = PlainLauncher()
 
 
 class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
@@ -62,10 +60,13 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
         identity: str | None,
         username: str,
         address: str,
+        plain_launcher: AppLauncher | None = None,
     ) -> None:
         EarlyInput.__init__(self)
         self.host = host
         self.launcher = launcher
+        #: Plain sessions (``ssh plain@host``, ``NAME+plain``: issue 44): lines, on this loop.
+        self.plain_launcher: AppLauncher = plain_launcher or PlainLauncher()
         #: The host's, told of every frame (see :data:`~.session_host.FrameObserver`).
         self._observers = host.frame_observers
         self.identity = identity
@@ -203,7 +204,7 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
         app: RunningApp | None = None
         try:
             request = AppRequest(term, self.identity, name, peer=f"ssh {self.address}")
-            launcher = PLAIN if plain else self.launcher
+            launcher = self.plain_launcher if plain else self.launcher
             self.app = app = launcher.launch(request, self)
             self.hub_conn = app.hub_conn
             hub_task = self.host.serve_hub(app.hub_conn)
