@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
@@ -40,16 +41,7 @@ def played(tmp_path_factory):
         term.send("bo\r")
         term.wait_for("Bot 3 takes seat 3")
         term.send("start\r")
-        for turn in range(TURNS):
-            term.wait_for(
-                lambda s, n=turn: (
-                    term.output().count("Choices:") > n or "Game over." in term.output()
-                ),
-                timeout=20,
-            )
-            if "Game over." in term.output():
-                break
-            term.send(_answer(_last_prompt(term)) + "\r")
+        answer_prompts(term, _answer)
         term.wait_for(lambda s: "Winner:" in term.output(), timeout=20)
         term.send("quit\r")
         assert term.wait_exit() == 0
@@ -57,6 +49,18 @@ def played(tmp_path_factory):
     finally:
         term.close()
         server.stop()
+
+
+def answer_prompts(term: SSHTerminal, answer: Callable[[str], str]) -> None:
+    """Answer each prompt (``answer`` of its line) until the game is over (bounded)."""
+    for turn in range(TURNS):
+        term.wait_for(
+            lambda s, n=turn: term.output().count("Choices:") > n or "Game over." in term.output(),
+            timeout=20,
+        )
+        if "Game over." in term.output():
+            break
+        term.send(answer(_last_prompt(term)) + "\r")
 
 
 def _last_prompt(term: SSHTerminal) -> str:

@@ -14,11 +14,10 @@ import pytest
 
 from .conftest import needs_openssh
 from .harness import ServeProcess, SSHTerminal, ssh_command
-from .test_e2e_plain import BOXES, _lines
+from .test_e2e_plain import BOXES, _lines, answer_prompts
 
 pytestmark = needs_openssh
 
-TURNS = 40
 #: The last line of a result: the pot (with a stake) or the winner (without).
 RESULT_END = r"(wins the pot of \d+ chips?|Winner: .+)\.\r\n"
 
@@ -35,16 +34,7 @@ def _play(tmp_path, new: str, bots: int) -> list[str]:
             term.send("bot\r")
             term.wait_for(f"takes seat {n + 2}")
         term.send("start\r")
-        for turn in range(TURNS):
-            term.wait_for(
-                lambda s, n=turn: (
-                    term.output().count("Choices:") > n or "Game over." in term.output()
-                ),
-                timeout=20,
-            )
-            if "Game over." in term.output():
-                break
-            term.send("1\r")
+        answer_prompts(term, lambda prompt: "1")
         term.wait_for(lambda s: re.search(RESULT_END, term.output()), timeout=20)
         term.send("quit\r")
         assert term.wait_exit() == 0
