@@ -20,7 +20,9 @@ after it comes up, and now and then says a line in the table chat (``--chat``: a
 that many seconds per seated player, 60 by default; 0 for none): the chat opens (c), the
 words are typed a key at a time as people type, Enter sends, Esc closes the chat. With
 ``BENCH_SLOW_CALLBACKS=0.15`` in the environment the server runs asyncio's debug mode and logs
-every callback slower than that (its data folder is kept and named on stderr). With
+every callback slower than that (its data folder is kept and named on stderr); with
+``BENCH_NO_PLACEMENT=1``, apps stay on the worker they started on (what moving them to their
+table's worker gains: the JSON's ``app_moves`` is then 0). With
 ``--server-cores C`` the server (with its workers) is pinned to the first C cores and the
 clients to the others (all of them when none are left); by default both float over every
 core, the clients' work competing with the server's. Prints, as its last line, one JSON
@@ -640,6 +642,8 @@ async def serve_child(data_dir: Path, workers: int, strict: bool = False) -> Non
         config = loopback_host_config(data_dir, workers, 10_000)
     host = SSHHost(hub, config, load_or_create_host_key(data_dir))
     port = await host.start()
+    if os.environ.get("BENCH_NO_PLACEMENT") and host.workers is not None:
+        host.workers.by_table = False  # apps stay where they started (what moving gains)
     hub_tcp = None
     if strict:
         from server.hub.listener import serve_tcp

@@ -339,6 +339,9 @@ class AppWorkers:
         self.placement: TablePlacement[RemoteApp] = TablePlacement(self._load)
         #: Apps moved to another worker so far (the load benchmark reports it).
         self.moves = 0
+        #: Whether apps move to their table's home (the load benchmark turns it off to
+        #: measure what moving gains; the tables are followed either way).
+        self.by_table = True
 
     async def start(self) -> None:
         self.workers = [AppWorker(self, next(self._numbers)) for _ in range(self.count)]
@@ -379,6 +382,8 @@ class AppWorkers:
         if table == remote.table:
             return
         self.placement.shows(remote, table)
+        if not self.by_table:
+            return
         home = self._consider(remote)
         if table is None or home is None:
             return
