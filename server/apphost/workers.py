@@ -4,7 +4,8 @@ a worker that dies.
 
 Placement (the rule is :mod:`.placement`'s): an app starts on the least busy worker; each
 time the table its app shows changes (its worker says: TABLE), the app moves to that table's
-home worker, unless that worker is far fuller than the others.
+home worker, unless that worker is far fuller than the others. Moves wait in line, one at a
+time (:mod:`.move_pacing`: each is an app start on the table's worker).
 
 Moving (:meth:`RemoteApp.move_to`), unseen by the player and by the hub: the hub's end of the
 app's connection stays the same object, so the hub never sees a session end or start (no
@@ -40,6 +41,7 @@ from protocol.codec import MAX_CLIENT_FRAME
 
 from . import worker_link as wl
 from .launcher import AppRequest, AppResult, OutputSink
+from .move_pacing import MovePacer
 from .placement import TablePlacement
 
 log = logging.getLogger(__name__)
@@ -130,6 +132,7 @@ class RemoteApp:
             self._deliver_typed()
             if self._exit_asked:
                 self.exit()
+            old.pool.pacer.done(self)
             return
         old.sessions.pop(self.id, None)  # its frames, goodbye and end go nowhere now
         pool = old.pool
@@ -157,6 +160,7 @@ class RemoteApp:
             if self.size != self._started_at:  # the window changed meanwhile
                 self.resize(*self.size)
             self._deliver_typed()
+            self.worker.pool.pacer.done(self)
 
     def _deliver_typed(self) -> None:
         typed, self._typed = self._typed, []
@@ -195,6 +199,7 @@ class RemoteApp:
             self._report(self.sink.pending_output())
 
     def ended(self, result: AppResult) -> None:
+        self.worker.pool.pacer.forget(self)
         if self._poll is not None:
             self._poll.cancel()
         self.hub_conn.received(None)
@@ -339,6 +344,8 @@ class AppWorkers:
         self.placement: TablePlacement[RemoteApp] = TablePlacement(self._load)
         #: Apps moved to another worker so far (the load benchmark reports it).
         self.moves = 0
+        #: Apps waiting to move, moved one at a time (move_pacing.py).
+        self.pacer: MovePacer[RemoteApp] = MovePacer(self._start_move)
         #: Whether apps move to their table's home (the load benchmark turns it off to
         #: measure what moving gains; the tables are followed either way).
         self.by_table = True
@@ -404,8 +411,18 @@ class AppWorkers:
         if not isinstance(home, AppWorker):
             return None
         if home is not remote.worker:
-            remote.move_to(home)
+            self.pacer.want(remote)
         return home
+
+    def _start_move(self, remote: RemoteApp) -> bool:
+        """``remote``'s turn to move (move_pacing.py): start it if it should still move."""
+        if remote.moving_to is not None or remote.ended_with.done() or remote.table is None:
+            return False
+        home = self.placement.home(remote, self.ready_workers())
+        if not isinstance(home, AppWorker) or home is remote.worker:
+            return False
+        remote.move_to(home)
+        return True
 
     def colocation(self) -> dict[str, Any]:
         """How well tables are kept together: apps showing a table, the share of them on
@@ -445,6 +462,7 @@ class AppWorkers:
         self._closing = True
         for task in list(self._restarts):
             task.cancel()
+        self.pacer.close()
 
     async def close(self, timeout: float = 5.0) -> None:
         self.stop_restarts()

@@ -10,6 +10,7 @@ import time
 
 from server.apphost import worker_link as wl
 from server.apphost.launcher import AppResult
+from server.apphost.move_pacing import MovePacer
 from server.apphost.workers import PENDING_STEP, RemoteApp
 
 from .conftest import needs_openssh
@@ -166,8 +167,12 @@ async def test_a_slow_players_backlog_reaches_their_worker_and_so_does_the_catch
         def send(self, session: int, kind: int, payload: bytes = b"") -> None:
             sent.append((session, kind, payload))
 
+    class Pool:
+        pacer = MovePacer(lambda app: False)  # (no moves here)
+
     class Worker:
         link = Link()
+        pool = Pool()
 
     class Sink:
         pending = 0
