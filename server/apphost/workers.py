@@ -79,6 +79,9 @@ class RemoteApp:
         self.table: int | None = None
         #: While the app moves: the worker it goes to, and what the player typed meanwhile.
         self.moving_to: AppWorker | None = None
+        #: The worker it waits in line to move to (move_pacing.py): placed there already, as
+        #: far as the placement's choices for its table's other apps go.
+        self.planned: AppWorker | None = None
         self._typed: list[bytes] = []
         #: A new app here has not drawn yet (keys wait for its screens: :meth:`drawn`).
         self._starting = False
@@ -94,8 +97,8 @@ class RemoteApp:
         self.start_cpu_ms: float | None = None
 
     def place_now(self) -> AppWorker:
-        """The worker it runs on, or the one it is moving to (see placement.py)."""
-        return self.moving_to or self.worker
+        """The worker it runs on, or the one it is moving (or waits to move) to."""
+        return self.moving_to or self.planned or self.worker
 
     def feed(self, data: bytes) -> None:
         if self.moving_to is not None or self._starting:
@@ -379,7 +382,12 @@ class AppWorkers:
 
     def _load(self, worker: Any) -> int:
         """The apps ``worker`` runs, and those moving to it."""
-        coming = sum(1 for w in self.workers for r in w.sessions.values() if r.moving_to is worker)
+        coming = sum(
+            1
+            for w in self.workers
+            for r in w.sessions.values()
+            if (r.moving_to or r.planned) is worker
+        )
         return len(worker.sessions) + coming
 
     def table_shown(self, remote: RemoteApp, table: int | None) -> None:
@@ -388,6 +396,9 @@ class AppWorkers:
         when it shows the table it showed (the first frame of a moved app)."""
         if table == remote.table:
             return
+        if remote.planned is not None:  # (it waited to move for the table it showed before)
+            remote.planned = None
+            self.pacer.forget(remote)
         self.placement.shows(remote, table)
         if not self.by_table:
             return
@@ -411,14 +422,20 @@ class AppWorkers:
         if not isinstance(home, AppWorker):
             return None
         if home is not remote.worker:
+            remote.planned = home
             self.pacer.want(remote)
+        elif remote.planned is not None:  # (it belongs where it is after all)
+            remote.planned = None
+            self.pacer.forget(remote)
         return home
 
     def _start_move(self, remote: RemoteApp) -> bool:
         """``remote``'s turn to move (move_pacing.py): start it if it should still move."""
+        home, remote.planned = remote.planned, None
         if remote.moving_to is not None or remote.ended_with.done() or remote.table is None:
             return False
-        home = self.placement.home(remote, self.ready_workers())
+        if home not in self.ready_workers():  # (it died meanwhile)
+            home = self.placement.home(remote, self.ready_workers())
         if not isinstance(home, AppWorker) or home is remote.worker:
             return False
         remote.move_to(home)
