@@ -43,6 +43,7 @@ from ..model import ClientModel
 from ..names import game_title, seat_name, status_label
 from ..refusals import server_text
 from .editor import PROMPT, LineEditor
+from .history import HISTORY_HELP, ReplayCommands
 from .new_table import parse_new
 from .parser import Choice, choices_of, command_name, command_of, parse
 from .result import result_lines
@@ -68,7 +69,7 @@ EVENT_TEXTS: dict[str, Any] = {
 }
 
 
-class PlainClient:
+class PlainClient(ReplayCommands):
     """One player's plain session. ``write`` takes the bytes for their terminal."""
 
     def __init__(
@@ -254,6 +255,7 @@ class PlainClient:
         )
 
     def do_lobby(self, arg: str) -> None:
+        self.leave_replay()
         self.say(
             ngettext("{n} player online.", "{n} players online.", self.model.online or 1).format(
                 n=self.model.online or 1
@@ -475,6 +477,8 @@ class PlainClient:
         elif kind in ("error", "notice"):
             if message.get("ref") != "entropy":
                 self.say(server_text(message))
+        elif kind in ("history", "replay"):
+            self.replay_receive(kind, message)
         elif kind == "bye":
             self.say(server_text(message, _("The server said goodbye.")))
             self.done = True
@@ -659,4 +663,5 @@ HELP: dict[str, str] = {
         "your next connection (mode screen)."
     ),
     "quit": N_("Ends the session; Ctrl+C and Ctrl+D do too."),
+    **HISTORY_HELP,
 }
