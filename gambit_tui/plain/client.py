@@ -543,6 +543,8 @@ class PlainClient(ReplayCommands):
             for ev in events[told:]:
                 if ev.get("e") == "turn" and ev.get("seat") == seat:
                     continue  # (the prompt that follows says so: nothing is said twice)
+                if ev.get("e") == "game_over" and view.get("outcome"):
+                    continue  # (Prophet's: "Game over." and the result say the end, once)
                 line = module.event_text(ev, lambda s: names[s], STYLE, face(game))
                 if line is not None:
                     lines.append(line.plain)
