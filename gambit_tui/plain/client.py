@@ -43,8 +43,10 @@ from ..model import ClientModel
 from ..names import game_title, seat_name, status_label
 from ..refusals import server_text
 from .editor import PROMPT, LineEditor
+from .history import HISTORY_HELP, ReplayCommands
 from .new_table import parse_new
 from .parser import Choice, choices_of, command_name, command_of, parse
+from .prompt import numbered_hand, prompt_line
 from .result import result_lines
 from .words import COMMANDS, MODES, english, face
 
@@ -68,7 +70,7 @@ EVENT_TEXTS: dict[str, Any] = {
 }
 
 
-class PlainClient:
+class PlainClient(ReplayCommands):
     """One player's plain session. ``write`` takes the bytes for their terminal."""
 
     def __init__(
@@ -254,6 +256,7 @@ class PlainClient:
         )
 
     def do_lobby(self, arg: str) -> None:
+        self.leave_replay()
         self.say(
             ngettext("{n} player online.", "{n} players online.", self.model.online or 1).format(
                 n=self.model.online or 1
@@ -329,7 +332,7 @@ class PlainClient:
         view = message.get("view") or {}
         game = message["info"]["game"]
         named = face(game)
-        hand = [named(c, STYLE).plain for c in view.get("hand") or []]
+        hand = numbered_hand(game, view.get("hand") or [], self.choices())
         if not hand:
             self.say(_("You hold no cards."))
             return
@@ -475,6 +478,8 @@ class PlainClient:
         elif kind in ("error", "notice"):
             if message.get("ref") != "entropy":
                 self.say(server_text(message))
+        elif kind in ("history", "replay"):
+            self.replay_receive(kind, message)
         elif kind == "bye":
             self.say(server_text(message, _("The server said goodbye.")))
             self.done = True
@@ -539,6 +544,8 @@ class PlainClient:
             for ev in events[told:]:
                 if ev.get("e") == "turn" and ev.get("seat") == seat:
                     continue  # (the prompt that follows says so: nothing is said twice)
+                if ev.get("e") == "game_over" and view.get("outcome"):
+                    continue  # (Prophet's: "Game over." and the result say the end, once)
                 line = module.event_text(ev, lambda s: names[s], STYLE, face(game))
                 if line is not None:
                     lines.append(line.plain)
@@ -570,12 +577,7 @@ class PlainClient:
         else:
             question = _("Decide.")
         choices = choices_of(game, view.get("legal", []), names)
-        self.say(
-            _("{question} Choices: {choices}; or type hand.").format(
-                question=question, choices=grouped(choices)
-            ),
-            bell=True,
-        )
+        self.say(prompt_line(question, choices, game, view.get("hand") or []), bell=True)
 
     def _result(self, table_id: int, message: dict[str, Any], view: dict[str, Any]) -> None:
         outcome = view.get("outcome")
@@ -599,33 +601,6 @@ def already_said(before: list[dict[str, Any]], events: list[dict[str, Any]]) -> 
         if shared <= len(events) and before[start:] == events[:shared]:
             return shared
     return 0
-
-
-def grouped(choices: list[Choice]) -> str:
-    """The choices of a prompt, grouped by verb where more than one verb is open: "play: 1 7
-    of Swords, 2 Seer; risk: 3 7 of Swords"."""
-    kinds = list(dict.fromkeys(c.kind for c in choices))
-    if len(kinds) == 1:
-        return ", ".join(f"{c.number} {c.label}" for c in choices)
-    parts = []
-    seen: list[list[str]] = []
-    for kind in kinds:
-        mine = [c for c in choices if c.kind == kind]
-        labels = [c.label for c in mine]
-        if len(mine) > 1 and labels in seen:
-            parts.append(
-                _("{verb}: {first} to {last}, the same cards").format(
-                    verb=command_name(kind), first=mine[0].number, last=mine[-1].number
-                )
-            )
-            continue
-        seen.append(labels)
-        if any(len(c.action) > 1 for c in mine):
-            listed = ", ".join(f"{c.number} {c.label}" for c in mine)
-            parts.append(f"{command_name(kind)}: {listed}")
-        else:
-            parts.append(", ".join(f"{c.number} {c.label}" for c in mine))
-    return "; ".join(parts)
 
 
 def _action(wire: dict[str, Any]) -> Any:
@@ -659,4 +634,5 @@ HELP: dict[str, str] = {
         "your next connection (mode screen)."
     ),
     "quit": N_("Ends the session; Ctrl+C and Ctrl+D do too."),
+    **HISTORY_HELP,
 }

@@ -157,6 +157,12 @@ def parse(line: str, choices: list[Choice]) -> Parsed:
     if first.isdigit() and not rest:
         return _by_number(int(first), choices)
     keys, exact = command_of(first)
+    if exact and keys[0] in COMMANDS:
+        # a word both a command and an open action's verb ("next": a replay's step, or
+        # Fortunes' next deal) is the action: the table is asking
+        words = _command_words()
+        verbs = [c.kind for c in choices if first.casefold() in words.get(c.kind, ())]
+        keys = verbs[:1] or keys
     if not exact:
         meant = _same_card(match_choice(text, choices))
         if len(meant) == 1:

@@ -56,7 +56,7 @@ def test_refusals_are_one_sentence(lang, line):
 def test_refusal_says_what_is_accepted():
     assert parse("9", choices()).refusal == "There is no choice 9: type a number from 1 to 5."
     assert "1 7 of Swords" in parse("kill", choices()).refusal
-    assert parse("h", []).refusal == "h could be help, hand or highest: type more of it."
+    assert parse("h", []).refusal == ("h could be help, hand, history or highest: type more of it.")
     assert parse("frob", []).refusal == (
         "There is no command frob: type help to hear the commands."
     )
@@ -102,3 +102,11 @@ def test_line_editor():
     assert "\x1b" not in echo and "\b" not in echo  # (Backspace redraws after a CR)
     assert [k.kind for k in editor.feed(b"\x03")] == ["quit"]
     assert editor.feed(b"\x04") == [Key("quit")]
+
+
+def test_next_is_the_open_verb_else_the_replay_step():
+    deal = choices_of("fortunes", [{"type": "next_deal"}], NAMES)
+    assert parse("next", deal).action == {"type": "next_deal"}
+    assert parse("next", []).command == "next"
+    assert parse("next 5", []).arg == "5"
+    assert parse("replay 2", []).command == "replay"

@@ -1,0 +1,157 @@
+"""Plain mode's history and replays against a real hub (no SSH): a Prophet game played to its
+end by typed numbers, then ``history``, ``replay 1``, ``next``, ``next 5``, ``back`` and
+``stop``; each move of the replay is said as the live game said it. Refusals in one sentence;
+the same in Ukrainian."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+
+import pytest
+
+from server.hub import Hub
+from tests.hub.conftest import fast_config
+
+from .plain_session import Session, plain, play
+
+
+@pytest.fixture
+async def hub(store) -> AsyncIterator[Hub]:
+    h = Hub(store, fast_config(seed=3, between_games=60.0))
+    await h.start()
+    yield h
+    await h.stop()
+
+
+async def play_prophet(session: Session, over: str = "Game over.") -> list[str]:
+    """A one-round Prophet game against two bots; the lines said from its start to its end."""
+    return await play(session, "new prophet cap 1", 2, over)
+
+
+def moves(lines: list[str]) -> list[str]:
+    """The sentences of the moves (bids, plays, tricks): what a replay says again."""
+    return [x for x in lines if re.search(r" (bids|plays|wins the trick|takes the trick)", x)]
+
+
+async def test_history_and_replay_said_as_played(hub):
+    ada = await plain(hub, "Ada")
+    live = await play_prophet(ada)
+    assert moves(live), live
+
+    at = ada.type("history")
+    header = await ada.line("newest first", at)
+    assert header == "Your last games, newest first:"
+    first = await ada.line(r"^1\. ", at)
+    assert re.fullmatch(
+        r"1\. Prophet, \d{4}-\d\d-\d\d \d\d:\d\d: place [1-3] of 3; chips [+-]\d+\.", first
+    )
+    await ada.line("Type replay and a number", at)
+
+    at = ada.type("replay 1")
+    opening = await ada.line("Replay of game", at)
+    game_id = ada.client.replay.game_id if ada.client.replay else None
+    steps = ada.client.replay.steps if ada.client.replay else None
+    assert steps and steps > 5
+    # (a seeded hub's deals are not random: "not fair", as the replay screen says)
+    assert opening == (
+        f"Replay of game {game_id}: Prophet, {steps} moves, deal not fair. "
+        "Type next to step on, back to step back, stop to leave."
+    )
+    # its start: the deal, as the live game said it
+    await ada.settle()
+    deal = [x for x in live if x.startswith("Round 1:")]
+    assert deal and deal[0] in ada.said[at:]
+
+    # step by step to the end: each move said as it was at the table, once
+    steps_said: list[list[str]] = []
+    for _ in range(steps):
+        at = ada.type("next")
+        await ada.settle()
+        assert len(ada.said) > at
+        steps_said.append(ada.said[at:])
+    replayed = [line for said in steps_said for line in said]
+    assert moves(replayed) == moves(live)
+    assert replayed.count("Game over.") == 1 and "Game over." in steps_said[-1]
+    results = [x for x in live if re.match(r"Place \d: ", x)]
+    assert results and all(x in steps_said[-1] for x in results)
+    at = ada.type("next")
+    assert await ada.line("end of the game", at) == (
+        "This is the end of the game: type back to step back, or stop to leave."
+    )
+
+    # back one move: where it is, and that move's sentences again
+    at = ada.type("back")
+    await ada.line("Back to move", at)
+    await ada.settle()
+    assert ada.said[at:] == [f"Back to move {steps - 1} of {steps}.", *steps_said[-2]]
+
+    # back to the start (its start said again), then next 5: five moves at once
+    at = ada.type(f"back {steps}")
+    await ada.line("Back to move 0 of", at)
+    await ada.settle()
+    assert deal[0] in ada.said[at:]
+    at = ada.type("next 5")
+    await ada.settle()
+    assert ada.client.replay and ada.client.replay.asked == 5
+    assert ada.said[at:] == [line for said in steps_said[:5] for line in said]
+    at = ada.type("back 99")
+    await ada.line("Back to move 0 of", at)
+    at = ada.type("back")
+    assert await ada.line("start of the game", at) == (
+        "This is the start of the game: type next to step on."
+    )
+
+    at = ada.type("stop")
+    assert await ada.line("left the replay", at) == f"You left the replay of game {game_id}."
+    assert ada.client.replay is None and -int(game_id or 0) not in ada.client.model.views
+    at = ada.type("next")
+    assert await ada.line("No replay", at) == (
+        "No replay is open. Type history, then replay and a number."
+    )
+    await ada.close()
+
+
+async def test_refusals_in_one_sentence(hub):
+    bob = await plain(hub, "Bob")
+    at = bob.type("replay 1")
+    assert await bob.line("finished games", at) == "No finished games yet."
+    for typed, said in [
+        ("back", "No replay is open. Type history, then replay and a number."),
+        ("stop", "No replay is open. Type history, then replay and a number."),
+        ("replay", "Which game? Type replay and its number in your history, as in replay 1."),
+        ("history", "No finished games yet."),
+        (
+            "help history",
+            "history: Lists your last finished games, numbered: replay and a number opens one.",
+        ),
+    ]:
+        at = bob.type(typed)
+        await bob.until(lambda s, at=at: len(s) > at)
+        await bob.settle()
+        assert bob.said[at:] == [said]
+    await bob.close()
+
+
+async def test_history_and_replay_in_ukrainian(hub):
+    ada = await plain(hub, "Ada", lang="uk")
+    live = await play_prophet(ada, over="Гру закінчено.")
+    assert live
+    # typed in Ukrainian: history, replay 1, next, back, stop
+    at = ada.type("історія")
+    assert await ada.line(r"^1\. ", at)
+    assert ada.said[at] == "Ваші останні ігри, від найновішої:"
+    at = ada.type("перегляд 1")
+    assert await ada.line(r"^Перегляд гри \d+: ", at)
+    await ada.settle()
+    ada.type("далі")
+    ada.type("назад")
+    await ada.line(r"^Назад до ходу 0 з \d+\.$", at)
+    at = ada.type("далі 99")
+    await ada.line("Гру закінчено.", at)
+    at = ada.type("далі")
+    assert await ada.line("^Це кінець гри", at)
+    at = ada.type("стоп")
+    assert await ada.line("^Ви закрили перегляд гри", at)
+    assert not any(re.search(r"[A-Za-z]{4}", x) for x in ada.said[at:])
+    await ada.close()
