@@ -26,7 +26,6 @@ from protocol.requests import (
     Chat,
     CreateTable,
     Hello,
-    Join,
     Leave,
     Profile,
     Request,
@@ -45,8 +44,11 @@ from ..refusals import server_text
 from .editor import PROMPT, LineEditor
 from .new_table import parse_new
 from .parser import Choice, choices_of, command_name, command_of, parse
+from .people import PEOPLE_HELP, PEOPLE_MESSAGES, PeopleCommands
 from .result import result_lines
-from .words import COMMANDS, MODES, english, face
+from .settings import SETTINGS_HELP, SettingsCommands
+from .short import ShortTricks
+from .words import COMMANDS, MODES, card_name, english, face
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +70,7 @@ EVENT_TEXTS: dict[str, Any] = {
 }
 
 
-class PlainClient:
+class PlainClient(SettingsCommands, PeopleCommands):
     """One player's plain session. ``write`` takes the bytes for their terminal."""
 
     def __init__(
@@ -102,6 +104,8 @@ class PlainClient:
         self._seated: dict[int, list[str]] = {}
         #: The last lines said at each table (``last``).
         self._recent: dict[int, list[str]] = {}
+        #: The short verbosity's tricks under way (settings.py).
+        self.short_tricks = ShortTricks()
         self._inbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self.done = False
         #: Every line written, in order (tests read it).
@@ -120,7 +124,7 @@ class PlainClient:
         """Lines above the prompt line (a bell first if ``bell``)."""
         text = "".join(line + "\r\n" for line in lines)
         self.said.extend(lines)
-        self._out(self.editor.around((BELL if bell else "") + text))
+        self._out(self.editor.around((BELL if bell and self.bell_on else "") + text))
 
     def _out(self, text: str) -> None:
         self._write((text if self.unicode else asciify(text)).encode("utf-8", "replace"))
@@ -288,7 +292,7 @@ class PlainClient:
         n = self._number(arg)
         if n is not None:
             self.table = n
-            self.send(Join(n))
+            self.send(self.join_request(n))
 
     def do_watch(self, arg: str) -> None:
         n = self._number(arg)
@@ -463,7 +467,7 @@ class PlainClient:
             self.say(_("You left table {n}.").format(n=message["table"]))
             if self.table == message["table"]:
                 self.table = None
-        elif kind == "chat":
+        elif kind == "chat" and not self.chat_unsaid(message):
             self.say(_("{name} says: {text}").format(name=message["from"], text=message["text"]))
         elif kind == "invite":
             self.say(
@@ -472,6 +476,8 @@ class PlainClient:
                 ),
                 bell=True,
             )
+        elif kind in PEOPLE_MESSAGES:
+            self.hear_people(message)
         elif kind in ("error", "notice"):
             if message.get("ref") != "entropy":
                 self.say(server_text(message))
@@ -512,7 +518,7 @@ class PlainClient:
         names = self._names(message)
         before = self._seated.get(table_id)
         self._seated[table_id] = names
-        if before is None or len(before) != len(names):
+        if before is None or len(before) != len(names) or self.quiet_at(table_id):
             return
         lines = []
         for seat, (old, new) in enumerate(zip(before, names, strict=True)):
@@ -535,7 +541,9 @@ class PlainClient:
         module = EVENT_TEXTS.get(game)
         lines: list[str] = []
         seat = message.get("seat")
-        if module is not None:
+        if module is not None and self.short:
+            lines = self._short_lines(table_id, message, events, told)
+        elif module is not None:
             for ev in events[told:]:
                 if ev.get("e") == "turn" and ev.get("seat") == seat:
                     continue  # (the prompt that follows says so: nothing is said twice)
@@ -543,11 +551,30 @@ class PlainClient:
                 if line is not None:
                     lines.append(line.plain)
         self._said[table_id] = list(events)
-        if lines:
+        if lines and not self.quiet_at(table_id):
             recent = self._recent.setdefault(table_id, [])
             recent.extend(lines)
             del recent[:-LAST_LINES]
             self.say(*lines)
+
+    def _short_lines(
+        self, table_id: int, message: dict[str, Any], events: list[dict[str, Any]], told: int
+    ) -> list[str]:
+        """The new events in the short verbosity (short.py)."""
+        game = message["info"]["game"]
+        names = self._names(message)
+        module = EVENT_TEXTS[game]
+        seat = message.get("seat")
+
+        def full(ev: dict[str, Any]) -> str | None:
+            if ev.get("e") == "turn" and ev.get("seat") == seat:
+                return None
+            line = module.event_text(ev, lambda s: names[s], STYLE, face(game))
+            return None if line is None else str(line.plain)
+
+        return self.short_tricks.lines(
+            table_id, game, events, told, names.__getitem__, lambda c: card_name(game, c), full
+        )
 
     def _prompt(self, table_id: int, message: dict[str, Any], view: dict[str, Any]) -> None:
         ask = view.get("ask")
@@ -570,7 +597,9 @@ class PlainClient:
         else:
             question = _("Decide.")
         choices = choices_of(game, view.get("legal", []), names)
+        so_far = self.short_tricks.so_far(table_id) if self.short else None
         self.say(
+            *([so_far] if so_far else []),
             _("{question} Choices: {choices}; or type hand.").format(
                 question=question, choices=grouped(choices)
             ),
@@ -659,4 +688,6 @@ HELP: dict[str, str] = {
         "your next connection (mode screen)."
     ),
     "quit": N_("Ends the session; Ctrl+C and Ctrl+D do too."),
+    **SETTINGS_HELP,
+    **PEOPLE_HELP,
 }
