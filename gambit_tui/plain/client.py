@@ -43,6 +43,7 @@ from ..names import game_title, seat_name, status_label
 from ..refusals import server_text
 from .editor import PROMPT, LineEditor
 from .new_table import parse_new
+from .nights import NIGHT_MESSAGES, NIGHTS_HELP, NightCommands
 from .parser import Choice, choices_of, command_name, command_of, parse
 from .people import PEOPLE_HELP, PEOPLE_MESSAGES, PeopleCommands
 from .result import result_lines
@@ -70,7 +71,7 @@ EVENT_TEXTS: dict[str, Any] = {
 }
 
 
-class PlainClient(SettingsCommands, PeopleCommands):
+class PlainClient(SettingsCommands, PeopleCommands, NightCommands):
     """One player's plain session. ``write`` takes the bytes for their terminal."""
 
     def __init__(
@@ -478,6 +479,8 @@ class PlainClient(SettingsCommands, PeopleCommands):
             )
         elif kind in PEOPLE_MESSAGES:
             self.hear_people(message)
+        elif kind in NIGHT_MESSAGES:
+            self.hear_nights(message)
         elif kind in ("error", "notice"):
             if message.get("ref") != "entropy":
                 self.say(server_text(message))
@@ -690,4 +693,5 @@ HELP: dict[str, str] = {
     "quit": N_("Ends the session; Ctrl+C and Ctrl+D do too."),
     **SETTINGS_HELP,
     **PEOPLE_HELP,
+    **NIGHTS_HELP,
 }

@@ -39,6 +39,10 @@ COMMANDS: dict[str, str] = {
     "friend": NC_("command", "friend"),
     "unfriend": NC_("command", "unfriend"),
     "invite": NC_("command", "invite"),
+    "events": NC_("command", "events"),
+    "register": NC_("command", "register"),
+    "withdraw": NC_("command", "withdraw"),
+    "standings": NC_("command", "standings"),
     "quit": NC_("command", "quit"),
 }
 
