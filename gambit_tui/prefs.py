@@ -12,6 +12,7 @@ from typing import Any
 
 THEMES = ("dark", "light", "mono")
 SORTS = ("suit", "rank")
+VERBOSITIES = ("full", "short")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,9 @@ class Prefs:
     plain: bool = False
     """The plain mode for screen readers (issue 44): the SSH host starts it for this key from
     the next connection on (``NAME+screen`` still asks for the full screen)."""
+    verbosity: str = "full"
+    """How much the plain mode says: "full", or "short" (a trick in one sentence, no other
+    tables' or spectators' chatter: see ``gambit_tui/plain/short.py``)."""
 
     @classmethod
     def from_wire(cls, data: dict[str, Any] | None) -> Prefs:
@@ -47,6 +51,8 @@ class Prefs:
                 ok = value in THEMES
             elif f.name == "sort":
                 ok = value in SORTS
+            elif f.name == "verbosity":
+                ok = value in VERBOSITIES
             elif f.name == "ascii":
                 ok = value is None or isinstance(value, bool)
             else:

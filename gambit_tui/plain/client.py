@@ -26,7 +26,6 @@ from protocol.requests import (
     Chat,
     CreateTable,
     Hello,
-    Join,
     Leave,
     Profile,
     Request,
@@ -45,10 +44,14 @@ from ..refusals import server_text
 from .editor import PROMPT, LineEditor
 from .history import HISTORY_HELP, ReplayCommands
 from .new_table import parse_new
+from .nights import NIGHT_MESSAGES, NIGHTS_HELP, NightCommands
 from .parser import Choice, choices_of, command_name, command_of, parse
+from .people import PEOPLE_HELP, PEOPLE_MESSAGES, PeopleCommands
 from .prompt import numbered_hand, prompt_line
 from .result import result_lines
-from .words import COMMANDS, MODES, english, face
+from .settings import SETTINGS_HELP, SettingsCommands
+from .short import ShortTricks
+from .words import COMMANDS, MODES, card_name, english, face
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +73,7 @@ EVENT_TEXTS: dict[str, Any] = {
 }
 
 
-class PlainClient(ReplayCommands):
+class PlainClient(ReplayCommands, SettingsCommands, PeopleCommands, NightCommands):
     """One player's plain session. ``write`` takes the bytes for their terminal."""
 
     def __init__(
@@ -104,6 +107,8 @@ class PlainClient(ReplayCommands):
         self._seated: dict[int, list[str]] = {}
         #: The last lines said at each table (``last``).
         self._recent: dict[int, list[str]] = {}
+        #: The short verbosity's tricks under way (settings.py).
+        self.short_tricks = ShortTricks()
         self._inbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self.done = False
         #: Every line written, in order (tests read it).
@@ -122,7 +127,7 @@ class PlainClient(ReplayCommands):
         """Lines above the prompt line (a bell first if ``bell``)."""
         text = "".join(line + "\r\n" for line in lines)
         self.said.extend(lines)
-        self._out(self.editor.around((BELL if bell else "") + text))
+        self._out(self.editor.around((BELL if bell and self.bell_on else "") + text))
 
     def _out(self, text: str) -> None:
         self._write((text if self.unicode else asciify(text)).encode("utf-8", "replace"))
@@ -291,7 +296,7 @@ class PlainClient(ReplayCommands):
         n = self._number(arg)
         if n is not None:
             self.table = n
-            self.send(Join(n))
+            self.send(self.join_request(n))
 
     def do_watch(self, arg: str) -> None:
         n = self._number(arg)
@@ -466,7 +471,7 @@ class PlainClient(ReplayCommands):
             self.say(_("You left table {n}.").format(n=message["table"]))
             if self.table == message["table"]:
                 self.table = None
-        elif kind == "chat":
+        elif kind == "chat" and not self.chat_unsaid(message):
             self.say(_("{name} says: {text}").format(name=message["from"], text=message["text"]))
         elif kind == "invite":
             self.say(
@@ -475,6 +480,10 @@ class PlainClient(ReplayCommands):
                 ),
                 bell=True,
             )
+        elif kind in PEOPLE_MESSAGES:
+            self.hear_people(message)
+        elif kind in NIGHT_MESSAGES:
+            self.hear_nights(message)
         elif kind in ("error", "notice"):
             if message.get("ref") != "entropy":
                 self.say(server_text(message))
@@ -517,7 +526,7 @@ class PlainClient(ReplayCommands):
         names = self._names(message)
         before = self._seated.get(table_id)
         self._seated[table_id] = names
-        if before is None or len(before) != len(names):
+        if before is None or len(before) != len(names) or self.quiet_at(table_id):
             return
         lines = []
         for seat, (old, new) in enumerate(zip(before, names, strict=True)):
@@ -540,7 +549,9 @@ class PlainClient(ReplayCommands):
         module = EVENT_TEXTS.get(game)
         lines: list[str] = []
         seat = message.get("seat")
-        if module is not None:
+        if module is not None and self.short:
+            lines = self._short_lines(table_id, message, events, told)
+        elif module is not None:
             for ev in events[told:]:
                 if ev.get("e") == "turn" and ev.get("seat") == seat:
                     continue  # (the prompt that follows says so: nothing is said twice)
@@ -550,11 +561,30 @@ class PlainClient(ReplayCommands):
                 if line is not None:
                     lines.append(line.plain)
         self._said[table_id] = list(events)
-        if lines:
+        if lines and not self.quiet_at(table_id):
             recent = self._recent.setdefault(table_id, [])
             recent.extend(lines)
             del recent[:-LAST_LINES]
             self.say(*lines)
+
+    def _short_lines(
+        self, table_id: int, message: dict[str, Any], events: list[dict[str, Any]], told: int
+    ) -> list[str]:
+        """The new events in the short verbosity (short.py)."""
+        game = message["info"]["game"]
+        names = self._names(message)
+        module = EVENT_TEXTS[game]
+        seat = message.get("seat")
+
+        def full(ev: dict[str, Any]) -> str | None:
+            if ev.get("e") == "turn" and ev.get("seat") == seat:
+                return None
+            line = module.event_text(ev, lambda s: names[s], STYLE, face(game))
+            return None if line is None else str(line.plain)
+
+        return self.short_tricks.lines(
+            table_id, game, events, told, names.__getitem__, lambda c: card_name(game, c), full
+        )
 
     def _prompt(self, table_id: int, message: dict[str, Any], view: dict[str, Any]) -> None:
         ask = view.get("ask")
@@ -577,7 +607,12 @@ class PlainClient(ReplayCommands):
         else:
             question = _("Decide.")
         choices = choices_of(game, view.get("legal", []), names)
-        self.say(prompt_line(question, choices, game, view.get("hand") or []), bell=True)
+        so_far = self.short_tricks.so_far(table_id) if self.short else None
+        self.say(
+            *([so_far] if so_far else []),
+            prompt_line(question, choices, game, view.get("hand") or []),
+            bell=True,
+        )
 
     def _result(self, table_id: int, message: dict[str, Any], view: dict[str, Any]) -> None:
         outcome = view.get("outcome")
@@ -635,4 +670,7 @@ HELP: dict[str, str] = {
     ),
     "quit": N_("Ends the session; Ctrl+C and Ctrl+D do too."),
     **HISTORY_HELP,
+    **SETTINGS_HELP,
+    **PEOPLE_HELP,
+    **NIGHTS_HELP,
 }

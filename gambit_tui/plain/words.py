@@ -37,6 +37,17 @@ COMMANDS: dict[str, str] = {
     "time": NC_("command", "time"),
     "say": NC_("command", "say"),
     "mode": NC_("command", "mode"),
+    "set": NC_("command", "set"),
+    "profile": NC_("command", "profile"),
+    "top": NC_("command", "top"),
+    "friends": NC_("command", "friends"),
+    "friend": NC_("command", "friend"),
+    "unfriend": NC_("command", "unfriend"),
+    "invite": NC_("command", "invite"),
+    "events": NC_("command", "events"),
+    "register": NC_("command", "register"),
+    "withdraw": NC_("command", "withdraw"),
+    "standings": NC_("command", "standings"),
     "quit": NC_("command", "quit"),
 }
 

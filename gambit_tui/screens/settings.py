@@ -153,6 +153,7 @@ class SettingsScreen(GambitScreen):
             sort=str(value("sort")),
             autoplay_forced=bool(value("autoplay")),
             plain=bool(value("plain")),
+            verbosity=self.gapp.prefs.verbosity,  # (the plain mode's own: kept as it is)
         )
         return str(value("lang")), prefs
 
