@@ -5,7 +5,8 @@ The login uses the player's SSH agent and ``~/.ssh`` keys (or the one ``-i`` nam
 all is a guest, as with ``ssh``), and checks the server's host key against
 ``~/.ssh/known_hosts`` (:mod:`.known_hosts`): a first visit shows the fingerprint and asks, a
 changed key is refused before anything is sent. The user name is the name the player would
-like, as with ``ssh Ada@host`` (``play`` and ``guest``: none).
+like, as with ``ssh Ada@host`` (``play`` and ``guest``: none). With no host at all, the servers
+announced on the local network are looked for (:mod:`.discover`).
 """
 
 from __future__ import annotations
@@ -38,7 +39,12 @@ NO_NAME = ("play", "guest", "")
 
 
 def add_connect_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("target", metavar="[user@]host", help="the server (user: your name)")
+    parser.add_argument(
+        "target",
+        metavar="[user@]host",
+        nargs="?",
+        help="the server (user: your name); none: look for servers on the local network",
+    )
     parser.add_argument(
         "-p", "--port", type=int, default=DEFAULT_PORT, help="the server's SSH port"
     )
@@ -247,11 +253,37 @@ def setup_logging() -> None:
     logging.basicConfig(level=logging.INFO, handlers=[handler])
 
 
+def found_target(args: argparse.Namespace, lang: str) -> Target | None:
+    """``gambit connect`` with no host: a server announced on the local network, as the
+    player chooses (None: none found or chosen; the player was told how to name one)."""
+    from .discover import browse, choose
+
+    sys.stderr.write(text.say(lang, text.LOOKING) + "\n")
+    sys.stderr.flush()
+    try:
+        found = asyncio.run(browse())
+    except (OSError, ImportError) as err:  # no network to ask on: as if none answered
+        log.warning("cannot look for servers on the network: %s", err)
+        found = []
+    chosen = choose(found, lang)
+    if chosen is None:
+        return None
+    key = Path(args.identity).expanduser() if args.identity else None
+    return Target("play", chosen.host, chosen.port, key, args.compress)
+
+
 def main_connect(args: argparse.Namespace) -> int:
     setup_logging()
     term = local_term()
-    target = Target.parse(args.target, args.port, args.identity, args.compress)
-    dialer = Dialer(target, term.language or "en")
+    lang = term.language or "en"
+    if args.target is None:
+        found = found_target(args, lang)
+        if found is None:
+            return 1
+        target = found
+    else:
+        target = Target.parse(args.target, args.port, args.identity, args.compress)
+    dialer = Dialer(target, lang)
     try:
         said = asyncio.run(run_connect(dialer, term))
     except GiveUp as err:

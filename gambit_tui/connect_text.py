@@ -27,6 +27,16 @@ NO_SUBSYSTEM = N_(
     "{host} does not offer Gambit to local apps. Play in its terminal session instead:  {command}"
 )
 PASSWORD = N_("Password for {user}@{host}: ")
+# ``gambit connect`` with no host: the servers announced on the network.
+LOOKING = N_("Looking for Gambit servers on this network...")
+NONE_FOUND = N_(
+    "No Gambit server answered on this network. Name one:  gambit connect HOST\n"
+    "(or play in a terminal session:  ssh -p 2222 play@HOST)"
+)
+FOUND = N_("Gambit servers on this network:")
+LISTED = N_("{number}. {name}  ({host}, port {port})")
+ASK_WHICH = N_("Which one (1-{count})? ")
+CONNECTING = N_("Connecting to {name} ({host}, port {port}).")
 
 
 def say(lang: str, sentence: str, **fields: object) -> str:

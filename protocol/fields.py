@@ -32,9 +32,11 @@ NIGHT_OPS = (
     "extend",
     "cancel",
     "remove",
+    "invite",
+    "uninvite",
 )
 #: The host's ops on an event (its host or an admin only).
-NIGHT_HOST_OPS = ("start", "pause", "resume", "extend", "cancel", "remove")
+NIGHT_HOST_OPS = ("start", "pause", "resume", "extend", "cancel", "remove", "invite", "uninvite")
 MAX_NAME = 24
 MAX_CHAT = 500
 MAX_ID = 128

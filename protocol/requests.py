@@ -229,7 +229,8 @@ class Invite(Request):
 class Night(Request):
     """Game nights: list them, follow one's standings, make one, register, withdraw; the
     host's ops (start a round early, pause, resume, extend by ``rounds``, cancel, remove the
-    player named ``player``). ``night`` names the event for every op but list and create.
+    player named ``player``, invite or uninvite the player named ``player``). ``night`` names
+    the event for every op but list and create.
     ``starts_at`` and ``closes_at`` (create): wall-clock seconds, the first round seated by
     itself then, and no round seated after."""
 

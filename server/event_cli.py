@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.connection import Connection, ConnectionClosed, open_unix
-from protocol.fields import NIGHT_FILLS, NIGHT_FORMATS
+from protocol.fields import ACCESS, NIGHT_FILLS, NIGHT_FORMATS
 from protocol.messages import PROTOCOL_VERSION
 
 from .admin_cli import LOCAL_ADMIN, SOCKET_NAME, duration
@@ -36,6 +36,9 @@ def add_event_arguments(parser: argparse.ArgumentParser) -> None:
     create.add_argument("--format", choices=NIGHT_FORMATS, default="swiss")
     create.add_argument("--rounds", type=int, default=3)
     create.add_argument("--fill", choices=NIGHT_FILLS, default="bots", help="players left over")
+    create.add_argument(
+        "--access", choices=ACCESS, default="everyone", help="who may register (invited: invite)"
+    )
     create.add_argument("--bots", default="heuristic", help="the level of bots filling seats")
     create.add_argument("--timer", type=int, help="the turn timer, seconds (default: server's)")
     create.add_argument("--starts-in", type=duration, help="seat round 1 by itself, e.g. 20m")
@@ -53,6 +56,13 @@ def add_event_arguments(parser: argparse.ArgumentParser) -> None:
     remove = ops.add_parser("remove", help="take a player out of the event")
     remove.add_argument("id", type=int)
     remove.add_argument("player", help="their name")
+    for op, text in (
+        ("invite", "let a player register (whatever the access); told if online"),
+        ("uninvite", "take an invitation back"),
+    ):
+        invite = ops.add_parser(op, help=text)
+        invite.add_argument("id", type=int)
+        invite.add_argument("player", help="their name")
 
 
 def request_of(args: argparse.Namespace, now: float) -> dict[str, Any]:
@@ -70,6 +80,7 @@ def request_of(args: argparse.Namespace, now: float) -> dict[str, Any]:
             "rounds": args.rounds,
             "fill": args.fill,
             "bots": args.bots,
+            "access": args.access,
         }
         if args.timer is not None:
             message["timer"] = args.timer
@@ -81,7 +92,7 @@ def request_of(args: argparse.Namespace, now: float) -> dict[str, Any]:
     message = {"t": "night", "op": args.op, "night": args.id}
     if args.op == "extend":
         message["rounds"] = args.rounds
-    if args.op == "remove":
+    if args.op in ("remove", "invite", "uninvite"):
         message["player"] = args.player
     return message
 
@@ -91,6 +102,8 @@ def _done(request: dict[str, Any], reply: dict[str, Any]) -> bool:
     if reply.get("t") == "error" and reply.get("ref") == "night":
         return True
     op = request["op"]
+    if op in ("invite", "uninvite"):  # the host is told in a notice
+        return reply.get("t") == "notice" and reply.get("code") in ("invited", "night_uninvited")
     if op == "list":
         return reply.get("t") == "nights"
     if reply.get("t") != "night":
@@ -164,6 +177,9 @@ def main_event(args: argparse.Namespace) -> int:
             "is it running with this --data-dir?\n"
         )
         return 1
+    if reply.get("t") == "notice":
+        print(reply["message"])
+        return 0
     if reply.get("t") not in ("night", "nights"):
         sys.stderr.write(f"gambit event: {reply.get('message')}\n")
         return 1

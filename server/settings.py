@@ -50,7 +50,7 @@ def _options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
 
 def _convert(action: argparse.Action, value: Any, where: str) -> Any:
     """A value from the file or the environment, as the command line would have made it."""
-    if isinstance(action, argparse._StoreTrueAction):
+    if isinstance(action, argparse._StoreTrueAction | argparse.BooleanOptionalAction):
         if isinstance(value, bool):
             return value
         text = str(value).strip().lower()

@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_gambit_connect_loads_no_server_module():
     code = (
         "import sys, gambit_connect.launcher, gambit_connect.lasting, protocol.ssh_channel\n"
+        "import gambit_connect.discover\n"
         "import gambit_tui.app\n"
         "print(sorted(m for m in sys.modules if m == 'server' or m.startswith('server.')))"
     )

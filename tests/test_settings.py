@@ -143,3 +143,15 @@ def test_gambit_gateway_reads_only_a_file_it_is_given_and_hides_the_token(tmp_pa
     assert f"bus = 'nats://10.0.0.5:4222'  # {mine}" in given.stdout
     assert "bus-token = '(set)'  # GAMBIT_BUS_TOKEN" in given.stdout
     assert "hush" not in given.stdout
+
+
+def test_announcing_is_a_switch_in_the_file_and_the_environment_too(tmp_path):
+    """``--announce``/``--no-announce`` (issue 42): ``announce = false`` in the file,
+    ``GAMBIT_ANNOUNCE=yes`` in the environment; unset, the server decides by its address."""
+    (tmp_path / "gambit.toml").write_text("announce = false\n")
+    argv = ["--data-dir", str(tmp_path)]
+    nowhere = tmp_path / "nowhere"
+    assert resolve(serve_parser(), argv, env={}, default_dir=nowhere).args.announce is False
+    env = {"GAMBIT_ANNOUNCE": "yes"}
+    assert resolve(serve_parser(), argv, env=env, default_dir=nowhere).args.announce is True
+    assert resolve(serve_parser(), [], env={}, default_dir=nowhere).args.announce is None

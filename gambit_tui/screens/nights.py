@@ -1,8 +1,9 @@
 """Game nights, from the lobby (v): the server's events, and the selected one's standings.
 
 Register or withdraw with one key; when a round is seated the hub opens the player's table by
-itself, and o goes back to it. The host starts the first round (s), and makes a new event (n):
-a name, then its rules (:class:`NightSetupScreen`)."""
+itself, and o goes back to it. The host starts the first round (s), invites players by name
+(i: an event for invited players only is for them), and makes a new event (n): a name, then its
+rules (:class:`NightSetupScreen`)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,12 @@ from textual.css.query import NoMatches
 from textual.markup import escape
 from textual.widgets import DataTable
 
-from protocol.fields import NIGHT_FILLS, NIGHT_FORMATS
+from protocol.fields import ACCESS, NIGHT_FILLS, NIGHT_FORMATS
 from protocol.requests import Night
 
 from .. import events
 from ..i18n import N_, _
-from ..names import game_title
+from ..names import access_label, game_title
 from ..night_text import about, fill_label, format_label, points, state_label
 from ..widgets.text_lines import TextPanel
 from .base import GambitModal, GambitScreen, while_composed
@@ -59,6 +60,7 @@ class NightsScreen(GambitScreen):
         Binding("p", "pause", N_("Pause")),
         Binding("p", "resume", N_("Resume")),
         Binding("x", "extend", N_("Extend")),
+        Binding("i", "invite", N_("Invite")),
         Binding("k", "remove", N_("Remove player")),
         Binding("c", "cancel", N_("Cancel event")),
         Binding("escape", "close", N_("Back")),
@@ -189,7 +191,7 @@ class NightsScreen(GambitScreen):
             )
         if action == "new":
             return not self.gapp.model.you.get("guest")
-        if action in ("pause", "resume", "extend", "remove", "cancel"):
+        if action in ("pause", "resume", "extend", "remove", "cancel", "invite"):
             if over or night is None or not night.get("hosting"):
                 return False
             if action in ("pause", "resume"):
@@ -237,6 +239,21 @@ class NightsScreen(GambitScreen):
             AskNameScreen(_("Remove player"), _("The name of the player to remove")), named
         )
 
+    def action_invite(self) -> None:
+        """A player the host names may register (told so if online)."""
+        from .ask_name import AskNameScreen
+
+        night = self.selected
+        if night is None:
+            return
+        ident = night["id"]
+
+        def named(name: str | None) -> None:
+            if name:
+                self.gapp.send(Night("invite", night=ident, player=name))
+
+        self.app.push_screen(AskNameScreen(_("Invite"), _("Name the player to invite.")), named)
+
     def action_cancel(self) -> None:
         from .confirm import ConfirmScreen
 
@@ -281,7 +298,7 @@ class NightSetupScreen(GambitModal):
 
     DEFAULT_CSS = """
     NightSetupScreen #rules {
-        height: 6;
+        height: 7;
     }
     """
 
@@ -306,6 +323,7 @@ class NightSetupScreen(GambitModal):
             "format": "swiss",
             "rounds": 3,
             "fill": "bots",
+            "access": "everyone",
         }
 
     def compose_body(self) -> ComposeResult:
@@ -331,6 +349,8 @@ class NightSetupScreen(GambitModal):
             return list(NIGHT_FORMATS)
         if key == "rounds":
             return list(self.ROUNDS)
+        if key == "access":
+            return list(ACCESS)
         return list(NIGHT_FILLS)
 
     def _label(self, key: str, value: Any) -> str:
@@ -340,6 +360,8 @@ class NightSetupScreen(GambitModal):
             return format_label(value)
         if key == "fill":
             return fill_label(value)
+        if key == "access":
+            return access_label(value)
         return str(value)
 
     @while_composed
@@ -350,6 +372,7 @@ class NightSetupScreen(GambitModal):
             "format": _("Format"),
             "rounds": _("Rounds"),
             "fill": _("Players left over"),
+            "access": _("Who may join"),
         }
         text = Text()
         for index, (key, title) in enumerate(titles.items()):

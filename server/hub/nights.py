@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from protocol.fields import NIGHT_HOST_OPS
 from protocol.requests import Night as NightRequest
-from protocol.server_messages import Sentence
+from protocol.server_messages import Notice, Sentence
 from server.engine import RulesError, get_game
 from server.nights.night import Night, NightError
 from server.nights.rules import NightRules, problems
@@ -136,6 +136,8 @@ class Nights:
                 raise HubError("not_host", "Only the event's host may do that.")
             self.following.setdefault(night.id, set()).add(session)  # they see what it did
             self.host_op(night, op, message)
+            if op in ("invite", "uninvite"):
+                session.push(self._invitation_notice(night, op, message.player or ""))
 
     def _need(self, night_id: int | None) -> Night:
         night = self.nights.get(night_id or 0)
@@ -144,11 +146,15 @@ class Nights:
         return night
 
     def _may_register(self, night: Night, player: Player) -> None:
-        if player.id == night.host or night.rules.access == "everyone":
+        """By the event's access; a player the host invited may register whatever it is."""
+        access = night.rules.access
+        if player.id == night.host or access == "everyone" or player.id in night.invited:
             return
-        if night.rules.access == "friends" and player.id in self.store.friends(night.host):
-            return
-        raise HubError("not_allowed", "Only the host's friends may register for this event.")
+        if access == "friends":
+            if player.id in self.store.friends(night.host):
+                return
+            raise HubError("not_allowed", "Only the host's friends may register for this event.")
+        raise HubError("not_allowed", "Only invited players may register for this event.")
 
     def _change(self, night: Night, change: Any) -> None:
         try:
@@ -160,7 +166,8 @@ class Nights:
 
     def host_op(self, night: Night, op: str, message: NightRequest) -> None:
         """The host's (or an admin's) ops: start a round early, pause before the next round,
-        resume, extend by ``message.rounds``, cancel, remove a player by name."""
+        resume, extend by ``message.rounds``, cancel, remove a player by name, invite one by
+        name (or take the invitation back)."""
         if op == "start":
             self.start_round(night.id, refuse=True)
         elif op == "pause":
@@ -186,6 +193,52 @@ class Nights:
                 "night_removed",
                 said("The host removed you from {night}.", night=night.rules.name),
             )
+        elif op == "invite":
+            self.invite(night, message.player or "")
+        elif op == "uninvite":
+            self.uninvite(night, message.player or "")
+
+    def invite(self, night: Night, name: str) -> None:
+        """``name`` may register (kept with the event); told now if online, and the host's
+        followers see the event again (the ``night`` message is the answer)."""
+        pid = self._player_named(name)
+        self._change(night, lambda: night.invite(pid))
+        invitee = self.run.players.get(pid)
+        if invitee is not None and night.host not in invitee.ignores:
+            self._notice(
+                pid,
+                "night_invited",
+                said(
+                    "{name} invites you to {night}: register in Events (v in the lobby).",
+                    name=self.run.name_of(night.host),
+                    night=night.rules.name,
+                ),
+            )
+
+    def uninvite(self, night: Night, name: str) -> None:
+        """The invitation taken back (a registration made with it stands: remove it too)."""
+        pid = self._player_named(name)
+        if pid not in night.invited:
+            raise HubError("event_not_invited", "{name} is not invited to this event.", name=name)
+        self._change(night, lambda: night.uninvite(pid))
+
+    def _invitation_notice(self, night: Night, op: str, name: str) -> Notice:
+        """What the host is told once an invitation is sent or taken back."""
+        name = self.run.name_of(self._player_named(name))
+        if op == "invite":
+            return {"t": "notice", "code": "invited", **said("Invited {name}.", name=name)}
+        sentence = said(
+            "{name} is no longer invited to {night}.", name=name, night=night.rules.name
+        )
+        return {"t": "notice", "code": "night_uninvited", **sentence}
+
+    def _player_named(self, name: str) -> str:
+        """The player called ``name``: one online (a guest too), else a registered name."""
+        online = {p.name.casefold(): p.id for p in self.run.players.values()}
+        pid = online.get(name.casefold()) or self.store.name_owner(name)
+        if pid is None:
+            raise HubError("no_player", "There is no player called {name}.", name=name)
+        return pid
 
     def _entrant_named(self, night: Night, name: str) -> str:
         for pid, entrant in night.entrants.items():

@@ -74,6 +74,8 @@ class Night:
     rounds: list[Round] = field(default_factory=list)
     #: The host paused the event: no round is seated by itself until they resume it.
     paused: bool = False
+    #: Players the host invited, in the order invited: they may register whatever the access.
+    invited: list[str] = field(default_factory=list)
 
     # --- who plays ---------------------------------------------------------------------------
 
@@ -107,6 +109,21 @@ class Night:
             del self.entrants[pid]
         else:
             entrant.withdrawn = True
+
+    def invite(self, pid: str) -> None:
+        """Let ``pid`` register (an ``invited`` event is for them and the host only)."""
+        if self.over:
+            raise NightError("event_over", "This event is over.")
+        if pid not in self.invited:
+            self.invited.append(pid)
+
+    def uninvite(self, pid: str) -> None:
+        """Take back an invitation (a registration made with it stands: the host removes)."""
+        if self.over:
+            raise NightError("event_over", "This event is over.")
+        if pid not in self.invited:
+            raise NightError("event_not_invited", "That player is not invited to this event.")
+        self.invited.remove(pid)
 
     def active(self) -> list[str]:
         """Who is seated in the next round, in registration order."""
@@ -245,6 +262,7 @@ class Night:
             "status": self.status,
             "entrants": [[pid, e.since, e.withdrawn] for pid, e in self.entrants.items()],
             "paused": self.paused,
+            "invited": list(self.invited),
             "rounds": [
                 {
                     "number": r.number,
@@ -267,4 +285,5 @@ class Night:
             entrants={pid: Entrant(since, withdrawn) for pid, since, withdrawn in data["entrants"]},
             rounds=[Round(**r) for r in data["rounds"]],
             paused=bool(data.get("paused", False)),
+            invited=list(data.get("invited", [])),  # (none in events kept before invitations)
         )

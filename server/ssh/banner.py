@@ -46,8 +46,9 @@ def ssh_command(where: str, port: int) -> str:
     return f"ssh -p {port} play@{where}" if port != 22 else f"ssh play@{where}"
 
 
-def banner(host: str, port: int, key: asyncssh.SSHKey) -> str:
-    """The start banner's lines."""
+def banner(host: str, port: int, key: asyncssh.SSHKey, announced: str | None = None) -> str:
+    """The start banner's lines (``announced``: the name the server is announced under on
+    the local network, if it is)."""
     everywhere = host in ("0.0.0.0", "::", "")
     local = host in ("127.0.0.1", "::1", "localhost")
     lines = [f"Gambit is serving on {host or '*'} port {port}."]
@@ -61,6 +62,11 @@ def banner(host: str, port: int, key: asyncssh.SSHKey) -> str:
             lines.append(f"  from the network:  {ssh_command('THIS-MACHINE', port)}")
     elif not local:
         lines.append(f"Connect with:  {ssh_command(host, port)}")
+    if announced is not None:
+        lines.append(
+            f'Announced on the local network as "{announced}" (mDNS): '
+            "'gambit connect' with no host finds it."
+        )
     lines.append(f"(slow link? add -C:  ssh -C -p {port} ...)")
     lines.append(
         f"(the app on a player's own machine:  pipx install gambit-tables, then "

@@ -69,7 +69,18 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     add_hub_options(parser, limits)
     add_options(parser, HostConfig, GROUPS, only=WORKERS + LOGGING)
     add_metrics_argument(parser)
+    add_announce_argument(parser)
     add_options(parser, HostConfig, GROUPS, only=VERBOSE)
+
+
+def add_announce_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--announce",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="announce the server on the local network (mDNS/DNS-SD), where 'gambit connect' "
+        "with no host finds it (default: on, unless it listens on loopback only)",
+    )
 
 
 def add_login_arguments(parser: argparse.ArgumentParser) -> None:
@@ -160,16 +171,20 @@ async def run_serve(
     out: TextIO,
     lock: DataDirLock | None = None,
     metrics_at: tuple[str, int] | None = None,
+    announce: bool = False,
 ) -> bool:
     """Serve until stopped; True if an admin's restart stopped it (the caller exits with
-    :data:`RESTART_EXIT` so that a service manager starts it again)."""
+    :data:`RESTART_EXIT` so that a service manager starts it again). ``announce``: on the
+    local network (``server/announce.py``)."""
     from server.store.pg_lock import lock_database
 
     # One server per PostgreSQL database (server/store/pg_lock.py): a restarted server's
     # last session may still be closing, so wait a little, then refuse.
     db_lock = await lock_database(hub_config.db, "gambit serve", timeout=DB_LOCK_WAIT)
     try:
-        return await _run_serve(data_dir, hub_config, host_config, out, lock, metrics_at, db_lock)
+        return await _run_serve(
+            data_dir, hub_config, host_config, out, lock, metrics_at, db_lock, announce
+        )
     finally:
         if db_lock is not None:
             await db_lock.release()
@@ -183,7 +198,10 @@ async def _run_serve(
     lock: DataDirLock | None,
     metrics_at: tuple[str, int] | None,
     db_lock: DatabaseLock | None,
+    announce: bool = False,
 ) -> bool:
+    from server.announce import Announcer, start_announcing
+    from server.cli import version
     from server.hub import Hub
     from server.hub.hooks import HubHooks
     from server.hub.listener import serve_unix
@@ -195,6 +213,7 @@ async def _run_serve(
     from .live_sessions import LiveSessions
 
     host: SSHHost | None = None
+    announcer: Announcer | None = None
     metrics = None
     local = None
     stop = asyncio.Event()
@@ -229,7 +248,9 @@ async def _run_serve(
         port = await host.start()
         if lock is not None:
             lock.describe(f"gambit serve on {host_config.host} port {port}")
-        text = banner(host_config.host, port, key)
+        if announce:
+            announcer = await start_announcing(host_config.host, port, version())
+        text = banner(host_config.host, port, key, announced=announcer.name if announcer else None)
         if metrics_at is not None:
             from server.metrics import Metrics
 
@@ -242,6 +263,8 @@ async def _run_serve(
         await stop.wait()
     finally:
         log.info("stopping")
+        if announcer is not None:
+            await announcer.stop()
         if metrics is not None:
             await metrics.close()
         if local is not None:
@@ -266,6 +289,7 @@ async def stop_host(host: SSHHost) -> None:
 
 
 def main_serve(args: argparse.Namespace) -> int:
+    from server.announce import wanted
     from server.logs import setup_logging
     from server.store import DataDirInUse, StoreError, default_data_dir, lock_data_dir
 
@@ -287,7 +311,15 @@ def main_serve(args: argparse.Namespace) -> int:
     try:
         metrics_at = parse_address(args.metrics) if args.metrics else None
         restart = asyncio.run(
-            run_serve(data_dir, hub_config, host_config, sys.stdout, lock, metrics_at)
+            run_serve(
+                data_dir,
+                hub_config,
+                host_config,
+                sys.stdout,
+                lock,
+                metrics_at,
+                announce=wanted(args.announce, host_config.host),
+            )
         )
     except (OSError, StoreError) as err:  # the port is taken, the database is in use
         sys.stderr.write(f"gambit serve: {err}\n")

@@ -78,6 +78,39 @@ async def test_an_operator_runs_an_event_from_the_command_line(store: Store, tmp
     await hub.stop()
 
 
+async def test_an_operator_invites_a_player_to_an_event_for_invited_players(
+    store: Store, tmp_path: Path
+):
+    hub = Hub(store, fast_config())
+    await hub.start()
+    sock = tmp_path / "hub.sock"
+    server = await serve_unix(hub, sock)
+    create = _args("create", "Friday", "--access", "invited")
+    assert request_of(create, NOW)["access"] == "invited"
+    night = (await ask(sock, request_of(create, NOW)))["night"]["id"]
+    ada = await connect(hub)
+    await ada.hello("Ada", identity="key-ada")
+    await ada.send("night", op="register", night=night)
+    assert (await ada.expect("error"))["code"] == "not_allowed"
+    invite = _args("invite", str(night), "Ada")
+    assert request_of(invite, NOW) == {
+        "t": "night",
+        "op": "invite",
+        "night": night,
+        "player": "Ada",
+    }
+    assert (await ask(sock, request_of(invite, NOW)))["message"] == "Invited Ada."
+    await ada.expect("notice", code="night_invited")
+    await ada.send("night", op="register", night=night)
+    await ada.until(lambda m: m["t"] == "night" and m["night"]["registered"] == 1)
+    taken_back = await ask(sock, request_of(_args("uninvite", str(night), "Ada"), NOW))
+    assert taken_back["message"] == "Ada is no longer invited to Friday."
+    assert hub.nights.nights[night].invited == []
+    await ada.close()
+    server.close()
+    await hub.stop()
+
+
 def test_gambit_event_without_a_server_says_so(tmp_path: Path, capsys: pytest.CaptureFixture):
     assert main_event(_args("--data-dir", str(tmp_path), "list")) == 1
     assert "no running server" in capsys.readouterr().err

@@ -543,3 +543,75 @@ async def test_one_change_of_the_standings_is_encoded_once_for_all_its_followers
         (entry,) = (await client.expect("nights"))["nights"]
         assert entry["id"] == night and entry["registered"] == 3 and entry["you"] is False
     await hub.stop()
+
+
+async def _refused(client: Client, night: int) -> dict[str, Any]:
+    await client.send("night", op="register", night=night)
+    return await client.expect("error")
+
+
+async def test_an_event_for_invited_players_takes_those_the_host_invites_even_after_a_restart(
+    tmp_path,
+):
+    store = Store.open(tmp_path / "data")
+    hub = Hub(store, fast_config())
+    await hub.start()
+    host, ada, bob = await _players(hub, 3)
+    night = await _night(host, format="swiss", access="invited")
+    refused = await _refused(ada, night)
+    assert (refused["code"], refused["message"]) == (
+        "not_allowed",
+        "Only invited players may register for this event.",
+    )
+    await host.send("night", op="invite", night=night, player="p1")  # (any case)
+    assert (await host.expect("notice", code="invited"))["message"] == "Invited P1."
+    told = await ada.expect("notice", code="night_invited")
+    assert told["message"] == "P0 invites you to Friday: register in Events (v in the lobby)."
+    await ada.send("night", op="register", night=night)
+    await ada.until(lambda m: m["t"] == "night" and m["night"]["you"])
+    assert hub.nights.nights[night].active() == ["key-1"]
+    # Taken back, the invitation lets nobody in; the host names only players that exist.
+    await host.send("night", op="invite", night=night, player="P2")
+    await host.expect("notice", code="invited")
+    await host.send("night", op="uninvite", night=night, player="P2")
+    gone = await host.expect("notice", code="night_uninvited")
+    assert gone["message"] == "P2 is no longer invited to Friday."
+    assert (await _refused(bob, night))["code"] == "not_allowed"
+    await host.send("night", op="uninvite", night=night, player="P2")
+    assert (await host.expect("error"))["code"] == "event_not_invited"
+    await host.send("night", op="invite", night=night, player="Nobody")
+    assert (await host.expect("error"))["code"] == "no_player"
+    await ada.send("night", op="invite", night=night, player="P2")  # not the host
+    assert (await ada.expect("error"))["code"] == "not_host"
+    # An invitation is kept with the event: after a restart it still lets its player in.
+    await host.send("night", op="invite", night=night, player="P2")
+    await host.expect("notice", code="invited")
+    await hub.stop()
+    store.close()
+
+    store = Store.open(tmp_path / "data")
+    hub = Hub(store, fast_config())
+    await hub.start()
+    assert hub.nights.nights[night].invited == ["key-1", "key-2"]
+    bob = await connect(hub)
+    await bob.hello("P2", identity="key-2")
+    await bob.send("night", op="register", night=night)
+    await bob.until(lambda m: m["t"] == "night" and m["night"]["registered"] == 2)
+    await hub.stop()
+    store.close()
+
+
+async def test_a_friends_event_keeps_its_own_refusal_and_lets_in_who_the_host_invites(
+    store: Store,
+):
+    hub = Hub(store, fast_config())
+    await hub.start()
+    host, ada = await _players(hub, 2)
+    night = await _night(host, format="swiss", access="friends")
+    refused = await _refused(ada, night)
+    assert refused["message"] == "Only the host's friends may register for this event."
+    await host.send("night", op="invite", night=night, player="P1")
+    await ada.expect("notice", code="night_invited")
+    await ada.send("night", op="register", night=night)
+    await ada.until(lambda m: m["t"] == "night" and m["night"]["registered"] == 1)
+    await hub.stop()

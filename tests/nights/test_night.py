@@ -190,3 +190,21 @@ def test_the_hosts_changes_extend_pause_remove_and_cancel_are_kept_and_bounded()
         night.cancel()
     with pytest.raises(NightError):
         night.extend(1)
+
+
+def test_invitations_are_kept_with_the_event_and_taken_back():
+    night = _night()
+    night.invite("ada")
+    night.invite("bob")
+    night.invite("ada")  # (once is enough)
+    night.uninvite("bob")
+    assert Night.from_record(night.to_record()).invited == ["ada"]
+    old = night.to_record()
+    del old["invited"]  # an event kept before invitations existed
+    assert Night.from_record(old).invited == []
+    with pytest.raises(NightError) as err:
+        night.uninvite("bob")
+    assert err.value.code == "event_not_invited"
+    night.cancel()
+    with pytest.raises(NightError):
+        night.invite("cid")

@@ -3,9 +3,12 @@ known_hosts line that the real OpenSSH client accepts as the server's key."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import subprocess
 
+from gambit_connect.discover import browse
+from server.cli import version
 from server.ssh.banner import lan_addresses
 
 from .conftest import needs_openssh
@@ -20,6 +23,12 @@ def test_the_banner_names_the_lan_addresses_and_a_known_hosts_line_ssh_trusts(tm
         banner = server.banner
         for address in lan_addresses():
             assert f"play@{address}" in banner
+        # Beyond loopback it is announced on the network, where `gambit connect` finds it.
+        assert 'Announced on the local network as "Gambit on ' in banner
+        found = asyncio.run(browse(1.5))
+        assert [(f.host, f.version) for f in found if f.port == server.port] == [
+            (lan_addresses()[0], version())
+        ]
         line = re.search(r"known_hosts line:  (.+)", banner).group(1)
         assert f"[localhost]:{server.port}" in line.split()[0]
         known = tmp_path / "known_hosts"

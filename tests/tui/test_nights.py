@@ -148,6 +148,36 @@ async def test_the_host_pauses_extends_removes_a_player_and_cancels_from_the_eve
         assert night.status == "cancelled"
 
 
+async def test_the_host_makes_an_event_for_invited_players_and_invites_one_with_i(hub):
+    guest = await connect(hub)
+    await guest.hello("Bea", identity="key-bea")
+    app = make_app(hub, name="Ada")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, NightsScreen))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, AskNameScreen))
+        await pilot.press(*"Friday", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, NightSetupScreen))
+        await pilot.press("up", "left")  # the last line: who may join, everyone -> invited
+        await wait_for(pilot, lambda: "Who may join: < invited >" in screen_text(app))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: 1 in hub.nights.nights)
+        night = hub.nights.nights[1]
+        assert night.rules.access == "invited"
+        await guest.send("night", op="register", night=1)
+        assert (await guest.expect("error"))["code"] == "not_allowed"
+        await wait_for(pilot, lambda: "Invite" in screen_text(app).splitlines()[-1])
+        await pilot.press("i")
+        await wait_for(pilot, lambda: isinstance(app.screen, AskNameScreen))
+        await pilot.press(*"Bea", "enter")
+        await wait_for(pilot, lambda: night.invited == ["key-bea"])
+        await guest.expect("notice", code="night_invited")
+        await guest.send("night", op="register", night=1)
+        await wait_for(pilot, lambda: night.active() == ["key-bea"])
+
+
 def test_the_countdown_to_a_start_time_shows_in_the_list():
     night = {"status": "registering", "round": 0, "rounds": 3, "next_in": 125}
     assert state_label(night, 4.2) == "Registering · starts in 2:01"
