@@ -412,7 +412,9 @@ def run_h2h(args: argparse.Namespace) -> None:
         for done, res in enumerate(pool.imap_unordered(play_h2h, jobs), 1):
             results.append(res)
             if done % 10 == 0:
-                print(f"{done}/{len(jobs)} deals, {time.perf_counter() - started:.0f} s", flush=True)
+                print(
+                    f"{done}/{len(jobs)} deals, {time.perf_counter() - started:.0f} s", flush=True
+                )
     summary = summarize_h2h(sorted(results, key=lambda r: r["index"]))
     print(h2h_line(summary))
     summary["think_ms"] = think

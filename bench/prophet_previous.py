@@ -32,12 +32,11 @@ from collections.abc import Callable
 from typing import Any
 
 from protocol.actions import Action, Bid, Play
-from server.engine.base import State
-from server.engine.errors import RulesError
-
 from server.bots.prophet import choose_bid, choose_card, estimate_tricks
 from server.bots.strong.hidden import deal_hidden
 from server.bots.strong.search import StrongBot
+from server.engine.base import State
+from server.engine.errors import RulesError
 
 #: How sharply a world is kept by how well its hands explain the bids made (in tricks).
 BID_SPREAD = 0.9

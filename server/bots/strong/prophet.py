@@ -108,9 +108,7 @@ class _Base:
         weight = 1.0
         for seat, tricks in self.bid_made:
             hand = hidden[seat] + self.played_by[seat]
-            guess = sim.estimate(
-                hand, self.trump_card, self.n, self.k, self.low, seat, self.dealer
-            )
+            guess = sim.estimate(hand, self.trump_card, self.n, self.k, self.low, seat, self.dealer)
             weight *= math.exp(-(((guess - tricks) / BID_SPREAD) ** 2) / 2)
         return rng.random() < weight
 

@@ -135,9 +135,7 @@ class Round:
     winner: int
 
     @classmethod
-    def deal(
-        cls, hands: list[list[int]], trump_card: int, dealer: int, low: int = 7
-    ) -> Round:
+    def deal(cls, hands: list[list[int]], trump_card: int, dealer: int, low: int = 7) -> Round:
         """A fresh round: these hands (the lists are kept, sorted here), bidding from the
         dealer's left."""
         r = cls.__new__(cls)
