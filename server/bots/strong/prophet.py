@@ -119,8 +119,7 @@ class _Base:
         r.k = self.k
         r.bids = self.bids[:]
         r.tricks = self.tricks[:]
-        r.trick = self.trick[:]
-        r.led = self.trick[0][1] >> 4 if self.trick else -1
+        r.set_trick(self.trick[:])
         r.gone = self.gone
         r.turn = self.me
         r.bidding = self.bidding

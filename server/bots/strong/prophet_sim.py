@@ -97,9 +97,10 @@ def heuristic_bid(est: float, allowed: list[int]) -> int:
 
 class Round:
     """One round in progress. ``hands`` are sorted cards; ``bids[s]`` is -1 until ``s`` bids;
-    ``trick`` the (seat, card) plays on the table; ``gone`` the bits of the cards in tricks
-    already won this round; ``led`` the led suit (-1: the trick is empty); ``turn`` who acts
-    (-1: the round is over); ``winner`` the last completed trick's winner (-1: none yet)."""
+    ``trick`` the (seat, card) plays on the table, ``top`` the :func:`power` of its best card
+    so far and ``top_seat`` who played it; ``gone`` the bits of the cards in tricks already won
+    this round; ``led`` the led suit (-1: the trick is empty); ``turn`` who acts (-1: the round
+    is over); ``winner`` the last completed trick's winner (-1: none yet)."""
 
     __slots__ = (
         "bidding",
@@ -112,6 +113,8 @@ class Round:
         "low",
         "n",
         "trick",
+        "top",
+        "top_seat",
         "tricks",
         "trump",
         "trump_card",
@@ -129,6 +132,8 @@ class Round:
     tricks: list[int]
     trick: list[tuple[int, int]]
     led: int
+    top: int
+    top_seat: int
     gone: int
     turn: int
     bidding: bool
@@ -148,7 +153,7 @@ class Round:
         r.bids = [-1] * n
         r.tricks = [0] * n
         r.trick = []
-        r.led = -1
+        r.led = r.top = r.top_seat = -1
         r.gone = 0
         r.turn = (dealer + 1) % n
         r.bidding = True
@@ -167,8 +172,7 @@ class Round:
         r.k = state.cards_this_round()
         r.bids = [-1 if b is None else b for b in state.bids]
         r.tricks = list(state.tricks)
-        r.trick = [(s, index(c)) for s, c in state.trick]
-        r.led = r.trick[0][1] >> 4 if r.trick else -1
+        r.set_trick([(s, index(c)) for s, c in state.trick])
         for pile in state.won:
             for c in pile:
                 r.gone |= 1 << index(c)
@@ -185,9 +189,20 @@ class Round:
         r.bids = self.bids[:]
         r.tricks = self.tricks[:]
         r.trick = self.trick[:]
-        r.led, r.gone, r.turn = self.led, self.gone, self.turn
+        r.led, r.top, r.top_seat = self.led, self.top, self.top_seat
+        r.gone, r.turn = self.gone, self.turn
         r.bidding, r.winner = self.bidding, self.winner
         return r
+
+    def set_trick(self, trick: list[tuple[int, int]]) -> None:
+        """Put these plays on the table (the led suit and the best card follow from them)."""
+        self.trick = trick
+        self.led = trick[0][1] >> 4 if trick else -1
+        self.top = self.top_seat = -1
+        for s, c in trick:
+            p = power(c, self.led, self.trump)
+            if p > self.top:
+                self.top, self.top_seat = p, s
 
     # --- the rules -------------------------------------------------------------------------
 
@@ -221,24 +236,28 @@ class Round:
         """``seat`` plays ``card`` (legal: the caller took it from :meth:`options`)."""
         self.hands[seat].remove(card)
         trick = self.trick
+        suit = card >> 4
         if not trick:
-            self.led = card >> 4
+            self.led = suit
+            self.top = -1
+        # Ruling 5: the highest trump, else the highest of the led suit (``power`` inlined).
+        p = 100 + (card & 15) if suit == self.trump else (card & 15 if suit == self.led else 0)
+        if p > self.top:
+            self.top, self.top_seat = p, seat
         trick.append((seat, card))
         n = self.n
         if len(trick) < n:
             self.turn = (seat + 1) % n
             return
-        trump = self.trump
-        suit = trump if any(c >> 4 == trump for _, c in trick) else self.led
-        winner, top = -1, -1
-        for s, c in trick:
-            if c >> 4 == suit and c > top:
-                winner, top = s, c
-            self.gone |= 1 << c
+        winner = self.top_seat
+        gone = self.gone
+        for _, c in trick:
+            gone |= 1 << c
+        self.gone = gone
         self.tricks[winner] += 1
         self.winner = winner
         self.trick = []
-        self.led = -1
+        self.led = self.top = self.top_seat = -1
         self.turn = winner if self.hands[winner] else -1
 
     def score(self, seat: int) -> int:
@@ -291,9 +310,13 @@ def heuristic_card(r: Round, seat: int, cards: list[int]) -> int:
                 best = c
         return best
     led = r.led
-    top = max(power(c, led, trump) for _, c in trick)
-    winners = [c for c in cards if power(c, led, trump) > top]
-    losers = [c for c in cards if power(c, led, trump) <= top]
+    top = r.top  # (the trick's best power so far)
+    winners = []
+    losers = []
+    for c in cards:
+        suit = c >> 4
+        p = 100 + (c & 15) if suit == trump else (c & 15 if suit == led else 0)
+        (winners if p > top else losers).append(c)
     if want:
         if winners:
             # Last to play: the cheapest winner is enough. Otherwise play a stronger one.
