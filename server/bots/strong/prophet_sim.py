@@ -112,9 +112,9 @@ class Round:
         "led",
         "low",
         "n",
-        "trick",
         "top",
         "top_seat",
+        "trick",
         "tricks",
         "trump",
         "trump_card",
@@ -311,8 +311,8 @@ def heuristic_card(r: Round, seat: int, cards: list[int]) -> int:
         return best
     led = r.led
     top = r.top  # (the trick's best power so far)
-    winners = []
-    losers = []
+    winners: list[int] = []
+    losers: list[int] = []
     for c in cards:
         suit = c >> 4
         p = 100 + (c & 15) if suit == trump else (c & 15 if suit == led else 0)
