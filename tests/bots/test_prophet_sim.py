@@ -117,3 +117,20 @@ def test_a_world_built_from_the_view_and_the_true_hands_is_the_engines_round():
         truth = sim.Round.of_state(state)
         for field in sim.Round.__slots__:
             assert getattr(world, field) == getattr(truth, field), field
+
+
+def test_the_strong_bot_searches_its_worlds_though_the_bids_turn_most_deals_down():
+    """Bids made turn most sampled deals down; a sample draws again (``DRAW_TRIES``) rather
+    than failing, so the search does not give up after ``MAX_FAILURES`` rejected deals with
+    a few dozen worlds whatever its budget (as the engine-bound bot did)."""
+    state = GAME.new_state(4, {"schedule": "fixed", "cap": 7}, dealer=0, seed="bids-turn")
+    bot = StrongProphetBot(0, iterations=120)
+    searched = []
+    while state.round == 1:
+        seat = state.turn
+        view = state.view(seat)
+        if len(view["legal"]) > 1 and any(b is not None for b in view["bids"]):
+            bot.choose(view)
+            searched.append(bot.last_worlds)
+        state.apply(seat, BOT.choose(view))
+    assert len(searched) > 10 and all(w == 120 for w in searched), searched

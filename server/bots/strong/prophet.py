@@ -30,6 +30,10 @@ from .search import StrongBot
 
 #: How sharply a world is kept by how well its hands explain the bids made (in tricks).
 BID_SPREAD = 0.9
+#: Deals drawn for one world before a sample counts as failed: the bids turn most deals
+#: down, and the search gives a decision up after ``search.MAX_FAILURES`` failed samples (the
+#: engine-bound bot stopped there after a few dozen worlds, whatever its budget).
+DRAW_TRIES = 64
 
 
 def _round_plays(view: dict[str, Any]) -> list[tuple[int, int]]:
@@ -94,14 +98,16 @@ class _Base:
         self.bid_made = [(s, b) for s, b in enumerate(self.bids) if b >= 0 and s != me]
 
     def draw(self, rng: random.Random) -> sim.Round | None:
-        """A world: the unseen cards dealt (None: the voids or the bids turned it down)."""
-        dealt = deal_hidden(self.unseen, self.sizes, self.allowed, rng)
-        if dealt is None:
-            return None
-        hidden = {s: dealt[str(s)] for s in range(self.n) if s != self.me}
-        if self.bid_made and not self._explains_bids(hidden, rng):
-            return None
-        return self.world_of(hidden)
+        """A world: the unseen cards dealt, as the voids allow, kept as often as the hands
+        explain the bids (None: ``DRAW_TRIES`` deals were all turned down)."""
+        for _ in range(DRAW_TRIES):
+            dealt = deal_hidden(self.unseen, self.sizes, self.allowed, rng)
+            if dealt is None:
+                continue
+            hidden = {s: dealt[str(s)] for s in range(self.n) if s != self.me}
+            if not self.bid_made or self._explains_bids(hidden, rng):
+                return self.world_of(hidden)
+        return None
 
     def _explains_bids(self, hidden: dict[int, list[int]], rng: random.Random) -> bool:
         """Keep a world as often as its hands would have bid what was bid."""
