@@ -2,6 +2,7 @@
 
     python bench/bots.py [--quick] [--think-ms MS] [--iterations N] [--sets PG,PROPHET,FORTUNES]
                          [--only pg|prophet|fortunes] [--workers W] [--start K] [--cpu-clock]
+    python bench/bots.py --h2h KIND [--seeds N] [--quick] [--think-ms MS] [--iterations N] ...
 
 Every *set* is one duplicate deal (``server.engine.duplicate``: one seed, the same cards to the
 same seats) played once per seat rotation, so each seat's cards meet the strong bot once: the
@@ -19,6 +20,16 @@ independent).
   of the decided deals (a drawn deal is left out) that the strong pair wins;
   ``fortunes_strong_margin`` its points minus the heuristic pair's, a deal (0 between equals:
   a set plays the same cards both ways).
+
+* ``--h2h KIND``: Prophet head to head, 4 players, ascending schedule: the strong bot in two
+  seats (across the table) and KIND in the other two (``heuristic``, ``random``, or
+  ``previous``: the strong bot as it was before issue 45, ``bench/prophet_previous.py``), each
+  of ``--seeds`` duplicate deals played twice with the two sides' seats swapped.
+  ``h2h_pot_share`` is the strong side's share of the pots (winners tied on the top total
+  split one), ``h2h_score_share`` its share of the points, ``h2h_margin`` its seats' mean total
+  minus the other side's, a game (equal sides: 0.5, 0.5 and 0); intervals over the seeds.
+  ``h2h_*_worlds_per_decision`` and ``h2h_*_worlds_per_s`` count the worlds each side's
+  searched decisions played out (the same budget: how much more a faster search sees).
 
 ``decision_ms_p50``/``p99`` time the strong bots' decisions that had a choice (one legal
 action is answered at once), also per game (``pg_decision_ms_p99``…); a line per game says
@@ -42,7 +53,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from server.bots import make_bot
+from server.bots import Bot, make_bot
 from server.bots.strong import StrongBot
 from server.engine import duplicate
 
@@ -118,6 +129,105 @@ def play_set(job: tuple[Any, ...]) -> dict[str, Any]:
             row["won"] = out.winners == [rotation]
         rows.append(row)
     return {"game": game_name, "index": index, "rows": rows, "times": times}
+
+
+#: ``--h2h``: four-player Prophet, the strong bot's seats in each of a deal's two games.
+H2H_OPTIONS: dict[str, Any] = {"schedule": "ascending"}
+H2H_SEATS = ({0, 2}, {1, 3})
+
+
+def h2h_bot(kind: str, seed: str, think_ms: float | None, iterations: int | None) -> Bot:
+    """A Prophet bot of ``kind``; ``previous`` is the frozen strong bot of before issue 45."""
+    if kind == "previous":
+        from prophet_previous import PreviousProphetBot
+
+        return PreviousProphetBot(seed, think_ms=think_ms, iterations=iterations)
+    return make_bot("prophet", kind, seed=seed, think_ms=think_ms, iterations=iterations)
+
+
+def play_h2h(job: tuple[Any, ...]) -> dict[str, Any]:
+    """One duplicate Prophet deal played twice, the strong side's seats swapped: per game the
+    strong side's pot share and both sides' mean totals, and per side each searched
+    decision's time and worlds. ``job``: kind, seed index, think ms, iterations, CPU clock
+    (``--cpu-clock``) and the game's options."""
+    kind, index, think_ms, iterations, cpu, options = job
+    StrongBot.clock = staticmethod(time.process_time if cpu else time.perf_counter)
+    clock = StrongBot.clock
+    seed = duplicate.deal_seed("bench-h2h-prophet", index)
+    rows = []
+    decisions: dict[str, list[tuple[float, int]]] = {"strong": [], "other": []}
+    for strong in H2H_SEATS:
+        bots = [
+            make_bot("prophet", "strong", f"h2h-{index}-{s}", think_ms, iterations)
+            if s in strong
+            else h2h_bot(kind, f"h2h-{index}-{s}", think_ms, iterations)
+            for s in range(4)
+        ]
+        (state,) = duplicate.copies("prophet", 4, options, 0, seed, 1)
+        while not state.is_over:
+            seat = min(state.pending())
+            view = state.view(seat)
+            start = clock()
+            action = bots[seat].choose(view)
+            if len(view["legal"]) > 1:
+                ms = (clock() - start) * 1000
+                side = "strong" if seat in strong else "other"
+                decisions[side].append((ms, getattr(bots[seat], "last_worlds", 0)))
+            state.apply(seat, action)
+        out = state.outcome()
+        assert out is not None
+        rows.append(
+            {
+                "strong": sorted(strong),
+                "pot": sum(w in strong for w in out.winners) / len(out.winners),
+                "mine": sum(out.scores[s] for s in strong) / len(strong),
+                "theirs": sum(out.scores[s] for s in range(4) if s not in strong) / 2,
+            }
+        )
+    return {"kind": kind, "index": index, "rows": rows, "decisions": decisions}
+
+
+def summarize_h2h(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The strong side's pot share, point share and margin with 95 % intervals (a deal's
+    two games are one sample), and each side's decision times and worlds searched."""
+    out: dict[str, Any] = {"h2h_kind": results[0]["kind"] if results else None}
+    pots = [statistics.fmean(r["pot"] for r in res["rows"]) for res in results]
+    out["h2h_pot_share"], out["h2h_pot_share_ci95"] = _mean_ci(pots)
+    mine = [statistics.fmean(r["mine"] for r in res["rows"]) for res in results]
+    both = [statistics.fmean(r["mine"] + r["theirs"] for r in res["rows"]) for res in results]
+    out["h2h_score_share"], out["h2h_score_share_ci95"] = _ratio_ci(mine, both)
+    margins = [statistics.fmean(r["mine"] - r["theirs"] for r in res["rows"]) for res in results]
+    out["h2h_margin"], out["h2h_margin_ci95"] = _mean_ci(margins)
+    out["h2h_seeds"] = len(results)
+    out["h2h_games"] = sum(len(res["rows"]) for res in results)
+    for side in ("strong", "other"):
+        made = [d for res in results for d in res["decisions"][side]]
+        times = [ms for ms, _ in made]
+        searched = [(ms, w) for ms, w in made if w]
+        out[f"h2h_{side}_decision_ms_p50"] = _percentile(times, 0.50)
+        out[f"h2h_{side}_decision_ms_p99"] = _percentile(times, 0.99)
+        worlds = sum(w for _, w in searched)
+        out[f"h2h_{side}_worlds_per_decision"] = worlds / len(searched) if searched else 0.0
+        ms = sum(ms for ms, _ in searched)
+        out[f"h2h_{side}_worlds_per_s"] = 1000 * worlds / ms if ms else 0.0
+    return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in out.items()}
+
+
+def h2h_line(s: dict[str, Any]) -> str:
+    """The head-to-head figures in words."""
+    kind = s["h2h_kind"]
+    return (
+        f"Prophet, strong (2 seats) against {kind} (2 seats): pot share"
+        f" {s['h2h_pot_share']:.1%} ± {s['h2h_pot_share_ci95']:.1%}, point share"
+        f" {s['h2h_score_share']:.1%} ± {s['h2h_score_share_ci95']:.1%}, margin"
+        f" {s['h2h_margin']:+.1f} ± {s['h2h_margin_ci95']:.1f} points a seat a game (equal"
+        f" sides: 50 %, 50 %, 0), {s['h2h_games']} games on {s['h2h_seeds']} deals; worlds a"
+        f" searched decision: strong {s['h2h_strong_worlds_per_decision']:.0f}"
+        f" ({s['h2h_strong_worlds_per_s']:.0f}/s), {kind}"
+        f" {s['h2h_other_worlds_per_decision']:.0f} ({s['h2h_other_worlds_per_s']:.0f}/s);"
+        f" strong decisions p50 {s['h2h_strong_decision_ms_p50']:.0f} ms,"
+        f" p99 {s['h2h_strong_decision_ms_p99']:.0f} ms"
+    )
 
 
 def _mean_ci(samples: list[float]) -> tuple[float, float]:
@@ -227,7 +337,7 @@ def report_lines(s: dict[str, Any]) -> list[str]:
     ]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run of about a minute")
     parser.add_argument("--think-ms", type=float, default=None, help="default: the bots' own")
@@ -246,7 +356,17 @@ def main() -> None:
         action="store_true",
         help="budgets and decision times in each process's CPU time (a loaded machine)",
     )
-    args = parser.parse_args()
+    parser.add_argument(
+        "--h2h",
+        metavar="KIND",
+        default=None,
+        help="Prophet head to head: the strong bot against KIND (heuristic, random, previous)",
+    )
+    parser.add_argument("--seeds", type=int, default=None, help="--h2h deals (default 105)")
+    args = parser.parse_args(argv)
+    if args.h2h:
+        run_h2h(args)
+        return
     if args.sets:
         counts = [int(x) for x in args.sets.split(",")]
     else:
@@ -270,6 +390,33 @@ def main() -> None:
     summary = summarize(results)
     for line in report_lines(summary):
         print(line)
+    summary["think_ms"] = think
+    summary["iterations"] = args.iterations
+    summary["cpu_clock"] = args.cpu_clock
+    summary["seconds"] = round(time.perf_counter() - started, 1)
+    print(json.dumps(summary))
+
+
+def run_h2h(args: argparse.Namespace) -> None:
+    """``--h2h KIND``: the deals in a pool, the figures in words and as one JSON line."""
+    h2h_bot(args.h2h, "check", args.think_ms, args.iterations)  # (an unknown kind fails here)
+    seeds = args.seeds if args.seeds is not None else (2 if args.quick else 105)
+    think = args.think_ms if args.think_ms is not None else (60.0 if args.quick else None)
+    jobs = [
+        (args.h2h, args.start + i, think, args.iterations, args.cpu_clock, H2H_OPTIONS)
+        for i in range(seeds)
+    ]
+    started = time.perf_counter()
+    results = []
+    with multiprocessing.Pool(args.workers) as pool:
+        for done, res in enumerate(pool.imap_unordered(play_h2h, jobs), 1):
+            results.append(res)
+            if done % 10 == 0:
+                print(
+                    f"{done}/{len(jobs)} deals, {time.perf_counter() - started:.0f} s", flush=True
+                )
+    summary = summarize_h2h(sorted(results, key=lambda r: r["index"]))
+    print(h2h_line(summary))
     summary["think_ms"] = think
     summary["iterations"] = args.iterations
     summary["cpu_clock"] = args.cpu_clock
