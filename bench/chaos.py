@@ -49,9 +49,10 @@ def main() -> None:
     parser.add_argument("--bound", type=float, default=10.0, help="seconds to be back within")
     args = parser.parse_args()
     settings = Settings(players=args.players, faults=args.faults, seed=args.seed, bound=args.bound)
-    with tempfile.TemporaryDirectory(prefix="gambit-chaos-") as folder, running_postgres(
-        durable=True
-    ) as postgres:
+    with (
+        tempfile.TemporaryDirectory(prefix="gambit-chaos-") as folder,
+        running_postgres(durable=True) as postgres,
+    ):
         result = asyncio.run(run(settings, Path(folder), postgres))
     print(json.dumps(result), flush=True)
 

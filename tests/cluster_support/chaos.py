@@ -39,9 +39,8 @@ from typing import Any
 
 from tests.cluster.harness import (
     HUB_READY,
-    HUB_STANDBY,
-    Gateway,
     GambitProcess,
+    Gateway,
     NatsServer,
     start_hub,
 )
@@ -245,6 +244,11 @@ class Player:
     tables: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: (table, commitment, action key) of every action it saw accepted.
     accepted: list[tuple[int, str, str]] = field(default_factory=list)
+    accepted_at: list[float] = field(default_factory=list)  # (monotonic) when, of each
+    sent_log: list[Any] = field(default_factory=list)
+    #: "A bot moved for you" notices: a stand-in played this seat while the hub had no
+    #: connection of the player's (after a fault, before the player was back).
+    stood_in: int = 0
     #: table -> (commitment, action key, action, when sent) of the action it sent and has not
     #: yet seen taken.
     pending: dict[int, tuple[str, str, Any, float]] = field(default_factory=dict)
@@ -310,7 +314,14 @@ class Player:
                     continue
                 kind = message.get("t")
                 if kind == "welcome":
+                    # (also when the gateway moved this session to another hub: what was
+                    # in flight may or may not have been taken, and a stand-in may have
+                    # moved for the seat meanwhile)
+                    self.pending.clear()
                     self.welcome.set()
+                elif kind == "notice" and message.get("code") in ("reconnecting", "stood_in"):
+                    self.pending.clear()
+                    self.stood_in += message.get("code") == "stood_in"
                 elif kind == "pong":
                     self.pong_at.setdefault(message.get("n", -1), time.monotonic())
                 elif kind == "table":
@@ -337,6 +348,7 @@ class Player:
             elif seat not in (view.get("waiting") or ()):
                 del self.pending[table]
                 self.accepted.append((table, commitment, sent[1]))
+                self.accepted_at.append(time.monotonic())
         if seat is None:
             return
         if view.get("legal") and table not in self.pending:
@@ -349,6 +361,7 @@ class Player:
 
     def act(self, table: int, commitment: str, seat: int, action: Any, delay: float) -> None:
         self.pending[table] = (commitment, action_key(seat, action), action, time.monotonic())
+        self.sent_log.append(((table, commitment[:10], action_key(seat, action)), time.monotonic()))
         asyncio.get_running_loop().call_later(
             delay, self.send, {"t": "act", "table": table, "action": action}
         )
@@ -378,9 +391,12 @@ class Player:
     def back_since(self, fault: float, seated: bool) -> float | None:
         """When it was back after the fault at ``fault``: a ping sent since answered, and
         (``seated``) its table heard from since; None if not yet."""
-        answered = [
-            self.pong_at[n] for n, sent in self.pings.items() if sent > fault and n in self.pong_at
-        ]
+        answered = []
+        for n in range(self.next_ping, 0, -1):  # (the newest first: only those since)
+            if self.pings[n] <= fault:
+                break
+            if n in self.pong_at:
+                answered.append(self.pong_at[n])
         if not answered:
             return None
         at = min(answered)
@@ -487,7 +503,9 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
     cluster = await asyncio.to_thread(ChaosCluster, folder, postgres)
     stop = asyncio.Event()
     players = [
-        Player(i, asyncssh.generate_private_key("ssh-ed25519"), random.Random(f"{settings.seed}.{i}"))
+        Player(
+            i, asyncssh.generate_private_key("ssh-ed25519"), random.Random(f"{settings.seed}.{i}")
+        )
         for i in range(settings.players)
     ]
     lives = [asyncio.create_task(live(p, cluster.ports, stop)) for p in players]
@@ -520,6 +538,7 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
         ledger_sum=ledger,
         deals_recorded_twice=twice,
         two_hubs=sum(1 for f in faults if not f["one_hub"]),
+        stood_in_notices=sum(p.stood_in for p in players),
         tracebacks=cluster.tracebacks(),
         players=len(players),
         seed=settings.seed,

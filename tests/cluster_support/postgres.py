@@ -125,7 +125,15 @@ class PostgresServer:
         log = open(self.root / "postgres.log", "ab")  # noqa: SIM115 (closed once it runs)
         try:
             self.proc = subprocess.Popen(
-                [postgres, "-D", str(self.data), "-p", str(self.port), *self._where(), *self.settings],
+                [
+                    postgres,
+                    "-D",
+                    str(self.data),
+                    "-p",
+                    str(self.port),
+                    *self._where(),
+                    *self.settings,
+                ],
                 stdout=log,
                 stderr=log,
                 cwd=self.root,
@@ -157,7 +165,9 @@ class PostgresServer:
                 return
             self.stop()
             time.sleep(0.5)
-        raise RuntimeError(f"PostgreSQL did not restart: {(self.root / 'postgres.log').read_text()}")
+        raise RuntimeError(
+            f"PostgreSQL did not restart: {(self.root / 'postgres.log').read_text()}"
+        )
 
     def _where(self) -> list[str]:
         return ["-h", "127.0.0.1", "-k", str(self.sockets)]
