@@ -187,7 +187,9 @@ class ChaosCluster:
         import msgpack
 
         deals: dict[tuple[int, str], Counter[str]] = {}
-        with self.connect() as conn:
+        with self.connect() as conn, conn.transaction():
+            # (one snapshot: a game that ends between two reads would be in neither)
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             ledger = conn.execute("SELECT COALESCE(SUM(amount), 0) FROM ledger").fetchone()[0]
             recorded: Counter[tuple[int, str]] = Counter()
             for table_id, history, deal in conn.execute(
@@ -252,6 +254,9 @@ class Player:
     #: table -> (commitment, action key, action, when sent) of the action it sent and has not
     #: yet seen taken.
     pending: dict[int, tuple[str, str, Any, float]] = field(default_factory=dict)
+    #: Tables whose next action taken is not counted: one sent before the hub changed (or
+    #: the gateway said it would) may be taken there, before or after one sent since.
+    blind: set[int] = field(default_factory=set)
     table_seen: float = 0.0  # (monotonic) the last message of its table
     pings: dict[int, float] = field(default_factory=dict)
     pong_at: dict[int, float] = field(default_factory=dict)
@@ -293,7 +298,8 @@ class Player:
         )
         self.conn = await open_channel(self.ssh)
         self.tables.clear()
-        self.pending.clear()  # (what was in flight may or may not have been taken)
+        self.pending.clear()  # (what was in flight ended with the old connection)
+        self.blind.clear()
         self.welcome.clear()
         self.connects += 1
         await self.conn.send({"t": "hello", "v": PROTOCOL_VERSION, "name": self.name, "lang": "en"})
@@ -315,12 +321,11 @@ class Player:
                 kind = message.get("t")
                 if kind == "welcome":
                     # (also when the gateway moved this session to another hub: what was
-                    # in flight may or may not have been taken, and a stand-in may have
-                    # moved for the seat meanwhile)
-                    self.pending.clear()
+                    # in flight may or may not reach it, before or after what is sent now)
+                    self.blind.update(self.pending)
                     self.welcome.set()
                 elif kind == "notice" and message.get("code") in ("reconnecting", "stood_in"):
-                    self.pending.clear()
+                    self.blind.update(self.pending)
                     self.stood_in += message.get("code") == "stood_in"
                 elif kind == "pong":
                     self.pong_at.setdefault(message.get("n", -1), time.monotonic())
@@ -345,9 +350,13 @@ class Player:
         if sent is not None and seat is not None and view:
             if sent[0] != commitment:
                 del self.pending[table]  # another deal: not known whether it was taken
+                self.blind.discard(table)
             elif seat not in (view.get("waiting") or ()):
                 del self.pending[table]
-                self.accepted.append((table, commitment, sent[1]))
+                if table in self.blind:  # (which of its actions was taken is not known)
+                    self.blind.discard(table)
+                else:
+                    self.accepted.append((table, commitment, sent[1]))
                 self.accepted_at.append(time.monotonic())
         if seat is None:
             return
@@ -525,8 +534,9 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
             task.cancel()
         await asyncio.gather(*lives, return_exceptions=True)
         await asyncio.to_thread(cluster.stop)
+    seen = accepted_so_far(players)
     ledger, deals, twice = cluster.stored() if postgres.proc is not None else (0, {}, 0)
-    lost = lost_actions(players, deals)
+    lost = lost_actions(seen, deals)
     backs = [f["back_s"] for f in faults if f["back_s"] is not None]
     result.update(
         faults=len(faults),
@@ -550,13 +560,17 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
     return result
 
 
-def lost_actions(
-    players: list[Player], deals: dict[tuple[int, str], Counter[str]]
-) -> list[tuple[str, int, str, str]]:
-    """The actions clients saw accepted that the store does not hold."""
+def accepted_so_far(players: list[Player]) -> Counter[tuple[int, str, str]]:
     seen: Counter[tuple[int, str, str]] = Counter()
     for player in players:
         seen.update(player.accepted)
+    return seen
+
+
+def lost_actions(
+    seen: Counter[tuple[int, str, str]], deals: dict[tuple[int, str], Counter[str]]
+) -> list[tuple[str, int, str, str]]:
+    """The actions clients saw accepted that the store does not hold."""
     lost = []
     for (table, commitment, action), count in seen.items():
         have = deals.get((table, commitment), Counter())[action]
@@ -588,8 +602,9 @@ async def one_fault(
                 if when is not None:
                     back[player.index] = when - at
         await asyncio.sleep(0.1)
+    seen = accepted_so_far(players)  # (before the store is read: all of it is stored)
     ledger, deals, twice = await asyncio.to_thread(cluster.stored)
-    lost = lost_actions(players, deals)
+    lost = lost_actions(seen, deals)
     actives = cluster.active_hubs()
     holders = await asyncio.to_thread(cluster.lock_holders)
     # (the holder's name is cut at 63 characters: its pid may be cut off)
@@ -614,6 +629,22 @@ async def one_fault(
         "one_hub": one_hub,
         "active": actives[0].name if len(actives) == 1 else [a.name for a in actives],
     }
+    if len(back) < len(players):  # who, and where their tables stood (as they last saw them)
+        record["not_back_tables"] = sorted(
+            {p.seated() or 0 for p in players if p.index not in back}
+        )
+        record["not_back_seen"] = [
+            {
+                "player": p.name,
+                "table": p.seated(),
+                "waiting": ((p.tables.get(p.seated() or -1) or {}).get("view") or {}).get(
+                    "waiting"
+                ),
+                "pong": p.back_since(at, False) is not None,
+            }
+            for p in players
+            if p.index not in back
+        ][:8]
     record["ok"] = (
         not lost
         and ledger == 0
