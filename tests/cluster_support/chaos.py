@@ -547,7 +547,8 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
         not_back=sum(f["not_back"] for f in faults),
         ledger_sum=ledger,
         deals_recorded_twice=twice,
-        two_hubs=sum(1 for f in faults if not f["one_hub"]),
+        two_hubs=sum(1 for f in faults if f["two_hubs"]),
+        no_hub_at_check=sum(1 for f in faults if not f["one_hub"] and not f["two_hubs"]),
         stood_in_notices=sum(p.stood_in for p in players),
         tracebacks=cluster.tracebacks(),
         players=len(players),
@@ -607,13 +608,21 @@ async def one_fault(
     lost = lost_actions(seen, deals)
     actives = cluster.active_hubs()
     holders = await asyncio.to_thread(cluster.lock_holders)
-    # (the holder's name is cut at 63 characters: its pid may be cut off)
-    one_hub = (
-        len(actives) == 1
-        and len(holders) == 1
-        and (f"pid {actives[0].proc.pid}" in holders[0] or " pid " not in holders[0])
-        and twice == 0
+    # Two hubs: two that say they serve, two holders of the lock, one serving without it
+    # (the holder's name is cut at 63 characters: its pid may be cut off), a deal recorded
+    # twice. None serving at this moment is told apart (one that lost its lock again).
+    two_hubs = (
+        len(actives) > 1
+        or len(holders) > 1
+        or (
+            len(actives) == 1
+            and len(holders) == 1
+            and f"pid {actives[0].proc.pid}" not in holders[0]
+            and " pid " in holders[0]
+        )
+        or twice > 0
     )
+    one_hub = not two_hubs and len(actives) == 1
     worst = max(back.values()) if back else None
     # A hub that lost its lease or lock after the heal: started again, as a standby.
     await asyncio.to_thread(cluster.restart_hubs)
@@ -627,6 +636,7 @@ async def one_fault(
         "ledger_sum": ledger,
         "actions_lost": len(lost),
         "one_hub": one_hub,
+        "two_hubs": two_hubs,
         "active": actives[0].name if len(actives) == 1 else [a.name for a in actives],
     }
     if len(back) < len(players):  # who, and where their tables stood (as they last saw them)
@@ -648,7 +658,7 @@ async def one_fault(
     record["ok"] = (
         not lost
         and ledger == 0
-        and one_hub
+        and not two_hubs
         and record["not_back"] == 0
         and worst is not None
         and worst <= settings.bound
