@@ -276,8 +276,10 @@ class Player:
                 return table
         return None
 
-    def send(self, message: dict[str, Any]) -> None:
-        if self.conn is not None:
+    def send(self, message: dict[str, Any], on: Any = None) -> None:
+        """Send on the connection now, or only on ``on`` if given (a send scheduled on one
+        connection must not go out on the next: it would be taken there, unnoted)."""
+        if self.conn is not None and (on is None or on is self.conn):
             with contextlib.suppress(Exception):
                 self.conn.send_nowait(message)
 
@@ -367,14 +369,17 @@ class Player:
             self.act(table, commitment, seat, action, self.rng.uniform(0.1, 0.6))
         if info.get("status") == "between":
             asyncio.get_running_loop().call_later(
-                self.rng.uniform(0.2, 0.8), self.send, {"t": "result_read", "table": table}
+                self.rng.uniform(0.2, 0.8),
+                self.send,
+                {"t": "result_read", "table": table},
+                self.conn,
             )
 
     def act(self, table: int, commitment: str, seat: int, action: Any, delay: float) -> None:
         self.pending[table] = (commitment, action_key(seat, action), action, time.monotonic())
         self.sent_log.append(((table, commitment[:10], action_key(seat, action)), time.monotonic()))
         asyncio.get_running_loop().call_later(
-            delay, self.send, {"t": "act", "table": table, "action": action}
+            delay, self.send, {"t": "act", "table": table, "action": action}, self.conn
         )
 
     def nudge(self, after: float = 3.0) -> None:
