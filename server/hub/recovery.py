@@ -77,7 +77,10 @@ class Recovery:
         self.duplicate.restore()
 
     def resume_tables(self) -> None:
-        """After a restart: absent players get their grace period, games go on."""
+        """After a restart: absent players get their grace period, games go on (without
+        stand-ins for them while their sessions come back)."""
+        if any(table.status == "playing" for table in self.tables.values()):
+            self.turns.wait_for_returns()
         for table in list(self.tables.values()):
             if table.status == "waiting":
                 for i, seat in enumerate(table.seats):

@@ -19,6 +19,11 @@ from .bot_pool import SLOW_KINDS, BotPool
 from .errors import said
 from .table_events import NotConnected
 
+#: Seconds after a start on a store with games in play (a restart, a standby taking over)
+#: during which no stand-in moves for a player who is away: none is connected yet, and their
+#: sessions come back within seconds (the gateways move them to the hub that answers now;
+#: apps reconnect). Bots in their own seats move as ever.
+RETURN_AFTER_START = 10.0
 #: Asks that only say "go on" (Fortunes' next deal, which every seat acknowledges): when a
 #: player's time runs out on one, the table moves on; no stand-in moved for them.
 GOING_ON = frozenset({"next_deal"})
@@ -61,11 +66,18 @@ class Turns:
         #: (table id, player) → moves a stand-in made in their seat since they last acted
         #: there (their time ran out, or they were away): told when they are back.
         self.stood_in: dict[tuple[int, str], int] = {}
+        #: Loop time before which no stand-in moves for an away player (see
+        #: :data:`RETURN_AFTER_START`; set by :meth:`wait_for_returns`).
+        self.returns_until = 0.0
         self.bot_pool = BotPool(self.config.bot_workers, self.config.bot_think_ms)
 
     def connect(self, play: Mover) -> None:
         """Play, built after turns (it holds them), is what makes the moves."""
         self.play = play
+
+    def wait_for_returns(self) -> None:
+        """The hub starts with games in play: the away players' sessions are on their way."""
+        self.returns_until = asyncio.get_running_loop().time() + RETURN_AFTER_START
 
     # --- scheduling -------------------------------------------------------------------------
 
@@ -95,7 +107,10 @@ class Turns:
             if not human_here:
                 deadlines.pop(k, None)
                 asked.pop(k, None)
-                due.append(now + self.bot_pause(table))
+                at = now + self.bot_pause(table)
+                if seat.player is not None:  # (away: not before they can be back)
+                    at = max(at, self.returns_until)
+                due.append(at)
                 continue
             if table.timer <= 0:  # no turn timer: no clock to restart
                 continue
@@ -142,6 +157,8 @@ class Turns:
             human_here = seat.player is not None and seat.player in self.players
             # Why a stand-in moves for a human in their seat (a bot's own seat: None).
             why = "time" if human_here else ("away" if seat.player is not None else None)
+            if why == "away" and now < self.returns_until:
+                continue  # (they may be on their way back: see RETURN_AFTER_START)
             if human_here:
                 deadline = self.deadlines.get((table.id, index))
                 if deadline is None or deadline > now + 0.001:

@@ -86,7 +86,9 @@ class GambitProcess:
     """``gambit hub`` or ``gambit gateway``, started and waited for until it says it is up;
     a thread reads what it prints (``out``)."""
 
-    def __init__(self, name: str, folder: Path, args: list[str], ready: str) -> None:
+    def __init__(
+        self, name: str, folder: Path, args: list[str], ready: str | tuple[str, ...]
+    ) -> None:
         self.name = name
         self.log_file = folder / f"{name}.log"
         env = os.environ | {"GAMBIT_BUS_TOKEN": TOKEN, "PYTHONPATH": str(ROOT)}
@@ -112,10 +114,11 @@ class GambitProcess:
         for line in self.proc.stdout:
             self.out += line
 
-    def wait_line(self, text: str, timeout: float = 20.0) -> None:
-        """Wait until it has printed ``text`` (bounded)."""
+    def wait_line(self, text: str | tuple[str, ...], timeout: float = 20.0) -> None:
+        """Wait until it has printed ``text`` (or one of them; bounded)."""
+        texts = (text,) if isinstance(text, str) else text
         deadline = time.monotonic() + timeout
-        while text not in self.out:
+        while not any(t in self.out for t in texts):
             if time.monotonic() > deadline or (
                 self.proc.poll() is not None and not self._reader.is_alive()
             ):
@@ -140,14 +143,26 @@ class GambitProcess:
         return self.proc.returncode
 
 
+#: What a hub prints once it serves, and once it waits for another (the lease, the database).
+HUB_READY = "gambit hub ready"
+HUB_STANDBY = "gambit hub standby"
+
+
 def start_hub(
-    folder: Path, bus: str, *hub_options: str, name: str = "hub", standby: bool = False
+    folder: Path,
+    bus: str,
+    *hub_options: str,
+    name: str = "hub",
+    standby: bool | None = False,
 ) -> GambitProcess:
-    """A hub on the bus (a standby: one that waits for the lease of another). Each hub has a
-    data folder of its own, as on machines of their own: the store is the ``--db`` option's."""
+    """A hub on the bus (a standby: one that waits for the lease of another; None: either,
+    whichever it becomes). Each hub has a data folder of its own, as on machines of their
+    own: the store is the ``--db`` option's."""
     data = folder / name
     args = ["hub", "--data-dir", str(data), "--unix", str(folder / f"{name}.sock"), "--bus", bus]
-    ready = "gambit hub standby" if standby else "gambit hub ready"
+    ready: str | tuple[str, ...] = (
+        (HUB_READY, HUB_STANDBY) if standby is None else HUB_STANDBY if standby else HUB_READY
+    )
     return GambitProcess(name, folder, [*args, *hub_options], ready)
 
 

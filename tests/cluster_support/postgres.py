@@ -3,8 +3,11 @@ on a free loopback port (its unix socket in that folder too), stopped at the end
 
 Never a service left running: the server is our child, stopped by the fixture's finalizer,
 and told by the kernel to quit (``PR_SET_PDEATHSIG``) if the test process dies without one.
-It runs without fsync: the tests kill clients and hubs, never this server, so what it keeps
-in memory is enough and every commit is cheap.
+It runs without fsync: the tests kill clients and hubs, never the machine, so what the
+kernel keeps in memory is enough and every commit is cheap. The chaos run kills the server
+itself (:meth:`PostgresServer.kill`, then :meth:`PostgresServer.restart`): it asks for
+``durable`` commits (``synchronous_commit`` on), so that a commit a hub was told of has
+reached the kernel before the kill.
 
 The binaries are looked up on PATH, then in Debian's ``/usr/lib/postgresql/*/bin`` (where
 ``apt-get install postgresql`` puts them; ``.ci/run`` does that when they are missing).
@@ -36,6 +39,9 @@ INITDB = ("--locale=C", "--no-sync")
 #: Fast and small: nothing here needs to survive a crash of the server itself.
 SETTINGS = ("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
 SETTINGS += ("-c", "max_connections=60", "-c", "shared_buffers=32MB")
+#: The same, with every commit in the kernel's hands before it is acknowledged.
+DURABLE_SETTINGS = ("-c", "fsync=off", "-c", "full_page_writes=off")
+DURABLE_SETTINGS += ("-c", "max_connections=60", "-c", "shared_buffers=32MB")
 
 
 def find_bin(name: str) -> str | None:
@@ -70,8 +76,9 @@ class PostgresServer:
     """One running server; :meth:`url` names a database in it, :meth:`create_database` makes
     a new empty one."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, durable: bool = False) -> None:
         self.root = root
+        self.settings = DURABLE_SETTINGS if durable else SETTINGS
         self.data = root / "data"
         self.sockets = root / "sockets"
         self.port = 0
@@ -104,23 +111,63 @@ class PostgresServer:
             **self._user,  # type: ignore[arg-type]  # keyword arguments of mixed types
         )
         assert done.returncode == 0, done.stderr
-        log = open(self.root / "postgres.log", "ab")  # noqa: SIM115 (kept for the server's life)
         for _ in range(5):  # a free port can be taken between asking and binding
             self.port = _free_port()
+            if self._launch():
+                return
+            self.stop()
+        raise RuntimeError(f"PostgreSQL did not start: {(self.root / 'postgres.log').read_text()}")
+
+    def _launch(self) -> bool:
+        """The server on :attr:`port` over the data folder; whether it answers."""
+        postgres = find_bin("postgres")
+        assert postgres, "PostgreSQL binaries not found"
+        log = open(self.root / "postgres.log", "ab")  # noqa: SIM115 (closed once it runs)
+        try:
             self.proc = subprocess.Popen(
-                [postgres, "-D", str(self.data), "-p", str(self.port), *self._where(), *SETTINGS],
+                [
+                    postgres,
+                    "-D",
+                    str(self.data),
+                    "-p",
+                    str(self.port),
+                    *self._where(),
+                    *self.settings,
+                ],
                 stdout=log,
                 stderr=log,
                 cwd=self.root,
                 preexec_fn=_die_with_parent,
                 **self._user,  # type: ignore[arg-type]  # keyword arguments of mixed types
             )
-            if self._wait_ready():
-                log.close()
+        finally:
+            log.close()
+        return self._wait_ready()
+
+    def kill(self) -> None:
+        """kill -9 the server and every process of it at once (a crash, not a shutdown)."""
+        proc = self.proc
+        if proc is None or proc.poll() is not None:
+            return
+        children = _children(proc.pid)
+        for pid in (proc.pid, *children):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    def restart(self) -> None:
+        """The killed server started again on the same port and data (it recovers its WAL)."""
+        for _ in range(3):  # (a child of the killed one may still hold shared memory)
+            if self._launch():
                 return
             self.stop()
-        log.close()
-        raise RuntimeError(f"PostgreSQL did not start: {(self.root / 'postgres.log').read_text()}")
+            time.sleep(0.5)
+        raise RuntimeError(
+            f"PostgreSQL did not restart: {(self.root / 'postgres.log').read_text()}"
+        )
 
     def _where(self) -> list[str]:
         return ["-h", "127.0.0.1", "-k", str(self.sockets)]
@@ -169,10 +216,29 @@ class PostgresServer:
             proc.wait()
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (PostgreSQL's backends and workers)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError), open(f"/proc/{entry}/stat") as stat:
+                if int(stat.read().rpartition(")")[2].split()[1]) == pid:
+                    found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 @contextlib.contextmanager
-def running_postgres() -> Iterator[PostgresServer]:
+def running_postgres(*, durable: bool = False) -> Iterator[PostgresServer]:
     with tempfile.TemporaryDirectory(prefix="gambit-pg-") as folder:
-        server = PostgresServer(Path(folder))
+        server = PostgresServer(Path(folder), durable=durable)
         try:
             server.start()
             yield server

@@ -118,3 +118,38 @@ async def test_the_next_deal_starting_as_time_runs_out_is_no_move_of_a_stand_in(
         await ada.close()
     finally:
         await hub.stop()
+
+
+async def test_after_a_restart_no_stand_in_moves_before_the_players_can_be_back(store):
+    """A hub that starts on a store with a game in play (restarted, or a standby taking
+    over) has none of the players connected yet: their sessions come back within seconds
+    (the gateways move them to it, their apps reconnect). A stand-in must not decide for
+    them meanwhile, as it would for a player who left (chaos run, issue 43: every player
+    whose turn it was at a hub failover had a bot move for them)."""
+    first = Hub(store, fast_config(grace=30.0, between_games=600.0))
+    await first.start()
+    ada, eve, table = await pg_table_watched(first)
+    await ada.until(lambda m: m["t"] == "table" and (m["view"] or {}).get("legal"))
+    await first.stop()  # (its timers first: nothing moves for Ada as her connection ends)
+    moves = len(first.tables[table].state.history)
+    for c in (ada, eve):
+        await c.close()
+    hub = Hub(store, fast_config(grace=30.0, between_games=600.0))
+    await hub.start()
+    try:
+        await asyncio.sleep(0.5)  # (bots move at once here: a stand-in would have)
+        assert len(hub.tables[table].state.history) == moves
+        back = await connect(hub)
+        await back.hello("Ada", identity="SHA256:ada")
+        view = (await back.until(lambda m: m["t"] == "table" and m["table"] == table))["view"]
+        await back.send("act", table=table, action=view["legal"][0])
+        history = hub.tables[table].state.history
+        for _ in range(200):
+            if len(history) > moves:
+                break
+            await asyncio.sleep(0.01)
+        assert history[moves] == [0, view["legal"][0]]  # her own decision, not a bot's
+        assert [m for m in back.log if m["t"] == "notice" and m["code"] == "stood_in"] == []
+        await back.close()
+    finally:
+        await hub.stop()

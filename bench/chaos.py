@@ -1,0 +1,61 @@
+"""Chaos for the cluster: players play while a gateway, the active hub, NATS or PostgreSQL
+is killed (``kill -9``) at random, again and again.
+
+    python bench/chaos.py [--faults 50] [--players 100] [--seed 1] [--bound 10]
+
+Not a timed test. It starts, on loopback in a temporary folder, a PostgreSQL server of its
+own (durable commits; it is killed too), NATS, two hubs (one active, one standby) and two
+gateways, and ``--players`` light protocol clients (the ``gambit`` SSH channel, each with a
+key of its own), four to a table of one of the three games, playing random legal moves and
+connecting again through any gateway that is up when theirs ends. Then ``--faults`` times,
+after a few seconds of play (seeded: ``--seed``), it kills one process: a gateway (started
+again on a new port), the active hub (the standby takes over; the killed one is started
+again as the standby), NATS or PostgreSQL (started again on the same port and data after a
+moment); any hub that exits meanwhile (its lease or its lock lost) is started again, as a
+service manager would. After each fault it checks the ledger, every action a client saw
+accepted against the store, every player back (a ping answered, its table heard from), and
+that one hub serves (the database's lock, no deal recorded twice); see
+tests/cluster_support/chaos.py.
+
+Prints one JSON line per fault (stderr), and as its last line one JSON object: ``faults``,
+``survived`` (faults after which every check held), ``actions_lost`` (target 0),
+``actions_checked``, ``back_to_play_s_max`` (target <= 10), ``not_back``, ``ledger_sum`` (0),
+``two_hubs`` and ``deals_recorded_twice`` (0), ``gateway_kills``, ``hub_kills``,
+``nats_kills``, ``postgres_kills``, the ``sequence`` of processes killed and the ``seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.cluster_support.chaos import Settings, run  # noqa: E402  (after the path is set)
+from tests.cluster_support.postgres import running_postgres  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--faults", type=int, default=50, help="processes killed, one by one")
+    parser.add_argument("--players", type=int, default=100, help="light clients (4 a table)")
+    parser.add_argument("--seed", type=int, default=1, help="which faults, when, which moves")
+    parser.add_argument("--bound", type=float, default=10.0, help="seconds to be back within")
+    args = parser.parse_args()
+    settings = Settings(players=args.players, faults=args.faults, seed=args.seed, bound=args.bound)
+    with (
+        tempfile.TemporaryDirectory(prefix="gambit-chaos-") as folder,
+        running_postgres(durable=True) as postgres,
+    ):
+        result = asyncio.run(run(settings, Path(folder), postgres))
+    print(json.dumps(result), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,29 @@
+"""The chaos run's short form (bench/chaos.py is the long one): five faults, every kind of
+process killed at least once, while players play across two gateways."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.cluster_support import postgres
+from tests.cluster_support.chaos import KINDS, Settings, fault_plan, run
+
+from .harness import nats_server_binary
+
+pytestmark = pytest.mark.cluster
+
+
+async def test_five_faults_lose_nothing_and_everyone_comes_back(tmp_path):
+    if nats_server_binary() is None or not postgres.available():
+        pytest.skip("nats-server or PostgreSQL is not installed")
+    settings = Settings(players=8, faults=5, seed=3, between=(1.0, 2.0), down=(0.3, 0.8))
+    assert set(fault_plan(settings)) == set(KINDS)
+    with postgres.running_postgres(durable=True) as server:  # (of its own: it is killed)
+        result = await run(settings, tmp_path, server)
+    assert result["faults"] == 5, result
+    assert result["actions_checked"] > 0, result
+    assert result["actions_lost"] == 0, result
+    assert result["ledger_sum"] == 0, result
+    assert result["not_back"] == 0, result
+    assert result["back_to_play_s_max"] <= settings.bound, result
+    assert result["two_hubs"] == 0 and result["deals_recorded_twice"] == 0, result

@@ -1,0 +1,675 @@
+"""Chaos for the cluster: players playing across two gateways, a hub and its standby, NATS
+and PostgreSQL while one of them is killed (``kill -9``) at random, again and again.
+
+Shared by ``bench/chaos.py`` (50 faults, 100 players) and ``tests/cluster/test_chaos.py``
+(5 faults, a few players). Every process is started on loopback in a temporary folder (the
+cluster tests' harness: :mod:`tests.cluster.harness`, :mod:`tests.cluster_support.postgres`,
+a PostgreSQL server of the run's own, with durable commits: it is killed too).
+
+The players are light protocol clients (the ``gambit`` SSH channel, as a player's own app),
+each with an SSH key of its own (the same player on every connection), four to a table of
+one of the three games, each playing its seat with a random legal move. A player whose
+connection ends connects again at once, through any gateway that is up.
+
+After every fault (and what heals it: a gateway or hub started again, the standby taking
+over, NATS or PostgreSQL started again on the same port and data), it checks:
+
+* the ledger sums to zero (read from PostgreSQL);
+* every action a client saw accepted is in the store: a client counts its action as accepted
+  when a message of that deal shows its seat no longer waiting; the store holds the deal's
+  actions in ``live_actions`` (the game in play) or in ``games.history`` (a finished one),
+  found by the deal's commitment;
+* every player is back: a ``ping`` sent after the fault answered, and a message of its table
+  received since the fault (if it sat at one); the time from the kill is measured;
+* no table is driven by two hubs: exactly one live hub serves, it holds the database's
+  advisory lock, and no deal is recorded twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.cluster.harness import (
+    HUB_READY,
+    GambitProcess,
+    Gateway,
+    NatsServer,
+    start_hub,
+)
+from tests.cluster_support.postgres import PostgresServer
+
+KINDS = ("gateway", "hub", "nats", "postgres")
+#: Four seats at every table, one of each game by turns (stakes: chips move every deal).
+GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("prophets_gambit", {}),
+    ("prophet", {"cap": 3}),
+    ("fortunes", {"betting": "ante"}),
+)
+SEATS = 4
+STAKE = 5
+HUB_OPTIONS = ("--bot-delay", "0.05", "--grace", "120", "--between-games", "1", "--no-chat-limit")
+HUB_OPTIONS += ("--messages-per-second", "1000")
+#: Every client comes from this machine: the door's per-address limits would count them all.
+GATEWAY_OPTIONS = ("--workers", "0", "--max-sessions", "5000", "--max-per-address", "5000")
+GATEWAY_OPTIONS += ("--max-unauthenticated", "1000", "--connection-rate", "1000")
+GATEWAY_OPTIONS += ("--idle-timeout", "0")
+
+
+def log(text: str) -> None:
+    import sys
+
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+def action_key(seat: int, action: Any) -> str:
+    """One action as the store and a client both spell it."""
+    return json.dumps([seat, action], sort_keys=True, default=str)
+
+
+# --- the cluster --------------------------------------------------------------------------
+
+
+class ChaosCluster:
+    """NATS, PostgreSQL, two hubs (one active, one standby) and two gateways; each can be
+    killed and started again."""
+
+    def __init__(self, folder: Path, postgres: PostgresServer) -> None:
+        self.folder = folder
+        self.postgres = postgres
+        self.key = folder / "host_key"
+        self.db = postgres.create_database("chaos")
+        self.nats = NatsServer(folder)
+        self.hub_options = (*HUB_OPTIONS, "--db", self.db)
+        self.hubs: dict[str, GambitProcess] = {}
+        #: Actions found lost at the checks so far (each fault is judged by the new ones).
+        self.lost_so_far = 0
+        self.gateways: dict[str, Gateway] = {}
+        self.hubs["hub1"] = start_hub(folder, self.nats.url, *self.hub_options, name="hub1")
+        self.hubs["hub2"] = start_hub(
+            folder, self.nats.url, *self.hub_options, name="hub2", standby=True
+        )
+        for name in ("gw1", "gw2"):
+            self.gateways[name] = self._gateway(name)
+
+    def _gateway(self, name: str) -> Gateway:
+        return Gateway(name, self.folder, self.nats.url, self.key, *GATEWAY_OPTIONS)
+
+    def ports(self) -> list[int]:
+        """The SSH ports of the gateways that are up."""
+        return [g.port for g in self.gateways.values() if g.proc.poll() is None]
+
+    def active_hubs(self) -> list[GambitProcess]:
+        """Live hubs that have said they serve (after waiting, if they did)."""
+        return [h for h in self.hubs.values() if h.proc.poll() is None and HUB_READY in h.out]
+
+    # The faults: each kills one process, as kill -9 would.
+
+    def kill(self, kind: str, rng: random.Random) -> str:
+        """Kill one process of ``kind``; returns which."""
+        if kind == "gateway":
+            name = rng.choice(sorted(self.gateways))
+            self.gateways[name].kill()
+            return name
+        if kind == "hub":
+            active = self.active_hubs()[0]
+            active.kill()
+            return active.name
+        if kind == "nats":
+            self.nats.kill()
+            return "nats"
+        self.postgres.kill()
+        return "postgres"
+
+    def heal(self, kind: str, down: float) -> None:
+        """Start again what the fault (and what followed from it) ended: after ``down``
+        seconds, NATS or PostgreSQL on the same port and data; a gateway on a new port; any
+        hub that has ended (the killed one, or one that lost its lease or its lock), as a
+        standby if another serves; and wait until one hub serves."""
+        time.sleep(down)
+        if kind == "nats":
+            self.nats.start()
+        if kind == "postgres":
+            self.postgres.restart()
+        for name, gateway in list(self.gateways.items()):
+            if gateway.proc.poll() is not None:
+                self.gateways[name] = self._gateway(name)
+        deadline = time.monotonic() + 60
+        while True:
+            self.restart_hubs()
+            if self.active_hubs():
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError("no hub serves a minute after the fault")
+            time.sleep(0.1)
+
+    def restart_hubs(self) -> list[str]:
+        """Start again every hub that has ended (as a service manager would: a hub that
+        loses its lease or its lock exits 75 to be started again); returns which."""
+        started = []
+        for name, hub in list(self.hubs.items()):
+            if hub.proc.poll() is not None:
+                try:
+                    self.hubs[name] = start_hub(
+                        self.folder, self.nats.url, *self.hub_options, name=name, standby=None
+                    )
+                except AssertionError as err:  # (it ended at once: the database still down)
+                    log(f"{name} did not start: {str(err)[:200]}")
+                    continue
+                started.append(name)
+        return started
+
+    def stop(self) -> None:
+        for process in (*self.gateways.values(), *self.hubs.values()):
+            process.stop()
+        self.nats.stop()
+
+    def tracebacks(self) -> list[str]:
+        return [
+            p.name for p in (*self.gateways.values(), *self.hubs.values()) if "Traceback" in p.log()
+        ]
+
+    # What the store holds.
+
+    def connect(self) -> Any:
+        import psycopg
+
+        return psycopg.connect(self.db, autocommit=True, connect_timeout=5)
+
+    def stored(self) -> tuple[int, dict[tuple[int, str], Counter[str]], int]:
+        """The ledger's sum; each deal's stored actions, by (table, commitment); and the deals
+        recorded more than once."""
+        import msgpack
+
+        deals: dict[tuple[int, str], Counter[str]] = {}
+        with self.connect() as conn, conn.transaction():
+            # (one snapshot: a game that ends between two reads would be in neither)
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            ledger = conn.execute("SELECT COALESCE(SUM(amount), 0) FROM ledger").fetchone()[0]
+            recorded: Counter[tuple[int, str]] = Counter()
+            for table_id, history, deal in conn.execute(
+                "SELECT table_id, history, deal FROM games"
+            ):
+                commitment = (msgpack.unpackb(deal) or {}).get("commitment") if deal else None
+                key = (table_id, str(commitment))
+                recorded[key] += 1
+                deals[key] = Counter(
+                    action_key(s, a) for s, a in msgpack.unpackb(history, strict_map_key=False)
+                )
+            live: dict[int, str] = {}
+            for table_id, info in conn.execute("SELECT id, info FROM live_tables"):
+                deal = msgpack.unpackb(info, strict_map_key=False).get("deal") or {}
+                live[table_id] = str(deal.get("commitment"))
+            for table_id, seat, action in conn.execute(
+                "SELECT table_id, seat, action FROM live_actions ORDER BY table_id, seq"
+            ):
+                key = (table_id, live.get(table_id, "?"))
+                if key in recorded:
+                    continue  # (the finished game's, until the next one starts)
+                deals.setdefault(key, Counter())[
+                    action_key(seat, msgpack.unpackb(action, strict_map_key=False))
+                ] += 1
+        twice = sum(1 for n in recorded.values() if n > 1)
+        return int(ledger), deals, twice
+
+    def lock_holders(self) -> list[str]:
+        """Who holds the database's lock (server/store/pg_lock.py): their application names."""
+        from server.store.pg_lock import KEY
+
+        with self.connect() as conn:
+            rows = conn.execute(
+                "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
+                "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.classid = %s "
+                "AND l.objid = %s AND l.objsubid = 2 AND l.granted",
+                KEY,
+            ).fetchall()
+        return [r[0] for r in rows]
+
+
+# --- the players --------------------------------------------------------------------------
+
+
+@dataclass
+class Player:
+    """One light client: plays its seat, notes the actions it saw accepted, answers pings."""
+
+    index: int
+    key: Any
+    rng: random.Random
+    ssh: Any = None
+    conn: Any = None
+    tables: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: (table, commitment, action key) of every action it saw accepted.
+    accepted: list[tuple[int, str, str]] = field(default_factory=list)
+    accepted_at: list[float] = field(default_factory=list)  # (monotonic) when, of each
+    sent_log: list[Any] = field(default_factory=list)
+    #: "A bot moved for you" notices: a stand-in played this seat while the hub had no
+    #: connection of the player's (after a fault, before the player was back).
+    stood_in: int = 0
+    #: table -> (commitment, action key, action, when sent) of the action it sent and has not
+    #: yet seen taken.
+    pending: dict[int, tuple[str, str, Any, float]] = field(default_factory=dict)
+    #: Tables whose next action taken is not counted: one sent before the hub changed (or
+    #: the gateway said it would) may be taken there, before or after one sent since.
+    blind: set[int] = field(default_factory=set)
+    table_seen: float = 0.0  # (monotonic) the last message of its table
+    pings: dict[int, float] = field(default_factory=dict)
+    pong_at: dict[int, float] = field(default_factory=dict)
+    next_ping: int = 0
+    connects: int = 0
+    welcome: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def name(self) -> str:
+        return f"chaos{self.index:03d}"
+
+    def seated(self) -> int | None:
+        for table, message in self.tables.items():
+            if message.get("seat") is not None:
+                return table
+        return None
+
+    def send(self, message: dict[str, Any], on: Any = None) -> None:
+        """Send on the connection now, or only on ``on`` if given (a send scheduled on one
+        connection must not go out on the next: it would be taken there, unnoted)."""
+        if self.conn is not None and (on is None or on is self.conn):
+            with contextlib.suppress(Exception):
+                self.conn.send_nowait(message)
+
+    async def connect(self, port: int) -> None:
+        import asyncssh
+
+        from protocol.messages import PROTOCOL_VERSION
+        from protocol.ssh_channel import open_channel
+
+        self.ssh = await asyncssh.connect(
+            "127.0.0.1",
+            port,
+            username=self.name,
+            known_hosts=None,
+            agent_path=None,
+            client_keys=[self.key],
+            preferred_auth=["publickey"],
+            compression_algs=["none"],
+            connect_timeout=10,
+        )
+        self.conn = await open_channel(self.ssh)
+        self.tables.clear()
+        self.pending.clear()  # (what was in flight ended with the old connection)
+        self.blind.clear()
+        self.welcome.clear()
+        self.connects += 1
+        await self.conn.send({"t": "hello", "v": PROTOCOL_VERSION, "name": self.name, "lang": "en"})
+
+    def close(self) -> None:
+        if self.ssh is not None:
+            self.ssh.close()
+        self.ssh = self.conn = None
+
+    async def read(self) -> None:
+        from protocol.connection import ConnectionClosed
+        from protocol.event_log import expand
+
+        with contextlib.suppress(ConnectionClosed, AttributeError):
+            while self.conn is not None:
+                message = await self.conn.recv()
+                if not isinstance(message, dict):
+                    continue
+                kind = message.get("t")
+                if kind == "welcome":
+                    # (also when the gateway moved this session to another hub: what was
+                    # in flight may or may not reach it, before or after what is sent now)
+                    self.blind.update(self.pending)
+                    self.welcome.set()
+                elif kind == "notice" and message.get("code") in ("reconnecting", "stood_in"):
+                    self.blind.update(self.pending)
+                    self.stood_in += message.get("code") == "stood_in"
+                elif kind == "pong":
+                    self.pong_at.setdefault(message.get("n", -1), time.monotonic())
+                elif kind == "table":
+                    table = message["table"]
+                    message = expand(self.tables.get(table), message)
+                    self.tables[table] = message
+                    if message.get("seat") is not None:
+                        self.table_seen = time.monotonic()
+                    self.react(table, message)
+                elif kind == "left":
+                    self.tables.pop(message["table"], None)
+                elif kind == "error":
+                    self.pending.pop(message.get("table"), None)  # type: ignore[arg-type]
+
+    def react(self, table: int, message: dict[str, Any]) -> None:
+        view = message.get("view") or {}
+        info = message.get("info") or {}
+        seat = message.get("seat")
+        commitment = str((info.get("deal") or {}).get("commitment"))
+        sent = self.pending.get(table)
+        if sent is not None and seat is not None and view:
+            if sent[0] != commitment:
+                del self.pending[table]  # another deal: not known whether it was taken
+                self.blind.discard(table)
+            elif seat not in (view.get("waiting") or ()):
+                del self.pending[table]
+                if table in self.blind:  # (which of its actions was taken is not known)
+                    self.blind.discard(table)
+                else:
+                    self.accepted.append((table, commitment, sent[1]))
+                self.accepted_at.append(time.monotonic())
+        if seat is None:
+            return
+        if view.get("legal") and table not in self.pending:
+            action = self.rng.choice(view["legal"])
+            self.act(table, commitment, seat, action, self.rng.uniform(0.1, 0.6))
+        if info.get("status") == "between":
+            asyncio.get_running_loop().call_later(
+                self.rng.uniform(0.2, 0.8),
+                self.send,
+                {"t": "result_read", "table": table},
+                self.conn,
+            )
+
+    def act(self, table: int, commitment: str, seat: int, action: Any, delay: float) -> None:
+        self.pending[table] = (commitment, action_key(seat, action), action, time.monotonic())
+        self.sent_log.append(((table, commitment[:10], action_key(seat, action)), time.monotonic()))
+        asyncio.get_running_loop().call_later(
+            delay, self.send, {"t": "act", "table": table, "action": action}, self.conn
+        )
+
+    def nudge(self, after: float = 3.0) -> None:
+        """An action not seen taken for ``after`` seconds (sent into a fault, or refused):
+        the same one sent again while it is still legal (so that whichever copy is taken,
+        it is the one noted), else a new one."""
+        now = time.monotonic()
+        for table, (commitment, _key, action, sent) in list(self.pending.items()):
+            if now - sent < after:
+                continue
+            message = self.tables.get(table) or {}
+            seat, legal = message.get("seat"), (message.get("view") or {}).get("legal") or []
+            if seat is None or not legal:
+                continue
+            now_dealing = str(((message.get("info") or {}).get("deal") or {}).get("commitment"))
+            if action not in legal or now_dealing != commitment:
+                action = self.rng.choice(legal)
+            self.act(table, now_dealing, seat, action, 0.0)
+
+    def ping(self) -> None:
+        self.next_ping += 1
+        self.pings[self.next_ping] = time.monotonic()
+        self.send({"t": "ping", "n": self.next_ping})
+
+    def back_since(self, fault: float, seated: bool) -> float | None:
+        """When it was back after the fault at ``fault``: a ping sent since answered, and
+        (``seated``) its table heard from since; None if not yet."""
+        answered = []
+        for n in range(self.next_ping, 0, -1):  # (the newest first: only those since)
+            if self.pings[n] <= fault:
+                break
+            if n in self.pong_at:
+                answered.append(self.pong_at[n])
+        if not answered:
+            return None
+        at = min(answered)
+        if seated:
+            if self.table_seen <= fault:
+                return None
+            at = max(at, self.table_seen)
+        return at
+
+
+async def live(player: Player, ports: Any, stop: asyncio.Event) -> None:
+    """Connect (to any gateway up), read and ping until the connection ends; again."""
+    while not stop.is_set():
+        reader = None
+        try:
+            choices = ports()
+            if not choices:
+                raise ConnectionError("no gateway is up")
+            await player.connect(player.rng.choice(choices))
+            reader = asyncio.create_task(player.read())
+            while not stop.is_set() and not reader.done():
+                player.ping()
+                player.nudge()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(reader), 0.5)
+        except Exception:  # (a gateway killed, refused while it starts: try again)
+            pass
+        finally:
+            if reader is not None:
+                reader.cancel()
+            player.close()
+        if not stop.is_set():
+            await asyncio.sleep(player.rng.uniform(0.05, 0.3))
+
+
+async def seat_players(players: list[Player]) -> None:
+    """Four to a table: the first opens it, the others join, the first starts it."""
+    groups = [players[i : i + SEATS] for i in range(0, len(players) - SEATS + 1, SEATS)]
+    for number, group in enumerate(groups):
+        game, options = GAMES[number % len(GAMES)]
+        owner = group[0]
+        await asyncio.wait_for(owner.welcome.wait(), 60)
+        owner.send(
+            {
+                "t": "create_table",
+                "game": game,
+                "players": SEATS,
+                "options": options,
+                "stake": STAKE,
+                "timer": 0,
+            }
+        )
+        table = await _until(owner.seated, 30)
+        for other in group[1:]:
+            await asyncio.wait_for(other.welcome.wait(), 60)
+            other.send({"t": "join", "table": table})
+        for other in group[1:]:
+            await _until(other.seated, 30)
+        owner.send({"t": "start", "table": table})
+
+
+async def _until(probe: Any, timeout: float) -> Any:
+    deadline = time.monotonic() + timeout
+    while (value := probe()) is None:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not seated within {timeout} s")
+        await asyncio.sleep(0.05)
+    return value
+
+
+# --- the run ------------------------------------------------------------------------------
+
+
+@dataclass
+class Settings:
+    players: int = 100
+    faults: int = 50
+    seed: int = 1
+    #: Seconds of play between one fault's recovery and the next fault (uniform).
+    between: tuple[float, float] = (2.0, 6.0)
+    #: Seconds a killed NATS or PostgreSQL stays down (uniform).
+    down: tuple[float, float] = (0.3, 1.5)
+    #: Seconds every player must be back within.
+    bound: float = 10.0
+    #: Seconds a player is waited for before it counts as not back.
+    wait: float = 30.0
+
+
+def fault_plan(settings: Settings) -> list[str]:
+    """Which kind of process each fault kills: every kind once in the first four (in a
+    seeded order), then at random."""
+    rng = random.Random(f"plan{settings.seed}")
+    first = list(KINDS)
+    rng.shuffle(first)
+    rest = [rng.choice(KINDS) for _ in range(max(0, settings.faults - len(first)))]
+    return (first + rest)[: settings.faults]
+
+
+async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dict[str, Any]:
+    """The whole run; returns the summary (the bench's last JSON line)."""
+    import asyncssh
+
+    rng = random.Random(settings.seed)
+    cluster = await asyncio.to_thread(ChaosCluster, folder, postgres)
+    stop = asyncio.Event()
+    players = [
+        Player(
+            i, asyncssh.generate_private_key("ssh-ed25519"), random.Random(f"{settings.seed}.{i}")
+        )
+        for i in range(settings.players)
+    ]
+    lives = [asyncio.create_task(live(p, cluster.ports, stop)) for p in players]
+    result: dict[str, Any] = {"faults": 0, "survived": 0}
+    faults: list[dict[str, Any]] = []
+    try:
+        await seat_players(players)
+        log(f"{len(players)} players seated")
+        await asyncio.sleep(rng.uniform(*settings.between))
+        for number, kind in enumerate(fault_plan(settings), 1):
+            faults.append(await one_fault(number, kind, cluster, players, settings, rng))
+            log(json.dumps(faults[-1]))
+            await asyncio.sleep(rng.uniform(*settings.between))
+    finally:
+        stop.set()
+        for task in lives:
+            task.cancel()
+        await asyncio.gather(*lives, return_exceptions=True)
+        await asyncio.to_thread(cluster.stop)
+    seen = accepted_so_far(players)
+    ledger, deals, twice = cluster.stored() if postgres.proc is not None else (0, {}, 0)
+    lost = lost_actions(seen, deals)
+    backs = [f["back_s"] for f in faults if f["back_s"] is not None]
+    result.update(
+        faults=len(faults),
+        survived=sum(1 for f in faults if f["ok"]),
+        actions_lost=len(lost),
+        actions_checked=sum(len(p.accepted) for p in players),
+        back_to_play_s_max=round(max(backs), 2) if backs else None,
+        not_back=sum(f["not_back"] for f in faults),
+        ledger_sum=ledger,
+        deals_recorded_twice=twice,
+        two_hubs=sum(1 for f in faults if f["two_hubs"]),
+        no_hub_at_check=sum(1 for f in faults if not f["one_hub"] and not f["two_hubs"]),
+        stood_in_notices=sum(p.stood_in for p in players),
+        tracebacks=cluster.tracebacks(),
+        players=len(players),
+        seed=settings.seed,
+        sequence=[f["killed"] for f in faults],
+        lost_sample=lost[:5],
+    )
+    for kind in KINDS:
+        result[f"{kind}_kills"] = sum(1 for f in faults if f["kind"] == kind)
+    return result
+
+
+def accepted_so_far(players: list[Player]) -> Counter[tuple[int, str, str]]:
+    seen: Counter[tuple[int, str, str]] = Counter()
+    for player in players:
+        seen.update(player.accepted)
+    return seen
+
+
+def lost_actions(
+    seen: Counter[tuple[int, str, str]], deals: dict[tuple[int, str], Counter[str]]
+) -> list[tuple[str, int, str, str]]:
+    """The actions clients saw accepted that the store does not hold."""
+    lost = []
+    for (table, commitment, action), count in seen.items():
+        have = deals.get((table, commitment), Counter())[action]
+        if have < count:
+            lost.append(("table", table, commitment[:12], action))
+    return lost
+
+
+async def one_fault(
+    number: int,
+    kind: str,
+    cluster: ChaosCluster,
+    players: list[Player],
+    settings: Settings,
+    rng: random.Random,
+) -> dict[str, Any]:
+    seated = {p.index: p.seated() is not None for p in players}
+    killed = await asyncio.to_thread(cluster.kill, kind, rng)
+    at = time.monotonic()
+    await asyncio.to_thread(cluster.heal, kind, rng.uniform(*settings.down))
+    healed = time.monotonic() - at
+    # Everyone back (bounded): a ping answered, its table heard from.
+    deadline = at + settings.wait
+    back: dict[int, float] = {}
+    while time.monotonic() < deadline and len(back) < len(players):
+        for player in players:
+            if player.index not in back:
+                when = player.back_since(at, seated[player.index])
+                if when is not None:
+                    back[player.index] = when - at
+        await asyncio.sleep(0.1)
+    seen = accepted_so_far(players)  # (before the store is read: all of it is stored)
+    ledger, deals, twice = await asyncio.to_thread(cluster.stored)
+    lost = lost_actions(seen, deals)
+    actives = cluster.active_hubs()
+    holders = await asyncio.to_thread(cluster.lock_holders)
+    # Two hubs: two that say they serve, two holders of the lock, one serving without it
+    # (the holder's name is cut at 63 characters: its pid may be cut off), a deal recorded
+    # twice. None serving at this moment is told apart (one that lost its lock again).
+    two_hubs = (
+        len(actives) > 1
+        or len(holders) > 1
+        or (
+            len(actives) == 1
+            and len(holders) == 1
+            and f"pid {actives[0].proc.pid}" not in holders[0]
+            and " pid " in holders[0]
+        )
+        or twice > 0
+    )
+    one_hub = not two_hubs and len(actives) == 1
+    worst = max(back.values()) if back else None
+    # A hub that lost its lease or lock after the heal: started again, as a standby.
+    await asyncio.to_thread(cluster.restart_hubs)
+    record = {
+        "fault": number,
+        "kind": kind,
+        "killed": killed,
+        "healed_s": round(healed, 2),
+        "back_s": round(worst, 2) if worst is not None else None,
+        "not_back": len(players) - len(back),
+        "ledger_sum": ledger,
+        "actions_lost": len(lost),
+        "one_hub": one_hub,
+        "two_hubs": two_hubs,
+        "active": actives[0].name if len(actives) == 1 else [a.name for a in actives],
+    }
+    if len(back) < len(players):  # who, and where their tables stood (as they last saw them)
+        record["not_back_tables"] = sorted(
+            {p.seated() or 0 for p in players if p.index not in back}
+        )
+        record["not_back_seen"] = [
+            {
+                "player": p.name,
+                "table": p.seated(),
+                "waiting": ((p.tables.get(p.seated() or -1) or {}).get("view") or {}).get(
+                    "waiting"
+                ),
+                "pong": p.back_since(at, False) is not None,
+            }
+            for p in players
+            if p.index not in back
+        ][:8]
+    new_losses = len(lost) - cluster.lost_so_far  # (earlier ones counted at their fault)
+    cluster.lost_so_far = max(cluster.lost_so_far, len(lost))
+    record["ok"] = (
+        new_losses <= 0
+        and ledger == 0
+        and not two_hubs
+        and record["not_back"] == 0
+        and worst is not None
+        and worst <= settings.bound
+    )
+    return record
