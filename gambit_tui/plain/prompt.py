@@ -21,10 +21,11 @@ from protocol.cards import (
     fortunes_value,
 )
 
+from .. import fortunes_text, pg_text, prophet_text
 from ..fortunes_text import RANK_NAMES
 from ..i18n import _
-from .parser import Choice, command_name
-from .words import card_name
+from .parser import Choice, choices_of, command_name
+from .words import STYLE, card_name, face
 
 #: The issue's target: words in a turn prompt (the question, the choices and the rest).
 MOST_WORDS = 40
@@ -33,6 +34,22 @@ MOST_WORDS = 40
 def words(text: str) -> int:
     """Words as bench/plain.py counts them."""
     return len(text.split())
+
+
+def turn_prompt(game: str, view: dict[str, Any], names: list[str]) -> str:
+    """What a seat's view asks of it, as the line said when its turn comes: the question, then
+    the view's legal actions as the numbered choices :func:`~.parser.parse` takes."""
+    ask = view.get("ask") or {}
+    if game == "prophets_gambit":
+        question = pg_text.ask_text(ask, view, lambda s: names[s], STYLE, face(game)).plain
+    elif game == "prophet":
+        question = prophet_text.ask_text(ask, view, STYLE).plain
+    elif game == "fortunes":
+        question = fortunes_text.ask_text(ask, view, STYLE, spoken=True).plain
+    else:
+        question = _("Decide.")
+    choices = choices_of(game, view.get("legal", []), names)
+    return prompt_line(question, choices, game, view.get("hand") or [])
 
 
 def prompt_line(question: str, choices: list[Choice], game: str, hand: list[str]) -> str:

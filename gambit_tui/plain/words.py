@@ -51,6 +51,9 @@ COMMANDS: dict[str, str] = {
     "quit": NC_("command", "quit"),
 }
 
+#: Cards in sentences: ASCII stand-ins, no colour (the plain mode says, it does not draw).
+STYLE = CardStyle(ascii=True, theme="mono")
+
 #: The two modes ``mode`` chooses between, and whether each is the plain one.
 MODES: dict[str, bool] = {NC_("command", "plain"): True, NC_("command", "screen"): False}
 
