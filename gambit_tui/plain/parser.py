@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..i18n import _
-from .words import COMMANDS, VERBS, action_label, english, in_english, verb_word
+from .words import COMMANDS, VERBS, action_label, card_parts, english, in_english, verb_word
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +27,10 @@ class Choice:
     #: Its words in the player's language ("7 of Swords"), and in English.
     label: str
     english: str
+    #: A card's rank and suit as a prompt said by suit says them ("7 Swords", "Swords 7"),
+    #: in the player's language and in English (a suit's name may not be its form in a
+    #: card's name: Ukrainian "Mechi" and "7 Mechiv").
+    said: tuple[str, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -52,8 +56,18 @@ def choices_of(game: str, legal: list[dict[str, Any]], names: list[str]) -> list
     def label(action: dict[str, Any]) -> Callable[[], str]:
         return lambda: action_label(game, action, names)
 
+    def said(action: dict[str, Any]) -> tuple[str, ...]:
+        def parts() -> tuple[str, str] | None:
+            return card_parts(game, action.get("card"))
+
+        return tuple(
+            f"{first} {second}"
+            for suit, rank in filter(None, (parts(), in_english(parts)))
+            for first, second in ((rank, suit), (suit, rank))
+        )
+
     return [
-        Choice(i + 1, action, label(action)(), in_english(label(action)))
+        Choice(i + 1, action, label(action)(), in_english(label(action)), said(action))
         for i, action in enumerate(legal)
     ]
 
@@ -93,6 +107,10 @@ def _compact(choice: Choice) -> set[str]:
     return {code, code[1:] + code[:1]}
 
 
+def _names(choice: Choice) -> tuple[str, ...]:
+    return (choice.label, choice.english, *choice.said)
+
+
 def match_choice(text: str, choices: list[Choice]) -> list[Choice]:
     """The choices ``text`` may mean: exact short forms first, then names by their words."""
     typed = _words(text)
@@ -101,8 +119,8 @@ def match_choice(text: str, choices: list[Choice]) -> list[Choice]:
     squashed = "".join(typed)
     for test in (
         lambda c: squashed in _compact(c),
-        lambda c: squashed in ("".join(_words(c.label)), "".join(_words(c.english))),
-        lambda c: _prefix_match(typed, _words(c.label)) or _prefix_match(typed, _words(c.english)),
+        lambda c: squashed in ("".join(_words(n)) for n in _names(c)),
+        lambda c: any(_prefix_match(typed, _words(n)) for n in _names(c)),
     ):
         found = [c for c in choices if test(c)]
         if found:

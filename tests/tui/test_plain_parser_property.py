@@ -1,5 +1,6 @@
 """The plain mode's parser over random game states (issue 44): every legal action can be typed
-from its prompt, by its number and by its words, and is understood as exactly that action;
+from its prompt, by its number and by its words (a card also by rank and suit, as a prompt
+said by suit says it), and is understood as exactly that action;
 garbage gets a refusal of one sentence on one line; in English, Ukrainian and German.
 
 A state is a seeded game of one of the three games, played by random and heuristic bots up to
@@ -23,7 +24,7 @@ from hypothesis import strategies as st
 from gambit_tui.i18n import _, plain_catalog, translations
 from gambit_tui.plain.parser import Choice, choices_of, parse
 from gambit_tui.plain.prompt import turn_prompt
-from gambit_tui.plain.words import COMMANDS, VERBS, english, verb_word
+from gambit_tui.plain.words import COMMANDS, VERBS, card_parts, english, verb_word
 from server.bots import make_bot
 from server.engine import get_game
 from server.engine.fortunes.game import BETTING
@@ -107,6 +108,12 @@ def words_typed(choice: Choice) -> str:
     return verb if choice.label == verb else f"{verb} {choice.label}"
 
 
+def by_suit_typed(game: str, choice: Choice) -> list[str]:
+    """A card as a prompt said by suit says it ("Hearts: 1 8"): verb, rank and suit."""
+    parts = card_parts(game, choice.action.get("card"))
+    return [] if parts is None else [f"{verb_word(choice.kind)} {parts[1]} {parts[0]}"]
+
+
 def numbers_said(line: str) -> set[int]:
     """Every number a prompt says, a range ("any card, 1 to 10") as all of its numbers."""
     said = {int(n) for n in re.findall(r"\d+", line)}
@@ -145,7 +152,7 @@ def check_state(game: str, view: dict[str, Any], names: list[str], lang: str) ->
         for choice in choices:
             number = number_typed(choice, choices)
             assert int(number) in said, (number, line)
-            for typed in (number, words_typed(choice)):
+            for typed in (number, words_typed(choice), *by_suit_typed(game, choice)):
                 parsed = parse(typed, choices)
                 assert parsed.action == choice.action, (lang, typed, parsed, line)
 
