@@ -50,7 +50,7 @@ from .prompt import numbered_hand, turn_prompt
 from .result import result_lines
 from .settings import SETTINGS_HELP, SettingsCommands
 from .short import ShortTricks
-from .words import COMMANDS, MODES, STYLE, card_name, english, face
+from .words import COMMANDS, MODES, STYLE, card_name, english, face, is_number
 
 log = logging.getLogger(__name__)
 
@@ -285,7 +285,7 @@ class PlainClient(ReplayCommands, SettingsCommands, PeopleCommands, NightCommand
 
     def _number(self, arg: str) -> int | None:
         word = arg.strip().split()[0] if arg.strip() else ""
-        if not word.isdigit():
+        if not is_number(word):
             self.say(_("Which table? Type its number, as in join 1; tables lists them."))
             return None
         return int(word)

@@ -15,7 +15,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..i18n import _
-from .words import COMMANDS, VERBS, action_label, card_parts, english, in_english, verb_word
+from .words import (
+    COMMANDS,
+    VERBS,
+    action_label,
+    card_parts,
+    english,
+    in_english,
+    is_number,
+    verb_word,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +181,7 @@ def parse(line: str, choices: list[Choice]) -> Parsed:
         return Parsed()
     first, _sep, rest = text.partition(" ")
     rest = rest.strip()
-    if first.isdigit() and not rest:
+    if is_number(first) and not rest:
         return _by_number(int(first), choices)
     keys, exact = command_of(first)
     if exact and keys[0] in COMMANDS:
@@ -247,14 +256,14 @@ def _verb(kind: str, rest: str, choices: list[Choice]) -> Parsed:
         if len(mine) == 1:
             return Parsed(action=mine[0].action)
         return Parsed(
-            refusal=_("{verb} what? The choices are {choices}.").format(
+            refusal=_("{verb} what: the choices are {choices}.").format(
                 verb=verb_word(kind), choices=listing(mine)
             ),
             candidates=mine,
         )
-    if rest.isdigit() and all("tricks" in c.action for c in mine):
+    if is_number(rest) and all("tricks" in c.action for c in mine):
         return _by_number(int(rest), mine)
-    if rest.isdigit() and not any(c.label.casefold().startswith(rest) for c in mine):
+    if is_number(rest) and not any(c.label.casefold().startswith(rest) for c in mine):
         return _by_number(int(rest), choices)
     return _one_or_refusal(rest, match_choice(rest, mine), mine, unknown=None)
 

@@ -94,6 +94,12 @@ VERBS: dict[str, str] = {
 }
 
 
+def is_number(word: str) -> bool:
+    """A whole number typed in digits 0 to 9 (``str.isdigit`` takes "²" too, which ``int``
+    refuses)."""
+    return word.isascii() and word.isdigit()
+
+
 def english(key: str) -> str:
     """The English word of a command-context key ("help")."""
     return key.partition("\x04")[2] or key

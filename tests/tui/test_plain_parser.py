@@ -125,3 +125,28 @@ def test_next_is_the_open_verb_else_the_replay_step():
     assert parse("next", []).command == "next"
     assert parse("next 5", []).arg == "5"
     assert parse("replay 2", []).command == "replay"
+
+
+@pytest.mark.parametrize("line", ["²", "play ²", "risk ٣"])
+def test_digits_that_are_not_numbers_are_refused(line):
+    """("²" is a digit to str.isdigit, which int() refuses: the line was met with silence.)"""
+    parsed = parse(line, choices())
+    assert parsed.action is None and parsed.refusal and "\n" not in parsed.refusal
+
+
+async def test_a_session_answers_every_number_like_word(hub):
+    from .plain_session import PlainSession
+
+    ada = PlainSession(hub, "Ada", "SHA256:ada")
+    await ada.heard("help for more")
+    for line, answer in [
+        ("²", "There is no command"),
+        ("join ²", "Which table?"),
+        ("replay ²", "Which game?"),
+        ("next ²", "No replay is open"),
+        ("register ²", "Which event?"),
+        ("new ²", "Prophet's Gambit"),
+    ]:
+        said = await ada.type(line, answer)
+        assert len(said) == 1, (line, said)
+    await ada.close()

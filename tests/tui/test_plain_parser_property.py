@@ -1,7 +1,8 @@
 """The plain mode's parser over random game states (issue 44): every legal action can be typed
 from its prompt, by its number and by its words (a card also by rank and suit, as a prompt
 said by suit says it), and is understood as exactly that action;
-garbage gets a refusal of one sentence on one line; in English, Ukrainian and German.
+garbage, a verb of no open choice and a verb alone of several get a refusal of one sentence
+on one line; in English, Ukrainian and German.
 
 A state is a seeded game of one of the three games, played by random and heuristic bots up to
 a random point; the prompt is the line the plain client says to the seat to act
@@ -166,9 +167,12 @@ def check_garbage(lines: list[str], view: dict[str, Any], game: str, names: list
         if kind not in {c.kind for c in choices}
         and english(word) not in map(english, COMMANDS.values())
     ]
+    kinds = [c.kind for c in choices]
     for lang in LANGUAGES:
         with speaking(lang):
-            for typed in [*lines, too_big, *closed[:3]]:
+            # (a verb alone, open for several choices, is refused too: "play what: ...")
+            several = [verb_word(k) for k in dict.fromkeys(kinds) if kinds.count(k) > 1]
+            for typed in [*lines, too_big, *closed[:3], *several]:
                 parsed = parse(typed, choices)
                 assert parsed.action is None and parsed.command is None, (lang, typed, parsed)
                 assert parsed.refusal and is_one_sentence(parsed.refusal, typed), (
