@@ -35,7 +35,6 @@ from protocol.requests import (
 
 from .. import fortunes_text, pg_text, prophet_text
 from ..ascii_text import asciify
-from ..cards import CardStyle
 from ..entropy import Entropy
 from ..i18n import N_, _, ascii_catalog, ngettext, plain_catalog, translations
 from ..model import ClientModel
@@ -47,18 +46,17 @@ from .new_table import parse_new
 from .nights import NIGHT_MESSAGES, NIGHTS_HELP, NightCommands
 from .parser import Choice, choices_of, command_name, command_of, parse
 from .people import PEOPLE_HELP, PEOPLE_MESSAGES, PeopleCommands
-from .prompt import numbered_hand, prompt_line
+from .prompt import numbered_hand, turn_prompt
 from .result import result_lines
 from .settings import SETTINGS_HELP, SettingsCommands
 from .short import ShortTricks
-from .words import COMMANDS, MODES, card_name, english, face
+from .words import COMMANDS, MODES, STYLE, card_name, english, face, is_number
 
 log = logging.getLogger(__name__)
 
 BELL = "\a"
 #: Lines ``last`` repeats.
 LAST_LINES = 8
-STYLE = CardStyle(ascii=True, theme="mono")
 
 
 def _plain(text: Text | str) -> str:
@@ -287,7 +285,7 @@ class PlainClient(ReplayCommands, SettingsCommands, PeopleCommands, NightCommand
 
     def _number(self, arg: str) -> int | None:
         word = arg.strip().split()[0] if arg.strip() else ""
-        if not word.isdigit():
+        if not is_number(word):
             self.say(_("Which table? Type its number, as in join 1; tables lists them."))
             return None
         return int(word)
@@ -597,20 +595,10 @@ class PlainClient(ReplayCommands, SettingsCommands, PeopleCommands, NightCommand
         self._prompted[table_id] = key
         self.table = table_id
         game = message["info"]["game"]
-        names = self._names(message)
-        if game == "prophets_gambit":
-            question = pg_text.ask_text(ask, view, lambda s: names[s], STYLE, face(game)).plain
-        elif game == "prophet":
-            question = prophet_text.ask_text(ask, view, STYLE).plain
-        elif game == "fortunes":
-            question = fortunes_text.ask_text(ask, view, STYLE, spoken=True).plain
-        else:
-            question = _("Decide.")
-        choices = choices_of(game, view.get("legal", []), names)
         so_far = self.short_tricks.so_far(table_id) if self.short else None
         self.say(
             *([so_far] if so_far else []),
-            prompt_line(question, choices, game, view.get("hand") or []),
+            turn_prompt(game, view, self._names(message)),
             bell=True,
         )
 

@@ -22,6 +22,7 @@ from ..i18n import N_, _, ngettext
 from ..model import ClientModel, replay_key
 from ..names import game_title
 from .result import result_lines
+from .words import is_number
 
 #: Cards as the client says them (by name; no colour).
 STYLE = CardStyle(ascii=True, theme="mono")
@@ -82,7 +83,7 @@ def history_line(number: int, game: dict[str, Any]) -> str:
 def _count(arg: str) -> int | None:
     """How many moves ``next``/``back`` asks for (1 without a number; None: not a number)."""
     word = arg.strip().split()[0] if arg.strip() else "1"
-    if not word.isdigit() or int(word) < 1:
+    if not is_number(word) or int(word) < 1:
         return None
     return min(int(word), MOST_STEPS)
 
@@ -114,7 +115,7 @@ class ReplayCommands:
 
     def do_replay(self, arg: str) -> None:
         word = arg.strip().split()[0] if arg.strip() else ""
-        if not word.isdigit():
+        if not is_number(word):
             self.say(_("Which game? Type replay and its number in your history, as in replay 1."))
             return
         if self.model.history is None:

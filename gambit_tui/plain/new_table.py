@@ -10,6 +10,7 @@ from typing import Any
 
 from ..i18n import _
 from ..names import GAME_TITLES, game_title
+from .words import is_number
 
 
 @dataclass
@@ -50,7 +51,7 @@ def _game_of(word: str, games: list[str]) -> str | None:
 
 
 def _number(word: str | None) -> int | None:
-    return int(word) if word is not None and word.isdigit() else None
+    return int(word) if word is not None and is_number(word) else None
 
 
 def parse_new(arg: str, games: list[dict[str, Any]]) -> NewTable:
@@ -58,7 +59,7 @@ def parse_new(arg: str, games: list[dict[str, Any]]) -> NewTable:
     words = arg.split()
     names = [g["name"] for g in games]
     out = NewTable()
-    if words and not words[0].isdigit():
+    if words and not is_number(words[0]):
         found = _game_of(words[0], names)
         if found is not None:
             out.game = found
@@ -70,7 +71,7 @@ def parse_new(arg: str, games: list[dict[str, Any]]) -> NewTable:
     while i < len(words):
         word = words[i]
         after = words[i + 1] if i + 1 < len(words) else None
-        if word.isdigit():  # "4" or "4 players"
+        if is_number(word):  # "4" or "4 players"
             out.players = int(word)
             i += 2 if after is not None and _matches(after, ["players"]) else 1
             continue

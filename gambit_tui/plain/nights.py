@@ -17,6 +17,7 @@ from ..i18n import N_, _, ngettext
 from ..names import game_title
 from ..night_text import format_label, points, state_label
 from .parser import command_name
+from .words import is_number
 
 if TYPE_CHECKING:  # for type hints only
     from protocol.requests import Request
@@ -60,7 +61,7 @@ class NightCommands:
 
     def _event_number(self, arg: str, command: str) -> int | None:
         word = arg.strip().split()[0] if arg.strip() else ""
-        if not word.isdigit() or int(word) < 1:
+        if not is_number(word) or int(word) < 1:
             self.say(
                 _("Which event? Type its number, as in {command} 1; events lists them.").format(
                     command=command_name(command)

@@ -15,7 +15,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..i18n import _
-from .words import COMMANDS, VERBS, action_label, english, in_english, verb_word
+from .words import (
+    COMMANDS,
+    VERBS,
+    action_label,
+    card_parts,
+    english,
+    in_english,
+    is_number,
+    verb_word,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +36,10 @@ class Choice:
     #: Its words in the player's language ("7 of Swords"), and in English.
     label: str
     english: str
+    #: A card's rank and suit as a prompt said by suit says them ("7 Swords", "Swords 7"),
+    #: in the player's language and in English (a suit's name may not be its form in a
+    #: card's name: Ukrainian "Mechi" and "7 Mechiv").
+    said: tuple[str, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -52,8 +65,18 @@ def choices_of(game: str, legal: list[dict[str, Any]], names: list[str]) -> list
     def label(action: dict[str, Any]) -> Callable[[], str]:
         return lambda: action_label(game, action, names)
 
+    def said(action: dict[str, Any]) -> tuple[str, ...]:
+        def parts() -> tuple[str, str] | None:
+            return card_parts(game, action.get("card"))
+
+        return tuple(
+            f"{first} {second}"
+            for suit, rank in filter(None, (parts(), in_english(parts)))
+            for first, second in ((rank, suit), (suit, rank))
+        )
+
     return [
-        Choice(i + 1, action, label(action)(), in_english(label(action)))
+        Choice(i + 1, action, label(action)(), in_english(label(action)), said(action))
         for i, action in enumerate(legal)
     ]
 
@@ -93,6 +116,10 @@ def _compact(choice: Choice) -> set[str]:
     return {code, code[1:] + code[:1]}
 
 
+def _names(choice: Choice) -> tuple[str, ...]:
+    return (choice.label, choice.english, *choice.said)
+
+
 def match_choice(text: str, choices: list[Choice]) -> list[Choice]:
     """The choices ``text`` may mean: exact short forms first, then names by their words."""
     typed = _words(text)
@@ -101,8 +128,8 @@ def match_choice(text: str, choices: list[Choice]) -> list[Choice]:
     squashed = "".join(typed)
     for test in (
         lambda c: squashed in _compact(c),
-        lambda c: squashed in ("".join(_words(c.label)), "".join(_words(c.english))),
-        lambda c: _prefix_match(typed, _words(c.label)) or _prefix_match(typed, _words(c.english)),
+        lambda c: squashed in ("".join(_words(n)) for n in _names(c)),
+        lambda c: any(_prefix_match(typed, _words(n)) for n in _names(c)),
     ):
         found = [c for c in choices if test(c)]
         if found:
@@ -154,7 +181,7 @@ def parse(line: str, choices: list[Choice]) -> Parsed:
         return Parsed()
     first, _sep, rest = text.partition(" ")
     rest = rest.strip()
-    if first.isdigit() and not rest:
+    if is_number(first) and not rest:
         return _by_number(int(first), choices)
     keys, exact = command_of(first)
     if exact and keys[0] in COMMANDS:
@@ -229,14 +256,14 @@ def _verb(kind: str, rest: str, choices: list[Choice]) -> Parsed:
         if len(mine) == 1:
             return Parsed(action=mine[0].action)
         return Parsed(
-            refusal=_("{verb} what? The choices are {choices}.").format(
+            refusal=_("{verb} what: the choices are {choices}.").format(
                 verb=verb_word(kind), choices=listing(mine)
             ),
             candidates=mine,
         )
-    if rest.isdigit() and all("tricks" in c.action for c in mine):
+    if is_number(rest) and all("tricks" in c.action for c in mine):
         return _by_number(int(rest), mine)
-    if rest.isdigit() and not any(c.label.casefold().startswith(rest) for c in mine):
+    if is_number(rest) and not any(c.label.casefold().startswith(rest) for c in mine):
         return _by_number(int(rest), choices)
     return _one_or_refusal(rest, match_choice(rest, mine), mine, unknown=None)
 

@@ -12,19 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from protocol.cards import (
-    FORTUNES_STAR,
-    FORTUNES_SUITS,
-    FRENCH_COURTS,
-    FRENCH_SUITS,
-    TAROKKA_SUITS,
-    fortunes_value,
-)
-
-from ..fortunes_text import RANK_NAMES
+from .. import fortunes_text, pg_text, prophet_text
 from ..i18n import _
-from .parser import Choice, command_name
-from .words import card_name
+from .parser import Choice, choices_of, command_name
+from .words import STYLE, card_name, card_parts, face
 
 #: The issue's target: words in a turn prompt (the question, the choices and the rest).
 MOST_WORDS = 40
@@ -33,6 +24,22 @@ MOST_WORDS = 40
 def words(text: str) -> int:
     """Words as bench/plain.py counts them."""
     return len(text.split())
+
+
+def turn_prompt(game: str, view: dict[str, Any], names: list[str]) -> str:
+    """What a seat's view asks of it, as the line said when its turn comes: the question, then
+    the view's legal actions as the numbered choices :func:`~.parser.parse` takes."""
+    ask = view.get("ask") or {}
+    if game == "prophets_gambit":
+        question = pg_text.ask_text(ask, view, lambda s: names[s], STYLE, face(game)).plain
+    elif game == "prophet":
+        question = prophet_text.ask_text(ask, view, STYLE).plain
+    elif game == "fortunes":
+        question = fortunes_text.ask_text(ask, view, STYLE, spoken=True).plain
+    else:
+        question = _("Decide.")
+    choices = choices_of(game, view.get("legal", []), names)
+    return prompt_line(question, choices, game, view.get("hand") or [])
 
 
 def prompt_line(question: str, choices: list[Choice], game: str, hand: list[str]) -> str:
@@ -135,20 +142,3 @@ def _by_suits(game: str, choices: list[Choice]) -> str:
         else _("{suit}: {cards}").format(suit=key, cards=", ".join(said))
         for key, said in groups.items()
     )
-
-
-def card_parts(game: str, code: Any) -> tuple[str, str] | None:
-    """A card's suit and rank in words ("Hearts", "Queen"); None for a card of no suit (a
-    High card, a Star) or no card."""
-    if not isinstance(code, str) or len(code) < 2:
-        return None
-    if game == "prophets_gambit" and code[0] in TAROKKA_SUITS:
-        return _(TAROKKA_SUITS[code[0]]), (_("Master") if code[1:] == "M" else code[1:])
-    if game == "prophet" and code[1] in FRENCH_SUITS:
-        rank = code[0]
-        label = _(FRENCH_COURTS[rank]) if rank in FRENCH_COURTS else ("10" if rank == "T" else rank)
-        return _(FRENCH_SUITS[code[1]]), label
-    if game == "fortunes" and code[0] != FORTUNES_STAR and code[0] in FORTUNES_SUITS:
-        n = fortunes_value(code)
-        return _(FORTUNES_SUITS[code[0]]), (_(RANK_NAMES[n]) if n in RANK_NAMES else str(n))
-    return None

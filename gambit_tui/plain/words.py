@@ -4,14 +4,26 @@ the command words a player may type (in their language; English is always unders
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.text import Text
 
+from protocol.cards import (
+    FORTUNES_STAR,
+    FORTUNES_SUITS,
+    FRENCH_COURTS,
+    FRENCH_SUITS,
+    TAROKKA_SUITS,
+    fortunes_value,
+)
+
 from ..cards import CardStyle
+from ..fortunes_text import RANK_NAMES
 from ..fortunes_text import card_name as fortunes_card_name
 from ..i18n import NC_, _, plain_catalog, translations
 from ..names import french_card_name, tarokka_short_name
+
+T = TypeVar("T")
 
 #: Every command and the English word that types it (each also said in the player's
 #: language, context "command").
@@ -51,6 +63,9 @@ COMMANDS: dict[str, str] = {
     "quit": NC_("command", "quit"),
 }
 
+#: Cards in sentences: ASCII stand-ins, no colour (the plain mode says, it does not draw).
+STYLE = CardStyle(ascii=True, theme="mono")
+
 #: The two modes ``mode`` chooses between, and whether each is the plain one.
 MODES: dict[str, bool] = {NC_("command", "plain"): True, NC_("command", "screen"): False}
 
@@ -79,6 +94,12 @@ VERBS: dict[str, str] = {
 }
 
 
+def is_number(word: str) -> bool:
+    """A whole number typed in digits 0 to 9 (``str.isdigit`` takes "²" too, which ``int``
+    refuses)."""
+    return word.isascii() and word.isdigit()
+
+
 def english(key: str) -> str:
     """The English word of a command-context key ("help")."""
     return key.partition("\x04")[2] or key
@@ -97,7 +118,24 @@ def card_name(game: str, code: str | None) -> str:
     return code
 
 
-def in_english(make: Callable[[], str]) -> str:
+def card_parts(game: str, code: Any) -> tuple[str, str] | None:
+    """A card's suit and rank in words ("Hearts", "Queen"); None for a card of no suit (a
+    High card, a Star) or no card."""
+    if not isinstance(code, str) or len(code) < 2:
+        return None
+    if game == "prophets_gambit" and code[0] in TAROKKA_SUITS:
+        return _(TAROKKA_SUITS[code[0]]), (_("Master") if code[1:] == "M" else code[1:])
+    if game == "prophet" and code[1] in FRENCH_SUITS:
+        rank = code[0]
+        label = _(FRENCH_COURTS[rank]) if rank in FRENCH_COURTS else ("10" if rank == "T" else rank)
+        return _(FRENCH_SUITS[code[1]]), label
+    if game == "fortunes" and code[0] != FORTUNES_STAR and code[0] in FORTUNES_SUITS:
+        n = fortunes_value(code)
+        return _(FORTUNES_SUITS[code[0]]), (_(RANK_NAMES[n]) if n in RANK_NAMES else str(n))
+    return None
+
+
+def in_english(make: Callable[[], T]) -> T:
     """What ``make`` says in English (typed English words are always understood)."""
     token = plain_catalog.set(translations("en"))
     try:

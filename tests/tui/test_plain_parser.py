@@ -95,6 +95,21 @@ def test_in_the_players_language(lang_code, line, command, card_name):
         plain_catalog.reset(token)
 
 
+@pytest.mark.parametrize(
+    ("lang_code", "line"),
+    [("en", "play 8 hearts"), ("uk", "грати 8 чирви"), ("de", "spielen 8 herz"), ("de", "herz 8")],
+)
+def test_a_card_by_rank_and_suit_as_a_prompt_by_suit_says_it(lang_code, line):
+    """("Hearts: 1 8, 2 Queen": the suit's own word, which is not always its form in the
+    card's name: Ukrainian "8 чирв", German "Herz-8".)"""
+    token = plain_catalog.set(translations(lang_code))
+    try:
+        ch = choices_of("prophet", [{"type": "play", "card": c} for c in ("8H", "QH", "8S")], NAMES)
+        assert parse(line, ch).action == {"type": "play", "card": "8H"}
+    finally:
+        plain_catalog.reset(token)
+
+
 def test_line_editor():
     editor = LineEditor()
     assert editor.feed(b"pla\x7fay 7s\x1b[A\r\n") == [Key("line", "play 7s")]
@@ -110,3 +125,28 @@ def test_next_is_the_open_verb_else_the_replay_step():
     assert parse("next", []).command == "next"
     assert parse("next 5", []).arg == "5"
     assert parse("replay 2", []).command == "replay"
+
+
+@pytest.mark.parametrize("line", ["²", "play ²", "risk ٣"])
+def test_digits_that_are_not_numbers_are_refused(line):
+    """("²" is a digit to str.isdigit, which int() refuses: the line was met with silence.)"""
+    parsed = parse(line, choices())
+    assert parsed.action is None and parsed.refusal and "\n" not in parsed.refusal
+
+
+async def test_a_session_answers_every_number_like_word(hub):
+    from .plain_session import PlainSession
+
+    ada = PlainSession(hub, "Ada", "SHA256:ada")
+    await ada.heard("help for more")
+    for line, answer in [
+        ("²", "There is no command"),
+        ("join ²", "Which table?"),
+        ("replay ²", "Which game?"),
+        ("next ²", "No replay is open"),
+        ("register ²", "Which event?"),
+        ("new ²", "Prophet's Gambit"),
+    ]:
+        said = await ada.type(line, answer)
+        assert len(said) == 1, (line, said)
+    await ada.close()
