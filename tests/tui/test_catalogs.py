@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shutil
 import string
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -138,6 +139,23 @@ def test_the_games_own_words():
     }.items():
         assert de.gettext(english) == word
     assert "Runde" in de.gettext("Round {n}: {name} shows the highest card and starts.")
+
+
+#: German addresses the player formally everywhere ("Sie", "Ihr", "Tippen Sie ..."); these are
+#: the familiar forms, pronouns and the imperatives the plain mode once used.
+DU_FORMS = re.compile(r"\b(du|dein\w*|dich|dir|tippe|drücke|wähle|verbinde)\b", re.IGNORECASE)
+SSH_DE = Path(__file__).parents[2] / "server" / "ssh" / "locale" / "de" / "LC_MESSAGES"
+
+
+@pytest.mark.parametrize("path", [catalog_path("de"), SSH_DE / "gambit_ssh.po"], ids=["app", "ssh"])
+def test_german_says_sie_never_du(path):
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale="de")
+    familiar = []
+    for entry in catalog:
+        strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        familiar += [text for text in strings if entry.id and text and DU_FORMS.search(text)]
+    assert not familiar, familiar
 
 
 @pytest.mark.parametrize("lang", ["en", *LANGS])

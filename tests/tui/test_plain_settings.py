@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .plain_session import PlainSession
+from .plain_session import PlainSession, plain
 
 #: Rounds of Prophet answered before giving up (each round's tricks are few).
 PROMPTS = 40
@@ -41,6 +41,15 @@ async def test_set_language_switches_at_once_and_the_key_keeps_it(hub):
     said = await again.type("set l de", "Deutsch")  # English words are always understood
     assert "sprache: Deutsch." in said
     await again.close()
+
+
+async def test_german_plain_mode_says_sie_like_the_full_screen(hub):
+    ada = await plain(hub, "Ada", lang="de")
+    assert "Gambit, Textmodus. Sie sind Ada." in ada.said
+    at = ada.type("frobnicate")
+    line = await ada.line("frobnicate", at)
+    assert line == "Es gibt keinen Befehl frobnicate: Tippen Sie hilfe für die Befehle."
+    await ada.close()
 
 
 async def test_set_refusals_say_what_is_accepted(hub):
