@@ -55,6 +55,11 @@ from .words import COMMANDS, MODES, STYLE, card_name, english, face, is_number
 log = logging.getLogger(__name__)
 
 BELL = "\a"
+#: What :meth:`PlainClient.say` takes out of a line: C0 and C1 controls, DEL, and the
+#: bidirectional overrides and isolates (which reorder what a terminal shows).
+CONTROLS = dict.fromkeys(
+    [*range(0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+)
 #: Lines ``last`` repeats.
 LAST_LINES = 8
 
@@ -122,7 +127,10 @@ class PlainClient(ReplayCommands, SettingsCommands, PeopleCommands, NightCommand
     # --- output ------------------------------------------------------------------------------
 
     def say(self, *lines: str, bell: bool = False) -> None:
-        """Lines above the prompt line (a bell first if ``bell``)."""
+        """Lines above the prompt line (a bell first if ``bell``). Control characters are
+        taken out of every line: lines carry other players' words (chat, names of tables and
+        events), and in a terminal that is not redrawn a stray ESC or CSI is a command."""
+        lines = tuple(line.translate(CONTROLS) for line in lines)
         text = "".join(line + "\r\n" for line in lines)
         self.said.extend(lines)
         self._out(self.editor.around((BELL if bell and self.bell_on else "") + text))

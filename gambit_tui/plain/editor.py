@@ -1,6 +1,7 @@
 """The one line that changes: what the player is typing after the prompt.
 
-Bytes come in as the terminal sends them; printable characters are added (and echoed),
+Bytes come in as the terminal sends them; printable characters are added (and echoed; no
+control or format character, C1's CSI included, is ever echoed),
 Backspace takes the last one back, Enter gives the line, Ctrl+C and Ctrl+D ask to leave, Tab
 asks for completion, and escape sequences (arrow keys, function keys) are dropped. Nothing is
 drawn but the prompt line itself, redrawn after a carriage return and never with cursor
@@ -10,6 +11,7 @@ addressing.
 from __future__ import annotations
 
 import codecs
+import unicodedata
 from dataclasses import dataclass
 
 PROMPT = "> "
@@ -63,7 +65,9 @@ class LineEditor:
                 if self.text:
                     self.text = self.text[:-1]
                     self._echo.append("\r" + PROMPT + self.text + " \r" + PROMPT + self.text)
-            elif ch >= " " and len(self.text) < MAX_LINE:
+            elif ch >= " " and unicodedata.category(ch) not in ("Cc", "Cf"):
+                if len(self.text) >= MAX_LINE:
+                    continue
                 self.text += ch
                 self._echo.append(ch)
         return out

@@ -3,6 +3,7 @@ invitations, each said as lines; each refusal one sentence."""
 
 from __future__ import annotations
 
+from protocol.requests import Chat
 from server.hub import history
 
 from .plain_session import PlainSession
@@ -93,5 +94,26 @@ async def test_an_invitation_is_said_with_the_bell_and_join_accepts_it(hub):
     await bob.type("join 1", "You sit at table 1, seat 2")
     await ada.heard("Bob takes seat 2.")
     assert not bob.client.model.invites  # (answered: not said again at the next hello)
+    await ada.close()
+    await bob.close()
+
+
+async def test_control_characters_in_anothers_words_never_reach_the_terminal(hub):
+    """Chat is another player's text: in a terminal that is never redrawn an ESC or a C1 CSI
+    in it would be a command to the reader's terminal (clear, retitle, set the clipboard)."""
+    ada = await _online(hub)
+    bob = await _online(hub, "Bob", "SHA256:bob")
+    since = len(bob.raw)
+    # (sent as a hostile client would: Ada's own line editor drops what it typed as ESC [ 2 J)
+    ada.client.send(Chat("lobby", "hi\x1b[2J there\x9b31m\x07 \u202eok"))
+    said = await bob.heard("hi", since=len(bob.said))
+    assert "hi[2J there31m ok" in next(x for x in said if "hi" in x)
+    raw = bytes(bob.raw[since:])
+    for control in (b"\x1b", "\x9b".encode(), b"\x07", "\u202e".encode()):
+        assert control not in raw
+    typed = len(ada.raw)
+    ada.client.feed("x\x9by\u202e".encode())  # (typed: no control echoed either)
+    await ada.wait_for(lambda: len(ada.raw) > typed)
+    assert "\x9b".encode() not in bytes(ada.raw[typed:]) and ada.client.editor.text == "xy"
     await ada.close()
     await bob.close()
