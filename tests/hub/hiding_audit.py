@@ -24,7 +24,7 @@ from protocol.actions import Bid, Play
 from protocol.cards import DECKS
 from protocol.codec import MAX_CLIENT_FRAME, MAX_SERVER_FRAME, FrameDecoder, ProtocolError
 from protocol.connection import ConnectionClosed, QueueConnection
-from protocol.event_log import expand
+from protocol.event_log import DELTA, expand
 from server.engine import RulesError
 from server.hub import Hub
 from tests.engine.play import is_hidden_place, owner, strings_in
@@ -68,14 +68,30 @@ class Tracker:
         self.extra: dict[int | None, set[str]] = {
             s: set() for s in (None, *range(state.num_players))
         }
+        #: The seat each player who stood up during this game held: what the hub made for
+        #: them while they sat may still be on its way out (the outbox sends it once stored).
+        self.left: dict[str, int] = {}
         #: hidden_from's answers for the state as it is now (emptied by every action).
         self._hidden: dict[int | None, set[str]] = {}
         self._step = -1
+        self._public_keys: tuple[int, list[str]] = (-1, [])
         self.observe()
 
     def observe(self) -> None:
         self.known.observe(self.state.card_locations())
         self._hidden.clear()
+
+    def seat_of(self, table, who: str) -> int | None:
+        """The seat ``who`` holds at ``table``, or held in this game until they stood up."""
+        seat = table.seat_of(who)
+        return self.left.get(who) if seat is None else seat
+
+    def public_keys(self) -> list[str]:
+        """The fields of a view that ``State.public_view`` makes, as the state is now."""
+        step = len(self.state.history)
+        if self._public_keys[0] != step:
+            self._public_keys = (step, list(self.state.public_view()))
+        return self._public_keys[1]
 
     def hidden_from(self, seat: int | None) -> set[str]:
         """Cards in a hidden place now that ``seat`` (None: a spectator) never saw."""
@@ -107,6 +123,8 @@ class WatchedHub(Hub):
         # Every action the hub accepts (a client's or a bot's) goes through play's.
         self._apply_action = self.play.apply_action
         self.play.apply_action = self.apply_action  # type: ignore[method-assign]  # a stand-in that counts or records
+        self._vacate = self.seating.vacate
+        self.seating.vacate = self.vacate  # type: ignore[method-assign]  # a stand-in that records
 
     def tracker(self, state) -> Tracker:
         tracker = self.trackers.get(id(state))
@@ -119,6 +137,12 @@ class WatchedHub(Hub):
         tracker = self.trackers.get(id(state))
         if tracker is not None and tracker.state is state:
             del self.trackers[id(state)]
+
+    def vacate(self, table, player) -> None:
+        seat = table.seat_of(player.id)
+        if seat is not None and table.state is not None:
+            self.tracker(table.state).left[player.id] = seat
+        self._vacate(table, player)
 
     def apply_action(self, table, seat: int, action: dict[str, Any]) -> None:
         state = table.state
@@ -173,10 +197,13 @@ class Auditor:
                 self.whole.setdefault(who, []).append(whole)
             self.checked_frames += 1
             self.violations.extend(self.leaks(who, message, wire=True))
-            self.violations.extend(self.public_leaks(who, whole))
+            self.violations.extend(self.public_leaks(who, whole, message, wire=True))
             self.violations.extend(self.untyped_actions(who, whole))
             if message.get("t") == "table" and message["table"] in self.hub.tables:
-                seat = self.hub.tables[message["table"]].seat_of(who)
+                table = self.hub.tables[message["table"]]
+                seat = table.seat_of(who)
+                if seat is None and table.state is not None:
+                    seat = self.hub.tracker(table.state).seat_of(table, who)
                 if message["seat"] != seat:  # a view for a seat this reader does not hold
                     self.violations.append(f"{who} at seat {seat} got seat {message['seat']}")
             return whole
@@ -209,8 +236,9 @@ class Auditor:
         for table in self.tables_for(who, message):
             if table.state is None:
                 continue
-            seat = table.seat_of(who)
-            hidden = self.hub.tracker(table.state).hidden_from(seat)
+            tracker = self.hub.tracker(table.state)
+            seat = tracker.seat_of(table, who)
+            hidden = tracker.hidden_from(seat)
             if kind == "table" and message["table"] == table.id and hidden:
                 self.checked_tables += 1
             leaked = seen & hidden
@@ -241,17 +269,36 @@ class Auditor:
                         out.append(f"{who} was offered a malformed {kind.TYPE}: {action}")
         return out
 
-    def public_leaks(self, who: str, message: dict[str, Any]) -> list[str]:
+    def public_leaks(
+        self,
+        who: str,
+        message: dict[str, Any],
+        delta: dict[str, Any] | None = None,
+        wire: bool = False,
+    ) -> list[str]:
         """The hidden cards of any seat (or of the spectators) in the public part of a whole
-        table view: its fields that ``State.public_view`` makes, shared by every reader."""
+        table view: its fields that ``State.public_view`` makes, shared by every reader.
+        ``delta``: the frame ``message`` was put together from; if it is a delta, only what it
+        changed in the public part is read (the rest passed when it came: a card all readers
+        may know stays so)."""
         if message.get("t") != "table" or not message.get("view"):
             return []
         table = self.hub.tables.get(message["table"])
         if table is None or table.state is None:
             return []
-        view = message["view"]
-        public = {k: view[k] for k in table.state.public_view() if k in view}
-        seen = words(public, wire=True) & ALL_CARDS
+        keys = self.hub.tracker(table.state).public_keys()
+        if delta is not None and DELTA in delta:
+            parts: list[Any] = []
+            for entries in (delta[DELTA].get("set") or [], delta[DELTA].get("add") or []):
+                for path, value in entries:
+                    if path == ["view"] and isinstance(value, dict):
+                        parts.append({k: value[k] for k in keys if k in value})
+                    elif len(path) > 1 and path[0] == "view" and path[1] in keys:
+                        parts.append(value)
+            seen = words({"parts": parts}, wire) & ALL_CARDS
+        else:
+            view = message["view"]
+            seen = words({k: view[k] for k in keys if k in view}, wire) & ALL_CARDS
         tracker = self.hub.tracker(table.state)
         out = []
         for seat in (None, *range(table.state.num_players)):
