@@ -122,9 +122,11 @@ def main() -> None:
         ledger = 0
         try:
             while world.frames_sent < args.frames and run.alive():
+                left = args.frames - world.frames_sent
+                attacks = max(1, min(args.round, left // 40))  # an attack has ~40-100 frames
 
                 @settings(
-                    max_examples=args.round,
+                    max_examples=attacks,
                     deadline=None,
                     suppress_health_check=list(HealthCheck),
                     database=None,
@@ -132,8 +134,6 @@ def main() -> None:
                 )
                 @given(data=st.data())
                 def attack(data: Any) -> None:
-                    if world.frames_sent >= args.frames or not run.alive():
-                        return
                     try:
                         runner.run(world.attack(draw_attack(data, world)))
                     except AssertionError as err:

@@ -86,11 +86,14 @@ class Tracker:
         seat = table.seat_of(who)
         return self.left.get(who) if seat is None else seat
 
-    def public_keys(self) -> list[str]:
-        """The fields of a view that ``State.public_view`` makes, as the state is now."""
+    def public_keys(self, table) -> list[str]:
+        """The fields of a view that ``State.public_view`` makes, as the state is now (read
+        from the public part the hub made for the table's last change, if it is of now)."""
         step = len(self.state.history)
         if self._public_keys[0] != step:
-            self._public_keys = (step, list(self.state.public_view()))
+            shared = getattr(table, "shared", None)
+            public = shared.public if shared is not None and shared.public else None
+            self._public_keys = (step, list(public or self.state.public_view()))
         return self._public_keys[1]
 
     def hidden_from(self, seat: int | None) -> set[str]:
@@ -286,7 +289,7 @@ class Auditor:
         table = self.hub.tables.get(message["table"])
         if table is None or table.state is None:
             return []
-        keys = self.hub.tracker(table.state).public_keys()
+        keys = self.hub.tracker(table.state).public_keys(table)
         if delta is not None and DELTA in delta:
             parts: list[Any] = []
             for entries in (delta[DELTA].get("set") or [], delta[DELTA].get("add") or []):
