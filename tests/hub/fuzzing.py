@@ -616,11 +616,11 @@ class World:
 async def play_randomly(client: Client, table_id: int, seed: int = 1) -> None:
     """An honest player: a legal action for every fresh view that asks for one."""
     rng = random.Random(seed)
-    answered: set[int] = set()
+    answered: dict[str, Any] | None = None  # held, so that a new view is never taken for it
     while True:
         msg = client.tables.get(table_id)
-        if msg is not None and msg["view"] is not None and id(msg) not in answered:
-            answered.add(id(msg))
+        if msg is not None and msg["view"] is not None and msg is not answered:
+            answered = msg
             if msg["view"]["legal"]:
                 await client.send("act", table=table_id, action=rng.choice(msg["view"]["legal"]))
         await asyncio.sleep(0.003)

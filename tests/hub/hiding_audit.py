@@ -303,6 +303,11 @@ class Auditor:
             view = message["view"]
             seen = words({k: view[k] for k in keys if k in view}, wire) & ALL_CARDS
         tracker = self.hub.tracker(table.state)
+        if not seen:
+            self.checked_public += sum(
+                1 for seat in (None, *range(table.state.num_players)) if tracker.hidden_from(seat)
+            )
+            return []
         out = []
         for seat in (None, *range(table.state.num_players)):
             hidden = tracker.hidden_from(seat)
