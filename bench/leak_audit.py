@@ -353,9 +353,16 @@ def run_worker(args: tuple[int, int, int, int]) -> dict[str, Any]:
     worker = Worker(seed, tables)
 
     async def main() -> None:
+        started = time.monotonic()
         while worker.out["games"] < games:
             before = worker.out["games"]
             await worker.batch(min(batch, games - worker.out["games"]))
+            print(
+                f"seed {seed}: {worker.out['games']} games, {worker.out['frames']} frames, "
+                f"{worker.out['leaks']} leaks, {time.monotonic() - started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
             if worker.out["games"] == before:  # nothing played: do not spin
                 break
 
