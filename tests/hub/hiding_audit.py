@@ -69,7 +69,8 @@ class Tracker:
             s: set() for s in (None, *range(state.num_players))
         }
         #: The seat each player who stood up during this game held: what the hub made for
-        #: them while they sat may still be on its way out (the outbox sends it once stored).
+        #: them while they sat may still be on its way out (the outbox sends it once stored),
+        #: until their ``left``.
         self.left: dict[str, int] = {}
         #: hidden_from's answers for the state as it is now (emptied by every action).
         self._hidden: dict[int | None, set[str]] = {}
@@ -195,6 +196,11 @@ class Auditor:
                 whole = self._last_table[key] = expand(self._last_table.get(key), message)
             elif message.get("t") == "left":
                 self._last_table.pop((who, message["table"]), None)
+                table = self.hub.tables.get(message["table"])
+                if table is not None and table.state is not None:
+                    # What was made while they sat has gone out before this (one session's
+                    # frames keep their order): nothing more of the seat is theirs to see.
+                    self.hub.tracker(table.state).left.pop(who, None)
             if self.keep:
                 self.frames.setdefault(who, []).append(message)
                 self.whole.setdefault(who, []).append(whole)

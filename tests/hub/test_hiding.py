@@ -28,6 +28,7 @@ from protocol.codec import MAX_SERVER_FRAME
 from protocol.connection import QueueConnection
 from protocol.event_log import DELTA
 from server.hub import Hub
+from server.hub.session import Player
 
 from .conftest import fast_config
 from .harness import Client
@@ -205,6 +206,45 @@ async def test_the_audit_catches_a_leak(store, monkeypatch):
         assert auditor.public_leaks("key-0", whole)
         assert auditor.leaks("key-0", whole) == []  # what the reader alone is checked for
         assert not auditor.violations
+    finally:
+        for client in clients:
+            await client.close()
+        await hub.stop()
+
+
+async def test_a_seat_left_mid_game_is_the_readers_until_its_left_frame(store, monkeypatch):
+    """What the hub made for a player while they sat may go out after they stood up (the
+    outbox sends once stored): the audit reads it as their seat's, until their ``left``."""
+    hub, auditor, clients, table_id = await play_audited(
+        store, monkeypatch, "prophets_gambit", 3, {}, 0, seed=11, deals=1
+    )
+    try:
+        table = hub.tables[table_id]
+        async with asyncio.timeout(5):  # the next deal is on
+            while table.state is None or table.state.is_over:
+                await asyncio.sleep(0.005)
+        me = table.seat_of("key-0")
+        view = hub.play.table_message(table, me)
+        held: list[tuple[Player, dict]] = []  # their left, as if still in the outbox
+        push = Player.push
+
+        def holding(player: Player, message: dict) -> None:
+            if player.id == "key-0" and message.get("t") == "left":
+                held.append((player, message))
+            else:
+                push(player, message)
+
+        monkeypatch.setattr(Player, "push", holding)
+        hub.seating.vacate(table, hub.players["key-0"])
+        assert table.seat_of("key-0") is None and held
+        assert auditor.leaks("key-0", view) == []  # made while they sat
+        monkeypatch.setattr(Player, "push", push)
+        for player, message in held:
+            player.push(message)
+        async with asyncio.timeout(5):
+            while not any(m["t"] == "left" for m in auditor.frames["key-0"]):
+                await asyncio.sleep(0.005)
+        assert auditor.leaks("key-0", view)  # after their left: another seat's cards
     finally:
         for client in clients:
             await client.close()
