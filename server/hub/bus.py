@@ -18,7 +18,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from typing import TYPE_CHECKING, Any, Protocol
 
 from protocol.codec import MAX_CLIENT_FRAME, ProtocolError
@@ -49,6 +49,8 @@ class Served(Protocol):
     async def serve(self, conn: Connection) -> None: ...
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]: ...
+
+    def tables_again(self, sessions: Collection[Session]) -> None: ...
 
 
 class BusConnection(InboxConnection):
@@ -117,6 +119,9 @@ class HubBus:
         self.detached = False
         #: Sessions ended because their gateway went silent (tests and logs).
         self.dropped_by_silence = 0
+        #: Gateways whose sessions get their tables again once the gateway is heard (after
+        #: NATS came back: see :meth:`_reconnected`).
+        self.tables_owed: set[str] = set()
 
     async def connect(self) -> None:
         """Reach NATS (a hub does before it asks for the lease, see lease.py)."""
@@ -167,13 +172,32 @@ class HubBus:
 
     async def _reconnected(self) -> None:
         """What was published while NATS was away may be lost: every bus session's next
-        table view goes out whole, not as a delta of one it may never have had."""
+        table view goes out whole, not as a delta of one it may never have had. And that
+        next view must not wait for the table's next move: the move lost may be the one that
+        made it a player's turn (the table then waited for a player who never saw it was
+        theirs: ``bench/chaos.py``, NATS restarts). So each gateway's sessions get their
+        tables again, whole, as soon as the gateway is heard again (its heartbeat comes
+        once it is back on NATS, its subscriptions with it)."""
         log.warning("bus: reconnected to NATS")
         if self.served is None:  # a standby, still waiting for the lease
             return
         for session in self.served.sessions:
             if isinstance(session.conn, BusConnection):
                 session.sent_logs = SentLogs()
+        self.tables_owed = set(self.by_gateway)
+
+    def _tables_again(self, gateway: str) -> None:
+        """``gateway``'s sessions' tables, sent again (whole: see :meth:`_reconnected`)."""
+        self.tables_owed.discard(gateway)
+        if self.served is None:
+            return
+        sessions = [
+            s
+            for s in self.served.sessions
+            if isinstance(s.conn, BusConnection) and s.conn.gateway == gateway
+        ]
+        if sessions:
+            self.served.tables_again(sessions)
 
     # --- gateways → hub ----------------------------------------------------------------------
 
@@ -260,6 +284,8 @@ class HubBus:
                     self._forget(gateway, sid)
                     if conn is not None:
                         conn.received(None)
+            if gateway in self.tables_owed:
+                self._tables_again(gateway)
 
     async def _serve(self, conn: BusConnection) -> None:
         try:

@@ -28,7 +28,7 @@ import contextlib
 import logging
 import secrets
 from collections import Counter
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from protocol.codec import ProtocolError
@@ -280,6 +280,18 @@ class Hub:
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         return self.runtime.timers.spawn(coro)
+
+    def tables_again(self, sessions: Collection[Session]) -> None:
+        """Every table ``sessions`` sit at or watch, sent again to its readers (the bus, after
+        NATS came back: what it published meanwhile may be lost; see bus.py)."""
+        players = {s.player.id for s in sessions if s.player is not None}
+        watching = set(sessions)
+        for table in list(self.tables.values()):
+            readers = self.watchers.by_table.get(table.id, ())
+            if any(seat.player in players for seat in table.seats) or not watching.isdisjoint(
+                readers
+            ):
+                self.play.views.send(table)
 
     def later(self, key: Any, delay: float, callback: Callable[..., Any], *args: Any) -> None:
         """Run ``callback`` after ``delay`` seconds, replacing any timer under ``key``."""
