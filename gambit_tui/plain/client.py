@@ -416,7 +416,7 @@ class PlainClient(ReplayCommands, SettingsCommands, PeopleCommands, NightCommand
 
     def do_say(self, arg: str) -> None:
         if not arg:
-            self.say(_("Say what? Type say and your words."))
+            self.say(_("Say what: type say and your words."))
         elif self.table is not None and self.table in self.model.views:
             self.send(Chat("table", arg, self.table))
         else:

@@ -117,3 +117,10 @@ async def test_control_characters_in_anothers_words_never_reach_the_terminal(hub
     assert "\x9b".encode() not in bytes(ada.raw[typed:]) and ada.client.editor.text == "xy"
     await ada.close()
     await bob.close()
+
+
+async def test_say_without_words_is_refused_in_one_sentence(hub):
+    ada = await _online(hub)
+    said = await ada.type("say", "say")
+    assert said == ["Say what: type say and your words."]
+    await ada.close()
