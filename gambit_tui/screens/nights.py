@@ -224,23 +224,14 @@ class NightsScreen(GambitScreen):
             self.gapp.send(Night("extend", night=night["id"], rounds=1))
 
     def action_remove(self) -> None:
-        from .ask_name import AskNameScreen
-
-        night = self.selected
-        if night is None:
-            return
-        ident = night["id"]
-
-        def named(name: str | None) -> None:
-            if name:
-                self.gapp.send(Night("remove", night=ident, player=name))
-
-        self.app.push_screen(
-            AskNameScreen(_("Remove player"), _("The name of the player to remove")), named
-        )
+        self._host_op_on_a_name("remove", _("Remove player"), _("The name of the player to remove"))
 
     def action_invite(self) -> None:
         """A player the host names may register (told so if online)."""
+        self._host_op_on_a_name("invite", _("Invite"), _("Name the player to invite."))
+
+    def _host_op_on_a_name(self, op: str, title: str, prompt: str) -> None:
+        """Ask the host for a player's name, then send ``op`` on the selected event."""
         from .ask_name import AskNameScreen
 
         night = self.selected
@@ -250,9 +241,9 @@ class NightsScreen(GambitScreen):
 
         def named(name: str | None) -> None:
             if name:
-                self.gapp.send(Night("invite", night=ident, player=name))
+                self.gapp.send(Night(op, night=ident, player=name))
 
-        self.app.push_screen(AskNameScreen(_("Invite"), _("Name the player to invite.")), named)
+        self.app.push_screen(AskNameScreen(title, prompt), named)
 
     def action_cancel(self) -> None:
         from .confirm import ConfirmScreen
