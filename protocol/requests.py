@@ -232,7 +232,8 @@ class Night(Request):
     player named ``player``, invite or uninvite the player named ``player``). ``night`` names
     the event for every op but list and create.
     ``starts_at`` and ``closes_at`` (create): wall-clock seconds, the first round seated by
-    itself then, and no round seated after."""
+    itself then, and no round seated after. ``host`` (create, from the server's own command
+    line only): the name players see as the event's host."""
 
     TYPE: ClassVar[str] = "night"
     op: Annotated[str, string(8, choices=NIGHT_OPS)]
@@ -250,6 +251,7 @@ class Night(Request):
     player: Annotated[str | None, NAME] = None
     starts_at: Annotated[int | None, number(0, 2**40)] = None
     closes_at: Annotated[int | None, number(0, 2**40)] = None
+    host: Annotated[str | None, NAME] = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,9 @@ DNS-SD browsers (the standard ``_ssh._tcp`` type too).
 On by default when the server listens beyond loopback (``--announce``/``--no-announce`` say
 otherwise). :class:`Announcer` is started once the SSH port is open and stopped with the
 server: it runs on the server's own event loop (no thread), and after :meth:`Announcer.stop`
-no socket or task of it is left.
+no socket or task of it is left. It is started in the background (:class:`Announcing`):
+registering first probes the network for the name, about a second, and the start banner
+need not wait for that.
 """
 
 from __future__ import annotations
@@ -138,18 +140,43 @@ class Announcer:
             await zc.async_close()  # (unregisters every service first: goodbye packets)
 
 
-async def start_announcing(host: str, port: int, version: str) -> Announcer | None:
-    """Announce a server listening on ``host``:``port``; None (and a warning in the log) if
-    this machine has no network address or no multicast to announce it with."""
+class Announcing:
+    """An :class:`Announcer` registering in the background, from the moment it is made: the
+    server goes on (its banner is shown at once) while the name is probed for. ``name`` is
+    the name asked for (zeroconf may add " (2)" to one taken already: the log says so)."""
+
+    def __init__(self, announcer: Announcer) -> None:
+        self.announcer = announcer
+        self.name = announcer.name
+        self._task = asyncio.get_running_loop().create_task(self._start())
+
+    async def _start(self) -> bool:
+        try:
+            await self.announcer.start()
+        except (OSError, ImportError) as err:
+            log.warning("not announced on the network (mDNS): %s", err)
+            return False
+        log.info("announced on the network as %r (%s)", self.announcer.name, SERVICE_TYPE)
+        return True
+
+    async def registered(self) -> bool:
+        """Wait for the registration; whether the server is announced."""
+        return await asyncio.shield(self._task)
+
+    async def stop(self) -> None:
+        """Stop registering if it is under way, then withdraw the records and close every
+        socket (nothing is left either way)."""
+        self._task.cancel()  # (nothing, once registered)
+        await asyncio.gather(self._task, return_exceptions=True)
+        await self.announcer.stop()
+
+
+def announce_in_background(host: str, port: int, version: str) -> Announcing | None:
+    """Start announcing a server listening on ``host``:``port``, in the background; None (and
+    a warning in the log) if this machine has no network address to announce. No multicast
+    to announce with is found out later, and said in the log."""
     addresses = addresses_for(host)
     if not addresses:
         log.warning("not announced on the network: no network address to announce")
         return None
-    announcer = Announcer(service_infos(instance_name(), port, addresses, version))
-    try:
-        await announcer.start()
-    except (OSError, ImportError) as err:
-        log.warning("not announced on the network (mDNS): %s", err)
-        return None
-    log.info("announced on the network as %r (%s)", announcer.name, SERVICE_TYPE)
-    return announcer
+    return Announcing(Announcer(service_infos(instance_name(), port, addresses, version)))

@@ -3,20 +3,24 @@
 Like ``gambit admin`` it talks to the running server over the hub's trusted unix socket in
 the data folder, as the local admin ``admin:local``, and asks the hub exactly what the Events
 screen asks (``night`` requests): the hub checks and does the work, so an event made here is
-hosted by the local admin, and an admin may act on anyone's event.
+hosted by the local admin, and an admin may act on anyone's event. Players see such an event
+hosted by the name ``--host`` gives, else by the server's name (:func:`server_name`): the local
+admin is a tool with no name of its own.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import re
+import socket
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from protocol.connection import Connection, ConnectionClosed, open_unix
-from protocol.fields import ACCESS, NIGHT_FILLS, NIGHT_FORMATS
+from protocol.fields import ACCESS, MAX_NAME, NIGHT_FILLS, NIGHT_FORMATS
 from protocol.messages import PROTOCOL_VERSION
 
 from .admin_cli import LOCAL_ADMIN, SOCKET_NAME, duration
@@ -25,12 +29,27 @@ from .admin_cli import LOCAL_ADMIN, SOCKET_NAME, duration
 TIMEOUT = 30.0
 
 
+def server_name(hostname: str | None = None) -> str:
+    """The host players see for an event made here without ``--host``: the server's name as
+    the local network lists it ("Gambit on box", server/announce.py), or just the machine's
+    name when that is too long for a name (24 letters)."""
+    machine = (hostname or socket.gethostname()).split(".")[0]
+    machine = re.sub(r"[^\w .'-]+", "", machine).strip()
+    listed = f"Gambit on {machine}"
+    if not machine or len(listed) <= MAX_NAME:
+        return listed if machine else "Gambit"
+    return machine[:MAX_NAME].strip()
+
+
 def add_event_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", help="the server's data folder (default: per-user)")
     ops = parser.add_subparsers(dest="op", required=True)
     ops.add_parser("list", help="the server's events: id, name, game, players, state")
     create = ops.add_parser("create", help="make an event (hosted by the local admin)")
     create.add_argument("name", help="the event's name (up to 24 letters)")
+    create.add_argument(
+        "--host", help="the name players see as its host (default: the server's name)"
+    )
     create.add_argument("--game", default="prophets_gambit")
     create.add_argument("--players", type=int, default=3, help="players at each table")
     create.add_argument("--format", choices=NIGHT_FORMATS, default="swiss")
@@ -81,6 +100,7 @@ def request_of(args: argparse.Namespace, now: float) -> dict[str, Any]:
             "fill": args.fill,
             "bots": args.bots,
             "access": args.access,
+            "host": args.host if args.host is not None else server_name(),
         }
         if args.timer is not None:
             message["timer"] = args.timer

@@ -1,5 +1,6 @@
 """The plain mode's history and replays: ``history`` lists the player's last finished games,
-``replay N`` opens one, ``next`` and ``back`` step through it, ``stop`` leaves it.
+ten a page (``history 2``: the next ten), numbered from the newest on, ``replay N`` opens one
+(whichever page it is on), ``next`` and ``back`` step through it, ``stop`` leaves it.
 
 The hub does the work, as for the full-screen history and replay screens: ``History`` lists
 the games, ``Record`` gives the verdict on a game's deal, ``Replay`` the table after a number
@@ -15,6 +16,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from protocol.messages import HISTORY_PAGE
 from protocol.requests import History, Record, Replay, Request
 
 from ..cards import CardStyle
@@ -29,6 +31,8 @@ STYLE = CardStyle(ascii=True, theme="mono")
 
 #: Moves ``next N`` (or ``back N``) may step at once.
 MOST_STEPS = 50
+#: The last page ``history N`` may ask for (the protocol's limit).
+LAST_PAGE = 100_000
 
 #: The verdict on a replayed game's deal, as the replay screen's status line says it.
 VERDICTS = {
@@ -40,7 +44,10 @@ VERDICTS = {
 
 #: One sentence of help per command here (merged into the client's).
 HISTORY_HELP: dict[str, str] = {
-    "history": N_("Lists your last finished games, numbered: replay and a number opens one."),
+    "history": N_(
+        "Lists your finished games, newest first, ten a page (history 2: the second page); "
+        "replay and a number opens one."
+    ),
     "replay": N_("Opens a game of your history to step through: replay and its number."),
     "next": N_("Steps a replay one move on, or more: next 5."),
     "back": N_("Steps a replay one move back, or more: back 5."),
@@ -110,17 +117,17 @@ class ReplayCommands:
     # --- commands ------------------------------------------------------------------------------
 
     def do_history(self, arg: str) -> None:
+        word = arg.strip().split()[0] if arg.strip() else "1"
+        if not is_number(word) or int(word) < 1:
+            self.say(_("Type history, or history and a page number, as in history 2."))
+            return
         self._history_said = True
-        self.send(History())
+        self.send(History(page=min(int(word), LAST_PAGE) - 1))
 
     def do_replay(self, arg: str) -> None:
         word = arg.strip().split()[0] if arg.strip() else ""
         if not is_number(word):
             self.say(_("Which game? Type replay and its number in your history, as in replay 1."))
-            return
-        if self.model.history is None:
-            self._history_opens = int(word)
-            self.send(History())
             return
         self._open(int(word))
 
@@ -170,24 +177,41 @@ class ReplayCommands:
             self.say(_("No replay is open. Type history, then replay and a number."))
         return self.replay
 
-    def _open(self, number: int) -> None:
-        games = (self.model.history or {}).get("games") or []
+    def _open(self, number: int, fetched: bool = False) -> None:
+        """Open the game numbered ``number`` in the history (1: the newest); its page is
+        asked for first if it is not the one held (``fetched``: it was just asked for)."""
+        history = self.model.history
+        if history is None and not fetched:
+            self._fetch_for(number)
+            return
+        history = history or {}
+        games = history.get("games") or []
+        total = int(history.get("total", len(games)))
         if not games:
             self.say(_("No finished games yet."))
             return
-        if not 1 <= number <= len(games):
+        index = number - 1 - int(history.get("page", 0)) * HISTORY_PAGE
+        if 1 <= number <= total and not 0 <= index < len(games) and not fetched:
+            self._fetch_for(number)
+            return
+        if not 1 <= number <= total or not 0 <= index < len(games):
             self.say(
                 _("There is no game {n} in your history: type a number from 1 to {max}.").format(
-                    n=number, max=len(games)
+                    n=number, max=total
                 )
             )
             return
         if self.replay is not None:
             self.model.views.pop(replay_key(self.replay.game_id), None)
-        game = games[number - 1]
+        game = games[index]
         self.replay = Replaying(int(game["id"]), game.get("seat"))
         self.send(Record(self.replay.game_id))
         self._ask(self.replay, 0, "open")
+
+    def _fetch_for(self, number: int) -> None:
+        """Ask for the page of the history holding game ``number``, to open it then."""
+        self._history_opens = number
+        self.send(History(page=min(max(0, (number - 1) // HISTORY_PAGE), LAST_PAGE - 1)))
 
     def _ask(self, replay: Replaying, step: int, how: str) -> None:
         replay.asked = step
@@ -204,19 +228,31 @@ class ReplayCommands:
                 self._history_said = False
                 self._say_history(message)
             if opens is not None:
-                self._open(opens)
+                self._open(opens, fetched=True)
         elif kind == "replay":
             self._frame(message)
 
     def _say_history(self, message: dict[str, Any]) -> None:
+        """One page of the history, numbered from the newest game on (page 2 from 11)."""
         games = message.get("games") or []
         if not games:
             self.say(_("No finished games yet."))
             return
+        page, pages = int(message.get("page", 0)), int(message.get("pages", 1))
+        first = page * HISTORY_PAGE + 1
+        if pages == 1:
+            header = _("Your last games, newest first:")
+        else:
+            header = _("Your games {first} to {last} of {total}, newest first:").format(
+                first=first, last=first + len(games) - 1, total=message.get("total", len(games))
+            )
+        lines = [_("Type replay and a number to step through a game.")]
+        if page + 1 < pages:
+            lines.append(_("Type history {page} for older games.").format(page=page + 2))
         self.say(
-            _("Your last games, newest first:"),
-            *(history_line(n, game) for n, game in enumerate(games, start=1)),
-            _("Type replay and a number to step through a game."),
+            header,
+            *(history_line(n, game) for n, game in enumerate(games, start=first)),
+            *lines,
         )
 
     def _frame(self, message: dict[str, Any]) -> None:

@@ -89,11 +89,14 @@ class NightCommands:
             self.send(Night("watch", night=n))
 
     def _event_line(self, night: dict[str, Any]) -> str:
-        line = _("Event {n}: {name}, {game}, {format}; {state}; {count} registered.").format(
+        line = _(
+            "Event {n}: {name}, {game}, {format}, host {host}; {state}; {count} registered."
+        ).format(
             n=night["id"],
             name=night["name"],
             game=game_title(night["game"]),
             format=format_label(night["format"]),
+            host=night["host"],
             state=_state(night),
             count=night["registered"],
         )

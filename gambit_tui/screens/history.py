@@ -1,4 +1,5 @@
-"""Your games: finished games newest first, a page at a time, by game, with a leaderboard.
+"""Your games: finished games newest first, a page at a time (Home and End: the newest and the
+oldest page, for a history of hundreds), by game, with a leaderboard.
 
 The hub lists only games that have ended, so nothing here can show a running game's cards.
 """
@@ -46,8 +47,13 @@ class HistoryScreen(GambitScreen):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,pagedown", "page(1)", N_("Older")),
-        Binding("left,pageup", "page(-1)", N_("Newer")),
+        Binding("right", "page(1)", N_("Older")),
+        Binding("left", "page(-1)", N_("Newer")),
+        # (the list of games has keys of its own for these: the pages' come first)
+        Binding("pagedown", "page(1)", N_("Older"), show=False, priority=True),
+        Binding("pageup", "page(-1)", N_("Newer"), show=False, priority=True),
+        Binding("home", "page_to(0)", N_("Newest"), priority=True),
+        Binding("end", "page_to(-1)", N_("Oldest"), priority=True),
         Binding("enter", "open", N_("Replay")),
         Binding("g", "filter", N_("Game")),
         Binding("p", "players", N_("Players")),
@@ -157,10 +163,22 @@ class HistoryScreen(GambitScreen):
             by = parameters[0]  # (the binding's: a number of pages)
             target = self.page + (by if isinstance(by, int) else 0)
             return 0 <= target < page["pages"]
+        if action == "page_to" and page is not None:
+            return self._page_to(parameters[0], page["pages"]) != self.page
         return True
+
+    @staticmethod
+    def _page_to(which: object, pages: int) -> int:
+        """The page a ``page_to`` binding names (0: the newest; -1: the oldest)."""
+        return pages - 1 if which == -1 else 0
 
     def action_page(self, delta: int) -> None:
         self.page = max(0, self.page + delta)
+        self._ask()
+
+    def action_page_to(self, which: int) -> None:
+        page = self.gapp.model.history
+        self.page = self._page_to(which, page["pages"] if page else 1)
         self._ask()
 
     def action_filter(self) -> None:

@@ -393,7 +393,8 @@ class Lobby:
             "title": table.title,
             "players": table.players,
             "options": table.options,
-            "owner": self.names.get(table.owner, "?"),
+            # (an event's table: its host, as the event names it)
+            "owner": (table.night or {}).get("host") or self.names.get(table.owner, "?"),
             "access": table.access,
             "max_rating": table.max_rating,
             "stake": table.stake,

@@ -30,6 +30,7 @@ from server.nights.rules import NightRules, problems
 
 from .errors import HubError, said
 from .frames import Prepared
+from .names import clean_name
 from .night_frames import SharedList, SharedNight
 from .session import need_player
 from .table import Seat, Table
@@ -210,7 +211,7 @@ class Nights:
                 "night_invited",
                 said(
                     "{name} invites you to {night}: register in Events (v in the lobby).",
-                    name=self.run.name_of(night.host),
+                    name=self.host_name(night),
                     night=night.rules.name,
                 ),
             )
@@ -319,13 +320,32 @@ class Nights:
         found = problems(rules)
         if found:
             raise HubError.untranslated("bad_options", found[0])
-        night = Night(self.store.next_night_id(), rules, player.id)
+        host_name = self._host_named(player, message)
+        night = Night(self.store.next_night_id(), rules, player.id, host_name=host_name)
         self.nights[night.id] = night
         self.save(night)
         self.schedule(night)
         self.following.setdefault(night.id, set()).add(session)
         session.push(self.night_message(night, player))
         self.tell_list()
+
+    @staticmethod
+    def _host_named(player: Player, message: NightRequest) -> str | None:
+        """The name an admin's event is hosted under (``gambit event create --host``, else the
+        server's name, as that command sends it); None: the host's own name."""
+        if message.host is None:
+            return None
+        if not player.admin:
+            raise HubError("not_admin", "Only the server's admins may do that.")
+        name = clean_name(message.host)
+        if not name:
+            raise HubError("bad_name", "A name needs 1 to 24 letters, digits or spaces.")
+        return name
+
+    def host_name(self, night: Night) -> str:
+        """The name players see as the event's host: the one it was made under, else the
+        host's own (the operator's tool has none of its own to show)."""
+        return night.host_name or self.run.name_of(night.host)
 
     # --- rounds ------------------------------------------------------------------------------
 
@@ -433,7 +453,9 @@ class Nights:
             owner=night.host,
             timer=float(rules.timer),
             seats=[Seat(player=p) if p is not None else Seat(bot=rules.bots) for p in seats],
-            night={"id": night.id, "round": number, "index": index},
+            # (``host``: what the lobby says opened it, when not the host's own name)
+            night={"id": night.id, "round": number, "index": index}
+            | ({"host": night.host_name} if night.host_name else {}),
         )
         if duplicate_set:
             self.duplicate.join(table, duplicate_set, None)
@@ -580,7 +602,7 @@ class Nights:
             "round": len(night.rounds),
             "status": night.status,
             "registered": len(night.active()),
-            "host": self.run.name_of(night.host),
+            "host": self.host_name(night),
             "paused": night.paused,
             "closes_at": night.rules.closes_at,
             "next_in": (

@@ -9,7 +9,7 @@ record is told there is no such finished game, until it has ended.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from protocol.actions import action_from_wire
@@ -18,7 +18,7 @@ from server.engine import State, get_game
 from server.records import record as records
 from server.records.verify import verify
 
-from . import deals
+from . import deals, ratings
 from .errors import HubError
 from .session import need_player
 
@@ -38,6 +38,8 @@ class Cursor:
     record: dict[str, Any]
     state: State
     step: int = 0
+    #: Per seat, the rating the game gave a player who had none at it yet (None: a change).
+    first_ratings: list[int | None] = field(default_factory=list)
 
 
 def deal_steps(record: dict[str, Any]) -> list[int]:
@@ -111,7 +113,9 @@ class Replays:
         cursor = cursors.pop(key, None)
         if cursor is None or cursor.step > step:
             record = cursor.record if cursor else self.finished_record(game_id)
-            cursor = Cursor(record, get_game(record["game"]).replay(record["params"], []))
+            firsts = cursor.first_ratings if cursor else self.first_ratings(record)
+            state = get_game(record["game"]).replay(record["params"], [])
+            cursor = Cursor(record, state, first_ratings=firsts)
         actions = cursor.record["actions"]
         while cursor.step < min(step, len(actions)):
             seat, action = actions[cursor.step]
@@ -121,6 +125,23 @@ class Replays:
         while len(cursors) > CURSORS:
             cursors.popitem(last=False)
         return cursor
+
+    def first_ratings(self, record: dict[str, Any]) -> list[int | None]:
+        """Per seat, the first rating the game gave a player who had none at its game before
+        (None for the others): the live result said "your first rating, 1043", not "+43"
+        (``Play.rate``'s ``first_ratings``); so does the replay."""
+        row = self.store.game(record["id"])
+        players: list[str | None] = row["players"] if row is not None else []
+        firsts: list[int | None] = []
+        for seat, pid in zip(record["seats"], players, strict=False):
+            change = seat.get("rating_change")
+            first = (
+                pid is not None
+                and change is not None
+                and not self.store.rated_before(pid, record["game"], record["id"])
+            )
+            firsts.append(ratings.display(None) + change if first else None)
+        return firsts
 
     def on_replay(self, session: Session, message: Replay) -> None:
         """The table of a finished game after ``step`` actions, as ``seat`` saw it (None: as a
@@ -160,6 +181,7 @@ class Replays:
             ],
             "spectators": 0,
             "rating_changes": [s.get("rating_change") for s in record["seats"]],
+            "first_ratings": cursor.first_ratings,
             "deadlines": {},
             "deal": None,
         }

@@ -73,8 +73,10 @@ class Table:
     #: seed and first dealer, and the table's own results of the set's games; None: not one.
     duplicate: dict[str, Any] | None = None
     #: The game night this table seats a round of (``server.hub.nights``): the event's id,
-    #: the round and the table's index in it; such a table plays one game. None: not one.
-    night: dict[str, int] | None = None
+    #: the round and the table's index in it (and ``host``, the name its host is shown
+    #: under, for an event the server's operator made); such a table plays one game. None:
+    #: not one.
+    night: dict[str, Any] | None = None
     state: State | None = None
     #: Where the cards lay at each deal of the game in play (``fairness.DealLog``), for its record.
     deal_log: DealLog | None = None

@@ -76,6 +76,9 @@ class Night:
     paused: bool = False
     #: Players the host invited, in the order invited: they may register whatever the access.
     invited: list[str] = field(default_factory=list)
+    #: The name shown as the host when the server's operator made the event from its command
+    #: line (``gambit event create --host``, else the server's name); None: the host's own.
+    host_name: str | None = None
 
     # --- who plays ---------------------------------------------------------------------------
 
@@ -263,6 +266,7 @@ class Night:
             "entrants": [[pid, e.since, e.withdrawn] for pid, e in self.entrants.items()],
             "paused": self.paused,
             "invited": list(self.invited),
+            "host_name": self.host_name,
             "rounds": [
                 {
                     "number": r.number,
@@ -286,4 +290,5 @@ class Night:
             rounds=[Round(**r) for r in data["rounds"]],
             paused=bool(data.get("paused", False)),
             invited=list(data.get("invited", [])),  # (none in events kept before invitations)
+            host_name=data.get("host_name"),
         )

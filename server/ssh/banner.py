@@ -64,7 +64,7 @@ def banner(host: str, port: int, key: asyncssh.SSHKey, announced: str | None = N
         lines.append(f"Connect with:  {ssh_command(host, port)}")
     if announced is not None:
         lines.append(
-            f'Announced on the local network as "{announced}" (mDNS): '
+            f'Announcing on the local network as "{announced}" (mDNS): '
             "'gambit connect' with no host finds it."
         )
     lines.append(f"(slow link? add -C:  ssh -C -p {port} ...)")

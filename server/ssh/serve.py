@@ -200,7 +200,7 @@ async def _run_serve(
     db_lock: DatabaseLock | None,
     announce: bool = False,
 ) -> bool:
-    from server.announce import Announcer, start_announcing
+    from server.announce import Announcing, announce_in_background
     from server.cli import version
     from server.hub import Hub
     from server.hub.hooks import HubHooks
@@ -213,7 +213,7 @@ async def _run_serve(
     from .live_sessions import LiveSessions
 
     host: SSHHost | None = None
-    announcer: Announcer | None = None
+    announcing: Announcing | None = None
     metrics = None
     local = None
     stop = asyncio.Event()
@@ -248,9 +248,11 @@ async def _run_serve(
         port = await host.start()
         if lock is not None:
             lock.describe(f"gambit serve on {host_config.host} port {port}")
-        if announce:
-            announcer = await start_announcing(host_config.host, port, version())
-        text = banner(host_config.host, port, key, announced=announcer.name if announcer else None)
+        if announce:  # (registered in the background: the banner does not wait for it)
+            announcing = announce_in_background(host_config.host, port, version())
+        text = banner(
+            host_config.host, port, key, announced=announcing.name if announcing else None
+        )
         if metrics_at is not None:
             from server.metrics import Metrics
 
@@ -263,8 +265,8 @@ async def _run_serve(
         await stop.wait()
     finally:
         log.info("stopping")
-        if announcer is not None:
-            await announcer.stop()
+        if announcing is not None:
+            await announcing.stop()
         if metrics is not None:
             await metrics.close()
         if local is not None:

@@ -1018,6 +1018,18 @@ class Store(NightStore, ModerationStore):
             args = (player_id, game)
         return self._conn.execute(sql, args).fetchone()[0]
 
+    def rated_before(self, player_id: str, game: str, game_id: int) -> bool:
+        """Whether the player had a rated game of ``game`` kept before game ``game_id``: if
+        not, that game gave them their first rating (a replay says it as the live result
+        did)."""
+        row = self._conn.execute(
+            "SELECT 1 FROM game_players p JOIN games g ON g.id = p.game_id "
+            "WHERE p.player_id = ? AND p.game_id < ? AND g.game = ? "
+            "AND p.rating_change IS NOT NULL LIMIT 1",
+            (player_id, game_id, game),
+        ).fetchone()
+        return row is not None
+
     def game_counts(self, game: str) -> dict[str, int]:
         """Player id → how many finished games of ``game`` they sat in (leaderboards)."""
         return dict(

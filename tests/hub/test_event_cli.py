@@ -1,6 +1,7 @@
 """``gambit event …`` against a running hub's trusted socket: an operator makes an event,
 lists it, starts, pauses, extends, removes a player and cancels it, and is told the hub's
-refusals; without a server it says so."""
+refusals; without a server it says so. Players see such an event hosted by the name the
+operator gave it, or by the server's name."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from server.cli import build_parser
-from server.event_cli import ask, main_event, request_of, show
+from server.event_cli import ask, main_event, request_of, server_name, show
 from server.hub import Hub
 from server.hub.listener import serve_unix
 from server.store import Store
@@ -107,6 +108,61 @@ async def test_an_operator_invites_a_player_to_an_event_for_invited_players(
     assert taken_back["message"] == "Ada is no longer invited to Friday."
     assert hub.nights.nights[night].invited == []
     await ada.close()
+    server.close()
+    await hub.stop()
+
+
+def test_the_servers_name_is_the_one_the_local_network_lists():
+    assert server_name("box.example.org") == "Gambit on box"
+    assert server_name("a-very-long-machine-name-01.lan") == "a-very-long-machine-name"
+    assert server_name("!!!") == "Gambit"
+    assert request_of(_args("create", "Friday"), NOW)["host"] == server_name()
+    assert request_of(_args("create", "Friday", "--host", "Ada's Club"), NOW)["host"] == (
+        "Ada's Club"
+    )
+
+
+async def test_players_see_an_operators_event_hosted_by_its_given_name_or_the_servers(
+    store: Store, tmp_path: Path
+):
+    """Regression: an event made with ``gambit event create`` was shown hosted by the local
+    admin's made-up name ("Player-0421", another at each command), or "?" once forgotten."""
+    hub = Hub(store, fast_config())
+    await hub.start()
+    sock = tmp_path / "hub.sock"
+    server = await serve_unix(hub, sock)
+    create = _args("create", "Friday", "--host", "Ada's Club", "--rounds", "1")
+    friday = (await ask(sock, request_of(create, NOW)))["night"]["id"]
+    saturday = (await ask(sock, request_of(_args("create", "Saturday"), NOW)))["night"]["id"]
+    await ask(sock, request_of(_args("pause", str(saturday)), NOW))  # (another command)
+    players = []
+    for i in range(3):
+        client = await connect(hub)
+        await client.hello(f"P{i}", identity=f"key-{i}")
+        players.append(client)
+    bob = players[0]
+    await bob.send("night", op="list")
+    listed = (await bob.expect("nights"))["nights"]
+    assert {n["id"]: n["host"] for n in listed} == {friday: "Ada's Club", saturday: server_name()}
+    for client in players:
+        await client.send("night", op="register", night=friday)
+        await client.until(lambda m: m["t"] == "night" and m["night"]["you"])
+    await bob.send("night", op="watch", night=friday)
+    assert (await bob.expect("night"))["night"]["host"] == "Ada's Club"
+    # Its tables say in the lobby that its host opened them.
+    await ask(sock, request_of(_args("start", str(friday)), NOW))
+    tables = [t for t in hub.tables.values() if t.night is not None]
+    assert tables and [hub.lobby.row(t.id)["owner"] for t in tables] == ["Ada's Club"]
+    # A restarted hub shows the same.
+    kept = hub.nights.nights[friday]
+    assert type(kept).from_record(kept.to_record()).host_name == "Ada's Club"
+    # Only an admin names the host of an event: a player's is their own name.
+    await bob.send(
+        "night", op="create", name="Mine", game="prophet", players=3, format="swiss", host="Ada"
+    )
+    assert (await bob.expect("error"))["code"] == "not_admin"
+    for client in players:
+        await client.close()
     server.close()
     await hub.stop()
 

@@ -3,6 +3,7 @@ hand open then, any moment of it as any seat saw it, and the verdict on its deal
 
 from __future__ import annotations
 
+from gambit_tui.result_text import _rating_line
 from server.hub import Hub
 from tests.hub.conftest import fast_config
 from tests.hub.harness import connect, play_to_end
@@ -93,3 +94,43 @@ def hub_events(stored) -> list[str]:
 
     state = get_game("prophet").replay(stored["params"], stored["history"])
     return [ev["e"] for ev in state.events]
+
+
+async def test_a_replays_rating_line_is_the_live_results(store):
+    """Regression: at the end of a player's first rated game the live result said "Place 1 of
+    3: your first rating, 1043" and its replay "Place 1 of 3: rating +43" (the replay had no
+    ``first_ratings``); a replay now says what the live result said, for a later game too."""
+    hub = Hub(store, fast_config(between_games=60.0))
+    await hub.start()
+    try:
+        ada = await connect(hub)
+        await ada.hello("Ada", identity="SHA256:ada")
+        live_lines = []
+        for _ in range(2):
+            table = await seat_table(hub, ada)
+            await ada.send("start", table=table)
+            await ada.until(lambda m, t=table: m["t"] == "table" and m["table"] == t)
+            await play_to_end({0: ada}, table)
+            live = await ada.until(
+                lambda m, t=table: (
+                    m["t"] == "table"
+                    and m["table"] == t
+                    and (m["view"] or {}).get("over")
+                    and (m["info"].get("rating_changes") or [None])[0] is not None
+                )
+            )
+            live_lines.append(rating_line(live))
+        assert live_lines[0].startswith("Place ") and ": your first rating, " in live_lines[0]
+        assert ": rating " in live_lines[1]
+        replayed = []
+        for game in reversed(store.games_of("SHA256:ada", 5)):  # (oldest first)
+            await ada.send("replay", game=game["id"], step=10_000, seat=0)
+            replayed.append(rating_line(await ada.expect("replay", game=game["id"])))
+        assert replayed == live_lines
+    finally:
+        await hub.stop()
+
+
+def rating_line(message: dict) -> str:
+    """The player's rating line under a result, as the app says it (live or replayed)."""
+    return " / ".join(str(line) for line in _rating_line(message, message["view"]["outcome"]))

@@ -5,6 +5,7 @@ table's end."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 from textual.widgets import DataTable
 
@@ -12,6 +13,9 @@ from gambit_tui.night_text import state_label
 from gambit_tui.screens.ask_name import AskNameScreen
 from gambit_tui.screens.nights import NightSetupScreen, NightsScreen
 from gambit_tui.screens.pg_table import PGTableScreen
+from server.cli import build_parser
+from server.event_cli import ask, request_of
+from server.hub.listener import serve_unix
 from tests.hub.harness import Client, connect, play_to_end
 
 from .conftest import enter_lobby, make_app, screen_text, wait_for
@@ -86,6 +90,22 @@ async def test_a_host_makes_an_event_registers_starts_it_and_the_table_opens_by_
         await wait_for(pilot, lambda: f"your table: {table} (o)" in screen_text(app))
         await pilot.press("o")
         await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+
+
+async def test_an_event_made_on_the_servers_command_line_shows_the_host_it_was_given(hub, tmp_path):
+    """Regression: the Events screen said "host: Player-0421" (the local admin's made-up name,
+    another at each command) for an event made with ``gambit event create``."""
+    sock = tmp_path / "hub.sock"
+    server = await serve_unix(hub, sock)
+    made = build_parser().parse_args(["event", "create", "Friday", "--host", "Ada's Club"])
+    await ask(sock, request_of(made, time.time()))
+    app = make_app(hub, name="Bob")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, NightsScreen))
+        await wait_for(pilot, lambda: "host: Ada's Club" in screen_text(app))
+    server.close()
 
 
 async def test_the_standings_follow_each_table_to_the_final_results(hub):

@@ -1,7 +1,8 @@
 """Plain mode's history and replays against a real hub (no SSH): a Prophet game played to its
 end by typed numbers, then ``history``, ``replay 1``, ``next``, ``next 5``, ``back`` and
-``stop``; each move of the replay is said as the live game said it. Refusals in one sentence;
-the same in Ukrainian."""
+``stop``; each move of the replay is said as the live game said it. A long history is said
+ten games a page (``history 2``), and ``replay N`` opens a game of any page. Refusals in one
+sentence; the same in Ukrainian."""
 
 from __future__ import annotations
 
@@ -123,7 +124,8 @@ async def test_refusals_in_one_sentence(hub):
         ("history", "No finished games yet."),
         (
             "help history",
-            "history: Lists your last finished games, numbered: replay and a number opens one.",
+            "history: Lists your finished games, newest first, ten a page (history 2: the "
+            "second page); replay and a number opens one.",
         ),
     ]:
         at = bob.type(typed)
@@ -154,4 +156,61 @@ async def test_history_and_replay_in_ukrainian(hub):
     at = ada.type("стоп")
     assert await ada.line("^Ви закрили перегляд гри", at)
     assert not any(re.search(r"[A-Za-z]{4}", x) for x in ada.said[at:])
+    await ada.close()
+
+
+async def test_a_long_history_is_said_a_page_at_a_time_and_any_game_opens(hub, store):
+    """Regression: ``history`` said the newest ten games and no more: the 490 others of a
+    player with 500 could not be listed or opened."""
+    ada = await plain(hub, "Ada")
+    await play_prophet(ada)  # the oldest game, played: it can be replayed
+    played = ada.client.model.history  # (none asked for yet)
+    assert played is None
+    for _ in range(500):
+        store.record_game(
+            1,
+            {"game": "prophet"},
+            [],
+            {},
+            ["SHA256:Ada", None, None],
+            results=[{"place": 2, "chips": -10, "rating_change": 4}, {}, {}],
+        )
+
+    at = ada.type("history")
+    await ada.line("older games", at)
+    said = ada.said[at:]
+    assert said[0] == "Your games 1 to 10 of 501, newest first:"
+    assert [line.split(".")[0] for line in said[1:11]] == [str(n) for n in range(1, 11)]
+    assert said[1].endswith(": place 2 of 3; chips -10.")
+    assert said[11:] == [
+        "Type replay and a number to step through a game.",
+        "Type history 2 for older games.",
+    ]
+    at = ada.type("history 2")
+    assert await ada.line("newest first", at) == "Your games 11 to 20 of 501, newest first:"
+    assert await ada.line("^11\\. ", at)
+    await ada.line("Type history 3 for older games.", at)
+    for typed in ("history 51", "history 999"):  # (past the last page: the last page)
+        at = ada.type(typed)
+        await ada.line("step through a game", at)
+        said = ada.said[at:]
+        assert said[0] == "Your games 501 to 501 of 501, newest first:"
+        assert re.fullmatch(r"501\. Prophet, .*: place [1-3] of 3; chips [+-]\d+\.", said[1])
+        assert said[2:] == ["Type replay and a number to step through a game."]
+    at = ada.type("history older")
+    assert await ada.line("page number", at) == (
+        "Type history, or history and a page number, as in history 2."
+    )
+
+    # A game of another page than the one held opens by its number: its page is asked for.
+    at = ada.type("history")
+    await ada.line("older games", at)
+    at = ada.type("replay 501")
+    opening = await ada.line("Replay of game", at)
+    oldest = min(g["id"] for g in store.games_of("SHA256:Ada", 1000))
+    assert opening.startswith(f"Replay of game {oldest}: Prophet, ")
+    at = ada.type("replay 502")
+    assert await ada.line("no game", at) == (
+        "There is no game 502 in your history: type a number from 1 to 501."
+    )
     await ada.close()

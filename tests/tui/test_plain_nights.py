@@ -18,11 +18,14 @@ async def test_events_listed_registered_standings_withdrawn(hub):
     )
     await ada.wait_for(lambda: 1 in ada.client.model.night)
     said = await ada.type("events", "Event 1")
-    assert said == ["Event 1: Friday, Prophet's Gambit, Swiss; Registering; 0 registered."]
+    assert said == [
+        "Event 1: Friday, Prophet's Gambit, Swiss, host Ada; Registering; 0 registered."
+    ]
     assert await ada.type("register 1", "registered for") == ["You are registered for event 1."]
     said = await ada.type("ev", "Event 1")
     assert said == [
-        "Event 1: Friday, Prophet's Gambit, Swiss; Registering; 1 registered. You are registered."
+        "Event 1: Friday, Prophet's Gambit, Swiss, host Ada; Registering; 1 registered. "
+        "You are registered."
     ]
     said = await ada.type("standings 1", "0 games")
     assert said == ["Standings of event 1, Friday: Registering.", "1. Ada: 0 points, 0 games."]
