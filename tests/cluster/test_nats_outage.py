@@ -166,3 +166,17 @@ async def test_past_the_replays_bound_the_session_is_opened_again_whole(cluster)
     await until(lambda: len(c.hub.players["SHA256:ada"].sessions) == 1, "one session")
     await c.ada.send("chat", channel="lobby", text="a99")
     await until(lambda: chats(c.bo, "a")[-1:] == ["a99"], "Ada heard after")
+
+
+async def test_a_gateway_whose_link_the_hub_forgot_opens_its_sessions_again(cluster):
+    """The hub has no link for a gateway it hears (it gave the gateway up, 8 s without a
+    word): it says its numbers start again, the gateway opens its sessions again, and the
+    hub takes the gateway's numbers from where they go on."""
+    c = cluster
+    start = len(c.ada.log)
+    del c.bus.links[c.gateway.gateway]
+    await until(lambda: any(m["t"] == "welcome" for m in c.ada.log[start:]), "welcomed back")
+    assert c.gateway.restarts == 1
+    await c.ada.send("chat", channel="lobby", text="a7")
+    await until(lambda: chats(c.bo, "a")[-1:] == ["a7"], "Ada heard after")
+    await until(lambda: len(c.hub.players["SHA256:ada"].sessions) == 1, "one session")
