@@ -16,6 +16,9 @@ standby taking over), that hub has never heard of these sessions: each is opened
 there with the app's own ``hello`` (kept from when it was said). The SSH session
 stays up; the new hub answers as it answers a player who reconnects (their seats wait for
 them).
+
+What was published while NATS restarted (either way) is not lost: the link with the hub is
+numbered, and what one side missed the other sends again (server/bus/replay.py).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from protocol.codec import MAX_CLIENT_FRAME, FrameDecoder, encode
 from protocol.connection import Connection, ConnectionClosed
 
 from . import wire
+from .replay import Link
 
 if TYPE_CHECKING:  # for type hints only
     from server.hub.hooks import DescribeConnection
@@ -104,6 +108,16 @@ class RemoteHub:
         self._held: list[list[Any]] = []
         #: How often another hub answered and every session moved to it (metrics).
         self.hub_changes = 0
+        #: The link with the hub: what was sent it and received from it, numbered, kept
+        #: until acknowledged and sent again when lost (replay.py); new with each hub.
+        self.link = Link()
+        #: The number from which the link started again (the gateway opened every session
+        #: again): the message with it tells the hub to forget the gap before it.
+        self._reset_from: int | None = None
+        #: Messages sent again, and times the link started again (tests, logs).
+        self.replayed = 0
+        self.restarts = 0
+        self._prefix = f"{wire.PREFIX}.gw.{self.gateway}."
 
     async def start(self) -> None:
         self.nc = await wire.connect(
@@ -187,7 +201,7 @@ class RemoteHub:
     def _event(self, kind: int, session: int, data: bytes) -> None:
         if self.ready:
             self._out.add(None, [kind, session, data])
-        elif kind != wire.ALIVE:
+        else:
             self._held.append([kind, session, data])
             if len(self._held) > MAX_HELD:
                 log.error("bus: the hub has not listened for too long; ending every session")
@@ -212,21 +226,113 @@ class RemoteHub:
         self.ready = False
 
     def _flush(self, items: dict[Any, list[Any]]) -> None:
+        for group in wire.packed_batches(items[None]):
+            self._send_numbered(group)
+
+    def _send_numbered(self, events: list[list[Any]]) -> None:
+        """Publish ``events`` to the hub, numbered, and keep them until it has them."""
+        if self._sender is None:
+            return
+        outbox = self.link.outbox
+        seq = outbox.next
+        reset = seq == self._reset_from
+        payload = wire.pack([self.gateway, self.hub_instance, seq, events, reset])
+        outbox.add(wire.HUB_SUBJECT, payload)
+        self._sender.send(wire.HUB_SUBJECT, payload)
+
+    def _send_control(self, kind: int, info: dict[str, Any]) -> None:
+        """Publish a heartbeat or a request to the hub: not numbered, not kept."""
         if self._sender is not None:
-            for group in wire.packed_batches(items[None]):
-                self._sender.send(wire.HUB_SUBJECT, wire.pack([self.gateway, group]))
+            events = [[kind, 0, wire.pack(info)]]
+            self._sender.send(
+                wire.HUB_SUBJECT, wire.pack([self.gateway, self.hub_instance, 0, events, False])
+            )
 
     # --- hub → sessions ------------------------------------------------------------------------
 
     async def _on_message(self, msg: Any) -> None:
         try:
-            if msg.subject.endswith(".all"):
+            # gambit.gw.ID.sync, or gambit.gw.ID.NUMBER.all or gambit.gw.ID.NUMBER.s.SESSION
+            head, _, rest = msg.subject[len(self._prefix) :].partition(".")
+            if head == "sync":
+                self._on_sync(wire.unpack(msg.data))
+                return
+            seq = int(head)
+            if seq and not self._in_order(seq):
+                return
+            if rest == "all":
                 for session, data in wire.unpack(msg.data):
                     self._deliver(int(session), data)
             else:
-                self._deliver(int(msg.subject.rsplit(".", 1)[1]), msg.data)
+                self._deliver(int(rest.rsplit(".", 1)[1]), msg.data)
         except Exception:
             log.exception("bus: a message from the hub could not be handled; dropped")
+
+    # --- the link's numbers (replay.py) ----------------------------------------------------
+
+    def _in_order(self, seq: int) -> bool:
+        """Whether the hub's message ``seq`` is the next one (a copy of one had, or one
+        after a gap, is dropped, and what is missing asked for)."""
+        inbox = self.link.inbox
+        if inbox.take(seq):
+            return True
+        if seq > inbox.got + 1:
+            self._ask()
+        return False
+
+    def _ask(self) -> None:
+        want = self.link.inbox.ask(time.monotonic())
+        if want is not None:
+            self._send_control(wire.RESEND, {"from": want})
+
+    def _on_sync(self, info: dict[str, Any]) -> None:
+        """The hub about this link, behind what it sent: what it has had from here, what it
+        sent last (some missing here: asked for), what it wants sent again, or that its
+        numbers start again (it gave this gateway up, or forgot what this one missed)."""
+        if info.get("hub") != self.hub_instance:
+            return  # (another hub's, or one this gateway does not listen to yet)
+        link = self.link
+        if "got" in info:
+            link.outbox.acked(int(info["got"]))
+        if "reset" in info:
+            start = int(info["reset"])
+            if link.inbox.got != start - 1:  # something was missed, or the hub forgot us
+                link.inbox.got = start - 1
+                self._restart("the hub's messages start again")
+        if "want" in info:
+            self._resend(int(info["want"]))
+        if link.inbox.got < int(info.get("last", 0)):  # the last ones were lost
+            self._ask()
+
+    def _resend(self, first: int) -> None:
+        """Send the hub again what it missed from number ``first`` on; if that is no longer
+        kept, every session starts again."""
+        outbox = self.link.outbox
+        again = outbox.since(first)
+        if again is None and self._reset_from is not None and first < self._reset_from:
+            # The hub missed the new start: from it, or a message that carries it.
+            if outbox.next == self._reset_from:
+                self._send_numbered([])
+                return
+            again = outbox.since(self._reset_from)
+        if again is None:
+            self._restart("the hub missed more than was kept")
+            return
+        self.replayed += len(again)
+        assert self._sender is not None  # (the hub is heard once started)
+        for _, subject, payload in again:
+            self._sender.send(subject, payload)
+
+    def _restart(self, why: str) -> None:
+        """What was lost can no longer be sent again: every session is opened again on the
+        hub with its app's hello (the hub answers as to a player who reconnects: lobby,
+        seats, tables, whole), and the numbers go on with a message that says so."""
+        log.warning("bus: %s; opening every session again", why)
+        self.restarts += 1
+        outbox = self.link.outbox
+        outbox.clear()
+        self._reset_from = outbox.next
+        self._rehome_all()
 
     def _deliver(self, session: int, data: bytes | None) -> None:
         conn = self.conns.get(session)
@@ -250,6 +356,8 @@ class RemoteHub:
             if self.hub_instance is not None and instance != self.hub_instance:
                 log.warning("bus: another hub answers now; moving every session to it")
                 self.hub_changes += 1
+                self.link = Link()  # (numbered afresh for that hub)
+                self._reset_from = None
                 self._rehome_all()
             self.hub_instance = instance
             self.hub_seen = self.clock.now()
@@ -268,7 +376,14 @@ class RemoteHub:
     async def _heartbeat(self) -> None:
         while True:
             self.clock.tick()
-            self._event(wire.ALIVE, 0, wire.pack({"sessions": list(self.conns)}))
+            if self.ready:  # (behind what was sent: the hub sees what it missed)
+                link = self.link
+                alive = {
+                    "sessions": list(self.conns),
+                    "last": link.outbox.last,
+                    "got": link.inbox.got,
+                }
+                self._send_control(wire.ALIVE, alive)
             if self.ready and self.clock.now() - self.hub_seen > wire.SILENCE:
                 # Held, not moved: the same hub may only have been busy (then it carries on
                 # with them), or another one takes over (then they move, see above).

@@ -55,6 +55,16 @@ class _GatewayState(Collector):
             "Times another hub answered and every session moved to it.",
             value=remote.hub_changes,
         )
+        yield CounterMetricFamily(
+            "gambit_bus_replayed",
+            "Messages sent again to the hub because NATS lost them (server/bus/replay.py).",
+            value=remote.replayed,
+        )
+        yield CounterMetricFamily(
+            "gambit_bus_link_restarts",
+            "Times more was lost than is kept, and every session was opened again.",
+            value=remote.restarts,
+        )
 
 
 class GatewayMetrics(MetricsEndpoint):

@@ -1,7 +1,11 @@
 """What travels on the bus, on which subjects, and how it is sent in order.
 
 Gateways publish to one subject the hub listens on (:data:`HUB_SUBJECT`); each message is
-``[gateway id, [[kind, session, data], …]]``: a tick's worth of events, in order. ``data`` of
+``[gateway id, hub id, number, [[kind, session, data], …], reset]``: a tick's worth of
+events, in order, for the hub instance named, numbered for the link's replay (replay.py; 0:
+not numbered, a heartbeat or a request to send again; ``reset``: the numbers go on from this
+one, forget the gap). ``[gateway id, events]`` alone is taken too, not numbered (stand-in
+gateways of tests and benchmarks). ``data`` of
 a :data:`FRAMES` event is the app's bytes exactly as it wrote them (the protocol's own
 length-prefixed msgpack frames), so the hub decodes and checks them exactly as it checks an
 in-process app's.
@@ -9,7 +13,10 @@ in-process app's.
 The hub answers each session on a subject of its own (:func:`session_subject`) with the
 session's frames (empty: the hub hung up). When one tick has output for several sessions of a
 gateway (a lobby update to everyone, say), the gateway gets one message instead
-(:func:`gateway_subject`): ``[[session, data or None], …]``. A gateway reads both through one
+(:func:`gateway_subject`): ``[[session, data or None], …]``. Both subjects carry the
+message's number on the link (0: not numbered), and :func:`sync_subject` the hub's heartbeat
+for that gateway's link (``{"hub", "last", "got"}``, or ``"want"``: send again from there,
+or ``"reset"``: the hub's numbers go on from there). A gateway reads all three through one
 wildcard subscription, so they arrive in the order they were published.
 """
 
@@ -42,7 +49,8 @@ BANS_EVERY = 3
 OPEN = 1  # data: msgpack {"peer": address, "token": the gateway's shared token or ""}
 FRAMES = 2  # data: the app's bytes
 END = 3  # the session has ended at the gateway
-ALIVE = 4  # session 0; data: msgpack {"sessions": [live session ids]}
+ALIVE = 4  # session 0; data: msgpack {"sessions": [live ids], "last": sent, "got": received}
+RESEND = 5  # session 0; data: msgpack {"from": the first number the gateway is missing}
 
 #: The most one NATS message carries here (NATS refuses more than its max_payload, 1 MiB by
 #: default): bigger output is split, which a byte stream allows anywhere.
@@ -53,12 +61,16 @@ HEARTBEAT = 1.0
 SILENCE = 8.0
 
 
-def session_subject(gateway: str, session: int) -> str:
-    return f"{PREFIX}.gw.{gateway}.s.{session}"
+def session_subject(gateway: str, session: int, seq: int = 0) -> str:
+    return f"{PREFIX}.gw.{gateway}.{seq}.s.{session}"
 
 
-def gateway_subject(gateway: str) -> str:
-    return f"{PREFIX}.gw.{gateway}.all"
+def gateway_subject(gateway: str, seq: int = 0) -> str:
+    return f"{PREFIX}.gw.{gateway}.{seq}.all"
+
+
+def sync_subject(gateway: str) -> str:
+    return f"{PREFIX}.gw.{gateway}.sync"
 
 
 def gateway_wildcard(gateway: str) -> str:

@@ -8,6 +8,9 @@ knows the shared token (``--bus-token``) is trusted; anyone else on the bus gets
 A gateway that falls silent (killed, cut off) for :data:`~server.bus.wire.SILENCE` seconds
 has its sessions ended here: their players' seats wait out the grace period, as for any
 dropped connection, and a player who comes back through another gateway gets theirs back.
+
+What goes each way is numbered per gateway and sent again when lost (a NATS restart loses
+what was in flight and what either side published meanwhile): see server/bus/replay.py.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from protocol.codec import MAX_CLIENT_FRAME, ProtocolError
 from protocol.connection import ConnectionClosed, InboxConnection
 from protocol.event_log import SentLogs
 from server.bus import wire
+from server.bus.replay import Link
 
 if TYPE_CHECKING:  # for type hints only
     from protocol.connection import Connection
@@ -122,6 +126,13 @@ class HubBus:
         #: Gateways whose sessions get their tables again once the gateway is heard (after
         #: NATS came back: see :meth:`_reconnected`).
         self.tables_owed: set[str] = set()
+        #: Each gateway's link: what was sent it and received from it, numbered (replay.py);
+        #: made when a gateway that numbers its messages is first heard.
+        self.links: dict[str, Link] = {}
+        #: Messages sent again to gateways that had missed them, and links started again
+        #: because what a gateway missed was no longer kept (tests, logs).
+        self.replayed = 0
+        self.resets = 0
 
     async def connect(self) -> None:
         """Reach NATS (a hub does before it asks for the lease, see lease.py)."""
@@ -210,9 +221,15 @@ class HubBus:
         waited for all of it. Handled in slices of :data:`SLICE` seconds instead, each
         slice's moves are committed, sent and published while the next slice waits."""
         try:
-            gateway, events = wire.unpack(msg.data)
-            gateway = str(gateway)
+            message = wire.unpack(msg.data)
+            gateway = str(message[0])
             self.seen[gateway] = self.clock.now()
+            if len(message) == 2:  # (not numbered: a stand-in gateway's)
+                events = message[1]
+            elif not self._in_order(gateway, message):
+                return
+            else:
+                events = message[3]
             for kind, session, data in events:
                 self._event(gateway, int(kind), int(session), data)
                 # (A gateway's message holds its sessions' frames of a tick: hundreds, at
@@ -239,6 +256,80 @@ class HubBus:
     def _slice_over(self) -> None:
         """The loop went on to other work: the next message begins a slice of its own."""
         self._slice_began = None
+
+    # --- each gateway's link: numbered, sent again when lost (server/bus/replay.py) ----------
+
+    def _in_order(self, gateway: str, message: list[Any]) -> bool:
+        """Whether a gateway's message is to be handled now: the next numbered one of its
+        link, or one not numbered (a heartbeat, a request to send again: its link's part is
+        handled here). A copy of one handled, or one after a gap, is dropped (and what is
+        missing asked for); so are numbered messages meant for another hub instance (the one
+        before this: the gateway opens its sessions here again once it hears this one)."""
+        _, hub, seq, events, reset = message
+        ours = hub == self.instance
+        seq = int(seq)
+        if not seq:
+            if ours:
+                for kind, _, data in events:
+                    self._control(gateway, int(kind), data)
+            return True
+        if not ours:
+            return False
+        link = self._link(gateway)
+        if link.inbox.take(seq, bool(reset)):
+            return True
+        if seq > link.inbox.got + 1:
+            self._ask(gateway, link)
+        return False
+
+    def _control(self, gateway: str, kind: int, data: bytes) -> None:
+        if kind == wire.ALIVE:  # (its sessions are seen to by _event)
+            info = wire.unpack(data)
+            link = self._link(gateway)
+            link.outbox.acked(int(info.get("got", 0)))
+            if link.inbox.got < int(info.get("last", 0)):  # the last ones were lost
+                self._ask(gateway, link)
+        elif kind == wire.RESEND:
+            known = self.links.get(gateway)
+            if known is not None:
+                self._resend(gateway, known, int(wire.unpack(data)["from"]))
+
+    def _link(self, gateway: str) -> Link:
+        """``gateway``'s link, made when first heard: a gateway that was linked to this hub
+        before (this hub gave it up while it was silent) is told its link starts again."""
+        link = self.links.get(gateway)
+        if link is None:
+            link = self.links[gateway] = Link()
+            self._sync(gateway, reset=link.outbox.next)
+        return link
+
+    def _sync(self, gateway: str, **fields: Any) -> None:
+        """Tell ``gateway`` about its link (on its own subject: behind what was sent it)."""
+        if self._sender is not None:
+            payload = wire.pack({"hub": self.instance, **fields})
+            self._sender.send(wire.sync_subject(gateway), payload)
+
+    def _ask(self, gateway: str, link: Link) -> None:
+        want = link.inbox.ask(time.monotonic())
+        if want is not None:
+            self._sync(gateway, want=want)
+
+    def _resend(self, gateway: str, link: Link, first: int) -> None:
+        """Send ``gateway`` again what it missed from number ``first`` on; if that is no
+        longer kept, its link starts again (the gateway opens its sessions again here)."""
+        again = link.outbox.since(first)
+        if again is None:
+            log.warning(
+                "bus: gateway %s missed more than was kept; its sessions start again", gateway
+            )
+            self.resets += 1
+            link.outbox.clear()
+            self._sync(gateway, reset=link.outbox.next)
+            return
+        if self._sender is not None:
+            self.replayed += len(again)
+            for _, subject, payload in again:
+                self._sender.send(subject, payload)
 
     def _forget(self, gateway: str, session: int) -> None:
         sessions = self.by_gateway.get(gateway)
@@ -335,15 +426,25 @@ class HubBus:
                 batch = [[b[0], b"".join(b[1:])] if len(b) > 2 else b for b in batch]
             first = batch[0][0]
             if len(batch) == 1 or all(b[0] == first for b in batch):
-                subject = wire.session_subject(gateway, first)
-                for _, data in batch:
-                    for piece in wire.chunks(data or b""):
-                        sender.send(subject, piece)
-            elif total <= wire.MAX_MESSAGE:  # one message holds them all
-                sender.send(wire.gateway_subject(gateway), wire.pack(batch))
-            else:
-                for group in wire.packed_batches(batch):
-                    sender.send(wire.gateway_subject(gateway), wire.pack(group))
+                only: int | None = first  # (one session's subject)
+                payloads = [piece for _, data in batch for piece in wire.chunks(data or b"")]
+            else:  # one message holds them all, or a few
+                only = None
+                groups = [batch] if total <= wire.MAX_MESSAGE else wire.packed_batches(batch)
+                payloads = [wire.pack(group) for group in groups]
+            # Numbered and kept until the gateway has them (server/bus/replay.py); not for a
+            # gateway that does not number its own (a stand-in's), nor one given up.
+            link = self.links.get(gateway)
+            outbox = link.outbox if link is not None else None
+            for payload in payloads:
+                seq = outbox.next if outbox is not None else 0
+                if only is None:
+                    subject = wire.gateway_subject(gateway, seq)
+                else:
+                    subject = wire.session_subject(gateway, only, seq)
+                if outbox is not None:
+                    outbox.add(subject, payload)
+                sender.send(subject, payload)
 
     # --- liveness --------------------------------------------------------------------------
 
@@ -358,6 +459,8 @@ class HubBus:
                 self._sender.send(wire.HUB_ALIVE_SUBJECT, alive)
                 if beats % wire.BANS_EVERY == 0:
                     self._sender.send(wire.BANS_SUBJECT, self._bans())
+                for gateway, link in self.links.items():  # (behind what was sent it)
+                    self._sync(gateway, last=link.outbox.last, got=link.inbox.got)
             beats += 1
             now = self.clock.now()
             for gateway, at in list(self.seen.items()):
@@ -381,6 +484,7 @@ class HubBus:
         if ended:
             log.warning("bus: gateway %s is silent; ending its %d session(s)", gateway, len(ended))
         self.by_gateway.pop(gateway, None)
+        self.links.pop(gateway, None)  # (heard again, it is told its link starts again)
         for key in ended:
             conn = self.conns.pop(key)
             self.dropped_by_silence += 1
