@@ -28,9 +28,9 @@ from typing import Any
 
 from rich.text import Text
 
-#: The most of a chat line the log shows (about two rows at 80 columns): a long line would
-#: push the moves out of the log; the chat panel (c) shows it whole.
-SHOWN_CHARS = 150
+#: The most of a chat line the log shows, name and all (two rows at 80 columns): a long line
+#: would push the moves out of the log; the chat panel (c) shows it whole.
+SHOWN_CHARS = 140
 #: Chat lines kept in a log (the oldest go first; the chat panel keeps more).
 KEPT = 50
 #: What a cut line ends with.
@@ -54,17 +54,28 @@ def chat_line(sender: str, text: str) -> Text:
     key = (sender, text)
     line = _made.get(key)
     if line is None:
-        said = printable(text)
-        if len(said) > SHOWN_CHARS:
-            said = said[: SHOWN_CHARS - 1].rstrip() + CUT
+        name = printable(sender)
+        said = cut(printable(text), SHOWN_CHARS - len(name) - 2)
         line = Text()
-        line.append(printable(sender), style="bold")
+        line.append(name, style="bold")
         line.append(": ")
         line.append(said, style="italic")
         _made[key] = line
         if len(_made) > SHARED:
             del _made[next(iter(_made))]
     return line
+
+
+def cut(text: str, most: int) -> str:
+    """``text`` if it has at most ``most`` characters, else its start ending in :data:`CUT`,
+    after a whole word when one ends near the cut."""
+    if len(text) <= most:
+        return text
+    start = text[: max(1, most - 1)]
+    space = start.rfind(" ")
+    if space > 0 and space >= len(start) - 20:
+        start = start[:space]
+    return start.rstrip() + CUT
 
 
 def gone_before(last: list[Text], lines: list[Text]) -> int:

@@ -78,8 +78,9 @@ def test_a_line_is_the_players_text_as_said_without_control_characters_and_cut_i
     assert line.spans[0].style == "bold" and line.spans[-1].style == "italic"
     assert chat_line("Ada", MARK + "\x1b[2J\x07") is line  # one object for every app
     long = chat_line("Bo", "word " * 100)
-    assert len(long.plain) <= len("Bo: ") + chat_in_log.SHOWN_CHARS
-    assert long.plain.endswith(chat_in_log.CUT)
+    assert len(long.plain) <= chat_in_log.SHOWN_CHARS
+    assert long.plain.endswith("word" + chat_in_log.CUT)  # (after a whole word)
+    assert chat_in_log.cut("x" * 200, 10) == "x" * 9 + chat_in_log.CUT
 
 
 def test_the_lines_said_go_to_a_new_app_with_the_moves_after_them():
