@@ -16,6 +16,7 @@ from protocol.requests import Chat
 from server.apphost import worker_link as wl
 
 from .conftest import enter_lobby, make_app, screen_text, start_pg_deal, wait_for
+from .test_prophet_table import open_prophet_table
 from .test_shared_lines import log_shown, move, two_seated
 
 #: Markup Textual would draw reversed and struck through (and without its brackets).
@@ -152,3 +153,13 @@ async def test_the_chat_lines_in_the_log_stay_when_the_app_moves(hub):
     async with new.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(new.screen, PGTableScreen))
         await wait_for(pilot, lambda: log_shown(new) == shown)
+
+
+async def test_a_prophet_table_shows_its_chat_in_its_log_too(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await enter_lobby(pilot)
+        table = await open_prophet_table(pilot, players=3)
+        app.send(Chat("table", MARK, table=table.table_id))
+        await wait_for(pilot, lambda: "Ada: " + MARK in screen_text(app))
+        assert not any(MARK in str(n.message) for n in app._notifications)
