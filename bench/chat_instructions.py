@@ -8,9 +8,10 @@ type), and at 1,000 players those keystrokes are more frames than the games' mov
 Gambit apps on the real driver, seated at a Prophet's Gambit table of five, under valgrind's
 callgrind (instruction counts, which the machine's noise cannot move), and counts only while one
 player types: ``--keys`` letters into the open table chat (each echoed on their screen), then
-``--lines`` lines sent (Enter: the line is shown in the typist's chat and, on the others'
-screens, in a notification while their chat is closed). ``--profile`` runs the
-same without valgrind under cProfile and prints the functions that took most time first.
+``--lines`` lines sent (Enter: the line is shown in the typist's chat and in every app's
+table log, which the others see while their chat is closed; until 2026-12-06 it was a
+notification there, a toast). ``--profile`` runs the same without valgrind under cProfile
+and prints the functions that took most time first.
 
 Prints one JSON line last: ``instructions_per_key`` (millions: one key typed into the chat,
 until its echo is drawn), ``instructions_per_line`` (millions: one line sent, until no app

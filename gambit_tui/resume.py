@@ -107,5 +107,6 @@ def _hand_over(app: GambitApp, table_id: int) -> dict[str, Any]:
 
 def screens_of(state: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     """The table screens that were open, oldest first, and what each showed of its own
-    (the chat, open or not, and what was typed in it: ``TableScreen.hand_over``)."""
+    (the chat, open or not, what was typed in it, and the chat lines in the table's log:
+    ``TableScreen.hand_over``)."""
     return [(int(t), dict(shown or {})) for t, shown in state.get("screens") or []]

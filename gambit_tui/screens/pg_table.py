@@ -79,6 +79,7 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         *[Binding(str(n), f"pick({n - 1})", N_("Pick card"), show=False) for n in range(1, 10)],
         *TABLE_KEYS,
     ]
+    CHAT_IN_LOG = True
 
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
@@ -109,8 +110,10 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
             widget.message = message
         retitle(self.query_one(PGSeats), game_title("prophets_gambit"))
         self._tick()
-        self.query_one(EventLog).lines = self.event_lines(
-            (view or {}).get("events", []), lambda ev: event_text(ev, self.name_of, style)
+        self.show_log(
+            self.event_lines(
+                (view or {}).get("events", []), lambda ev: event_text(ev, self.name_of, style)
+            )
         )
         self._set_choices(view)
         self._set_prompt(view)

@@ -97,6 +97,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         Binding("l", "last_trick", N_("Last trick")),
         *TABLE_KEYS,
     ]
+    CHAT_IN_LOG = True
 
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
@@ -205,7 +206,7 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
             self._log_before = self._log_before[-LOG_KEEP:]
         self._log_round = round_no
         self._log_events = current
-        self.query_one(EventLog).lines = self._log_before + self._lines(current)
+        self.show_log(self._log_before + self._lines(current))
 
     def _set_bids(self, view: dict[str, Any] | None) -> None:
         row = self.query_one("#bids", ChoiceRow)

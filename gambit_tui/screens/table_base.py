@@ -20,12 +20,14 @@ from protocol.requests import Act, AddBot, Chat, Invite, Leave, RemoveBot, Resul
 from .. import events
 from ..autoplay import AutoPlay
 from ..cards import CardStyle, DeckFaces
+from ..chat_in_log import ChatInLog
 from ..event_lines import EventLines
 from ..i18n import N_, _, ngettext
 from ..names import seat_name, status_label
 from ..result_text import result_text, result_title, stand_in_move_text
 from ..widgets.chat_panel import ChatPanel
 from ..widgets.choice_row import ChoiceRow, pick_hint
+from ..widgets.event_log import EventLog
 from ..widgets.hand_row import HandRow
 from ..widgets.prompt_bar import PromptBar
 from ..widgets.result_panel import ResultPanel
@@ -124,6 +126,10 @@ class TableScreen(GambitScreen):
     HAND: ClassVar[type[HandRow]] = HandRow
     #: A finished game's replay: it shows what happened, and nothing comes after its end.
     REPLAY: ClassVar[bool] = False
+    #: The screen has an :class:`EventLog` (set by :meth:`show_log`): the table's chat lines
+    #: are shown in it (gambit_tui/chat_in_log.py). Without one, a line said while the chat
+    #: is closed is a notice.
+    CHAT_IN_LOG: ClassVar[bool] = False
 
     def __init__(self, table_id: int) -> None:
         super().__init__()
@@ -137,6 +143,9 @@ class TableScreen(GambitScreen):
         #: A table message came while another screen covered this one.
         self._behind = False
         self._event_lines = EventLines()
+        #: The log's lines of events last shown, and the chat lines said among them.
+        self._log_lines: list[Text] = []
+        self._chat_in_log = ChatInLog()
         self._result_panel: ResultPanel | None = None
         #: The table message whose result is open or due (shown again if the screen is
         #: recomposed), until the player closes it or the next deal begins.
@@ -363,6 +372,12 @@ class TableScreen(GambitScreen):
 
         return self._event_lines.lines(evs, line, context)
 
+    def show_log(self, lines: list[Text]) -> None:
+        """Show ``lines`` (the events', oldest first) in the log, with the table's chat lines
+        said among them."""
+        self._log_lines = lines
+        self.query_one(EventLog).lines = self._chat_in_log.lines(lines)
+
     def waiting_room_text(self) -> Text:
         """The prompt before a game starts: who we wait for, or that it may start."""
         free = sum(1 for s in self.info["seats"] if not (s.get("name") or s.get("bot")))
@@ -541,10 +556,21 @@ class TableScreen(GambitScreen):
         if event.key != self.table_id:
             return
         lines = self.gapp.model.chat_lines(self.table_id)
-        if lines:
-            self.query_one(ChatPanel).add_line(lines[-1])
+        if not lines:
+            return
+        line = lines[-1]
+        self.query_one(ChatPanel).add_line(line)
+        if not self.CHAT_IN_LOG:
             if not self.chat_open:
-                self.notify(f"{lines[-1].sender}: {lines[-1].text}", timeout=4)
+                self.notify(f"{line.sender}: {line.text}", timeout=4)
+            return
+        # In the log, not a notice: a notice mounts a widget and lays the screen out again,
+        # as it comes and as it goes (docs/benchmarks.md, "What a table's chat costs").
+        self._chat_in_log.said(line.sender, line.text)
+        if self.app.screen is self:
+            self.show_log(self._log_lines)
+        else:
+            self._behind = True  # (drawn when on top again: see on_table_updated)
 
     def on_chat_panel_send(self, event: ChatPanel.Send) -> None:
         if event.text.startswith("/"):
@@ -749,11 +775,12 @@ class TableScreen(GambitScreen):
 
     def hand_over(self) -> dict[str, Any]:
         """What this table's screen in a new app needs to look the same (see resume.py):
-        whether the chat is open, and what is typed in it."""
+        whether the chat is open, what is typed in it, and the chat lines in the log."""
         draft = ""
         if self.chat_open and self.is_mounted:
             draft = self.query_one(ChatPanel).query_one(Input).value
-        return {"chat": self.chat_open, "draft": draft}
+        log_chat = self._chat_in_log.hand_over()
+        return {"chat": self.chat_open, "draft": draft, "log_chat": log_chat}
 
     def _type_draft(self, field: Input) -> None:
         """Put back what was typed in the chat, the cursor after it (kept for the next
@@ -767,6 +794,7 @@ class TableScreen(GambitScreen):
         """Look as :meth:`hand_over` said (before this screen is mounted)."""
         self.chat_open = bool(state.get("chat"))
         self._draft = str(state.get("draft") or "")
+        self._chat_in_log.take_over(state.get("log_chat") or [])
 
     def action_close_chat(self) -> None:
         self.set_chat(False)

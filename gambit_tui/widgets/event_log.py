@@ -10,8 +10,9 @@ from .text_lines import TextLines, shown
 
 
 class EventLog(TextLines):
-    """Shows the tail of the deal's events that fits. The whole deal's events come with every
-    table message, so the log is rebuilt rather than appended (a reconnect loses nothing)."""
+    """Shows the tail of the deal's events that fits, and the table's chat lines said among
+    them (gambit_tui/chat_in_log.py). The whole deal's events come with every table message,
+    so the log is rebuilt rather than appended (a reconnect loses nothing)."""
 
     DEFAULT_CSS = """
     EventLog {

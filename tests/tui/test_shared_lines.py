@@ -30,15 +30,20 @@ from .conftest import enter_lobby, make_app, screen_text, wait_for
 
 @asynccontextmanager
 async def two_seated(
-    hub: Hub, bob_lang: str, bob_size: tuple[int, int], ada_size: tuple[int, int] = (80, 24)
+    hub: Hub,
+    bob_lang: str,
+    bob_size: tuple[int, int],
+    ada_size: tuple[int, int] = (80, 24),
+    notifications: bool = False,
 ) -> AsyncIterator[tuple[GambitApp, GambitApp, Any, Any]]:
     """Ada (English, ``ada_size``) and Bob (``bob_lang``, ``bob_size``) seated at one Prophet's
-    Gambit table of three (a bot the third), dealt: the apps and their pilots."""
+    Gambit table of three (a bot the third), dealt: the apps and their pilots (``notifications``:
+    notices are drawn, as toasts)."""
     ada = make_app(hub)
     bob = make_app(hub, "Bob", "SHA256:bob", term=TermInfo(lang=bob_lang, width=bob_size[0]))
     async with (
-        ada.run_test(size=ada_size) as ada_pilot,
-        bob.run_test(size=bob_size) as bob_pilot,
+        ada.run_test(size=ada_size, notifications=notifications) as ada_pilot,
+        bob.run_test(size=bob_size, notifications=notifications) as bob_pilot,
     ):
         await enter_lobby(ada_pilot)
         await enter_lobby(bob_pilot)
