@@ -545,6 +545,38 @@ async def test_one_change_of_the_standings_is_encoded_once_for_all_its_followers
     await hub.stop()
 
 
+async def test_an_events_changes_in_one_batch_of_writes_are_written_once_as_it_commits(
+    store: Store, monkeypatch
+):
+    """A round's tables end in bursts: the event (every round's seats and scores) is written
+    once per batch of writes, as it stands when the batch commits, not once per change."""
+    hub = Hub(store, fast_config())
+    await hub.start()
+    (host,) = await _players(hub, 1)
+    night_id = await _night(host, format="swiss", rounds=1)
+    night = hub.nights.nights[night_id]
+    written: list[dict[str, Any]] = []
+    save_night = store.save_night
+
+    def counted(ident: int, info: dict[str, Any]) -> None:
+        written.append(info)
+        save_night(ident, info)
+
+    monkeypatch.setattr(store, "save_night", counted)
+    with store.transaction():  # (a game's record, say: the batch is open)
+        pass
+    assert store.holding
+    for pid in ("key-a", "key-b", "key-c"):
+        night.register(pid)
+        hub.nights.save(night)
+    assert written == []
+    hub.commit()
+    assert len(written) == 1 and not store.holding
+    (kept,) = [n for n in store.nights() if n["id"] == night_id]
+    assert [e[0] for e in kept["entrants"]] == ["key-a", "key-b", "key-c"]
+    await hub.stop()
+
+
 async def _refused(client: Client, night: int) -> dict[str, Any]:
     await client.send("night", op="register", night=night)
     return await client.expect("error")
