@@ -109,6 +109,10 @@ class Nights:
         #: Events changed while the store holds a batch of writes: each is written once, as
         #: it is then, just before that batch commits (:meth:`save_held`).
         self._unsaved: set[int] = set()
+        #: Events changed in the open batch (written in it or to be): their standings wait
+        #: for its commit like any message; an event's standings that show only what is
+        #: committed go out at once (see :meth:`tell_now`).
+        self._in_batch: set[int] = set()
 
     # --- requests ----------------------------------------------------------------------------
 
@@ -513,12 +517,14 @@ class Nights:
         if self.store.holding:
             self._unsaved.add(night.id)
         else:
-            self.store.save_night(night.id, night.to_record())
+            self.store.save_night(night.id, night.to_record())  # (this opens a batch)
+        self._in_batch.add(night.id)
 
     def save_held(self) -> None:
         """Write every event changed in the open batch (the hub calls this before it commits
         the batch)."""
         unsaved, self._unsaved = self._unsaved, set()
+        self._in_batch.clear()  # (committed next, or lost with the whole batch)
         for night_id in sorted(unsaved):
             night = self.nights.get(night_id)
             if night is not None:
@@ -687,15 +693,24 @@ class Nights:
             self.timers.later(key, TELL_EVERY, self.tell_now, night.id)
 
     def tell_now(self, night_id: int) -> None:
+        """The event's standings to its followers. When the event has not changed since the
+        store's last commit (the change told was committed with its batch, and none came in
+        the batch open now), they show nothing uncommitted and go out at once: waiting for
+        the open batch of other tables' moves cost a loop's turn more at a busy night."""
         night = self.nights.get(night_id)
         if night is None:
             return
         followers = self._followers(night.id)
         if followers:
             shared = self.shared_night(night)
+            committed = night.id not in self._in_batch
             for session in followers:
                 assert session.player is not None
-                session.push(self.night_message(night, session.player, shared))
+                message = self.night_message(night, session.player, shared)
+                if committed:
+                    session.deliver(message)
+                else:
+                    session.push(message)
         self.tell_list()
 
     def tell_list(self) -> None:
