@@ -1,6 +1,8 @@
 """A game night at the issue's size on one hub: a Swiss of 400 players at tables of four over
 five rounds, every player a scripted client that answers each decision at once with its first
-legal action (as a quick bot would), all registered and following the standings.
+legal action (as a quick bot would), all registered and following the standings, none
+watching the lobby (as the app: its lobby screen asks for the lobby's updates only while it is
+shown, and a player of an event is at their table or on the Events screen).
 
     python bench/event.py [--players 400] [--size 4] [--rounds 5] [--game prophets_gambit]
 
@@ -13,7 +15,10 @@ first message; target at most 2 s), ``standings_ms_p50``, ``_p99`` and ``_max`` 
 game ends in the hub → every follower has the standings that count it; target at most 200
 ms),
 ``ledger_sum`` (0), ``games`` (the event's tables that counted), ``gc_ms_total`` and
-``gc_ms_max`` (the collector's pauses), ``wall_s``, ``loadavg_1m``.
+``gc_ms_max`` (the collector's pauses), ``wall_s``, ``loadavg_1m``, ``lobby_watchers``
+(``--lobby``: every player keeps the lobby's updates coming, as this bench had them before:
+each decoded a ``lobby_update`` of the tables that changed every half second, as much work on
+the shared loop as the standings themselves).
 
 The garbage collector runs as ``gambit serve`` runs it (``--gc served``, the default:
 ``server.gc_freeze.FrozenSessions``, told of each player's arrival); ``--gc default`` leaves
@@ -68,8 +73,11 @@ class Player:
     """A scripted player: answers its turn at once; notes when it saw each table and each
     standings message."""
 
-    def __init__(self, hub: Hub, name: str) -> None:
+    def __init__(self, hub: Hub, name: str, lobby: bool = False) -> None:
         client_end, hub_end = queue_pair(trusted=True)
+        #: Keeps the lobby's updates coming (``--lobby``): the app stops them on every screen
+        #: but the lobby's, and a player of an event is at their table or on the Events screen.
+        self.lobby = lobby
         self.task = asyncio.get_running_loop().create_task(hub.serve(hub_end))
         self.conn = client_end
         self.name = name
@@ -101,6 +109,8 @@ class Player:
                 kind = msg["t"]
                 now = time.perf_counter()
                 self.kinds.append(msg if kind in ("error", "bye") else kind)
+                if kind == "welcome" and not self.lobby:
+                    await self.send({"t": "lobby_watch", "on": False})
                 if kind == "table":
                     table = msg["table"]
                     msg = expand(self.tables.get(table), msg)
@@ -207,7 +217,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     night_id = (await made)["night"]["id"]
     players = []
     for i in range(args.players):  # (each says hello at once: the hub waits for it a while)
-        player = Player(hub, f"P{i}")
+        player = Player(hub, f"P{i}", lobby=args.lobby)
         players.append(player)
         if memory is not None:
             memory.session_started()
@@ -277,6 +287,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "gc_ms_max": round(max(pauses, default=0.0), 1),
         "wall_s": round(wall, 1),
         "loadavg_1m": round(os.getloadavg()[0], 2),
+        "lobby_watchers": args.players if args.lobby else 0,
     }
     await hub.stop()
     gc.callbacks.remove(collected)
@@ -293,6 +304,11 @@ def main() -> None:
     parser.add_argument("--game", default="prophets_gambit")
     parser.add_argument(
         "--gc", choices=("served", "default"), default="served", help="the collector's policy"
+    )
+    parser.add_argument(
+        "--lobby",
+        action="store_true",
+        help="the players keep the lobby's updates coming (before 2026-12-06, 22:00, all did)",
     )
     parser.add_argument("--verbose", action="store_true", help="progress every 2 s")
     args = parser.parse_args()

@@ -2,8 +2,8 @@
 
 Register or withdraw with one key; when a round is seated the hub opens the player's table by
 itself, and o goes back to it. The host starts the first round (s), invites players by name
-(i: an event for invited players only is for them), and makes a new event (n): a name, then its
-rules (:class:`NightSetupScreen`)."""
+(i: an event for invited players only is for them) or takes an invitation back (u), and makes
+a new event (n): a name, then its rules (:class:`NightSetupScreen`)."""
 
 from __future__ import annotations
 
@@ -61,6 +61,7 @@ class NightsScreen(GambitScreen):
         Binding("p", "resume", N_("Resume")),
         Binding("x", "extend", N_("Extend")),
         Binding("i", "invite", N_("Invite")),
+        Binding("u", "uninvite", N_("Uninvite")),
         Binding("k", "remove", N_("Remove player")),
         Binding("c", "cancel", N_("Cancel event")),
         Binding("escape", "close", N_("Back")),
@@ -191,7 +192,7 @@ class NightsScreen(GambitScreen):
             )
         if action == "new":
             return not self.gapp.model.you.get("guest")
-        if action in ("pause", "resume", "extend", "remove", "cancel", "invite"):
+        if action in ("pause", "resume", "extend", "remove", "cancel", "invite", "uninvite"):
             if over or night is None or not night.get("hosting"):
                 return False
             if action in ("pause", "resume"):
@@ -229,6 +230,13 @@ class NightsScreen(GambitScreen):
     def action_invite(self) -> None:
         """A player the host names may register (told so if online)."""
         self._host_op_on_a_name("invite", _("Invite"), _("Name the player to invite."))
+
+    def action_uninvite(self) -> None:
+        """The invitation of a player the host names taken back (a registration made with it
+        stands: the host removes that with k)."""
+        self._host_op_on_a_name(
+            "uninvite", _("Uninvite"), _("Name the player whose invitation to take back.")
+        )
 
     def _host_op_on_a_name(self, op: str, title: str, prompt: str) -> None:
         """Ask the host for a player's name, then send ``op`` on the selected event."""

@@ -247,6 +247,7 @@ class Hub:
     def commit(self) -> None:
         """Commit the held writes, then send what waited for them."""
         try:
+            self.nights.save_held()  # (the events changed in the batch, each written once)
             self.store.commit_held()
         except Exception:
             log.critical("the store cannot commit; stopping", exc_info=True)

@@ -48,20 +48,47 @@ class SharedNight:
         self.encoded_rows = [packed(r) for r in self.rows]
         self.encoded_common = _pairs(self.common)
         self.standings = array_of(self.encoded_rows)
+        #: The round's players' tables (player key -> table id) and its byes, when a round
+        #: is under way (the hub fills them in once per change).
+        self.tables: dict[str, int | None] = {}
+        self.byes: frozenset[str] = frozenset()
+        #: Readers without a row of their own shown, by their own fields: most of a big
+        #: night's followers (360 of 400), at 100 tables, read one of about 100 messages.
+        self._made: dict[tuple[bool, bool, int | None, bool], Prepared] = {}
 
     def message(
         self, pid: str, *, you: bool, hosting: bool, table: int | None, bye: bool
     ) -> Prepared:
         """The message as ``pid`` reads it: only their own row (if shown) and their few
-        fields are encoded here."""
+        fields are encoded here; a reader without a row shares it with every reader of the
+        same fields."""
         index = self.row_of.get(pid)
-        rows, standings = self.rows, self.standings
-        if index is not None:
-            rows = list(rows)
-            own = rows[index] = {**rows[index], "you": True}
-            encoded = list(self.encoded_rows)
-            encoded[index] = packed(own)
-            standings = array_of(encoded)
+        if index is None:
+            key = (you, hosting, table, bye)
+            made = self._made.get(key)
+            if made is None:
+                made = self._made[key] = self._message(
+                    self.rows, self.standings, you=you, hosting=hosting, table=table, bye=bye
+                )
+            return made
+        rows = list(self.rows)
+        own = rows[index] = {**rows[index], "you": True}
+        encoded = list(self.encoded_rows)
+        encoded[index] = packed(own)
+        return self._message(
+            rows, array_of(encoded), you=you, hosting=hosting, table=table, bye=bye
+        )
+
+    def _message(
+        self,
+        rows: list[dict[str, Any]],
+        standings: bytes,
+        *,
+        you: bool,
+        hosting: bool,
+        table: int | None,
+        bye: bool,
+    ) -> Prepared:
         own_fields = {"you": you, "hosting": hosting, "table": table, "bye": bye}
         k = _KEYS
         body = map_of(

@@ -32,3 +32,18 @@ def test_each_readers_list_frame_is_the_encoding_of_their_own_list():
         assert message.frame == encode(dict(message))
         listed = decode_body(message.frame[4:])["nights"]
         assert [(n["you"], n["hosting"]) for n in listed] == reading
+
+
+def test_readers_without_a_row_of_their_own_share_one_message_per_way_of_reading_it():
+    """At a big night most followers have no row shown: their message is made once for each
+    table (their own fields), not once each; it is still the encoding of their message."""
+    shared = SharedNight(COMMON, ROWS)
+    first = shared.message("key-y", you=True, hosting=False, table=7, bye=False)
+    again = shared.message("key-z", you=True, hosting=False, table=7, bye=False)
+    other = shared.message("key-x", you=True, hosting=False, table=8, bye=False)
+    assert again is first and other is not first
+    for message, table in ((first, 7), (other, 8)):
+        assert message.frame == encode(dict(message))
+        assert decode_body(message.frame[4:])["night"]["table"] == table
+    own = shared.message("key-a", you=True, hosting=False, table=7, bye=False)
+    assert own is not first and [r["you"] for r in own["night"]["standings"]] == [True, False]

@@ -545,6 +545,71 @@ async def test_one_change_of_the_standings_is_encoded_once_for_all_its_followers
     await hub.stop()
 
 
+async def test_an_events_changes_in_one_batch_of_writes_are_written_once_as_it_commits(
+    store: Store, monkeypatch
+):
+    """A round's tables end in bursts: the event (every round's seats and scores) is written
+    once per batch of writes, as it stands when the batch commits, not once per change."""
+    hub = Hub(store, fast_config())
+    await hub.start()
+    (host,) = await _players(hub, 1)
+    night_id = await _night(host, format="swiss", rounds=1)
+    night = hub.nights.nights[night_id]
+    written: list[dict[str, Any]] = []
+    save_night = store.save_night
+
+    def counted(ident: int, info: dict[str, Any]) -> None:
+        written.append(info)
+        save_night(ident, info)
+
+    monkeypatch.setattr(store, "save_night", counted)
+    with store.transaction():  # (a game's record, say: the batch is open)
+        pass
+    assert store.holding
+    for pid in ("key-a", "key-b", "key-c"):
+        night.register(pid)
+        hub.nights.save(night)
+    assert written == []
+    hub.commit()
+    assert len(written) == 1 and not store.holding
+    (kept,) = [n for n in store.nights() if n["id"] == night_id]
+    assert [e[0] for e in kept["entrants"]] == ["key-a", "key-b", "key-c"]
+    await hub.stop()
+
+
+async def test_standings_that_show_only_what_is_committed_go_out_without_waiting_for_a_batch(
+    store: Store,
+):
+    """Other tables' moves keep a batch of writes open nearly all the time at a busy night:
+    the standings, when the event has not changed in that batch, go out at once; when it has,
+    they wait for its commit like any message (stored before shown)."""
+    hub = Hub(store, fast_config())
+    await hub.start()
+    clients = await _players(hub, 3)
+    night_id = await _night(clients[0], format="swiss", rounds=1)
+    await _register(clients, night_id)
+    night = hub.nights.nights[night_id]
+    await asyncio.sleep(0.2)  # (the registrations' standings are out)
+    for client in clients:
+        client._seen = len(client.log)  # (what came before is read)
+    with store.transaction():  # (another table's move, say: a batch is open)
+        pass
+    assert store.holding
+    held = len(hub.outbox)
+    hub.nights.tell_now(night_id)
+    assert len(hub.outbox) == held  # (sent, not held)
+    night.withdraw("key-2")
+    hub.nights.save(night)  # (a change of the event in the open batch)
+    hub.nights.tell_now(night_id)
+    assert len(hub.outbox) == held + 3
+    hub.commit()
+    for client in clients:
+        first = await client.expect("night")
+        assert first["night"]["registered"] == 3
+        assert (await client.expect("night"))["night"]["registered"] == 2
+    await hub.stop()
+
+
 async def _refused(client: Client, night: int) -> dict[str, Any]:
     await client.send("night", op="register", night=night)
     return await client.expect("error")

@@ -198,6 +198,66 @@ async def test_the_host_makes_an_event_for_invited_players_and_invites_one_with_
         await wait_for(pilot, lambda: night.active() == ["key-bea"])
 
 
+async def test_the_host_takes_an_invitation_back_with_u(hub):
+    guest = await connect(hub)
+    await guest.hello("Bea", identity="key-bea")
+    app = make_app(hub, name="Ada")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, NightsScreen))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, AskNameScreen))
+        await pilot.press(*"Friday", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, NightSetupScreen))
+        await pilot.press("up", "left")  # the last line: who may join, everyone -> invited
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: 1 in hub.nights.nights)
+        night = hub.nights.nights[1]
+        await wait_for(pilot, lambda: "Uninvite" in screen_text(app).splitlines()[-1])
+        await pilot.press("i")
+        await wait_for(pilot, lambda: isinstance(app.screen, AskNameScreen))
+        await pilot.press(*"Bea", "enter")
+        await wait_for(pilot, lambda: night.invited == ["key-bea"])
+        await guest.expect("notice", code="night_invited")
+        await wait_for(pilot, lambda: isinstance(app.screen, NightsScreen))
+        await pilot.press("u")
+        await wait_for(pilot, lambda: isinstance(app.screen, AskNameScreen))
+        assert "Name the player whose invitation to take back." in screen_text(app)
+        await pilot.press(*"bea", "enter")  # (any case)
+        await wait_for(pilot, lambda: night.invited == [])
+        told = "Bea is no longer invited to Friday."
+        await wait_for(pilot, lambda: any(told in n[0] for n in app.live_notices()))
+        await guest.send("night", op="register", night=1)
+        assert (await guest.expect("error"))["code"] == "not_allowed"
+
+
+async def test_only_the_host_is_shown_the_uninvite_key(hub):
+    host = await connect(hub)
+    await host.hello("Cy", identity="key-cy")
+    await host.send(
+        "night",
+        op="create",
+        name="Friday",
+        game="prophets_gambit",
+        players=4,
+        format="swiss",
+        access="invited",
+    )
+    await host.expect("night")
+    app = make_app(hub, name="Ada")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: "Friday" in screen_text(app))
+        await wait_for(pilot, lambda: "Register" in screen_text(app).splitlines()[-1])
+        footer = screen_text(app).splitlines()[-1]
+        assert "Invite" not in footer and "Uninvite" not in footer
+        await pilot.press("u")  # (nothing to ask a player who does not host the event)
+        await pilot.pause()
+        assert isinstance(app.screen, NightsScreen)
+
+
 def test_the_countdown_to_a_start_time_shows_in_the_list():
     night = {"status": "registering", "round": 0, "rounds": 3, "next_in": 125}
     assert state_label(night, 4.2) == "Registering · starts in 2:01"
