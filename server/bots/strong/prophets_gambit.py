@@ -39,7 +39,8 @@ KEEP_RISKS = 99
 #: rollout's kill-or-save with 24 agrees with the heuristic's own in 87 % of Executions, with
 #: 60 in 92 % (the heuristic with itself: its own sampling noise), at 53 against 118 us; so
 #: 60 cost a quarter of the worlds a decision (55 against 73 at 100 ms of CPU) for a model of
-#: the opponents' Execution 4 points closer, while 8 agree in 77 % and cost play (2026-12-04).
+#: the opponents' Execution 4 points closer, and gained nothing at equal worlds (the oracle's
+#: paired score -0.010 ± 0.018 a deal); 8 agree in 77 % and cost play (2026-12-04).
 ROLLOUT_EXECUTION_SAMPLES = 24
 #: Decisions where the best searched action is taken at any lead (no ``deviate_z``): at the
 #: Bid the worlds are dealt as the deal was (uniformly, an earlier bid by the heuristic's
