@@ -41,11 +41,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from protocol.actions import action_from_wire
 from server.bots import make_bot
+from server.bots import prophets_gambit as heuristic_bot
 from server.bots.strong import pg_sim
 from server.engine import duplicate
 
-#: Opponents the heuristic samples at the Execution (its own default), in the oracle's rollouts.
-EXECUTION_SAMPLES = 60
+#: Opponents the heuristic samples at the Execution (its own number), in the oracle's rollouts.
+EXECUTION_SAMPLES = heuristic_bot.EXECUTION_SAMPLES
 
 
 def oracle_q(

@@ -20,6 +20,8 @@ from server.engine.prophets_gambit.hands import ONE_PAIR, best_hand, hand_key
 
 KEEP = 3
 SAMPLES = 8
+#: Opponents sampled at the Execution: one decision a deal, so many cost nothing (the strong
+#: bot's rollouts, which meet one a world, sample fewer: ``ROLLOUT_EXECUTION_SAMPLES`` says why).
 EXECUTION_SAMPLES = 60
 
 

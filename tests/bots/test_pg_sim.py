@@ -114,3 +114,23 @@ def test_hand_keys_order_as_the_engine():
         kb = best_hand([sim.CODE[c] for c in b], 5)[0]
         assert (sim.best(a) > sim.best(b)) == (ka > kb)
         assert (sim.best(a) == sim.best(b)) == (ka == kb)
+
+
+def test_fate_better_counts_as_the_heuristics_fate_choice():
+    """``fate_better`` (the rollouts' Fate choice and the strong bot's reading of an
+    opponent's) counts the cards that beat a Fate exactly as the heuristic's potentials do."""
+    from server.bots.prophets_gambit import potential
+
+    rng = random.Random(9)
+    for _ in range(2000):
+        cards = rng.sample(range(40), 16)
+        size = rng.choice((2, 3, 4, 5, 6))
+        hand, fate, focus = cards[:size], cards[size], cards[size + 1]
+        others = cards[size + 2 :]
+        if rng.random() < 0.1:
+            focus = -1
+        codes = [sim.CODE[c] for c in hand]
+        fixed = [sim.CODE[focus]] if focus >= 0 else []
+        now = potential(codes, [sim.CODE[fate], *fixed])
+        want = sum(potential(codes, [sim.CODE[c], *fixed]) > now for c in others)
+        assert sim.fate_better(hand, fate, focus, others) == want

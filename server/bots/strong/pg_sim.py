@@ -109,6 +109,32 @@ def _potential(hand: list[int], fixed: list[int], k: int) -> int:
     return found
 
 
+def fate_better(hand: list[int], fate: int, focus: int, cards: list[int]) -> int:
+    """How many of ``cards``, as the Fate beside ``hand`` and the Focus (-1: none), make a
+    better potential than ``fate`` does (the heuristic's Fate choice counts them). One pass
+    over the kept threes serves every card: each three's product and common suit with the
+    Focus is found once, then each card's key is one look-up a three."""
+    if len(hand) < 3 or focus < 0:
+        fixed = [focus] if focus >= 0 else []
+        now = potential(hand, [fate, *fixed])
+        return sum(potential(hand, [c, *fixed]) > now for c in cards)
+    pf, sf = PRIME[focus], SUIT[focus]
+    threes = []
+    for a, b, c in combinations(hand, 3):
+        s = SUIT[a]
+        threes.append(
+            (PRIME[a] * PRIME[b] * PRIME[c] * pf, s if s == SUIT[b] == SUIT[c] == sf else -1)
+        )
+    plain, suited = _PLAIN, _SUITED
+
+    def key(card: int) -> int:
+        p, s = PRIME[card], SUIT[card]
+        return max(suited[q * p] if t == s else plain[q * p] for q, t in threes)
+
+    now = key(fate)
+    return sum(key(c) > now for c in cards)
+
+
 def _fixed_key(fixed: list[int]) -> int:
     fm = 0
     for c in fixed:
@@ -604,7 +630,9 @@ class Sim:
                 best_card, best_pot, best_num = card, pot, num
         return best_card
 
-    def choose(self, seat: int, execution_samples: int = 8) -> tuple[str, Any]:
+    def choose(
+        self, seat: int, execution_samples: int = heuristic.EXECUTION_SAMPLES
+    ) -> tuple[str, Any]:
         """The heuristic bot's action for ``seat`` (its ``choose`` on this deal's values)."""
         kind, info = self.asks[seat]
         hand = self.hands[seat]
@@ -654,11 +682,9 @@ class Sim:
                     best_card, best_bid = card, bid_value
             return ("bid", best_card)
         if kind == "fate":
-            focus = [self.focus] if self.focus >= 0 else []
-            now = potential(hand, [self.fates[seat], *focus])
             pool = self._unseen(seat)
             sample = rng.sample(pool, min(heuristic.SAMPLES, len(pool)))
-            better = sum(potential(hand, [c, *focus]) > now for c in sample)
+            better = fate_better(hand, self.fates[seat], self.focus, sample)
             return ("replace", None) if better * 2 > len(sample) else ("keep", None)
         if kind == "ghost":
             fixed = self._fixed(seat)
@@ -721,7 +747,7 @@ class Sim:
 
     # --- playing out -----------------------------------------------------------------------
 
-    def play_out(self, execution_samples: int = 8) -> None:
+    def play_out(self, execution_samples: int = heuristic.EXECUTION_SAMPLES) -> None:
         """The heuristic in every seat to the Reveal (the lowest waiting seat first, as the
         bench and the hub's bots answer)."""
         while self.phase != OVER:

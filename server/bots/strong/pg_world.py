@@ -21,7 +21,17 @@ from protocol.cards import TAROKKA_COMMON, TAROKKA_HIGH, tarokka_number
 from server.engine.prophets_gambit.state import PGState
 
 from ..prophets_gambit import potential, without
-from .pg_inference import Signal, choices, misfits, signal_misses, signals
+from . import pg_inference
+from .pg_inference import (
+    FateChoice,
+    Signal,
+    choices,
+    fate_choices,
+    fate_likelihood,
+    misfits,
+    signal_misses,
+    signals,
+)
 from .pg_known import known_places
 from .pg_replay import Step, replay_misses, timeline
 
@@ -47,6 +57,11 @@ BID_REPLAY = True
 #: Whether an opponent that chose its Beast or Raven card before this seat chose the card the
 #: heuristic gives up (its ``_keep_best``), not a random one.
 PICK_REPLAY = True
+#: Whether a candidate is weighed by how likely its hand and Fate made the opponent keep or
+#: replace its Fate as it did (:func:`.pg_inference.fate_likelihood`).
+FATE_CHOICES = True
+#: Candidates lighter than this share of the heaviest are not weighed by the Fate choices.
+FATE_PRUNE = 1e-3
 #: Candidate weights tilted by ``exp(TILT * category)`` of the hand's potential (0: none).
 TILT = 0.0
 #: Simultaneous asks: every waiting seat has the same kind as this seat.
@@ -97,10 +112,12 @@ def _draw_candidates(
     sigs: list[Signal] | None = None,
     steps: list[Step] | None = None,
     held: list[str] | None = None,
+    said: list[FateChoice] | None = None,
 ) -> Candidates:
     """``tries`` hands (and Fates, when unknown) drawn from ``pool``, each weighted by how
     well the opponent's own choices fit it (see :mod:`.pg_inference`). ``held``: the cards
-    of its hand this seat knows of (weighed with the drawn ones, not drawn)."""
+    of its hand this seat knows of (weighed with the drawn ones, not drawn); ``said``: its
+    choices to keep or replace its Fate."""
     out: Candidates = []
     for _ in range(tries):
         cards = rng.sample(pool, size + (fate is None))
@@ -119,6 +136,16 @@ def _draw_candidates(
         if TILT:
             weight *= math.exp(TILT * potential(whole, fixed)[0])
         out.append((hand, its_fate, weight))
+    if said and out:
+        # The Fate choices weigh last, and only the candidates that weigh something already
+        # (a thousandth of the heaviest): the others get the least the choices can weigh.
+        bar = FATE_PRUNE * max(c[2] for c in out)
+        out = [
+            (hand, its_fate, weight * fate_likelihood([*(held or ()), *hand], its_fate, said, rng))
+            if weight >= bar
+            else (hand, its_fate, weight * pg_inference.FATE_FLOOR ** len(said))
+            for hand, its_fate, weight in out
+        ]
     return out
 
 
@@ -132,6 +159,7 @@ def _infer_hand(
     shared: Candidates | None = None,
     sigs: list[Signal] | None = None,
     held: list[str] | None = None,
+    said: list[FateChoice] | None = None,
 ) -> tuple[list[str], str | None]:
     """One opponent's hand (and Fate, when unknown): one of a few drawn from the pool, by
     how well its own choices fit it. ``shared`` candidates (drawn once for the decision from
@@ -143,8 +171,8 @@ def _infer_hand(
         if fits:
             hand, its_fate, _ = rng.choices(fits, [c[2] for c in fits])[0]
             return list(hand), its_fate
-    tries = CANDIDATES if removed else 1
-    drawn = _draw_candidates(pool, size, fate, focus, removed, rng, tries, sigs, None, held)
+    tries = CANDIDATES if removed or said else 1
+    drawn = _draw_candidates(pool, size, fate, focus, removed, rng, tries, sigs, None, held, said)
     if tries == 1:
         return drawn[0][0], drawn[0][1]
     hand, its_fate, _ = rng.choices(drawn, [c[2] for c in drawn])[0]
@@ -204,6 +232,7 @@ def shared_candidates(
     _, known_hands, fates, pool, held = _places(view)
     removed = choices(view)
     sigs = signals(view)
+    said = fate_choices(view) if FATE_CHOICES else {}
     out: dict[int, Candidates] = {}
     for s in range(view["players"]):
         if s == view["seat"] or s in known_hands or not removed.get(s):
@@ -222,6 +251,7 @@ def shared_candidates(
                 sigs.get(s),
                 steps,
                 held.get(s),
+                said.get(s),
             )
     return out
 
@@ -267,6 +297,7 @@ def sample_world(
 
     removed = choices(view)
     sigs = signals(view)
+    said = fate_choices(view) if FATE_CHOICES else {}
     hands: list[list[str]] = [[] for _ in range(n)]
     for s in range(n):
         if s == me:
@@ -288,6 +319,7 @@ def sample_world(
                 (shared or {}).get(s),
                 sigs.get(s),
                 kept,
+                said.get(s),
             )
             hands[s] = [*kept, *hand]
             fates[s] = fate
