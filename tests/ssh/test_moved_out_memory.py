@@ -51,8 +51,19 @@ class SSHSide:
         end = wl.LinkConnection(self, session, max_frame=MAX_CLIENT_FRAME, trusted=True)  # type: ignore[arg-type]  # this side's link
         self.ends[session] = end
         self.hub.spawn(self.hub.serve(end))
-        spec = {"term": asdict(TermInfo(width=80, height=24)), "identity": None, "name": name}
-        self.worker.on_frame(session, wl.OPEN, wl.pack(spec))
+        self.worker.on_frame(session, wl.OPEN, wl.pack(self.spec(name)))
+
+    def resume(self, old: int, new: int, name: str) -> None:
+        """``old``'s app goes on as ``new``, from its state, on the same hub connection (as
+        ``workers.py`` opens it on its new worker)."""
+        end = self.ends[new] = self.ends[old]
+        spec = {**self.spec(name), "resume": self.states[old]}
+        self.worker.on_frame(new, wl.OPEN, wl.pack(spec))
+        end.rebind(self, new)  # type: ignore[arg-type]  # (as in open)
+
+    @staticmethod
+    def spec(name: str) -> dict[str, Any]:
+        return {"term": asdict(TermInfo(width=80, height=24)), "identity": None, "name": name}
 
     def send(self, session: int, kind: int, payload: bytes = b"") -> None:
         """What the hub's end of a session writes: to the worker."""
@@ -147,6 +158,12 @@ async def test_apps_moved_out_of_a_worker_are_swept_soon_and_nothing_keeps_them(
         assert len(worker.sessions) == len(names) - len(moving)
         assert worker.moved_out == set()
         assert all(app.app is not None for app, _, _ in worker.sessions.values())
+
+        # Bo's new app, from the state (here on this worker: a move back) keeps the app's
+        # model, not the state it came in (views and lists the hub has since sent anew).
+        side.resume(sessions["Bo"], 100, "Bo")
+        await until(lambda: side.tables.get(100) == table, "the new app at its table")
+        assert worker.sessions[100][0].request.resume is None
     finally:
         worker.stop_all()
         await until(lambda: not worker.sessions, "every app ended", timeout=10)
