@@ -43,14 +43,16 @@ old app for as long as they played, +0.6-0.85 MB per session in ``bench/ssh_load
 moved-out apps have a rule of their own: a sweep once as many have moved out (since the last
 sweep) as a quarter of the apps still open, and at least 10; it waits until no app has moved
 out for a few seconds (a burst is swept once, after it), at most a minute, and comes at most
-once a minute. Their memory stays under a quarter of the open apps', and each sweep is paid
-for by a quarter of the open apps having moved, each move itself a whole app start on the
-table's worker (see ``MOVED_SHARE`` for the measured costs).
+once a minute. Their memory stays near a quarter of the open apps', and each sweep (its
+stall grows with the open apps) is paid for by a quarter of the open apps having moved, each
+move itself a whole app start on the table's worker (67-76 ms of CPU in ``bench/ssh_load.py``
+on a loaded machine). Swept, the memory is the worker's to reuse (for apps arriving or moving
+in); CPython and glibc keep most of it from the system (``docs/benchmarks.md``).
 
 A sweep first drops the event loop's cancelled timers: asyncio keeps one until its deadline,
 with the context it was made in, and a Textual app's context holds the app (its
-``active_app``), so an app that had just ended (a notice's 12 s timer cancelled) stayed alive
-through the sweep and, frozen again, until the next one.
+``active_app``): an app that ended with a notice up (its 12 s timer cancelled) would stay
+alive through a sweep in those 12 s and, frozen again, until the next one.
 """
 
 from __future__ import annotations
