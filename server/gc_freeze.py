@@ -34,6 +34,25 @@ alive. So sweeps are amortised: one runs only once at least as many sessions hav
 are still open (and at least 20), at most once a minute. Memory for ended sessions never
 exceeds that of the open ones, and the stall is paid once per turnover of the server, not
 every few seconds.
+
+An app moved to another worker (its table's: ``server/apphost/workers.py``) leaves its old
+app behind, frozen, like an ended session's; but its player is still here, now with a second
+app. Moves come in bursts, when many players sit down together (a server filling up, a game
+night's round seated), and then nobody leaves: waiting for turnover kept every moved player's
+old app for as long as they played, +0.6-0.85 MB per session in ``bench/ssh_load.py``. So
+moved-out apps have a rule of their own: a sweep once as many have moved out (since the last
+sweep) as a quarter of the apps still open, and at least 10; it waits until no app has moved
+out for a few seconds (a burst is swept once, after it), at most a minute, and comes at most
+once a minute. Their memory stays near a quarter of the open apps', and each sweep (its
+stall grows with the open apps) is paid for by a quarter of the open apps having moved, each
+move itself a whole app start on the table's worker (67-76 ms of CPU in ``bench/ssh_load.py``
+on a loaded machine). Swept, the memory is the worker's to reuse (for apps arriving or moving
+in); CPython and glibc keep most of it from the system (``docs/benchmarks.md``).
+
+A sweep first drops the event loop's cancelled timers: asyncio keeps one until its deadline,
+with the context it was made in, and a Textual app's context holds the app (its
+``active_app``): an app that ended with a notice up (its 12 s timer cancelled) would stay
+alive through a sweep in those 12 s and, frozen again, until the next one.
 """
 
 from __future__ import annotations
@@ -41,6 +60,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import heapq
 import logging
 import os
 import time
@@ -60,6 +80,12 @@ FREEZE_EVERY = 30.0
 SWEEP_AFTER_ENDED = 20
 #: ... but not more often than this.
 MIN_SWEEP_INTERVAL = 60.0
+#: Sweep once at least this many apps have moved to another worker (see above) ...
+SWEEP_AFTER_MOVED = 10
+#: ... and at least this share of the apps still open ...
+MOVED_SHARE = 0.25
+#: ... once none has moved out for this long (at most ``MIN_SWEEP_INTERVAL`` after that).
+MOVES_SETTLE = 3.0
 #: Sweeps for growth alone (see ``sweep_on_growth``) come at most this often: what leaks
 #: grows slowly (the hub's: about 600 objects a minute at 10,000 players), while players
 #: arriving grow memory fast and would have it swept, at ever greater cost, as they come.
@@ -76,6 +102,31 @@ def resident_bytes() -> int | None:
         return None
 
 
+def drop_cancelled_timers() -> None:
+    """Let go of the running loop's cancelled timers now, as asyncio itself does once they are
+    more than half of its timers (``BaseEventLoop._run_once``): until its deadline, a cancelled
+    timer keeps the context it was made in, and with it the Textual app whose context it was
+    (see the module docstring). Asyncio's own timer heap (``_scheduled``) is private; a loop
+    without one is left as it is."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    scheduled = getattr(loop, "_scheduled", None)
+    if not isinstance(scheduled, list) or not hasattr(loop, "_timer_cancelled_count"):
+        return
+    kept = []
+    for handle in scheduled:
+        if handle.cancelled():
+            handle._scheduled = False  # (as asyncio does: it is no longer in the heap)
+        else:
+            kept.append(handle)
+    if len(kept) < len(scheduled):
+        heapq.heapify(kept)
+        loop._scheduled = kept  # type: ignore[attr-defined]  # asyncio's private heap (above)
+        loop._timer_cancelled_count = 0  # (its count of them, with it)
+
+
 class FrozenSessions:
     """The freeze-and-sweep policy for one server process (see the module docstring).
 
@@ -88,11 +139,17 @@ class FrozenSessions:
         self.sweep_on_growth = sweep_on_growth
         self.resident_after_sweep: int | None = None
         self.ended = 0
+        #: Of those, apps that went on in another worker (see the module docstring) ...
+        self.moved = 0
+        #: ... and when they first were enough for a sweep (None: not yet).
+        self._moved_due: float | None = None
         self.sweeps = 0
         self._gc_started = 0.0
         self.last_sweep = time.monotonic()
         self._freeze_handle: asyncio.TimerHandle | None = None
         self._sweep_handle: asyncio.TimerHandle | None = None
+        #: Whether the sweep on its way is the moves' (put off by each further move).
+        self._sweep_waits_for_moves = False
         self._periodic: asyncio.TimerHandle | None = None
 
     def started(self) -> None:
@@ -154,12 +211,30 @@ class FrozenSessions:
         loop = asyncio.get_running_loop()
         self._freeze_handle = loop.call_later(SETTLE, self._freeze)
 
-    def session_ended(self, still_open: int) -> None:
+    def session_ended(self, still_open: int, moved: bool = False) -> None:
+        """A session's app has ended here (``moved``: it goes on in another app worker)."""
         self.ended += 1
-        due = self.ended >= max(SWEEP_AFTER_ENDED, still_open)
-        if due and self._sweep_handle is None:
-            wait = max(0.0, self.last_sweep + MIN_SWEEP_INTERVAL - time.monotonic())
-            self._sweep_handle = asyncio.get_running_loop().call_later(wait, self.sweep)
+        self.moved += moved
+        earliest = self.last_sweep + MIN_SWEEP_INTERVAL if self.sweeps else 0.0
+        if self.ended >= max(SWEEP_AFTER_ENDED, still_open):
+            self._sweep_at(earliest)
+        elif moved and self.moved >= max(SWEEP_AFTER_MOVED, MOVED_SHARE * still_open):
+            now = time.monotonic()
+            if self._moved_due is None:
+                self._moved_due = now
+            settled = min(now + MOVES_SETTLE, self._moved_due + MIN_SWEEP_INTERVAL)
+            self._sweep_at(max(earliest, settled), for_moves=True)
+
+    def _sweep_at(self, when: float, for_moves: bool = False) -> None:
+        """Sweep at ``when`` (``time.monotonic``), unless a sweep is on its way already: the
+        moves' sweep is put off by each further move (and brought forward by turnover)."""
+        if self._sweep_handle is not None:
+            if not self._sweep_waits_for_moves:
+                return
+            self._sweep_handle.cancel()
+        wait = max(0.0, when - time.monotonic())
+        self._sweep_handle = asyncio.get_running_loop().call_later(wait, self.sweep)
+        self._sweep_waits_for_moves = for_moves
 
     def _freeze(self) -> None:
         self._freeze_handle = None
@@ -167,13 +242,18 @@ class FrozenSessions:
 
     def sweep(self) -> None:
         """Collect what ended sessions left behind, then freeze what is still alive."""
+        if self._sweep_handle is not None:  # (a sweep asked for directly: none is due after it)
+            self._sweep_handle.cancel()
         self._sweep_handle = None
         started = time.perf_counter()
+        drop_cancelled_timers()
         gc.unfreeze()
         found = gc.collect()
         gc.freeze()
         self.resident_after_sweep = resident_bytes()
-        self.ended = 0
+        self.ended = self.moved = 0
+        self._moved_due = None
+        self._sweep_waits_for_moves = False
         self.sweeps += 1
         self.last_sweep = time.monotonic()
         log.info(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import gc
 import weakref
 
@@ -179,3 +180,60 @@ async def test_a_policy_without_young_collections_frees_a_blocks_own_cycles_at_i
     finally:
         policy.close()
         gc.unfreeze()
+
+
+async def test_apps_moved_out_are_swept_at_a_quarter_of_those_open_once_the_moves_settle(
+    policy, monkeypatch
+):
+    monkeypatch.setattr(gc_freeze, "SWEEP_AFTER_MOVED", 3)
+    monkeypatch.setattr(gc_freeze, "MOVES_SETTLE", 30.0)
+    node = Node()
+    ref = weakref.ref(node)
+    policy._freeze()
+    del node
+    for _ in range(10):  # sessions that ended, as many as will move: they wait for turnover
+        policy.session_ended(still_open=40)
+    for _ in range(9):  # under a quarter of the 40 open
+        policy.session_ended(still_open=40, moved=True)
+    assert policy._sweep_handle is None
+    policy.session_ended(still_open=40, moved=True)
+    first = policy._sweep_handle
+    assert first is not None and policy.sweeps == 0  # due, once the moves settle
+    await asyncio.sleep(0.01)
+    policy.session_ended(still_open=40, moved=True)
+    assert first.cancelled() and policy._sweep_handle.when() > first.when()  # put off
+    monkeypatch.setattr(gc_freeze, "MOVES_SETTLE", 0.0)
+    policy.session_ended(still_open=40, moved=True)  # (the moves have settled)
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+        if policy.sweeps:
+            break
+    assert policy.sweeps == 1 and ref() is None
+    assert policy.ended == policy.moved == 0
+
+
+async def test_the_moves_sweep_waits_at_most_a_minute_for_them_to_settle(policy, monkeypatch):
+    monkeypatch.setattr(gc_freeze, "SWEEP_AFTER_MOVED", 1)
+    loop = asyncio.get_running_loop()
+    policy.session_ended(still_open=2, moved=True)
+    due = policy._sweep_handle.when()
+    assert due - loop.time() <= gc_freeze.MOVES_SETTLE
+    policy._moved_due -= gc_freeze.MIN_SWEEP_INTERVAL  # (moves have come for a minute)
+    policy.session_ended(still_open=2, moved=True)
+    assert policy._sweep_handle.when() - loop.time() < 0.1  # not put off again
+
+
+async def test_a_sweep_frees_what_only_a_cancelled_timers_context_holds(policy):
+    """asyncio keeps a cancelled timer, with the context it was made in, until its deadline:
+    a Textual app's timers hold the app so (its ``active_app``)."""
+    holder: contextvars.ContextVar[Node] = contextvars.ContextVar("holder")
+    node = Node()
+    ref = weakref.ref(node)
+    context = contextvars.copy_context()
+    context.run(holder.set, node)
+    asyncio.get_running_loop().call_later(3600, print, context=context).cancel()
+    del node, context
+    policy._freeze()
+    policy.sweep()
+    assert ref() is None
+    assert policy.sweeps == 1

@@ -115,6 +115,8 @@ class Worker:
         self.link = wl.Link(self.on_frame, self.on_lost)
         #: Each session's app, its hub connection and its sink.
         self.sessions: dict[int, tuple[LocalApp, wl.LinkConnection, LinkSink]] = {}
+        #: Sessions whose app was handed over to another worker and is ending here.
+        self.moved_out: set[int] = set()
         self.report_unchanged = bool(os.environ.get(REPORT_UNCHANGED))
         self.measure_starts = app_timing.enabled()
         self.memory = FrozenSessions()
@@ -173,7 +175,7 @@ class Worker:
         if state is None:
             return  # it stays: the SSH process goes on with it here
         self.sessions.pop(session, None)
-        self.memory.session_ended(len(self.sessions))
+        self.moved_out.add(session)
         app.exit()
 
     def open(self, session: int, spec: dict[str, Any]) -> None:
@@ -211,10 +213,15 @@ class Worker:
 
     def session_ended(self, session: int, failed: bool, lang: str | None = None) -> None:
         """Tell the SSH process the app has ended: whether it failed, and the language it
-        spoke (the session's goodbye is said in it)."""
+        spoke (the session's goodbye is said in it). An app handed over to another worker
+        ends unseen, its memory counted for a sweep of its own (``gc_freeze``): it is garbage
+        only now that it has closed."""
         if self.sessions.pop(session, None) is not None:
             self.link.send(session, wl.EXITED, wl.pack({"failed": failed, "lang": lang}))
             self.memory.session_ended(len(self.sessions))
+        elif session in self.moved_out:
+            self.moved_out.discard(session)
+            self.memory.session_ended(len(self.sessions), moved=True)
         if not self.sessions and self.link.transport is None:
             self.done.set()
 

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import contextvars
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from protocol.connection import Connection, queue_pair
@@ -83,6 +84,9 @@ class LocalApp(EarlyInput):
         if request.resume is not None:  # (only the Gambit app takes one over)
             factory: Any = self._factory
             app = factory(self.conn, term, request.identity, request.name, resume=request.resume)
+            # The app keeps what it needs of the state; the rest (views and lists the hub has
+            # since sent anew) would otherwise stay as long as the app.
+            self.request = replace(request, resume=None)
         else:
             app = self._factory(self.conn, term, request.identity, request.name)
         self.app = app

@@ -24,6 +24,7 @@ Private things of Textual touched: ``MessagePump.check_idle`` (replaced), ``_run
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import weakref
 
 from textual.app import App
@@ -91,5 +92,9 @@ def check_idle(self: MessagePump) -> None:
     waiting = _waiting.get(loop)
     if waiting is None:
         waiting = _waiting[loop] = {}
-        loop.call_soon(_prompt_the_waiting, loop)
+        # In a context of its own: the prompts it posts name no message pump as their sender.
+        # In the context of the widget that asked first, every other app's widget got a
+        # prompt naming that app, and an idle widget keeps its last message until the next:
+        # an app that had ended (moved to another worker) stayed alive through it.
+        loop.call_soon(_prompt_the_waiting, loop, context=contextvars.Context())
     waiting[self] = None

@@ -41,6 +41,7 @@ class Counted(Widget):
         self.text = "before"
         self.prompts = 0
         self.later: list[str] = []
+        self.senders: list[object] = []
 
     def render(self) -> str:
         return self.text
@@ -48,6 +49,7 @@ class Counted(Widget):
     def post_message(self, message) -> bool:
         if isinstance(message, Prompt):
             self.prompts += 1
+            self.senders.append(message._sender)
         return super().post_message(message)
 
 
@@ -80,6 +82,22 @@ async def test_a_pending_refresh_is_still_drawn_and_a_taken_one_wakes_nothing():
         assert widget.prompts == 1
         await pilot.pause()
         assert widget.later == ["ran"]
+
+
+async def test_a_put_off_prompt_names_no_other_apps_pump():
+    """The prompts put off in one turn of the loop are posted together, whichever app asked
+    first: none may name that app as its sender. A widget keeps the last message it handled
+    until the next one (an idle widget: for good), so a prompt naming another app kept that
+    app alive after it had ended (an app moved out of its worker: issue 39)."""
+    first, second = One(), One()
+    async with first.run_test() as pilot, second.run_test():
+        mine, theirs = first.query_one(Counted), second.query_one(Counted)
+        await pilot.pause()
+        with first._context():  # (the first app's own task asks first)
+            mine.refresh()
+            theirs.refresh()
+        await asyncio.sleep(0)
+        assert theirs.senders and all(sender is None for sender in theirs.senders)
 
 
 async def test_a_table_move_drawn_at_once_wakes_no_widget(hub):
