@@ -56,6 +56,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -802,9 +803,11 @@ class Run:
             db = await asyncio.to_thread(db_sample, server.data_dir)
         lag = await asyncio.to_thread(server.metrics)
         if processes:
-            self.samples.append(
-                Sample(time.monotonic() - self.began, self.segment, processes, db, lag)
-            )
+            sample = Sample(time.monotonic() - self.began, self.segment, processes, db, lag)
+            self.samples.append(sample)
+            if self.args.samples:
+                with open(self.args.samples, "a") as out:
+                    out.write(json.dumps(dataclasses.asdict(sample), default=str) + "\n")
 
     async def sampler(self, server: Server, stop: asyncio.Event) -> None:
         while not stop.is_set():
@@ -924,6 +927,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None, help="gambit serve --workers")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the data folder")
+    parser.add_argument(
+        "--samples", metavar="FILE", help="also append every sample to FILE as a JSON line"
+    )
     args = parser.parse_args()
     print(json.dumps(asyncio.run(run(args))), flush=True)
 
