@@ -37,6 +37,15 @@ CASES = [
     ("fortunes", 4, {"betting": "target_exact", "max_deals": 2}),
 ]
 
+#: The Fortunes cases that play longest (a whole rubber; the target bets over two deals): each
+#: in a file of its own (test_conformance_rubber.py, test_conformance_targets.py), so that with
+#: `--dist loadfile` the two workers share them instead of one worker playing them all.
+LONG_CASES = [
+    ("fortunes", 4, {}),
+    ("fortunes", 4, {"betting": "target", "max_deals": 2}),
+    ("fortunes", 4, {"betting": "target_exact", "max_deals": 2}),
+]
+
 
 class Knowledge:
     """What each seat may have seen so far, tracked from card locations, not from views."""
@@ -189,7 +198,9 @@ def run_case(name: str, n: int, options: dict, seed: int) -> None:
     assert restored.outcome().to_wire() == outcome.to_wire()
 
 
-@pytest.mark.parametrize(("name", "n", "options"), CASES, ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    ("name", "n", "options"), [c for c in CASES if c not in LONG_CASES], ids=lambda v: str(v)
+)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**31))
 def test_random_play_keeps_every_invariant(name, n, options, seed):

@@ -14,7 +14,7 @@ import pytest
 from server.hub import Hub
 from tests.hub.conftest import fast_config
 
-from .plain_session import Session, plain, play
+from .plain_session import PlainSession, plain, play
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ async def hub(store) -> AsyncIterator[Hub]:
     await h.stop()
 
 
-async def play_prophet(session: Session, over: str = "Game over.") -> list[str]:
+async def play_prophet(session: PlainSession, over: str = "Game over.") -> list[str]:
     """A one-round Prophet game against two bots; the lines said from its start to its end."""
     return await play(session, "new prophet cap 1", 2, over)
 
@@ -40,7 +40,7 @@ async def test_history_and_replay_said_as_played(hub):
     live = await play_prophet(ada)
     assert moves(live), live
 
-    at = ada.type("history")
+    at = ada.enter("history")
     header = await ada.line("newest first", at)
     assert header == "Your last games, newest first:"
     first = await ada.line(r"^1\. ", at)
@@ -49,7 +49,7 @@ async def test_history_and_replay_said_as_played(hub):
     )
     await ada.line("Type replay and a number", at)
 
-    at = ada.type("replay 1")
+    at = ada.enter("replay 1")
     opening = await ada.line("Replay of game", at)
     game_id = ada.client.replay.game_id if ada.client.replay else None
     steps = ada.client.replay.steps if ada.client.replay else None
@@ -67,7 +67,7 @@ async def test_history_and_replay_said_as_played(hub):
     # step by step to the end: each move said as it was at the table, once
     steps_said: list[list[str]] = []
     for _ in range(steps):
-        at = ada.type("next")
+        at = ada.enter("next")
         await ada.settle()
         assert len(ada.said) > at
         steps_said.append(ada.said[at:])
@@ -76,37 +76,37 @@ async def test_history_and_replay_said_as_played(hub):
     assert replayed.count("Game over.") == 1 and "Game over." in steps_said[-1]
     results = [x for x in live if re.match(r"Place \d: ", x)]
     assert results and all(x in steps_said[-1] for x in results)
-    at = ada.type("next")
+    at = ada.enter("next")
     assert await ada.line("end of the game", at) == (
         "This is the end of the game: type back to step back, or stop to leave."
     )
 
     # back one move: where it is, and that move's sentences again
-    at = ada.type("back")
+    at = ada.enter("back")
     await ada.line("Back to move", at)
     await ada.settle()
     assert ada.said[at:] == [f"Back to move {steps - 1} of {steps}.", *steps_said[-2]]
 
     # back to the start (its start said again), then next 5: five moves at once
-    at = ada.type(f"back {steps}")
+    at = ada.enter(f"back {steps}")
     await ada.line("Back to move 0 of", at)
     await ada.settle()
     assert deal[0] in ada.said[at:]
-    at = ada.type("next 5")
+    at = ada.enter("next 5")
     await ada.settle()
     assert ada.client.replay and ada.client.replay.asked == 5
     assert ada.said[at:] == [line for said in steps_said[:5] for line in said]
-    at = ada.type("back 99")
+    at = ada.enter("back 99")
     await ada.line("Back to move 0 of", at)
-    at = ada.type("back")
+    at = ada.enter("back")
     assert await ada.line("start of the game", at) == (
         "This is the start of the game: type next to step on."
     )
 
-    at = ada.type("stop")
+    at = ada.enter("stop")
     assert await ada.line("left the replay", at) == f"You left the replay of game {game_id}."
     assert ada.client.replay is None and -int(game_id or 0) not in ada.client.model.views
-    at = ada.type("next")
+    at = ada.enter("next")
     assert await ada.line("No replay", at) == (
         "No replay is open. Type history, then replay and a number."
     )
@@ -115,7 +115,7 @@ async def test_history_and_replay_said_as_played(hub):
 
 async def test_refusals_in_one_sentence(hub):
     bob = await plain(hub, "Bob")
-    at = bob.type("replay 1")
+    at = bob.enter("replay 1")
     assert await bob.line("finished games", at) == "No finished games yet."
     for typed, said in [
         ("back", "No replay is open. Type history, then replay and a number."),
@@ -128,8 +128,8 @@ async def test_refusals_in_one_sentence(hub):
             "second page); replay and a number opens one.",
         ),
     ]:
-        at = bob.type(typed)
-        await bob.until(lambda s, at=at: len(s) > at)
+        at = bob.enter(typed)
+        await bob.wait_for(lambda at=at: len(bob.said) > at)
         await bob.settle()
         assert bob.said[at:] == [said]
     await bob.close()
@@ -140,20 +140,20 @@ async def test_history_and_replay_in_ukrainian(hub):
     live = await play_prophet(ada, over="Гру закінчено.")
     assert live
     # typed in Ukrainian: history, replay 1, next, back, stop
-    at = ada.type("історія")
+    at = ada.enter("історія")
     assert await ada.line(r"^1\. ", at)
     assert ada.said[at] == "Ваші останні ігри, від найновішої:"
-    at = ada.type("перегляд 1")
+    at = ada.enter("перегляд 1")
     assert await ada.line(r"^Перегляд гри \d+: ", at)
     await ada.settle()
-    ada.type("далі")
-    ada.type("назад")
+    ada.enter("далі")
+    ada.enter("назад")
     await ada.line(r"^Назад до ходу 0 з \d+\.$", at)
-    at = ada.type("далі 99")
+    at = ada.enter("далі 99")
     await ada.line("Гру закінчено.", at)
-    at = ada.type("далі")
+    at = ada.enter("далі")
     assert await ada.line("^Це кінець гри", at)
-    at = ada.type("стоп")
+    at = ada.enter("стоп")
     assert await ada.line("^Ви закрили перегляд гри", at)
     assert not any(re.search(r"[A-Za-z]{4}", x) for x in ada.said[at:])
     await ada.close()

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from protocol.requests import Night
 
-from .plain_session import PlainSession
+from .plain_session import plain
 
 
 async def test_events_listed_registered_standings_withdrawn(hub):
-    ada = PlainSession(hub)
-    await ada.heard("help for more")
+    ada = await plain(hub)
     assert await ada.type("events", "No events") == ["No events yet."]
     ada.client.send(
         Night("create", name="Friday", game="prophets_gambit", players=3, format="swiss", rounds=1)

@@ -135,10 +135,9 @@ def test_digits_that_are_not_numbers_are_refused(line):
 
 
 async def test_a_session_answers_every_number_like_word(hub):
-    from .plain_session import PlainSession
+    from .plain_session import plain
 
-    ada = PlainSession(hub, "Ada", "SHA256:ada")
-    await ada.heard("help for more")
+    ada = await plain(hub)
     for line, answer in [
         ("²", "There is no command"),
         ("join ²", "Which table?"),

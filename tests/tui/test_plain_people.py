@@ -6,19 +6,13 @@ from __future__ import annotations
 from protocol.requests import Chat
 from server.hub import history
 
-from .plain_session import PlainSession
+from .plain_session import plain
 from .test_profiles import seed_games
-
-
-async def _online(hub, name: str = "Ada", key: str = "SHA256:ada") -> PlainSession:
-    session = PlainSession(hub, name, key)
-    await session.heard("help for more")
-    return session
 
 
 async def test_profile_says_ones_own_and_anothers(hub, store):
     seed_games(store)
-    ada = await _online(hub)
+    ada = await plain(hub)
     said = await ada.type("profile", "finished game")
     assert said[0].startswith("Ada, online. Plays here since ")
     assert said[0].endswith(" 1 finished game.")
@@ -40,7 +34,7 @@ async def test_profile_says_ones_own_and_anothers(hub, store):
 async def test_top_says_the_leaderboard_as_numbered_lines(hub, store, monkeypatch):
     seed_games(store)
     monkeypatch.setattr(history, "MIN_GAMES", 2)
-    ada = await _online(hub)
+    ada = await plain(hub)
     said = await ada.type("top prophet", "1. ")
     assert said == [
         "Prophet: Players with at least 2 finished games, best rating first.",
@@ -58,8 +52,8 @@ async def test_top_says_the_leaderboard_as_numbered_lines(hub, store, monkeypatc
 
 
 async def test_friends_asked_accepted_listed_and_ended(hub):
-    ada = await _online(hub)
-    bob = await _online(hub, "Bob", "SHA256:bob")
+    ada = await plain(hub)
+    bob = await plain(hub, "Bob")
     said = await ada.type("friends", "No friends yet")
     assert said == ["No friends yet: type friend and a name to add one."]
     assert await ada.type("friend", "Whom?") == ["Whom? Type friend and a name, as in friend Anna."]
@@ -81,8 +75,8 @@ async def test_friends_asked_accepted_listed_and_ended(hub):
 
 
 async def test_an_invitation_is_said_with_the_bell_and_join_accepts_it(hub):
-    ada = await _online(hub)
-    bob = await _online(hub, "Bob", "SHA256:bob")
+    ada = await plain(hub)
+    bob = await plain(hub, "Bob")
     assert await ada.type("invite Bob", "not at a table") == [
         "You are not at a table: type tables, then join and its number."
     ]
@@ -101,8 +95,8 @@ async def test_an_invitation_is_said_with_the_bell_and_join_accepts_it(hub):
 async def test_control_characters_in_anothers_words_never_reach_the_terminal(hub):
     """Chat is another player's text: in a terminal that is never redrawn an ESC or a C1 CSI
     in it would be a command to the reader's terminal (clear, retitle, set the clipboard)."""
-    ada = await _online(hub)
-    bob = await _online(hub, "Bob", "SHA256:bob")
+    ada = await plain(hub)
+    bob = await plain(hub, "Bob")
     since = len(bob.raw)
     # (sent as a hostile client would: Ada's own line editor drops what it typed as ESC [ 2 J)
     ada.client.send(Chat("lobby", "hi\x1b[2J there\x9b31m\x07 \u202eok"))
@@ -120,7 +114,7 @@ async def test_control_characters_in_anothers_words_never_reach_the_terminal(hub
 
 
 async def test_say_without_words_is_refused_in_one_sentence(hub):
-    ada = await _online(hub)
+    ada = await plain(hub)
     said = await ada.type("say", "say")
     assert said == ["Say what: type say and your words."]
     await ada.close()

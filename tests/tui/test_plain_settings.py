@@ -14,8 +14,7 @@ PROMPTS = 40
 
 
 async def test_set_alone_lists_the_settings(hub):
-    ada = PlainSession(hub)
-    await ada.heard("help for more")
+    ada = await plain(hub)
     said = await ada.type("set", "as in set verbosity short")
     assert said[-4:] == [
         "language: English.",
@@ -27,8 +26,7 @@ async def test_set_alone_lists_the_settings(hub):
 
 
 async def test_set_language_switches_at_once_and_the_key_keeps_it(hub):
-    ada = PlainSession(hub)
-    await ada.heard("help for more")
+    ada = await plain(hub)
     said = await ada.type("set language uk", "Українська")
     assert "мова: Українська." in said
     said = await ada.type("frobnicate", "frobnicate")
@@ -46,15 +44,14 @@ async def test_set_language_switches_at_once_and_the_key_keeps_it(hub):
 async def test_german_plain_mode_says_sie_like_the_full_screen(hub):
     ada = await plain(hub, "Ada", lang="de")
     assert "Gambit, Textmodus. Sie sind Ada." in ada.said
-    at = ada.type("frobnicate")
+    at = ada.enter("frobnicate")
     line = await ada.line("frobnicate", at)
     assert line == "Es gibt keinen Befehl frobnicate: Tippen Sie hilfe für die Befehle."
     await ada.close()
 
 
 async def test_set_refusals_say_what_is_accepted(hub):
-    ada = PlainSession(hub)
-    await ada.heard("help for more")
+    ada = await plain(hub)
     said = await ada.type("set colour red", "colour")
     assert said == ["There is no setting colour: type set and one of language, bell, verbosity."]
     said = await ada.type("set bell maybe", "takes")
@@ -73,23 +70,20 @@ async def _three_seats(session: PlainSession, game: str = "") -> None:
 
 
 async def test_bell_off_rings_no_bell_on_the_turn_and_is_kept(hub):
-    ada = PlainSession(hub)
-    await ada.heard("help for more")
+    ada = await plain(hub)
     await ada.type("set bell of", "bell: off.")
     start = len(ada.raw)
     await _three_seats(ada)
     await ada.type("start", "Choices:")
     assert b"\a" not in ada.raw[start:]
     await ada.close()
-    again = PlainSession(hub)
-    await again.heard("help for more")
+    again = await plain(hub)
     assert "bell: off." in await again.type("set", "as in set verbosity")
     await again.close()
 
 
 async def test_the_bell_rings_on_the_turn_by_default(hub):
-    ada = PlainSession(hub)
-    await ada.heard("help for more")
+    ada = await plain(hub)
     await _three_seats(ada)
     start = len(ada.raw)
     await ada.type("start", "Choices:")
@@ -115,8 +109,7 @@ async def _play_prophet(session: PlainSession, until: str) -> None:
 
 
 async def test_short_verbosity_says_a_trick_in_one_sentence(hub):
-    ada = PlainSession(hub)
-    await ada.heard("help for more")
+    ada = await plain(hub)
     await ada.type("set verbosity short", "verbosity: short.")
     await _play_prophet(ada, "Trick 2 to ")
     said = "\n".join(ada.said)
@@ -126,15 +119,13 @@ async def test_short_verbosity_says_a_trick_in_one_sentence(hub):
     assert all(len(cards.split(", ")) == 3 for _n, cards in tricks), tricks
     assert not re.search(r" plays .+\.$", said, re.M)  # no sentence per card
     await ada.close()
-    again = PlainSession(hub)
-    await again.heard("help for more")
+    again = await plain(hub)
     assert "verbosity: short." in await again.type("set", "as in set verbosity")
     await again.close()
 
 
 async def test_full_verbosity_says_each_card(hub):
-    ada = PlainSession(hub)
-    await ada.heard("help for more")
+    ada = await plain(hub)
     await _play_prophet(ada, "wins the trick")
     said = "\n".join(ada.said)
     assert re.search(r" plays .+\.$", said, re.M)
@@ -143,10 +134,8 @@ async def test_full_verbosity_says_each_card(hub):
 
 
 async def test_short_verbosity_leaves_out_a_spectators_chat(hub):
-    ada = PlainSession(hub)
-    bob = PlainSession(hub, "Bob", "SHA256:bob")
-    await ada.heard("help for more")
-    await bob.heard("help for more")
+    ada = await plain(hub)
+    bob = await plain(hub, "Bob")
     await ada.type("new", "You sit at table 1")
     await bob.type("watch 1", "You watch table 1")
     await bob.type("say hello from the rail", "hello from the rail")
