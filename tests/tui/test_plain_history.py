@@ -162,7 +162,7 @@ async def test_history_and_replay_in_ukrainian(hub):
 async def test_a_long_history_is_said_a_page_at_a_time_and_any_game_opens(hub, store):
     """Regression: ``history`` said the newest ten games and no more: the 490 others of a
     player with 500 could not be listed or opened."""
-    ada = await plain(hub, "Ada")
+    ada = await plain(hub, "Ada", identity="SHA256:Ada")
     await play_prophet(ada)  # the oldest game, played: it can be replayed
     played = ada.client.model.history  # (none asked for yet)
     assert played is None
@@ -176,7 +176,7 @@ async def test_a_long_history_is_said_a_page_at_a_time_and_any_game_opens(hub, s
             results=[{"place": 2, "chips": -10, "rating_change": 4}, {}, {}],
         )
 
-    at = ada.type("history")
+    at = ada.enter("history")
     await ada.line("older games", at)
     said = ada.said[at:]
     assert said[0] == "Your games 1 to 10 of 501, newest first:"
@@ -186,30 +186,30 @@ async def test_a_long_history_is_said_a_page_at_a_time_and_any_game_opens(hub, s
         "Type replay and a number to step through a game.",
         "Type history 2 for older games.",
     ]
-    at = ada.type("history 2")
+    at = ada.enter("history 2")
     assert await ada.line("newest first", at) == "Your games 11 to 20 of 501, newest first:"
     assert await ada.line("^11\\. ", at)
     await ada.line("Type history 3 for older games.", at)
     for typed in ("history 51", "history 999"):  # (past the last page: the last page)
-        at = ada.type(typed)
+        at = ada.enter(typed)
         await ada.line("step through a game", at)
         said = ada.said[at:]
         assert said[0] == "Your games 501 to 501 of 501, newest first:"
         assert re.fullmatch(r"501\. Prophet, .*: place [1-3] of 3; chips [+-]\d+\.", said[1])
         assert said[2:] == ["Type replay and a number to step through a game."]
-    at = ada.type("history older")
+    at = ada.enter("history older")
     assert await ada.line("page number", at) == (
         "Type history, or history and a page number, as in history 2."
     )
 
     # A game of another page than the one held opens by its number: its page is asked for.
-    at = ada.type("history")
+    at = ada.enter("history")
     await ada.line("older games", at)
-    at = ada.type("replay 501")
+    at = ada.enter("replay 501")
     opening = await ada.line("Replay of game", at)
     oldest = min(g["id"] for g in store.games_of("SHA256:Ada", 1000))
     assert opening.startswith(f"Replay of game {oldest}: Prophet, ")
-    at = ada.type("replay 502")
+    at = ada.enter("replay 502")
     assert await ada.line("no game", at) == (
         "There is no game 502 in your history: type a number from 1 to 501."
     )
