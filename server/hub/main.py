@@ -61,17 +61,21 @@ async def run_hub(
 
             hub_bus = HubBus(None, *bus)
             await hub_bus.connect()
-        # A PostgreSQL store's own guard first (server/store/pg_lock.py), then the lease:
-        # the hub that holds the database is the one that may take the lease.
-        db_lock = await lock_database(config.db, what, waiting=_standby_for_database)
-        if hub_bus is not None:
+            # The lease first, then a PostgreSQL store's own guard (server/store/pg_lock.py):
+            # a standby waits for the lease, so that while the database restarts under the
+            # active hub, which keeps its lease, the lock is free for that hub to take again.
             lease = HubLease(hub_bus.nc, hub_bus.instance)
             try:
                 await lease.acquire(waiting=lambda: print(STANDBY, flush=True))
+                lease.keep(lost=lambda: None)  # (renewed while the database is waited for)
             except NoLease as err:
                 log.warning("no lease (NATS without JetStream: %s); no standby can take over", err)
                 lease = None
+        db_lock = await lock_database(config.db, what, waiting=_standby_for_database)
+        if hub_bus is not None:
             lock = await take_lock(data_dir, what)
+        if lease is not None and lease.lost:  # (while the database was waited for)
+            return True  # started again, to wait as a standby
         return await _serve(data_dir, config, unix, tcp, hub_bus, lease, db_lock, metrics_at)
     finally:
         # The store is closed: a standby may take over at once (not 3 s later).
@@ -183,7 +187,9 @@ async def _serve(
         if lease is not None:
             lease.keep(lost=lost)
         if db_lock is not None:
-            db_lock.keep(lost=lost)
+            # A database that restarts under the hub ends the lock's session: the hub
+            # writes nothing, takes the lock again if nobody held it meanwhile, and goes on.
+            db_lock.keep(lost=lost, away=hub.database_away, back=hub.database_back)
         await hub.start()
         memory = hub_memory(hub)
         if hub_bus is not None:
