@@ -8,8 +8,9 @@ restores every running table, as a restart does. A holder that cannot renew for 
 
 A lease that lapsed while its holder was held up (a long step on its event loop, a start
 on a loaded machine, NATS restarting) is taken again if nobody holds it now: whoever held
-it meanwhile did not serve, since a hub takes the store's own lock (the data folder's, a
-PostgreSQL database's) after the lease, and that lock was the holder's all along.
+it meanwhile did not serve, since a hub needs the store's own lock too (a PostgreSQL
+database's, taken before the lease; the data folder's, after it), and that lock was the
+holder's all along.
 
 Without JetStream on the NATS server there is no lease: the hub runs alone (and says so).
 """

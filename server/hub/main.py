@@ -61,21 +61,19 @@ async def run_hub(
 
             hub_bus = HubBus(None, *bus)
             await hub_bus.connect()
-            # The lease first, then a PostgreSQL store's own guard (server/store/pg_lock.py):
-            # a standby waits for the lease, so that while the database restarts under the
-            # active hub, which keeps its lease, the lock is free for that hub to take again.
+        # A PostgreSQL store's own guard first (server/store/pg_lock.py), then the lease:
+        # the hub that holds the database is the one that may take the lease (and so a
+        # lease that lapsed while its holder was held up is still free for it to take again).
+        db_lock = await lock_database(config.db, what, waiting=_standby_for_database)
+        if hub_bus is not None:
             lease = HubLease(hub_bus.nc, hub_bus.instance)
             try:
                 await lease.acquire(waiting=lambda: print(STANDBY, flush=True))
-                lease.keep(lost=lambda: None)  # (renewed while the database is waited for)
+                lease.keep(lost=lambda: None)  # (renewed from now on; who is told: _serve)
             except NoLease as err:
                 log.warning("no lease (NATS without JetStream: %s); no standby can take over", err)
                 lease = None
-        db_lock = await lock_database(config.db, what, waiting=_standby_for_database)
-        if hub_bus is not None:
             lock = await take_lock(data_dir, what)
-        if lease is not None and lease.lost:  # (while the database was waited for)
-            return True  # started again, to wait as a standby
         return await _serve(data_dir, config, unix, tcp, hub_bus, lease, db_lock, metrics_at)
     finally:
         # The store is closed: a standby may take over at once (not 3 s later).

@@ -58,7 +58,11 @@ KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_COUNT = 5, 2, 3
 #: How long a holder whose lock's session ended asks for the lock again (every
 #: :data:`REGAIN_POLL` seconds) before it gives up and stops.
 REGAIN_FOR = 15.0
-REGAIN_POLL = 0.2
+REGAIN_POLL = 0.1
+#: A server waiting for the lock whose database went away waits this long before it asks
+#: again: the holder, asking every :data:`REGAIN_POLL` s, takes its lock again first when
+#: the database is back (a holder that died meanwhile is taken over a little later).
+WAIT_AFTER_DATABASE_AWAY = 3.0
 
 #: Every taking of the lock counts up the epoch, before the taker writes anything else.
 _EPOCH_TABLE = (
@@ -187,6 +191,7 @@ class DatabaseLock:
                 with contextlib.suppress(Exception):
                     await self.conn.close()
                 self.conn = None
+                await asyncio.sleep(WAIT_AFTER_DATABASE_AWAY)  # (the holder first)
 
     async def check(self) -> bool:
         """True if the lock is still ours (the connection answers, and holds it)."""
