@@ -1,6 +1,7 @@
 """Leak audit at scale: every frame of 10^5 games checked for cards hidden from its reader.
 
     python bench/leak_audit.py [--games 100000] [--procs 2] [--tables 6] [--seed S]
+    python bench/leak_audit.py --setup '{"game": ...}' --table-seed X [--repeat N]
 
 Not a timed test. Each process runs hubs (a fresh store in /dev/shm, or the temp folder, every
 ``--batch`` games, so neither grows) on which ``--tables`` tables play at once, each set up at
@@ -18,11 +19,23 @@ card at all; a view's public part holds only what every reader knows. With many 
 game the decks share their codes, so a frame is checked against its own table (see
 ``Auditor.own_tables``). After each batch the ledger must sum to zero and audit clean.
 
+A table that has not finished its games is told apart by how it stands: ``stalled``, no
+move at it for ``--stall-after`` seconds (a table that stopped: a hub, bot or timer bug, or
+a seat the hub emptied, say a player stood up for want of chips); ``unfinished``, still
+moving after ``--table-timeout`` seconds (a long game on a loaded machine); ``long_tables``,
+finished, but after more than five minutes. Each comes with a sample (the first few): its
+setup and the command that plays that setup again alone (``--setup``, ``--table-seed``), and
+the hub's state for it: status, games and deals done, moves, who it waits for (each pending
+seat: a scripted client and what it was last shown, a bot, a player away), its timers, the
+bots thinking, the seats' chips.
+
 Prints, as its last line, one JSON object: ``games``, ``frames``, ``leaks`` (target 0, with
-the first few in ``leak_samples``), ``audit_errors``, ``internal_errors``, ``stalled`` (tables
-that did not finish their games in time), ``table_failures`` (a table that could not be set
-up or played: an error the hub should not have given), ``ledger_sum``, ``per_game`` (games,
-frames and tables per game), ``setups`` (tables per game, players and options), ``refused_setups``,
+the first few in ``leak_samples``), ``audit_errors``, ``internal_errors``, ``stalled``,
+``unfinished`` and ``long_tables`` (with ``stall_samples``, ``unfinished_samples`` and
+``long_samples``), ``hub_errors`` (what the hub logged as an error: a bot or timer that
+failed, with ``hub_error_samples``), ``table_failures`` (a table that could not be set up or
+played: an error the hub should not have given), ``ledger_sum``, ``per_game`` (games, frames
+and tables per game), ``setups`` (tables per game, players and options), ``refused_setups``,
 ``seconds`` and ``games_per_second``.
 """
 
@@ -58,7 +71,14 @@ from server.store import Store
 from tests.hub.hiding_audit import AuditedConnection, Auditor, WatchedHub
 
 GAMES = ("prophets_gambit", "prophet", "fortunes")
-TABLE_TIMEOUT = 300.0
+#: Seconds without a move at a table before it counts as stalled.
+STALL_AFTER = 60.0
+#: Seconds a table that still moves may take before it is given up on (unfinished).
+TABLE_TIMEOUT = 1800.0
+#: A table that took longer than this to play its games is a long one (sampled).
+LONG_AFTER = 300.0
+#: Samples kept of each kind (stalled, unfinished, long).
+SAMPLES = 5
 
 
 def config() -> HubConfig:
@@ -170,12 +190,23 @@ class BenchClient:
 class Worker:
     """One process's share: batches of games on fresh hubs, ``tables`` at a time."""
 
-    def __init__(self, seed: int, tables: int) -> None:
+    def __init__(
+        self,
+        seed: int,
+        tables: int,
+        stall_after: float = STALL_AFTER,
+        table_timeout: float = TABLE_TIMEOUT,
+    ) -> None:
         self.rng = random.Random(seed)
         self.seed = seed
         self.tables = tables
+        self.stall_after = stall_after
+        self.table_timeout = table_timeout
         self.people = 0
         self.duplicates = 0
+        #: Table id -> loop time of its last accepted move, and its moves so far (this hub).
+        self.last_move: dict[int, float] = {}
+        self.moves: Counter[int] = Counter()
         self.out: dict[str, Any] = {
             "games": 0,
             "frames": 0,
@@ -184,6 +215,11 @@ class Worker:
             "audit_errors": 0,
             "internal_errors": 0,
             "stalled": 0,
+            "unfinished": 0,
+            "long_tables": 0,
+            "stall_samples": [],
+            "unfinished_samples": [],
+            "long_samples": [],
             "ledger_sum": 0,
             "ledger_audit": 0,
             "refused_setups": 0,
@@ -193,7 +229,10 @@ class Worker:
             "client_errors": Counter(),
         }
 
-    async def batch(self, games: int) -> None:
+    async def batch(self, games: int, only: tuple[dict[str, Any], float] | None = None) -> None:
+        """Tables at random until ``games`` games are played on one fresh hub; ``only``: a
+        setup and its table's seed, played alone ``games`` times over instead (the deals
+        are new each time: a hub deals from its own entropy)."""
         data = Path(tempfile.mkdtemp(prefix="leak-audit-", dir=shm_or_tmp()))
         store = Store.open(data / "data")
         hub = WatchedHub(store, config())
@@ -209,17 +248,24 @@ class Worker:
             return whole
 
         auditor.audit = counted  # type: ignore[method-assign]  # counts frames per table
+        self.last_move.clear()
+        self.moves.clear()
+        hub.observe_actions(self.moved)
         played = 0
         try:
             running: set[asyncio.Task[int]] = set()
             opened = 0
-            while played < games or running:
-                while (
-                    played + len(running) * 2 < games
-                    and len(running) < self.tables
-                    and opened < 10 * games + 100
+            while (opened if only is not None else played) < games or running:
+                while len(running) < self.tables and (
+                    opened < games
+                    if only is not None
+                    else played + len(running) * 2 < games and opened < 10 * games + 100
                 ):
                     opened += 1
+                    if only is not None:
+                        coro = self.table(hub, auditor, only[0], None, only[1])
+                        running.add(asyncio.get_running_loop().create_task(coro))
+                        continue
                     setup = random_setup(self.rng)
                     if self.rng.random() < 0.15:
                         coro = self.duplicate_pair(hub, auditor, setup)
@@ -248,6 +294,11 @@ class Worker:
             store.close()
             shutil.rmtree(data, ignore_errors=True)
 
+    def moved(self, table: Any, seat: int, action: Any) -> None:
+        """An action was accepted at ``table`` (the hub's action hook): it moves."""
+        self.last_move[table.id] = asyncio.get_running_loop().time()
+        self.moves[table.id] += 1
+
     def collect(self, auditor: Auditor) -> None:
         self.out["frames"] += auditor.checked_frames
         self.out["leaks"] += len(auditor.violations)
@@ -265,10 +316,19 @@ class Worker:
         return sum(await asyncio.gather(first, second))
 
     async def table(
-        self, hub: WatchedHub, auditor: Auditor, setup: dict[str, Any], duplicate: str | None
+        self,
+        hub: WatchedHub,
+        auditor: Auditor,
+        setup: dict[str, Any],
+        duplicate: str | None,
+        table_seed: float | None = None,
     ) -> int:
-        """One table's games; the number it played."""
-        rng = random.Random(self.rng.random())
+        """One table's games; the number it played. ``table_seed``: this table's own random
+        draws (who sits, how many games, which bots, every scripted move), drawn from the
+        worker's if not given."""
+        if table_seed is None:
+            table_seed = self.rng.random()
+        rng = random.Random(table_seed)
         players = setup["players"]
         humans = rng.randint(1, players)
         deals = rng.randint(1, 3)
@@ -306,12 +366,8 @@ class Worker:
                 while not table.full:
                     await asyncio.sleep(0.005)
             owner.send("start", table=table_id)
-            try:
-                async with asyncio.timeout(TABLE_TIMEOUT):
-                    while table.games_played < deals:
-                        await asyncio.sleep(0.01)
-            except TimeoutError:
-                self.out["stalled"] += 1
+            how = dict(setup=setup, table_seed=table_seed, duplicate=bool(duplicate), games=deals)
+            await self.until_played(hub, table, people, how)
             for client in people:
                 client.send("leave", table=table_id)
             played = table.games_played
@@ -332,18 +388,161 @@ class Worker:
                     table_id, 0
                 )
 
+    async def until_played(
+        self, hub: WatchedHub, table: Any, people: list[BenchClient], how: dict[str, Any]
+    ) -> None:
+        """Wait until the table has played its games (``how["games"]``), telling apart a
+        table that stopped (no move for ``stall_after`` s) from one still playing at
+        ``table_timeout`` s; either, and a table that took long, is sampled."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        self.last_move[table.id] = started
+        while table.games_played < how["games"]:
+            await asyncio.sleep(0.05)
+            now = loop.time()
+            quiet = now - self.last_move.get(table.id, started)
+            if quiet >= self.stall_after:
+                self.note("stalled", f"no move for {quiet:.0f} s", hub, table, people, how, started)
+                return
+            if now - started >= self.table_timeout:
+                self.note("unfinished", "still playing", hub, table, people, how, started)
+                return
+        if loop.time() - started >= LONG_AFTER:
+            self.note("long_tables", "finished", hub, table, people, how, started)
+
+    def note(
+        self,
+        kind: str,
+        why: str,
+        hub: WatchedHub,
+        table: Any,
+        people: list[BenchClient],
+        how: dict[str, Any],
+        started: float,
+    ) -> None:
+        """Count a table of ``kind`` and keep the first few as samples."""
+        self.out[kind] += 1
+        samples = self.out[
+            {"stalled": "stall_samples", "unfinished": "unfinished_samples"}.get(
+                kind, "long_samples"
+            )
+        ]
+        if len(samples) < SAMPLES:
+            sample = table_state(hub, table, people, self.moves[table.id], started)
+            seed = how["table_seed"]
+            samples.append(
+                {
+                    "why": why,
+                    "worker_seed": self.seed,
+                    **how,
+                    "replay": f"python bench/leak_audit.py --setup '{json.dumps(how['setup'])}' "
+                    f"--table-seed {seed!r}",
+                    **sample,
+                }
+            )
+
+
+def table_state(
+    hub: WatchedHub, table: Any, people: list[BenchClient], moves: int, started: float
+) -> dict[str, Any]:
+    """The hub's state for one table, as far as a stall could come of it: where the table
+    is (status, games, deal, moves), whom it waits for and why, its timers, its bots
+    thinking, and what each scripted client was last shown and refused."""
+    now = asyncio.get_running_loop().time()
+    state = table.state
+    pending = state.pending() if state is not None and not state.is_over else {}
+    clients = {client.who: client for client in people}
+    seats = []
+    for index, seat in enumerate(table.seats):
+        entry: dict[str, Any] = {"seat": index, "bot": seat.bot}
+        if seat.player is not None:
+            entry["player"] = seat.player
+            entry["connected"] = seat.player in hub.players
+            entry["chips"] = hub.store.balance(f"player:{seat.player}")
+        if seat.reserved is not None:
+            entry["reserved"] = seat.reserved
+        if index in pending:
+            entry["asked"] = pending[index].kind
+        seats.append(entry)
+    shown = {}
+    for who, client in clients.items():
+        message = client.views.get(table.id) or {}
+        view = message.get("view") or {}
+        shown[who] = {
+            "seat": message.get("seat"),
+            "legal": len(view.get("legal") or ()),
+            "over": view.get("over"),
+            "waiting": view.get("waiting"),
+            "answer_due": table.id in client.due,
+            "errors": dict(client.errors),
+        }
+    timers = {
+        repr(key): round(handle.when() - now, 2)
+        for key, handle in hub.timers.items()
+        if isinstance(key, tuple) and key[1:2] == (table.id,)
+    }
+    deal = None
+    if state is not None:
+        deal = getattr(state, "deal_no", None) or getattr(state, "round", None)
+    return {
+        "table": table.id,
+        "game": table.game,
+        "status": table.status,
+        "games_played": table.games_played,
+        "deal": deal,
+        "moves_in_game": len(state.history) if state is not None else None,
+        "moves": moves,
+        "seconds": round(now - started, 1),
+        "stake": table.stake,
+        "seats": seats,
+        "waits_for": {str(seat): ask.kind for seat, ask in pending.items()},
+        "timers": timers,
+        "thinking": sorted(seat for (tid, seat) in hub.turns.thinking if tid == table.id),
+        "entropy_waiting": table.id in hub.entropy.waiting,
+        "clients": shown,
+    }
+
 
 def shm_or_tmp() -> str | None:
     return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 
 
-def run_worker(args: tuple[int, int, int, int]) -> dict[str, Any]:
-    seed, games, tables, batch = args
+class HubErrors(logging.Handler):
+    """The hub's errors (a timer or a bot that failed, a handler that raised), counted, the
+    first few kept: a table can stop on one, and the hub only logs it."""
+
+    def __init__(self, out: dict[str, Any]) -> None:
+        super().__init__(logging.ERROR)
+        self.out = out
+        out["hub_errors"] = 0
+        out["hub_error_samples"] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.out["hub_errors"] += 1
+        if len(self.out["hub_error_samples"]) < SAMPLES:
+            text = record.getMessage()
+            if record.exc_info and record.exc_info[1] is not None:
+                where = traceback.extract_tb(record.exc_info[2])[-1]
+                text += f": {record.exc_info[1]!r} at {where.filename}:{where.lineno}"
+            self.out["hub_error_samples"].append(text)
+
+
+def run_worker(
+    args: tuple[int, int, int, int, float, float, tuple[dict[str, Any], float] | None],
+) -> dict[str, Any]:
+    seed, games, tables, batch, stall_after, table_timeout, only = args
     logging.basicConfig(level=logging.CRITICAL)
-    worker = Worker(seed, tables)
+    worker = Worker(seed, tables, stall_after, table_timeout)
+    server_log = logging.getLogger("server")
+    server_log.setLevel(logging.ERROR)
+    server_log.propagate = False  # (counted here, not printed)
+    server_log.addHandler(HubErrors(worker.out))
 
     async def main() -> None:
         started = time.monotonic()
+        if only is not None:  # one setup alone, ``games`` times over
+            await worker.batch(games, only)
+            return
         while worker.out["games"] < games:
             before = worker.out["games"]
             await worker.batch(min(batch, games - worker.out["games"]))
@@ -385,10 +584,34 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=6, help="tables playing at once per hub")
     parser.add_argument("--batch", type=int, default=2_000, help="games per hub and store")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument(
+        "--stall-after", type=float, default=STALL_AFTER, help="seconds without a move: stalled"
+    )
+    parser.add_argument(
+        "--table-timeout",
+        type=float,
+        default=TABLE_TIMEOUT,
+        help="seconds a table that still moves may take (then: unfinished)",
+    )
+    parser.add_argument(
+        "--setup", help="play this one table setup (JSON, as a sample gives it) alone instead"
+    )
+    parser.add_argument(
+        "--table-seed", type=float, default=None, help="with --setup: that table's own seed"
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="with --setup: tables, in turn")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(2**31)
+    timing = (args.stall_after, args.table_timeout)
+    only: tuple[dict[str, Any], float] | None = None
+    if args.setup:
+        table_seed = args.table_seed if args.table_seed is not None else random.random()
+        only = (json.loads(args.setup), table_seed)
+        args.procs, args.tables, args.games = 1, 1, args.repeat
     shares = [args.games // args.procs + (i < args.games % args.procs) for i in range(args.procs)]
-    jobs = [(seed + i, n, args.tables, args.batch) for i, n in enumerate(shares) if n]
+    jobs = [
+        (seed + i, n, args.tables, args.batch, *timing, only) for i, n in enumerate(shares) if n
+    ]
     started = time.monotonic()
     if len(jobs) == 1:
         parts = [run_worker(jobs[0])]

@@ -230,7 +230,11 @@ class Hub:
         self.social.close()
         self.lobby.stop()
         # Every guest's connection ends here and none can come back as the same guest.
-        guests, chips = self.guests.retire_guests()
+        try:
+            guests, chips = self.guests.retire_guests()
+        except StoreError as err:  # (the database away, or its lock lost: the next start does it)
+            log.warning("stopping: guests' chips not sent home now: %s", err)
+            guests = chips = 0
         if chips:
             log.info("stopping: %d chip(s) of %d guest(s) went back to the bank", chips, guests)
         self.commit()
@@ -239,6 +243,39 @@ class Hub:
                 await session.conn.close()
         self.runtime.timers.cancel_tasks()
         self.turns.bot_pool.close()
+
+    # --- a database that went away -----------------------------------------------------------
+
+    def database_away(self, why: str) -> None:
+        """The PostgreSQL lock went with its session (the database restarting, a link cut;
+        server/store/pg_lock.py): nothing is written until it is ours again."""
+        self.store.fence(why)
+
+    def database_back(self) -> bool:
+        """The lock is ours again and nobody held it meanwhile: the store's connection is
+        opened anew and writing goes on; False (the hub must stop) if writes were held on
+        the old connection (memory is ahead of the database) or the database does not answer.
+
+        What was refused meanwhile is picked up: a bot's move or the next game whose timer
+        fired then is set again, and every table is sent again to its readers (a player
+        whose move was refused sees it is still theirs, and moves again)."""
+        try:
+            if not self.store.reconnect():
+                return False
+        except StoreError:
+            log.warning("the database does not answer on a new connection", exc_info=True)
+            return False
+        self.store.fence(None)
+        timers = self.runtime.timers
+        for table in list(self.tables.values()):
+            if table.status == "playing" and table.state is not None and table.state.is_over:
+                self.play.settle(table)
+            elif table.status == "between" and ("next", table.id) not in timers.pending:
+                timers.later(("next", table.id), 0.0, self.play.next_game, table.id)
+            if table.id in self.tables:
+                self.turns.arm(table)
+        self.tables_again(list(self.sessions))
+        return True
 
     def _commit_soon(self) -> None:
         """The store opened a batch: commit it once the handlers ready now have run."""

@@ -6,6 +6,12 @@ its holder died or lost NATS for :data:`TTL` seconds — then takes it, opens th
 restores every running table, as a restart does. A holder that cannot renew for the TTL
 (NATS gone, or the lease taken) stops at once: two hubs must never write one store.
 
+A lease that lapsed while its holder was held up (a long step on its event loop, a start
+on a loaded machine, NATS restarting) is taken again if nobody holds it now: whoever held
+it meanwhile did not serve, since a hub needs the store's own lock too (a PostgreSQL
+database's, taken before the lease; the data folder's, after it), and that lock was the
+holder's all along.
+
 Without JetStream on the NATS server there is no lease: the hub runs alone (and says so).
 """
 
@@ -39,6 +45,9 @@ class HubLease:
         self.kv: Any = None
         self.revision = 0
         self.renewed = 0.0
+        #: Set once the lease could not be kept (the holder must stop).
+        self.lost = False
+        self._lost: Callable[[], None] = lambda: None
         self._task: asyncio.Task[None] | None = None
 
     async def _bucket(self) -> Any:
@@ -76,10 +85,15 @@ class HubLease:
             await asyncio.sleep(POLL)
 
     def keep(self, lost: Callable[[], None]) -> None:
-        """Renew the lease until stopped; call ``lost`` if it cannot be kept."""
-        self._task = asyncio.get_running_loop().create_task(self._renew(lost))
+        """Renew the lease until stopped; call ``lost`` if it cannot be kept. Called again
+        (renewing already), only who is told changes; told at once if it is lost already."""
+        self._lost = lost
+        if self.lost:
+            lost()
+        elif self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._renew())
 
-    async def _renew(self, lost: Callable[[], None]) -> None:
+    async def _renew(self) -> None:
         while True:
             await asyncio.sleep(TTL / 3)
             try:
@@ -90,11 +104,25 @@ class HubLease:
                 continue
             except Exception as err:
                 taken = type(err).__name__ == "KeyWrongLastSequenceError"
+                if taken and await self._take_again():
+                    log.warning("lease: it lapsed (%s); taken again, nobody held it", err)
+                    continue
                 if taken or time.monotonic() - self.renewed >= TTL:
                     log.critical("lease: lost (%s); stopping so that another hub may serve", err)
-                    lost()
+                    self.lost = True
+                    self._lost()
                     return
                 log.warning("lease: could not renew yet: %s", err)
+
+    async def _take_again(self) -> bool:
+        """The lease lapsed (this hub's loop was held up past the TTL: a long start, NATS
+        restarting): take it again if nobody holds it now (see the module's docstring)."""
+        try:
+            self.revision = await asyncio.wait_for(self.kv.create(KEY, self.instance), TTL / 3)
+        except Exception:
+            return False
+        self.renewed = time.monotonic()
+        return True
 
     async def release(self) -> None:
         """Give the lease up (a clean stop): a standby takes over at once."""

@@ -62,12 +62,14 @@ async def run_hub(
             hub_bus = HubBus(None, *bus)
             await hub_bus.connect()
         # A PostgreSQL store's own guard first (server/store/pg_lock.py), then the lease:
-        # the hub that holds the database is the one that may take the lease.
+        # the hub that holds the database is the one that may take the lease (and so a
+        # lease that lapsed while its holder was held up is still free for it to take again).
         db_lock = await lock_database(config.db, what, waiting=_standby_for_database)
         if hub_bus is not None:
             lease = HubLease(hub_bus.nc, hub_bus.instance)
             try:
                 await lease.acquire(waiting=lambda: print(STANDBY, flush=True))
+                lease.keep(lost=lambda: None)  # (renewed from now on; who is told: _serve)
             except NoLease as err:
                 log.warning("no lease (NATS without JetStream: %s); no standby can take over", err)
                 lease = None
@@ -183,7 +185,9 @@ async def _serve(
         if lease is not None:
             lease.keep(lost=lost)
         if db_lock is not None:
-            db_lock.keep(lost=lost)
+            # A database that restarts under the hub ends the lock's session: the hub
+            # writes nothing, takes the lock again if nobody held it meanwhile, and goes on.
+            db_lock.keep(lost=lost, away=hub.database_away, back=hub.database_back)
         await hub.start()
         memory = hub_memory(hub)
         if hub_bus is not None:

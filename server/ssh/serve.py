@@ -234,7 +234,9 @@ async def _run_serve(
     )
     hub = Hub(store, hub_config, hooks)
     if db_lock is not None:
-        db_lock.keep(lost=restart_now)  # another may take the database: start again, wait
+        # Another may take the database: start again, wait. (A database that restarts
+        # under it: it writes nothing, takes the lock again if nobody had it, goes on.)
+        db_lock.keep(lost=restart_now, away=hub.database_away, back=hub.database_back)
     # Stopping is set up first: a service manager may stop the server the moment it starts.
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -18,6 +18,15 @@ gone, or the lock with it, it calls ``lost`` at once (the hub stops: another may
 if the database only answers late, after :data:`LOST_AFTER` seconds. Keepalives on both ends
 of the connection (a few seconds, not the kernel's two hours) let PostgreSQL see a holder's
 machine vanish and free the lock for the standby.
+
+**Taking it again.** A database that restarts (or a link cut for a moment) ends the lock's
+session, though no other server took the lock. A holder that can stop writing meanwhile
+(``away``) and go on afterwards (``back``: the hub, whose store opens its connection again)
+asks for the lock again for up to :data:`REGAIN_FOR` seconds instead of stopping. It goes on
+only if nobody held the lock in between: every server that takes the lock counts it up in
+the database (the ``gambit_lock`` row's ``epoch``, durable before it writes anything else),
+so the holder finds the count it left exactly when nobody else has had the database since.
+Anyone else holding the lock now, or a count moved on, and it stops as before.
 """
 
 from __future__ import annotations
@@ -46,6 +55,24 @@ CHECK_EVERY = 1.0
 LOST_AFTER = 3.0
 #: TCP keepalives of the lock's connection, for both ends (seconds, and probes).
 KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_COUNT = 5, 2, 3
+#: How long a holder whose lock's session ended asks for the lock again (every
+#: :data:`REGAIN_POLL` seconds) before it gives up and stops.
+REGAIN_FOR = 15.0
+REGAIN_POLL = 0.1
+#: A server waiting for the lock whose database went away waits this long before it asks
+#: again: the holder, asking every :data:`REGAIN_POLL` s, takes its lock again first when
+#: the database is back (a holder that died meanwhile is taken over a little later).
+WAIT_AFTER_DATABASE_AWAY = 3.0
+
+#: Every taking of the lock counts up the epoch, before the taker writes anything else.
+_EPOCH_TABLE = (
+    "CREATE TABLE IF NOT EXISTS gambit_lock (id integer PRIMARY KEY, epoch bigint NOT NULL)"
+)
+_NEXT_EPOCH = (
+    "INSERT INTO gambit_lock (id, epoch) VALUES (1, 1) "
+    "ON CONFLICT (id) DO UPDATE SET epoch = gambit_lock.epoch + 1 RETURNING epoch"
+)
+_EPOCH = "SELECT epoch FROM gambit_lock WHERE id = 1"
 
 _HELD = (
     "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() "
@@ -72,6 +99,8 @@ class DatabaseLock:
         self.what = f"{what} ({socket.gethostname()} pid {os.getpid()})"[:63]
         self.conn: Any = None
         self.held = False
+        #: The epoch this server counted when it took the lock (None: not taken).
+        self.epoch: int | None = None
         self._task: asyncio.Task[None] | None = None
 
     async def _connect(self) -> None:
@@ -104,7 +133,21 @@ class DatabaseLock:
                 await self.conn.execute(f"SET {name} = {int(value)}")
 
     async def try_take(self) -> bool:
-        """Take the lock if it is free; False if another server holds it."""
+        """Take the lock if it is free (and count a new epoch); False if another server
+        holds it."""
+        if not await self._take():
+            return False
+        try:
+            await self.conn.execute(_EPOCH_TABLE)
+            cursor = await self.conn.execute(_NEXT_EPOCH)
+            row = await cursor.fetchone()
+        except Exception as err:  # (psycopg's: said as the store says a database error)
+            raise StoreError(f"Cannot count the lock's epoch in {redact(self.url)}: {err}") from err
+        self.epoch = int(row[0])
+        return True
+
+    async def _take(self) -> bool:
+        """``pg_try_advisory_lock`` on this server's connection (opened if need be)."""
         if self.conn is None or self.conn.closed:
             await self._connect()
         cursor = await self.conn.execute("SELECT pg_try_advisory_lock(%s, %s)", KEY)
@@ -148,6 +191,7 @@ class DatabaseLock:
                 with contextlib.suppress(Exception):
                     await self.conn.close()
                 self.conn = None
+                await asyncio.sleep(WAIT_AFTER_DATABASE_AWAY)  # (the holder first)
 
     async def check(self) -> bool:
         """True if the lock is still ours (the connection answers, and holds it)."""
@@ -155,27 +199,87 @@ class DatabaseLock:
         row = await cursor.fetchone()
         return bool(row and row[0])
 
-    def keep(self, lost: Callable[[], None]) -> None:
-        """Check the lock every second until released; call ``lost`` if it is not ours."""
-        self._task = asyncio.get_running_loop().create_task(self._watch(lost))
+    def keep(
+        self,
+        lost: Callable[[], None],
+        away: Callable[[str], None] | None = None,
+        back: Callable[[], bool] | None = None,
+    ) -> None:
+        """Check the lock every second until released; call ``lost`` if it is not ours.
+        With ``away`` and ``back``: a lock that went with its session is asked for again
+        first (see the module's docstring): ``away(why)`` as it goes (write nothing from
+        now on), ``back()`` once it is ours again with nobody having held it meanwhile
+        (False: the holder cannot go on, and ``lost`` follows)."""
+        self._task = asyncio.get_running_loop().create_task(self._watch(lost, away, back))
 
-    async def _watch(self, lost: Callable[[], None]) -> None:
+    async def _watch(
+        self,
+        lost: Callable[[], None],
+        away: Callable[[str], None] | None,
+        back: Callable[[], bool] | None,
+    ) -> None:
+        while True:
+            why = await self._until_lost()
+            self.held = False
+            if away is None or back is None:
+                log.critical("database lock: %s; stopping", why)
+                break
+            log.warning("database lock: %s; taking it again", why)
+            away(why)
+            refused = await self.regain()
+            if refused is None and back():
+                log.warning("database lock: taken again (nobody held it meanwhile); going on")
+                continue
+            await self._close()  # (a lock taken again on the way is let go)
+            log.critical("database lock: %s; stopping", refused or "the store cannot go on")
+            break
+        lost()
+
+    async def _until_lost(self) -> str:
+        """Check the lock every second while it is ours; why it is not any more."""
         answered = time.monotonic()
         while True:
             try:
                 if not await asyncio.wait_for(self.check(), LOST_AFTER):
-                    log.critical("database lock: no longer held; stopping")
-                    break
+                    return "no longer held"
                 answered = time.monotonic()
             except Exception as err:
                 gone = self.conn.closed or self.conn.broken
                 if gone or time.monotonic() - answered >= LOST_AFTER:
-                    log.critical("database lock: lost (%s); stopping", err or type(err).__name__)
-                    break
+                    return f"lost ({err or type(err).__name__})"
                 log.warning("database lock: could not check yet: %s", err)
             await asyncio.sleep(CHECK_EVERY)
+
+    async def regain(self, within: float = REGAIN_FOR) -> str | None:
+        """Take the lock again on a new session, if nobody has held it since this server
+        took it (its epoch is still ours); None if so, else why not (and the caller lets go
+        of what it took: :meth:`_close`). Asks every :data:`REGAIN_POLL` s while the
+        database does not answer, for ``within`` seconds."""
+        deadline = time.monotonic() + within
+        while True:
+            await self._close()
+            try:
+                if not await self._take():
+                    return f"taken by {await self.holder()} meanwhile"
+                cursor = await self.conn.execute(_EPOCH)
+                row = await cursor.fetchone()
+                if row is None or int(row[0]) != self.epoch:
+                    self.held = False
+                    return "another server held it meanwhile"
+                return None
+            except Exception as err:  # the database is not back yet
+                self.held = False
+                if time.monotonic() >= deadline:
+                    return f"not taken again within {within:.0f} s ({err or type(err).__name__})"
+            await asyncio.sleep(REGAIN_POLL)
+
+    async def _close(self) -> None:
+        """Close the lock's connection (the lock goes with it), if there is one."""
+        conn, self.conn = self.conn, None
         self.held = False
-        lost()
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(conn.close(), 2)
 
     async def release(self) -> None:
         """Let go (closing the connection ends the lock): another server may take over."""

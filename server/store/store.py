@@ -157,6 +157,8 @@ class Store(NightStore, ModerationStore):
         # Held commits (see :meth:`hold_commits`): the open batch, and who hears it open.
         self._held = False
         self._lost = False
+        #: Why every write is refused now (None: they are not): see :meth:`fence`.
+        self._fenced: str | None = None
         #: Commits made (each one waits for the disk): what a burst of writes cost; and the
         #: longest one took (ms), the longest the hub's event loop waited on the disk.
         self.commits = 0
@@ -325,6 +327,8 @@ class Store(NightStore, ModerationStore):
         is a savepoint, so an exception leaving it undoes just its own work and, if it also
         leaves the outer block, everything. Database errors come out as :class:`StoreError`.
         """
+        if self._fenced is not None:
+            raise StoreError(f"The database takes no writes now: {self._fenced}")
         conn = self._conn
         if self._depth == 0 and self._on_hold is not None:
             self._open_batch()
@@ -364,6 +368,34 @@ class Store(NightStore, ModerationStore):
     @property
     def in_transaction(self) -> bool:
         return self._depth > (1 if self._held else 0)
+
+    # --- a database that went away ---------------------------------------------------------
+
+    def fence(self, why: str | None) -> None:
+        """Refuse every write (each :meth:`transaction`, so every writing call) with a
+        :class:`StoreError` saying ``why``, until called with None. A hub whose PostgreSQL
+        lock went with its session (server/store/pg_lock.py) writes nothing until it has the
+        lock again."""
+        self._fenced = why
+
+    def reconnect(self) -> bool:
+        """A PostgreSQL store's connection opened anew (the server restarted under the old
+        one, or may have). False, and nothing done, if writes are held or a transaction is
+        open on the old connection: they went with it, so memory is ahead of the database.
+        StoreError if the database does not answer. SQLite: nothing to do."""
+        if not self.postgres:
+            return True
+        if self._held or self._depth or self._lost:
+            return False
+        from . import pg
+
+        with contextlib.suppress(Exception):
+            self._conn.close()
+        try:
+            self._conn = pg.connect(self.path)  # type: ignore[assignment]  # as in _open_postgres
+        except pg.Error as err:
+            raise StoreError(f"Cannot open the database {redact(self.path)}: {err}") from err
+        return True
 
     # --- group commit --------------------------------------------------------------------
 

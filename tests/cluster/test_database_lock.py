@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from server.store.pg_lock import DatabaseBusy, DatabaseLock, lock_database
+from server.store.pg_lock import KEY, DatabaseBusy, DatabaseLock, lock_database
 
 from .harness import NatsServer, start_hub
 
@@ -104,23 +104,66 @@ def test_a_second_server_on_one_database_refuses_naming_the_first(
     assert not (tmp_path / "ssh_host_ed25519_key").exists()  # it started nothing
 
 
-def test_a_hub_that_loses_the_lock_stops_to_be_started_again(postgres_server, tmp_path):
-    """Its lock's session ended under it (the database restarted, the link cut): it stops
-    writing at once, and exits 75, so that a service manager starts it again (to wait)."""
+@pytest.mark.parametrize("meanwhile", ["nobody", "held", "holds"])
+def test_a_hub_whose_lock_session_ends_takes_it_again_unless_another_had_it(
+    postgres_server, tmp_path, meanwhile
+):
+    """Its lock's session ended under it (a database restart, a link cut). If nobody took the
+    lock since, it takes it again and goes on serving (and writing). If another server took
+    it meanwhile, whether it let it go again (as a hub would: it counted the lock's epoch on)
+    or holds it still, the hub stops writing and exits 75, so that a service manager starts
+    it again, to wait."""
+    import psycopg
+
+    from tests.hub.harness import connect_unix
+
     from .harness import GambitProcess
 
     db = postgres_server.create_database("lost")
-    args = ["hub", "--data-dir", str(tmp_path / "d"), "--unix", str(tmp_path / "s"), "--db", db]
+    sock = tmp_path / "s"
+    args = ["hub", "--data-dir", str(tmp_path / "d"), "--unix", str(sock), "--db", db]
     hub = GambitProcess("solo", tmp_path, args, "gambit hub ready")
     try:
+        with psycopg.connect(db, autocommit=True, application_name="gambit hub elsewhere") as other:
+            with postgres_server.admin() as admin:
+                ended = admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE application_name LIKE 'gambit hub on %%'"
+                ).fetchall()
+            assert ended == [(True,)]
+            if meanwhile != "nobody":  # (before the hub's next check, a second away)
+                other.execute("SELECT pg_advisory_lock(%s, %s)", KEY)  # once that session ends
+            if meanwhile == "held":
+                other.execute("UPDATE gambit_lock SET epoch = epoch + 1")
+                other.execute("SELECT pg_advisory_unlock(%s, %s)", KEY)
+            if meanwhile != "nobody":
+                hub.proc.wait(timeout=15)
+                assert hub.proc.returncode == 75
+                log = hub.log()
+                assert "database lock: lost" in log
+                said = {"held": "another server held it meanwhile", "holds": "elsewhere"}
+                assert said[meanwhile] in log, log
+                return
+        deadline = time.monotonic() + 15
+        while "taken again" not in hub.log() and hub.proc.poll() is None:
+            assert time.monotonic() < deadline, hub.log()
+            time.sleep(0.1)
+        assert hub.proc.poll() is None, hub.log()
+
+        async def a_new_player() -> str:  # a write: the store goes on, under the lock
+            client = await connect_unix(str(sock))
+            welcome = await client.hello("Bea", identity="SHA256:bea")
+            await client.close()
+            return welcome["you"]["name"]
+
+        assert asyncio.run(a_new_player()) == "Bea"
         with postgres_server.admin() as admin:
-            ended = admin.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE application_name LIKE 'gambit hub on %%'"
-            ).fetchall()
-        assert ended == [(True,)]
-        hub.proc.wait(timeout=15)
-        assert hub.proc.returncode == 75
-        assert "database lock: lost" in hub.log()
+            holders = admin.execute(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                "AND classid = %s AND objid = %s",
+                KEY,
+            ).fetchone()
+        assert holders == (1,)
+        assert hub.proc.poll() is None
     finally:
         hub.stop()

@@ -1,0 +1,61 @@
+"""The database away under a running hub (its PostgreSQL lock went with a restart:
+server/store/pg_lock.py): nothing is written meanwhile, and once the hub has the lock again
+play goes on, what failed meanwhile set again (tests/cluster/test_database_restart.py runs it
+against a real PostgreSQL restart)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from server.hub import Hub
+from server.store import StoreError
+
+from .conftest import fast_config
+from .harness import connect, table_with_bots
+
+
+def stored(hub: Hub, table: int) -> int:
+    """The actions of the table's game in play, as stored."""
+    return next(len(row["actions"]) for row in hub.store.live_tables() if row["id"] == table)
+
+
+async def test_nothing_is_written_while_the_database_is_away_and_play_goes_on_after(store):
+    hub = Hub(store, fast_config(bot_delay=0.2))
+    await hub.start()
+    try:
+        ada = await connect(hub)
+        await ada.hello("Ada", identity="SHA256:ada")
+        table = await table_with_bots(ada, "prophet", players=3, timer=0)
+        await ada.send("start", table=table)
+        # Ada plays until it is a bot's turn; the database goes away before it moves.
+        for _ in range(100):
+            message = await ada.expect("table", table=table)
+            view = message["view"]
+            if view is not None and view["waiting"] and 0 not in view["waiting"]:
+                break
+            if view is not None and view["legal"]:
+                await ada.send("act", table=table, action=view["legal"][0])
+        moves = stored(hub, table)
+        hub.database_away("the test's database restarts")
+        with pytest.raises(StoreError, match="the test's database restarts"):
+            store.set_lang("SHA256:ada", "de")
+        await asyncio.sleep(0.6)  # (the bots' timers fire: their moves are refused)
+        assert stored(hub, table) == moves
+        state = hub.tables[table].state
+        assert state is not None and len(state.history) == moves  # memory as the store
+
+        seen = len(ada.log)
+        assert hub.database_back()
+        # The table is sent again, and the bots move again: the game goes on, stored.
+        await ada.until(lambda m: m["t"] == "table" and m["table"] == table, timeout=2)
+        assert len(ada.log) > seen
+        for _ in range(50):
+            if stored(hub, table) > moves:
+                break
+            await asyncio.sleep(0.1)
+        assert stored(hub, table) > moves
+        assert store.ledger_total() == 0 and store.audit() == []
+    finally:
+        await hub.stop()
