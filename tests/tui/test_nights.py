@@ -168,23 +168,28 @@ async def test_the_host_pauses_extends_removes_a_player_and_cancels_from_the_eve
         assert night.status == "cancelled"
 
 
+async def make_invited_only_event(hub, app, pilot):
+    """From the lobby, the host's keys make "Friday", open to invited players only."""
+    await enter_lobby(pilot)
+    await pilot.press("v")
+    await wait_for(pilot, lambda: isinstance(app.screen, NightsScreen))
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(app.screen, AskNameScreen))
+    await pilot.press(*"Friday", "enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, NightSetupScreen))
+    await pilot.press("up", "left")  # the last line: who may join, everyone -> invited
+    await wait_for(pilot, lambda: "Who may join: < invited >" in screen_text(app))
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: 1 in hub.nights.nights)
+    return hub.nights.nights[1]
+
+
 async def test_the_host_makes_an_event_for_invited_players_and_invites_one_with_i(hub):
     guest = await connect(hub)
     await guest.hello("Bea", identity="key-bea")
     app = make_app(hub, name="Ada")
     async with app.run_test(size=(80, 24)) as pilot:
-        await enter_lobby(pilot)
-        await pilot.press("v")
-        await wait_for(pilot, lambda: isinstance(app.screen, NightsScreen))
-        await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, AskNameScreen))
-        await pilot.press(*"Friday", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, NightSetupScreen))
-        await pilot.press("up", "left")  # the last line: who may join, everyone -> invited
-        await wait_for(pilot, lambda: "Who may join: < invited >" in screen_text(app))
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: 1 in hub.nights.nights)
-        night = hub.nights.nights[1]
+        night = await make_invited_only_event(hub, app, pilot)
         assert night.rules.access == "invited"
         await guest.send("night", op="register", night=1)
         assert (await guest.expect("error"))["code"] == "not_allowed"
@@ -203,17 +208,7 @@ async def test_the_host_takes_an_invitation_back_with_u(hub):
     await guest.hello("Bea", identity="key-bea")
     app = make_app(hub, name="Ada")
     async with app.run_test(size=(80, 24)) as pilot:
-        await enter_lobby(pilot)
-        await pilot.press("v")
-        await wait_for(pilot, lambda: isinstance(app.screen, NightsScreen))
-        await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, AskNameScreen))
-        await pilot.press(*"Friday", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, NightSetupScreen))
-        await pilot.press("up", "left")  # the last line: who may join, everyone -> invited
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: 1 in hub.nights.nights)
-        night = hub.nights.nights[1]
+        night = await make_invited_only_event(hub, app, pilot)
         await wait_for(pilot, lambda: "Uninvite" in screen_text(app).splitlines()[-1])
         await pilot.press("i")
         await wait_for(pilot, lambda: isinstance(app.screen, AskNameScreen))
