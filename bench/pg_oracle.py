@@ -45,6 +45,11 @@ from server.bots import prophets_gambit as heuristic_bot
 from server.bots.strong import pg_sim
 from server.engine import duplicate
 
+sys.path.insert(0, os.path.dirname(__file__))
+# the variants' settings: one parser, pg_worlds'
+from pg_worlds import apply as apply_settings
+from pg_worlds import settings as parse_settings
+
 #: Opponents the heuristic samples at the Execution (its own number), in the oracle's rollouts.
 EXECUTION_SAMPLES = heuristic_bot.EXECUTION_SAMPLES
 
@@ -114,27 +119,6 @@ def collect_set(index: int, iterations: int, rollouts: int) -> list[dict[str, An
     return out
 
 
-def _settings(text: str) -> dict[str, Any]:
-    """``module.ATTR=value,...`` (module under ``server.bots.strong``; value a Python literal)."""
-    out: dict[str, Any] = {}
-    for part in filter(None, text.split(",")):
-        key, _, value = part.partition("=")
-        out[key.strip()] = eval(value)  # a benchmark's own command line
-    return out
-
-
-def _apply(settings: dict[str, Any]) -> dict[tuple[Any, str], Any]:
-    import importlib
-
-    saved = {}
-    for key, value in settings.items():
-        module_name, _, attr = key.rpartition(".")
-        module = importlib.import_module(f"server.bots.strong.{module_name}")
-        saved[(module, attr)] = getattr(module, attr)
-        setattr(module, attr, value)
-    return saved
-
-
 def score(
     decisions: list[dict[str, Any]], iterations: int, settings: dict[str, Any]
 ) -> dict[str, Any]:
@@ -142,7 +126,7 @@ def score(
     per (kind, round), the search's bias on the heuristic's action."""
     from server.bots.strong import prophets_gambit as spg
 
-    saved = _apply(settings)
+    saved = apply_settings(settings)
     per_set: dict[int, float] = collections.defaultdict(float)
     per_kind: dict[str, float] = collections.defaultdict(float)
     bias: dict[tuple[str, int], list[float]] = collections.defaultdict(list)
@@ -230,7 +214,7 @@ def main() -> None:
     base = None
     for spec in ["base:" + args.base, *args.variant]:
         name, _, text = spec.partition(":")
-        res = score(decisions, args.iterations, _settings(text))
+        res = score(decisions, args.iterations, parse_settings(text))
         sets = sorted(res["per_set"])
         mean, ci = _ci([res["per_set"][k] for k in sets])
         line = f"{name}: gain over the heuristic {mean:+.4f} ± {ci:.4f} a deal"
