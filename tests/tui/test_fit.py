@@ -50,6 +50,9 @@ LOCALES = {
 #: "ß" is "ss" and Ukrainian is in Latin letters), which cuts wherever the UTF-8 form would.
 #: ``FIT_ALL=1`` walks every locale above.
 WALKED = list(LOCALES) if os.environ.get("FIT_ALL") else ["en", "uk-ascii", "de-ascii"]
+#: Walked by files of their own (test_fit_uk.py, test_fit_de.py): each walk takes a worker
+#: for a while, and ``--dist loadfile`` gives a file to one worker.
+WALKED_ELSEWHERE = ("uk-ascii", "de-ascii")
 GAMES = ("prophets_gambit", "prophet", "fortunes")
 
 
@@ -316,8 +319,13 @@ async def walk_nights(walk: Walk) -> None:
     await walk.until(lambda: isinstance(app.screen, LobbyScreen))
 
 
-@pytest.mark.parametrize("lang", WALKED)
+@pytest.mark.parametrize("lang", [x for x in WALKED if x not in WALKED_ELSEWHERE])
 async def test_nothing_is_cut_at_80x24(hub, lang):
+    await walk_in(hub, lang)
+
+
+async def walk_in(hub, lang: str) -> None:
+    """The whole walk in ``lang``: the 60x20 message, then every screen at 80x24."""
     app = make_app(hub, term=TermInfo(lang=LOCALES[lang]))
     async with app.run_test(size=(60, 20)) as pilot:
         walk = Walk(pilot)
