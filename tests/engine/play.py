@@ -27,7 +27,12 @@ def owner(place: str) -> int | None:
 
 def strings_in(obj: Any) -> Iterator[str]:
     """Every string inside a view, read back from its msgpack form (what goes on the wire)."""
-    stack = [msgpack.unpackb(msgpack.packb(obj), raw=False, strict_map_key=False)]
+    return wire_strings(msgpack.unpackb(msgpack.packb(obj), raw=False, strict_map_key=False))
+
+
+def wire_strings(obj: Any) -> Iterator[str]:
+    """Every string inside a message already in its wire form (read back from msgpack)."""
+    stack = [obj]
     while stack:
         item = stack.pop()
         if isinstance(item, str):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from protocol.actions import Bid, Play
@@ -27,7 +27,7 @@ from protocol.connection import ConnectionClosed, QueueConnection
 from protocol.event_log import DELTA, expand
 from server.engine import RulesError
 from server.hub import Hub
-from tests.engine.play import is_hidden_place, owner, strings_in
+from tests.engine.play import is_hidden_place, owner, strings_in, wire_strings
 from tests.engine.test_conformance import Knowledge, glimpses
 
 ALL_CARDS = frozenset(c for deck in DECKS.values() for c in deck)
@@ -36,24 +36,10 @@ CARDLESS = {"welcome", "you", "lobby", "lobby_update", "pong", "left", "friends"
 WORD = re.compile(r"[\w*]+")
 
 
-def _strings(obj: Any) -> Iterator[str]:
-    """Every string inside a message already in its wire form (decoded from msgpack)."""
-    stack = [obj]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-
-
 def words(message: dict[str, Any], wire: bool = False) -> set[str]:
     """Every string in the message's msgpack form, and every word inside those strings
     (``wire``: the message was read back from msgpack already, so it need not be again)."""
-    out = set(_strings(message) if wire else strings_in(message))
+    out = set(wire_strings(message) if wire else strings_in(message))
     for s in [s for s in out if len(s) > 3]:  # card codes have 2 or 3 characters
         out.update(WORD.findall(s))
     return out
