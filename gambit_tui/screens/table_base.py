@@ -555,10 +555,7 @@ class TableScreen(GambitScreen):
     def on_chat_arrived(self, event: events.ChatArrived) -> None:
         if event.key != self.table_id:
             return
-        lines = self.gapp.model.chat_lines(self.table_id)
-        if not lines:
-            return
-        line = lines[-1]
+        line = event.line
         self.query_one(ChatPanel).add_line(line)
         if not self.CHAT_IN_LOG:
             if not self.chat_open:
