@@ -521,8 +521,9 @@ class Hub:
                 log.exception("handler %s failed", kind)
                 session.push(error("internal", "Something went wrong on the server.", ref=kind))
                 return
-            # The database is away (database_away): nothing was written, nor changed in
-            # memory; the same request is taken once it is back, in a moment.
+            # The database is away (database_away): nothing of it was written (a move is
+            # stored before it is applied: the game is as it was), and the same request is
+            # taken once the database is back, in a moment: the player reads that.
             self.refusals["not_saved"] += 1
             text = said("The server could not save that just now; try again in a moment.")
             session.push(error("not_saved", ref=kind, **text))
