@@ -9,6 +9,7 @@ one's state as it crosses the worker link) and compares the table's log lines be
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -43,7 +44,8 @@ async def play_until(pilot, table, done: Callable[[dict[str, Any]], bool]) -> No
     at a decision of theirs (the bots then wait for them: nothing changes meanwhile)."""
     app = pilot.app
     acted: Any = None
-    for _ in range(500):
+    deadline = time.monotonic() + 30  # (generous: a loaded machine; see wait_for)
+    while time.monotonic() < deadline:
         view = table.view or {}
         if table.ask and done(view):
             return
