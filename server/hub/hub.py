@@ -516,6 +516,17 @@ class Hub:
             session.push(error(err.code, ref=kind, **err.wire()))
         except RulesError as err:
             session.push(error(err.code, err.message, ref=kind))
+        except StoreError:
+            if not self.store.fenced:
+                log.exception("handler %s failed", kind)
+                session.push(error("internal", "Something went wrong on the server.", ref=kind))
+                return
+            # The database is away (database_away): nothing of it was written (a move is
+            # stored before it is applied: the game is as it was), and the same request is
+            # taken once the database is back, in a moment: the player reads that.
+            self.refusals["not_saved"] += 1
+            text = said("The server could not save that just now; try again in a moment.")
+            session.push(error("not_saved", ref=kind, **text))
         except Exception:
             log.exception("handler %s failed", kind)
             session.push(error("internal", "Something went wrong on the server.", ref=kind))

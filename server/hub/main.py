@@ -44,7 +44,8 @@ async def run_hub(
     bus: tuple[str, str | None] | None = None,
     metrics_at: tuple[str, int] | None = None,
 ) -> bool:
-    """Serve until stopped; True if an admin's restart stopped it. ``bus``: (NATS URL, the
+    """Serve until stopped; True if it is to be started again (an admin's restart, a store
+    that cannot commit, its database lock or lease lost). ``bus``: (NATS URL, the
     gateways' shared token) to serve gateways too (see bus.py): then the data folder is
     locked here, once this hub holds the lease (lease.py), not by the caller."""
     from server.store.pg_lock import lock_database
@@ -164,12 +165,14 @@ async def _serve(
         stop.set()
 
     # The store that cannot commit stops the hub; so does an admin's restart, when it comes.
+    # Either way it is to be started again (a failed commit kept nothing of its batch: the
+    # next start goes on from what the store holds), so it exits as after a restart.
     # (Its admins see a gateway session's address, as the gateway saw it: the bus's.)
     describe = hub_bus.describe if hub_bus is not None else None
     hub = Hub(
         store,
         config,
-        HubHooks(on_fatal=stop.set, on_restart=restart, describe_connection=describe),
+        HubHooks(on_fatal=restart, on_restart=restart, describe_connection=describe),
     )
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -173,8 +173,9 @@ async def run_serve(
     metrics_at: tuple[str, int] | None = None,
     announce: bool = False,
 ) -> bool:
-    """Serve until stopped; True if an admin's restart stopped it (the caller exits with
-    :data:`RESTART_EXIT` so that a service manager starts it again). ``announce``: on the
+    """Serve until stopped; True if it is to be started again: an admin's restart, a store
+    that cannot commit, its database lock lost (the caller exits with :data:`RESTART_EXIT`
+    so that a service manager starts it again). ``announce``: on the
     local network (``server/announce.py``)."""
     from server.store.pg_lock import lock_database
 
@@ -228,7 +229,7 @@ async def _run_serve(
     # The SSH host's sessions, made first: the hub's admins see each player's address.
     sessions = LiveSessions()
     hooks = HubHooks(
-        on_fatal=stop.set,  # a store that cannot commit: stop, and start again from the disk
+        on_fatal=restart_now,  # a store that cannot commit: stop, start again from the disk
         on_restart=restart_now,
         describe_connection=sessions.describe,
     )

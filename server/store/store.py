@@ -378,6 +378,11 @@ class Store(NightStore, ModerationStore):
         lock again."""
         self._fenced = why
 
+    @property
+    def fenced(self) -> bool:
+        """Writes are refused now (see :meth:`fence`)."""
+        return self._fenced is not None
+
     def reconnect(self) -> bool:
         """A PostgreSQL store's connection opened anew (the server restarted under the old
         one, or may have). False, and nothing done, if writes are held or a transaction is
