@@ -407,11 +407,10 @@ class Hub:
         finally:
             if hasattr(conn, "on_message"):
                 conn.on_message = None
-            self.commit()  # what was said to this client goes out before it is hung up
-            try:
-                await self.outbox.sent()  # (once on the disk)
-            finally:
-                self._drop_session(session)
+            self.commit()  # what was said to this client goes out before it is hung up ...
+            self._drop_session(session, sending=True)
+            await self.outbox.sent()  # ... once on the disk (see outbox.py)
+            session.alive = False
             with contextlib.suppress(Exception):
                 await conn.close()
 
@@ -702,8 +701,11 @@ class Hub:
         """An ``error`` not caused by a request (``sentence``: :func:`errors.said`)."""
         self.runtime.tell(player_id, code, sentence)
 
-    def _drop_session(self, session: Session) -> None:
-        session.alive = False
+    def _drop_session(self, session: Session, sending: bool = False) -> None:
+        """The session is gone from the hub (``sending``: what waits in the outbox for it
+        still goes out, then the caller marks it dead)."""
+        if not sending:
+            session.alive = False
         self.sessions.discard(session)
         self.lobby.session_removed(session)
         if self.memory is not None:
