@@ -418,18 +418,19 @@ class Store(NightStore, ModerationStore):
             self.commit_held()
         self._on_hold = on_hold
 
-    def sync_off_loop(self) -> bool:
+    def sync_off_loop(self, on: bool = True) -> bool:
         """Commit without waiting for the disk: the caller has :meth:`sync` run (on a thread
         of its own) before it shows anything a commit holds. SQLite's WAL stays consistent
         whatever happens without its fsync at commit (``synchronous = NORMAL``); what is
         lost with the machine's power is only commits not yet synced, which nobody was
         shown (server/hub/outbox.py). False (and nothing changed) where there is no file
-        of ours to sync: in memory, or PostgreSQL (which syncs its own)."""
+        of ours to sync: in memory, or PostgreSQL (which syncs its own). ``on`` False: each
+        commit waits for the disk again."""
         if self.postgres or self.path == ":memory:":
             return False
-        self._conn.execute("PRAGMA synchronous = NORMAL")
-        self.syncs_off_loop = True
-        return True
+        self._conn.execute(f"PRAGMA synchronous = {'NORMAL' if on else 'FULL'}")
+        self.syncs_off_loop = on
+        return on
 
     def sync(self) -> None:
         """fsync the WAL: every commit made before this call is on the disk when it returns.
