@@ -49,6 +49,16 @@ move itself a whole app start on the table's worker (67-76 ms of CPU in ``bench/
 on a loaded machine). Swept, the memory is the worker's to reuse (for apps arriving or moving
 in); CPython and glibc keep most of it from the system (``docs/benchmarks.md``).
 
+A server whose apps run in workers (``gambit serve``'s own process: the hub and the SSH
+connections) has light sessions: an ended one leaves about 50 objects of cyclic garbage, not
+an app. Its sweeps found 2,000-9,000 objects while walking 90,000-170,000 (everything alive,
+two thirds of it what was imported at start), and held the event loop of every player
+86-570 ms each (``bench/soak.py``, every 2-4 minutes). So there (``light``) nothing is frozen
+but what is alive at start (modules, classes, the hub as restored): what comes later stays in
+the collector's middle generation, which it never collects by itself (a threshold it never
+reaches), and a sweep is a plain full collection, which walks only that, never the start's
+objects; and sweeps wait for four times the turnover (each ended session's garbage is small).
+
 A sweep first drops the event loop's cancelled timers: asyncio keeps one until its deadline,
 with the context it was made in, and a Textual app's context holds the app (its
 ``active_app``): an app that ended with a notice up (its 12 s timer cancelled) would stay
@@ -86,6 +96,11 @@ SWEEP_AFTER_MOVED = 10
 MOVED_SHARE = 0.25
 #: ... once none has moved out for this long (at most ``MIN_SWEEP_INTERVAL`` after that).
 MOVES_SETTLE = 3.0
+#: A light process (see above) sweeps once this many times as many sessions have ended as
+#: are open ...
+LIGHT_TURNOVER = 4
+#: ... and its collector never collects the older generations by itself (their thresholds).
+NEVER = 1 << 30
 #: Sweeps for growth alone (see ``sweep_on_growth``) come at most this often: what leaks
 #: grows slowly (the hub's: about 600 objects a minute at 10,000 players), while players
 #: arriving grow memory fast and would have it swept, at ever greater cost, as they come.
@@ -132,11 +147,19 @@ class FrozenSessions:
 
     ``young``: collect the youngest generation after so many new objects. ``sweep_on_growth``:
     sweep also once resident memory has grown by this share since the last sweep (None:
-    only after sessions end)."""
+    only after sessions end). ``light``: the sessions' apps run elsewhere (see the module
+    docstring: only what is alive at start is frozen)."""
 
-    def __init__(self, young: int = YOUNG_THRESHOLD, sweep_on_growth: float | None = None) -> None:
+    def __init__(
+        self,
+        young: int = YOUNG_THRESHOLD,
+        sweep_on_growth: float | None = None,
+        light: bool = False,
+    ) -> None:
         self.young = young
         self.sweep_on_growth = sweep_on_growth
+        self.light = light
+        self._thresholds = gc.get_threshold()
         self.resident_after_sweep: int | None = None
         self.ended = 0
         #: Of those, apps that went on in another worker (see the module docstring) ...
@@ -157,7 +180,10 @@ class FrozenSessions:
         gc.collect()
         gc.freeze()
         self.resident_after_sweep = resident_bytes()
-        _, older, oldest = gc.get_threshold()
+        self._thresholds = gc.get_threshold()
+        _, older, oldest = self._thresholds
+        if self.light:
+            older = oldest = NEVER
         gc.set_threshold(self.young, older, oldest)
         gc.callbacks.append(self._collected)
         self._periodic = asyncio.get_running_loop().call_later(FREEZE_EVERY, self._tick)
@@ -174,10 +200,12 @@ class FrozenSessions:
                 info.get("generation"),
                 took * 1000,
             )
-        gc.freeze()
+        if not self.light:
+            gc.freeze()
 
     def _tick(self) -> None:
-        gc.freeze()
+        if not self.light:
+            gc.freeze()
         self._periodic = asyncio.get_running_loop().call_later(FREEZE_EVERY, self._tick)
         if self.sweep_on_growth is None or self._sweep_handle is not None:
             return
@@ -216,7 +244,8 @@ class FrozenSessions:
         self.ended += 1
         self.moved += moved
         earliest = self.last_sweep + MIN_SWEEP_INTERVAL if self.sweeps else 0.0
-        if self.ended >= max(SWEEP_AFTER_ENDED, still_open):
+        turnover = LIGHT_TURNOVER * still_open if self.light else still_open
+        if self.ended >= max(SWEEP_AFTER_ENDED, turnover):
             self._sweep_at(earliest)
         elif moved and self.moved >= max(SWEEP_AFTER_MOVED, MOVED_SHARE * still_open):
             now = time.monotonic()
@@ -238,7 +267,8 @@ class FrozenSessions:
 
     def _freeze(self) -> None:
         self._freeze_handle = None
-        gc.freeze()
+        if not self.light:
+            gc.freeze()
 
     def sweep(self) -> None:
         """Collect what ended sessions left behind, then freeze what is still alive."""
@@ -247,9 +277,12 @@ class FrozenSessions:
         self._sweep_handle = None
         started = time.perf_counter()
         drop_cancelled_timers()
-        gc.unfreeze()
-        found = gc.collect()
-        gc.freeze()
+        if self.light:  # (what was alive at start stays frozen, out of the walk)
+            found = gc.collect()
+        else:
+            gc.unfreeze()
+            found = gc.collect()
+            gc.freeze()
         self.resident_after_sweep = resident_bytes()
         self.ended = self.moved = 0
         self._moved_due = None
@@ -266,7 +299,7 @@ class FrozenSessions:
     def close(self) -> None:
         with contextlib.suppress(ValueError):
             gc.callbacks.remove(self._collected)
-        _, older, oldest = gc.get_threshold()
+        _, older, oldest = self._thresholds
         gc.set_threshold(700, older, oldest)
         for handle in (self._freeze_handle, self._sweep_handle, self._periodic):
             if handle is not None:

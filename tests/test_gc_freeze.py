@@ -237,3 +237,64 @@ async def test_a_sweep_frees_what_only_a_cancelled_timers_context_holds(policy):
     policy.sweep()
     assert ref() is None
     assert policy.sweeps == 1
+
+
+async def test_a_light_processs_sweep_walks_only_what_came_after_its_start():
+    """Apps in workers (``gambit serve``'s own process): what is alive at start (modules,
+    classes) stays frozen through sweeps, so a sweep walks only what came since, and still
+    frees every cycle that came since; survivors wait in the middle generation, which the
+    collector never collects by itself."""
+    policy = FrozenSessions(light=True)
+    try:
+        policy.started()
+        at_start = gc.get_freeze_count()
+        assert at_start > 1000  # (pytest, asyncio and the server's modules)
+        assert gc.get_threshold()[1:] == (gc_freeze.NEVER, gc_freeze.NEVER)
+        alive = [Node() for _ in range(50)]
+        garbage = Node()
+        ref = weakref.ref(garbage)
+        del garbage
+        gc.collect(0)  # a young collection: its survivors are not frozen ...
+        assert gc.get_freeze_count() == at_start
+        walked = len(gc.get_objects())  # ... what a sweep walks: far less than at start
+        assert walked < at_start / 2
+        policy.sweep()
+        assert ref() is None
+        assert gc.get_freeze_count() == at_start  # nothing unfrozen, nothing more frozen
+        assert all(gc.is_tracked(node) for node in alive)
+    finally:
+        policy.close()
+        gc.unfreeze()
+
+
+async def test_a_light_process_sweeps_at_four_times_the_turnover(monkeypatch):
+    monkeypatch.setattr(gc_freeze, "MIN_SWEEP_INTERVAL", 0.0)
+    policy = FrozenSessions(light=True)
+    try:
+        policy.started()
+        for _ in range(39):
+            policy.session_ended(still_open=10)
+        await asyncio.sleep(0.05)
+        assert policy.sweeps == 0  # (a heavy process would have swept at 20)
+        policy.session_ended(still_open=10)
+        await asyncio.sleep(0.05)
+        assert policy.sweeps == 1
+    finally:
+        policy.close()
+        gc.unfreeze()
+
+
+def test_the_ssh_host_is_light_when_its_apps_run_in_workers(tmp_path):
+    from server.hub import Hub
+    from server.ssh.config import HostConfig
+    from server.ssh.host import SSHHost
+    from server.ssh.keys import load_or_create_host_key
+    from server.store import Store
+
+    key = load_or_create_host_key(tmp_path)
+    with Store() as store:
+        hub = Hub(store)
+        for workers, light in ((2, True), (0, False)):
+            config = HostConfig(port=0, app_workers=workers, freeze_sessions=True)
+            host = SSHHost(hub, config, key)
+            assert host.memory is not None and host.memory.light is light

@@ -14,8 +14,9 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from server.hub.cli_options import add_hub_options, hub_config_from
 from server.metrics import parse_address
@@ -45,6 +46,7 @@ if TYPE_CHECKING:  # for type hints only
     from .host import SSHHost
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: The environment variable that may hold the password (not shown by ``ps``, unlike argv).
 PASSWORD_ENV = "GAMBIT_PASSWORD"
@@ -69,6 +71,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     add_hub_options(parser, limits)
     add_options(parser, HostConfig, GROUPS, only=WORKERS + LOGGING)
     add_metrics_argument(parser)
+    add_debug_lag_argument(parser)
     add_announce_argument(parser)
     add_options(parser, HostConfig, GROUPS, only=VERBOSE)
 
@@ -128,6 +131,28 @@ def add_metrics_argument(parser: argparse.ArgumentParser) -> None:
         metavar="HOST:PORT",
         help="serve Prometheus metrics (/metrics) and a health check (/healthz) here",
     )
+
+
+def add_debug_lag_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--debug-lag",
+        metavar="MS",
+        type=float,
+        help="log where the event loop is whenever it is held longer than this "
+        "(server/lag_watch.py: a diagnosis, off by default)",
+    )
+
+
+async def watched(coro: Coroutine[Any, Any, T], debug_lag: float | None) -> T:
+    """Run ``coro`` with the event loop's watchdog on, if asked (``--debug-lag``)."""
+    from server.lag_watch import watch_loop
+
+    watch = watch_loop(debug_lag)
+    try:
+        return await coro
+    finally:
+        if watch is not None:
+            watch.stop()
 
 
 #: Textual repaints a changed screen at its next frame, 60 a second by default: up to 17 ms
@@ -316,14 +341,17 @@ def main_serve(args: argparse.Namespace) -> int:
     try:
         metrics_at = parse_address(args.metrics) if args.metrics else None
         restart = asyncio.run(
-            run_serve(
-                data_dir,
-                hub_config,
-                host_config,
-                sys.stdout,
-                lock,
-                metrics_at,
-                announce=wanted(args.announce, host_config.host),
+            watched(
+                run_serve(
+                    data_dir,
+                    hub_config,
+                    host_config,
+                    sys.stdout,
+                    lock,
+                    metrics_at,
+                    announce=wanted(args.announce, host_config.host),
+                ),
+                args.debug_lag,
             )
         )
     except (OSError, StoreError) as err:  # the port is taken, the database is in use
