@@ -49,6 +49,19 @@ move itself a whole app start on the table's worker (67-76 ms of CPU in ``bench/
 on a loaded machine). Swept, the memory is the worker's to reuse (for apps arriving or moving
 in); CPython and glibc keep most of it from the system (``docs/benchmarks.md``).
 
+Garbage also piles up while everybody stays: an object frozen while alive (every half minute,
+after every collection) that becomes garbage later (a screen closed, a result dismissed, a
+log's old lines, a widget replaced) waits for a sweep, and players who sit and play for a long
+time end no sessions to bring one. In ``bench/soak.py`` (30 terminals, 200 light players) a
+worker's sweeps found up to 2.4 million objects, its memory rose to 390 MB with some fifteen
+apps open, and each such sweep stalled its players for as long as it walked them all. So a
+policy that freezes also sweeps once the frozen generation has grown to ``FROZEN_GROWTH``
+times what the last sweep left alive (as a tracing collector sizes its heap: Go's ``GOGC``,
+CPython's own full collections once a quarter more has survived): the garbage waiting is then
+at most about what is alive, each sweep walks at most about twice the live objects, and the
+sweeps' total work stays proportional to the objects frozen (each sweep is paid for by as
+many new ones). It is checked at each half-minute freeze; it comes at most once a minute.
+
 A sweep first drops the event loop's cancelled timers: asyncio keeps one until its deadline,
 with the context it was made in, and a Textual app's context holds the app (its
 ``active_app``): an app that ended with a notice up (its 12 s timer cancelled) would stay
@@ -86,6 +99,11 @@ SWEEP_AFTER_MOVED = 10
 MOVED_SHARE = 0.25
 #: ... once none has moved out for this long (at most ``MIN_SWEEP_INTERVAL`` after that).
 MOVES_SETTLE = 3.0
+#: Sweep once the frozen generation has grown to this many times what the last sweep left
+#: alive (see above) ...
+FROZEN_GROWTH = 2.0
+#: ... and to at least this many objects (a process that has just started freezes its imports).
+FROZEN_FLOOR = 100_000
 #: Sweeps for growth alone (see ``sweep_on_growth``) come at most this often: what leaks
 #: grows slowly (the hub's: about 600 objects a minute at 10,000 players), while players
 #: arriving grow memory fast and would have it swept, at ever greater cost, as they come.
@@ -132,12 +150,21 @@ class FrozenSessions:
 
     ``young``: collect the youngest generation after so many new objects. ``sweep_on_growth``:
     sweep also once resident memory has grown by this share since the last sweep (None:
-    only after sessions end)."""
+    only after sessions end). ``frozen_growth``: sweep also once the frozen generation has
+    grown to this many times what the last sweep left (None: not; see ``FROZEN_GROWTH``)."""
 
-    def __init__(self, young: int = YOUNG_THRESHOLD, sweep_on_growth: float | None = None) -> None:
+    def __init__(
+        self,
+        young: int = YOUNG_THRESHOLD,
+        sweep_on_growth: float | None = None,
+        frozen_growth: float | None = FROZEN_GROWTH,
+    ) -> None:
         self.young = young
         self.sweep_on_growth = sweep_on_growth
+        self.frozen_growth = frozen_growth
         self.resident_after_sweep: int | None = None
+        #: What the start or the last sweep left frozen (see ``FROZEN_GROWTH``).
+        self.frozen_after_sweep = 0
         self.ended = 0
         #: Of those, apps that went on in another worker (see the module docstring) ...
         self.moved = 0
@@ -157,6 +184,7 @@ class FrozenSessions:
         gc.collect()
         gc.freeze()
         self.resident_after_sweep = resident_bytes()
+        self.frozen_after_sweep = gc.get_freeze_count()
         _, older, oldest = gc.get_threshold()
         gc.set_threshold(self.young, older, oldest)
         gc.callbacks.append(self._collected)
@@ -179,7 +207,14 @@ class FrozenSessions:
     def _tick(self) -> None:
         gc.freeze()
         self._periodic = asyncio.get_running_loop().call_later(FREEZE_EVERY, self._tick)
-        if self.sweep_on_growth is None or self._sweep_handle is not None:
+        if self._sweep_handle is not None:
+            return
+        if self.frozen_growth is not None:
+            limit = self.frozen_growth * max(self.frozen_after_sweep, FROZEN_FLOOR)
+            if gc.get_freeze_count() > limit:
+                self._sweep_at(self.last_sweep + MIN_SWEEP_INTERVAL if self.sweeps else 0.0)
+                return
+        if self.sweep_on_growth is None:
             return
         now, then = resident_bytes(), self.resident_after_sweep
         if now is None or then is None or now <= then * (1 + self.sweep_on_growth):
@@ -251,6 +286,7 @@ class FrozenSessions:
         found = gc.collect()
         gc.freeze()
         self.resident_after_sweep = resident_bytes()
+        self.frozen_after_sweep = gc.get_freeze_count()
         self.ended = self.moved = 0
         self._moved_due = None
         self._sweep_waits_for_moves = False
