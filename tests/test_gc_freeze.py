@@ -284,6 +284,35 @@ async def test_a_light_process_sweeps_at_four_times_the_turnover(monkeypatch):
         gc.unfreeze()
 
 
+async def test_frozen_garbage_of_players_who_stay_is_swept_once_the_frozen_doubles(monkeypatch):
+    """Nobody leaves, but what was frozen alive becomes garbage (closed screens, old lines):
+    a sweep comes once the frozen generation is twice what the last sweep left."""
+    monkeypatch.setattr(gc_freeze, "FREEZE_EVERY", 0.01)
+    monkeypatch.setattr(gc_freeze, "FROZEN_FLOOR", 0)
+    monkeypatch.setattr(gc_freeze, "MIN_SWEEP_INTERVAL", 0.0)
+    policy = FrozenSessions()
+    try:
+        policy.started()
+        base = policy.frozen_after_sweep
+        garbage = [Node() for _ in range(base // 2)]  # half as many again: not yet
+        ref = weakref.ref(garbage[0])
+        await asyncio.sleep(0.1)  # frozen by the ticks, alive
+        del garbage
+        await asyncio.sleep(0.1)
+        assert policy.sweeps == 0 and ref() is not None
+        alive = [Node() for _ in range(base // 2 + 1000)]  # now over twice what the start left
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if policy.sweeps:
+                break
+        assert policy.sweeps == 1 and ref() is None
+        # The garbage is gone, not frozen again; what is alive is.
+        assert policy.frozen_after_sweep < base + len(alive) + base // 4
+    finally:
+        policy.close()
+        gc.unfreeze()
+
+
 def test_the_ssh_host_is_light_when_its_apps_run_in_workers(tmp_path):
     from server.hub import Hub
     from server.ssh.config import HostConfig
@@ -298,3 +327,20 @@ def test_the_ssh_host_is_light_when_its_apps_run_in_workers(tmp_path):
             config = HostConfig(port=0, app_workers=workers, freeze_sessions=True)
             host = SSHHost(hub, config, key)
             assert host.memory is not None and host.memory.light is light
+
+
+async def test_a_policy_without_frozen_growth_sweeps_does_not_sweep_as_the_frozen_grows(
+    monkeypatch,
+):
+    monkeypatch.setattr(gc_freeze, "FREEZE_EVERY", 0.01)
+    monkeypatch.setattr(gc_freeze, "FROZEN_FLOOR", 0)
+    monkeypatch.setattr(gc_freeze, "MIN_SWEEP_INTERVAL", 0.0)
+    policy = FrozenSessions(frozen_growth=None)
+    try:
+        policy.started()
+        alive = [Node() for _ in range(3 * policy.frozen_after_sweep)]
+        await asyncio.sleep(0.1)
+        assert policy.sweeps == 0 and len(alive) > 0
+    finally:
+        policy.close()
+        gc.unfreeze()

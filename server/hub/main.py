@@ -115,8 +115,11 @@ def hub_memory(hub: Hub) -> FrozenSessions:
     What does become cyclic garbage (sessions that end: their tasks and connections) waits
     for the sweeps, as in the SSH host: after sessions end, and once resident memory has
     doubled, at most once an hour (a safety net: a sweep walks everything alive, about 1 s
-    at 10,000 players)."""
-    memory = FrozenSessions(young=HUB_YOUNG_GENERATION, sweep_on_growth=HUB_SWEEP_ON_GROWTH)
+    at 10,000 players). Not when the frozen generation doubles, as in the workers: the hub's
+    grows with the players arriving, nearly all of it alive."""
+    memory = FrozenSessions(
+        young=HUB_YOUNG_GENERATION, sweep_on_growth=HUB_SWEEP_ON_GROWTH, frozen_growth=None
+    )
     memory.started()
     hub.memory = memory
     return memory
