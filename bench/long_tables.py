@@ -25,7 +25,8 @@ measured per round of moves, so that early and late compare within one run:
 * per minute of the run (``minutes``): all the CPU over all app updates in it, game ends
   included, as ``ssh_load.py``'s window counts it.
 
-``--profile PREFIX`` writes cProfiles of the first and the last game's full rounds
+``--growth`` lists the kinds of objects whose number grew most from the first game's end to
+the last's. ``--profile PREFIX`` writes cProfiles of the first and the last game's full rounds
 (``PREFIX-first.prof``, ``PREFIX-last.prof``) and prints, per app update, the functions
 whose calls and own time grew most from the one to the other.
 """
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import cProfile
 import gc
 import json
@@ -77,6 +79,15 @@ def lru_caches() -> dict[str, Callable[..., Any]]:
                 if hasattr(thing, "cache_info") and callable(thing):
                     found[f"{name}.{label}"] = thing
     return found
+
+
+def object_kinds() -> collections.Counter[str]:
+    """How many objects the collector tracks, by type, frozen ones too."""
+    gc.unfreeze()
+    try:
+        return collections.Counter(type(o).__qualname__ for o in gc.get_objects())
+    finally:
+        gc.freeze()
 
 
 def cache_counts(caches: dict[str, Callable[..., Any]]) -> dict[str, tuple[int, int]]:
@@ -286,6 +297,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         profiles = [cProfile.Profile(time.process_time), cProfile.Profile(time.process_time)]
     updates_profiled = [0, 0]
     games = []
+    kinds: list[collections.Counter[str]] = []
     for number in range(1, args.games + 1):
         profile = None
         if profiles is not None and number in (1, args.games):
@@ -296,6 +308,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             updates_profiled[0 if number == 1 else 1] = game["full_updates"]
         game["gc_ms"] = round(collections.ms - gc_before, 1)
         game["objects"] = len(gc.get_objects()) + gc.get_freeze_count()
+        if args.growth:
+            kinds.append(object_kinds())
         later = cache_counts(caches)
         rates = hit_rates(counts, later)
         counts = later
@@ -317,6 +331,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     await seated.close()
     if profiles is not None:
         compare(args.profile, profiles, updates_profiled)
+    if len(kinds) > 1:
+        grew = kinds[-1] - kinds[0]
+        print(f"objects that grew from game 1's end to game {len(kinds)}'s:", file=sys.__stderr__)
+        for kind, n in grew.most_common(20):
+            print(f"  {n:8d}  {kind}", file=sys.__stderr__)
     first, last = games[0], games[-1]
     return {
         "apps": args.apps,
@@ -371,6 +390,9 @@ def main() -> None:
     parser.add_argument("--game", default="prophets_gambit")
     parser.add_argument("--games", type=int, default=4, help="whole games played in a row")
     parser.add_argument("--profile", help="write cProfiles of the first and last game here")
+    parser.add_argument(
+        "--growth", action="store_true", help="the kinds of objects that grew over the games"
+    )
     parser.add_argument(
         "--calls", action="store_true", help="count function calls per app update (cProfile)"
     )

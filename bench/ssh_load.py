@@ -512,6 +512,7 @@ class ServerProbe:
         starts = sum(1 for _t, _table, what in self.events if what == "deal starts")
         self._lap_start = (now, cpus_now, self.actions, self.hub_cpu, starts, len(self.gc_pauses))
         return {
+            "ended": time.strftime("%H:%M:%S"),  # (as the server's log tells time)
             "seconds": round(wall, 1),
             "cpu_percent": round(100 * sum(cpus) / wall, 1),
             "cpu_percent_by_process": [round(100 * c / wall, 1) for c in cpus],
