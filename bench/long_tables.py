@@ -22,6 +22,9 @@ measured per round of moves, so that early and late compare within one run:
   too); ``cache_hit``, the hit rate of every ``functools.lru_cache`` of Rich, Textual and
   this project over the game, and ``caches_missing_more``, those that missed notably more
   than in the first game;
+* per game, ``hub_ms_per_action``: the hub's own CPU per action (its thread time in what
+  it does for messages, actions, deals, commits and lobby flushes, as ``ssh_load.py``
+  counts it), the game's end included;
 * per minute of the run (``minutes``): all the CPU over all app updates in it, game ends
   included, as ``ssh_load.py``'s window counts it.
 
@@ -112,7 +115,8 @@ def hit_rates(
 
 
 class Collections:
-    """The collector's time (``gc.callbacks``)."""
+    """The collector's CPU time (``gc.callbacks``; thread time: a loaded machine's
+    preemptions inflated the wall time of a collection tenfold)."""
 
     def __init__(self) -> None:
         self.ms = 0.0
@@ -122,13 +126,47 @@ class Collections:
 
     def on_gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            self._started = time.perf_counter()
+            self._started = time.thread_time()
         else:
-            self.ms += (time.perf_counter() - self._started) * 1000
+            self.ms += (time.thread_time() - self._started) * 1000
             self.count += 1
 
     def close(self) -> None:
         gc.callbacks.remove(self.on_gc)
+
+
+class HubClock:
+    """The hub's own CPU (thread time) in what it does for a message, an action, a deal
+    starting, a commit (and the messages sent after it) and a lobby flush, as
+    ``ssh_load.py`` counts it: counted once when one of them calls another."""
+
+    def __init__(self, hub: Any) -> None:
+        self.cpu = 0.0
+        self.actions = 0
+        self._depth = 0
+        for owner, name in (
+            (hub, "handle"),
+            (hub, "commit"),
+            (hub.lobby, "flush"),
+            (hub.play, "start_game"),
+            (hub.play, "apply_action"),
+        ):
+            setattr(owner, name, self._timed(getattr(owner, name), name == "apply_action"))
+
+    def _timed(self, method: Callable[..., Any], action: bool) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            self.actions += action
+            if self._depth:
+                return method(*args, **kwargs)
+            self._depth += 1
+            started = time.thread_time()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                self._depth -= 1
+                self.cpu += time.thread_time() - started
+
+        return timed
 
 
 class Timeline:
@@ -291,6 +329,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     caches = lru_caches()
     counts = cache_counts(caches)
     first_rates: dict[str, tuple[float, int]] | None = None
+    hub_clock = HubClock(seated.hub)
     timeline = Timeline()
     profiles = None
     if args.profile:  # (CPU time: the rounds' waits for the apps are not the apps' work)
@@ -302,11 +341,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         profile = None
         if profiles is not None and number in (1, args.games):
             profile = profiles[0 if number == 1 else 1]
-        gc_before = collections.ms
+        gc_before, count_before = collections.ms, collections.count
+        hub_before = (hub_clock.cpu, hub_clock.actions)
         game = await play_game(seated, timeline, profile, args.calls)
+        actions = hub_clock.actions - hub_before[1]
+        game["hub_ms_per_action"] = round(
+            (hub_clock.cpu - hub_before[0]) * 1000 / max(1, actions), 3
+        )
         if profile is not None:  # (its full rounds: before the first table's game ended)
             updates_profiled[0 if number == 1 else 1] = game["full_updates"]
         game["gc_ms"] = round(collections.ms - gc_before, 1)
+        game["gc_collections"] = collections.count - count_before
         game["objects"] = len(gc.get_objects()) + gc.get_freeze_count()
         if args.growth:
             kinds.append(object_kinds())

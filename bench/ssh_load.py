@@ -21,8 +21,10 @@ that many seconds per seated player, 60 by default; 0 for none): the chat opens 
 words are typed a key at a time as people type, Enter sends, Esc closes the chat. With
 ``BENCH_SLOW_CALLBACKS=0.15`` in the environment the server runs asyncio's debug mode and logs
 every callback slower than that (its data folder is kept and named on stderr); with
-``BENCH_NO_PLACEMENT=1``, apps stay on the worker they started on (what moving them to their
-table's worker gains: the JSON's ``app_moves`` is then 0). With
+``BENCH_PROFILE_LAPS=PREFIX`` (with ``--laps``), the SSH process is profiled lap by lap (CPU
+time; ``PREFIX-lapN.prof``); with ``BENCH_NO_PLACEMENT=1``, apps stay on the worker they
+started on (what moving them to their table's worker gains: the JSON's ``app_moves`` is then
+0). With
 ``--server-cores C`` the server (with its workers) is pinned to the first C cores and the
 clients to the others (all of them when none are left); by default both float over every
 core, the clients' work competing with the server's. Prints, as its last line, one JSON
@@ -85,6 +87,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import cProfile
 import functools
 import gc
 import json
@@ -497,7 +500,22 @@ class ServerProbe:
         self.cpu_mark = sum(self.cpu_marks)
         self.wall_mark = time.perf_counter()
         self._lap_start = (self.wall_mark, list(self.cpu_marks), 0, 0.0, 0, 0)
+        self._profile_lap()
         return {"rss_mb": server_pss_mb(self.pids()), "sessions": len(self.host.sessions)}
+
+    def _profile_lap(self) -> None:
+        """With ``BENCH_PROFILE_LAPS=PREFIX``: the SSH process's thread (the hub, the SSH
+        connections) profiled lap by lap, in CPU time, each lap to ``PREFIX-lapN.prof``."""
+        prefix = os.environ.get("BENCH_PROFILE_LAPS")
+        if not prefix:
+            return
+        profile = getattr(self, "_profile", None)
+        if profile is not None:
+            profile.disable()
+            self._laps_profiled = getattr(self, "_laps_profiled", 0) + 1
+            profile.dump_stats(f"{prefix}-lap{self._laps_profiled}.prof")
+        self._profile = cProfile.Profile(time.thread_time)
+        self._profile.enable()
 
     def lap(self) -> dict[str, Any]:
         """The window so far since the last lap (or its start): the server's CPU, by process
@@ -511,6 +529,7 @@ class ServerProbe:
         actions = self.actions - actions_then
         starts = sum(1 for _t, _table, what in self.events if what == "deal starts")
         self._lap_start = (now, cpus_now, self.actions, self.hub_cpu, starts, len(self.gc_pauses))
+        self._profile_lap()
         return {
             "ended": time.strftime("%H:%M:%S"),  # (as the server's log tells time)
             "seconds": round(wall, 1),
