@@ -1,7 +1,7 @@
 """Whether an app update costs more later in a run: whole games, several in a row.
 
     python bench/long_tables.py [--apps 20] [--game prophets_gambit|prophet] [--games 4]
-                                [--profile PREFIX]
+                                [--calls] [--growth] [--profile PREFIX]
 
 ``bench/ssh_load.py`` measured more server CPU a minute into play than in its first minute
 (issue 39). This bench looks for why in one process, no SSH: ``--apps`` Gambit apps on the
@@ -17,16 +17,22 @@ measured per round of moves, so that early and late compare within one run:
   table moved (the game's end, where tables finish one after another and results come up,
   is left out: see ``end_ms_per_app``); ``by_moves``, the same by the move's number in its
   game (rounds 0-9, 10-19, ...); ``end_ms_per_app``, the rest of the game (its last rounds,
-  the results coming up and closing, the next deal) per app; ``gc_ms``, the collector's
-  time; ``objects``, the objects alive after it (``gc.get_objects``: all of them, frozen
-  too); ``cache_hit``, the hit rate of every ``functools.lru_cache`` of Rich, Textual and
-  this project over the game, and ``caches_missing_more``, those that missed notably more
-  than in the first game;
+  the results coming up and closing, the next deal) per app; ``gc_ms`` and
+  ``gc_collections``, the collector's CPU time and its collections; ``objects``, the
+  objects alive after it (``gc.get_objects``: all of them, frozen too); ``cache_hit``, the
+  hit rate of every ``functools.lru_cache`` of Rich, Textual and this project over the
+  game, and ``caches_missing_more``, those that missed notably more than in the first game;
 * per game, ``hub_ms_per_action``: the hub's own CPU per action (its thread time in what
   it does for messages, actions, deals, commits and lobby flushes, as ``ssh_load.py``
   counts it), the game's end included;
+* with ``--calls``, per game, ``calls_per_update`` and ``calls_by_moves``: the function
+  calls per app update of its full rounds (cProfile: a figure a loaded machine cannot move;
+  the CPU figures then include the profiler's);
 * per minute of the run (``minutes``): all the CPU over all app updates in it, game ends
   included, as ``ssh_load.py``'s window counts it.
+
+Prints each game's line on stderr as it ends, and one JSON line last (``last_to_first``: the
+last game's ``ms_per_update`` over the first's).
 
 ``--growth`` lists the kinds of objects whose number grew most from the first game's end to
 the last's. ``--profile PREFIX`` writes cProfiles of the first and the last game's full rounds
