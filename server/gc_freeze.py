@@ -28,6 +28,19 @@ and moved them into the older generations, whose collections then walked them ag
 measured on 20 apps (``bench/table_updates.py``), 270 collections taking 0.8 s of 200 moves
 became 12 taking 0.25 s, the longest pause about the same (30–50 ms on a slow day).
 
+The youngest generation is also collected every half second (``YOUNG_EVERY``), whatever its
+count says. CPython counts a generation's objects as made minus freed, and an object freed
+counts even when it is an old, frozen one: once the apps' bounded caches are full (the shared
+log tails and strips, ``functools.lru_cache``'s, ...), every entry made frees an old one, the
+count stays near zero, and the new entries pile up in the youngest generation unwalked until
+something else makes the count reach its threshold (or the 30 s freeze hides them). The next
+collection then walked all of them at once: in ``bench/long_tables.py`` with 100 apps in one
+process, the first game's 64 young collections took 12 ms each, every later game's 9-13
+took 62-88 ms each (the same CPU in all: each survivor is walked once either way), and the
+workers of ``bench/ssh_load.py`` logged young collections stalling them 100-245 ms a
+minute into play. Collected every half second, a young collection walks half a second of
+survivors at most; when there are none it costs microseconds.
+
 The price: a frozen app that becomes garbage when its player leaves stays in memory until a
 *sweep* (unfreeze, one full collection, freeze again), whose stall grows with everything
 alive. So sweeps are amortised: one runs only once at least as many sessions have ended as
@@ -93,6 +106,8 @@ log = logging.getLogger(__name__)
 
 #: Collect the youngest generation after this many new objects (CPython: 700; see above).
 YOUNG_THRESHOLD = 5000
+#: ... and at least this often (seconds), whatever CPython's count says (see above).
+YOUNG_EVERY = 0.5
 #: A collection longer than this is logged.
 SLOW_COLLECTION = 0.1
 #: Freeze this long after a session starts (its first screens are built by then) ...
@@ -198,6 +213,7 @@ class FrozenSessions:
         #: Whether the sweep on its way is the moves' (put off by each further move).
         self._sweep_waits_for_moves = False
         self._periodic: asyncio.TimerHandle | None = None
+        self._young_timer: asyncio.TimerHandle | None = None
 
     def started(self) -> None:
         """Everything alive now lives as long as the server: freeze it, and keep freezing."""
@@ -211,7 +227,16 @@ class FrozenSessions:
             older = oldest = NEVER
         gc.set_threshold(self.young, older, oldest)
         gc.callbacks.append(self._collected)
-        self._periodic = asyncio.get_running_loop().call_later(FREEZE_EVERY, self._tick)
+        loop = asyncio.get_running_loop()
+        self._periodic = loop.call_later(FREEZE_EVERY, self._tick)
+        if self.young:  # (a process that collects nothing by itself is left so: the hub)
+            self._young_timer = loop.call_later(YOUNG_EVERY, self._collect_young)
+
+    def _collect_young(self) -> None:
+        """The youngest generation collected by the clock (see the module docstring); what
+        survives is frozen by :meth:`_collected`."""
+        gc.collect(0)
+        self._young_timer = asyncio.get_running_loop().call_later(YOUNG_EVERY, self._collect_young)
 
     def _collected(self, phase: str, info: dict[str, int]) -> None:
         """What survived a collection is long-lived: out of the next ones' way."""
@@ -334,6 +359,7 @@ class FrozenSessions:
             gc.callbacks.remove(self._collected)
         _, older, oldest = self._thresholds
         gc.set_threshold(700, older, oldest)
-        for handle in (self._freeze_handle, self._sweep_handle, self._periodic):
+        handles = (self._freeze_handle, self._sweep_handle, self._periodic, self._young_timer)
+        for handle in handles:
             if handle is not None:
                 handle.cancel()

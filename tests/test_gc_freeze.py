@@ -53,6 +53,29 @@ async def test_what_a_young_collection_leaves_alive_is_frozen_and_its_garbage_fr
     assert gc.get_objects(1) == []  # nothing waits in the middle generation to be walked again
 
 
+async def test_a_full_cache_does_not_pile_up_young_objects_for_one_long_collection(
+    policy, monkeypatch
+):
+    """A full bounded cache frees an old (frozen) entry for every new one, so CPython's count
+    of the youngest generation stays near zero: without collections by the clock, the new
+    entries piled up there, unwalked, for one long collection to walk at once (a worker's
+    caches fill within a minute of play)."""
+    monkeypatch.setattr(gc_freeze, "YOUNG_EVERY", 0.01, raising=False)
+    cache = {i: [[i]] for i in range(5000)}
+    policy.started()  # (the cache is frozen, as a worker's are by the time they are full)
+    made = len(cache)
+    largest = 0
+    for _ in range(30):  # 30 moments of play, each making 1,000 entries and dropping as many
+        for _ in range(1000):
+            cache[made] = [[made]]
+            made += 1
+            del cache[next(iter(cache))]
+        largest = max(largest, len(gc.get_objects(0)))
+        await asyncio.sleep(0.02)
+    assert gc.get_count()[0] < 100  # (what CPython's count saw: nothing to collect for)
+    assert largest <= 2100  # one moment's entries (two objects each), not all of them
+
+
 async def test_sweeps_follow_ended_sessions(policy, monkeypatch):
     monkeypatch.setattr(gc_freeze, "SWEEP_AFTER_ENDED", 3)
     monkeypatch.setattr(gc_freeze, "MIN_SWEEP_INTERVAL", 0.0)
