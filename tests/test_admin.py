@@ -83,12 +83,16 @@ async def test_sessions_kick_and_the_seat_goes_to_a_bot(server):
     assert await shows(screen, WELCOME)
     chan.write(b"\r")
     assert await shows(screen, LOBBY)
+    # Each key once the screen shows what the last one did (fixed pauses of half a second
+    # were too short on a loaded machine: the table never started).
     chan.write(b"n")
-    await asyncio.sleep(0.5)
+    assert await shows(screen, "New table")
+    await asyncio.sleep(0.3)  # (the dialog drawn, its keys a moment later)
     chan.write(b"\x13")  # a Prophet's Gambit table
-    await asyncio.sleep(0.5)
-    chan.write(b"bbbb")
-    await asyncio.sleep(0.5)
+    assert await shows(screen, "· stake")
+    for seat in (2, 3, 4):
+        chan.write(b"b")
+        assert await shows(screen, f"Bot {seat}")
     chan.write(b"s")
     watcher = await local(data, "SHA256:watcher", "Watcher")
     await watcher.until(
