@@ -1,7 +1,10 @@
 """Fixtures shared across the suite."""
 
+import gc
+
 import pytest
 
+from server.gc_freeze import YOUNG_THRESHOLD
 from server.store import Store
 from tests.cluster_support.postgres import postgres_server  # noqa: F401  (one per session)
 
@@ -12,6 +15,18 @@ def store(tmp_path):
     s = Store.open(tmp_path / "data")
     yield s
     s.close()
+
+
+@pytest.fixture(autouse=True)
+def _young_collections_as_the_server_makes_them():
+    """Each test starts with CPython's youngest generation collected after as many new objects
+    as the server's processes wait for (``server.gc_freeze``), not the 700 a plain process
+    has: the apps, hubs and engines under test make and drop objects by the thousand, and at
+    700 the young collections moved many still alive into the older generations, whose full
+    collections then walked them again (about a tenth of a TUI file's CPU). Set again before
+    every test, since a test that runs the server's policy leaves 700 behind (its ``close``)."""
+    _, older, oldest = gc.get_threshold()
+    gc.set_threshold(YOUNG_THRESHOLD, older, oldest)
 
 
 @pytest.fixture(autouse=True)

@@ -63,27 +63,36 @@ async def with_key(port: int, key: asyncssh.SSHKey, name: str, source: str | Non
     return conn
 
 
-@pytest.fixture
-def server(tmp_path):
-    data = tmp_path / "data"
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One ``gambit serve`` for the tests below (a server started and stopped for each took
+    a worker seconds of waiting): none needs a fresh one, each has names, keys and addresses
+    of its own, and what they look up is theirs alone (the newest admin action, their own
+    reports and bans, their lines of the chat log)."""
+    folder = tmp_path_factory.mktemp("admin")
+    data = folder / "data"
     data.mkdir(mode=0o700)
-    proc, port = serve(data, "--bot-delay", "0.05", "--chat-log", str(tmp_path / "chat.log"))
+    proc, port = serve(data, "--bot-delay", "0.05", "--chat-log", str(folder / "chat.log"))
     yield proc, port, data
     proc.stop()
 
 
-async def test_sessions_kick_and_the_seat_goes_to_a_bot(server, tmp_path):
+async def test_sessions_kick_and_the_seat_goes_to_a_bot(server):
     _proc, port, data = server
     _conn, chan, screen = await connect(port, "Ada", source="127.0.0.21")
     assert await shows(screen, WELCOME)
     chan.write(b"\r")
     assert await shows(screen, LOBBY)
+    # Each key once the screen shows what the last one did (fixed pauses of half a second
+    # were too short on a loaded machine: the table never started).
     chan.write(b"n")
-    await asyncio.sleep(0.5)
+    assert await shows(screen, "New table")
+    await asyncio.sleep(0.3)  # (the dialog drawn, its keys a moment later)
     chan.write(b"\x13")  # a Prophet's Gambit table
-    await asyncio.sleep(0.5)
-    chan.write(b"bbbb")
-    await asyncio.sleep(0.5)
+    assert await shows(screen, "· stake")
+    for seat in (2, 3, 4):
+        chan.write(b"b")
+        assert await shows(screen, f"Bot {seat}")
     chan.write(b"s")
     watcher = await local(data, "SHA256:watcher", "Watcher")
     await watcher.until(
@@ -135,7 +144,7 @@ async def test_banned_keys_and_addresses_are_refused_at_authentication(server):
     admin(data, "ban", "--address", "127.0.0.33", "--reason", "flood")
     with pytest.raises(asyncssh.DisconnectError, match="banned from this server for good"):
         await connect(port, "Eve", source="127.0.0.33")
-    ok, _, _ = await connect(port, "Bob", source="127.0.0.34")
+    ok, _, _ = await connect(port, "Ben", source="127.0.0.34")
     ok.close()
     bans = admin(data, "bans")
     assert {b["reason"] for b in bans} == {"cheating", "flood"}
@@ -144,10 +153,10 @@ async def test_banned_keys_and_addresses_are_refused_at_authentication(server):
     back.close()
 
 
-async def test_mute_broadcast_motd_and_the_chat_log(server, tmp_path):
+async def test_mute_broadcast_motd_and_the_chat_log(server):
     _proc, port, data = server
     admin(data, "motd", "Tournament at 8 pm!")
-    conn, chan, screen = await connect(port, "Ada", source="127.0.0.41")
+    conn, chan, screen = await connect(port, "Meg", source="127.0.0.41")
     assert await shows(screen, "Tournament at 8 pm!")  # on the welcome screen
     chan.write(b"\r")
     assert await shows(screen, LOBBY)
@@ -165,15 +174,15 @@ async def test_mute_broadcast_motd_and_the_chat_log(server, tmp_path):
     admin(data, "unmute", "Bob")
     await bob.send("chat", channel="lobby", text="thank you")
     await bob.until(lambda m: m["t"] == "chat" and m["text"] == "thank you")
-    chat_log = (tmp_path / "chat.log").read_text()
+    chat_log = (data.parent / "chat.log").read_text()
     assert "lobby Bob (SHA256:bob): hello all" in chat_log and "still here" not in chat_log
     conn.close()
 
 
 async def test_chips_close_table_and_audit(server):
     _proc, _port, data = server
-    ada = await local(data, "SHA256:ada", "Ada")
-    assert admin(data, "chips", "Ada", "250", "--reason", "prize")["balance"] == 1250
+    ada = await local(data, "SHA256:cid", "Cid")
+    assert admin(data, "chips", "Cid", "250", "--reason", "prize")["balance"] == 1250
     you = await ada.until(lambda m: m["t"] == "you" and m["chips"] == 1250)
     assert you["chips"] == 1250
     await ada.send("create_table", game="prophet", players=3, stake=50)
@@ -190,21 +199,21 @@ async def test_chips_close_table_and_audit(server):
     assert "stuck" in note["message"]
     assert admin(data, "audit") == {"problems": [], "ledger_total": 0}
     with pytest.raises(AssertionError):  # taking more than they have is refused
-        admin(data, "chips", "Ada", "-999999", "--reason", "x")
+        admin(data, "chips", "Cid", "-999999", "--reason", "x")
 
 
 async def test_ignore_and_report(server):
     _proc, _port, data = server
-    ada = await local(data, "SHA256:ada", "Ada")
-    eve = await local(data, "SHA256:eve", "Eve")
+    ada = await local(data, "SHA256:ida", "Ida")
+    eve = await local(data, "SHA256:una", "Una")
     await eve.send("chat", channel="lobby", text="rude words")
     await ada.until(lambda m: m["t"] == "chat" and m["text"] == "rude words")
-    await ada.send("report", channel="lobby", **{"from": "Eve"}, text="rude words")
+    await ada.send("report", channel="lobby", **{"from": "Una"}, text="rude words")
     await ada.until(lambda m: m["t"] == "notice" and m["code"] == "reported")
     (report,) = admin(data, "reports")
-    assert report["reporter"] == "SHA256:ada" and report["reported"] == "SHA256:eve"
+    assert report["reporter"] == "SHA256:ida" and report["reported"] == "SHA256:una"
     assert report["line"]["text"] == "rude words" and report["context"]
-    await ada.send("ignore", name="Eve", on=True)
+    await ada.send("ignore", name="Una", on=True)
     await ada.until(lambda m: m["t"] == "notice" and m["code"] == "ignored")
     await eve.send("chat", channel="lobby", text="more rude words")
     await eve.until(lambda m: m["t"] == "chat" and m["text"] == "more rude words")

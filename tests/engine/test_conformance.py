@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,7 +21,7 @@ from protocol.actions import Action, Draw, NextDeal, Play, Stay
 from server.engine import RulesError, get_game
 from server.engine.errors import IllegalAction, MalformedAction, OutOfTurn
 
-from .play import is_hidden_place, owner, random_step, strings_in
+from .play import CardCodes, is_hidden_place, owner, random_step, strings_in
 
 CASES = [
     ("prophets_gambit", 3, {}),
@@ -76,9 +77,9 @@ def glimpses(state, seat: int, action: dict) -> dict[int | None, set[str]]:
     return pg_glimpses(state, seat, action)
 
 
-def check_hand_sizes(state) -> None:
-    """Hand sizes follow each game's rules, read from the seats' own views."""
-    views = [state.view(s) for s in range(state.num_players)]
+def check_hand_sizes(state, views: list[dict]) -> None:
+    """Hand sizes follow each game's rules, read from the seats' own views (``views``: each
+    seat's ``state.view`` of the state as it is now)."""
     sizes = [len(v["hand"]) for v in views]
     name = state.game.name
     if name == "prophet":
@@ -152,6 +153,7 @@ def run_case(name: str, n: int, options: dict, seed: int) -> None:
     rng = random.Random(seed)
     state = game.new_state(n, options, dealer=seed % n, seed=seed)
     deck = Counter(game.cards(state.options))
+    codes = CardCodes(deck)  # the cards in play: what no view may show a seat that never saw it
     known = Knowledge(n)
     extra: dict[int | None, set[str]] = {s: set() for s in (None, *range(n))}
     steps = 0
@@ -160,22 +162,21 @@ def run_case(name: str, n: int, options: dict, seed: int) -> None:
         placed = Counter(c for cards in locations.values() for c in cards)
         assert placed == deck, "a card is missing or in two places"
         known.observe(locations)
-        cards_in_play = set(deck)
-        spectator = set(strings_in(state.view(None))) & cards_in_play
         public = known.public | extra[None]
-        assert spectator <= public, f"spectator sees hidden {spectator - public}"
+        hidden = codes.outside(state.view(None), public)
+        assert not hidden, f"spectator sees hidden {hidden}"
         # The public part, shared by all, holds only what every one of them knows; the private
         # part adds to it and changes none of it.
         shared = state.public_view()
-        assert set(strings_in(shared)) & cards_in_play <= public, "the public part leaks"
+        assert not codes.outside(shared, public), "the public part leaks"
         for seat in (None, *range(n)):
             private = state.private_view(seat)
             assert not set(private) & set(shared), "a private field shadows a public one"
+        views = [state.view(seat) for seat in range(n)]  # made once a step, for both checks
         for seat in range(n):
-            seen = set(strings_in(state.view(seat))) & cards_in_play
-            allowed = public | known.own[seat] | extra[seat]
-            assert seen <= allowed, f"seat {seat} sees hidden {seen - allowed}"
-        check_hand_sizes(state)
+            hidden = codes.outside(views[seat], public | known.own[seat] | extra[seat])
+            assert not hidden, f"seat {seat} sees hidden {hidden}"
+        check_hand_sizes(state, views)
         if state.is_over:
             break
         if steps % 7 == 0:
@@ -235,3 +236,25 @@ def test_every_game_is_registered_with_its_seat_range():
         ("prophet", 3, 6),
         ("fortunes", 4, 4),
     }
+
+
+@pytest.mark.parametrize(("name", "n", "options"), CASES[::4], ids=lambda v: str(v))
+def test_card_codes_found_in_the_bytes_are_the_decoded_messages(name, n, options):
+    """``CardCodes.outside`` (the views' check above) finds what walking the decoded views
+    finds, at every step of a game, and is not fooled by a code's bytes inside other data."""
+    game = get_game(name)
+    state = game.new_state(n, options, dealer=0, seed=3)
+    codes = CardCodes(game.cards(state.options))
+    rng = random.Random(3)
+    for _ in range(40):
+        if state.is_over:
+            break
+        for seat in (None, *range(n)):
+            view = state.view(seat)
+            allowed = set(rng.sample(sorted(codes.codes), len(codes.codes) // 2))
+            assert codes.outside(view, allowed) == set(strings_in(view)) & codes.codes - allowed
+        random_step(state, rng)
+    card = min(codes.codes)
+    tricky = {"name": "\u00a2" + card, "n": 0xA2 << 16 | int.from_bytes(card.encode()[:2])}
+    assert codes.pattern.search(msgpack.packb(tricky)) and not codes.outside(tricky, set())
+    assert codes.outside({"hand": [card], "name": "\u00a2" + card}, set()) == {card}

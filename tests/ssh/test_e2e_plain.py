@@ -28,7 +28,9 @@ TURNS = 40
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     """One whole game in plain mode; yields the raw bytes and the lines said."""
-    server = ServeProcess(tmp_path_factory.mktemp("plain"), "--workers", "0", seed=5)
+    server = ServeProcess(
+        tmp_path_factory.mktemp("plain"), "--workers", "0", "--bot-delay", "0.1", seed=5
+    )
     term = SSHTerminal(ssh_command(server.port, "plain"), cols=100, rows=40)
     try:
         term.wait_for("help for more")

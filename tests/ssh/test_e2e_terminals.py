@@ -31,8 +31,9 @@ CLIENTS = {
     "vt100-lang-c": ({"TERM": "vt100", "LANG": "C"}, "LANG"),
     "no-color": ({"NO_COLOR": "1"}, "LANG NO_COLOR"),
 }
-#: The tables each client sits at: every game for one client that must get ASCII only and no
-#: colour (each game's cards are drawn differently), one game each for the rest.
+#: The tables each kind of client sits at: every game for one kind that must get ASCII only and
+#: no colour (each game's cards are drawn differently; a session a game), one game each for the
+#: rest.
 WALKS = {
     "utf8-colour": ("Prophet's Gambit",),
     "lang-c": ("Fortunes",),
@@ -125,18 +126,26 @@ def walked(tmp_path_factory):
         tmp_path_factory.mktemp("serve"), "--bot-delay", "0.1", "--between-games", "60"
     )
 
-    def walk(kind: str) -> tuple[bytes, str]:
+    def walk(kind: str, game: str) -> tuple[bytes, str]:
         client = Client(server, kind)
         try:
-            client.walk(WALKS[kind])
+            client.walk((game,))
             return bytes(client.term.raw), client.lobby
         finally:
             client.close()
 
+    # A session of each kind for each of its games (the kind that walks every game walks them
+    # in three sessions of its own, side by side, not one after another in one: its bytes are
+    # read the same, all three sessions' together).
+    sessions = [(kind, game) for kind in CLIENTS for game in WALKS[kind]]
     try:
         # The clients walk at once, as players would: each waits on its own terminal.
-        with ThreadPoolExecutor(len(CLIENTS)) as pool:
-            raw = dict(zip(CLIENTS, pool.map(walk, CLIENTS), strict=True))
+        with ThreadPoolExecutor(len(sessions)) as pool:
+            walks = list(pool.map(walk, *zip(*sessions, strict=True)))
+        raw: dict[str, tuple[bytes, str]] = {}
+        for (kind, _game), (sent, lobby) in zip(sessions, walks, strict=True):
+            before = raw.get(kind)
+            raw[kind] = (before[0] + sent, before[1]) if before else (sent, lobby)
         yield raw
     finally:
         assert server.stop() == 0, server.log()

@@ -12,9 +12,21 @@ COLS, ROWS = 20, 6
 
 
 def show(data: str) -> list[str]:
-    screen = pyte.Screen(COLS, ROWS)
-    pyte.Stream(screen).feed(data)
-    return [line for line in screen.display]
+    return Shown().feed(data)
+
+
+class Shown:
+    """A terminal that keeps what it was sent: fed a stream piece by piece, it shows what the
+    whole stream would (pyte's parser keeps its state between feeds), without reading the
+    stream again from its start at every frame."""
+
+    def __init__(self) -> None:
+        self.screen = pyte.Screen(COLS, ROWS)
+        self.stream = pyte.Stream(self.screen)
+
+    def feed(self, data: str) -> list[str]:
+        self.stream.feed(data)
+        return list(self.screen.display)
 
 
 def piece(row: int, column: int, text: str, colour: int) -> str:
@@ -34,18 +46,16 @@ frames = st.lists(st.lists(pieces, min_size=1, max_size=6), min_size=1, max_size
 @given(frames)
 def test_diffed_output_draws_the_same_screen(frame_list):
     sent = SentScreen()
-    full, diffed = "", ""
+    full, diffed = Shown(), Shown()  # everything sent so far, and the diffs of it
     for frame in frame_list:
         # As Textual writes: rows in order, a newline between rows, the cursor placed last.
         rows = sorted({p[0] for p in frame})
         lines = ["".join(piece(*p) for p in frame if p[0] == row) for row in rows]
         text = SYNC_START + "\n".join(lines) + "\x1b[1;1H" + SYNC_END
-        full += text
         parts = sent.diff_pieces(text)
         # Every piece starts with an escape sequence (sgr.compact_pieces relies on it).
         assert all(part.startswith("\x1b") for part in parts), parts
-        diffed += "".join(parts)
-        assert show(diffed) == show(full)
+        assert diffed.feed("".join(parts)) == full.feed(text)
 
 
 def test_an_unchanged_repaint_sends_nothing():
@@ -99,14 +109,12 @@ def log_frame(lines: list[str], top: int, height: int, extra: list[tuple]) -> st
 def test_a_scrolling_log_is_scrolled_and_draws_the_same_screen(steps):
     sent = SentScreen(width=COLS)
     lines: list[str] = []
-    full, diffed = "", ""
+    full, diffed = Shown(), Shown()  # everything sent so far, and the diffs of it
     for added, extra in steps:
         lines.extend(added)
         others = [p for p in extra if p[0] == 1]  # pieces outside the box (row 1 only)
         frame = log_frame(lines, 2, ROWS - 1, others)
-        full += frame
-        diffed += sent.diff(frame)
-        assert show(diffed) == show(full)
+        assert diffed.feed(sent.diff(frame)) == full.feed(frame)
 
 
 def test_one_new_log_line_costs_one_row():

@@ -2,39 +2,51 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pyte
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pyte.screens import Char
 
 from server.terminal.sgr import PLAIN, Pen, apply, change, compact, compact_pieces
 
 COLOURS = ["38;5;24", "38;5;253", "38;5;246", "31", "92", "38;2;10;20;30"]
 BACKS = ["48;5;233", "48;5;234", "44", "48;2;1;2;3"]
 ATTRS = ["1", "2", "3", "4", "7", "9"]
+# The strategies drawn from in the loops below, made once: a strategy made anew at each draw
+# is validated anew, which cost more than the drawing and the checks together.
+SOME_ATTRS = st.lists(st.sampled_from(ATTRS), max_size=2)
+A_COLOUR, A_BACK, BOOLEANS = st.sampled_from(COLOURS), st.sampled_from(BACKS), st.booleans()
+RUNS = st.sampled_from([" ", "   ", "ab", "│", "7♦ x", " M● ", "load 1"])
+BLANK_RUNS = st.sampled_from(["│", "ab", " " * 11, " " * 12, " " * 30, "x" + " " * 14 + "y"])
+ONE_TO = {n: st.integers(1, n) for n in (4, 6, 10, 30)}
 
 
 @st.composite
 def sgr(draw: st.DrawFn) -> str:
-    parts = draw(st.lists(st.sampled_from(ATTRS), max_size=2))
-    if draw(st.booleans()):
-        parts.append(draw(st.sampled_from(COLOURS)))
-    if draw(st.booleans()):
-        parts.append(draw(st.sampled_from(BACKS)))
+    parts = draw(SOME_ATTRS)
+    if draw(BOOLEANS):
+        parts.append(draw(A_COLOUR))
+    if draw(BOOLEANS):
+        parts.append(draw(A_BACK))
     return ";".join(parts)
+
+
+PENS = sgr()
 
 
 @st.composite
 def textual_frame(draw: st.DrawFn) -> str:
     """Pieces the way Textual writes them: a cursor move, then styled runs each reset."""
     out = []
-    for _ in range(draw(st.integers(1, 4))):
-        row, column = draw(st.integers(1, 6)), draw(st.integers(1, 30))
+    for _ in range(draw(ONE_TO[4])):
+        row, column = draw(ONE_TO[6]), draw(ONE_TO[30])
         out.append(f"\x1b[{row};{column}H")
-        for _ in range(draw(st.integers(1, 6))):
-            text = draw(st.sampled_from([" ", "   ", "ab", "│", "7♦ x", " M● ", "load 1"]))
-            out.append(f"\x1b[{draw(sgr())}m{text}\x1b[0m")
+        for _ in range(draw(ONE_TO[6])):
+            text = draw(RUNS)
+            out.append(f"\x1b[{draw(PENS)}m{text}\x1b[0m")
     return "".join(out)
 
 
@@ -43,43 +55,38 @@ def frame_with_blank_runs(draw: st.DrawFn) -> str:
     """As ``textual_frame``, with the long blank runs of log lines and prompts, inside 140
     columns (Textual never writes past the edge; the most here is 10 + 4 × 30)."""
     out = []
-    for _ in range(draw(st.integers(1, 4))):
-        row, column = draw(st.integers(1, 6)), draw(st.integers(1, 10))
+    for _ in range(draw(ONE_TO[4])):
+        row, column = draw(ONE_TO[6]), draw(ONE_TO[10])
         out.append(f"\x1b[{row};{column}H")
-        for _ in range(draw(st.integers(1, 4))):
-            text = draw(
-                st.sampled_from(["│", "ab", " " * 11, " " * 12, " " * 30, "x" + " " * 14 + "y"])
-            )
-            out.append(f"\x1b[{draw(sgr())}m{text}\x1b[0m")
+        for _ in range(draw(ONE_TO[4])):
+            text = draw(BLANK_RUNS)
+            out.append(f"\x1b[{draw(PENS)}m{text}\x1b[0m")
     return "".join(out)
+
+
+@functools.cache
+def seen(c: Char) -> tuple:
+    """What the player sees in a cell: a space's foreground, weight and slant do not show.
+    (Kept for each cell's value met: a screen is mostly the same few.)"""
+    ink = bool(c.data.strip()) or c.reverse or c.underscore or c.strikethrough
+    glyph = bool(c.data.strip())
+    return (
+        c.data,
+        c.fg if ink else "",
+        c.bg,
+        c.bold and glyph,
+        c.italics and glyph,
+        c.underscore,
+        c.reverse,
+        c.strikethrough,
+    )
 
 
 def screen_after(frame: str, width: int = 40) -> list[list[tuple]]:
     screen = pyte.Screen(width, 8)
     stream = pyte.Stream(screen)
     stream.feed(frame)
-    # What the player sees in each cell: a space's foreground, weight and slant do not show.
-    cells = []
-    for y in range(8):
-        row = []
-        for x in range(width):
-            c = screen.buffer[y][x]
-            ink = bool(c.data.strip()) or c.reverse or c.underscore or c.strikethrough
-            glyph = bool(c.data.strip())
-            row.append(
-                (
-                    c.data,
-                    c.fg if ink else "",
-                    c.bg,
-                    c.bold and glyph,
-                    c.italics and glyph,
-                    c.underscore,
-                    c.reverse,
-                    c.strikethrough,
-                )
-            )
-        cells.append(row)
-    return cells
+    return [[seen(c) for c in map(screen.buffer[y].__getitem__, range(width))] for y in range(8)]
 
 
 @settings(max_examples=300, deadline=None)
@@ -98,13 +105,16 @@ def test_erasing_blank_runs_draws_the_same_screen(frame: str) -> None:
     assert len(erased) <= len(compact(frame))
 
 
+FRAMES = st.one_of(textual_frame(), frame_with_blank_runs())
+
+
 @st.composite
 def pieces_of_a_frame(draw: st.DrawFn) -> list[str]:
     """A frame as the driver hands it over (sync markers, then a piece per cursor move), some
     of its resets left out so that pens run on from one piece into the next."""
-    frame = draw(st.one_of(textual_frame(), frame_with_blank_runs()))
+    frame = draw(FRAMES)
     frame = "".join(
-        part if part != "\x1b[0m" or draw(st.booleans()) else ""
+        part if part != "\x1b[0m" or draw(BOOLEANS) else ""
         for part in re.split(r"(\x1b\[0m)", frame)
     )
     pieces = [p for p in re.split(r"(?=\x1b\[\d+;\d+H)", frame) if p]
