@@ -8,6 +8,8 @@ knows the shared token (``--bus-token``) is trusted; anyone else on the bus gets
 A gateway that falls silent (killed, cut off) for :data:`~server.bus.wire.SILENCE` seconds
 has its sessions ended here: their players' seats wait out the grace period, as for any
 dropped connection, and a player who comes back through another gateway gets theirs back.
+Nothing is said to the gateway: one that was only held up or cut off opens its sessions
+here again when it is heard (the SSH sessions never ended).
 
 What goes each way is numbered per gateway and sent again when lost (a NATS restart loses
 what was in flight and what either side published meanwhile): see server/bus/replay.py.
@@ -480,6 +482,11 @@ class HubBus:
         return wire.pack([{k: ban[k] for k in keep} for ban in bans])
 
     def _gateway_gone(self, gateway: str) -> None:
+        """``gateway`` has been silent for :data:`~server.bus.wire.SILENCE`: its sessions end
+        here (their seats wait out the grace period). Without a word to it: it may only have
+        been held up or cut off, and then its goodbyes would end its players' SSH sessions
+        the moment it is back. Heard again, it is told its link starts again (:meth:`_link`)
+        and opens every session it still has here again, with its app's hello."""
         ended = [key for key in self.conns if key[0] == gateway]
         if ended:
             log.warning("bus: gateway %s is silent; ending its %d session(s)", gateway, len(ended))
@@ -488,4 +495,5 @@ class HubBus:
         for key in ended:
             conn = self.conns.pop(key)
             self.dropped_by_silence += 1
+            conn._out_closed = True  # (no goodbye: see above)
             conn.received(None)
