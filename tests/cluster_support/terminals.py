@@ -12,9 +12,9 @@ When its SSH session ends (its gateway was killed), the player does what a perso
 a hub failover, a NATS or a PostgreSQL restart the session stays up.
 
 Whether it is back after a fault is read off its screen: its table's screen, showing a line
-said at the table after the fault (a light client at the table says it: see
+said at the table once the fault was healed (a light client at the table says it: see
 ``tests/cluster_support/chaos.py``), so the line went through the hub and back to this
-terminal after the fault; or the lobby, if its table has closed.
+terminal since; or the lobby, if its table has closed.
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ class Terminal:
     #: The table it sits at, and its seat (once seated).
     table: int | None = None
     seat: int | None = None
+    #: The gateway's port it last connected to.
+    port: int = 0
     #: SSH sessions opened, and those opened again after one ended under the player.
     connects: int = 0
     reconnects: int = 0
@@ -72,6 +74,7 @@ class Terminal:
         self.close()
         self.ended.clear()
         self.term = SSHTerminal(ssh_command(port, self.name, key=self.key))
+        self.port = port
         self.connects += 1
         asyncio.get_running_loop().add_reader(self.term.master, self._readable)
 
