@@ -459,8 +459,8 @@ class HubBus:
             # alive for the gateways, and reads no bans from a store that may be closed.
             if self._sender is not None and not self.detached:
                 self._sender.send(wire.HUB_ALIVE_SUBJECT, alive)
-                if beats % wire.BANS_EVERY == 0:
-                    self._sender.send(wire.BANS_SUBJECT, self._bans())
+                if beats % wire.BANS_EVERY == 0 and (bans := self._bans()) is not None:
+                    self._sender.send(wire.BANS_SUBJECT, bans)
                 for gateway, link in self.links.items():  # (behind what was sent it)
                     self._sync(gateway, last=link.outbox.last, got=link.inbox.got)
             beats += 1
@@ -471,14 +471,17 @@ class HubBus:
                     self._gateway_gone(gateway)
             await asyncio.sleep(wire.HEARTBEAT)
 
-    def _bans(self) -> bytes:
+    def _bans(self) -> bytes | None:
+        """The bans in force, for the gateways; None if they cannot be read now (the
+        database away): then nothing is said, and gateways keep the last ones (an empty
+        list would let every banned key in until the database is back)."""
         keep = ("fingerprint", "address", "until", "reason")
         try:
             assert self.served is not None
             bans = self.served.store.bans()
-        except Exception:
-            log.exception("bus: could not read the bans")
-            bans = []
+        except Exception as err:
+            log.warning("bus: could not read the bans (%s); gateways keep the last ones", err)
+            return None
         return wire.pack([{k: ban[k] for k in keep} for ban in bans])
 
     def _gateway_gone(self, gateway: str) -> None:

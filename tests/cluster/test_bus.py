@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,7 @@ from server.hub import Hub
 from server.hub.bus import HubBus
 from server.hub.errors import said
 from server.hub.hooks import HubHooks
+from server.store import StoreError
 from tests.hub.conftest import fast_config
 from tests.hub.harness import Client, play_to_end
 
@@ -188,6 +190,24 @@ async def test_gateways_learn_the_hubs_bans(hub, gateways):
     assert said is not None and "banned from this server for good: spam" in said
     assert gateway.admin.banned(fingerprint="SHA256:ada") is None
     assert gateway.admin.banned(address="198.51.100.9") is None  # that one has run out
+
+
+async def test_gateways_keep_the_bans_while_the_hub_cannot_read_them(hub, gateways):
+    """The database away (a PostgreSQL restart): the hub cannot read the bans, and says
+    nothing about them; before, it published none, and gateways let banned keys in."""
+    gateway = await gateways()
+    hub.store.add_ban(fingerprint="SHA256:eve", address=None, until=None, reason="spam", by="x")
+    deadline = time.monotonic() + 8
+    while not gateway.admin.bans and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert gateway.admin.banned(fingerprint="SHA256:eve") is not None
+
+    def away() -> list[Any]:
+        raise StoreError("The database takes no writes now")
+
+    hub.store.bans = away
+    await asyncio.sleep(wire.BANS_EVERY * wire.HEARTBEAT + 1.5)  # (a publication missed)
+    assert gateway.admin.banned(fingerprint="SHA256:eve") is not None
 
 
 async def test_output_bigger_than_a_nats_message_arrives_whole(hub, gateways):
