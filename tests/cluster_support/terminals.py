@@ -161,9 +161,11 @@ class Terminal:
         self._expected = None
 
 
-async def terminal_life(terminal: Terminal, ports: Callable[[], list[int]], stop: asyncio.Event):
-    """Connect (to any gateway up), press Enter now and then at its table; when the session
-    ends under the player, ``ssh`` again a few seconds later."""
+async def terminal_life(
+    terminal: Terminal, ports: Callable[[], list[int]], stop: asyncio.Event
+) -> None:
+    """Connect (to a gateway up), press Enter now and then at its table; when the session
+    ends under the player, ``ssh`` again a few seconds later (to any gateway up)."""
     rng = terminal.rng
     while not stop.is_set():
         choices = ports()
@@ -171,7 +173,9 @@ async def terminal_life(terminal: Terminal, ports: Callable[[], list[int]], stop
             await asyncio.sleep(0.5)
             continue
         try:
-            terminal.open(rng.choice(choices))
+            # (the first time, the terminals spread over the gateways in turn)
+            first = terminal.connects == 0
+            terminal.open(choices[terminal.index % len(choices)] if first else rng.choice(choices))
             # A new key sees the welcome screen; a known one goes straight back.
             if await terminal.wait_for((WELCOME, *PAST_WELCOME), 60) == WELCOME:
                 terminal.press("\r")
