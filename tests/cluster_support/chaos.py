@@ -26,7 +26,7 @@ over, NATS or PostgreSQL started again on the same port and data), it checks:
   must hold at least as many of that seat's actions in that deal;
 * every player is back: a ``ping`` sent after the fault answered, and a message of its table
   received since the fault (if it sat at one); a terminal shows its table with a line said
-  there once the fault was healed (its table's light clients say one twice a second until it
+  there once the fault was healed (its table's light clients say one every second until it
   does), or the lobby if its table has closed; the time from the kill is measured;
 * no table is driven by two hubs: exactly one live hub serves, it holds the database's
   advisory lock, and no deal is recorded twice.
@@ -659,7 +659,7 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
 
 
 async def say_to_terminals(marker: str, players: list[Player], terminals: list[Terminal]) -> None:
-    """Twice a second, a line at each terminal's table (by a light client seated there and
+    """Every second, a line at each terminal's table (by a light client seated there and
     connected) until that terminal shows one: ``marker`` and a number."""
     said = 0
     while True:
@@ -673,7 +673,7 @@ async def say_to_terminals(marker: str, players: list[Player], terminals: list[T
                 here[said % len(here)].send(
                     {"t": "chat", "channel": "table", "table": terminal.table, "text": text}
                 )
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(1.0)
 
 
 def accepted_so_far(players: list[Player]) -> Counter[tuple[int, str, str]]:
@@ -730,7 +730,7 @@ async def one_fault(
     at = time.monotonic()
     await asyncio.to_thread(cluster.heal, kind, rng.uniform(*settings.down))
     healed = time.monotonic() - at
-    # Each terminal's table says a line twice a second until the terminal shows one. (Only
+    # Each terminal's table says a line every second until the terminal shows one. (Only
     # from now on: a line said before its session was cut off could still reach its screen.)
     marker = f"ok{number}x"
     for terminal in terminals:

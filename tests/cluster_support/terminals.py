@@ -60,6 +60,9 @@ class Terminal:
     #: first did (monotonic; None: not yet).
     _expected: Callable[[str], bool] | None = None
     back_at: float | None = None
+    #: (monotonic) when this session's screen last showed its table's title (chat lines
+    #: shown as notices, at a Fortunes table, can cover it for a while).
+    title_at: float = 0.0
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     ended: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -75,6 +78,7 @@ class Terminal:
         self.ended.clear()
         self.term = SSHTerminal(ssh_command(port, self.name, key=self.key))
         self.port = port
+        self.title_at = 0.0
         self.connects += 1
         asyncio.get_running_loop().add_reader(self.term.master, self._readable)
 
@@ -92,8 +96,12 @@ class Terminal:
             return
         term.stream.feed(data)  # (not term.raw: a run's output would pile up there)
         self.output_at = time.monotonic()
-        if self._expected is not None and self.back_at is None and self._expected(self.text()):
-            self.back_at = self.output_at
+        if self.table is not None:
+            screen = self.text()
+            if table_title(self.table) in screen:
+                self.title_at = self.output_at
+            if self._expected is not None and self.back_at is None and self._expected(screen):
+                self.back_at = self.output_at
         self.changed.set()
 
     def close(self) -> None:
@@ -137,9 +145,11 @@ class Terminal:
     # --- after a fault ----------------------------------------------------------------------
 
     def expect(self, marker: str | None, since: float) -> None:
-        """From now on, note when the screen first shows the player back: its table with a
-        line that starts with ``marker`` (said there after the fault), or (``marker`` None:
-        its table has closed) the lobby, with output that came after ``since``."""
+        """From now on, note when the screen first shows the player back: its table (its title
+        shown by this session since ``since``, the fault: a Fortunes table's chat lines are
+        notices that may cover it now) with a line that starts with ``marker`` (said there
+        after the fault was healed), or (``marker`` None: its table has closed) the lobby,
+        with output that came after ``since``."""
         if marker is None:
 
             def back(screen: str) -> bool:
@@ -150,7 +160,10 @@ class Terminal:
             title = table_title(self.table or 0)
 
             def back(screen: str) -> bool:
-                return title in screen and said.search(screen) is not None
+                # (its table's title on this session's screen since the fault, if covered now)
+                if title in screen:
+                    self.title_at = time.monotonic()
+                return self.title_at > since and said.search(screen) is not None
 
         self.back_at = None
         self._expected = back
