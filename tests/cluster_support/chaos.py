@@ -502,7 +502,8 @@ async def seat_players(players: list[Player], terminals: Sequence[Terminal] = ()
         light = light[SEATS - 1 :]
     groups += [(light[i : i + SEATS], None) for i in range(0, len(light) - SEATS + 1, SEATS)]
     for number, (group, terminal) in enumerate(groups):
-        game, options = GAMES[number % len(GAMES)]
+        # (a terminal's first table is Prophet's: Enter makes each of its decisions there)
+        game, options = GAMES[(number + (terminal is not None)) % len(GAMES)]
         owner = group[0]
         await asyncio.wait_for(owner.welcome.wait(), 60)
         owner.send(
