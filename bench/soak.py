@@ -81,6 +81,8 @@ for path in (ROOT, ROOT / "bench"):
 
 import ssh_load  # noqa: E402  (bench/'s own module, on the path above)
 
+from tests.ssh.screens import PAST_WELCOME  # noqa: E402
+
 GAMES: tuple[tuple[str, tuple[int, int], dict[str, Any]], ...] = (
     ("prophets_gambit", (3, 5), {}),
     ("prophet", (3, 5), {"cap": 3}),
@@ -100,8 +102,6 @@ SERVER_PACE = (
     ("--bot-think-ms", "50"),
     ("--guest-retention", str(GUEST_RETENTION)),
 )
-#: What a terminal shows once past the welcome screen: the lobby, or its table.
-PAST_WELCOME = (ssh_load.LOBBY, "Table ")
 LAG_METRIC = re.compile(r'^gambit_event_loop_lag_seconds_bucket\{le="([^"]+)"\} ([0-9.e+]+)$')
 
 

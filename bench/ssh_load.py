@@ -110,13 +110,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+# (The screens' texts, shared with bench/soak.py and the chaos run's terminals.)
+from tests.ssh.screens import LOBBY, WELCOME  # noqa: E402  (after the path is set)
+
 if TYPE_CHECKING:
     from protocol.actions import Action
 
 TABLE_SIZE = 5
 ANSI = re.compile(r"\x1b\[[0-9;?<>=$]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-WELCOME = "Enter the lobby"
-LOBBY = "Lobby chat"
 #: The footer of the deal's result dialog ("⏎ Close"): only dialogs have it. An open chat's
 #: footer says "esc Close chat": a "Close" is the dialog's once what follows it has come.
 CLOSE_KEY = re.compile(rb"Close(?! chat)(?=[\s\S]{5})")

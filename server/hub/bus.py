@@ -8,6 +8,8 @@ knows the shared token (``--bus-token``) is trusted; anyone else on the bus gets
 A gateway that falls silent (killed, cut off) for :data:`~server.bus.wire.SILENCE` seconds
 has its sessions ended here: their players' seats wait out the grace period, as for any
 dropped connection, and a player who comes back through another gateway gets theirs back.
+Nothing is said to the gateway: one that was only held up or cut off opens its sessions
+here again when it is heard (the SSH sessions never ended).
 
 What goes each way is numbered per gateway and sent again when lost (a NATS restart loses
 what was in flight and what either side published meanwhile): see server/bus/replay.py.
@@ -457,8 +459,8 @@ class HubBus:
             # alive for the gateways, and reads no bans from a store that may be closed.
             if self._sender is not None and not self.detached:
                 self._sender.send(wire.HUB_ALIVE_SUBJECT, alive)
-                if beats % wire.BANS_EVERY == 0:
-                    self._sender.send(wire.BANS_SUBJECT, self._bans())
+                if beats % wire.BANS_EVERY == 0 and (bans := self._bans()) is not None:
+                    self._sender.send(wire.BANS_SUBJECT, bans)
                 for gateway, link in self.links.items():  # (behind what was sent it)
                     self._sync(gateway, last=link.outbox.last, got=link.inbox.got)
             beats += 1
@@ -469,17 +471,25 @@ class HubBus:
                     self._gateway_gone(gateway)
             await asyncio.sleep(wire.HEARTBEAT)
 
-    def _bans(self) -> bytes:
+    def _bans(self) -> bytes | None:
+        """The bans in force, for the gateways; None if they cannot be read now (the
+        database away): then nothing is said, and gateways keep the last ones (an empty
+        list would let every banned key in until the database is back)."""
         keep = ("fingerprint", "address", "until", "reason")
         try:
             assert self.served is not None
             bans = self.served.store.bans()
-        except Exception:
-            log.exception("bus: could not read the bans")
-            bans = []
+        except Exception as err:
+            log.warning("bus: could not read the bans (%s); gateways keep the last ones", err)
+            return None
         return wire.pack([{k: ban[k] for k in keep} for ban in bans])
 
     def _gateway_gone(self, gateway: str) -> None:
+        """``gateway`` has been silent for :data:`~server.bus.wire.SILENCE`: its sessions end
+        here (their seats wait out the grace period). Without a word to it: it may only have
+        been held up or cut off, and then its goodbyes would end its players' SSH sessions
+        the moment it is back. Heard again, it is told its link starts again (:meth:`_link`)
+        and opens every session it still has here again, with its app's hello."""
         ended = [key for key in self.conns if key[0] == gateway]
         if ended:
             log.warning("bus: gateway %s is silent; ending its %d session(s)", gateway, len(ended))
@@ -488,4 +498,5 @@ class HubBus:
         for key in ended:
             conn = self.conns.pop(key)
             self.dropped_by_silence += 1
+            conn._out_closed = True  # (no goodbye: see above)
             conn.received(None)

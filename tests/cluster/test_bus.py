@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import pytest
 
 from protocol.connection import queue_pair
+from server.bus import wire
 from server.bus.gateway import RemoteHub
 from server.hub import Hub
 from server.hub.bus import HubBus
 from server.hub.errors import said
 from server.hub.hooks import HubHooks
+from server.store import StoreError
 from tests.hub.conftest import fast_config
 from tests.hub.harness import Client, play_to_end
 
@@ -129,6 +132,39 @@ async def test_a_silent_gateway_has_its_sessions_ended(hub, gateways):
     assert hub.bus.dropped_by_silence == 1
 
 
+async def test_a_gateway_silent_past_the_bound_keeps_its_players_when_heard_again(
+    hub, gateways, monkeypatch
+):
+    """A gateway the hub has not heard for the bound (its process held up, or cut off from
+    NATS alone) may only have been slow: the hub gives its sessions up (their seats wait, as
+    for any dropped connection) but says no goodbye to them, and when the gateway is heard
+    again it opens them there again. Before, the hub's goodbyes reached the gateway once it
+    was back, and every player's SSH session on it ended."""
+    monkeypatch.setattr(wire, "SILENCE", 2.0)  # (8 s in production: the same path)
+    gateway = await gateways()
+    ada = connect(gateway)
+    await ada.hello("Ada", identity="SHA256:ada")
+    await ada.send("create_table", game="prophets_gambit", players=3)
+    table = (await ada.until(lambda m: m["t"] == "table" and m.get("seat") == 0))["table"]
+    beating = [t for t in gateway._tasks if t.get_coro().__name__ == "_heartbeat"]
+    for task in beating:  # the gateway falls silent (its sessions too) but still listens
+        task.cancel()
+    deadline = time.monotonic() + 10
+    while hub.bus.dropped_by_silence == 0 and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert hub.bus.dropped_by_silence == 1
+    await asyncio.sleep(1.0)  # (what the hub said meanwhile has arrived)
+    assert not ada.closed and gateway.conns
+    gateway.spawn(gateway._heartbeat())  # heard again
+    assert (await ada.expect("notice", timeout=10))["code"] == "reconnecting"
+    again = await ada.expect("welcome", timeout=10)
+    assert again["you"]["id"] == "SHA256:ada" and not ada.closed
+    back = await ada.until(lambda m: m["t"] == "table" and m["table"] == table)
+    assert back["seat"] == 0  # the seat waited for her
+    await ada.send("chat", channel="lobby", text="still here")
+    assert (await ada.expect("chat"))["text"] == "still here"
+
+
 async def test_a_session_the_hub_hangs_up_ends_at_the_gateway(hub, gateways):
     gateway = await gateways()
     di = connect(gateway)
@@ -154,6 +190,24 @@ async def test_gateways_learn_the_hubs_bans(hub, gateways):
     assert said is not None and "banned from this server for good: spam" in said
     assert gateway.admin.banned(fingerprint="SHA256:ada") is None
     assert gateway.admin.banned(address="198.51.100.9") is None  # that one has run out
+
+
+async def test_gateways_keep_the_bans_while_the_hub_cannot_read_them(hub, gateways):
+    """The database away (a PostgreSQL restart): the hub cannot read the bans, and says
+    nothing about them; before, it published none, and gateways let banned keys in."""
+    gateway = await gateways()
+    hub.store.add_ban(fingerprint="SHA256:eve", address=None, until=None, reason="spam", by="x")
+    deadline = time.monotonic() + 8
+    while not gateway.admin.bans and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert gateway.admin.banned(fingerprint="SHA256:eve") is not None
+
+    def away() -> list[Any]:
+        raise StoreError("The database takes no writes now")
+
+    hub.store.bans = away
+    await asyncio.sleep(wire.BANS_EVERY * wire.HEARTBEAT + 1.5)  # (a publication missed)
+    assert gateway.admin.banned(fingerprint="SHA256:eve") is not None
 
 
 async def test_output_bigger_than_a_nats_message_arrives_whole(hub, gateways):

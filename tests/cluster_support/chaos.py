@@ -6,10 +6,13 @@ Shared by ``bench/chaos.py`` (50 faults, 100 players) and ``tests/cluster/test_c
 cluster tests' harness: :mod:`tests.cluster.harness`, :mod:`tests.cluster_support.postgres`,
 a PostgreSQL server of the run's own, with durable commits: it is killed too).
 
-The players are light protocol clients (the ``gambit`` SSH channel, as a player's own app),
+Most players are light protocol clients (the ``gambit`` SSH channel, as a player's own app),
 each with an SSH key of its own (the same player on every connection), four to a table of
 one of the three games, each playing its seat with a random legal move. A player whose
-connection ends connects again at once, through any gateway that is up.
+connection ends connects again at once, through any gateway that is up. A few are real
+terminal players (:mod:`tests.cluster_support.terminals`: OpenSSH ``ssh`` in a pty, the
+app on screen), each at a table with three light clients, pressing Enter now and then; a
+terminal whose session ends (its gateway killed) runs ``ssh`` again a few seconds later.
 
 After every fault (and what heals it: a gateway or hub started again, the standby taking
 over, NATS or PostgreSQL started again on the same port and data), it checks:
@@ -18,9 +21,13 @@ over, NATS or PostgreSQL started again on the same port and data), it checks:
 * every action a client saw accepted is in the store: a client counts its action as accepted
   when a message of that deal shows its seat no longer waiting; the store holds the deal's
   actions in ``live_actions`` (the game in play) or in ``games.history`` (a finished one),
-  found by the deal's commitment;
+  found by the deal's commitment. A terminal's actions are seen by the light client that
+  owns its table (its seat no longer waiting, in the same deal), and counted: the store
+  must hold at least as many of that seat's actions in that deal;
 * every player is back: a ``ping`` sent after the fault answered, and a message of its table
-  received since the fault (if it sat at one); the time from the kill is measured;
+  received since the fault (if it sat at one); a terminal shows its table with a line said
+  there once the fault was healed (its table's light clients say one every second until it
+  does), or the lobby if its table has closed; the time from the kill is measured;
 * no table is driven by two hubs: exactly one live hub serves, it holds the database's
   advisory lock, and no deal is recorded twice.
 """
@@ -33,6 +40,7 @@ import json
 import random
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +53,9 @@ from tests.cluster.harness import (
     start_hub,
 )
 from tests.cluster_support.postgres import PostgresServer
+from tests.cluster_support.terminals import Terminal, terminal_life
+from tests.ssh.harness import ssh_keygen
+from tests.ssh.screens import LOBBY
 
 KINDS = ("gateway", "hub", "nats", "postgres")
 #: Four seats at every table, one of each game by turns (stakes: chips move every deal).
@@ -55,6 +66,9 @@ GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 SEATS = 4
 STAKE = 5
+#: A terminal's table has a turn timer: Enter does not make every decision (Prophet's Gambit
+#: asks for other keys too), and the timer plays what a player at a terminal leaves.
+TERMINAL_TIMER = 10
 HUB_OPTIONS = ("--bot-delay", "0.05", "--grace", "120", "--between-games", "1", "--no-chat-limit")
 HUB_OPTIONS += ("--messages-per-second", "1000")
 #: Every client comes from this machine: the door's per-address limits would count them all.
@@ -265,6 +279,10 @@ class Player:
     next_ping: int = 0
     connects: int = 0
     welcome: asyncio.Event = field(default_factory=asyncio.Event)
+    #: The seat a terminal player holds at a table this client owns (it watches that seat).
+    terminal_seats: dict[int, int] = field(default_factory=dict)
+    #: (table, commitment, seat) of each action of a terminal's seat it saw taken.
+    terminal_taken: list[tuple[int, str, int]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -335,8 +353,11 @@ class Player:
                     self.pong_at.setdefault(message.get("n", -1), time.monotonic())
                 elif kind == "table":
                     table = message["table"]
-                    message = expand(self.tables.get(table), message)
+                    before = self.tables.get(table)
+                    message = expand(before, message)
                     self.tables[table] = message
+                    if before is not None and table in self.terminal_seats:
+                        self.watch_terminal(table, before, message)
                     if message.get("seat") is not None:
                         self.table_seen = time.monotonic()
                     self.react(table, message)
@@ -374,6 +395,29 @@ class Player:
                 {"t": "result_read", "table": table},
                 self.conn,
             )
+
+    def watch_terminal(self, table: int, before: dict[str, Any], now: dict[str, Any]) -> None:
+        """A terminal's seat that was waiting and is not, in the same deal, has acted (once,
+        at least: a seat asked twice in a row is counted once, which only checks less)."""
+        seat = self.terminal_seats[table]
+        was, view = before.get("view") or {}, now.get("view") or {}
+        commitment = str(((now.get("info") or {}).get("deal") or {}).get("commitment"))
+        earlier = str(((before.get("info") or {}).get("deal") or {}).get("commitment"))
+        if (
+            view
+            and commitment == earlier
+            and seat in (was.get("waiting") or ())
+            and seat not in (view.get("waiting") or ())
+        ):
+            self.terminal_taken.append((table, commitment, seat))
+
+    def seat_of(self, table: int, name: str) -> int | None:
+        """The seat ``name`` holds at ``table``, as this client last saw it."""
+        info = (self.tables.get(table) or {}).get("info") or {}
+        for seat in info.get("seats") or ():
+            if seat.get("name") == name:
+                return int(seat["seat"])
+        return None
 
     def act(self, table: int, commitment: str, seat: int, action: Any, delay: float) -> None:
         self.pending[table] = (commitment, action_key(seat, action), action, time.monotonic())
@@ -448,11 +492,18 @@ async def live(player: Player, ports: Any, stop: asyncio.Event) -> None:
             await asyncio.sleep(player.rng.uniform(0.05, 0.3))
 
 
-async def seat_players(players: list[Player]) -> None:
-    """Four to a table: the first opens it, the others join, the first starts it."""
-    groups = [players[i : i + SEATS] for i in range(0, len(players) - SEATS + 1, SEATS)]
-    for number, group in enumerate(groups):
-        game, options = GAMES[number % len(GAMES)]
+async def seat_players(players: list[Player], terminals: Sequence[Terminal] = ()) -> None:
+    """Four to a table: the first opens it, the others join, the first starts it. The first
+    tables have three light clients and a terminal each (the first invites it)."""
+    light = list(players)
+    groups: list[tuple[list[Player], Terminal | None]] = []
+    for one in terminals:
+        groups.append((light[: SEATS - 1], one))
+        light = light[SEATS - 1 :]
+    groups += [(light[i : i + SEATS], None) for i in range(0, len(light) - SEATS + 1, SEATS)]
+    for number, (group, terminal) in enumerate(groups):
+        # (a terminal's first table is Prophet's: Enter makes each of its decisions there)
+        game, options = GAMES[(number + (terminal is not None)) % len(GAMES)]
         owner = group[0]
         await asyncio.wait_for(owner.welcome.wait(), 60)
         owner.send(
@@ -462,7 +513,7 @@ async def seat_players(players: list[Player]) -> None:
                 "players": SEATS,
                 "options": options,
                 "stake": STAKE,
-                "timer": 0,
+                "timer": TERMINAL_TIMER if terminal is not None else 0,
             }
         )
         table = await _until(owner.seated, 30)
@@ -471,7 +522,28 @@ async def seat_players(players: list[Player]) -> None:
             other.send({"t": "join", "table": table})
         for other in group[1:]:
             await _until(other.seated, 30)
+        if terminal is not None:
+            await seat_terminal(owner, terminal, table)
         owner.send({"t": "start", "table": table})
+
+
+async def seat_terminal(owner: Player, terminal: Terminal, table: int) -> None:
+    """The owner invites the terminal's player; it answers as a person does (Ctrl+R, y)."""
+    await terminal.wait_for((LOBBY,), 120)
+    for _attempt in range(3):
+        owner.send({"t": "invite", "op": "send", "table": table, "name": terminal.name})
+        await asyncio.sleep(1.0)
+        terminal.press("\x12")  # Ctrl+R: the answer dialog
+        with contextlib.suppress(AssertionError):
+            await terminal.wait_for(("Answer",), 10)
+            terminal.press("y")
+            seat = await _until(lambda: owner.seat_of(table, terminal.name), 20)
+            terminal.table, terminal.seat = table, seat
+            owner.terminal_seats[table] = seat
+            return
+        terminal.press("\x1b")  # (whatever is open: closed, and again)
+        await asyncio.sleep(0.5)
+    raise AssertionError(f"{terminal.name} not seated at table {table}:\n{terminal.text()}")
 
 
 async def _until(probe: Any, timeout: float) -> Any:
@@ -488,7 +560,10 @@ async def _until(probe: Any, timeout: float) -> Any:
 
 @dataclass
 class Settings:
+    #: Players in all, the terminals among them.
     players: int = 100
+    #: Real terminal players (OpenSSH in a pty), each at a table with three light clients.
+    terminals: int = 4
     faults: int = 50
     seed: int = 1
     #: Seconds of play between one fault's recovery and the next fault (uniform).
@@ -522,17 +597,26 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
         Player(
             i, asyncssh.generate_private_key("ssh-ed25519"), random.Random(f"{settings.seed}.{i}")
         )
-        for i in range(settings.players)
+        for i in range(settings.players - settings.terminals)
+    ]
+    terminals = [
+        Terminal(
+            i,
+            await asyncio.to_thread(ssh_keygen, folder / f"terminal{i}_key"),
+            random.Random(f"{settings.seed}.terminal{i}"),
+        )
+        for i in range(settings.terminals)
     ]
     lives = [asyncio.create_task(live(p, cluster.ports, stop)) for p in players]
+    lives += [asyncio.create_task(terminal_life(t, cluster.ports, stop)) for t in terminals]
     result: dict[str, Any] = {"faults": 0, "survived": 0}
     faults: list[dict[str, Any]] = []
     try:
-        await seat_players(players)
-        log(f"{len(players)} players seated")
+        await seat_players(players, terminals)
+        log(f"{len(players)} light players and {len(terminals)} terminals seated")
         await asyncio.sleep(rng.uniform(*settings.between))
         for number, kind in enumerate(fault_plan(settings), 1):
-            faults.append(await one_fault(number, kind, cluster, players, settings, rng))
+            faults.append(await one_fault(number, kind, cluster, players, terminals, settings, rng))
             log(json.dumps(faults[-1]))
             await asyncio.sleep(rng.uniform(*settings.between))
     finally:
@@ -543,14 +627,21 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
         await asyncio.to_thread(cluster.stop)
     seen = accepted_so_far(players)
     ledger, deals, twice = cluster.stored() if postgres.proc is not None else (0, {}, 0)
-    lost = lost_actions(seen, deals)
+    lost = lost_actions(seen, deals) + lost_terminal_actions(terminal_taken(players), deals)
     backs = [f["back_s"] for f in faults if f["back_s"] is not None]
+    terminal_backs = [f["terminals_back_s"] for f in faults if f["terminals_back_s"] is not None]
     result.update(
         faults=len(faults),
         survived=sum(1 for f in faults if f["ok"]),
         actions_lost=len(lost),
-        actions_checked=sum(len(p.accepted) for p in players),
+        actions_checked=sum(len(p.accepted) for p in players)
+        + sum(len(p.terminal_taken) for p in players),
         back_to_play_s_max=round(max(backs), 2) if backs else None,
+        terminals=len(terminals),
+        terminal_actions_checked=sum(len(p.terminal_taken) for p in players),
+        terminal_back_s_max=round(max(terminal_backs), 2) if terminal_backs else None,
+        terminals_not_back=sum(f["terminals_not_back"] for f in faults),
+        terminal_reconnects=sum(t.reconnects for t in terminals),
         not_back=sum(f["not_back"] for f in faults),
         ledger_sum=ledger,
         deals_recorded_twice=twice,
@@ -558,7 +649,7 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
         no_hub_at_check=sum(1 for f in faults if not f["one_hub"] and not f["two_hubs"]),
         stood_in_notices=sum(p.stood_in for p in players),
         tracebacks=cluster.tracebacks(),
-        players=len(players),
+        players=len(players) + len(terminals),
         seed=settings.seed,
         sequence=[f["killed"] for f in faults],
         lost_sample=lost[:5],
@@ -568,11 +659,50 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
     return result
 
 
+async def say_to_terminals(marker: str, players: list[Player], terminals: list[Terminal]) -> None:
+    """Every second, a line at each terminal's table (by a light client seated there and
+    connected) until that terminal shows one: ``marker`` and a number."""
+    said = 0
+    while True:
+        for terminal in terminals:
+            if terminal.back_at is not None or terminal.table is None:
+                continue
+            here = [p for p in players if p.seated() == terminal.table and p.welcome.is_set()]
+            if here:
+                said += 1
+                text = f"{marker}{said}"
+                here[said % len(here)].send(
+                    {"t": "chat", "channel": "table", "table": terminal.table, "text": text}
+                )
+        await asyncio.sleep(1.0)
+
+
 def accepted_so_far(players: list[Player]) -> Counter[tuple[int, str, str]]:
     seen: Counter[tuple[int, str, str]] = Counter()
     for player in players:
         seen.update(player.accepted)
     return seen
+
+
+def terminal_taken(players: list[Player]) -> Counter[tuple[int, str, int]]:
+    seen: Counter[tuple[int, str, int]] = Counter()
+    for player in players:
+        seen.update(player.terminal_taken)
+    return seen
+
+
+def lost_terminal_actions(
+    seen: Counter[tuple[int, str, int]], deals: dict[tuple[int, str], Counter[str]]
+) -> list[tuple[str, int, str, str]]:
+    """The actions of terminals' seats seen taken that the store does not hold (by count:
+    which action a terminal's Enter made is not known here)."""
+    lost = []
+    for (table, commitment, seat), count in seen.items():
+        stored = deals.get((table, commitment), Counter())
+        have = sum(n for key, n in stored.items() if json.loads(key)[0] == seat)
+        if have < count:
+            lost.append(("terminal", table, commitment[:12], f"seat {seat}: {have} of {count}"))
+    return lost
 
 
 def lost_actions(
@@ -592,6 +722,7 @@ async def one_fault(
     kind: str,
     cluster: ChaosCluster,
     players: list[Player],
+    terminals: list[Terminal],
     settings: Settings,
     rng: random.Random,
 ) -> dict[str, Any]:
@@ -600,19 +731,35 @@ async def one_fault(
     at = time.monotonic()
     await asyncio.to_thread(cluster.heal, kind, rng.uniform(*settings.down))
     healed = time.monotonic() - at
+    # Each terminal's table says a line every second until the terminal shows one. (Only
+    # from now on: a line said before its session was cut off could still reach its screen.)
+    marker = f"ok{number}x"
+    for terminal in terminals:
+        terminal.expect(marker, at)
+    saying = asyncio.create_task(say_to_terminals(marker, players, terminals))
     # Everyone back (bounded): a ping answered, its table heard from.
     deadline = at + settings.wait
     back: dict[int, float] = {}
-    while time.monotonic() < deadline and len(back) < len(players):
+    while time.monotonic() < deadline and (
+        len(back) < len(players) or any(t.back_at is None for t in terminals)
+    ):
         for player in players:
             if player.index not in back:
                 when = player.back_since(at, seated[player.index])
                 if when is not None:
                     back[player.index] = when - at
+        for terminal in terminals:  # (its table closed: the lobby will do)
+            if terminal.back_at is None and not any(p.seated() == terminal.table for p in players):
+                terminal.expect(None, at)
         await asyncio.sleep(0.1)
+    saying.cancel()
+    terminals_back = [t.back_at - at for t in terminals if t.back_at is not None]
+    for terminal in terminals:
+        terminal.stop_expecting()
     seen = accepted_so_far(players)  # (before the store is read: all of it is stored)
+    taken = terminal_taken(players)
     ledger, deals, twice = await asyncio.to_thread(cluster.stored)
-    lost = lost_actions(seen, deals)
+    lost = lost_actions(seen, deals) + lost_terminal_actions(taken, deals)
     actives = cluster.active_hubs()
     holders = await asyncio.to_thread(cluster.lock_holders)
     # Two hubs: two that say they serve, two holders of the lock, one serving without it
@@ -630,7 +777,7 @@ async def one_fault(
         or twice > 0
     )
     one_hub = not two_hubs and len(actives) == 1
-    worst = max(back.values()) if back else None
+    worst = max([*back.values(), *terminals_back]) if back or terminals_back else None
     # A hub that lost its lease or lock after the heal: started again, as a standby.
     await asyncio.to_thread(cluster.restart_hubs)
     record = {
@@ -639,13 +786,21 @@ async def one_fault(
         "killed": killed,
         "healed_s": round(healed, 2),
         "back_s": round(worst, 2) if worst is not None else None,
-        "not_back": len(players) - len(back),
+        "not_back": len(players) - len(back) + len(terminals) - len(terminals_back),
+        "terminals_back_s": round(max(terminals_back), 2) if terminals_back else None,
+        "terminals_not_back": len(terminals) - len(terminals_back),
         "ledger_sum": ledger,
         "actions_lost": len(lost),
         "one_hub": one_hub,
         "two_hubs": two_hubs,
         "active": actives[0].name if len(actives) == 1 else [a.name for a in actives],
     }
+    if len(terminals_back) < len(terminals):  # what their screens showed
+        record["terminals_not_back_seen"] = [
+            {"terminal": t.name, "table": t.table, "up": t.up, "screen": t.text()}
+            for t in terminals
+            if t.back_at is None
+        ][:2]
     if len(back) < len(players):  # who, and where their tables stood (as they last saw them)
         record["not_back_tables"] = sorted(
             {p.seated() or 0 for p in players if p.index not in back}
