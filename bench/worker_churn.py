@@ -2,7 +2,7 @@
 
     python bench/worker_churn.py [--waves 40] [--apps 20] [--stay 10] [--moves 30]
                                  [--moved 0.25] [--sweep-interval 2] [--trim]
-                                 [--mallopt NAME=VALUE ...]
+                                 [--mallopt NAME=VALUE ...] [--without PATCH]
 
 One process, no SSH: the real hub, and an app worker's own ``Worker``
 (``server/apphost/app_worker.py``: the real Gambit app on the real driver, its frames counted
@@ -21,7 +21,9 @@ pymalloc's arenas in use (``sys._debugmallocstats``, read through a redirect of 
 glibc's heap (``mallinfo2``: bytes in use and free inside it); and, at the end of each wave,
 a census of ``gc.get_objects()`` by type. ``--trim`` calls glibc's ``malloc_trim(0)`` after
 each sweep; ``--mallopt M_ARENA_MAX=1`` (or ``M_TRIM_THRESHOLD``, ``M_MMAP_THRESHOLD``,
-``M_TOP_PAD``) sets glibc's options at the start.
+``M_TOP_PAD``) sets glibc's options at the start. ``--without textual_patches.inner_outer``
+puts one of the app host's patches to Textual back to Textual's own code
+(``server/apphost/textual_layer.py``), to measure what it changes.
 
 Prints one line per wave on stderr and, last, one JSON line: per wave ``rss_mb``,
 ``blocks_k``, ``frozen_k``, ``arenas``, ``heap_used_mb``, ``heap_free_mb``; the slopes per
@@ -381,6 +383,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     host_many_apps()
     _preload()
+    from server.apphost import app_settings, textual_layer
+
+    for name in args.without:
+        textual_layer.restore(name)
+        # (each new app installs the patches again: not in this run)
+        app_settings.host_many_apps = lambda: None  # type: ignore[assignment]
     gc_freeze.MIN_SWEEP_INTERVAL = args.sweep_interval
     for setting in args.mallopt:
         name, value = setting.split("=")
@@ -447,6 +455,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "moves": args.moves,
         "trim": args.trim,
         "mallopt": args.mallopt,
+        "without": args.without,
         "malloc": os.environ.get("PYTHONMALLOC", "pymalloc"),
         "seconds": round(time.monotonic() - started),
         "failed": churn.failed,
@@ -468,6 +477,7 @@ def main() -> None:
     parser.add_argument("--sweep-interval", type=float, default=2.0)
     parser.add_argument("--trim", action="store_true", help="malloc_trim(0) after each sweep")
     parser.add_argument("--mallopt", action="append", default=[], help="NAME=VALUE (glibc)")
+    parser.add_argument("--without", action="append", default=[], help="a patch left out")
     args = parser.parse_args()
     if args.apps < TABLE_SIZE or args.apps % TABLE_SIZE:
         parser.error(f"--apps must be a multiple of {TABLE_SIZE} (whole tables)")
