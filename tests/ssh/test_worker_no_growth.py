@@ -28,7 +28,7 @@ from ..hub.conftest import fast_config
 from .test_moved_out_memory import SSHSide, hub_session, screen_of, until
 
 PER_WAVE = 8  # two tables of four
-WAVES = 2
+WAVES = 1
 
 
 class Side(SSHSide):
