@@ -326,7 +326,7 @@ class Churn:
 
     async def wave(self, wave: int, watchers: list[str]) -> None:
         args = self.args
-        names = [f"w{wave}p{i}" for i in range(args.apps)]
+        names = [f"W{wave}p{i}" for i in range(args.apps)]
         sessions = await self.arrive(names)
         tables = self.seat(names, wave)
         for name, table in zip(watchers, tables, strict=False):
@@ -422,14 +422,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     worker.memory.started()
     started = time.monotonic()
     try:
-        stay = [f"stay{i}" for i in range(args.stay)]
+        stay = [f"Stay{i}" for i in range(args.stay)]
         await churn.arrive(stay)
         for wave in range(args.waves):
             sweeps = worker.memory.sweeps
             await churn.wave(wave, stay[:2])
             if not await until(lambda s=sweeps: worker.memory.sweeps > s, args.sweep_interval + 15):
                 worker.memory.sweep()  # (the policy did not: fewer ended than are open)
-            sample = dict(swept[-1], wave=wave, s=round(time.monotonic() - started))
+            sample = dict(
+                swept[-1],
+                wave=wave,
+                s=round(time.monotonic() - started),
+                tables=len(hub.tables),
+                apps=len(worker.sessions),
+            )
             churn.samples.append(sample)
             churn.censuses.append(census())
             print(json.dumps(sample), file=sys.__stderr__, flush=True)
