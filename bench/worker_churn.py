@@ -350,6 +350,10 @@ class Churn:
             if session is not None:
                 self.hub.handle(session, {"t": "leave", "table": table})
         await self.leave(sessions)
+        for table_id in tables:  # (not left to stand-ins playing it out in this process)
+            table = self.hub.tables.get(table_id)
+            if table is not None:
+                self.hub.seating.close_table(table)
 
     def measure(self) -> dict[str, Any]:
         from server.gc_freeze import resident_bytes

@@ -1,8 +1,9 @@
 """When an app worker is recycled: the rule, apart from the processes it moves.
 
 A public server runs for weeks, and a worker's resident memory creeps up as players come and
-go, though the objects alive in it do not (``bench/worker_churn.py``, docs/benchmarks.md:
-memory the allocators keep after apps end). The well-known guard (gunicorn's
+go: the process's bounded caches of shared lines and strips fill (``bench/worker_churn.py``,
+docs/benchmarks.md, "Soak": a rise that slows wave after wave), and whatever no test has found
+yet would add to it. The well-known guard (gunicorn's
 ``max_requests``, uWSGI's ``reload-on-rss``, Celery's ``max-tasks-per-child``) is to replace
 a process before that matters. Here a worker is recycled when its memory *right after a
 sweep* (``server/gc_freeze.py``: the garbage of ended apps freed, the rest frozen again) is
