@@ -21,8 +21,10 @@ that many seconds per seated player, 60 by default; 0 for none): the chat opens 
 words are typed a key at a time as people type, Enter sends, Esc closes the chat. With
 ``BENCH_SLOW_CALLBACKS=0.15`` in the environment the server runs asyncio's debug mode and logs
 every callback slower than that (its data folder is kept and named on stderr); with
-``BENCH_NO_PLACEMENT=1``, apps stay on the worker they started on (what moving them to their
-table's worker gains: the JSON's ``app_moves`` is then 0). With
+``BENCH_PROFILE_LAPS=PREFIX`` (with ``--laps``), the SSH process is profiled lap by lap (CPU
+time; ``PREFIX-lapN.prof``); with ``BENCH_NO_PLACEMENT=1``, apps stay on the worker they
+started on (what moving them to their table's worker gains: the JSON's ``app_moves`` is then
+0). With
 ``--server-cores C`` the server (with its workers) is pinned to the first C cores and the
 clients to the others (all of them when none are left); by default both float over every
 core, the clients' work competing with the server's. Prints, as its last line, one JSON
@@ -69,6 +71,11 @@ object:
   random), read from the hub and the host alike for any server; ``app_moves``: the apps
   moved to their table's worker so far (None: a server that does not move them, or no
   workers). See server/apphost/placement.py.
+* ``cpu_percent_by_lap``: with ``--laps K``, the window split into K laps of equal length,
+  each lap's server CPU (None without): early and late in one run, which the machine's noise
+  between runs cannot blur (issue 39: a minute into play cost more than the first). The
+  details line has each lap's CPU by process, per action, the hub's per action, the deals
+  started and the SSH process's collection pauses.
 
 With ``--gateways G`` the same load goes through G gateways and a hub on NATS instead of one
 ``gambit serve`` process (bench/ssh_load_cluster.py says how it is measured there).
@@ -80,6 +87,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import cProfile
 import functools
 import gc
 import json
@@ -491,7 +499,48 @@ class ServerProbe:
         self.cpu_marks = [cpu_seconds(pid) for pid in self.cpu_pids]
         self.cpu_mark = sum(self.cpu_marks)
         self.wall_mark = time.perf_counter()
+        self._lap_start = (self.wall_mark, list(self.cpu_marks), 0, 0.0, 0, 0)
+        self._profile_lap()
         return {"rss_mb": server_pss_mb(self.pids()), "sessions": len(self.host.sessions)}
+
+    def _profile_lap(self) -> None:
+        """With ``BENCH_PROFILE_LAPS=PREFIX``: the SSH process's thread (the hub, the SSH
+        connections) profiled lap by lap, in CPU time, each lap to ``PREFIX-lapN.prof``."""
+        prefix = os.environ.get("BENCH_PROFILE_LAPS")
+        if not prefix:
+            return
+        profile = getattr(self, "_profile", None)
+        if profile is not None:
+            profile.disable()
+            self._laps_profiled = getattr(self, "_laps_profiled", 0) + 1
+            profile.dump_stats(f"{prefix}-lap{self._laps_profiled}.prof")
+        self._profile = cProfile.Profile(time.thread_time)
+        self._profile.enable()
+
+    def lap(self) -> dict[str, Any]:
+        """The window so far since the last lap (or its start): the server's CPU, by process
+        too, per action, the hub's, the deals started and the collections' pauses. Laps of
+        one window compare early and late within one run (``--laps``)."""
+        now = time.perf_counter()
+        cpus_now = [cpu_seconds(pid) for pid in self.cpu_pids]
+        started, cpus_then, actions_then, hub_then, starts_then, pauses_then = self._lap_start
+        wall = now - started
+        cpus = [n - t for n, t in zip(cpus_now, cpus_then, strict=True)]
+        actions = self.actions - actions_then
+        starts = sum(1 for _t, _table, what in self.events if what == "deal starts")
+        self._lap_start = (now, cpus_now, self.actions, self.hub_cpu, starts, len(self.gc_pauses))
+        self._profile_lap()
+        return {
+            "ended": time.strftime("%H:%M:%S"),  # (as the server's log tells time)
+            "seconds": round(wall, 1),
+            "cpu_percent": round(100 * sum(cpus) / wall, 1),
+            "cpu_percent_by_process": [round(100 * c / wall, 1) for c in cpus],
+            "actions": actions,
+            "cpu_ms_per_action": round(1000 * sum(cpus) / max(1, actions), 2),
+            "hub_cpu_ms_per_action": round(1000 * (self.hub_cpu - hub_then) / max(1, actions), 2),
+            "deal_starts": starts - starts_then,
+            "gc_pause_ms_ssh_process": round(sum(self.gc_pauses[pauses_then:]), 1),
+        }
 
     def colocation(self) -> dict[str, Any]:
         """How many seated players' apps run on their table's home worker (the one holding
@@ -663,6 +712,8 @@ async def serve_child(data_dir: Path, workers: int, strict: bool = False) -> Non
             answer = probe.seat(*seat_arguments(line))
         elif line == "mark":
             answer = probe.mark()
+        elif line == "lap":
+            answer = probe.lap()
         elif line == "report":
             answer = probe.report()
         elif line == "pids":
@@ -1002,7 +1053,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for client in clients:
             client.reset_counts()
         client_mark, window_mark = time.process_time(), time.perf_counter()
-        await asyncio.sleep(args.duration)
+        laps = []
+        for _lap in range(args.laps):
+            await asyncio.sleep(args.duration / args.laps)
+            if args.laps > 1:
+                laps.append(await child.ask("lap"))
+                log(f"lap {len(laps)}: {json.dumps(laps[-1])}")
         client_cpu = time.process_time() - client_mark
         window = time.perf_counter() - window_mark
         # Typing stops before the report: the server's report runs a full collection, which
@@ -1044,6 +1100,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "slowest_actions_ms": report["slowest_actions"],
             "slowest_traced": report["slowest_traced"],
             "screens": report["screens"],
+            "laps": laps,
         }
         log(json.dumps(details))
         return {
@@ -1069,6 +1126,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if report["app_start_cpu_ms"] is None
             else round(report["app_start_cpu_ms"], 1),
             "hub_cpu_ms_per_action": round(report["hub_cpu_ms_per_action"], 2),
+            "cpu_percent_by_lap": [lap["cpu_percent"] for lap in laps] if laps else None,
         }
     finally:
         for client in clients + probes:
@@ -1133,6 +1191,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--settle", type=float, default=3.0, help="seconds after the last table started"
+    )
+    parser.add_argument(
+        "--laps",
+        type=int,
+        default=1,
+        help="split the window into this many laps, each one's CPU reported (early and late "
+        "in one run: e.g. --settle 0 --duration 120 --laps 6)",
     )
     parser.add_argument(
         "--pace",

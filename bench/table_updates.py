@@ -141,10 +141,17 @@ class Seated(NamedTuple):
             self.store.close()
 
 
-async def seat_apps(count: int, prefix: str, terms: list[Any] | None = None) -> Seated:
+async def seat_apps(
+    count: int,
+    prefix: str,
+    terms: list[Any] | None = None,
+    game: str = "prophets_gambit",
+    **hub_settings: Any,
+) -> Seated:
     """``count`` Gambit apps on the real driver, through the welcome screen, at tables of five
-    that have started (the hub's store in a new temporary folder named with ``prefix``);
-    ``terms``: each app's terminal (default: an 80×24 xterm-256color for all)."""
+    of ``game`` that have started (the hub's store in a new temporary folder named with
+    ``prefix``); ``terms``: each app's terminal (default: an 80×24 xterm-256color for all);
+    ``hub_settings``: the hub's settings (``HubConfig``) that differ from this bench's."""
     from gambit_tui.app import GambitApp
     from protocol.connection import queue_pair
     from protocol.term import TermInfo
@@ -156,7 +163,14 @@ async def seat_apps(count: int, prefix: str, terms: list[Any] | None = None) -> 
     from server.terminal.driver import bind
 
     store = Store.open(Path(tempfile.mkdtemp(prefix=prefix)))
-    hub = Hub(store, HubConfig(bot_delay=0.0, turn_timer=0, between_games=3600.0, seed=7))
+    settings: dict[str, Any] = {
+        "bot_delay": 0.0,
+        "turn_timer": 0,
+        "between_games": 3600.0,
+        "seed": 7,
+        **hub_settings,
+    }
+    hub = Hub(store, HubConfig(**settings))
     await hub.start()
     apps: list[Any] = []
     terminals: list[CountingTerminal] = []
@@ -190,7 +204,7 @@ async def seat_apps(count: int, prefix: str, terms: list[Any] | None = None) -> 
     for start in range(0, len(players) - TABLE_SIZE + 1, TABLE_SIZE):
         group = players[start : start + TABLE_SIZE]
         owner = next(iter(group[0].sessions))
-        create = {"t": "create_table", "game": "prophets_gambit", "players": 5, "timer": 0}
+        create = {"t": "create_table", "game": game, "players": 5, "timer": 0}
         hub.handle(owner, create)
         table_id = max(t.id for t in hub.tables.values() if t.owner == group[0].id)
         for player in group[1:]:

@@ -360,7 +360,7 @@ class GambitApp(App[None]):
             self.close_table(message["table"])
         elif changed == "chat":
             key = "lobby" if message["channel"] == "lobby" else message.get("table", 0)
-            self.broadcast(events.ChatArrived, key)
+            self.broadcast(events.ChatArrived, key, self.model.chat_said)
         elif changed == "history":
             self.broadcast(events.HistoryArrived)
         elif changed == "record":

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
-from rich.text import Text
+from rich.errors import StyleSyntaxError
+from rich.style import Style
+from rich.text import Span, Text
 
 #: Lines already made, for every app in the process, by context and the event's ``repr``
 #: (at most ``SHARED_LINES``, the oldest made go first). Lines are never changed once made.
@@ -88,3 +90,30 @@ def _one_of_its_kind(line: Text | None) -> Text | None:
     if len(_alike) > SHARED_LINES:
         del _alike[next(iter(_alike))]
     return line
+
+
+def line_data(line: Text) -> list[Any]:
+    """``line`` as plain data (msgpack), for a moved app (gambit_tui/resume.py): its text,
+    its style and its spans, each style as written (a ``Style`` as the words that parse to it)."""
+    spans = [[s.start, s.end, str(s.style), isinstance(s.style, str)] for s in line.spans]
+    return [line.plain, str(line.style), isinstance(line.style, str), spans]
+
+
+def line_of(data: Any) -> Text | None:
+    """The line :func:`line_data` made ``data`` of, the very object an equal line made in this
+    process is (see :func:`_one_of_its_kind`); None for data that is not such a line. A line
+    with a control character (from a moved app's state: never a terminal command) loses it
+    and its styles."""
+    try:
+        plain, style, style_is_str, spans = data
+        made = [
+            Span(int(start), int(end), str(s) if is_str else Style.parse(str(s)))
+            for start, end, s, is_str in spans
+        ]
+        base: str | Style = str(style) if style_is_str else Style.parse(str(style))
+    except (TypeError, ValueError, StyleSyntaxError):
+        return None
+    text = str(plain)
+    if not text.isprintable():
+        return Text("".join(ch for ch in text if ch.isprintable()))
+    return _one_of_its_kind(Text(text, style=base, spans=made))

@@ -11,6 +11,8 @@ from typing import Any
 
 from textual.message import Message
 
+from .model import ChatLine
+
 
 class ServerEvent(Message, bubble=False):
     """Base of every message that comes from the server."""
@@ -38,11 +40,13 @@ class TableUpdated(ServerEvent):
 
 
 class ChatArrived(ServerEvent):
-    """A chat line arrived on ``key`` ("lobby" or a table id)."""
+    """A chat ``line`` arrived on ``key`` ("lobby" or a table id). The line itself, not the
+    channel's last: two lines may arrive before a screen handles the first."""
 
-    def __init__(self, key: str | int) -> None:
+    def __init__(self, key: str | int, line: ChatLine) -> None:
         super().__init__()
         self.key = key
+        self.line = line
 
 
 class SocialChanged(ServerEvent):

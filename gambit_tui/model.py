@@ -42,6 +42,8 @@ class ClientModel:
     #: When each of those arrived (monotonic), to count the turn timers down from.
     received: dict[int, float] = field(default_factory=dict)
     chat: dict[str | int, deque[ChatLine]] = field(default_factory=dict)
+    #: The chat line that came last (on any channel).
+    chat_said: ChatLine = field(default_factory=lambda: ChatLine("", "", ""))
     invites: list[dict[str, Any]] = field(default_factory=list)
     friends: list[dict[str, Any]] | None = None
     #: The last page of our finished games the hub sent (None: not asked yet).
@@ -106,6 +108,7 @@ class ClientModel:
             )
             key: str | int = "lobby" if line.channel == "lobby" else (line.table or 0)
             self.chat.setdefault(key, deque(maxlen=CHAT_HISTORY)).append(line)
+            self.chat_said = line
             return "chat"
         if kind == "invites":
             self.invites = list(message["invites"])

@@ -108,5 +108,6 @@ def _hand_over(app: GambitApp, table_id: int) -> dict[str, Any]:
 def screens_of(state: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     """The table screens that were open, oldest first, and what each showed of its own
     (the chat, open or not, what was typed in it, and the chat lines in the table's log:
-    ``TableScreen.hand_over``)."""
+    ``TableScreen.hand_over``; a Prophet table's log of earlier rounds, which no view
+    carries: ``ProphetTableScreen.hand_over``)."""
     return [(int(t), dict(shown or {})) for t, shown in state.get("screens") or []]

@@ -28,6 +28,19 @@ and moved them into the older generations, whose collections then walked them ag
 measured on 20 apps (``bench/table_updates.py``), 270 collections taking 0.8 s of 200 moves
 became 12 taking 0.25 s, the longest pause about the same (30–50 ms on a slow day).
 
+The youngest generation is also collected every half second (``YOUNG_EVERY``), whatever its
+count says. CPython counts a generation's objects as made minus freed, and an object freed
+counts even when it is an old, frozen one: once the apps' bounded caches are full (the shared
+log tails and strips, ``functools.lru_cache``'s, ...), every entry made frees an old one, the
+count stays near zero, and the new entries pile up in the youngest generation unwalked until
+something else makes the count reach its threshold (or the 30 s freeze hides them). The next
+collection then walked all of them at once: in ``bench/long_tables.py`` with 100 apps in one
+process, the first game's 64 young collections took 12 ms each, every later game's 9-13
+took 62-88 ms each (the same CPU in all: each survivor is walked once either way), and the
+workers of ``bench/ssh_load.py`` logged young collections stalling them 100-245 ms a
+minute into play. Collected every half second, a young collection walks half a second of
+survivors at most; when there are none it costs microseconds.
+
 The price: a frozen app that becomes garbage when its player leaves stays in memory until a
 *sweep* (unfreeze, one full collection, freeze again), whose stall grows with everything
 alive. So sweeps are amortised: one runs only once at least as many sessions have ended as
@@ -48,6 +61,29 @@ stall grows with the open apps) is paid for by a quarter of the open apps having
 move itself a whole app start on the table's worker (67-76 ms of CPU in ``bench/ssh_load.py``
 on a loaded machine). Swept, the memory is the worker's to reuse (for apps arriving or moving
 in); CPython and glibc keep most of it from the system (``docs/benchmarks.md``).
+
+A server whose apps run in workers (``gambit serve``'s own process: the hub and the SSH
+connections) has light sessions: an ended one leaves about 50 objects of cyclic garbage, not
+an app. Its sweeps found 2,000-9,000 objects while walking 90,000-170,000 (everything alive,
+two thirds of it what was imported at start), and held the event loop of every player
+86-570 ms each (``bench/soak.py``, every 2-4 minutes). So there (``light``) nothing is frozen
+but what is alive at start (modules, classes, the hub as restored): what comes later stays in
+the collector's middle generation, which it never collects by itself (a threshold it never
+reaches), and a sweep is a plain full collection, which walks only that, never the start's
+objects; and sweeps wait for four times the turnover (each ended session's garbage is small).
+
+Garbage also piles up while everybody stays: an object frozen while alive (every half minute,
+after every collection) that becomes garbage later (a screen closed, a result dismissed, a
+log's old lines, a widget replaced) waits for a sweep, and players who sit and play for a long
+time end no sessions to bring one. In ``bench/soak.py`` (30 terminals, 200 light players) a
+worker's sweeps found up to 2.4 million objects, its memory rose to 390 MB with some fifteen
+apps open, and each such sweep stalled its players for as long as it walked them all. So a
+policy that freezes also sweeps once the frozen generation has grown to ``FROZEN_GROWTH``
+times what the last sweep left alive (as a tracing collector sizes its heap: Go's ``GOGC``,
+CPython's own full collections once a quarter more has survived): the garbage waiting is then
+at most about what is alive, each sweep walks at most about twice the live objects, and the
+sweeps' total work stays proportional to the objects frozen (each sweep is paid for by as
+many new ones). It is checked at each half-minute freeze; it comes at most once a minute.
 
 A sweep first drops the event loop's cancelled timers: asyncio keeps one until its deadline,
 with the context it was made in, and a Textual app's context holds the app (its
@@ -70,6 +106,8 @@ log = logging.getLogger(__name__)
 
 #: Collect the youngest generation after this many new objects (CPython: 700; see above).
 YOUNG_THRESHOLD = 5000
+#: ... and at least this often (seconds), whatever CPython's count says (see above).
+YOUNG_EVERY = 0.5
 #: A collection longer than this is logged.
 SLOW_COLLECTION = 0.1
 #: Freeze this long after a session starts (its first screens are built by then) ...
@@ -86,6 +124,16 @@ SWEEP_AFTER_MOVED = 10
 MOVED_SHARE = 0.25
 #: ... once none has moved out for this long (at most ``MIN_SWEEP_INTERVAL`` after that).
 MOVES_SETTLE = 3.0
+#: A light process (see above) sweeps once this many times as many sessions have ended as
+#: are open ...
+LIGHT_TURNOVER = 4
+#: ... and its collector never collects the older generations by itself (their thresholds).
+NEVER = 1 << 30
+#: Sweep once the frozen generation has grown to this many times what the last sweep left
+#: alive (see above) ...
+FROZEN_GROWTH = 2.0
+#: ... and to at least this many objects (a process that has just started freezes its imports).
+FROZEN_FLOOR = 100_000
 #: Sweeps for growth alone (see ``sweep_on_growth``) come at most this often: what leaks
 #: grows slowly (the hub's: about 600 objects a minute at 10,000 players), while players
 #: arriving grow memory fast and would have it swept, at ever greater cost, as they come.
@@ -132,12 +180,26 @@ class FrozenSessions:
 
     ``young``: collect the youngest generation after so many new objects. ``sweep_on_growth``:
     sweep also once resident memory has grown by this share since the last sweep (None:
-    only after sessions end)."""
+    only after sessions end). ``light``: the sessions' apps run elsewhere (see the module
+    docstring: only what is alive at start is frozen). ``frozen_growth``: sweep also once the
+    frozen generation has grown to this many times what the last sweep left (None: not; see
+    ``FROZEN_GROWTH``)."""
 
-    def __init__(self, young: int = YOUNG_THRESHOLD, sweep_on_growth: float | None = None) -> None:
+    def __init__(
+        self,
+        young: int = YOUNG_THRESHOLD,
+        sweep_on_growth: float | None = None,
+        light: bool = False,
+        frozen_growth: float | None = FROZEN_GROWTH,
+    ) -> None:
         self.young = young
         self.sweep_on_growth = sweep_on_growth
+        self.light = light
+        self.frozen_growth = None if light else frozen_growth  # (nothing frozen grows there)
+        self._thresholds = gc.get_threshold()
         self.resident_after_sweep: int | None = None
+        #: What the start or the last sweep left frozen (see ``FROZEN_GROWTH``).
+        self.frozen_after_sweep = 0
         self.ended = 0
         #: Of those, apps that went on in another worker (see the module docstring) ...
         self.moved = 0
@@ -151,6 +213,7 @@ class FrozenSessions:
         #: Whether the sweep on its way is the moves' (put off by each further move).
         self._sweep_waits_for_moves = False
         self._periodic: asyncio.TimerHandle | None = None
+        self._young_timer: asyncio.TimerHandle | None = None
         #: Told after each sweep (the app worker reports its memory then: a worker whose
         #: memory stays high right after one is recycled, see ``workers.py``).
         self.on_swept: Callable[[], None] | None = None
@@ -160,10 +223,23 @@ class FrozenSessions:
         gc.collect()
         gc.freeze()
         self.resident_after_sweep = resident_bytes()
-        _, older, oldest = gc.get_threshold()
+        self.frozen_after_sweep = gc.get_freeze_count()
+        self._thresholds = gc.get_threshold()
+        _, older, oldest = self._thresholds
+        if self.light:
+            older = oldest = NEVER
         gc.set_threshold(self.young, older, oldest)
         gc.callbacks.append(self._collected)
-        self._periodic = asyncio.get_running_loop().call_later(FREEZE_EVERY, self._tick)
+        loop = asyncio.get_running_loop()
+        self._periodic = loop.call_later(FREEZE_EVERY, self._tick)
+        if self.young:  # (a process that collects nothing by itself is left so: the hub)
+            self._young_timer = loop.call_later(YOUNG_EVERY, self._collect_young)
+
+    def _collect_young(self) -> None:
+        """The youngest generation collected by the clock (see the module docstring); what
+        survives is frozen by :meth:`_collected`."""
+        gc.collect(0)
+        self._young_timer = asyncio.get_running_loop().call_later(YOUNG_EVERY, self._collect_young)
 
     def _collected(self, phase: str, info: dict[str, int]) -> None:
         """What survived a collection is long-lived: out of the next ones' way."""
@@ -177,12 +253,21 @@ class FrozenSessions:
                 info.get("generation"),
                 took * 1000,
             )
-        gc.freeze()
+        if not self.light:
+            gc.freeze()
 
     def _tick(self) -> None:
-        gc.freeze()
+        if not self.light:
+            gc.freeze()
         self._periodic = asyncio.get_running_loop().call_later(FREEZE_EVERY, self._tick)
-        if self.sweep_on_growth is None or self._sweep_handle is not None:
+        if self._sweep_handle is not None:
+            return
+        if self.frozen_growth is not None:
+            limit = self.frozen_growth * max(self.frozen_after_sweep, FROZEN_FLOOR)
+            if gc.get_freeze_count() > limit:
+                self._sweep_at(self.last_sweep + MIN_SWEEP_INTERVAL if self.sweeps else 0.0)
+                return
+        if self.sweep_on_growth is None:
             return
         now, then = resident_bytes(), self.resident_after_sweep
         if now is None or then is None or now <= then * (1 + self.sweep_on_growth):
@@ -219,7 +304,8 @@ class FrozenSessions:
         self.ended += 1
         self.moved += moved
         earliest = self.last_sweep + MIN_SWEEP_INTERVAL if self.sweeps else 0.0
-        if self.ended >= max(SWEEP_AFTER_ENDED, still_open):
+        turnover = LIGHT_TURNOVER * still_open if self.light else still_open
+        if self.ended >= max(SWEEP_AFTER_ENDED, turnover):
             self._sweep_at(earliest)
         elif moved and self.moved >= max(SWEEP_AFTER_MOVED, MOVED_SHARE * still_open):
             now = time.monotonic()
@@ -241,7 +327,8 @@ class FrozenSessions:
 
     def _freeze(self) -> None:
         self._freeze_handle = None
-        gc.freeze()
+        if not self.light:
+            gc.freeze()
 
     def sweep(self) -> None:
         """Collect what ended sessions left behind, then freeze what is still alive."""
@@ -250,10 +337,14 @@ class FrozenSessions:
         self._sweep_handle = None
         started = time.perf_counter()
         drop_cancelled_timers()
-        gc.unfreeze()
-        found = gc.collect()
-        gc.freeze()
+        if self.light:  # (what was alive at start stays frozen, out of the walk)
+            found = gc.collect()
+        else:
+            gc.unfreeze()
+            found = gc.collect()
+            gc.freeze()
         self.resident_after_sweep = resident_bytes()
+        self.frozen_after_sweep = gc.get_freeze_count()
         self.ended = self.moved = 0
         self._moved_due = None
         self._sweep_waits_for_moves = False
@@ -271,8 +362,9 @@ class FrozenSessions:
     def close(self) -> None:
         with contextlib.suppress(ValueError):
             gc.callbacks.remove(self._collected)
-        _, older, oldest = gc.get_threshold()
+        _, older, oldest = self._thresholds
         gc.set_threshold(700, older, oldest)
-        for handle in (self._freeze_handle, self._sweep_handle, self._periodic):
+        handles = (self._freeze_handle, self._sweep_handle, self._periodic, self._young_timer)
+        for handle in handles:
             if handle is not None:
                 handle.cancel()

@@ -53,6 +53,29 @@ async def test_what_a_young_collection_leaves_alive_is_frozen_and_its_garbage_fr
     assert gc.get_objects(1) == []  # nothing waits in the middle generation to be walked again
 
 
+async def test_a_full_cache_does_not_pile_up_young_objects_for_one_long_collection(
+    policy, monkeypatch
+):
+    """A full bounded cache frees an old (frozen) entry for every new one, so CPython's count
+    of the youngest generation stays near zero: without collections by the clock, the new
+    entries piled up there, unwalked, for one long collection to walk at once (a worker's
+    caches fill within a minute of play)."""
+    monkeypatch.setattr(gc_freeze, "YOUNG_EVERY", 0.01, raising=False)
+    cache = {i: [[i]] for i in range(5000)}
+    policy.started()  # (the cache is frozen, as a worker's are by the time they are full)
+    made = len(cache)
+    largest = 0
+    for _ in range(30):  # 30 moments of play, each making 1,000 entries and dropping as many
+        for _ in range(1000):
+            cache[made] = [[made]]
+            made += 1
+            del cache[next(iter(cache))]
+        largest = max(largest, len(gc.get_objects(0)))
+        await asyncio.sleep(0.02)
+    assert gc.get_count()[0] < 100  # (what CPython's count saw: nothing to collect for)
+    assert largest <= 2100  # one moment's entries (two objects each), not all of them
+
+
 async def test_sweeps_follow_ended_sessions(policy, monkeypatch):
     monkeypatch.setattr(gc_freeze, "SWEEP_AFTER_ENDED", 3)
     monkeypatch.setattr(gc_freeze, "MIN_SWEEP_INTERVAL", 0.0)
@@ -237,3 +260,110 @@ async def test_a_sweep_frees_what_only_a_cancelled_timers_context_holds(policy):
     policy.sweep()
     assert ref() is None
     assert policy.sweeps == 1
+
+
+async def test_a_light_processs_sweep_walks_only_what_came_after_its_start():
+    """Apps in workers (``gambit serve``'s own process): what is alive at start (modules,
+    classes) stays frozen through sweeps, so a sweep walks only what came since, and still
+    frees every cycle that came since; survivors wait in the middle generation, which the
+    collector never collects by itself."""
+    policy = FrozenSessions(light=True)
+    try:
+        policy.started()
+        at_start = gc.get_freeze_count()
+        assert at_start > 1000  # (pytest, asyncio and the server's modules)
+        assert gc.get_threshold()[1:] == (gc_freeze.NEVER, gc_freeze.NEVER)
+        alive = [Node() for _ in range(50)]
+        garbage = Node()
+        ref = weakref.ref(garbage)
+        del garbage
+        gc.collect(0)  # a young collection: its survivors are not frozen ...
+        assert gc.get_freeze_count() == at_start
+        walked = len(gc.get_objects())  # ... what a sweep walks: far less than at start
+        assert walked < at_start / 2
+        policy.sweep()
+        assert ref() is None
+        assert gc.get_freeze_count() == at_start  # nothing unfrozen, nothing more frozen
+        assert all(gc.is_tracked(node) for node in alive)
+    finally:
+        policy.close()
+        gc.unfreeze()
+
+
+async def test_a_light_process_sweeps_at_four_times_the_turnover(monkeypatch):
+    monkeypatch.setattr(gc_freeze, "MIN_SWEEP_INTERVAL", 0.0)
+    policy = FrozenSessions(light=True)
+    try:
+        policy.started()
+        for _ in range(39):
+            policy.session_ended(still_open=10)
+        await asyncio.sleep(0.05)
+        assert policy.sweeps == 0  # (a heavy process would have swept at 20)
+        policy.session_ended(still_open=10)
+        await asyncio.sleep(0.05)
+        assert policy.sweeps == 1
+    finally:
+        policy.close()
+        gc.unfreeze()
+
+
+async def test_frozen_garbage_of_players_who_stay_is_swept_once_the_frozen_doubles(monkeypatch):
+    """Nobody leaves, but what was frozen alive becomes garbage (closed screens, old lines):
+    a sweep comes once the frozen generation is twice what the last sweep left."""
+    monkeypatch.setattr(gc_freeze, "FREEZE_EVERY", 0.01)
+    monkeypatch.setattr(gc_freeze, "FROZEN_FLOOR", 0)
+    monkeypatch.setattr(gc_freeze, "MIN_SWEEP_INTERVAL", 0.0)
+    policy = FrozenSessions()
+    try:
+        policy.started()
+        base = policy.frozen_after_sweep
+        garbage = [Node() for _ in range(base // 2)]  # half as many again: not yet
+        ref = weakref.ref(garbage[0])
+        await asyncio.sleep(0.1)  # frozen by the ticks, alive
+        del garbage
+        await asyncio.sleep(0.1)
+        assert policy.sweeps == 0 and ref() is not None
+        alive = [Node() for _ in range(base // 2 + 1000)]  # now over twice what the start left
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if policy.sweeps:
+                break
+        assert policy.sweeps == 1 and ref() is None
+        # The garbage is gone, not frozen again; what is alive is.
+        assert policy.frozen_after_sweep < base + len(alive) + base // 4
+    finally:
+        policy.close()
+        gc.unfreeze()
+
+
+def test_the_ssh_host_is_light_when_its_apps_run_in_workers(tmp_path):
+    from server.hub import Hub
+    from server.ssh.config import HostConfig
+    from server.ssh.host import SSHHost
+    from server.ssh.keys import load_or_create_host_key
+    from server.store import Store
+
+    key = load_or_create_host_key(tmp_path)
+    with Store() as store:
+        hub = Hub(store)
+        for workers, light in ((2, True), (0, False)):
+            config = HostConfig(port=0, app_workers=workers, freeze_sessions=True)
+            host = SSHHost(hub, config, key)
+            assert host.memory is not None and host.memory.light is light
+
+
+async def test_a_policy_without_frozen_growth_sweeps_does_not_sweep_as_the_frozen_grows(
+    monkeypatch,
+):
+    monkeypatch.setattr(gc_freeze, "FREEZE_EVERY", 0.01)
+    monkeypatch.setattr(gc_freeze, "FROZEN_FLOOR", 0)
+    monkeypatch.setattr(gc_freeze, "MIN_SWEEP_INTERVAL", 0.0)
+    policy = FrozenSessions(frozen_growth=None)
+    try:
+        policy.started()
+        alive = [Node() for _ in range(3 * policy.frozen_after_sweep)]
+        await asyncio.sleep(0.1)
+        assert policy.sweeps == 0 and len(alive) > 0
+    finally:
+        policy.close()
+        gc.unfreeze()

@@ -114,6 +114,8 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         *TABLE_KEYS,
     ]
     HAND = FortunesHand
+    #: No log of moves here: the table's chat lines go under the won tricks (show_log).
+    CHAT_IN_LOG = True
 
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)
@@ -168,6 +170,7 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             widget.style = style
             widget.message = message
         self._tick()
+        self.show_log([])  # (the chat lines a moved app handed over, the first time)
         self._notify_new(view)
         self._set_hand(view)
         self._set_prompt(view)
@@ -177,6 +180,14 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
             enabled=self.gapp.prefs.autoplay_forced and self.seat is not None,
         )
         self.refresh_bindings()
+
+    def show_log(self, lines: list[Text]) -> None:
+        """The table's chat lines, under the won tricks' rows: a line said is one more row
+        there, not a notice (a notice lays the whole screen out again as it comes and goes;
+        docs/benchmarks.md, "What a table's chat costs"). The table keeps no log of moves
+        (``lines`` is empty): its news are notices."""
+        self._log_lines = lines
+        self.query_one(FortunesWon).chat = self._chat_in_log.lines(lines)
 
     def _notify_new(self, view: dict[str, Any] | None) -> None:
         """A notice for each new flip, Stars becoming free, a raise or a fold (not for what

@@ -369,9 +369,7 @@ class LobbyScreen(GambitScreen):
     @while_composed
     def on_chat_arrived(self, event: events.ChatArrived) -> None:
         if event.key == "lobby":
-            lines = self.gapp.model.chat_lines("lobby")
-            if lines:
-                self.query_one(ChatPanel).add_line(lines[-1])
+            self.query_one(ChatPanel).add_line(event.line)
 
     @while_composed
     def on_social_changed(self, event: events.SocialChanged) -> None:

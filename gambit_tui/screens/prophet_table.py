@@ -18,6 +18,7 @@ from protocol.actions import MAX_TRICKS, Bid, Play
 
 from ..autoplay import AutoPlay
 from ..cards import FRENCH_FACES, french_text
+from ..event_lines import line_data, line_of
 from ..i18n import N_, _
 from ..names import choice_label, french_card_name, game_title
 from ..prophet_text import ask_text, bid_hint, event_text, round_line, trump_line
@@ -207,6 +208,27 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         self._log_round = round_no
         self._log_events = current
         self.show_log(self._log_before + self._lines(current))
+
+    def hand_over(self) -> dict[str, Any]:
+        """As every table's, and the log of earlier rounds, which no view carries any more:
+        its lines, the round they lead to and that round's events (plain data)."""
+        state = super().hand_over()
+        if self._log_round is not None:
+            state["log"] = {
+                "before": [line_data(line) for line in self._log_before],
+                "round": self._log_round,
+                "events": self._log_events,
+            }
+        return state
+
+    def take_over(self, state: dict[str, Any]) -> None:
+        super().take_over(state)
+        log = state.get("log")
+        if isinstance(log, dict) and log.get("round") is not None:
+            made = (line_of(data) for data in log.get("before") or [])
+            self._log_before = [line for line in made if line is not None]
+            self._log_round = log["round"]
+            self._log_events = list(log.get("events") or [])
 
     def _set_bids(self, view: dict[str, Any] | None) -> None:
         row = self.query_one("#bids", ChoiceRow)

@@ -126,9 +126,10 @@ class TableScreen(GambitScreen):
     HAND: ClassVar[type[HandRow]] = HandRow
     #: A finished game's replay: it shows what happened, and nothing comes after its end.
     REPLAY: ClassVar[bool] = False
-    #: The screen has an :class:`EventLog` (set by :meth:`show_log`): the table's chat lines
-    #: are shown in it (gambit_tui/chat_in_log.py). Without one, a line said while the chat
-    #: is closed is a notice.
+    #: The screen has an :class:`EventLog` (set by :meth:`show_log`), or a place of its own
+    #: for its log's lines (a Fortunes table's, under the won tricks): the table's chat
+    #: lines are shown there (gambit_tui/chat_in_log.py). Without one, a line said while the
+    #: chat is closed is a notice.
     CHAT_IN_LOG: ClassVar[bool] = False
 
     def __init__(self, table_id: int) -> None:
@@ -555,10 +556,7 @@ class TableScreen(GambitScreen):
     def on_chat_arrived(self, event: events.ChatArrived) -> None:
         if event.key != self.table_id:
             return
-        lines = self.gapp.model.chat_lines(self.table_id)
-        if not lines:
-            return
-        line = lines[-1]
+        line = event.line
         self.query_one(ChatPanel).add_line(line)
         if not self.CHAT_IN_LOG:
             if not self.chat_open:

@@ -1,11 +1,13 @@
 """The tricks each Fortunes player has won, in order, top card showing, each marked well- or
-ill-disposed, with the player's trick count and score."""
+ill-disposed, with the player's trick count and score; under them, in the rows left, the
+table's chat lines (the Fortunes table has no log of moves: its news are notices)."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
 from ..cards import CardStyle
+from ..chat_in_log import CUT, cut
 from ..fortunes_text import (
     card_text,
     compass_letter,
@@ -17,6 +19,7 @@ from ..i18n import _
 from ..names import seat_name
 from .fortunes_status import signed
 from .seats_panel import TablePanel
+from .text_lines import shown
 
 NAME_WIDTH = 12
 
@@ -24,13 +27,17 @@ NAME_WIDTH = 12
 class FortunesWon(TablePanel):
     """One row per seat, East first and clockwise: tricks won (against the bid, when the
     table bids), the score, then the tricks. A row keeps the newest tricks when they do not
-    all fit (the reading at the end lists every one)."""
+    all fit (the reading at the end lists every one). Below, the newest chat lines that fit
+    (at 80x24 one row: a longer line is cut there, after a word; the chat panel has it)."""
 
     DEFAULT_CSS = """
     FortunesWon {
         height: 6;
     }
     """
+
+    chat: shown[list[Text]] = shown(list)
+    """The table's chat lines, oldest first (gambit_tui/chat_in_log.py)."""
 
     def on_mount(self) -> None:
         self.set_title()
@@ -89,11 +96,32 @@ class FortunesWon(TablePanel):
         out.append_text(Text(" ").join(reversed(shown)))
         return out
 
-    def build(self) -> Text:
+    def build(self) -> list[Text]:
         message = self.message or {}
         view = message.get("view")
-        if not view:
-            return Text(_("No tricks yet: the game has not started."), style="dim")
-        dealer = view.get("dealer", 0)
         width = max(20, self.content_size.width)
-        return Text("\n").join(self.row((dealer + point) % 4, width) for point in range(4))
+        if not view:
+            rows = [Text(_("No tricks yet: the game has not started."), style="dim")]
+        else:
+            dealer = view.get("dealer", 0)
+            rows = [self.row((dealer + point) % 4, width) for point in range(4)]
+        return rows + self.chat_rows(width, self.content_size.height - len(rows))
+
+    def chat_rows(self, width: int, room: int) -> list[Text]:
+        """The newest chat lines that fit in ``room`` rows, wrapped at ``width``; when the
+        newest alone does not, its first rows, cut after a word."""
+        console = self.app.console
+        out: list[Text] = []
+        for line in reversed(self.chat):
+            rows = list(line.wrap(console, width)) if line.cell_len > width else [line]
+            if len(out) + len(rows) > room:
+                if not out and room > 0:
+                    last = Text.assemble(rows[room - 1], " ", rows[room])
+                    kept = cut(last.plain, width)
+                    if kept.endswith(CUT):
+                        last = last[: len(kept) - len(CUT)]
+                        last.append(CUT)
+                    out = [*rows[: room - 1], last][::-1]
+                break
+            out.extend(reversed(rows))
+        return out[::-1]

@@ -132,6 +132,9 @@ class Hub:
         #: What :meth:`start` restored: tables, and the guests whose chips it sent home.
         self.recovered: dict[str, int] = {}
         store.hold_commits(self._commit_soon)
+        # ... and waits for the disk off the event loop (outbox.py), in a file of our own.
+        store.sync_off_loop()
+        self.outbox.on_sync_failed = self._sync_failed
         #: Called if the store cannot commit (the server must stop: memory is ahead of disk).
         self.on_fatal = hooks.on_fatal
         #: Called with (table, seat, action) after each accepted action is stored and told
@@ -238,6 +241,8 @@ class Hub:
         if chips:
             log.info("stopping: %d chip(s) of %d guest(s) went back to the bank", chips, guests)
         self.commit()
+        self.outbox.flush_now()  # (what waits for the disk goes now, before the goodbyes)
+        self.outbox.close()
         for session in list(self.sessions):
             with contextlib.suppress(Exception):
                 await session.conn.close()
@@ -293,6 +298,10 @@ class Hub:
                 self.on_fatal()
             return
         self.outbox.flush()
+
+    def _sync_failed(self) -> None:
+        if self.on_fatal is not None:  # (as a commit that fails: memory is ahead of the disk)
+            self.on_fatal()
 
     @property
     def memory(self) -> FrozenSessions | None:
@@ -398,8 +407,10 @@ class Hub:
         finally:
             if hasattr(conn, "on_message"):
                 conn.on_message = None
-            self.commit()  # what was said to this client goes out before it is hung up
-            self._drop_session(session)
+            self.commit()  # what was said to this client goes out before it is hung up ...
+            self._drop_session(session, sending=True)
+            await self.outbox.sent()  # ... once on the disk (see outbox.py)
+            session.alive = False
             with contextlib.suppress(Exception):
                 await conn.close()
 
@@ -516,6 +527,17 @@ class Hub:
             session.push(error(err.code, ref=kind, **err.wire()))
         except RulesError as err:
             session.push(error(err.code, err.message, ref=kind))
+        except StoreError:
+            if not self.store.fenced:
+                log.exception("handler %s failed", kind)
+                session.push(error("internal", "Something went wrong on the server.", ref=kind))
+                return
+            # The database is away (database_away): nothing of it was written (a move is
+            # stored before it is applied: the game is as it was), and the same request is
+            # taken once the database is back, in a moment: the player reads that.
+            self.refusals["not_saved"] += 1
+            text = said("The server could not save that just now; try again in a moment.")
+            session.push(error("not_saved", ref=kind, **text))
         except Exception:
             log.exception("handler %s failed", kind)
             session.push(error("internal", "Something went wrong on the server.", ref=kind))
@@ -690,8 +712,11 @@ class Hub:
         """An ``error`` not caused by a request (``sentence``: :func:`errors.said`)."""
         self.runtime.tell(player_id, code, sentence)
 
-    def _drop_session(self, session: Session) -> None:
-        session.alive = False
+    def _drop_session(self, session: Session, sending: bool = False) -> None:
+        """The session is gone from the hub (``sending``: what waits in the outbox for it
+        still goes out, then the caller marks it dead)."""
+        if not sending:
+            session.alive = False
         self.sessions.discard(session)
         self.lobby.session_removed(session)
         if self.memory is not None:

@@ -44,7 +44,8 @@ async def run_hub(
     bus: tuple[str, str | None] | None = None,
     metrics_at: tuple[str, int] | None = None,
 ) -> bool:
-    """Serve until stopped; True if an admin's restart stopped it. ``bus``: (NATS URL, the
+    """Serve until stopped; True if it is to be started again (an admin's restart, a store
+    that cannot commit, its database lock or lease lost). ``bus``: (NATS URL, the
     gateways' shared token) to serve gateways too (see bus.py): then the data folder is
     locked here, once this hub holds the lease (lease.py), not by the caller."""
     from server.store.pg_lock import lock_database
@@ -114,8 +115,11 @@ def hub_memory(hub: Hub) -> FrozenSessions:
     What does become cyclic garbage (sessions that end: their tasks and connections) waits
     for the sweeps, as in the SSH host: after sessions end, and once resident memory has
     doubled, at most once an hour (a safety net: a sweep walks everything alive, about 1 s
-    at 10,000 players)."""
-    memory = FrozenSessions(young=HUB_YOUNG_GENERATION, sweep_on_growth=HUB_SWEEP_ON_GROWTH)
+    at 10,000 players). Not when the frozen generation doubles, as in the workers: the hub's
+    grows with the players arriving, nearly all of it alive."""
+    memory = FrozenSessions(
+        young=HUB_YOUNG_GENERATION, sweep_on_growth=HUB_SWEEP_ON_GROWTH, frozen_growth=None
+    )
     memory.started()
     hub.memory = memory
     return memory
@@ -164,12 +168,14 @@ async def _serve(
         stop.set()
 
     # The store that cannot commit stops the hub; so does an admin's restart, when it comes.
+    # Either way it is to be started again (a failed commit kept nothing of its batch: the
+    # next start goes on from what the store holds), so it exits as after a restart.
     # (Its admins see a gateway session's address, as the gateway saw it: the bus's.)
     describe = hub_bus.describe if hub_bus is not None else None
     hub = Hub(
         store,
         config,
-        HubHooks(on_fatal=stop.set, on_restart=restart, describe_connection=describe),
+        HubHooks(on_fatal=restart, on_restart=restart, describe_connection=describe),
     )
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -725,7 +725,7 @@ class Nights:
         followers = self._followers(night.id)
         if followers:
             shared = self.shared_night(night)
-            committed = night.id not in self._in_batch
+            committed = night.id not in self._in_batch and self.run.outbox.on_disk
             for session in followers:
                 assert session.player is not None
                 message = self.night_message(night, session.player, shared)

@@ -141,7 +141,9 @@ class SSHHost:
         self.open_connections: set[asyncssh.SSHServerConnection] = set()
         self._server: asyncssh.SSHAcceptor | None = None
         self.port = config.port
-        self.memory = FrozenSessions() if config.freeze_sessions else None
+        # (Apps in workers: this process's sessions are light, see gc_freeze.py.)
+        light = config.app_workers > 0
+        self.memory = FrozenSessions(light=light) if config.freeze_sessions else None
         self.workers: AppWorkers | None = None
 
     @property

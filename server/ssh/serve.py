@@ -14,8 +14,9 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from server.hub.cli_options import add_hub_options, hub_config_from
 from server.metrics import parse_address
@@ -45,6 +46,7 @@ if TYPE_CHECKING:  # for type hints only
     from .host import SSHHost
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: The environment variable that may hold the password (not shown by ``ps``, unlike argv).
 PASSWORD_ENV = "GAMBIT_PASSWORD"
@@ -69,6 +71,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     add_hub_options(parser, limits)
     add_options(parser, HostConfig, GROUPS, only=WORKERS + LOGGING)
     add_metrics_argument(parser)
+    add_debug_lag_argument(parser)
     add_announce_argument(parser)
     add_options(parser, HostConfig, GROUPS, only=VERBOSE)
 
@@ -130,6 +133,28 @@ def add_metrics_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_debug_lag_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--debug-lag",
+        metavar="MS",
+        type=float,
+        help="log where the event loop is whenever it is held longer than this "
+        "(server/lag_watch.py: a diagnosis, off by default)",
+    )
+
+
+async def watched(coro: Coroutine[Any, Any, T], debug_lag: float | None) -> T:
+    """Run ``coro`` with the event loop's watchdog on, if asked (``--debug-lag``)."""
+    from server.lag_watch import watch_loop
+
+    watch = watch_loop(debug_lag)
+    try:
+        return await coro
+    finally:
+        if watch is not None:
+            watch.stop()
+
+
 #: Textual repaints a changed screen at its next frame, 60 a second by default: up to 17 ms
 #: after a move before any player's screen starts to change. A table changes a few times a
 #: second at most, so the apps here may draw as soon as 4 ms later (``TEXTUAL_FPS``, read
@@ -173,8 +198,9 @@ async def run_serve(
     metrics_at: tuple[str, int] | None = None,
     announce: bool = False,
 ) -> bool:
-    """Serve until stopped; True if an admin's restart stopped it (the caller exits with
-    :data:`RESTART_EXIT` so that a service manager starts it again). ``announce``: on the
+    """Serve until stopped; True if it is to be started again: an admin's restart, a store
+    that cannot commit, its database lock lost (the caller exits with :data:`RESTART_EXIT`
+    so that a service manager starts it again). ``announce``: on the
     local network (``server/announce.py``)."""
     from server.store.pg_lock import lock_database
 
@@ -228,7 +254,7 @@ async def _run_serve(
     # The SSH host's sessions, made first: the hub's admins see each player's address.
     sessions = LiveSessions()
     hooks = HubHooks(
-        on_fatal=stop.set,  # a store that cannot commit: stop, and start again from the disk
+        on_fatal=restart_now,  # a store that cannot commit: stop, start again from the disk
         on_restart=restart_now,
         describe_connection=sessions.describe,
     )
@@ -315,14 +341,17 @@ def main_serve(args: argparse.Namespace) -> int:
     try:
         metrics_at = parse_address(args.metrics) if args.metrics else None
         restart = asyncio.run(
-            run_serve(
-                data_dir,
-                hub_config,
-                host_config,
-                sys.stdout,
-                lock,
-                metrics_at,
-                announce=wanted(args.announce, host_config.host),
+            watched(
+                run_serve(
+                    data_dir,
+                    hub_config,
+                    host_config,
+                    sys.stdout,
+                    lock,
+                    metrics_at,
+                    announce=wanted(args.announce, host_config.host),
+                ),
+                args.debug_lag,
             )
         )
     except (OSError, StoreError) as err:  # the port is taken, the database is in use

@@ -24,8 +24,10 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from protocol.codec import MAX_CLIENT_FRAME, ProtocolError, encode
+from protocol.connection import MAX_PENDING_OUTPUT, ConnectionClosed
 from protocol.ssh_channel import SUBSYSTEM, ChannelConnection
 from server.hub.session import chosen_language
+from server.write_pacer import WritePacer, pacer
 
 from .hello_gate import HelloGate
 from .messages import idle_goodbye, say
@@ -45,6 +47,40 @@ class HubChannel(ChannelConnection):
     def __init__(self, identity: str | None, peer: str) -> None:
         super().__init__(max_frame=MAX_CLIENT_FRAME, trusted=True, peer=peer)
         self.gate = HelloGate(identity)
+        #: Bytes written and not yet on the channel: the loop's pacer writes them
+        #: (server/write_pacer.py), joined, after this turn of the loop or a later one.
+        self._pending = bytearray()
+        self._pacer: WritePacer | None = None
+
+    def write(self, data: bytes) -> None:
+        chan = self.chan
+        if self._out_closed or chan is None or chan.is_closing():
+            raise ConnectionClosed
+        if chan.get_write_buffer_size() + len(self._pending) > MAX_PENDING_OUTPUT:
+            self.closed = True  # a peer that does not read is cut off, not buffered forever
+            self._out_closed = True
+            self._pending.clear()
+            chan.close()
+            raise ConnectionClosed
+        self._pending += data
+        if self._pacer is None:
+            self._pacer = pacer()
+        self._pacer.due(self)
+
+    def flush_now(self) -> None:
+        """Write what waits on the channel now (the pacer's turn, or before last words)."""
+        if not self._pending:
+            return
+        data, self._pending = bytes(self._pending), bytearray()
+        if self._pacer is not None:
+            self._pacer.forget(self)
+        chan = self.chan
+        if chan is None or chan.is_closing():
+            return
+        try:
+            super().write(data)
+        except ConnectionClosed:
+            self._out_closed = True
 
     def received(self, data: bytes) -> None:
         """Raises :class:`ProtocolError` for a frame the gate cannot pass (see hello_gate)."""
@@ -52,6 +88,7 @@ class HubChannel(ChannelConnection):
 
     def last_word(self, message: dict[str, Any]) -> None:
         """Send ``message`` (a bye) and nothing after it: the hub's later writes are refused."""
+        self.flush_now()  # (what it was sent before goes first)
         if not self._out_closed and self.chan is not None and not self.chan.is_closing():
             with contextlib.suppress(Exception):
                 self.chan.write(encode(message))
@@ -147,6 +184,7 @@ class PlayerSession(GameSession):
                 self._idle_handle.cancel()
             self.hub_conn = None
             self.host.session_closed(self)
+            channel.flush_now()  # (the hub's last messages, before the exit status)
             if not self._closed and self.chan is not None:
                 with contextlib.suppress(Exception):
                     self.chan.exit(1 if self._said_bye else 0)

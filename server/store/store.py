@@ -5,7 +5,10 @@ Why this shape:
 * **Durability first.** The hub must never lose an accepted action, chip or rating, so the file
   runs in WAL mode with ``synchronous=FULL``: when a writing call returns, its commit is in the
   WAL and fsynced, and survives SIGKILL and power loss. A commit costs one fsync (well under a
-  millisecond on the development machine), cheap next to a human's move.
+  millisecond on the development machine, 25-100 ms now and then on a busy disk). The hub
+  takes that fsync off its event loop (:meth:`Store.sync_off_loop`, server/hub/outbox.py):
+  its commits survive SIGKILL at once and power loss once :meth:`Store.sync` has run, before
+  anything they hold is shown.
 * **Synchronous on purpose.** The hub calls the store from its event loop. Calls are small
   indexed reads and writes, so a thread hop would cost more than it saves, and running them in
   order on one thread keeps "stored before its effects are sent" trivially true.
@@ -164,6 +167,8 @@ class Store(NightStore, ModerationStore):
         self.commits = 0
         self.commit_ms_max = 0.0
         self.commit_ms_total = 0.0
+        #: Commits wait for no fsync: :meth:`sync` does it (see :meth:`sync_off_loop`).
+        self.syncs_off_loop = False
         #: Called with each commit's time in ms (metrics).
         self.on_commit: Callable[[float], None] | None = None
         self._on_hold: Callable[[], None] | None = None
@@ -378,6 +383,11 @@ class Store(NightStore, ModerationStore):
         lock again."""
         self._fenced = why
 
+    @property
+    def fenced(self) -> bool:
+        """Writes are refused now (see :meth:`fence`)."""
+        return self._fenced is not None
+
     def reconnect(self) -> bool:
         """A PostgreSQL store's connection opened anew (the server restarted under the old
         one, or may have). False, and nothing done, if writes are held or a transaction is
@@ -412,6 +422,33 @@ class Store(NightStore, ModerationStore):
         if on_hold is None and self._held:
             self.commit_held()
         self._on_hold = on_hold
+
+    def sync_off_loop(self, on: bool = True) -> bool:
+        """Commit without waiting for the disk: the caller has :meth:`sync` run (on a thread
+        of its own) before it shows anything a commit holds. SQLite's WAL stays consistent
+        whatever happens without its fsync at commit (``synchronous = NORMAL``); what is
+        lost with the machine's power is only commits not yet synced, which nobody was
+        shown (server/hub/outbox.py). False (and nothing changed) where there is no file
+        of ours to sync: in memory, or PostgreSQL (which syncs its own). ``on`` False: each
+        commit waits for the disk again."""
+        if self.postgres or self.path == ":memory:":
+            return False
+        self._conn.execute(f"PRAGMA synchronous = {'NORMAL' if on else 'FULL'}")
+        self.syncs_off_loop = on
+        return on
+
+    def sync(self) -> None:
+        """fsync the WAL: every commit made before this call is on the disk when it returns.
+        Any thread may call it (it touches the file, not the connection); OSError if the
+        disk fails."""
+        try:
+            fd = os.open(self.path + "-wal", os.O_RDONLY)
+        except FileNotFoundError:  # (no WAL: everything is in the database file, synced)
+            return
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
     @property
     def holding(self) -> bool:

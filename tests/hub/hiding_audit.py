@@ -109,6 +109,10 @@ class WatchedHub(Hub):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # Each frame is checked against the engine as it is when the frame goes out: frames
+        # must go out in the loop's turn they are made, not after a thread's fsync, when
+        # the next deal may have begun (what they show was true when they were made).
+        self.store.sync_off_loop(False)
         self.trackers: dict[int, Tracker] = {}
         # Every action the hub accepts (a client's or a bot's) goes through play's.
         self._apply_action = self.play.apply_action

@@ -37,6 +37,8 @@ class HubProcess:
         self.tcp_port = 0
         self.runs = 0
         self.log = data_dir.parent / "hub.log"
+        #: The module run as ``gambit`` (a test's may inject a fault first).
+        self.module = "server.cli"
 
     async def start(self) -> None:
         self.runs += 1
@@ -48,7 +50,7 @@ class HubProcess:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "server.cli",
+                self.module,
                 "hub",
                 "--data-dir",
                 str(self.data_dir),

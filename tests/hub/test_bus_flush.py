@@ -149,8 +149,8 @@ async def test_a_sessions_frames_are_handled_in_the_bus_callback_in_order(hub):
     )
     await deliver([wire.FRAMES, 1, encode({"t": "ping", "n": 2})])
     assert pongs() == []
-    for _ in range(50):
-        await asyncio.sleep(0)
+    for _ in range(200):  # (the hello's writes are shown once on the disk: a thread's fsync)
+        await asyncio.sleep(0.01)
         if pongs() == [1, 2]:
             break
     assert pongs() == [1, 2]
@@ -164,8 +164,8 @@ async def test_a_sessions_frames_are_handled_in_the_bus_callback_in_order(hub):
     # Bad frames until the hub says goodbye: the session ends.
     bad = b"\x00\x00\x00\x01\xc1"
     await deliver(*([wire.FRAMES, 1, bad] for _ in range(hub.config.max_bad_frames + 2)))
-    for _ in range(100):
-        await asyncio.sleep(0)
+    for _ in range(200):
+        await asyncio.sleep(0.01)
         if ("gw", 1) not in bus.conns:
             break
     assert ("gw", 1) not in bus.conns

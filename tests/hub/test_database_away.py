@@ -15,6 +15,9 @@ from server.store import StoreError
 from .conftest import fast_config
 from .harness import connect, table_with_bots
 
+#: What a player reads when what they sent could not be written (in English).
+NOT_SAVED = "The server could not save that just now; try again in a moment."
+
 
 def stored(hub: Hub, table: int) -> int:
     """The actions of the table's game in play, as stored."""
@@ -57,5 +60,41 @@ async def test_nothing_is_written_while_the_database_is_away_and_play_goes_on_af
             await asyncio.sleep(0.1)
         assert stored(hub, table) > moves
         assert store.ledger_total() == 0 and store.audit() == []
+    finally:
+        await hub.stop()
+
+
+async def test_a_move_sent_while_the_database_is_away_is_refused_in_words_and_taken_after(store):
+    """The player reads why (it could not be saved; try again in a moment), not "something
+    went wrong", and nothing changed: the same move, made again once the database is back,
+    is taken."""
+    hub = Hub(store, fast_config(bot_delay=0.05))
+    await hub.start()
+    try:
+        ada = await connect(hub)
+        await ada.hello("Ada", identity="SHA256:ada")
+        table = await table_with_bots(ada, "prophet", players=3, timer=0)
+        await ada.send("start", table=table)
+        view = (await ada.until(lambda m: m["t"] == "table" and (m["view"] or {}).get("ask")))[
+            "view"
+        ]
+        moves = stored(hub, table)
+        hub.database_away("the test's database restarts")
+        await ada.send("act", table=table, action=view["legal"][0])
+        refused = await ada.expect("error")
+        assert refused["code"] == "not_saved" and refused["ref"] == "act"
+        assert refused["text"] == NOT_SAVED
+        assert refused["message"] == NOT_SAVED
+        assert hub.refusals["not_saved"] == 1
+        assert stored(hub, table) == moves
+
+        assert hub.database_back()
+        await ada.send("act", table=table, action=view["legal"][0])
+        for _ in range(50):
+            if stored(hub, table) > moves:
+                break
+            await asyncio.sleep(0.1)
+        assert stored(hub, table) > moves
+        assert not [m for m in ada.log if m["t"] == "error" and m is not refused]
     finally:
         await hub.stop()

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import math
 import sqlite3
+import threading
+import time
 
 import msgpack
 import pytest
@@ -71,7 +73,8 @@ async def test_nothing_is_shown_before_it_is_committed(file_hub):
     write = session.conn.write
 
     def checked_write(data: bytes) -> None:
-        if hub.store.holding:
+        # (A batch committed and on the disk goes out even while the next batch is held.)
+        if hub.store.holding and not hub.outbox.releasing:
             written_while_held.append(data)
         message = msgpack.unpackb(data[4:], raw=False) if len(data) > 4 else {}
         if message.get("t") == "table":
@@ -99,6 +102,85 @@ async def test_nothing_is_shown_before_it_is_committed(file_hub):
         for shown_bot, stored_bot in zip(shown, stored, strict=True)
     ), seen
     reader.close()
+
+
+class SlowDisk:
+    """Stands in for ``Store.sync`` (the WAL's fsync): a disk that takes ``seconds``, or
+    until ``release`` is set, noting the thread it ran on."""
+
+    def __init__(self, seconds: float = 0.0) -> None:
+        self.seconds = seconds
+        self.release = threading.Event()
+        self.threads: list[int] = []
+
+    def __call__(self) -> None:
+        self.threads.append(threading.get_ident())
+        if self.seconds:
+            time.sleep(self.seconds)
+        else:
+            self.release.wait(5)
+
+
+async def loop_lateness(stop: asyncio.Event, every: float = 0.005) -> float:
+    """How late the event loop ran a short timer, at most, until ``stop``."""
+    loop = asyncio.get_running_loop()
+    worst = 0.0
+    while not stop.is_set():
+        asked = loop.time()
+        await asyncio.sleep(every)
+        worst = max(worst, loop.time() - asked - every)
+    return worst
+
+
+async def test_a_commit_waits_for_the_disk_off_the_event_loop(file_hub, monkeypatch):
+    """The WAL's fsync (200 ms here, as a busy disk's worst) runs on a thread: the loop keeps
+    time meanwhile, and the table is shown once its commit is on the disk."""
+    hub, _ = file_hub
+    assert hub.store.pragma("synchronous") == 1  # NORMAL: COMMIT itself does not fsync
+    disk = SlowDisk(0.2)
+    monkeypatch.setattr(hub.store, "sync", disk)
+    ada = await connect(hub)
+    await ada.hello("Ada")
+    stop = asyncio.Event()
+    probe = asyncio.get_running_loop().create_task(loop_lateness(stop))
+    await asyncio.sleep(0.02)
+    began = time.perf_counter()
+    await ada.send("create_table", game="prophets_gambit", players=5)
+    await ada.expect("table")
+    shown_after = time.perf_counter() - began
+    stop.set()
+    assert await probe < 0.1
+    assert disk.threads and threading.get_ident() not in disk.threads
+    assert shown_after >= 0.2  # (it waited for the disk)
+
+
+async def test_nothing_is_shown_before_it_is_on_the_disk_and_order_is_kept(file_hub, monkeypatch):
+    """Batches committed while the disk is busy wait for it, all of them, and go out in
+    order, with what was sent after them."""
+    hub, _ = file_hub
+    ada = await connect(hub)
+    await ada.hello("Ada")
+    disk = SlowDisk()
+    monkeypatch.setattr(hub.store, "sync", disk)
+    await ada.send("create_table", game="prophets_gambit", players=5)
+    for _ in range(50):
+        await asyncio.sleep(0.01)
+        if disk.threads:
+            break
+    assert disk.threads  # its commit waits for the disk
+    await ada.send("chat", channel="lobby", text="first")
+    await ada.send("create_table", game="prophet", players=3)
+    await asyncio.sleep(0.2)
+    assert not [m for m in ada.log if m["t"] == "table"]  # nothing shown yet
+    assert not hub.outbox.on_disk
+    disk.release.set()
+    second = await ada.until(lambda m: m["t"] == "table" and m["info"]["game"] == "prophet")
+    games = [m["info"]["game"] for m in ada.log if m["t"] == "table"]
+    assert games.index("prophets_gambit") < games.index("prophet")
+    chat = next(i for i, m in enumerate(ada.log) if m["t"] == "chat")
+    first = next(i for i, m in enumerate(ada.log) if m["t"] == "table")
+    assert first < chat < ada.log.index(second)  # in the order they were sent
+    assert len(disk.threads) >= 2  # (the second batch's own fsync, after the first)
 
 
 def test_held_writes_commit_once_and_a_failing_call_undoes_only_itself(tmp_path):

@@ -300,16 +300,19 @@ class ThreadServer:
 
 class ServeProcess:
     """``gambit serve`` on a free loopback port with a temporary data directory; with ``seed``,
-    its hub deals (and its bots choose) the same every run (``--seed``)."""
+    its hub deals (and its bots choose) the same every run (``--seed``). ``module``: what runs
+    as ``gambit`` (a test's may inject a fault first)."""
 
-    def __init__(self, data_dir: Path, *args: str, seed: int | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, *args: str, seed: int | None = None, module: str = "server.cli"
+    ) -> None:
         self.log_file = data_dir / "serve.log"
         if seed is not None:
             args = (*args, "--seed", str(seed))
         cmd = [
             sys.executable,
             "-m",
-            "server.cli",
+            module,
             "serve",
             "--port",
             "0",

@@ -1,0 +1,83 @@
+"""The hub's ends of ``gambit`` channels write through the loop's pacer
+(server/write_pacer.py): a fan-out to every client holds the event loop a few milliseconds a
+turn, not the sum of every channel's packet, and each channel's messages of a turn go out
+as one write, in order."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from server.ssh.subsystem import HubChannel
+
+
+class SlowChannel:
+    """Stands in for an asyncssh channel whose every write (a packet encrypted and sent)
+    costs a millisecond of the loop."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.closing = False
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def write(self, data: bytes) -> None:
+        time.sleep(0.001)
+        self.writes.append(data)
+
+    def close(self) -> None:
+        self.closing = True
+
+
+def channels(count: int) -> list[tuple[HubChannel, SlowChannel]]:
+    made = []
+    for i in range(count):
+        conn = HubChannel(None, peer=f"test {i}")
+        chan = SlowChannel()
+        conn.attach(chan)  # type: ignore[arg-type]  # a stand-in for asyncssh's channel
+        made.append((conn, chan))
+    return made
+
+
+async def test_a_fan_out_to_many_channels_does_not_hold_the_loop():
+    made = channels(80)
+    loop = asyncio.get_running_loop()
+    worst = 0.0
+    stop = False
+
+    async def probe() -> None:
+        nonlocal worst
+        while not stop:
+            asked = loop.time()
+            await asyncio.sleep(0.001)
+            worst = max(worst, loop.time() - asked - 0.001)
+
+    task = loop.create_task(probe())
+    await asyncio.sleep(0.01)
+    for conn, _ in made:  # one callback writes to every client (a lobby update, say)
+        conn.write(b"update")
+    for _ in range(200):
+        await asyncio.sleep(0.005)
+        if all(chan.writes for _, chan in made):
+            break
+    stop = True
+    await task
+    assert all(chan.writes == [b"update"] for _, chan in made)
+    assert worst < 0.04  # (80 writes in one go: 80 ms and more)
+
+
+async def test_a_channels_messages_of_a_turn_go_as_one_write_in_order_before_its_last_word():
+    ((conn, chan),) = channels(1)
+    conn.write(b"one")
+    conn.write(b"two")
+    await asyncio.sleep(0.01)
+    assert chan.writes == [b"onetwo"]
+    conn.write(b"three")
+    conn.last_word({"t": "bye", "code": "server", "message": "bye"})
+    assert chan.writes[1] == b"three" and len(chan.writes) == 3
+    await asyncio.sleep(0.01)
+    assert len(chan.writes) == 3  # (nothing after the last word)

@@ -1,0 +1,71 @@
+"""Issue 39: a Fortunes table's chat line is shown on the table, under the won tricks, as the
+other tables show theirs in their log (gambit_tui/chat_in_log.py), not in a notice; the chat
+panel keeps every line, and a moved app keeps the lines shown."""
+
+from __future__ import annotations
+
+from textual.widgets._toast import Toast
+
+from gambit_tui import chat_in_log
+from gambit_tui.screens.fortunes_table import FortunesTableScreen
+from gambit_tui.widgets.fortunes_won import FortunesWon
+from protocol.requests import Chat
+
+from .conftest import enter_lobby, make_app, screen_text, wait_for
+from .test_chat_in_log import MARK
+from .test_fortunes_table import open_fortunes_table
+from .test_moved_table_log import hand_over, moved
+
+
+def won_rows(app) -> list[str]:
+    """The won tricks' box as shown, row by row."""
+    won = app.screen.query_one(FortunesWon)
+    return [line.plain for line in won.build()]
+
+
+async def test_a_fortunes_chat_line_shows_under_the_won_tricks_and_no_toast(hub):
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await enter_lobby(pilot)
+        table = await open_fortunes_table(pilot)
+        notices = len(list(app._notifications))
+        app.send(Chat("table", MARK, table=table.table_id))
+        said = "Ada: " + MARK
+        await wait_for(pilot, lambda: said in screen_text(app))
+        # Under the four players' rows, as typed (markup shown as it is), and no notice.
+        assert won_rows(app)[4] == said
+        assert len(list(app._notifications)) == notices
+        assert not any(MARK in str(toast.render()) for toast in app.screen.query(Toast))
+        # At 80x24 the box has one row for it: the newest line shows, a long one cut after
+        # a word (the same rule as the log's: gambit_tui/chat_in_log.py), whole in the panel.
+        long = "a long line " * 12
+        app.send(Chat("table", long, table=table.table_id))
+        await wait_for(pilot, lambda: said not in screen_text(app))
+        row = won_rows(app)[4]
+        whole = "Ada: " + long.strip()
+        assert row.endswith(chat_in_log.CUT) and whole.startswith(row[:-1])
+        assert whole[len(row) - 1] == " "  # (after a whole word)
+        assert len(won_rows(app)) == 5 and len(row) <= table.query_one(FortunesWon).size.width
+        await pilot.press("c")
+        await wait_for(pilot, lambda: table.chat_open)
+        await wait_for(pilot, lambda: screen_text(app).count("long line") == 12)  # whole
+        assert len(list(app._notifications)) == notices
+
+
+async def test_a_moved_fortunes_table_keeps_its_chat_lines(hub):
+    old = make_app(hub)
+    async with old.run_test(size=(100, 32)) as pilot:
+        await enter_lobby(pilot)
+        table = await open_fortunes_table(pilot)
+        old.send(Chat("table", "first", table=table.table_id))
+        old.send(Chat("table", "second", table=table.table_id))
+        await wait_for(pilot, lambda: "Ada: second" in won_rows(old))
+        before = won_rows(old)
+        assert before[4:] == ["Ada: first", "Ada: second"]
+        state = hand_over(old)
+
+    new = moved(old, state)
+    async with new.run_test(size=(100, 32)) as pilot:
+        await wait_for(pilot, lambda: isinstance(new.screen, FortunesTableScreen))
+        await wait_for(pilot, lambda: "Ada: second" in won_rows(new))
+        assert won_rows(new) == before
