@@ -100,7 +100,7 @@ import heapq
 import logging
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 log = logging.getLogger(__name__)
 
@@ -214,6 +214,9 @@ class FrozenSessions:
         self._sweep_waits_for_moves = False
         self._periodic: asyncio.TimerHandle | None = None
         self._young_timer: asyncio.TimerHandle | None = None
+        #: Told after each sweep (the app worker reports its memory then: a worker whose
+        #: memory stays high right after one is recycled, see ``workers.py``).
+        self.on_swept: Callable[[], None] | None = None
 
     def started(self) -> None:
         """Everything alive now lives as long as the server: freeze it, and keep freezing."""
@@ -353,6 +356,8 @@ class FrozenSessions:
             (time.perf_counter() - started) * 1000,
             gc.get_freeze_count(),
         )
+        if self.on_swept is not None:
+            self.on_swept()
 
     def close(self) -> None:
         with contextlib.suppress(ValueError):

@@ -6,7 +6,7 @@ only while the loop does: a loop stuck for seconds fails the check, as it should
 
 * ``/metrics``: sessions and players, tables by game and status, actions, the time from an
   action to every seated player's screen, the event loop's lag, store commit times, app
-  worker restarts, and refusals by reason (limits, bans, failed logins, budgets).
+  worker restarts and recycles, and refusals by reason (limits, bans, failed logins, budgets).
 * ``/healthz``: ``200 ok`` while the event loop keeps time, ``503`` otherwise.
 
 A gateway (``gambit gateway --metrics``) has no hub: it serves the SSH host's part and the
@@ -58,6 +58,11 @@ def host_families(host: SSHHost, refused: Counter[str] | None = None) -> Iterato
         "gambit_worker_restarts",
         "App workers that died and were replaced.",
         value=workers.lost if workers is not None else 0,
+    )
+    yield CounterMetricFamily(
+        "gambit_worker_recycles",
+        "App workers recycled for the memory they kept (their apps moved to a fresh one).",
+        value=workers.recycled if workers is not None else 0,
     )
     reasons: Counter[str] = Counter(refused or {})
     reasons.update(host.admission.refused)

@@ -120,7 +120,14 @@ class Worker:
         self.report_unchanged = bool(os.environ.get(REPORT_UNCHANGED))
         self.measure_starts = app_timing.enabled()
         self.memory = FrozenSessions()
+        self.memory.on_swept = self.report_swept
         self.done = asyncio.Event()
+
+    def report_swept(self) -> None:
+        """Tell the SSH process this worker's memory right after a sweep (SWEPT): a worker
+        that keeps too much is recycled (``recycling.py``)."""
+        report = {"rss": self.memory.resident_after_sweep, "apps": len(self.sessions)}
+        self.link.send(0, wl.SWEPT, wl.pack(report))
 
     def on_frame(self, session: int, kind: int, payload: bytes) -> None:
         if kind == wl.OPEN:

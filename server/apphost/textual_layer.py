@@ -54,7 +54,7 @@ from . import (
     shown_bindings,
     textual_patches,
 )
-from .textual_private import Compositor, callback_module
+from .textual_private import Compositor, StylesCache, callback_module
 
 #: The Textual versions every fingerprint below was taken from: at least the first, below the
 #: second (pyproject.toml pins ``textual~=8.2.8``).
@@ -150,6 +150,13 @@ PATCHES: tuple[Patch, ...] = (
         "_start_messages",
         "3510c4c50d026583",
         textual_patches._start_messages_named_by_class,
+    ),
+    Patch(
+        "textual_patches.inner_outer",
+        StylesCache,
+        "get_inner_outer",
+        "d2509f3e796680df",
+        textual_patches._inner_outer_by_colours,
     ),
     # colour_codes: each app's colour depth, though styles are shared.
     Patch(

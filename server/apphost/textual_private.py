@@ -11,6 +11,7 @@ moves one breaks the import of this module, and nothing else. Who uses what:
 - ``textual._xterm_parser``: ``XTermParser``, which turns a player's keys into events
   (``server/terminal/driver.py``; Textual's own drivers use it the same way).
 - ``textual.widgets._data_table``: ``ColumnKey``, ``RowKey`` (:mod:`.data_table_rows`).
+- ``textual._styles_cache``: ``StylesCache`` (:mod:`.textual_patches` replaces a method).
 
 The patches that replace Textual's code are declared in :mod:`.textual_layer`.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import textual._callback as callback_module
 from textual._compositor import ChopsUpdate, Compositor, CompositorMap, LayoutUpdate, ReflowResult
+from textual._styles_cache import StylesCache
 from textual._xterm_parser import XTermParser
 from textual.widgets._data_table import ColumnKey, RowKey
 
@@ -26,6 +28,7 @@ from textual.widgets._data_table import ColumnKey, RowKey
 PRIVATE_MODULES = (
     "textual._callback",
     "textual._compositor",
+    "textual._styles_cache",
     "textual._xterm_parser",
     "textual.widgets._data_table",
 )
@@ -39,6 +42,7 @@ __all__ = [
     "LayoutUpdate",
     "ReflowResult",
     "RowKey",
+    "StylesCache",
     "XTermParser",
     "callback_module",
 ]

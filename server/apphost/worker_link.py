@@ -45,6 +45,8 @@ STARTED = 11  # msgpack float: the app's CPU ms until its first frame (when meas
 HANDOFF = 12  # SSH process → worker: send the app's state (STATE), then end it unseen
 STATE = 13  # msgpack map or nil: what a new app needs to go on (nil: it cannot)
 TABLE = 14  # worker → SSH process, msgpack int or nil: the table the app shows now
+# the worker's memory (recycling.py)
+SWEPT = 15  # worker → SSH process, session 0, msgpack map: {"rss": bytes or nil, "apps": n}
 
 #: A frame larger than this ends the link: neither side ever sends one.
 MAX_FRAME = 8 * 1024 * 1024

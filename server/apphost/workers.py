@@ -43,6 +43,7 @@ from . import worker_link as wl
 from .launcher import AppRequest, AppResult, OutputSink
 from .move_pacing import MovePacer
 from .placement import TablePlacement
+from .recycling import MB, RecycleRule
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,11 @@ RESTART_PAUSE = 2.0
 PENDING_POLL = 0.05
 #: ... and between polls, whenever it grew by this much.
 PENDING_STEP = 16 * 1024
+#: An app on a worker being recycled that could not be handed over (it stays) is asked
+#: again after this long, this many times at most (then the worker ends when its player
+#: leaves).
+RETRY_STAYED = 5.0
+MAX_STAYS = 3
 
 
 class RemoteApp:
@@ -87,6 +93,8 @@ class RemoteApp:
         self._starting = False
         self._started_at = self.size
         self._exit_asked = False
+        #: Times the app could not be handed over off a worker being recycled.
+        self.stays = 0
         self.hub_conn = wl.LinkConnection(
             worker.link, session_id, max_frame=MAX_CLIENT_FRAME, trusted=True, peer=peer
         )
@@ -99,6 +107,11 @@ class RemoteApp:
     def place_now(self) -> AppWorker:
         """The worker it runs on, or the one it is moving (or waits to move) to."""
         return self.moving_to or self.planned or self.worker
+
+    @property
+    def starting(self) -> bool:
+        """A new app (moved here) has not drawn yet."""
+        return self._starting
 
     def feed(self, data: bytes) -> None:
         if self.moving_to is not None or self._starting:
@@ -136,15 +149,17 @@ class RemoteApp:
             if self._exit_asked:
                 self.exit()
             old.pool.pacer.done(self)
+            old.pool.stayed(self)
             return
         old.sessions.pop(self.id, None)  # its frames, goodbye and end go nowhere now
         pool = old.pool
+        pool.emptied(old)
         if self._exit_asked:  # the player left meanwhile: nothing to open
             lang = (state.get("you") or {}).get("lang")
             pool.placement.forget(self)
             self.ended(AppResult(False, lang if isinstance(lang, str) else None))
             return
-        if target not in pool.workers:  # it died meanwhile
+        if target not in pool.ready_workers():  # it died (or is being recycled) meanwhile
             target = pool.place(self.request)
         width, height = self.size
         term = replace(self.request.term, width=width, height=height)
@@ -221,6 +236,12 @@ class AppWorker:
         self.process: asyncio.subprocess.Process | None = None
         self.ready = asyncio.get_running_loop().create_future()
         self.started = time.monotonic()
+        #: A fresh worker is starting to take this one's place (recycling.py) ...
+        self.replacing = False
+        #: ... and now it has: this one's apps move out, it takes no new ones, and it ends
+        #: once it has none.
+        self.retiring = False
+        self._stopping = False
 
     async def start(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -245,6 +266,10 @@ class AppWorker:
         if session_id == 0:
             if kind == wl.READY and not self.ready.done():
                 self.ready.set_result(None)
+            elif kind == wl.SWEPT:
+                report = wl.unpack(payload)
+                rss = report.get("rss") if isinstance(report, dict) else None
+                self.pool.swept(self, rss if isinstance(rss, int) else None)
             return
         remote = self.sessions.get(session_id)
         if remote is None:
@@ -272,6 +297,7 @@ class AppWorker:
             remote.ended(
                 AppResult(bool(ended.get("failed")), lang if isinstance(lang, str) else None)
             )
+            self.pool.emptied(self)
 
     def on_lost(self) -> None:
         """The worker died or was stopped: its sessions end (their players are told)."""
@@ -299,6 +325,12 @@ class AppWorker:
         if request.resume is not None:
             spec["resume"] = request.resume
         self.link.send(remote.id, wl.OPEN, wl.pack(spec))
+
+    def retire(self) -> None:
+        """Its last app has gone (it is being recycled): end it."""
+        if not self._stopping:
+            self._stopping = True
+            self.pool.spawn(self.stop())
 
     async def stop(self, timeout: float = 5.0) -> None:
         """Ask the worker to end; kill it if it has not within ``timeout`` (it ignores
@@ -331,6 +363,7 @@ class AppWorkers:
         log_file: str | None = None,
         verbose: bool = False,
         log_json: bool = False,
+        max_rss_mb: int = 0,
     ) -> None:
         self.count = count
         self.log_file = log_file
@@ -343,6 +376,9 @@ class AppWorkers:
         self._restarts: set[asyncio.Task[None]] = set()
         #: Workers that died while the server ran (each was replaced): for the metrics.
         self.lost = 0
+        #: When a worker is recycled (recycling.py), and how many have been.
+        self.recycle_rule = RecycleRule(max_rss_mb * MB)
+        self.recycled = 0
         #: Which table each app shows; where a table's apps should run (placement.py).
         self.placement: TablePlacement[RemoteApp] = TablePlacement(self._load)
         #: Apps moved to another worker so far (the load benchmark reports it).
@@ -370,7 +406,10 @@ class AppWorkers:
         return next(self._ids)
 
     def ready_workers(self) -> list[AppWorker]:
-        return [w for w in self.workers if w.ready.done() and not w.ready.exception()]
+        """The workers that take apps: started, and not being recycled."""
+        return [
+            w for w in self.workers if w.ready.done() and not w.ready.exception() and not w.retiring
+        ]
 
     def place(self, request: AppRequest) -> AppWorker:
         """The worker a new app runs on: the least busy of those ready (it moves once it
@@ -393,7 +432,13 @@ class AppWorkers:
     def table_shown(self, remote: RemoteApp, table: int | None) -> None:
         """``remote``'s app shows ``table`` now: move it to the table's home, if it is not
         there, and the table's other apps too if its home changed (see placement.py). Not
-        when it shows the table it showed (the first frame of a moved app)."""
+        when it shows the table it showed (the first frame of a moved app). An app on a
+        worker being recycled moves out, whatever it shows."""
+        self._follow_table(remote, table)
+        if remote.worker.retiring:
+            self._move_out(remote)
+
+    def _follow_table(self, remote: RemoteApp, table: int | None) -> None:
         if table == remote.table:
             return
         if remote.planned is not None:  # (it waited to move for the table it showed before)
@@ -430,16 +475,108 @@ class AppWorkers:
         return home
 
     def _start_move(self, remote: RemoteApp) -> bool:
-        """``remote``'s turn to move (move_pacing.py): start it if it should still move."""
+        """``remote``'s turn to move (move_pacing.py): start it if it should still move
+        (to its table's home, or off a worker being recycled)."""
         home, remote.planned = remote.planned, None
-        if remote.moving_to is not None or remote.ended_with.done() or remote.table is None:
+        leaving = remote.worker.retiring
+        if remote.moving_to is not None or remote.ended_with.done():
+            return False
+        if remote.table is None and not leaving:
             return False
         if home not in self.ready_workers():  # (it died meanwhile)
-            home = self.placement.home(remote, self.ready_workers())
+            home = self._new_home(remote)
         if not isinstance(home, AppWorker) or home is remote.worker:
             return False
         remote.move_to(home)
         return True
+
+    def _new_home(self, remote: RemoteApp) -> AppWorker | None:
+        """Where ``remote`` should run now, of the workers that take apps: its table's home,
+        or (no table, and leaving a worker being recycled) the least busy."""
+        ready = self.ready_workers()
+        home = self.placement.home(remote, ready)
+        if home in ready:
+            return home  # (one of ready: an AppWorker)
+        return min(ready, key=self._load) if ready else None
+
+    # --- recycling a worker (recycling.py) -------------------------------------------------
+
+    def swept(self, worker: AppWorker, rss: int | None) -> None:
+        """``worker`` has just swept and keeps ``rss`` bytes: recycle it if the rule says."""
+        recycling = any(w.replacing or w.retiring for w in self.workers)
+        age = time.monotonic() - worker.started
+        if self._closing or not self.recycle_rule.due(rss, age, recycling):
+            return
+        assert rss is not None
+        log.info(
+            "app worker %d keeps %d MB after a sweep (limit %d MB) with %d apps: recycling it",
+            worker.number,
+            rss // MB,
+            self.recycle_rule.max_rss // MB,
+            len(worker.sessions),
+        )
+        worker.replacing = True
+        self.spawn(self._recycle(worker))
+
+    async def _recycle(self, old: AppWorker) -> None:
+        """Start a fresh worker in ``old``'s place, then move ``old``'s apps to it."""
+        fresh = AppWorker(self, next(self._numbers))
+        self.workers.append(fresh)
+        try:
+            await fresh.start()
+        except Exception:
+            log.exception("could not start an app worker to recycle app worker %d", old.number)
+            if fresh in self.workers:
+                self.workers.remove(fresh)
+            old.replacing = False
+            return
+        old.replacing = False
+        if old not in self.workers:
+            return  # it died meanwhile: the fresh one has taken its place
+        old.retiring = True
+        for remote in list(old.sessions.values()):
+            self._move_out(remote, fresh)
+        self.emptied(old)
+
+    def _move_out(self, remote: RemoteApp, to: AppWorker | None = None) -> None:
+        """``remote``, on a worker being recycled, waits in line to move (to ``to``, or
+        wherever is best when its turn comes)."""
+        if remote.moving_to is not None or remote.ended_with.done() or remote.starting:
+            return  # (a new app here moves once it has drawn: table_shown)
+        if remote.planned is None or remote.planned not in self.ready_workers():
+            remote.planned = to or self._new_home(remote)
+        self.pacer.want(remote)
+
+    def stayed(self, remote: RemoteApp) -> None:
+        """``remote``'s app could not be handed over: off a worker being recycled, it is
+        asked again a little later (a few times)."""
+        worker = remote.worker
+        if not worker.retiring:
+            return
+        remote.stays += 1
+        if remote.stays > MAX_STAYS:
+            log.warning(
+                "app worker %d: session %d's app cannot move; the worker ends after it",
+                worker.number,
+                remote.id,
+            )
+            return
+
+        def again() -> None:
+            if worker.sessions.get(remote.id) is remote:
+                self._move_out(remote)
+
+        asyncio.get_running_loop().call_later(RETRY_STAYED, again)
+
+    def emptied(self, worker: AppWorker) -> None:
+        """An app has left ``worker``: a worker being recycled ends with its last."""
+        if worker.retiring and not worker.sessions:
+            worker.retire()
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._restarts.add(task)
+        task.add_done_callback(self._restarts.discard)
 
     def colocation(self) -> dict[str, Any]:
         """How well tables are kept together: apps showing a table, the share of them on
@@ -456,7 +593,14 @@ class AppWorkers:
             self.workers.remove(worker)
         if self._closing:
             return
+        if worker.retiring:  # recycled: a fresh one has its place already
+            self.recycled += 1
+            log.info("app worker %d recycled (%d so far)", worker.number, self.recycled)
+            return
         self.lost += 1
+        if worker.replacing:  # (the fresh worker starting for it takes its place)
+            log.error("app worker %d exited while being recycled", worker.number)
+            return
         log.error("app worker %d exited; starting another", worker.number)
         pause = RESTART_PAUSE if time.monotonic() - worker.started < SHORT_LIFE else 0.0
         task = asyncio.get_running_loop().create_task(self._replace(pause))

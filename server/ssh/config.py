@@ -33,9 +33,13 @@ LIMITS = (
     "idle_timeout",
 )
 FRONT = ("reuse_port", "proxy_protocol")
-WORKERS = ("app_workers",)
+WORKERS = ("app_workers", "worker_max_rss")
 LOGGING = ("log_file", "log_json")
 VERBOSE = ("verbose",)
+
+
+#: ``--worker-max-rss``'s default (MB): see docs/operating.md, "Recycling app workers".
+WORKER_MAX_RSS_MB = 1024
 
 
 class ConfigError(Exception):
@@ -180,6 +184,19 @@ class HostConfig:
             type=int,
             default=None,
             to_setting=_workers,
+        ),
+    )
+    #: Recycle an app worker whose memory right after a sweep is above this many MB: its
+    #: apps move to a fresh worker, which takes its place (see ``apphost/recycling.py``);
+    #: 0: never.
+    worker_max_rss: int = field(
+        default=WORKER_MAX_RSS_MB,
+        metadata=option(
+            "--worker-max-rss",
+            "recycle an app worker whose memory stays above this many MB after a "
+            "collection: its players move to a fresh one, unseen (0: never)",
+            type=int,
+            metavar="MB",
         ),
     )
     #: Where workers log (None: stderr), and whether SSH details are logged too.

@@ -167,6 +167,7 @@ class SSHHost:
                 log_file=config.log_file,
                 verbose=config.verbose,
                 log_json=config.log_json,
+                max_rss_mb=config.worker_max_rss,
             )
             await self.workers.start()
             self.launcher = self.workers

@@ -106,6 +106,30 @@ def test_partials_count_their_parameters_as_textual_does_and_once():
     assert calls == []  # counted once, on the function, not once per call
 
 
+def test_a_widgets_drawing_cache_is_not_kept_by_the_colours_it_asked_about():
+    """``StylesCache.get_inner_outer`` was an ``lru_cache`` on the method: every widget's
+    cache (and the lines it drew) stayed in it after the widget had gone (issue 43)."""
+    import weakref
+
+    from textual._styles_cache import StylesCache
+    from textual.color import Color
+
+    original = textual_layer.original(
+        next(p for p in textual_layer.PATCHES if p.name == "textual_patches.inner_outer")
+    )
+    base, background = Color(18, 18, 18), Color(9, 69, 115, 0.5)
+    asked = original(StylesCache(), base, background)
+    original.cache_clear()  # (that widget's cache, in Textual's own)
+    cache = StylesCache()
+    gone = weakref.ref(cache)
+    assert cache.get_inner_outer(base, background) == asked
+    assert cache.get_inner_outer(base, background) is StylesCache().get_inner_outer(
+        base, background
+    )  # (one answer for every widget: the colours are the key)
+    del cache
+    assert gone() is None
+
+
 async def test_repainting_only_the_changed_rows_draws_the_cells_textual_draws(hub):
     """On a real table screen (with the result panel over it), for many sets of changed
     regions: the same strips, row by row, as Textual's own compositor gives."""
