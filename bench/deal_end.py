@@ -19,7 +19,6 @@ import argparse
 import asyncio
 import cProfile
 import gc
-import json
 import statistics
 import sys
 import time
@@ -32,7 +31,7 @@ for folder in (ROOT, BENCH):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from table_updates import TABLE_SIZE, seat_apps, settle  # noqa: E402
+from table_updates import TABLE_SIZE, run_on_tables, seat_apps, settle  # noqa: E402
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -114,13 +113,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--apps", type=int, default=20)
     parser.add_argument("--profile", help="write a cProfile of the next deals' start here")
-    args = parser.parse_args()
-    if args.apps < TABLE_SIZE or args.apps % TABLE_SIZE:
-        parser.error(f"--apps must be a multiple of {TABLE_SIZE} (whole tables)")
-    result = asyncio.run(run(args))
-    # Textual points sys.stdout at its apps while they run; the real one is still there.
-    assert sys.__stdout__ is not None
-    print(json.dumps(result), file=sys.__stdout__)
+    run_on_tables(parser, run)
 
 
 if __name__ == "__main__":

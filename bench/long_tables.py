@@ -61,7 +61,7 @@ for folder in (ROOT, BENCH):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from table_updates import TABLE_SIZE, Seated, seat_apps, settle  # noqa: E402
+from table_updates import TABLE_SIZE, Seated, run_on_tables, seat_apps, settle  # noqa: E402
 
 #: Moves are counted by tens in ``by_moves``.
 BUCKET = 10
@@ -447,13 +447,7 @@ def main() -> None:
     parser.add_argument(
         "--calls", action="store_true", help="count function calls per app update (cProfile)"
     )
-    args = parser.parse_args()
-    if args.apps < TABLE_SIZE or args.apps % TABLE_SIZE:
-        parser.error(f"--apps must be a multiple of {TABLE_SIZE} (whole tables)")
-    result = asyncio.run(run(args))
-    # Textual points sys.stdout at its apps while they run; the real one is still there.
-    assert sys.__stdout__ is not None
-    print(json.dumps(result), file=sys.__stdout__)
+    run_on_tables(parser, run)
 
 
 if __name__ == "__main__":

@@ -316,11 +316,23 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=200)
     parser.add_argument("--profile", help="write a cProfile of the actions here")
     parser.add_argument("--without", action="append", default=[], help="a correction to leave out")
+    run_on_tables(parser, run, extra=lambda args: {"without": args.without})
+
+
+def run_on_tables(
+    parser: argparse.ArgumentParser,
+    run: Any,
+    table_size: int = TABLE_SIZE,
+    extra: Any = None,
+) -> None:
+    """A bench's ``main``: its arguments (``--apps`` whole tables of ``table_size``), ``run``
+    (a coroutine function of them) and its result as the JSON line (with ``extra(args)``)."""
     args = parser.parse_args()
-    if args.apps < TABLE_SIZE or args.apps % TABLE_SIZE:
-        parser.error(f"--apps must be a multiple of {TABLE_SIZE} (whole tables)")
+    if args.apps < table_size or args.apps % table_size:
+        parser.error(f"--apps must be a multiple of {table_size} (whole tables)")
     result = asyncio.run(run(args))
-    result["without"] = args.without
+    if extra is not None:
+        result.update(extra(args))
     # Textual points sys.stdout at its apps while they run; the real one is still there.
     assert sys.__stdout__ is not None
     print(json.dumps(result), file=sys.__stdout__)

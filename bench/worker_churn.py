@@ -488,13 +488,9 @@ def main() -> None:
     parser.add_argument("--trim", action="store_true", help="malloc_trim(0) after each sweep")
     parser.add_argument("--mallopt", action="append", default=[], help="NAME=VALUE (glibc)")
     parser.add_argument("--without", action="append", default=[], help="a patch left out")
-    args = parser.parse_args()
-    if args.apps < TABLE_SIZE or args.apps % TABLE_SIZE:
-        parser.error(f"--apps must be a multiple of {TABLE_SIZE} (whole tables)")
-    result = asyncio.run(run(args))
-    # Textual points sys.stdout at its apps while they run; the real one is still there.
-    assert sys.__stdout__ is not None
-    print(json.dumps(result), file=sys.__stdout__)
+    from table_updates import run_on_tables  # (this folder: run as a script)
+
+    run_on_tables(parser, run, table_size=TABLE_SIZE)
 
 
 if __name__ == "__main__":
