@@ -84,6 +84,12 @@ CPython's own full collections once a quarter more has survived): the garbage wa
 at most about what is alive, each sweep walks at most about twice the live objects, and the
 sweeps' total work stays proportional to the objects frozen (each sweep is paid for by as
 many new ones). It is checked at each half-minute freeze; it comes at most once a minute.
+What is alive grows with the apps open, though, and a worker filling up with players (a
+server's first minutes, a game night seated) would sweep at every doubling, walking everything
+to find nothing, its players stalled each time (at full cores: a suspect in ``bench/ssh_load.py
+--sessions 500``'s connect p99 of 6 s, 1.3 s before these sweeps). So what the last sweep
+left is counted per app open then, and the bar grows with the apps opened since: sweeps come
+for the garbage of the players who are there, not for more players.
 
 A sweep first drops the event loop's cancelled timers: asyncio keeps one until its deadline,
 with the context it was made in, and a Textual app's context holds the app (its
@@ -198,8 +204,13 @@ class FrozenSessions:
         self.frozen_growth = None if light else frozen_growth  # (nothing frozen grows there)
         self._thresholds = gc.get_threshold()
         self.resident_after_sweep: int | None = None
-        #: What the start or the last sweep left frozen (see ``FROZEN_GROWTH``).
+        #: What the start or the last sweep left frozen (see ``FROZEN_GROWTH``) ...
         self.frozen_after_sweep = 0
+        #: ... of which the start's (imports, the hub as restored) ...
+        self.frozen_at_start = 0
+        #: ... and the apps open then (see the module docstring) and now.
+        self.open_at_sweep = 0
+        self.open = 0
         self.ended = 0
         #: Of those, apps that went on in another worker (see the module docstring) ...
         self.moved = 0
@@ -223,7 +234,7 @@ class FrozenSessions:
         gc.collect()
         gc.freeze()
         self.resident_after_sweep = resident_bytes()
-        self.frozen_after_sweep = gc.get_freeze_count()
+        self.frozen_after_sweep = self.frozen_at_start = gc.get_freeze_count()
         self._thresholds = gc.get_threshold()
         _, older, oldest = self._thresholds
         if self.light:
@@ -263,7 +274,7 @@ class FrozenSessions:
         if self._sweep_handle is not None:
             return
         if self.frozen_growth is not None:
-            limit = self.frozen_growth * max(self.frozen_after_sweep, FROZEN_FLOOR)
+            limit = self.frozen_growth * max(self.live_now(), FROZEN_FLOOR)
             if gc.get_freeze_count() > limit:
                 self._sweep_at(self.last_sweep + MIN_SWEEP_INTERVAL if self.sweeps else 0.0)
                 return
@@ -274,6 +285,15 @@ class FrozenSessions:
             return
         if time.monotonic() - self.last_sweep >= GROWTH_SWEEP_INTERVAL:
             self.sweep()
+
+    def live_now(self) -> float:
+        """About what is alive now: what the last sweep left, and for each app opened since,
+        as much as each app open then had (see the module docstring)."""
+        live = float(self.frozen_after_sweep)
+        if self.open_at_sweep and self.open > self.open_at_sweep:
+            per_app = (live - self.frozen_at_start) / self.open_at_sweep
+            live += max(0.0, per_app) * (self.open - self.open_at_sweep)
+        return live
 
     @contextlib.contextmanager
     def own_cycles_freed(self) -> Iterator[None]:
@@ -293,6 +313,7 @@ class FrozenSessions:
             gc.collect(0)  # (whatever it leaves alive is frozen: see _collected)
 
     def session_started(self) -> None:
+        self.open += 1
         # One freeze for a burst of arrivals, once the last of them has settled.
         if self._freeze_handle is not None:
             self._freeze_handle.cancel()
@@ -303,6 +324,7 @@ class FrozenSessions:
         """A session's app has ended here (``moved``: it goes on in another app worker)."""
         self.ended += 1
         self.moved += moved
+        self.open = still_open
         earliest = self.last_sweep + MIN_SWEEP_INTERVAL if self.sweeps else 0.0
         turnover = LIGHT_TURNOVER * still_open if self.light else still_open
         if self.ended >= max(SWEEP_AFTER_ENDED, turnover):
@@ -345,6 +367,7 @@ class FrozenSessions:
             gc.freeze()
         self.resident_after_sweep = resident_bytes()
         self.frozen_after_sweep = gc.get_freeze_count()
+        self.open_at_sweep = self.open
         self.ended = self.moved = 0
         self._moved_due = None
         self._sweep_waits_for_moves = False

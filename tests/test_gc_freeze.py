@@ -367,3 +367,53 @@ async def test_a_policy_without_frozen_growth_sweeps_does_not_sweep_as_the_froze
     finally:
         policy.close()
         gc.unfreeze()
+
+
+async def test_players_arriving_do_not_bring_sweeps_but_the_garbage_of_those_there_does(
+    monkeypatch,
+):
+    """The frozen generation grows with every app that opens; a worker filling up with
+    players is not swept for that (each sweep would walk everything to find nothing), only
+    for garbage beyond what its apps hold."""
+    monkeypatch.setattr(gc_freeze, "FREEZE_EVERY", 0.01)
+    monkeypatch.setattr(gc_freeze, "FROZEN_FLOOR", 0)
+    monkeypatch.setattr(gc_freeze, "MIN_SWEEP_INTERVAL", 0.0)
+    policy = FrozenSessions()
+    apps: list[list[Node]] = []
+    try:
+        policy.started()
+        per_app = max(gc.get_freeze_count() // 4, 1000)
+
+        def arrive(count: int) -> None:
+            for _ in range(count):
+                policy.session_started()
+                apps.append([Node() for _ in range(per_app)])
+
+        arrive(8)  # twice the start's objects and more: the first sweep (nothing yet to go by)
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if policy.sweeps:
+                break
+        assert policy.sweeps == 1
+        arrive(24)  # four times the apps: the frozen doubles twice, all of it alive
+        await asyncio.sleep(0.2)
+        assert policy.sweeps == 1, "a sweep for players arriving"
+        gc.freeze()
+        live = gc.get_freeze_count()  # (everything is alive)
+        garbage = [Node() for _ in range(live * 6 // 10)]
+        ref = weakref.ref(garbage[0])
+        await asyncio.sleep(0.1)  # frozen alive ...
+        del garbage  # ... then garbage, while every player stays
+        await asyncio.sleep(0.1)
+        assert policy.sweeps == 1 and ref() is not None
+        more = [Node() for _ in range(live * 6 // 10)]  # (the same players' new screens)
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if policy.sweeps > 1:
+                break
+        assert policy.sweeps == 2 and ref() is None
+        assert len(more) > 0
+    finally:
+        policy.close()
+        apps.clear()
+        gc.unfreeze()
