@@ -15,7 +15,8 @@ first message; target at most 2 s), ``standings_ms_p50``, ``_p99`` and ``_max`` 
 game ends in the hub → every follower has the standings that count it; target at most 200
 ms),
 ``ledger_sum`` (0), ``games`` (the event's tables that counted), ``gc_ms_total`` and
-``gc_ms_max`` (the collector's pauses), ``wall_s``, ``loadavg_1m``, ``lobby_watchers``
+``gc_ms_max`` (the collector's pauses), ``wall_s``, ``loadavg_1m``, ``errors`` (the hub's
+refusals of what the players sent: 0, each decision answered once), ``lobby_watchers``
 (``--lobby``: every player keeps the lobby's updates coming, as this bench had them before:
 each decoded a ``lobby_update`` of the tables that changed every half second, as much work on
 the shared loop as the standings themselves).
@@ -91,6 +92,12 @@ class Player:
         #: What came, in order (a failing start says what it got).
         self.kinds: list[Any] = []
         self.got: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        #: table id -> the decision last answered there (its game, and how many events the
+        #: view had): a view that still shows it (sent before the answer was taken, or a
+        #: change of something else) is not answered again.
+        self.answered: dict[int, tuple[Any, int]] = {}
+        #: Errors the hub sent (refused moves): none, when every move answers a fresh view.
+        self.errors = 0
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -118,7 +125,13 @@ class Player:
                     self.first_seen.setdefault(table, now)
                     view = msg.get("view")
                     if view and view["legal"] and not view["over"]:
-                        await self.send({"t": "act", "table": table, "action": view["legal"][0]})
+                        decision = (msg["info"]["games_played"], len(view["events"]))
+                        if self.answered.get(table) != decision:
+                            self.answered[table] = decision
+                            action = view["legal"][0]
+                            await self.send({"t": "act", "table": table, "action": action})
+                elif kind == "error":
+                    self.errors += 1
                 elif kind == "night":
                     self.standings_at.append(now)
                 elif kind == "notice" and msg.get("code") == "night_round":
@@ -288,6 +301,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "wall_s": round(wall, 1),
         "loadavg_1m": round(os.getloadavg()[0], 2),
         "lobby_watchers": args.players if args.lobby else 0,
+        "errors": sum(p.errors for p in players) + host.errors,
     }
     await hub.stop()
     gc.callbacks.remove(collected)
