@@ -54,12 +54,6 @@ class HubRuntime:
         self.outbox.then(hang_up)
 
     def save(self, table: Table) -> None:
-        """Write the table's record. Not while the database is away: a request that would
-        change a table is refused before it does (``Store.need_writable``), and what changes
-        without one (a player dropped from a waiting table, a grace period ran out) is saved
-        with every table once the database is back (``Hub.database_back``)."""
-        if self.store.fenced:
-            return
         self.store.save_table(table.id, table.record())
 
     def tell(self, player_id: str, code: str, sentence: Sentence) -> None:

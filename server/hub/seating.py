@@ -296,13 +296,20 @@ class Seating:
         self.play.start_game(table)
 
     def after_seat_change(self, table: Table) -> None:
-        """Save, tell everyone, and close the table once no human holds a seat in it."""
+        """Save, tell everyone, and close the table once no human holds a seat in it. While
+        the database is away only a change without a request comes here (a player dropped
+        from a waiting table, a grace period ran out: a request is refused before it changes
+        anything): everyone is told now, and the table is saved once it is back
+        (``Hub.database_back``)."""
         # Mid-game, a seat reserved for a player who stood up keeps the table (a bot finishes).
         reserved = table.status == "playing" and any(s.reserved for s in table.seats)
         if not table.humans() and not reserved:
             self.close_table(table)
             return
         self.entropy.seats_changed(table)
+        if self.store.fenced:
+            self.play.table_changed(table)
+            return
         self.play.table_updated(table)
 
     def close_table(self, table: Table) -> None:
