@@ -291,13 +291,17 @@ class Hub:
         return True
 
     def _save_tables_again(self) -> None:
-        """Every table saved as memory has it, and the store's tables no longer open here
-        forgotten (see :meth:`database_back`)."""
-        stored = {row["id"] for row in self.store.live_tables()}
+        """Every table whose record the store has not as memory has it saved again, and the
+        store's tables no longer open here forgotten (see :meth:`database_back`)."""
+        stored = {row["id"]: row["info"] for row in self.store.live_tables()}
+        behind = [t for t in self.tables.values() if stored.get(t.id) != t.record()]
+        gone = sorted(set(stored) - set(self.tables))
+        if not behind and not gone:
+            return
         with self.store.transaction():
-            for table in self.tables.values():
+            for table in behind:
                 self.runtime.save(table)
-            for table_id in sorted(stored - set(self.tables)):
+            for table_id in gone:
                 self.store.delete_table(table_id)
 
     def _commit_soon(self) -> None:
