@@ -148,7 +148,10 @@ async def test_players_see_an_operators_event_hosted_by_its_given_name_or_the_se
     assert {n["id"]: n["host"] for n in listed} == {friday: "Ada's Club", saturday: server_name()}
     # The operator's list says so too, as the app's plain ``events`` line does.
     rows = show(await ask(sock, request_of(_args("list"), NOW))).splitlines()
-    assert [row.split("  ")[4] for row in rows] == ["host=Ada's Club", f"host={server_name()}"]
+    assert {row.split("  ")[0]: row.split("  ")[4] for row in rows} == {
+        str(friday): "host=Ada's Club",
+        str(saturday): f"host={server_name()}",
+    }
     for client in players:
         await client.send("night", op="register", night=friday)
         await client.until(lambda m: m["t"] == "night" and m["night"]["you"])
