@@ -44,9 +44,7 @@ def server_name(hostname: str | None = None) -> str:
 def add_event_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", help="the server's data folder (default: per-user)")
     ops = parser.add_subparsers(dest="op", required=True)
-    ops.add_parser(
-        "list", help="the server's events: id, name, game, format, host, players, state"
-    )
+    ops.add_parser("list", help="the server's events: id, name, game, format, host, players, state")
     create = ops.add_parser("create", help="make an event (hosted by the local admin)")
     create.add_argument("name", help="the event's name (up to 24 letters)")
     create.add_argument(
