@@ -29,7 +29,6 @@ from ..night_text import about, fill_label, format_label, points, state_label
 from ..widgets.text_lines import TextPanel
 from .base import GambitModal, GambitScreen, while_composed
 
-
 #: A cell as shown: plain words, or (player text, its style): player text is never markup.
 Cell = str | tuple[str, str]
 Row = tuple[Cell, ...]

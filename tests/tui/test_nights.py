@@ -142,9 +142,7 @@ def _counting_clears(table: DataTable, cleared: list[str | None]):
     return counted
 
 
-async def test_a_standings_message_changes_only_what_changed_and_the_cursor_stays(
-    hub, monkeypatch
-):
+async def test_a_standings_message_changes_only_what_changed_and_the_cursor_stays(hub, monkeypatch):
     """Regression: each standings message (a registration, a table's end) cleared and filled
     both of the Events screen's tables: the standings went back to their first row and
     scrolled to the top under the reader's eyes, and every row of both was drawn again."""
