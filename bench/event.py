@@ -1,6 +1,7 @@
 """A game night at the issue's size on one hub: a Swiss of 400 players at tables of four over
 five rounds, every player a scripted client that answers each decision at once with its first
-legal action (as a quick bot would), all registered and following the standings, none
+legal action (as a quick bot would; then a ping, whose pong says the views after it show that
+move), all registered and following the standings, none
 watching the lobby (as the app: its lobby screen asks for the lobby's updates only while it is
 shown, and a player of an event is at their table or on the Events screen).
 
@@ -15,7 +16,10 @@ first message; target at most 2 s), ``standings_ms_p50``, ``_p99`` and ``_max`` 
 game ends in the hub → every follower has the standings that count it; target at most 200
 ms),
 ``ledger_sum`` (0), ``games`` (the event's tables that counted), ``gc_ms_total`` and
-``gc_ms_max`` (the collector's pauses), ``wall_s``, ``loadavg_1m``, ``lobby_watchers``
+``gc_ms_max`` (the collector's pauses), ``wall_s``, ``loadavg_1m``, ``errors`` (the hub's
+refusals of what the players sent: 0, each move made on a view that shows the one before;
+before 2026-12-07 a view sent before a player's move was taken was answered again, refused
+as out of turn or illegal, about 3 a game), ``lobby_watchers``
 (``--lobby``: every player keeps the lobby's updates coming, as this bench had them before:
 each decoded a ``lobby_update`` of the tables that changed every half second, as much work on
 the shared loop as the standings themselves).
@@ -91,6 +95,15 @@ class Player:
         #: What came, in order (a failing start says what it got).
         self.kinds: list[Any] = []
         self.got: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        #: table id -> the ping sent right after the last move made there. Until its pong
+        #: comes, a view of that table may have left the hub before the move was taken and
+        #: still ask for it (answered again, it was refused: out of turn, or illegal for the
+        #: next decision): the hub handles a connection's messages in order, so whatever
+        #: comes after the pong shows the move.
+        self.moved: dict[int, int] = {}
+        self.pings = 0
+        #: Errors the hub sent (refused moves): none, when every move answers a fresh view.
+        self.errors = 0
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -116,9 +129,13 @@ class Player:
                     msg = expand(self.tables.get(table), msg)
                     self.tables[table] = msg
                     self.first_seen.setdefault(table, now)
-                    view = msg.get("view")
-                    if view and view["legal"] and not view["over"]:
-                        await self.send({"t": "act", "table": table, "action": view["legal"][0]})
+                    await self._answer(table)
+                elif kind == "pong":
+                    for table in [t for t, n in self.moved.items() if n == msg["n"]]:
+                        del self.moved[table]
+                        await self._answer(table)  # (the latest view, if it asks)
+                elif kind == "error":
+                    self.errors += 1
                 elif kind == "night":
                     self.standings_at.append(now)
                 elif kind == "notice" and msg.get("code") == "night_round":
@@ -128,6 +145,17 @@ class Player:
                     waiting.set_result(msg)
         except ConnectionClosed:
             return
+
+    async def _answer(self, table: int) -> None:
+        """Answer the table's latest view with its first legal action, if it asks and shows
+        the last move made there (see ``moved``)."""
+        view = self.tables[table].get("view")
+        if table in self.moved or not view or not view["legal"] or view["over"]:
+            return
+        self.pings += 1
+        self.moved[table] = self.pings
+        await self.send({"t": "act", "table": table, "action": view["legal"][0]})
+        await self.send({"t": "ping", "n": self.pings})
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -288,6 +316,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "wall_s": round(wall, 1),
         "loadavg_1m": round(os.getloadavg()[0], 2),
         "lobby_watchers": args.players if args.lobby else 0,
+        "errors": sum(p.errors for p in players) + host.errors,
     }
     await hub.stop()
     gc.callbacks.remove(collected)

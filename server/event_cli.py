@@ -44,7 +44,7 @@ def server_name(hostname: str | None = None) -> str:
 def add_event_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", help="the server's data folder (default: per-user)")
     ops = parser.add_subparsers(dest="op", required=True)
-    ops.add_parser("list", help="the server's events: id, name, game, players, state")
+    ops.add_parser("list", help="the server's events: id, name, game, format, host, players, state")
     create = ops.add_parser("create", help="make an event (hosted by the local admin)")
     create.add_argument("name", help="the event's name (up to 24 letters)")
     create.add_argument(
@@ -169,7 +169,8 @@ def show(reply: dict[str, Any]) -> str:
     """The answer as lines for a person."""
     if reply.get("t") == "nights":
         rows = [
-            f"{n['id']}  {n['name']}  {n['game']}  {n['format']}  players={n['registered']}  "
+            f"{n['id']}  {n['name']}  {n['game']}  {n['format']}  host={n['host']}  "
+            f"players={n['registered']}  "
             f"round={n['round']}/{n['rounds']}  {n['status']}"
             + ("  paused" if n.get("paused") else "")
             + (f"  next_in={n['next_in']}s" if n.get("next_in") is not None else "")

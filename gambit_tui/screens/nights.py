@@ -14,6 +14,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.coordinate import Coordinate
 from textual.css.query import NoMatches
 from textual.markup import escape
 from textual.widgets import DataTable
@@ -27,6 +28,31 @@ from ..names import access_label, game_title
 from ..night_text import about, fill_label, format_label, points, state_label
 from ..widgets.text_lines import TextPanel
 from .base import GambitModal, GambitScreen, while_composed
+
+#: A cell as shown: plain words, or (player text, its style): player text is never markup.
+Cell = str | tuple[str, str]
+Row = tuple[Cell, ...]
+
+
+def _cell(spec: Cell) -> str | Text:
+    return Text(spec[0], style=spec[1]) if isinstance(spec, tuple) else spec
+
+
+def show_rows(table: DataTable, shown: list[Row], rows: list[Row]) -> list[Row]:
+    """Show ``rows`` in ``table``, which shows ``shown``, changing only what differs: the
+    cells that changed, in place; rows added after the others or taken off the end. Clearing
+    the table and filling it again, at every standings message and every second of a
+    countdown, put its cursor back on the first row, scrolled it to the top and drew every
+    row again. Returns ``rows`` (what it shows now)."""
+    for index in range(len(shown) - 1, len(rows) - 1, -1):
+        table.remove_row(str(index))
+    for index, (old, new) in enumerate(zip(shown, rows, strict=False)):
+        for column, (was, now) in enumerate(zip(old, new, strict=True)):
+            if was != now:
+                table.update_cell_at(Coordinate(index, column), _cell(now), update_width=True)
+    for index in range(len(shown), len(rows)):
+        table.add_row(*map(_cell, rows[index]), key=str(index))
+    return rows
 
 
 class NightsScreen(GambitScreen):
@@ -73,6 +99,10 @@ class NightsScreen(GambitScreen):
         self.followed: int | None = None
         #: The event to put the cursor on once listed (an app taking over from another).
         self._select = select
+        #: What each table shows (see :func:`show_rows`), and whose standings are shown.
+        self._listed: list[Row] = []
+        self._standings: list[Row] = []
+        self._standings_of: int | None = None
 
     def compose_body(self) -> ComposeResult:
         yield DataTable(id="nights", cursor_type="row", zebra_stripes=False)
@@ -118,32 +148,35 @@ class NightsScreen(GambitScreen):
     @while_composed
     def refresh_view(self) -> None:
         table = self.query_one("#nights", DataTable)
-        listed = self.gapp.model.nights
-        row = table.cursor_row
-        if self._select is not None and listed:
-            ids = [night["id"] for night in listed]
-            row = ids.index(self._select) if self._select in ids else row
-            self._select = None
-        table.clear()
+        listed = self.gapp.model.nights or []
         received = self.gapp.model.night_received
         now = time.monotonic()
-        for night in listed or []:
-            table.add_row(
+        rows: list[Row] = [
+            (
                 str(night["id"]),
-                Text(night["name"]),  # (player text: never markup)
+                (night["name"], ""),
                 game_title(night["game"]),
                 str(night["registered"]),
                 state_label(night, now - received.get(night["id"], now)),
             )
-        if listed:
-            table.move_cursor(row=min(max(row, 0), len(listed) - 1))
+            for night in listed
+        ]
+        self._listed = show_rows(table, self._listed, rows)
+        if self._select is not None and listed:
+            ids = [night["id"] for night in listed]
+            if self._select in ids:
+                table.move_cursor(row=ids.index(self._select))
+            self._select = None
         self._show_selected()
 
     def _show_selected(self) -> None:
         night = self.selected
         note = self.query_one("#about", TextPanel)
         standings = self.query_one("#standings", DataTable)
-        standings.clear()
+        shown_of = None if night is None else night["id"]
+        if shown_of != self._standings_of:  # (another event's: from the top)
+            standings.clear()
+            self._standings, self._standings_of = [], shown_of
         if night is None:
             listed = self.gapp.model.nights
             note.text = _("Loading…") if listed is None else _("No events yet; n makes one.")
@@ -155,17 +188,21 @@ class NightsScreen(GambitScreen):
             self.followed = night["id"]
             self.gapp.send(Night("watch", night=night["id"]))
         note.text = about(night)
+        rows: list[Row] = []
         for row in night.get("standings", []):
-            name = Text(row["name"], style="bold" if row["you"] else "")
-            if row["withdrawn"]:
-                name.stylize("strike")
-            standings.add_row(
-                str(row["place"]),
-                name,
-                points(row["points"]),
-                points(row["tiebreak"]),
-                str(row["games"]),
+            style = " ".join(
+                word for word, on in (("bold", row["you"]), ("strike", row["withdrawn"])) if on
             )
+            rows.append(
+                (
+                    str(row["place"]),
+                    (row["name"], style),
+                    points(row["points"]),
+                    points(row["tiebreak"]),
+                    str(row["games"]),
+                )
+            )
+        self._standings = show_rows(standings, self._standings, rows)
         self.refresh_bindings()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

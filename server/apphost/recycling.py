@@ -11,7 +11,9 @@ above ``--worker-max-rss``: that figure is what the worker keeps, not the garbag
 last minutes. Its apps move to a fresh worker through the moves' line (``move_pacing.py``,
 unseen by their players: ``workers.py``), and it exits once empty.
 
-Not too often: at most one worker is being recycled at a time, and a worker younger than
+Not too often: at most one worker is being recycled at a time (one whose last apps could not
+be handed over, given up on after a few tries, only waits for them to end and does not
+count; ``workers.py``), and a worker younger than
 ``MIN_AGE`` is not (if its apps alone need more than the limit, the fresh worker would cross
 it at once too: then workers are recycled at most once per ``MIN_AGE``, and the log says
 so).

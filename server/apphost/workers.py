@@ -58,8 +58,8 @@ PENDING_POLL = 0.05
 #: ... and between polls, whenever it grew by this much.
 PENDING_STEP = 16 * 1024
 #: An app on a worker being recycled that could not be handed over (it stays) is asked
-#: again after this long, this many times at most (then the worker ends when its player
-#: leaves).
+#: again after this long, this many times at most (then it is given up on: the worker ends
+#: when its player leaves, and no longer holds up the recycling of others).
 RETRY_STAYED = 5.0
 MAX_STAYS = 3
 
@@ -152,6 +152,7 @@ class RemoteApp:
             old.pool.stayed(self)
             return
         old.sessions.pop(self.id, None)  # its frames, goodbye and end go nowhere now
+        self.stays = 0  # (a later recycling of its new worker asks afresh)
         pool = old.pool
         pool.emptied(old)
         if self._exit_asked:  # the player left meanwhile: nothing to open
@@ -241,7 +242,8 @@ class AppWorker:
         #: ... and now it has: this one's apps move out, it takes no new ones, and it ends
         #: once it has none.
         self.retiring = False
-        self._stopping = False
+        #: It has been asked to end (its last app gone, or the server stops).
+        self.stopping = False
 
     async def start(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -326,10 +328,15 @@ class AppWorker:
             spec["resume"] = request.resume
         self.link.send(remote.id, wl.OPEN, wl.pack(spec))
 
+    def moving_out(self) -> bool:
+        """It is being recycled and some of its apps are still to move (not those given up
+        on: :meth:`AppWorkers.stayed`)."""
+        return self.retiring and any(r.stays <= MAX_STAYS for r in self.sessions.values())
+
     def retire(self) -> None:
         """Its last app has gone (it is being recycled): end it."""
-        if not self._stopping:
-            self._stopping = True
+        if not self.stopping:
+            self.stopping = True
             self.pool.spawn(self.stop())
 
     async def stop(self, timeout: float = 5.0) -> None:
@@ -502,8 +509,13 @@ class AppWorkers:
     # --- recycling a worker (recycling.py) -------------------------------------------------
 
     def swept(self, worker: AppWorker, rss: int | None) -> None:
-        """``worker`` has just swept and keeps ``rss`` bytes: recycle it if the rule says."""
-        recycling = any(w.replacing or w.retiring for w in self.workers)
+        """``worker`` has just swept and keeps ``rss`` bytes: recycle it if the rule says.
+        Another worker is being recycled while it starts its fresh one or moves its apps out;
+        one whose last apps could not move (given up on: :meth:`stayed`) only waits for
+        them to end, and holds up nothing."""
+        if worker.replacing or worker.retiring:
+            return  # (being recycled already)
+        recycling = any(w.replacing or w.moving_out() for w in self.workers)
         age = time.monotonic() - worker.started
         if self._closing or not self.recycle_rule.due(rss, age, recycling):
             return
@@ -549,14 +561,16 @@ class AppWorkers:
 
     def stayed(self, remote: RemoteApp) -> None:
         """``remote``'s app could not be handed over: off a worker being recycled, it is
-        asked again a little later (a few times)."""
+        asked again a little later (a few times; then it is given up on, and the worker,
+        which ends when its last app does, no longer holds up recycling others)."""
         worker = remote.worker
         if not worker.retiring:
             return
         remote.stays += 1
         if remote.stays > MAX_STAYS:
             log.warning(
-                "app worker %d: session %d's app cannot move; the worker ends after it",
+                "app worker %d: session %d's app cannot move; given up on (the worker ends"
+                " after it, and other workers may be recycled meanwhile)",
                 worker.number,
                 remote.id,
             )
@@ -593,11 +607,14 @@ class AppWorkers:
             self.workers.remove(worker)
         if self._closing:
             return
-        if worker.retiring:  # recycled: a fresh one has its place already
+        if worker.retiring and worker.stopping:  # recycled: a fresh one has its place already
             self.recycled += 1
             log.info("app worker %d recycled (%d so far)", worker.number, self.recycled)
             return
         self.lost += 1
+        if worker.retiring:  # it died, apps and all, before its last app left
+            log.error("app worker %d exited while its apps moved out", worker.number)
+            return  # (the fresh worker took its place already)
         if worker.replacing:  # (the fresh worker starting for it takes its place)
             log.error("app worker %d exited while being recycled", worker.number)
             return

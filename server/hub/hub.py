@@ -263,7 +263,10 @@ class Hub:
 
         What was refused meanwhile is picked up: a bot's move or the next game whose timer
         fired then is set again, and every table is sent again to its readers (a player
-        whose move was refused sees it is still theirs, and moves again)."""
+        whose move was refused sees it is still theirs, and moves again). What changed
+        meanwhile without a request (a player who dropped from a waiting table left their
+        seat, a grace period ran out, a table closed) is written now: every table is saved
+        again as memory has it, and those closed meanwhile are forgotten."""
         try:
             if not self.store.reconnect():
                 return False
@@ -271,6 +274,11 @@ class Hub:
             log.warning("the database does not answer on a new connection", exc_info=True)
             return False
         self.store.fence(None)
+        try:
+            self._save_tables_again()
+        except StoreError:
+            log.warning("the database is back but the tables could not be saved", exc_info=True)
+            return False
         timers = self.runtime.timers
         for table in list(self.tables.values()):
             if table.status == "playing" and table.state is not None and table.state.is_over:
@@ -281,6 +289,20 @@ class Hub:
                 self.turns.arm(table)
         self.tables_again(list(self.sessions))
         return True
+
+    def _save_tables_again(self) -> None:
+        """Every table whose record the store has not as memory has it saved again, and the
+        store's tables no longer open here forgotten (see :meth:`database_back`)."""
+        stored = {row["id"]: row["info"] for row in self.store.live_tables()}
+        behind = [t for t in self.tables.values() if stored.get(t.id) != t.record()]
+        gone = sorted(set(stored) - set(self.tables))
+        if not behind and not gone:
+            return
+        with self.store.transaction():
+            for table in behind:
+                self.runtime.save(table)
+            for table_id in gone:
+                self.store.delete_table(table_id)
 
     def _commit_soon(self) -> None:
         """The store opened a batch: commit it once the handlers ready now have run."""

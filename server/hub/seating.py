@@ -1,5 +1,10 @@
 """Creating tables, sitting, standing, spectating, bots in seats — with every table option
-enforced here, never trusted from the client."""
+enforced here, never trusted from the client.
+
+A seat changes in memory before the table is saved, so while the database is away
+(``Hub.database_away``) each change asks first whether it could be written
+(``Store.need_writable``): refused, nothing changes, and the player reads ``not_saved``
+(the hub's ``handle``), as for a move."""
 
 from __future__ import annotations
 
@@ -100,6 +105,7 @@ class Seating:
                 stake=stake,
                 chips=balance,
             )
+        self.store.need_writable()
         table_id = self.store.next_table_id()
         # The first dealer is drawn at random (Prophet ruling 3; the same for every game).
         if self.config.seed is None:
@@ -154,6 +160,7 @@ class Seating:
             raise HubError("seated", "You already sit at this table.")
         wanted = message.seat
         if reclaim is not None and wanted in (None, reclaim):
+            self.store.need_writable()
             table.seats[reclaim] = Seat(player=player.id)
             away = table.away.pop(player.id, None)
             self.play.table_updated(table)
@@ -185,6 +192,7 @@ class Seating:
         self.sit(table, wanted, player)
 
     def sit(self, table: Table, index: int, player: Player) -> None:
+        self.store.need_writable()
         table.seats[index] = Seat(player=player.id)
         for session in player.sessions:
             self.watchers.unwatch(session, table.id)
@@ -204,6 +212,7 @@ class Seating:
         index = table.seat_of(player.id)
         if index is None:
             return
+        self.store.need_writable()
         if table.status == "playing":
             # Mid-game a seat cannot vanish: a bot finishes the game in it, and the seat stays
             # reserved so the player can sit down again.
@@ -251,6 +260,7 @@ class Seating:
             raise HubError("seat_taken", "That seat is taken.")
         if table.status != "waiting":
             raise HubError("started", "Bots can be seated only before the game starts.")
+        self.store.need_writable()
         # A bot's seat takes a new level: the lobby changes a bot's level this way.
         table.seats[index] = Seat(bot=message.kind or "heuristic")
         self.play.table_updated(table)
@@ -264,6 +274,7 @@ class Seating:
             raise HubError("no_bot", "There is no bot in that seat.")
         if table.status != "waiting":
             raise HubError("started", "Bots can be removed only before the game starts.")
+        self.store.need_writable()
         table.seats[index] = Seat()
         self.play.table_updated(table)
 
@@ -281,16 +292,24 @@ class Seating:
         if not table.full:
             raise HubError("not_full", "Every seat must be taken (add bots to fill them).")
         self.restart.refuse_new_games()
+        self.store.need_writable()
         self.play.start_game(table)
 
     def after_seat_change(self, table: Table) -> None:
-        """Save, tell everyone, and close the table once no human holds a seat in it."""
+        """Save, tell everyone, and close the table once no human holds a seat in it. While
+        the database is away only a change without a request comes here (a player dropped
+        from a waiting table, a grace period ran out: a request is refused before it changes
+        anything): everyone is told now, and the table is saved once it is back
+        (``Hub.database_back``)."""
         # Mid-game, a seat reserved for a player who stood up keeps the table (a bot finishes).
         reserved = table.status == "playing" and any(s.reserved for s in table.seats)
         if not table.humans() and not reserved:
             self.close_table(table)
             return
         self.entropy.seats_changed(table)
+        if self.store.fenced:
+            self.play.table_changed(table)
+            return
         self.play.table_updated(table)
 
     def close_table(self, table: Table) -> None:
@@ -300,7 +319,8 @@ class Seating:
         guests = self.guests.guests_at(table)
         self.duplicate.table_closed(table)
         del self.tables[table.id]
-        self.store.delete_table(table.id)
+        if not self.store.fenced:  # (else it is forgotten once the database is back)
+            self.store.delete_table(table.id)
         for pid in guests:
             self.guests.send_guest_chips_home(pid)
         for session in self.watchers.table_closed(table.id):

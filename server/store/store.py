@@ -388,6 +388,12 @@ class Store(NightStore, ModerationStore):
         """Writes are refused now (see :meth:`fence`)."""
         return self._fenced is not None
 
+    def need_writable(self) -> None:
+        """Raise the :class:`StoreError` a write would raise now (see :meth:`fence`): for a
+        change made in memory before it is written, asked before memory changes."""
+        if self._fenced is not None:
+            raise StoreError(f"The database takes no writes now: {self._fenced}")
+
     def reconnect(self) -> bool:
         """A PostgreSQL store's connection opened anew (the server restarted under the old
         one, or may have). False, and nothing done, if writes are held or a transaction is

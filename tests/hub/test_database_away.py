@@ -98,3 +98,90 @@ async def test_a_move_sent_while_the_database_is_away_is_refused_in_words_and_ta
         assert not [m for m in ada.log if m["t"] == "error" and m is not refused]
     finally:
         await hub.stop()
+
+
+def tables_now(hub: Hub) -> tuple[dict[int, dict], dict[int, dict]]:
+    """Every open table as memory has it, and as the store has it."""
+    memory = {table.id: table.record() for table in hub.tables.values()}
+    return memory, {row["id"]: row["info"] for row in hub.store.live_tables()}
+
+
+async def test_seat_changes_while_the_database_is_away_are_refused_and_change_nothing(store):
+    """A seat changes in memory before the table is saved: while the database is away,
+    joining, standing up (the last player: the table would close), adding or removing a
+    bot, starting a game and opening a table are each refused with ``not_saved``, and
+    nothing changes, in memory or in the store; once it is back the same request is taken."""
+    hub = Hub(store, fast_config())
+    await hub.start()
+    try:
+        ada = await connect(hub)
+        await ada.hello("Ada", identity="SHA256:ada")
+        bo = await connect(hub)
+        await bo.hello("Bo", identity="SHA256:bo")
+        await ada.send("create_table", game="prophet", players=3)
+        table = (await ada.expect("table"))["table"]
+        await ada.send("add_bot", table=table, seat=2)
+        await ada.until(lambda m: m["t"] == "table" and m["info"]["seats"][2]["bot"])
+        full = await table_with_bots(bo, "prophet", players=3)
+        before = tables_now(hub)
+        assert set(before[0]) == set(before[1]) == {table, full}
+
+        hub.database_away("the test's database restarts")
+        requests = [
+            (bo, "join", {"table": table}),
+            (ada, "add_bot", {"table": table, "seat": 1}),
+            (ada, "remove_bot", {"table": table, "seat": 2}),
+            (ada, "stand", {"table": table}),
+            (ada, "leave", {"table": table}),
+            (bo, "start", {"table": full}),
+            (ada, "create_table", {"game": "prophet", "players": 3}),
+        ]
+        for client, kind, fields in requests:
+            await client.send(kind, **fields)
+            refused = await client.expect("error")
+            assert (refused["code"], refused["ref"]) == ("not_saved", kind), refused
+            assert refused["text"] == NOT_SAVED
+            assert tables_now(hub) == before, kind
+        assert hub.refusals["not_saved"] == len(requests)
+
+        assert hub.database_back()
+        await bo.send("join", table=table)
+        await bo.until(lambda m: m["t"] == "table" and m["table"] == table and m["seat"] == 1)
+        seats = tables_now(hub)[1][table]["seats"]
+        assert [s["player"] for s in seats] == ["SHA256:ada", "SHA256:bo", None]
+        assert not [m for m in ada.log + bo.log if m["t"] == "error" and m["code"] != "not_saved"]
+    finally:
+        await hub.stop()
+
+
+async def test_a_seat_left_without_a_request_while_the_database_is_away_is_saved_once_back(store):
+    """A player who drops from a waiting table leaves their seat: no request to refuse, so
+    memory changes (the others see it at once), and the store is told once the database is
+    back."""
+    hub = Hub(store, fast_config())
+    await hub.start()
+    try:
+        ada = await connect(hub)
+        await ada.hello("Ada", identity="SHA256:ada")
+        bo = await connect(hub)
+        await bo.hello("Bo", identity="SHA256:bo")
+        await ada.send("create_table", game="prophet", players=3)
+        table = (await ada.expect("table"))["table"]
+        await bo.send("join", table=table)
+        await ada.until(lambda m: m["t"] == "table" and m["info"]["seats"][1]["name"] == "Bo")
+        hub.database_away("the test's database restarts")
+        await bo.close()
+        for _ in range(50):
+            if hub.tables[table].seat_of("SHA256:bo") is None:
+                break
+            await asyncio.sleep(0.02)
+        assert hub.tables[table].seat_of("SHA256:bo") is None
+        await ada.until(lambda m: m["t"] == "table" and m["info"]["seats"][1]["name"] is None)
+        assert tables_now(hub)[1][table]["seats"][1]["player"] == "SHA256:bo"  # (not yet)
+
+        assert hub.database_back()
+        memory, stored = tables_now(hub)
+        assert stored[table]["seats"] == memory[table]["seats"]
+        assert stored[table]["seats"][1]["player"] is None
+    finally:
+        await hub.stop()

@@ -58,7 +58,9 @@ async def test_an_operator_runs_an_event_from_the_command_line(store: Store, tmp
         await client.expect("night")
         players.append(client)
     listed = await ask(sock, request_of(_args("list"), NOW))
-    assert show(listed).startswith(f"{night}  Friday  prophets_gambit  swiss  players=3")
+    assert show(listed).startswith(
+        f"{night}  Friday  prophets_gambit  swiss  host={server_name()}  players=3"
+    )
     extended = await ask(sock, request_of(_args("extend", str(night), "2"), NOW))
     assert extended["night"]["rounds"] == 4
     paused = await ask(sock, request_of(_args("pause", str(night)), NOW))
@@ -144,6 +146,12 @@ async def test_players_see_an_operators_event_hosted_by_its_given_name_or_the_se
     await bob.send("night", op="list")
     listed = (await bob.expect("nights"))["nights"]
     assert {n["id"]: n["host"] for n in listed} == {friday: "Ada's Club", saturday: server_name()}
+    # The operator's list says so too, as the app's plain ``events`` line does.
+    rows = show(await ask(sock, request_of(_args("list"), NOW))).splitlines()
+    assert {row.split("  ")[0]: row.split("  ")[4] for row in rows} == {
+        str(friday): "host=Ada's Club",
+        str(saturday): f"host={server_name()}",
+    }
     for client in players:
         await client.send("night", op="register", night=friday)
         await client.until(lambda m: m["t"] == "night" and m["night"]["you"])

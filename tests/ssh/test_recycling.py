@@ -3,11 +3,16 @@ is decided on (a worker says what it keeps right after each sweep)."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import logging
+
+import pytest
 
 from server.apphost import worker_link as wl
 from server.apphost.app_worker import Worker
 from server.apphost.recycling import MB, MIN_AGE, RecycleRule
+from server.apphost.workers import MAX_STAYS, AppWorker, AppWorkers, RemoteApp
 from server.gc_freeze import resident_bytes
 
 RULE = RecycleRule(500 * MB)
@@ -40,3 +45,76 @@ async def test_a_worker_reports_what_it_keeps_after_each_sweep():
     finally:
         worker.memory.close()
         gc.unfreeze()
+
+
+class Sink:
+    """A session's output, unread (no process here)."""
+
+    def output(self, data: bytes) -> None:
+        pass
+
+    def pending_output(self) -> int:
+        return 0
+
+
+def two_workers() -> tuple[AppWorkers, AppWorker, AppWorker]:
+    """A pool of two workers, both ready, with no processes behind them (their links are
+    unconnected: what they would send goes nowhere), recycled at 1 MB from the start."""
+    pool = AppWorkers(2)
+    pool.recycle_rule = RecycleRule(MB, min_age=0.0)
+    one, two = AppWorker(pool, 1), AppWorker(pool, 2)
+    for worker in (one, two):
+        worker.ready.set_result(None)
+    pool.workers = [one, two]
+    return pool, one, two
+
+
+async def test_an_app_given_up_on_holds_up_no_other_workers_recycling(monkeypatch, caplog):
+    """Issue 43's polish: an app that cannot be handed over is asked again a few times, then
+    given up on; its worker ends when that app does, and meanwhile others are recycled."""
+    pool, old, other = two_workers()
+    started: list[AppWorker] = []
+
+    async def recycle(worker: AppWorker) -> None:  # (no fresh process here)
+        started.append(worker)
+
+    monkeypatch.setattr(pool, "_recycle", recycle)
+    stuck = RemoteApp(old, 5, "ssh 127.0.0.1", Sink())  # type: ignore[arg-type]  # a stand-in sink
+    old.sessions[stuck.id] = stuck
+    old.retiring = True  # (recycled: its fresh worker started, its apps moving out)
+    pool.swept(other, 2 * MB)
+    assert not other.replacing  # one at a time, while old's app may still move
+    stuck.stays = MAX_STAYS
+    with caplog.at_level(logging.WARNING):
+        pool.stayed(stuck)  # the last try failed too
+    pool.swept(old, 2 * MB)
+    assert not old.replacing  # (it is being recycled already)
+    pool.swept(other, 2 * MB)
+    assert other.replacing
+    assert "cannot move; given up on" in caplog.text
+    await asyncio.sleep(0)
+    assert started == [other]
+    # The old worker ends with its last app, and counts as recycled.
+    old.on_frame(stuck.id, wl.EXITED, wl.pack({"failed": False}))
+    assert old.stopping
+    await asyncio.sleep(0)  # (its stop: nothing to wait for here)
+    old.on_lost()  # (its link closes as it stops)
+    assert (pool.recycled, pool.lost) == (1, 0)
+    assert pool.workers == [other]
+
+
+@pytest.mark.parametrize("moving", [True, False])
+async def test_a_worker_that_dies_while_its_apps_move_out_counts_as_a_crash(moving):
+    """``gambit_worker_recycles`` counts workers that ended once their apps had moved;
+    one that dies with apps still on it is a crash (``gambit_worker_restarts``), its players
+    are told, and no worker is started for it (the fresh one took its place)."""
+    pool, old, other = two_workers()
+    remote = RemoteApp(old, 5, "ssh 127.0.0.1", Sink())  # type: ignore[arg-type]  # a stand-in sink
+    old.sessions[remote.id] = remote
+    old.retiring = True
+    if moving:
+        remote.move_to(other)
+    old.on_lost()  # killed, an app still on it
+    assert (pool.recycled, pool.lost) == (0, 1)
+    assert remote.ended_with.result().failed
+    assert pool.workers == [other] and not pool._restarts

@@ -132,6 +132,47 @@ async def test_the_standings_follow_each_table_to_the_final_results(hub):
         assert all(r[4] == "1" for r in rows)
 
 
+def _counting_clears(table: DataTable, cleared: list[str | None]):
+    clear = table.clear
+
+    def counted(*args, **kwargs):
+        cleared.append(table.id)
+        return clear(*args, **kwargs)
+
+    return counted
+
+
+async def test_a_standings_message_changes_only_what_changed_and_the_cursor_stays(hub, monkeypatch):
+    """Regression: each standings message (a registration, a table's end) cleared and filled
+    both of the Events screen's tables: the standings went back to their first row and
+    scrolled to the top under the reader's eyes, and every row of both was drawn again."""
+    app = make_app(hub, name="Ada")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await enter_lobby(pilot)
+        await _make_event(pilot)
+        await _registered(hub, 16, 1)
+        nights = app.screen.query_one("#nights", DataTable)
+        standings = app.screen.query_one("#standings", DataTable)
+        await wait_for(pilot, lambda: standings.row_count == 16)
+        cleared: list[str | None] = []
+        for table in (nights, standings):
+            monkeypatch.setattr(table, "clear", _counting_clears(table, cleared))
+        standings.focus()
+        standings.move_cursor(row=14)
+        await pilot.pause()
+        scrolled = standings.scroll_y
+        assert scrolled > 0
+        late = await connect(hub)
+        await late.hello("Zed", identity="key-zed")
+        await late.send("night", op="register", night=1)
+        await wait_for(pilot, lambda: standings.row_count == 17)
+        await pilot.pause()
+        assert "Zed" in [str(standings.get_row_at(i)[1]) for i in range(17)]
+        assert cleared == []
+        assert (standings.cursor_row, standings.scroll_y) == (14, scrolled)
+        assert nights.cursor_row == 0 and nights.row_count == 1
+
+
 def test_the_countdown_to_the_next_round_runs_from_when_the_hub_said_it():
     between = {"status": "between", "round": 1, "rounds": 3, "next_in": 30}
     assert state_label(between) == "Round 1 of 3 · next in 0:30"
