@@ -2,6 +2,7 @@
 is killed (``kill -9``) at random, again and again.
 
     python bench/chaos.py [--faults 50] [--players 100] [--terminals 4] [--seed 1] [--bound 10]
+                          [--logs DIR] [--keep-logs]
 
 Not a timed test. It starts, on loopback in a temporary folder, a PostgreSQL server of its
 own (durable commits; it is killed too), NATS, two hubs (one active, one standby) and two
@@ -22,6 +23,15 @@ count), every player back (a ping answered, its table heard from; a terminal sho
 table with a line said there after the fault), and that one hub serves (the database's lock,
 no deal recorded twice); see tests/cluster_support/chaos.py.
 
+When a check fails (or the run stops on an error, Ctrl+C too), every process's log is kept:
+each hub's and gateway's log and what it printed (``NAME.log``, ``NAME.out``, every start of
+it), NATS's and PostgreSQL's, the faults' records (``faults.jsonl``) and, taken at each
+failed check while it lasted, what every process was doing (``snapshots.txt``: which are
+alive, PostgreSQL's sessions and what they wait for, the hubs' and gateways' threads, their
+Python stacks if ``py-spy`` is installed). They go to ``--logs`` (default: a new folder
+``gambit-chaos-logs-…`` in the system's temporary folder), named in the last line
+(``logs``) and on stderr; ``--keep-logs`` keeps them after a clean run too.
+
 Prints one JSON line per fault (stderr), and as its last line one JSON object: ``faults``,
 ``survived`` (faults after which every check held), ``actions_lost`` (target 0),
 ``actions_checked``, ``back_to_play_s_max`` (target <= 10), ``not_back``, ``ledger_sum`` (0),
@@ -39,6 +49,7 @@ import asyncio
 import json
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,13 +69,25 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=1, help="which faults, when, which moves")
     parser.add_argument("--bound", type=float, default=10.0, help="seconds to be back within")
+    parser.add_argument(
+        "--logs",
+        metavar="DIR",
+        help="where every process's log is kept if a check fails (default: a new folder "
+        "gambit-chaos-logs-... in the temporary folder)",
+    )
+    parser.add_argument(
+        "--keep-logs", action="store_true", help="keep them even when every check holds"
+    )
     args = parser.parse_args()
+    logs = Path(args.logs) if args.logs else default_logs(args.seed)
     settings = Settings(
         players=args.players,
         terminals=args.terminals,
         faults=args.faults,
         seed=args.seed,
         bound=args.bound,
+        logs=logs,
+        keep_logs=args.keep_logs,
     )
     with (
         tempfile.TemporaryDirectory(prefix="gambit-chaos-") as folder,
@@ -72,6 +95,12 @@ def main() -> None:
     ):
         result = asyncio.run(run(settings, Path(folder), postgres))
     print(json.dumps(result), flush=True)
+
+
+def default_logs(seed: int) -> Path:
+    """A new folder's name in the system's temporary folder (made only if logs are kept)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return Path(tempfile.gettempdir()) / f"gambit-chaos-logs-{stamp}-seed{seed}"
 
 
 if __name__ == "__main__":

@@ -30,6 +30,9 @@ over, NATS or PostgreSQL started again on the same port and data), it checks:
   does), or the lobby if its table has closed; the time from the kill is measured;
 * no table is driven by two hubs: exactly one live hub serves, it holds the database's
   advisory lock, and no deal is recorded twice.
+
+A check that fails is looked at while it lasts (what every process is doing), and at the end
+every process's log is kept in ``Settings.logs`` (:mod:`tests.cluster_support.evidence`).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from tests.cluster.harness import (
     NatsServer,
     start_hub,
 )
+from tests.cluster_support import evidence
 from tests.cluster_support.postgres import PostgresServer
 from tests.cluster_support.terminals import Terminal, terminal_life
 from tests.ssh.harness import ssh_keygen
@@ -194,6 +198,18 @@ class ChaosCluster:
         return [
             p.name for p in (*self.gateways.values(), *self.hubs.values()) if "Traceback" in p.log()
         ]
+
+    # What a failed check leaves behind (tests/cluster_support/evidence.py).
+
+    def snapshot(self, why: str) -> None:
+        """What every process is doing now, noted in the run's folder (``snapshots.txt``)."""
+        python = {name: p.proc for name, p in (*self.hubs.items(), *self.gateways.items())}
+        processes = {**python, "nats": self.nats.proc, "postgres": self.postgres.proc}
+        evidence.snapshot(self.folder, why, processes, python, self.db)
+
+    def keep_logs(self, dest: Path) -> Path:
+        """Every process's log (and the run's notes) copied to ``dest``."""
+        return evidence.keep(self.folder, self.postgres.root, dest)
 
     # What the store holds.
 
@@ -579,6 +595,11 @@ class Settings:
     bound: float = 10.0
     #: Seconds a player is waited for before it counts as not back.
     wait: float = 30.0
+    #: Where every process's log is kept when a check fails (or the run stops on an error):
+    #: the run's folders are temporary (None: nothing kept).
+    logs: Path | None = None
+    #: Kept there even when every check held.
+    keep_logs: bool = False
 
 
 def fault_plan(settings: Settings) -> list[str]:
@@ -616,20 +637,34 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
     lives += [asyncio.create_task(terminal_life(t, cluster.ports, stop)) for t in terminals]
     result: dict[str, Any] = {"faults": 0, "survived": 0}
     faults: list[dict[str, Any]] = []
+    finished = False
     try:
         await seat_players(players, terminals)
         log(f"{len(players)} light players and {len(terminals)} terminals seated")
         await asyncio.sleep(rng.uniform(*settings.between))
         for number, kind in enumerate(fault_plan(settings), 1):
-            faults.append(await one_fault(number, kind, cluster, players, terminals, settings, rng))
-            log(json.dumps(faults[-1]))
+            record = await one_fault(number, kind, cluster, players, terminals, settings, rng)
+            faults.append(record)
+            log(json.dumps(record))
+            with open(folder / "faults.jsonl", "a") as notes:
+                notes.write(json.dumps(record) + "\n")
+            if not record["ok"]:  # (looked at now, while it lasts)
+                why = f"fault {number} ({record['killed']}): a check failed"
+                await asyncio.to_thread(cluster.snapshot, why)
             await asyncio.sleep(rng.uniform(*settings.between))
+        finished = True
+    except BaseException as err:
+        with contextlib.suppress(Exception):
+            cluster.snapshot(f"the run stopped: {err!r}"[:400])
+        raise
     finally:
         stop.set()
         for task in lives:
             task.cancel()
         await asyncio.gather(*lives, return_exceptions=True)
         await asyncio.to_thread(cluster.stop)
+        if not finished and settings.logs is not None:
+            log(f"every process's log kept in {cluster.keep_logs(settings.logs)}")
     seen = accepted_so_far(players)
     ledger, deals, twice = cluster.stored() if postgres.proc is not None else (0, {}, 0)
     lost = lost_actions(seen, deals) + lost_terminal_actions(terminal_taken(players), deals)
@@ -661,6 +696,10 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
     )
     for kind in KINDS:
         result[f"{kind}_kills"] = sum(1 for f in faults if f["kind"] == kind)
+    failed = not all(f["ok"] for f in faults) or lost or ledger or twice
+    if settings.logs is not None and (failed or settings.keep_logs):
+        result["logs"] = str(cluster.keep_logs(settings.logs))
+        log(f"every process's log kept in {result['logs']}")
     return result
 
 
