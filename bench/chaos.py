@@ -2,7 +2,7 @@
 is killed (``kill -9``) at random, again and again.
 
     python bench/chaos.py [--faults 50] [--players 100] [--terminals 4] [--seed 1] [--bound 10]
-                          [--logs DIR] [--keep-logs]
+                          [--logs DIR] [--keep-logs] [--kinds gateway,hub,nats,postgres]
 
 Not a timed test. It starts, on loopback in a temporary folder, a PostgreSQL server of its
 own (durable commits; it is killed too), NATS, two hubs (one active, one standby) and two
@@ -30,7 +30,9 @@ failed check while it lasted, what every process was doing (``snapshots.txt``: w
 alive, PostgreSQL's sessions and what they wait for, the hubs' and gateways' threads, their
 Python stacks if ``py-spy`` is installed). They go to ``--logs`` (default: a new folder
 ``gambit-chaos-logs-…`` in the system's temporary folder), named in the last line
-(``logs``) and on stderr; ``--keep-logs`` keeps them after a clean run too.
+(``logs``) and on stderr; ``--keep-logs`` keeps them after a clean run too. ``--kinds``
+kills only some kinds of process (``--kinds postgres``: what PostgreSQL's kills do, again
+and again).
 
 Prints one JSON line per fault (stderr), and as its last line one JSON object: ``faults``,
 ``survived`` (faults after which every check held), ``actions_lost`` (target 0),
@@ -56,7 +58,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.cluster_support.chaos import Settings, run  # noqa: E402  (after the path is set)
+from tests.cluster_support.chaos import KINDS, Settings, run  # noqa: E402  (after the path is set)
 from tests.cluster_support.postgres import running_postgres  # noqa: E402
 
 
@@ -78,8 +80,16 @@ def main() -> None:
     parser.add_argument(
         "--keep-logs", action="store_true", help="keep them even when every check holds"
     )
+    parser.add_argument(
+        "--kinds",
+        default=",".join(KINDS),
+        help="which kinds of process are killed (comma-separated; default: all)",
+    )
     args = parser.parse_args()
     logs = Path(args.logs) if args.logs else default_logs(args.seed)
+    kinds = tuple(k.strip() for k in args.kinds.split(",") if k.strip())
+    if not kinds or set(kinds) - set(KINDS):
+        parser.error(f"--kinds: some of {','.join(KINDS)}")
     settings = Settings(
         players=args.players,
         terminals=args.terminals,
@@ -88,6 +98,7 @@ def main() -> None:
         bound=args.bound,
         logs=logs,
         keep_logs=args.keep_logs,
+        kinds=kinds,
     )
     with (
         tempfile.TemporaryDirectory(prefix="gambit-chaos-") as folder,

@@ -600,15 +600,17 @@ class Settings:
     logs: Path | None = None
     #: Kept there even when every check held.
     keep_logs: bool = False
+    #: The kinds of process killed (a run of one kind looks for what that kind does).
+    kinds: tuple[str, ...] = KINDS
 
 
 def fault_plan(settings: Settings) -> list[str]:
-    """Which kind of process each fault kills: every kind once in the first four (in a
-    seeded order), then at random."""
+    """Which kind of process each fault kills: every kind once first (in a seeded
+    order), then at random. (The same seed and kinds, the same plan.)"""
     rng = random.Random(f"plan{settings.seed}")
-    first = list(KINDS)
+    first = list(settings.kinds)
     rng.shuffle(first)
-    rest = [rng.choice(KINDS) for _ in range(max(0, settings.faults - len(first)))]
+    rest = [rng.choice(settings.kinds) for _ in range(max(0, settings.faults - len(first)))]
     return (first + rest)[: settings.faults]
 
 
