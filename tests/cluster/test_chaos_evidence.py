@@ -9,6 +9,13 @@ import sys
 
 from tests.cluster_support import evidence
 
+SLEEPER = """
+import signal, time
+signal.signal(signal.SIGUSR1, lambda *_: print("asked", flush=True))
+print("ready", flush=True)
+time.sleep(30)
+"""
+
 
 def test_every_processs_log_is_kept_with_postgres_log_and_the_runs_notes(tmp_path):
     run, pg, dest = tmp_path / "run", tmp_path / "pg", tmp_path / "kept" / "here"
@@ -31,7 +38,10 @@ def test_every_processs_log_is_kept_with_postgres_log_and_the_runs_notes(tmp_pat
 
 
 def test_a_snapshot_says_who_is_alive_what_their_threads_wait_in_and_the_database(tmp_path):
-    sleeping = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    sleeping = subprocess.Popen(  # (as a hub: it takes SIGUSR1, see server/task_dump.py)
+        [sys.executable, "-c", SLEEPER], stdout=subprocess.PIPE, text=True
+    )
+    assert sleeping.stdout is not None and sleeping.stdout.readline() == "ready\n"
     ended = subprocess.Popen([sys.executable, "-c", "raise SystemExit(75)"])
     ended.wait(timeout=30)
     try:
@@ -42,6 +52,7 @@ def test_a_snapshot_says_who_is_alive_what_their_threads_wait_in_and_the_databas
             {"hub1": ended, "hub2": sleeping},
             "postgresql://postgres@127.0.0.1:1/nothing",  # (nobody listens there)
         )
+        assert sleeping.stdout.readline() == "asked\n"  # (its tasks, to its log)
     finally:
         sleeping.kill()
         sleeping.wait(timeout=10)
@@ -55,3 +66,4 @@ def test_a_snapshot_says_who_is_alive_what_their_threads_wait_in_and_the_databas
     threads = text.split(f"--- hub2 (pid {sleeping.pid}): its threads\n")[1].strip()
     assert threads, text
     assert "--- hub1" not in text
+    assert "their asyncio tasks: in each one's log, hub2)" in text

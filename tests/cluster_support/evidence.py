@@ -13,7 +13,9 @@ at the end of the run everything is copied to the kept folder (:func:`keep`).
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -54,10 +56,15 @@ def snapshot(
             state = "running" if proc.poll() is None else f"exited with {proc.returncode}"
             lines.append(f"{name}: pid {proc.pid} {state}")
     lines += database_sessions(db)
-    for name, proc in python.items():
-        if proc is not None and proc.poll() is None:
-            lines.append(f"--- {name} (pid {proc.pid}): its threads")
-            lines += stacks(proc.pid)
+    alive = {name: proc for name, proc in python.items() if proc is not None and proc.poll() is None}
+    for name, proc in alive.items():
+        lines.append(f"--- {name} (pid {proc.pid}): its threads")
+        lines += stacks(proc.pid)
+    for name, proc in alive.items():  # (each writes its tasks to its log: server/task_dump.py)
+        with contextlib.suppress(OSError):
+            os.kill(proc.pid, signal.SIGUSR1)
+    if alive:
+        lines.append(f"(their asyncio tasks: in each one's log, {', '.join(alive)})")
     with open(folder / "snapshots.txt", "a") as notes:
         notes.write("\n".join(lines) + "\n\n")
 
