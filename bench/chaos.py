@@ -40,7 +40,8 @@ Prints one JSON line per fault (stderr), and as its last line one JSON object: `
 ``two_hubs`` and ``deals_recorded_twice`` (0); for the terminals (counted in the figures
 above too): ``terminals``, ``terminal_back_s_max``, ``terminals_not_back``,
 ``terminal_actions_checked`` and ``terminal_reconnects`` (new ``ssh`` runs after a session
-ended under its player); ``gateway_kills``, ``hub_kills``,
+ended under its player); ``leases_lost`` and ``database_locks_lost`` (hubs that stopped by
+themselves, each a hub change no kill made); ``gateway_kills``, ``hub_kills``,
 ``nats_kills``, ``postgres_kills``, the ``sequence`` of processes killed and the ``seed``.
 """
 

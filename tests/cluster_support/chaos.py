@@ -199,6 +199,11 @@ class ChaosCluster:
             p.name for p in (*self.gateways.values(), *self.hubs.values()) if "Traceback" in p.log()
         ]
 
+    def hubs_said(self, *texts: str) -> int:
+        """How many lines of the hubs' logs (every start of each) hold all of ``texts``."""
+        lines = [line for hub in self.hubs.values() for line in hub.log().splitlines()]
+        return sum(1 for line in lines if all(text in line for text in texts))
+
     # What a failed check leaves behind (tests/cluster_support/evidence.py).
 
     def snapshot(self, why: str) -> None:
@@ -691,6 +696,10 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
         no_hub_at_check=sum(1 for f in faults if not f["one_hub"] and not f["two_hubs"]),
         stood_in_notices=sum(p.stood_in for p in players),
         tracebacks=cluster.tracebacks(),
+        # Hubs that stopped by themselves (and so a hub change): the lease, or the
+        # database's lock, lost.
+        leases_lost=cluster.hubs_said("lease: lost"),
+        database_locks_lost=cluster.hubs_said("database lock:", "; stopping"),
         players=len(players) + len(terminals),
         seed=settings.seed,
         sequence=[f["killed"] for f in faults],
@@ -773,6 +782,7 @@ async def one_fault(
     rng: random.Random,
 ) -> dict[str, Any]:
     seated = {p.index: p.seated() is not None for p in players}
+    before = [h.name for h in cluster.active_hubs()]  # (serving before the fault)
     killed = await asyncio.to_thread(cluster.kill, kind, rng)
     at = time.monotonic()
     await asyncio.to_thread(cluster.heal, kind, rng.uniform(*settings.down))
@@ -839,6 +849,7 @@ async def one_fault(
         "actions_lost": len(lost),
         "one_hub": one_hub,
         "two_hubs": two_hubs,
+        "before": before[0] if len(before) == 1 else before,
         "active": actives[0].name if len(actives) == 1 else [a.name for a in actives],
     }
     if len(terminals_back) < len(terminals):  # what their screens showed
