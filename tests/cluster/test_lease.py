@@ -19,9 +19,7 @@ from .harness import start_hub
 pytestmark = pytest.mark.cluster
 
 
-async def test_a_renewal_written_after_its_wait_ended_leaves_the_lease_with_the_hub(
-    nats, tmp_path
-):
+async def test_a_renewal_written_after_its_wait_ended_leaves_the_lease_with_the_hub(nats, tmp_path):
     import nats as nats_client
 
     from server.hub.lease import BUCKET, KEY, TTL

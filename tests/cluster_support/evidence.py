@@ -56,11 +56,13 @@ def snapshot(
             state = "running" if proc.poll() is None else f"exited with {proc.returncode}"
             lines.append(f"{name}: pid {proc.pid} {state}")
     lines += database_sessions(db)
-    alive = {name: proc for name, proc in python.items() if proc is not None and proc.poll() is None}
+    alive = {
+        name: proc for name, proc in python.items() if proc is not None and proc.poll() is None
+    }
     for name, proc in alive.items():
         lines.append(f"--- {name} (pid {proc.pid}): its threads")
         lines += stacks(proc.pid)
-    for name, proc in alive.items():  # (each writes its tasks to its log: server/task_dump.py)
+    for proc in alive.values():  # (each writes its tasks to its log: server/task_dump.py)
         with contextlib.suppress(OSError):
             os.kill(proc.pid, signal.SIGUSR1)
     if alive:
