@@ -39,20 +39,25 @@ def dump(loop: asyncio.AbstractEventLoop) -> None:
 
 
 def describe(loop: asyncio.AbstractEventLoop) -> str:
-    """Every task of ``loop`` and every thread, as text."""
+    """Every task of ``loop`` (those waiting at the same lines together: a hub's thousand
+    sessions each wait for their next message) and every thread, as text."""
     out = io.StringIO()
-    tasks = sorted(asyncio.all_tasks(loop), key=lambda t: t.get_name())
+    tasks = asyncio.all_tasks(loop)
     out.write(f"{len(tasks)} task(s)\n")
+    alike: dict[str, list[str]] = {}
     for task in tasks:
-        out.write(f"task {task.get_name()}:\n")
-        frames = list(_awaiting(task.get_coro()))
+        frames: list[FrameType | None] = list(_awaiting(task.get_coro()))
         if len(frames) > TASK_DEPTH:  # (the outermost and the innermost)
             half = TASK_DEPTH // 2
             frames = [*frames[:half], None, *frames[-half:]]
-        for frame in frames:
-            out.write("    ...\n" if frame is None else f"    {_where(frame)}\n")
-    current = sys._current_frames()
-    for ident, frame in current.items():
+        chain = "".join("    ...\n" if f is None else f"    {_where(f)}\n" for f in frames)
+        alike.setdefault(chain, []).append(task.get_name())
+    for chain, names in sorted(alike.items(), key=lambda item: sorted(item[1])[0]):
+        shown = ", ".join(sorted(names)[:3]) + (
+            f" and {len(names) - 3} more" if len(names) > 3 else ""
+        )
+        out.write(f"task {shown}:\n{chain}")
+    for ident, frame in sys._current_frames().items():
         out.write(f"thread {ident}:\n")
         for line in traceback.format_stack(frame, limit=THREAD_FRAMES):
             out.write(line)
