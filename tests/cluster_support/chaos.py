@@ -843,7 +843,15 @@ async def one_fault(
         "healed_s": round(healed, 2),
         "back_s": round(worst, 2) if worst is not None else None,
         "not_back": len(players) - len(back) + len(terminals) - len(terminals_back),
+        "players_back_s": round(max(back.values()), 2) if back else None,
         "terminals_back_s": round(max(terminals_back), 2) if terminals_back else None,
+        # (each terminal's, by the game of its table: a Fortunes one is judged by its play)
+        "each_terminal_back_s": {
+            f"{t.name} {game_at(players, t.table)}": None
+            if t.back_at is None
+            else round(t.back_at - at, 2)
+            for t in terminals
+        },
         "terminals_not_back": len(terminals) - len(terminals_back),
         "ledger_sum": ledger,
         "actions_lost": len(lost),
@@ -885,3 +893,12 @@ async def one_fault(
         and worst <= settings.bound
     )
     return record
+
+
+def game_at(players: list[Player], table: int | None) -> str:
+    """The game of ``table`` as its light clients last saw it ("?" if none did)."""
+    for player in players:
+        info = (player.tables.get(table or -1) or {}).get("info") or {}
+        if info.get("game"):
+            return str(info["game"])
+    return "?"
