@@ -28,11 +28,12 @@ each hub's and gateway's log and what it printed (``NAME.log``, ``NAME.out``, ev
 it), NATS's and PostgreSQL's, the faults' records (``faults.jsonl``) and, taken at each
 failed check while it lasted, what every process was doing (``snapshots.txt``: which are
 alive, PostgreSQL's sessions and what they wait for, the hubs' and gateways' threads, their
-Python stacks if ``py-spy`` is installed). They go to ``--logs`` (default: a new folder
-``gambit-chaos-logs-…`` in the system's temporary folder), named in the last line
-(``logs``) and on stderr; ``--keep-logs`` keeps them after a clean run too. ``--kinds``
-kills only some kinds of process (``--kinds postgres``: what PostgreSQL's kills do, again
-and again).
+Python stacks if ``py-spy`` is installed; their asyncio tasks, each down to the line it waits
+on, go to their own logs: ``kill -USR1``, server/task_dump.py). They go to ``--logs``
+(default: a new folder ``gambit-chaos-logs-…`` in the system's temporary folder), named in
+the last line (``logs``) and on stderr; ``--keep-logs`` keeps them after a clean run too.
+``--kinds`` kills only some kinds of process (``--kinds postgres``: what PostgreSQL's kills
+do, again and again).
 
 Prints one JSON line per fault (stderr), and as its last line one JSON object: ``faults``,
 ``survived`` (faults after which every check held), ``actions_lost`` (target 0),
@@ -40,8 +41,9 @@ Prints one JSON line per fault (stderr), and as its last line one JSON object: `
 ``two_hubs`` and ``deals_recorded_twice`` (0); for the terminals (counted in the figures
 above too): ``terminals``, ``terminal_back_s_max``, ``terminals_not_back``,
 ``terminal_actions_checked`` and ``terminal_reconnects`` (new ``ssh`` runs after a session
-ended under its player); ``leases_lost`` and ``database_locks_lost`` (hubs that stopped by
-themselves, each a hub change no kill made); ``gateway_kills``, ``hub_kills``,
+ended under its player); ``leases_lost``, ``database_locks_lost`` and ``commits_failed``
+(hubs that stopped by themselves: a hub change, or the same hub started again, that no kill
+made); ``gateway_kills``, ``hub_kills``,
 ``nats_kills``, ``postgres_kills``, the ``sequence`` of processes killed and the ``seed``.
 """
 

@@ -696,10 +696,11 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
         no_hub_at_check=sum(1 for f in faults if not f["one_hub"] and not f["two_hubs"]),
         stood_in_notices=sum(p.stood_in for p in players),
         tracebacks=cluster.tracebacks(),
-        # Hubs that stopped by themselves (and so a hub change): the lease, or the
-        # database's lock, lost.
+        # Hubs that stopped by themselves (and so a hub change, or the same one started
+        # again): the lease, or the database's lock, lost, or a commit failed.
         leases_lost=cluster.hubs_said("lease: lost"),
         database_locks_lost=cluster.hubs_said("database lock:", "; stopping"),
+        commits_failed=cluster.hubs_said("the store cannot commit"),
         players=len(players) + len(terminals),
         seed=settings.seed,
         sequence=[f["killed"] for f in faults],
