@@ -80,6 +80,7 @@ async def run_gateway(
     from server.ssh.keys import load_or_create_key_file
     from server.ssh.live_sessions import LiveSessions
     from server.ssh.serve import host_config_from, stop_host
+    from server.task_dump import install as install_task_dump
 
     config = host_config_from(args, login or {})
     key = load_or_create_key_file(args.host_key)
@@ -90,6 +91,7 @@ async def run_gateway(
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    install_task_dump(loop)  # (kill -USR1: what each task waits for, in the log)
     await hub.start()
     host = SSHHost(hub, config, key, sessions=sessions)
     metrics = None

@@ -10,7 +10,11 @@ A lease that lapsed while its holder was held up (a long step on its event loop,
 on a loaded machine, NATS restarting) is taken again if nobody holds it now: whoever held
 it meanwhile did not serve, since a hub needs the store's own lock too (a PostgreSQL
 database's, taken before the lease; the data folder's, after it), and that lock was the
-holder's all along.
+holder's all along. And a lease found at a revision its holder does not know, still naming
+it, is its own: a renewal whose answer never came (asked while NATS was away, the request
+kept by the client and written once NATS was back, its wait over by then) moved it on. (A
+hub that took that for a lease lost stopped right after a short NATS restart it had
+weathered: a failover for nothing.)
 
 Without JetStream on the NATS server there is no lease: the hub runs alone (and says so).
 """
@@ -103,26 +107,45 @@ class HubLease:
                 self.renewed = time.monotonic()
                 continue
             except Exception as err:
+                known = self.revision
                 taken = type(err).__name__ == "KeyWrongLastSequenceError"
-                if taken and await self._take_again():
-                    log.warning("lease: it lapsed (%s); taken again, nobody held it", err)
+                if taken and (how := await self._take_again()):
+                    log.warning("lease: not at revision %d (%s); taken again, %s", known, err, how)
                     continue
                 if taken or time.monotonic() - self.renewed >= TTL:
-                    log.critical("lease: lost (%s); stopping so that another hub may serve", err)
+                    log.critical(
+                        "lease: lost (%s; revision %d); stopping so that another hub may serve",
+                        err,
+                        known,
+                    )
                     self.lost = True
                     self._lost()
                     return
                 log.warning("lease: could not renew yet: %s", err)
 
-    async def _take_again(self) -> bool:
-        """The lease lapsed (this hub's loop was held up past the TTL: a long start, NATS
-        restarting): take it again if nobody holds it now (see the module's docstring)."""
+    async def _take_again(self) -> str | None:
+        """The lease is not at the revision this hub last knew: take it again if nobody holds
+        it now (it lapsed: this hub's loop was held up past the TTL, a long start, NATS
+        restarting; see the module's docstring), or if it still names this hub (a renewal
+        of its own whose answer never came: sent while NATS was away and written once it
+        was back, or answered after its wait had ended). How it was taken, or None if not
+        (another hub holds it, or NATS did not answer)."""
         try:
             self.revision = await asyncio.wait_for(self.kv.create(KEY, self.instance), TTL / 3)
+            how = "nobody held it"
         except Exception:
-            return False
+            try:
+                entry = await asyncio.wait_for(self.kv.get(KEY), TTL / 3)
+                if entry.value != self.instance:  # (another hub's: only it writes its name)
+                    return None
+                self.revision = await asyncio.wait_for(
+                    self.kv.update(KEY, self.instance, last=entry.revision), TTL / 3
+                )
+                how = f"it still named this hub (at revision {entry.revision})"
+            except Exception:
+                return None
         self.renewed = time.monotonic()
-        return True
+        return how
 
     async def release(self) -> None:
         """Give the lease up (a clean stop): a standby takes over at once."""

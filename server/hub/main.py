@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from server import task_dump
 from server.gc_freeze import FrozenSessions
 from server.store import DataDirInUse, Store, StoreError, default_data_dir, lock_data_dir
 
@@ -55,6 +56,8 @@ async def run_hub(
     lock = None
     db_lock = None
     what = f"gambit hub on the bus {bus_url_shown(bus[0])}" if bus else f"gambit hub on {unix}"
+    # kill -USR1: what each task waits for, in the log (a standby too: server/task_dump.py)
+    task_dump.install(asyncio.get_running_loop())
     try:
         if bus is not None:
             from .bus import HubBus

@@ -91,6 +91,8 @@ class GambitProcess:
     ) -> None:
         self.name = name
         self.log_file = folder / f"{name}.log"
+        #: What it prints, kept beside its log (appended: each start of ``name`` adds to it).
+        self.out_file = folder / f"{name}.out"
         env = os.environ | {"GAMBIT_BUS_TOKEN": TOKEN, "PYTHONPATH": str(ROOT)}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server.cli", *args, "--log-file", str(self.log_file)],
@@ -111,8 +113,12 @@ class GambitProcess:
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.out += line
+        with open(self.out_file, "a", buffering=1) as kept:
+            kept.write(f"--- {time.strftime('%H:%M:%S')} pid {self.proc.pid} started\n")
+            for line in self.proc.stdout:
+                self.out += line
+                kept.write(line)
+            kept.write(f"--- {time.strftime('%H:%M:%S')} pid {self.proc.pid} output ended\n")
 
     def wait_line(self, text: str | tuple[str, ...], timeout: float = 20.0) -> None:
         """Wait until it has printed ``text`` (or one of them; bounded)."""

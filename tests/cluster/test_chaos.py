@@ -1,6 +1,7 @@
 """The chaos run's short form (bench/chaos.py is the long one): five faults, every kind of
 process killed at least once, while players play across two gateways, one of them at a real
-terminal (OpenSSH in a pty)."""
+terminal (OpenSSH in a pty). When a check fails, every process's log is kept (in this test's
+folder, ``kept``: PostgreSQL's own folder is removed), and the failure names it."""
 
 from __future__ import annotations
 
@@ -18,7 +19,13 @@ async def test_five_faults_lose_nothing_and_everyone_comes_back(tmp_path):
     if nats_server_binary() is None or not postgres.available():
         pytest.skip("nats-server or PostgreSQL is not installed")
     settings = Settings(
-        players=8, terminals=1, faults=5, seed=3, between=(1.0, 2.0), down=(0.3, 0.8)
+        players=8,
+        terminals=1,
+        faults=5,
+        seed=3,
+        between=(1.0, 2.0),
+        down=(0.3, 0.8),
+        logs=tmp_path / "kept",
     )
     assert set(fault_plan(settings)) == set(KINDS)
     with postgres.running_postgres(durable=True) as server:  # (of its own: it is killed)

@@ -30,6 +30,9 @@ over, NATS or PostgreSQL started again on the same port and data), it checks:
   does), or the lobby if its table has closed; the time from the kill is measured;
 * no table is driven by two hubs: exactly one live hub serves, it holds the database's
   advisory lock, and no deal is recorded twice.
+
+A check that fails is looked at while it lasts (what every process is doing), and at the end
+every process's log is kept in ``Settings.logs`` (:mod:`tests.cluster_support.evidence`).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from tests.cluster.harness import (
     NatsServer,
     start_hub,
 )
+from tests.cluster_support import evidence
 from tests.cluster_support.postgres import PostgresServer
 from tests.cluster_support.terminals import Terminal, terminal_life
 from tests.ssh.harness import ssh_keygen
@@ -194,6 +198,23 @@ class ChaosCluster:
         return [
             p.name for p in (*self.gateways.values(), *self.hubs.values()) if "Traceback" in p.log()
         ]
+
+    def hubs_said(self, *texts: str) -> int:
+        """How many lines of the hubs' logs (every start of each) hold all of ``texts``."""
+        lines = [line for hub in self.hubs.values() for line in hub.log().splitlines()]
+        return sum(1 for line in lines if all(text in line for text in texts))
+
+    # What a failed check leaves behind (tests/cluster_support/evidence.py).
+
+    def snapshot(self, why: str) -> None:
+        """What every process is doing now, noted in the run's folder (``snapshots.txt``)."""
+        python = {name: p.proc for name, p in (*self.hubs.items(), *self.gateways.items())}
+        processes = {**python, "nats": self.nats.proc, "postgres": self.postgres.proc}
+        evidence.snapshot(self.folder, why, processes, python, self.db)
+
+    def keep_logs(self, dest: Path) -> Path:
+        """Every process's log (and the run's notes) copied to ``dest``."""
+        return evidence.keep(self.folder, self.postgres.root, dest)
 
     # What the store holds.
 
@@ -579,15 +600,22 @@ class Settings:
     bound: float = 10.0
     #: Seconds a player is waited for before it counts as not back.
     wait: float = 30.0
+    #: Where every process's log is kept when a check fails (or the run stops on an error):
+    #: the run's folders are temporary (None: nothing kept).
+    logs: Path | None = None
+    #: Kept there even when every check held.
+    keep_logs: bool = False
+    #: The kinds of process killed (a run of one kind looks for what that kind does).
+    kinds: tuple[str, ...] = KINDS
 
 
 def fault_plan(settings: Settings) -> list[str]:
-    """Which kind of process each fault kills: every kind once in the first four (in a
-    seeded order), then at random."""
+    """Which kind of process each fault kills: every kind once first (in a seeded
+    order), then at random. (The same seed and kinds, the same plan.)"""
     rng = random.Random(f"plan{settings.seed}")
-    first = list(KINDS)
+    first = list(settings.kinds)
     rng.shuffle(first)
-    rest = [rng.choice(KINDS) for _ in range(max(0, settings.faults - len(first)))]
+    rest = [rng.choice(settings.kinds) for _ in range(max(0, settings.faults - len(first)))]
     return (first + rest)[: settings.faults]
 
 
@@ -616,20 +644,34 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
     lives += [asyncio.create_task(terminal_life(t, cluster.ports, stop)) for t in terminals]
     result: dict[str, Any] = {"faults": 0, "survived": 0}
     faults: list[dict[str, Any]] = []
+    finished = False
     try:
         await seat_players(players, terminals)
         log(f"{len(players)} light players and {len(terminals)} terminals seated")
         await asyncio.sleep(rng.uniform(*settings.between))
         for number, kind in enumerate(fault_plan(settings), 1):
-            faults.append(await one_fault(number, kind, cluster, players, terminals, settings, rng))
-            log(json.dumps(faults[-1]))
+            record = await one_fault(number, kind, cluster, players, terminals, settings, rng)
+            faults.append(record)
+            log(json.dumps(record))
+            with open(folder / "faults.jsonl", "a") as notes:
+                notes.write(json.dumps(record) + "\n")
+            if not record["ok"]:  # (looked at now, while it lasts)
+                why = f"fault {number} ({record['killed']}): a check failed"
+                await asyncio.to_thread(cluster.snapshot, why)
             await asyncio.sleep(rng.uniform(*settings.between))
+        finished = True
+    except BaseException as err:
+        with contextlib.suppress(Exception):
+            cluster.snapshot(f"the run stopped: {err!r}"[:400])
+        raise
     finally:
         stop.set()
         for task in lives:
             task.cancel()
         await asyncio.gather(*lives, return_exceptions=True)
         await asyncio.to_thread(cluster.stop)
+        if not finished and settings.logs is not None:
+            log(f"every process's log kept in {cluster.keep_logs(settings.logs)}")
     seen = accepted_so_far(players)
     ledger, deals, twice = cluster.stored() if postgres.proc is not None else (0, {}, 0)
     lost = lost_actions(seen, deals) + lost_terminal_actions(terminal_taken(players), deals)
@@ -654,6 +696,11 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
         no_hub_at_check=sum(1 for f in faults if not f["one_hub"] and not f["two_hubs"]),
         stood_in_notices=sum(p.stood_in for p in players),
         tracebacks=cluster.tracebacks(),
+        # Hubs that stopped by themselves (and so a hub change, or the same one started
+        # again): the lease, or the database's lock, lost, or a commit failed.
+        leases_lost=cluster.hubs_said("lease: lost"),
+        database_locks_lost=cluster.hubs_said("database lock:", "; stopping"),
+        commits_failed=cluster.hubs_said("the store cannot commit"),
         players=len(players) + len(terminals),
         seed=settings.seed,
         sequence=[f["killed"] for f in faults],
@@ -661,6 +708,10 @@ async def run(settings: Settings, folder: Path, postgres: PostgresServer) -> dic
     )
     for kind in KINDS:
         result[f"{kind}_kills"] = sum(1 for f in faults if f["kind"] == kind)
+    failed = not all(f["ok"] for f in faults) or lost or ledger or twice
+    if settings.logs is not None and (failed or settings.keep_logs):
+        result["logs"] = str(cluster.keep_logs(settings.logs))
+        log(f"every process's log kept in {result['logs']}")
     return result
 
 
@@ -732,6 +783,7 @@ async def one_fault(
     rng: random.Random,
 ) -> dict[str, Any]:
     seated = {p.index: p.seated() is not None for p in players}
+    before = [h.name for h in cluster.active_hubs()]  # (serving before the fault)
     killed = await asyncio.to_thread(cluster.kill, kind, rng)
     at = time.monotonic()
     await asyncio.to_thread(cluster.heal, kind, rng.uniform(*settings.down))
@@ -792,12 +844,21 @@ async def one_fault(
         "healed_s": round(healed, 2),
         "back_s": round(worst, 2) if worst is not None else None,
         "not_back": len(players) - len(back) + len(terminals) - len(terminals_back),
+        "players_back_s": round(max(back.values()), 2) if back else None,
         "terminals_back_s": round(max(terminals_back), 2) if terminals_back else None,
+        # (each terminal's, by the game of its table: a Fortunes one is judged by its play)
+        "each_terminal_back_s": {
+            f"{t.name} {game_at(players, t.table)}": None
+            if t.back_at is None
+            else round(t.back_at - at, 2)
+            for t in terminals
+        },
         "terminals_not_back": len(terminals) - len(terminals_back),
         "ledger_sum": ledger,
         "actions_lost": len(lost),
         "one_hub": one_hub,
         "two_hubs": two_hubs,
+        "before": before[0] if len(before) == 1 else before,
         "active": actives[0].name if len(actives) == 1 else [a.name for a in actives],
     }
     if len(terminals_back) < len(terminals):  # what their screens showed
@@ -833,3 +894,12 @@ async def one_fault(
         and worst <= settings.bound
     )
     return record
+
+
+def game_at(players: list[Player], table: int | None) -> str:
+    """The game of ``table`` as its light clients last saw it ("?" if none did)."""
+    for player in players:
+        info = (player.tables.get(table or -1) or {}).get("info") or {}
+        if info.get("game"):
+            return str(info["game"])
+    return "?"
