@@ -6,6 +6,8 @@ against a real PostgreSQL restart)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -13,7 +15,7 @@ from server.hub import Hub
 from server.store import StoreError
 
 from .conftest import fast_config
-from .harness import connect, table_with_bots
+from .harness import Client, connect, table_with_bots
 
 #: What a player reads when what they sent could not be written (in English).
 NOT_SAVED = "The server could not save that just now; try again in a moment."
@@ -24,14 +26,33 @@ def stored(hub: Hub, table: int) -> int:
     return next(len(row["actions"]) for row in hub.store.live_tables() if row["id"] == table)
 
 
-async def test_nothing_is_written_while_the_database_is_away_and_play_goes_on_after(store):
-    hub = Hub(store, fast_config(bot_delay=0.2))
+@asynccontextmanager
+async def ada_and_two_bots(store, bot_delay: float) -> AsyncIterator[tuple[Hub, Client, int]]:
+    """A started hub; Ada at a Prophet table of three with two bots (moving after
+    ``bot_delay``, no turn timer), the game started: the hub, Ada and the table."""
+    hub = Hub(store, fast_config(bot_delay=bot_delay))
     await hub.start()
     try:
         ada = await connect(hub)
         await ada.hello("Ada", identity="SHA256:ada")
         table = await table_with_bots(ada, "prophet", players=3, timer=0)
         await ada.send("start", table=table)
+        yield hub, ada, table
+    finally:
+        await hub.stop()
+
+
+async def stored_beyond(hub: Hub, table: int, moves: int) -> None:
+    """Until the store holds more than ``moves`` actions of the table's game (5 s at most)."""
+    for _ in range(50):
+        if stored(hub, table) > moves:
+            break
+        await asyncio.sleep(0.1)
+    assert stored(hub, table) > moves
+
+
+async def test_nothing_is_written_while_the_database_is_away_and_play_goes_on_after(store):
+    async with ada_and_two_bots(store, bot_delay=0.2) as (hub, ada, table):
         # Ada plays until it is a bot's turn; the database goes away before it moves.
         for _ in range(100):
             message = await ada.expect("table", table=table)
@@ -54,27 +75,15 @@ async def test_nothing_is_written_while_the_database_is_away_and_play_goes_on_af
         # The table is sent again, and the bots move again: the game goes on, stored.
         await ada.until(lambda m: m["t"] == "table" and m["table"] == table, timeout=2)
         assert len(ada.log) > seen
-        for _ in range(50):
-            if stored(hub, table) > moves:
-                break
-            await asyncio.sleep(0.1)
-        assert stored(hub, table) > moves
+        await stored_beyond(hub, table, moves)
         assert store.ledger_total() == 0 and store.audit() == []
-    finally:
-        await hub.stop()
 
 
 async def test_a_move_sent_while_the_database_is_away_is_refused_in_words_and_taken_after(store):
     """The player reads why (it could not be saved; try again in a moment), not "something
     went wrong", and nothing changed: the same move, made again once the database is back,
     is taken."""
-    hub = Hub(store, fast_config(bot_delay=0.05))
-    await hub.start()
-    try:
-        ada = await connect(hub)
-        await ada.hello("Ada", identity="SHA256:ada")
-        table = await table_with_bots(ada, "prophet", players=3, timer=0)
-        await ada.send("start", table=table)
+    async with ada_and_two_bots(store, bot_delay=0.05) as (hub, ada, table):
         view = (await ada.until(lambda m: m["t"] == "table" and (m["view"] or {}).get("ask")))[
             "view"
         ]
@@ -90,14 +99,8 @@ async def test_a_move_sent_while_the_database_is_away_is_refused_in_words_and_ta
 
         assert hub.database_back()
         await ada.send("act", table=table, action=view["legal"][0])
-        for _ in range(50):
-            if stored(hub, table) > moves:
-                break
-            await asyncio.sleep(0.1)
-        assert stored(hub, table) > moves
+        await stored_beyond(hub, table, moves)
         assert not [m for m in ada.log if m["t"] == "error" and m is not refused]
-    finally:
-        await hub.stop()
 
 
 def tables_now(hub: Hub) -> tuple[dict[int, dict], dict[int, dict]]:

@@ -46,6 +46,63 @@ def table_part(screen: str) -> list[str]:
     return [re.sub(r"\d+s ", "", line) for line in shown]
 
 
+def open_a_table(ada, friends) -> str:
+    """Ada opens a table with the new-table form's defaults (Prophet's Gambit) and
+    ``friends`` join it; its number."""
+    ada.press("n")
+    ada.wait_for("New table")
+    ada.settle()
+    ada.press("\x13")  # ctrl+s: create
+    number = re.search(r"Table (\d+) · stake", ada.wait_for(r"Table \d+ · stake")).group(1)
+    for friend in friends:
+        join(friend, number, owner="Ada")
+    return number
+
+
+def start_with_half_a_line_typed(ada, bo, cy) -> str:
+    """At Ada's table of three: a bot in the fourth seat, the deal started, Ada reading the
+    table's chat and Bo halfway through a line in it ("hello"); Bo's screen then."""
+    ada.wait_for("Cy")
+    ada.settle()
+    ada.press("b")  # a bot in the fourth seat
+    ada.wait_for("Bot 4")
+    ada.settle()
+    ada.press("s")
+    for player in (ada, bo, cy):
+        player.wait_for("The Bid")
+    ada.press("c")  # (Ada reads the table's chat)
+    ada.wait_for("Enter sends")
+    bo.press("c")  # the table's chat: half a line typed before Bo's app moves
+    bo.wait_for("Enter sends")
+    bo.press("hello")
+    return bo.wait_for("hello")
+
+
+def finish_the_line(bo, ada) -> None:
+    """Bo types the rest of the line as his app moves, and sends it: every key arrived, in
+    order, after the half typed before (Ada reads the whole line)."""
+    bo.press(" from Bo, typed as it moved")
+    bo.press("\r")
+    ada.wait_for("Bo: hello from Bo, typed as it moved")
+
+
+def the_same_screen_once(bo, others, number: str, before: str, seen: dict) -> None:
+    """After Bo's app moved: his table's screen as ``before``, drawn once more (``seen``:
+    how much each terminal had received before the move): the terminal never left the app's
+    screen, no other screen (connecting, welcome) was drawn meanwhile, and ``others`` were
+    never told of an absence."""
+    after = bo.settle(quiet=0.5)
+    assert f"Table {number} · stake" in after
+    assert seat_line(after, "Bo (you)") == seat_line(before, "Bo (you)")
+    assert table_part(after) == table_part(before), (before, after)
+    drawn = bytes(bo.term.raw[seen[bo] :])
+    assert b"\x1b[?1049l" not in drawn
+    assert b"Connecting" not in drawn and b"Welcome" not in drawn
+    for player in others:
+        player.settle()
+        assert "(away)" not in bytes(player.term.raw[seen[player] :]).decode("utf-8", "replace")
+
+
 def test_a_tables_apps_gather_on_one_worker_and_a_move_is_unseen(standin_server, tmp_path):
     from .harness import ssh_keygen
 
@@ -57,33 +114,14 @@ def test_a_tables_apps_gather_on_one_worker_and_a_move_is_unseen(standin_server,
             player.enter_lobby()
         # Placed as they came: on the least busy worker, so not all on one.
         assert len(set(workers_of(server).values())) == 2
-        ada.press("n")
-        ada.wait_for("New table")
-        ada.settle()
-        ada.press("\x13")  # ctrl+s: create
-        number = re.search(r"Table (\d+) · stake", ada.wait_for(r"Table \d+ · stake")).group(1)
-        for friend in (bo, cy):
-            join(friend, number, owner="Ada")
+        number = open_a_table(ada, (bo, cy))
         # Every app at the table now runs on the table's home worker.
         wait_until(lambda: len(set(workers_of(server).values())) == 1, what="one worker")
         colocation = server.sync(server.host.workers.colocation)
         assert colocation["apps_at_tables"] == 3
         assert colocation["apps_with_their_table"] == 1.0
         assert colocation["app_moves"] >= 1
-        ada.wait_for("Cy")
-        ada.settle()
-        ada.press("b")  # a bot in the fourth seat
-        ada.wait_for("Bot 4")
-        ada.settle()
-        ada.press("s")
-        for player in table:
-            player.wait_for("The Bid")
-        ada.press("c")  # (Ada reads the table's chat)
-        ada.wait_for("Enter sends")
-        bo.press("c")  # the table's chat: half a line typed before the move
-        bo.wait_for("Enter sends")
-        bo.press("hello")
-        before = bo.wait_for("hello")
+        before = start_with_half_a_line_typed(ada, bo, cy)
         seen = {p: len(p.term.raw) for p in (ada, cy, bo)}
 
         # Bo's app moves to the other worker in the middle of the deal; Bo types meanwhile.
@@ -98,28 +136,14 @@ def test_a_tables_apps_gather_on_one_worker_and_a_move_is_unseen(standin_server,
             return other.number
 
         moved_to = server.sync(move_bo)
-        bo.press(" from Bo, typed as it moved")
-        bo.press("\r")
-        # Every key arrived, in order, after the half typed before: the whole line is said.
-        ada.wait_for("Bo: hello from Bo, typed as it moved")
+        finish_the_line(bo, ada)
         assert workers_of(server)["Bo"] == moved_to
-        after = bo.settle(quiet=0.5)
-        assert f"Table {number} · stake" in after
-        assert seat_line(after, "Bo (you)") == seat_line(before, "Bo (you)")
-        assert table_part(after) == table_part(before), (before, after)
-        # One repaint of the same screen: the terminal never left the app's screen, and no
-        # other screen (connecting, welcome) was drawn meanwhile.
-        drawn = bytes(bo.term.raw[seen[bo] :])
-        assert b"\x1b[?1049l" not in drawn
-        assert b"Connecting" not in drawn and b"Welcome" not in drawn
-        # The hub never saw Bo go: still seated, one session, nobody told of an absence.
+        the_same_screen_once(bo, (ada, cy), number, before, seen)
+        # The hub never saw Bo go: still seated, one session.
         table_id = int(number)
         assert (
             server.sync(lambda: server.hub.tables.get(table_id).seat_of(bo_id(server))) is not None
         )
-        for player in (ada, cy):
-            player.settle()
-            assert "(away)" not in bytes(player.term.raw[seen[player] :]).decode("utf-8", "replace")
 
         # The window resized while the app moves back: the new app draws at the new size.
         def move_back() -> int:

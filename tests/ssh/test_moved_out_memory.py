@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import weakref
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import asdict
 from typing import Any
 
@@ -114,25 +116,50 @@ def hub_session(hub: Hub, name: str) -> Any:
     return next(iter(player.sessions))
 
 
+@asynccontextmanager
+async def a_worker_beside_a_hub(
+    store, side: type[SSHSide] = SSHSide, **config: Any
+) -> AsyncIterator[tuple[Hub, Worker, SSHSide]]:
+    """A started hub (``fast_config(**config)``), an app worker's ``Worker`` and the SSH
+    side's link between them; after the block, every app ended, each link's hub end closed,
+    the worker's memory policy closed and nothing left frozen."""
+    hub = Hub(store, fast_config(**config))
+    await hub.start()
+    worker = Worker()
+    link = side(hub, worker)
+    worker.memory.started()  # as a worker does: everything alive from now on gets frozen
+    try:
+        yield hub, worker, link
+    finally:
+        worker.stop_all()
+        await until(lambda: not worker.sessions, "every app ended", timeout=10)
+        for end in link.ends.values():
+            await end.close()
+        worker.memory.close()
+        gc.unfreeze()
+        await hub.stop()
+
+
+async def to_the_lobby(worker: Worker, sessions: Iterable[int]) -> None:
+    """Enter, on each app's welcome screen: each goes to the lobby."""
+    sessions = list(sessions)
+    for session in sessions:
+        await until(lambda s=session: screen_of(worker, s) == "WelcomeScreen", "welcome")
+        worker.on_frame(session, wl.INPUT, b"\r")
+    for session in sessions:
+        await until(lambda s=session: screen_of(worker, s) == "LobbyScreen", "the lobby")
+
+
 async def test_apps_moved_out_of_a_worker_are_swept_soon_and_nothing_keeps_them(store, monkeypatch):
     monkeypatch.setattr(gc_freeze, "SWEEP_AFTER_MOVED", len(MOVING), raising=False)
     monkeypatch.setattr(gc_freeze, "MOVES_SETTLE", 0.1, raising=False)
-    hub = Hub(store, fast_config())
-    await hub.start()
-    worker = Worker()
-    side = SSHSide(hub, worker)
-    worker.memory.started()  # as a worker does: everything alive from now on gets frozen
-    try:
+    async with a_worker_beside_a_hub(store) as (hub, worker, side):
         names = TABLE + LOBBY
         sessions = dict(zip(names, range(1, len(names) + 1), strict=True))
         for name, session in sessions.items():
             side.open(session, name)
         await until(lambda: {p.name for p in hub.players.values()} >= set(names), "all in")
-        for session in sessions.values():  # Enter, on the welcome screen: to the lobby
-            await until(lambda s=session: screen_of(worker, s) == "WelcomeScreen", "welcome")
-            worker.on_frame(session, wl.INPUT, b"\r")
-        for session in sessions.values():
-            await until(lambda s=session: screen_of(worker, s) == "LobbyScreen", "the lobby")
+        await to_the_lobby(worker, sessions.values())
         owner = hub_session(hub, TABLE[0])
         create = {"t": "create_table", "game": "prophets_gambit", "players": 5, "timer": 0}
         hub.handle(owner, create)
@@ -164,11 +191,3 @@ async def test_apps_moved_out_of_a_worker_are_swept_soon_and_nothing_keeps_them(
         side.resume(sessions["Bo"], 100, "Bo")
         await until(lambda: side.tables.get(100) == table, "the new app at its table")
         assert worker.sessions[100][0].request.resume is None
-    finally:
-        worker.stop_all()
-        await until(lambda: not worker.sessions, "every app ended", timeout=10)
-        for end in side.ends.values():
-            await end.close()
-        worker.memory.close()
-        gc.unfreeze()
-        await hub.stop()

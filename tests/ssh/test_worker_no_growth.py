@@ -24,8 +24,7 @@ from server.apphost.app_worker import Worker
 from server.bots import make_bot
 from server.hub import Hub
 
-from ..hub.conftest import fast_config
-from .test_moved_out_memory import SSHSide, hub_session, screen_of, until
+from .test_moved_out_memory import SSHSide, a_worker_beside_a_hub, hub_session, to_the_lobby, until
 
 PER_WAVE = 8  # two tables of four
 WAVES = 1
@@ -61,11 +60,7 @@ async def wave(hub: Hub, worker: Worker, side: Side, number: int, ids) -> None:
     sessions = {name: next(ids) for name in names}
     for name, session in sessions.items():
         side.open(session, name)
-    for session in sessions.values():
-        await until(lambda s=session: screen_of(worker, s) == "WelcomeScreen", "welcome")
-        worker.on_frame(session, wl.INPUT, b"\r")
-    for session in sessions.values():
-        await until(lambda s=session: screen_of(worker, s) == "LobbyScreen", "the lobby")
+    await to_the_lobby(worker, sessions.values())
     tables = []
     for start in range(0, PER_WAVE, 4):
         group = names[start : start + 4]
@@ -107,23 +102,10 @@ async def wave(hub: Hub, worker: Worker, side: Side, number: int, ids) -> None:
 
 
 async def test_players_who_came_and_went_leave_nothing_alive_in_their_worker(store):
-    hub = Hub(store, fast_config(guest_retention=0.0))
-    await hub.start()
-    worker = Worker()
-    side = Side(hub, worker)
-    worker.memory.started()
     ids = iter(range(1, 10_000))
-    try:
+    async with a_worker_beside_a_hub(store, Side, guest_retention=0.0) as (hub, worker, side):
         for number in range(WAVES):
             await wave(hub, worker, side, number, ids)
             worker.memory.sweep()
             assert not worker.sessions
             assert left_of_apps() == {}
-    finally:
-        worker.stop_all()
-        await until(lambda: not worker.sessions, "every app ended", timeout=10)
-        for end in side.ends.values():
-            await end.close()
-        worker.memory.close()
-        gc.unfreeze()
-        await hub.stop()

@@ -9,11 +9,17 @@ screen and their half-typed chat line; then the other worker, whose player sits 
 
 from __future__ import annotations
 
-import re
-
 from .conftest import needs_openssh
-from .test_app_moves import remotes, table_part, wait_until, workers_of
-from .test_e2e import Player, join, seat_line
+from .test_app_moves import (
+    finish_the_line,
+    open_a_table,
+    remotes,
+    start_with_half_a_line_typed,
+    the_same_screen_once,
+    wait_until,
+    workers_of,
+)
+from .test_e2e import Player
 
 pytestmark = needs_openssh
 
@@ -50,54 +56,27 @@ def test_a_recycled_workers_players_keep_their_seat_screen_and_keys(standin_serv
     try:
         for player in everyone:
             player.enter_lobby()
-        ada.press("n")
-        ada.wait_for("New table")
-        ada.settle()
-        ada.press("\x13")  # ctrl+s: create
-        number = re.search(r"Table (\d+) · stake", ada.wait_for(r"Table \d+ · stake")).group(1)
-        for friend in (bo, cy):
-            join(friend, number, owner="Ada")
+        number = open_a_table(ada, (bo, cy))
         wait_until(
             lambda: len({workers_of(server)[n] for n in ("Ada", "Bo", "Cy")}) == 1,
             what="the table's apps on one worker",
         )
-        ada.wait_for("Cy")
-        ada.settle()
-        ada.press("b")  # a bot in the fourth seat
-        ada.wait_for("Bot 4")
-        ada.settle()
-        ada.press("s")
-        for player in table:
-            player.wait_for("The Bid")
-        ada.press("c")  # (Ada reads the table's chat)
-        ada.wait_for("Enter sends")
-        bo.press("c")  # the table's chat: half a line typed before the recycling
-        bo.wait_for("Enter sends")
-        bo.press("hello")
-        before = bo.wait_for("hello")
+        # Half a chat line typed by Bo as his worker is recycled.
+        before = start_with_half_a_line_typed(ada, bo, cy)
         seen = {p: len(p.term.raw) for p in table}
         numbers = {w: n for w, n in workers_of(server).items()}
         old = numbers["Bo"]
 
         pid = recycle(server, old)
-        bo.press(" from Bo, typed as it moved")
-        bo.press("\r")
-        # Every key arrived, in order, after the half typed before: the whole line is said.
-        ada.wait_for("Bo: hello from Bo, typed as it moved")
+        finish_the_line(bo, ada)
         wait_until(lambda: recycled(server, pid, 1), what="the old worker gone, a fresh one")
         now = workers_of(server)
         fresh = now["Bo"]
         assert fresh not in numbers.values()
         assert now["Ada"] == now["Cy"] == fresh  # the table's apps moved together
-        after = bo.settle(quiet=0.5)
-        assert f"Table {number} · stake" in after
-        assert seat_line(after, "Bo (you)") == seat_line(before, "Bo (you)")
-        assert table_part(after) == table_part(before), (before, after)
-        # One repaint of the same screen: no other screen was drawn meanwhile.
-        drawn = bytes(bo.term.raw[seen[bo] :])
-        assert b"\x1b[?1049l" not in drawn
-        assert b"Connecting" not in drawn and b"Welcome" not in drawn
-        # The hub never saw anyone go: still seated, nobody told of an absence.
+        # One repaint of the same screen, nobody told of an absence.
+        the_same_screen_once(bo, (ada, cy), number, before, seen)
+        # The hub never saw anyone go: still seated.
         table_id = int(number)
         seated = server.sync(
             lambda: {
@@ -107,9 +86,6 @@ def test_a_recycled_workers_players_keep_their_seat_screen_and_keys(standin_serv
             }
         )
         assert seated >= {"Ada", "Bo", "Cy"}
-        for player in (ada, cy):
-            player.settle()
-            assert "(away)" not in bytes(player.term.raw[seen[player] :]).decode("utf-8", "replace")
         bo.press("\x1b")  # Bo's next key: out of the chat line, back at the table
         bo.wait_for(lambda t: "Enter sends" not in t and "Your hand" in t)
 

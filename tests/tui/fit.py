@@ -10,6 +10,8 @@ problem, named with the widget and the text it lost.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
@@ -58,14 +60,16 @@ def _in_front(visible: dict[Widget, tuple[Region, Region]]) -> dict[Widget, list
     (a result panel over a table, a drop-down's list): the widget is not checked there."""
     order = list(visible)  # front-most first
     over: dict[Widget, list[Region]] = {}
-    for index, widget in enumerate(order):
+    lifted: list[Widget] = []  # those of the widgets so far on a higher layer or overlay
+    for widget in order:
         region = visible[widget][0]
-        for front in order[:index]:
-            lifted = front.styles.layer not in ("", "default") or front.styles.overlay == "screen"
-            if not lifted or front in widget.ancestors or widget in front.ancestors:
+        for front in lifted:
+            if front in widget.ancestors or widget in front.ancestors:
                 continue
             if front.region.overlaps(region):
                 over.setdefault(widget, []).append(front.region)
+        if widget.styles.layer not in ("", "default") or widget.styles.overlay == "screen":
+            lifted.append(widget)
     return over
 
 
@@ -75,18 +79,27 @@ class ScreenCells:
     def __init__(self, app: App) -> None:
         strips = app.screen._compositor.render_strips()
         self.rows = [strip.text for strip in strips]
+        #: Each row's cell where each of its characters starts (made when first asked).
+        self._starts: list[list[int] | None] = [None] * len(self.rows)
+
+    def _cell_starts(self, y: int) -> list[int]:
+        starts = self._starts[y]
+        if starts is None:
+            # Cells, not characters: a wide character takes two.
+            starts, cells = [], 0
+            for ch in self.rows[y]:
+                starts.append(cells)
+                cells += cell_len(ch)
+            self._starts[y] = starts
+        return starts
 
     def region(self, region: Region) -> list[str]:
+        """The characters of ``region``, row by row: those that start in its columns."""
         out = []
         for y in range(max(region.y, 0), min(region.bottom, len(self.rows))):
-            row = self.rows[y]
-            # Cells, not characters: a wide character takes two.
-            cells, text = 0, []
-            for ch in row:
-                if region.x <= cells < region.right:
-                    text.append(ch)
-                cells += cell_len(ch)
-            out.append("".join(text))
+            starts = self._cell_starts(y)
+            first = bisect_left(starts, region.x)
+            out.append(self.rows[y][first : bisect_left(starts, region.right, first)])
         return out
 
     def shows(self, region: Region, wanted: str) -> bool:

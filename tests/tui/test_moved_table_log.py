@@ -10,8 +10,11 @@ one's state as it crosses the worker link) and compares the table's log lines be
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
+
+from textual.pilot import Pilot
 
 from gambit_tui.app import GambitApp
 from gambit_tui.widgets.event_log import EventLog
@@ -37,6 +40,29 @@ def moved(old: GambitApp, state: dict[str, Any]) -> GambitApp:
     """A new app going on from ``state`` (:func:`hand_over`), once ``old`` has ended, on
     its connection to the hub."""
     return GambitApp(old.conn, term=old.term, identity=old.identity, name="Ada", resume=state)
+
+
+async def said_and_handed_over(pilot, table, text: str) -> tuple[list[str], dict[str, Any]]:
+    """The player says ``text`` at ``table``; once it is in the log: the log's lines, and
+    what the app leaves a new app as it moves (:func:`hand_over`)."""
+    old = pilot.app
+    old.send(Chat("table", text, table=table.table_id))
+    await wait_for(pilot, lambda: f"Ada: {text}" in log_lines(old))
+    return log_lines(old), hand_over(old)
+
+
+@asynccontextmanager
+async def moved_with_its_log(
+    old: GambitApp, state: dict[str, Any], table_id: int, before: list[str]
+) -> AsyncIterator[Pilot]:
+    """The app going on from ``state`` once ``old`` has ended shows table ``table_id`` with
+    its log ``before``, line for line; the block goes on with its pilot."""
+    new = moved(old, state)
+    async with new.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: getattr(new.screen, "table_id", None) == table_id)
+        await wait_for(pilot, lambda: bool(new.screen.query(EventLog)) and log_lines(new))
+        assert log_lines(new) == before
+        yield pilot
 
 
 async def play_until(pilot, table, done: Callable[[dict[str, Any]], bool]) -> None:
@@ -67,21 +93,13 @@ async def test_a_moved_prophet_table_keeps_the_log_of_its_earlier_rounds(hub):
         await play_until(
             pilot, table, lambda v: v.get("round") == 2 and sum(v.get("tricks") or []) == 1
         )
-        old.send(Chat("table", "round two", table=table.table_id))
-        await wait_for(pilot, lambda: "Ada: round two" in log_lines(old))
-        before = log_lines(old)
+        before, state = await said_and_handed_over(pilot, table, "round two")
         assert any(line.startswith("Round 1 scored: ") for line in before), before
-        table_id = table.table_id
-        state = hand_over(old)
 
-    new = moved(old, state)
-    async with new.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: getattr(new.screen, "table_id", None) == table_id)
-        await wait_for(pilot, lambda: bool(new.screen.query(EventLog)) and log_lines(new))
-        assert log_lines(new) == before
+    async with moved_with_its_log(old, state, table.table_id, before) as pilot:
         # And the game goes on below it, on the same connection.
-        screen = new.screen
-        await play_until(pilot, screen, lambda v: v.get("round") == 3)
+        new = pilot.app
+        await play_until(pilot, new.screen, lambda v: v.get("round") == 3)
         assert log_lines(new)[: len(before)] == before
 
 
@@ -90,17 +108,10 @@ async def test_a_moved_prophets_gambit_table_keeps_its_log(hub):
     async with old.run_test(size=(80, 24)) as pilot:
         await enter_lobby(pilot)
         table = await start_pg_deal(pilot)
-        old.send(Chat("table", "moving on", table=table.table_id))
-        await wait_for(pilot, lambda: "Ada: moving on" in log_lines(old))
-        before = log_lines(old)
-        table_id = table.table_id
-        state = hand_over(old)
+        before, state = await said_and_handed_over(pilot, table, "moving on")
 
-    new = moved(old, state)
-    async with new.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: getattr(new.screen, "table_id", None) == table_id)
-        await wait_for(pilot, lambda: bool(new.screen.query(EventLog)) and log_lines(new))
-        assert log_lines(new) == before
+    async with moved_with_its_log(old, state, table.table_id, before):
+        pass
 
 
 def test_a_log_line_crosses_as_data_and_is_the_same_line_again():

@@ -308,12 +308,6 @@ async def test_a_spectators_result_closes_when_the_next_deal_begins(store):
         await hub.stop()
 
 
-async def test_risking_turns_high_cards_and_every_ask_has_a_key(hub):
-    async with a_deal_risked(hub) as (_pilot, table):
-        events = [e["e"] for e in table.view["events"]]
-        assert "high" in events  # a Risk turned a High card
-
-
 async def test_arrows_and_digits_pick_cards_and_the_hint_names_them(hub):
     app = make_app(hub)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -470,13 +464,31 @@ def textual_footer_items(footer, screen) -> tuple:
     return tuple(by_action.values())
 
 
-async def test_the_footer_offers_what_textuals_active_bindings_offer(
+async def test_through_a_deal_with_every_kind_of_ask_what_is_kept_equals_what_is_made_anew(
     hub, monkeypatch, footer_checked
 ):
-    """The footer asks the screen about fewer bindings than Textual does, with the same
-    answer: checked at every change of keys through a deal with every kind of ask."""
-    from gambit_tui.widgets.footer import GambitFooter
+    """One deal of three by keys, risking a card whenever a High card is there to turn: every
+    kind of ask comes up (each has a key) and a Risk turns a High card. Through it, what the
+    screen keeps from earlier moves is checked against what it would make anew (one deal for
+    the four checks, each of which played a deal of its own):
 
+    - the footer asks the screen about fewer bindings than Textual does, with the same answer
+      at every change of keys (and with the chat open after the deal); some moves change no
+      key: the screen's ``bindings_state`` kept the footer's (and the conftest's
+      ``footer_checked`` found them equal to the keys collected anew every time);
+    - the seats panel makes again only the rows a move changed, the middle of the table only
+      what changed at all: what they show equals what they would show made from scratch;
+    - the hand's choices are the same list while the hand stays, and the card hint is
+      remembered for it: both equal ones made from scratch;
+    - at 80 columns the Fate's keys need a second footer row; when they go, the footer keeps
+      the row (blank, on top) instead of laying the whole screen out again, and the game's
+      keys stay on the bottom row.
+    """
+    from gambit_tui.widgets.footer import GambitFooter
+    from gambit_tui.widgets.pg_center import PGCenter
+    from gambit_tui.widgets.pg_seats import PGSeats
+
+    # The footer's keys, each time collected, against Textual's active bindings.
     checked: list[tuple] = []
     collect = GambitFooter.collect
 
@@ -487,22 +499,22 @@ async def test_the_footer_offers_what_textuals_active_bindings_offer(
         return items
 
     monkeypatch.setattr(GambitFooter, "collect", compare)
-    async with a_deal_risked(hub) as (pilot, _table):
-        await pilot.press("c")  # chat open: other keys
-        await pilot.pause()
-    assert len(set(checked)) >= 8, set(checked)
-    # Some moves change no key: the screen's bindings_state kept the footer's (and the
-    # conftest's footer_checked found them equal to the keys collected anew every time).
-    assert footer_checked.skipped > 0
 
+    # The footer's rows at each change of keys at the table.
+    seen: list[tuple[int, int, list[str], str]] = []
+    changed = GambitFooter.bindings_changed
 
-async def test_rows_kept_from_earlier_moves_equal_rows_made_anew(hub, monkeypatch):
-    """The seats panel makes again only the rows a move changed, the middle of the table only
-    what changed at all: through a deal with every kind of ask, what they show equals what
-    they would show made from scratch."""
-    from gambit_tui.widgets.pg_center import PGCenter
-    from gambit_tui.widgets.pg_seats import PGSeats
+    def watched(self, screen):
+        changed(self, screen)
+        if self.is_attached and isinstance(screen, PGTableScreen) and self.items:
+            width = self.size.width
+            height = self._height(width)
+            rows = [self.render_line(y).text for y in range(height)]
+            seen.append((len(self._rows(width)), height, rows, self.items[0].shown))
 
+    monkeypatch.setattr(GambitFooter, "bindings_changed", watched)
+
+    # The seats' rows and the middle of the table, each build against one from scratch.
     seats_build, center_build = PGSeats.build, PGCenter.build
     compared = []
 
@@ -532,28 +544,35 @@ async def test_rows_kept_from_earlier_moves_equal_rows_made_anew(hub, monkeypatc
 
     monkeypatch.setattr(PGSeats, "build", seats_checked)
     monkeypatch.setattr(PGCenter, "build", center_checked)
-    async with a_deal_risked(hub):
-        pass
-    assert len(compared) > 40
 
-
-async def test_the_hand_and_hint_kept_from_earlier_moves_equal_ones_made_anew(hub, monkeypatch):
-    """The hand's choices are the same list while the hand stays, and the card hint is
-    remembered for it: through a deal with every kind of ask, what they show equals what
-    they would show made from scratch."""
-
+    # The hand's choices and the hint, after every refresh, against ones made anew.
     def again(table):
         table._hand_choices = table._hint_memo = None
         table._set_choices(table.view)
         table._set_prompt(table.view)
 
-    checks = check_kept_hand_and_hint(
+    kept = check_kept_hand_and_hint(
         monkeypatch, PGTableScreen, lambda t: t.query_one(ChoiceRow), again
     )
-    async with a_deal_risked(hub):
-        pass
-    assert not checks.stale, checks.stale[:2]
-    assert checks.checked > 20
+
+    async with a_deal_risked(hub) as (pilot, table):
+        events = [e["e"] for e in table.view["events"]]
+        assert "high" in events  # a Risk turned a High card
+        in_the_deal = list(seen)
+        await pilot.press("c")  # chat open: other keys
+        await pilot.pause()
+    assert len(set(checked)) >= 8, set(checked)
+    assert footer_checked.skipped > 0
+    assert len(compared) > 40
+    assert not kept.stale, kept.stale[:2]
+    assert kept.checked > 20
+    needed = [n for n, *_ in in_the_deal]
+    assert 2 in needed and 1 in needed[needed.index(2) :], needed
+    for n, height, rows, first in in_the_deal[needed.index(2) :]:
+        assert height == 2 >= n  # never shrinks back at the same width
+        assert rows[-1].startswith(first)  # the game's first key on the bottom row
+        if n == 1:
+            assert rows[0].strip() == ""  # the kept row, blank
 
 
 async def test_seat_rows_shared_by_the_apps_of_a_process_show_each_player_their_own(hub):
@@ -617,37 +636,6 @@ async def test_a_recomposed_table_finds_its_new_widgets_and_draws_on(hub):
         await pilot.press("enter")  # commit a card to the Bid: the next moves show in it
         await wait_for(pilot, lambda: new.question.plain != asked)
         assert new.question.plain in screen_text(app)
-
-
-async def test_the_footer_keeps_the_rows_its_keys_needed_with_the_first_keys_at_the_bottom(
-    hub, monkeypatch
-):
-    """At 80 columns the Fate's keys need a second footer row; when they go, the footer keeps
-    the row (blank, on top) instead of laying the whole screen out again, and the game's keys
-    stay on the bottom row."""
-    from gambit_tui.widgets.footer import GambitFooter
-
-    seen: list[tuple[int, int, list[str], str]] = []
-    changed = GambitFooter.bindings_changed
-
-    def watched(self, screen):
-        changed(self, screen)
-        if self.is_attached and isinstance(screen, PGTableScreen) and self.items:
-            width = self.size.width
-            height = self._height(width)
-            rows = [self.render_line(y).text for y in range(height)]
-            seen.append((len(self._rows(width)), height, rows, self.items[0].shown))
-
-    monkeypatch.setattr(GambitFooter, "bindings_changed", watched)
-    async with a_deal_risked(hub):
-        pass
-    needed = [n for n, *_ in seen]
-    assert 2 in needed and 1 in needed[needed.index(2) :], needed
-    for n, height, rows, first in seen[needed.index(2) :]:
-        assert height == 2 >= n  # never shrinks back at the same width
-        assert rows[-1].startswith(first)  # the game's first key on the bottom row
-        if n == 1:
-            assert rows[0].strip() == ""  # the kept row, blank
 
 
 @pytest.mark.parametrize("game", ["prophets_gambit", "prophet"])
