@@ -188,6 +188,20 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         (``lines`` is empty): its news are notices."""
         self._log_lines = lines
         self.query_one(FortunesWon).chat = self._chat_in_log.lines(lines)
+        self._show_said()
+
+    def _show_said(self) -> None:
+        """The newest line said on the line under the won tricks when the box has no row
+        for it (80x24 while a card is to be played: the footer's second row took it), so a
+        player sees what is said with the chat closed, whatever the phase."""
+        won = self.query_one(FortunesWon)
+        chat = won.chat
+        newest = chat[-1] if chat and won.chat_room() < 1 else None
+        self.query_one(PanelJoin).show_said(newest)
+
+    def on_fortunes_won_chat_room_changed(self, event: FortunesWon.ChatRoomChanged) -> None:
+        event.stop()
+        self._show_said()
 
     def _notify_new(self, view: dict[str, Any] | None) -> None:
         """A notice for each new flip, Stars becoming free, a raise or a fold (not for what

@@ -5,6 +5,8 @@ table's chat lines (the Fortunes table has no log of moves: its news are notices
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
+from textual.message import Message
 
 from ..cards import CardStyle
 from ..chat_in_log import CUT, cut
@@ -28,7 +30,9 @@ class FortunesWon(TablePanel):
     """One row per seat, East first and clockwise: tricks won (against the bid, when the
     table bids), the score, then the tricks. A row keeps the newest tricks when they do not
     all fit (the reading at the end lists every one). Below, the newest chat lines that fit
-    (at 80x24 one row: a longer line is cut there, after a word; the chat panel has it)."""
+    (at 80x24 one row: a longer line is cut there, after a word; the chat panel has it; with
+    no row left, while a card is to be played, the line under the box carries the newest:
+    see :meth:`chat_room`)."""
 
     DEFAULT_CSS = """
     FortunesWon {
@@ -39,8 +43,19 @@ class FortunesWon(TablePanel):
     chat: shown[list[Text]] = shown(list)
     """The table's chat lines, oldest first (gambit_tui/chat_in_log.py)."""
 
+    class ChatRoomChanged(Message):
+        """The rows left for chat lines changed (the layout gave the box another height)."""
+
     def on_mount(self) -> None:
         self.set_title()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.post_message(self.ChatRoomChanged())
+
+    def chat_room(self) -> int:
+        """The rows left under the players' rows for chat lines (0 or less: none)."""
+        rows = 4 if (self.message or {}).get("view") else 1
+        return self.content_size.height - rows
 
     def set_title(self) -> None:
         well = disposition_mark("well", self.style).plain
@@ -105,7 +120,7 @@ class FortunesWon(TablePanel):
         else:
             dealer = view.get("dealer", 0)
             rows = [self.row((dealer + point) % 4, width) for point in range(4)]
-        return rows + self.chat_rows(width, self.content_size.height - len(rows))
+        return rows + self.chat_rows(width, self.chat_room())
 
     def chat_rows(self, width: int, room: int) -> list[Text]:
         """The newest chat lines that fit in ``room`` rows, wrapped at ``width``; when the

@@ -8,7 +8,9 @@ from textual.widgets._toast import Toast
 
 from gambit_tui import chat_in_log
 from gambit_tui.screens.fortunes_table import FortunesTableScreen
+from gambit_tui.widgets.fortunes_hand import FortunesHand
 from gambit_tui.widgets.fortunes_won import FortunesWon
+from gambit_tui.widgets.panel_join import PanelJoin
 from protocol.requests import Chat
 
 from .conftest import enter_lobby, make_app, screen_text, wait_for
@@ -69,3 +71,52 @@ async def test_a_moved_fortunes_table_keeps_its_chat_lines(hub):
         await wait_for(pilot, lambda: isinstance(new.screen, FortunesTableScreen))
         await wait_for(pilot, lambda: "Ada: second" in won_rows(new))
         assert won_rows(new) == before
+
+
+async def test_at_80x24_a_line_said_while_a_card_is_to_be_played_shows_under_the_won_tricks(hub):
+    """While a card is to be played the footer takes a second row and the won tricks' box
+    keeps only the players' four: the newest line said goes on the line under the box (the
+    hand's title at its left), cut after a word; still no notice. A line said before shows
+    there too, and with more room (100x30) it is in the box, not twice."""
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await enter_lobby(pilot)
+        table = await open_fortunes_table(pilot, betting="ante")
+        while table.view["trick"]["n"] < 2:  # our first card: a last trick, two footer rows
+            count = len(table.view["events"])
+            await pilot.press("enter")
+            await wait_for(pilot, lambda t=table, n=count: len(t.view["events"]) > n)
+        await wait_for(pilot, lambda: table.ask_kind == "play")
+        assert won_rows(app)[4:] == []  # (no row left in the box)
+        notices = len(list(app._notifications))
+        app.send(Chat("table", "good [b]luck[/b]", table=table.table_id))
+        said = "Ada: good [b]luck[/b]"  # (as typed: never markup)
+        await wait_for(pilot, lambda: said in screen_text(app))
+        join = table.query_one(PanelJoin)
+        row = screen_text(app).splitlines()[join.region.y]
+        assert row.startswith("├─ " + table.query_one(FortunesHand).heading + " ─"), row
+        assert row.endswith(" " + said + " ─┤"), row
+        assert len(list(app._notifications)) == notices
+        # A long line: its start, cut after a word, the border closed as before.
+        long = "a long line " * 12
+        app.send(Chat("table", long, table=table.table_id))
+        await wait_for(pilot, lambda: said not in screen_text(app))
+        row = screen_text(app).splitlines()[join.region.y]
+        assert row.endswith(chat_in_log.CUT + " ─┤") and len(row) == 80, row
+        shown = row[row.index("Ada: ") : -len(" ─┤")]
+        whole = "Ada: " + long.strip()
+        assert whole.startswith(shown[:-1]) and whole[len(shown) - 1] == " ", row
+        assert len(list(app._notifications)) == notices
+        # With the chat open the panel has the lines, in the box's place (the join too).
+        await pilot.press("c")
+        await wait_for(pilot, lambda: table.chat_open)
+        assert not any(row.startswith("├") for row in screen_text(app).splitlines())
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not table.chat_open)
+        await wait_for(pilot, lambda: "Ada: a long line" in screen_text(app))
+        # More room: the box has rows for the lines, and the join carries none.
+        await pilot.resize_terminal(100, 30)
+        await wait_for(pilot, lambda: join.said is None)
+        await wait_for(pilot, lambda: said in won_rows(app))
+        row = screen_text(app).splitlines()[join.region.y]
+        assert "Ada:" not in row and row.endswith("─┤"), row
