@@ -172,6 +172,9 @@ class Store(NightStore, ModerationStore):
         #: Called with each commit's time in ms (metrics).
         self.on_commit: Callable[[float], None] | None = None
         self._on_hold: Callable[[], None] | None = None
+        #: Told why, once, when a write finds the PostgreSQL connection gone (see
+        #: :meth:`connection_lost`): the hub's lock keeper checks at once.
+        self.on_lost: Callable[[str], None] | None = None
         self._ref: Callable[[Any], Any] = lambda value: value
         #: Checkpoints the WAL off the hub's loop (a file-backed SQLite store; see checkpoint.py).
         self.checkpointer: Checkpointer | None = None
@@ -342,7 +345,7 @@ class Store(NightStore, ModerationStore):
         try:
             conn.execute("BEGIN IMMEDIATE" if outer else f"SAVEPOINT {savepoint}")
         except self._errors as err:
-            raise StoreError(f"Cannot start a transaction: {err}") from err
+            raise self._failed("Cannot start a transaction", err) from err
         self._depth += 1
         try:
             yield self
@@ -357,7 +360,7 @@ class Store(NightStore, ModerationStore):
                     conn.execute(f"ROLLBACK TO {savepoint}")
                     conn.execute(f"RELEASE {savepoint}")
             if isinstance(exc, self._errors):
-                raise StoreError(f"Database error: {exc}") from exc
+                raise self._failed("Database error", exc) from exc
             raise
         self._depth -= 1
         started = time.perf_counter()
@@ -368,7 +371,7 @@ class Store(NightStore, ModerationStore):
         except self._errors as err:
             if outer and conn.in_transaction:
                 conn.execute("ROLLBACK")
-            raise StoreError(f"Cannot commit: {err}") from err
+            raise self._failed("Cannot commit", err) from err
 
     @property
     def in_transaction(self) -> bool:
@@ -387,6 +390,31 @@ class Store(NightStore, ModerationStore):
     def fenced(self) -> bool:
         """Writes are refused now (see :meth:`fence`)."""
         return self._fenced is not None
+
+    def connection_lost(self, err: BaseException) -> bool:
+        """True if ``err`` is this backend's error and the PostgreSQL connection went with it
+        (the database killed or restarting, the link cut), before the lock's check (which
+        runs every second: server/store/pg_lock.py) has noticed. Then the store is as while
+        the database is away: every write is refused (:meth:`fence`), and ``on_lost(why)``
+        is told once, so that the hub takes its lock and connection again. What the
+        connection had open went with it: the failed write kept nothing."""
+        if not self.postgres or not isinstance(err, self._errors):
+            return False
+        if not getattr(self._conn, "gone", False):
+            return False
+        if self._fenced is None:
+            first = (str(err).splitlines() or [type(err).__name__])[0]
+            why = f"the connection to the database was lost ({first})"
+            self.fence(why)
+            if self.on_lost is not None:
+                self.on_lost(why)
+        return True
+
+    def _failed(self, what: str, err: BaseException) -> StoreError:
+        """The :class:`StoreError` a database error comes out as; a lost connection fences
+        the store first (:meth:`connection_lost`)."""
+        self.connection_lost(err)
+        return StoreError(f"{what}: {err}")
 
     def need_writable(self) -> None:
         """Raise the :class:`StoreError` a write would raise now (see :meth:`fence`): for a
@@ -480,7 +508,7 @@ class Store(NightStore, ModerationStore):
         except self._errors as err:
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
-            raise StoreError(f"Cannot commit: {err}") from err
+            raise self._failed("Cannot commit", err) from err
 
     def _committed(self, started: float) -> None:
         ms = (time.perf_counter() - started) * 1000
@@ -494,7 +522,7 @@ class Store(NightStore, ModerationStore):
         try:
             self._conn.execute("BEGIN IMMEDIATE")
         except self._errors as err:
-            raise StoreError(f"Cannot start a transaction: {err}") from err
+            raise self._failed("Cannot start a transaction", err) from err
         self._held = True
         self._depth = 1
         assert self._on_hold is not None
@@ -1190,7 +1218,7 @@ class Store(NightStore, ModerationStore):
             except self._errors as err:
                 if self._held and not self._conn.in_transaction:
                     self._lost = True  # SQLite rolled the whole held batch back (disk full, I/O)
-                raise StoreError(f"Database error: {err}") from err
+                raise self._failed("Database error", err) from err
         if row is None:
             found = self._conn.execute(
                 "SELECT params IS NOT NULL FROM live_tables WHERE id = ?", (table_id,)
