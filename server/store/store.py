@@ -160,6 +160,9 @@ class Store(NightStore, ModerationStore):
         # Held commits (see :meth:`hold_commits`): the open batch, and who hears it open.
         self._held = False
         self._lost = False
+        #: A held batch was lost (or its commit failed): memory is ahead of the database for
+        #: good, so the connection is never opened anew (see :meth:`reconnect`).
+        self._ahead = False
         #: Why every write is refused now (None: they are not): see :meth:`fence`.
         self._fenced: str | None = None
         #: Commits made (each one waits for the disk): what a burst of writes cost; and the
@@ -425,11 +428,12 @@ class Store(NightStore, ModerationStore):
     def reconnect(self) -> bool:
         """A PostgreSQL store's connection opened anew (the server restarted under the old
         one, or may have). False, and nothing done, if writes are held or a transaction is
-        open on the old connection: they went with it, so memory is ahead of the database.
+        open on the old connection, or a held batch was lost or failed to commit: they went
+        with it, so memory is ahead of the database.
         StoreError if the database does not answer. SQLite: nothing to do."""
         if not self.postgres:
             return True
-        if self._held or self._depth or self._lost:
+        if self._held or self._depth or self._lost or self._ahead:
             return False
         from . import pg
 
@@ -500,12 +504,14 @@ class Store(NightStore, ModerationStore):
         self._depth = 0
         if self._lost:
             self._lost = False
+            self._ahead = True
             raise StoreError("The held writes were rolled back by the database.")
         started = time.perf_counter()
         try:
             self._conn.execute("COMMIT")
             self._committed(started)
         except self._errors as err:
+            self._ahead = True
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
             raise self._failed("Cannot commit", err) from err
