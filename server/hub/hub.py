@@ -550,19 +550,27 @@ class Hub:
         except RulesError as err:
             session.push(error(err.code, err.message, ref=kind))
         except StoreError:
+            # (fenced: away, or a write found the connection gone: Store.connection_lost)
             if not self.store.fenced:
                 log.exception("handler %s failed", kind)
                 session.push(error("internal", "Something went wrong on the server.", ref=kind))
                 return
-            # The database is away (database_away): nothing of it was written (a move is
-            # stored before it is applied: the game is as it was), and the same request is
-            # taken once the database is back, in a moment: the player reads that.
-            self.refusals["not_saved"] += 1
-            text = said("The server could not save that just now; try again in a moment.")
-            session.push(error("not_saved", ref=kind, **text))
-        except Exception:
+            self._not_saved(session, kind)
+        except Exception as err:
+            if self.store.connection_lost(err):  # (a read found it gone: said the same)
+                self._not_saved(session, kind)
+                return
             log.exception("handler %s failed", kind)
             session.push(error("internal", "Something went wrong on the server.", ref=kind))
+
+    def _not_saved(self, session: Session, kind: str) -> None:
+        """The database is away (database_away, or the store's connection found gone):
+        nothing of the request was written (a move is stored before it is applied: the game
+        is as it was), and the same request is taken once the database is back, in a
+        moment: the player reads that."""
+        self.refusals["not_saved"] += 1
+        text = said("The server could not save that just now; try again in a moment.")
+        session.push(error("not_saved", ref=kind, **text))
 
     def _over_budget(self, session: Session, err: HubError, kind: str) -> None:
         """A message past the player's budget is refused; a client that keeps sending them

@@ -197,6 +197,9 @@ async def _serve(
             # A database that restarts under the hub ends the lock's session: the hub
             # writes nothing, takes the lock again if nobody held it meanwhile, and goes on.
             db_lock.keep(lost=lost, away=hub.database_away, back=hub.database_back)
+            # A write that finds the store's connection gone first (the lock is checked
+            # every second) is refused as while away, and the lock checked at once.
+            store.on_lost = db_lock.check_now
         await hub.start()
         memory = hub_memory(hub)
         if hub_bus is not None:

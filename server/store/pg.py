@@ -65,6 +65,12 @@ class PgConnection:
         connection has none: the server rolled it back, as SQLite does on an I/O error."""
         return self.raw.info.transaction_status in _OPEN
 
+    @property
+    def gone(self) -> bool:
+        """The connection is lost (the server died or closed it, or the link was cut): every
+        call on it fails from now on, and what it had open went with it."""
+        return bool(self.raw.closed or self.raw.broken)
+
     def close(self) -> None:
         self.raw.close()
 

@@ -102,6 +102,10 @@ class DatabaseLock:
         #: The epoch this server counted when it took the lock (None: not taken).
         self.epoch: int | None = None
         self._task: asyncio.Task[None] | None = None
+        #: Wakes the holder's check before its second is up (see :meth:`check_now`).
+        self._wake = asyncio.Event()
+        #: Why the store's connection went (None: it did not), said by :meth:`check_now`.
+        self._store_lost: str | None = None
 
     async def _connect(self) -> None:
         try:
@@ -199,6 +203,14 @@ class DatabaseLock:
         row = await cursor.fetchone()
         return bool(row and row[0])
 
+    def check_now(self, why: str) -> None:
+        """The store's connection went (a write found it gone: ``Store.on_lost``): check the
+        lock at once rather than within the second. Gone too (the database died): away,
+        taken again, back, as ever. Still ours (only the store's connection went): nobody
+        can have written meanwhile, so ``back()`` at once (its store connects anew)."""
+        self._store_lost = why
+        self._wake.set()
+
     def keep(
         self,
         lost: Callable[[], None],
@@ -220,6 +232,13 @@ class DatabaseLock:
     ) -> None:
         while True:
             why = await self._until_lost()
+            if why is None:  # (the lock is still ours, the store's connection went: check_now)
+                if back is not None and back():
+                    log.warning("database lock: still ours; the store connected again")
+                    continue
+                await self._close()
+                log.critical("database lock: the store cannot go on; stopping")
+                break
             self.held = False
             if away is None or back is None:
                 log.critical("database lock: %s; stopping", why)
@@ -235,20 +254,28 @@ class DatabaseLock:
             break
         lost()
 
-    async def _until_lost(self) -> str:
-        """Check the lock every second while it is ours; why it is not any more."""
+    async def _until_lost(self) -> str | None:
+        """Check the lock every second (or at once: :meth:`check_now`) while it is ours; why
+        it is not any more, or None if it is but the store's connection went."""
         answered = time.monotonic()
         while True:
+            self._wake.clear()
+            store_lost, self._store_lost = self._store_lost, None
             try:
                 if not await asyncio.wait_for(self.check(), LOST_AFTER):
                     return "no longer held"
                 answered = time.monotonic()
+                if store_lost is not None:
+                    log.warning("database lock: still ours, but %s", store_lost)
+                    return None
             except Exception as err:
                 gone = self.conn.closed or self.conn.broken
                 if gone or time.monotonic() - answered >= LOST_AFTER:
                     return f"lost ({err or type(err).__name__})"
                 log.warning("database lock: could not check yet: %s", err)
-            await asyncio.sleep(CHECK_EVERY)
+                self._store_lost = self._store_lost or store_lost  # (asked again next time)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), CHECK_EVERY)
 
     async def regain(self, within: float = REGAIN_FOR) -> str | None:
         """Take the lock again on a new session, if nobody has held it since this server

@@ -160,6 +160,9 @@ class Store(NightStore, ModerationStore):
         # Held commits (see :meth:`hold_commits`): the open batch, and who hears it open.
         self._held = False
         self._lost = False
+        #: A held batch was lost (or its commit failed): memory is ahead of the database for
+        #: good, so the connection is never opened anew (see :meth:`reconnect`).
+        self._ahead = False
         #: Why every write is refused now (None: they are not): see :meth:`fence`.
         self._fenced: str | None = None
         #: Commits made (each one waits for the disk): what a burst of writes cost; and the
@@ -172,6 +175,9 @@ class Store(NightStore, ModerationStore):
         #: Called with each commit's time in ms (metrics).
         self.on_commit: Callable[[float], None] | None = None
         self._on_hold: Callable[[], None] | None = None
+        #: Told why, once, when a write finds the PostgreSQL connection gone (see
+        #: :meth:`connection_lost`): the hub's lock keeper checks at once.
+        self.on_lost: Callable[[str], None] | None = None
         self._ref: Callable[[Any], Any] = lambda value: value
         #: Checkpoints the WAL off the hub's loop (a file-backed SQLite store; see checkpoint.py).
         self.checkpointer: Checkpointer | None = None
@@ -342,7 +348,7 @@ class Store(NightStore, ModerationStore):
         try:
             conn.execute("BEGIN IMMEDIATE" if outer else f"SAVEPOINT {savepoint}")
         except self._errors as err:
-            raise StoreError(f"Cannot start a transaction: {err}") from err
+            raise self._failed("Cannot start a transaction", err) from err
         self._depth += 1
         try:
             yield self
@@ -357,7 +363,7 @@ class Store(NightStore, ModerationStore):
                     conn.execute(f"ROLLBACK TO {savepoint}")
                     conn.execute(f"RELEASE {savepoint}")
             if isinstance(exc, self._errors):
-                raise StoreError(f"Database error: {exc}") from exc
+                raise self._failed("Database error", exc) from exc
             raise
         self._depth -= 1
         started = time.perf_counter()
@@ -368,7 +374,7 @@ class Store(NightStore, ModerationStore):
         except self._errors as err:
             if outer and conn.in_transaction:
                 conn.execute("ROLLBACK")
-            raise StoreError(f"Cannot commit: {err}") from err
+            raise self._failed("Cannot commit", err) from err
 
     @property
     def in_transaction(self) -> bool:
@@ -388,6 +394,31 @@ class Store(NightStore, ModerationStore):
         """Writes are refused now (see :meth:`fence`)."""
         return self._fenced is not None
 
+    def connection_lost(self, err: BaseException) -> bool:
+        """True if ``err`` is this backend's error and the PostgreSQL connection went with it
+        (the database killed or restarting, the link cut), before the lock's check (which
+        runs every second: server/store/pg_lock.py) has noticed. Then the store is as while
+        the database is away: every write is refused (:meth:`fence`), and ``on_lost(why)``
+        is told once, so that the hub takes its lock and connection again. What the
+        connection had open went with it: the failed write kept nothing."""
+        if not self.postgres or not isinstance(err, self._errors):
+            return False
+        if not getattr(self._conn, "gone", False):
+            return False
+        if self._fenced is None:
+            first = (str(err).splitlines() or [type(err).__name__])[0]
+            why = f"the connection to the database was lost ({first})"
+            self.fence(why)
+            if self.on_lost is not None:
+                self.on_lost(why)
+        return True
+
+    def _failed(self, what: str, err: BaseException) -> StoreError:
+        """The :class:`StoreError` a database error comes out as; a lost connection fences
+        the store first (:meth:`connection_lost`)."""
+        self.connection_lost(err)
+        return StoreError(f"{what}: {err}")
+
     def need_writable(self) -> None:
         """Raise the :class:`StoreError` a write would raise now (see :meth:`fence`): for a
         change made in memory before it is written, asked before memory changes."""
@@ -397,11 +428,12 @@ class Store(NightStore, ModerationStore):
     def reconnect(self) -> bool:
         """A PostgreSQL store's connection opened anew (the server restarted under the old
         one, or may have). False, and nothing done, if writes are held or a transaction is
-        open on the old connection: they went with it, so memory is ahead of the database.
+        open on the old connection, or a held batch was lost or failed to commit: they went
+        with it, so memory is ahead of the database.
         StoreError if the database does not answer. SQLite: nothing to do."""
         if not self.postgres:
             return True
-        if self._held or self._depth or self._lost:
+        if self._held or self._depth or self._lost or self._ahead:
             return False
         from . import pg
 
@@ -472,15 +504,17 @@ class Store(NightStore, ModerationStore):
         self._depth = 0
         if self._lost:
             self._lost = False
+            self._ahead = True
             raise StoreError("The held writes were rolled back by the database.")
         started = time.perf_counter()
         try:
             self._conn.execute("COMMIT")
             self._committed(started)
         except self._errors as err:
+            self._ahead = True
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
-            raise StoreError(f"Cannot commit: {err}") from err
+            raise self._failed("Cannot commit", err) from err
 
     def _committed(self, started: float) -> None:
         ms = (time.perf_counter() - started) * 1000
@@ -494,7 +528,7 @@ class Store(NightStore, ModerationStore):
         try:
             self._conn.execute("BEGIN IMMEDIATE")
         except self._errors as err:
-            raise StoreError(f"Cannot start a transaction: {err}") from err
+            raise self._failed("Cannot start a transaction", err) from err
         self._held = True
         self._depth = 1
         assert self._on_hold is not None
@@ -1190,7 +1224,7 @@ class Store(NightStore, ModerationStore):
             except self._errors as err:
                 if self._held and not self._conn.in_transaction:
                     self._lost = True  # SQLite rolled the whole held batch back (disk full, I/O)
-                raise StoreError(f"Database error: {err}") from err
+                raise self._failed("Database error", err) from err
         if row is None:
             found = self._conn.execute(
                 "SELECT params IS NOT NULL FROM live_tables WHERE id = ?", (table_id,)

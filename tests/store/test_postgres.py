@@ -155,3 +155,28 @@ def test_a_lost_connection_loses_the_held_batch_as_a_store_error(url: str):
     with Store(url) as again:
         assert again.get_player("kept") is not None and again.get_player("held") is None
         assert again.audit() == []
+
+
+def test_a_held_batch_lost_with_its_connection_is_never_reconnected_over(
+    url: str, postgres_server: PostgresServer
+):
+    """The held batch went with the store's session (its commit fails): what it held is in
+    the hub's memory, not the database, so the store never opens its connection again (the
+    hub stops and starts from the database) though the failed write fenced it."""
+    lost: list[str] = []
+    with Store(url) as store:
+        store.ensure_player("k1", starting_chips=50)
+        store.on_lost = lost.append
+        store.hold_commits(lambda: None)
+        store.set_lang("k1", "de")  # (held: not committed yet)
+        with postgres_server.admin() as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (store._conn.raw.info.backend_pid,))
+        with pytest.raises(StoreError):
+            store.set_lang("k1", "uk")
+        assert store.fenced and len(lost) == 1  # (told once, as the write found it gone)
+        with pytest.raises(StoreError):
+            store.commit_held()
+        assert store.reconnect() is False
+        store.hold_commits(None)
+    with Store(url) as again:
+        assert again.get_player("k1")["lang"] is None
