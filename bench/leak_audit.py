@@ -36,7 +36,7 @@ the first few in ``leak_samples``), ``audit_errors``, ``internal_errors``, ``sta
 failed, with ``hub_error_samples``), ``table_failures`` (a table that could not be set up or
 played: an error the hub should not have given), ``ledger_sum``, ``per_game`` (games, frames
 and tables per game), ``setups`` (tables per game, players and options), ``refused_setups``,
-``seconds`` and ``games_per_second``.
+``seconds``, ``cpu_seconds`` (the workers') and ``games_per_second``.
 """
 
 from __future__ import annotations
