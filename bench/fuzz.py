@@ -1,6 +1,6 @@
 """Hub fuzz at scale: 10^6 malformed and hostile frames while an honest table plays on.
 
-    python bench/fuzz.py [--frames 1000000] [--round 200]
+    python bench/fuzz.py [--frames 1000000] [--round 200] [--procs 2]
 
 Not a timed test. It runs tests/hub/test_fuzz.py's attack for as long as it takes to send
 ``--frames`` frames, with the same generators and checks (tests/hub/fuzzing.py): a hub with a
@@ -9,7 +9,9 @@ in-process queue transport and one over a unix socket, and a live table B (Proph
 honest client and two bots) that keeps playing; every attack also has a guest send frames
 (before or after its hello) until it is cut off. Hypothesis draws the attacks, ``--round`` at
 a time (each round a fresh Hypothesis run, so its memory does not grow), with no shrinking:
-a failed check is counted and written down, and the run goes on.
+a failed check is counted and written down, and the run goes on. ``--procs`` processes (one
+per core by default) each run that whole world, hub and Hypothesis of their own, and send
+their share of the frames; their counts are added up.
 
 After every attack each frame must have had exactly one answer, in order, of the right kind;
 after every round the hub must be as it was (table A's snapshot, seats, stored actions, the
@@ -22,8 +24,8 @@ ended by an exception, an honest or fuzzing connection lost, the hub not answeri
 0), ``internal_errors`` (answers ``internal`` and errors the hub logged; target 0),
 ``check_failures`` (an answer missing, out of order or of the wrong kind, or the hub changed;
 with the first few in ``samples``), ``ledger_sum`` (target 0), ``games_finished`` (table B's,
-and table A's at the end), ``codes`` (the answers' error codes), ``seconds`` and
-``frames_per_second``.
+and table A's at the end, in each process), ``codes`` (the answers' error codes),
+``cpu_seconds`` (the processes'), ``procs``, ``seconds`` and ``frames_per_second``.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import argparse
 import asyncio
 import json
 import logging
+import multiprocessing
 import os
 import shutil
 import sys
@@ -100,12 +103,10 @@ class Run:
             client._seen = 0
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--frames", type=int, default=1_000_000)
-    parser.add_argument("--round", type=int, default=200, help="attacks per Hypothesis run")
-    args = parser.parse_args()
-
+def run_share(args: tuple[int, int, int]) -> dict[str, Any]:
+    """One process's share of the frames: its own hub, tables, fuzzers and Hypothesis runs
+    (drawn from its own randomness), checked as :func:`main` describes."""
+    frames, round_size, index = args
     shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
     folder = Path(tempfile.mkdtemp(prefix="fuzz-bench-", dir=shm))
     logged = Logged()
@@ -115,15 +116,15 @@ def main() -> None:
     out: dict[str, Any] = {}
     with asyncio.Runner() as runner:
         world = runner.run(World.create(folder))
-        run = Run(world, args.frames)
+        run = Run(world, frames)
         before = world.fingerprint()
         table_b = world.hub.tables[world.b_id]
         games_before = table_b.games_played
         ledger = 0
         try:
-            while world.frames_sent < args.frames and run.alive():
-                left = args.frames - world.frames_sent
-                attacks = max(1, min(args.round, left // 40))  # an attack has ~40-100 frames
+            while world.frames_sent < frames and run.alive():
+                left = frames - world.frames_sent
+                attacks = max(1, min(round_size, left // 40))  # an attack has ~40-100 frames
 
                 @settings(
                     max_examples=attacks,
@@ -152,7 +153,8 @@ def main() -> None:
                 if ledger or world.store.audit():
                     run.note("check", AssertionError(f"ledger {ledger}: {world.store.audit()}"))
                 print(
-                    f"{world.frames_sent} frames, {table_b.games_played - games_before} games, "
+                    f"[{index}] {world.frames_sent} frames, "
+                    f"{table_b.games_played - games_before} games, "
                     f"{time.monotonic() - started:.0f} s",
                     file=sys.stderr,
                     flush=True,
@@ -177,13 +179,55 @@ def main() -> None:
                 "ledger_sum": ledger,
                 "ledger_audit": len(world.store.audit()),
                 "games_finished": games_b + games_a,
-                "codes": dict(Counter(world.codes).most_common()),
+                "codes": Counter(world.codes),
                 "samples": run.samples + logged.samples,
+                "cpu_seconds": time.process_time(),
             }
         finally:
             runner.run(world.close())
             shutil.rmtree(folder, ignore_errors=True)
+    return out
+
+
+def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The processes' counts added up (their samples joined, the first few kept)."""
+    out: dict[str, Any] = {}
+    for part in parts:
+        for key, value in part.items():
+            if key not in out:
+                out[key] = value
+            elif key == "samples":
+                out[key] = (out[key] + value)[: SAMPLES * 2]
+            else:
+                out[key] = out[key] + value
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=1_000_000)
+    parser.add_argument("--round", type=int, default=200, help="attacks per Hypothesis run")
+    parser.add_argument(
+        "--procs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes, each with its own hub and world sent its share of the frames",
+    )
+    args = parser.parse_args()
+    procs = max(1, min(args.procs, args.frames))
+    shares = [args.frames // procs + (i < args.frames % procs) for i in range(procs)]
+    jobs = [(n, args.round, i) for i, n in enumerate(shares)]
+    started = time.monotonic()
+    if len(jobs) == 1:
+        parts = [run_share(jobs[0])]
+    else:
+        with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
+            parts = pool.map(run_share, jobs)
     seconds = time.monotonic() - started
+    out = merge(parts)
+    out["codes"] = dict(out["codes"].most_common())
+    out["cpu_seconds"] = round(out["cpu_seconds"], 1)
+    out["procs"] = procs
     out["seconds"] = round(seconds, 1)
     out["frames_per_second"] = round(out["frames"] / seconds) if seconds else None
     print(json.dumps(out))

@@ -36,7 +36,7 @@ the first few in ``leak_samples``), ``audit_errors``, ``internal_errors``, ``sta
 failed, with ``hub_error_samples``), ``table_failures`` (a table that could not be set up or
 played: an error the hub should not have given), ``ledger_sum``, ``per_game`` (games, frames
 and tables per game), ``setups`` (tables per game, players and options), ``refused_setups``,
-``seconds`` and ``games_per_second``.
+``seconds``, ``cpu_seconds`` (the workers') and ``games_per_second``.
 """
 
 from __future__ import annotations
@@ -241,8 +241,10 @@ class Worker:
         self.frames_by_table: Counter[int] = Counter()
         audit = auditor.audit
 
-        def counted(who: str, message: dict[str, Any]) -> dict[str, Any] | None:
-            whole = audit(who, message)
+        def counted(
+            who: str, message: dict[str, Any], framed: bytes | None = None
+        ) -> dict[str, Any] | None:
+            whole = audit(who, message, framed)
             if whole is not None and isinstance(whole.get("table"), int):
                 self.frames_by_table[whole["table"]] += 1
             return whole
@@ -556,6 +558,7 @@ def run_worker(
                 break
 
     asyncio.run(main())
+    worker.out["cpu_seconds"] = time.process_time()  # this process's, its threads' included
     return worker.out
 
 
@@ -570,7 +573,7 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
                     for g, counts in value.items():
                         for k, n in counts.items():
                             total[key][g][k] += n
-            elif isinstance(value, list | int) and key in total:
+            elif isinstance(value, list | int | float) and key in total:
                 total[key] = total[key] + value
             else:
                 total[key] = value
@@ -627,6 +630,7 @@ def main() -> None:
     out["seed"] = seed
     out["procs"] = args.procs
     out["seconds"] = round(seconds, 1)
+    out["cpu_seconds"] = round(out["cpu_seconds"], 1)
     out["games_per_second"] = round(out["games"] / seconds, 2) if seconds else None
     print(json.dumps(out))
 

@@ -39,6 +39,8 @@ from .codec import HEADER, ProtocolError, packb
 #: The field of a table message that says it is a delta of the last one.
 DELTA = "delta"
 _ROOTS = ("info", "view")
+#: What a delta's path goes down through (a tuple made once, see _walk).
+_CONTAINERS = (dict, list)
 
 Path = list[str | int]
 _serials = itertools.count(1)
@@ -502,10 +504,13 @@ def _walk(root: dict[str, Any], entry: Any, fresh: set[int]) -> tuple[Any, Any]:
     path = entry[0]
     if not path or path[0] not in _ROOTS:
         raise ProtocolError("invalid", "A table's delta names no part of the table.")
+    # (every table message and the app's views go through here, a delta's ten entries at
+    # every move: one pass, the container types checked against a tuple made once)
     node: Any = root
+    last = len(path) - 1
     for depth, key in enumerate(path):
         if isinstance(node, dict) and isinstance(key, str):
-            if depth == len(path) - 1:
+            if depth == last:
                 return node, key
             child = node.get(key)
         elif (
@@ -514,12 +519,12 @@ def _walk(root: dict[str, Any], entry: Any, fresh: set[int]) -> tuple[Any, Any]:
             and not isinstance(key, bool)
             and 0 <= key < len(node)
         ):
-            if depth == len(path) - 1:
+            if depth == last:
                 return node, key
             child = node[key]
         else:
             raise ProtocolError("invalid", "A table's delta names a place the table lacks.")
-        if isinstance(child, dict | list) and id(child) not in fresh:
+        if isinstance(child, _CONTAINERS) and id(child) not in fresh:
             child = child.copy()
             fresh.add(id(child))
             node[key] = child

@@ -802,6 +802,22 @@ def test_target_deals_until_a_partnership_reaches_it_and_roles_alternate():
     assert out.winners == [s for s in order if s in team and state.totals[s] == best]
 
 
+def test_a_views_finished_deals_stay_as_they_were_shown():
+    """The view shares the finished deals' summaries with the state (no copy at every move):
+    nothing the game does later changes what an earlier view showed."""
+    state = GAME.new_state(4, {"betting": "target", "target": 1000, "max_deals": 3}, seed=5)
+    rng = random.Random(5)
+    finish_deal(state, rng)
+    next_deal(state)
+    first = state.view(0)
+    shown = msgpack.unpackb(msgpack.packb(first["deals"]))
+    assert len(shown) == 1 and shown[0]["deal"] == 1
+    play_out(state, rng)
+    assert state.view(None)["deals"][:1] == shown
+    assert first["deals"] == shown
+    assert state.outcome().detail["deals"] == state.view(2)["deals"]
+
+
 def test_target_ends_at_the_first_deal_that_reaches_it():
     for seed in range(5):
         state = GAME.new_state(4, {"betting": "target", "target": 30}, seed=seed)

@@ -11,6 +11,12 @@ that the reader never legitimately saw must not appear in any string of the fram
 form (nor as a word inside a string). Lobby frames and the other out-of-table messages must
 carry no card code at all. A view's public part (``State.public_view``) may hold only what
 every seat and the spectators know.
+
+A frame as written is first looked at in its bytes (:func:`codes_in_bytes`, one regular
+expression): a code in any of its strings is in them, so where none of the cards a check looks
+for is, that check passes without walking the decoded message; where one is (most often a card
+the reader may see, by chance a code's bytes in a longer word), the strings are walked as
+always. The verdicts are the walk's (tests/hub/test_hiding_bytes.py).
 """
 
 from __future__ import annotations
@@ -45,6 +51,52 @@ def words(message: dict[str, Any], wire: bool = False) -> set[str]:
     return out
 
 
+#: Each card code's bytes. msgpack writes a string as its UTF-8 bytes after a header, so a
+#: code that is a string of a frame, or a word inside one, is in the frame's bytes as they
+#: are, within a run of the bytes codes are made of (more of them may stand around it).
+CODE_BYTES = {c.encode(): c for c in ALL_CARDS}
+CODE_SIZES = sorted({len(b) for b in CODE_BYTES})
+CODE_RUN = re.compile(
+    b"["
+    + b"".join(re.escape(bytes([byte])) for byte in sorted(set(b"".join(CODE_BYTES))))
+    + b"]{%d,}" % CODE_SIZES[0]
+)
+
+
+def codes_in_bytes(data: bytes) -> set[str]:
+    """Every card code whose bytes are anywhere in ``data``: all the codes among the strings
+    of a message framed in ``data``, and the words in them, that :func:`words` finds, and
+    maybe more (a code's bytes inside a longer word, or a number's bytes). One regular
+    expression (in C) finds the runs of code bytes; every code that lies in a run is read
+    from it. Where this finds none of a set of cards, no string of the message holds one:
+    the exact walk is needed only where it finds some (see :meth:`Auditor.audit`)."""
+    found: set[str] = set()
+    known = _RUN_CODES
+    for run in set(CODE_RUN.findall(data)):
+        codes = known.get(run)
+        if codes is None:
+            codes = codes_in_run(run)
+            if len(run) <= 4:  # (runs this short are few: most are a code alone)
+                known[run] = codes
+        found |= codes
+    return found
+
+
+_RUN_CODES: dict[bytes, frozenset[str]] = {}
+
+
+def codes_in_run(run: bytes) -> frozenset[str]:
+    """Every card code that lies in ``run``, at any place in it."""
+    get = CODE_BYTES.get
+    n = len(run)
+    return frozenset(
+        code
+        for size in CODE_SIZES
+        for start in range(n - size + 1)
+        if (code := get(run[start : start + size])) is not None
+    )
+
+
 class Tracker:
     """What each seat (and a spectator) may know about one game, as in the engine suite."""
 
@@ -60,13 +112,27 @@ class Tracker:
         self.left: dict[str, int] = {}
         #: hidden_from's answers for the state as it is now (emptied by every action).
         self._hidden: dict[int | None, set[str]] = {}
+        #: The step (moves so far) the cards below were read at, and the cards in a hidden
+        #: place then, by the seat that holds them (None: the deck, high deck, set-aside
+        #: pile): read once a step for every seat, not once a seat.
         self._step = -1
+        self._hidden_places: list[tuple[int | None, list[str]]] = []
+        #: hidden_from_any's answer for the state as it is now (None: not made yet).
+        self._hidden_any: tuple[set[str], int] | None = None
         self._public_keys: tuple[int, list[str]] = (-1, [])
         self.observe()
 
     def observe(self) -> None:
-        self.known.observe(self.state.card_locations())
+        """Read where the cards are now: what is public or a seat's own joins what each may
+        know, and hidden_from reads the hidden places anew."""
+        locations = self.state.card_locations()
+        self.known.observe(locations)
         self._hidden.clear()
+        self._hidden_any = None
+        self._step = len(self.state.history)
+        self._hidden_places = [
+            (owner(place), cards) for place, cards in locations.items() if is_hidden_place(place)
+        ]
 
     def seat_of(self, table, who: str) -> int | None:
         """The seat ``who`` holds at ``table``, or held in this game until they stood up."""
@@ -85,22 +151,30 @@ class Tracker:
 
     def hidden_from(self, seat: int | None) -> set[str]:
         """Cards in a hidden place now that ``seat`` (None: a spectator) never saw."""
-        step = len(self.state.history)
-        if step != self._step:
-            self._step = step
+        if len(self.state.history) != self._step:
             self.observe()
         cached = self._hidden.get(seat)
         if cached is not None:
             return cached
         hidden: set[str] = set()
-        for place, cards in self.state.card_locations().items():
-            if is_hidden_place(place) and (seat is None or owner(place) != seat):
+        for holder, cards in self._hidden_places:
+            if seat is None or holder != seat:
                 hidden.update(cards)
         allowed = self.known.public | self.extra[None]
         if seat is not None:
             allowed = allowed | self.known.own[seat] | self.extra[seat]
         self._hidden[seat] = hidden = hidden - allowed
         return hidden
+
+    def hidden_from_any(self) -> tuple[set[str], int]:
+        """The cards hidden from some seat or from the spectators now (every
+        :meth:`hidden_from` joined), and how many of those readers have any."""
+        if len(self.state.history) != self._step:
+            self.observe()
+        if self._hidden_any is None:
+            sets = [self.hidden_from(s) for s in (None, *range(self.state.num_players))]
+            self._hidden_any = (set().union(*sets), sum(1 for hidden in sets if hidden))
+        return self._hidden_any
 
 
 class WatchedHub(Hub):
@@ -176,10 +250,15 @@ class Auditor:
         self.typed_actions = 0  # legal plays and bids read as typed actions
         self.errors: list[str] = []
 
-    def audit(self, who: str, message: dict[str, Any]) -> dict[str, Any] | None:
+    def audit(
+        self, who: str, message: dict[str, Any], framed: bytes | None = None
+    ) -> dict[str, Any] | None:
         """The frame as its reader puts it together (None if it could not be read). Never
-        raises: a failure is recorded (the hub would swallow an exception)."""
+        raises: a failure is recorded (the hub would swallow an exception). ``framed``: bytes
+        the frame lies in (the very bytes written): where no card it is checked for is in
+        them, its strings need no walk (:func:`codes_in_bytes`)."""
         try:
+            present = codes_in_bytes(framed) if framed is not None else None
             whole = message
             if message.get("t") == "table":
                 key = (who, message["table"])
@@ -195,8 +274,10 @@ class Auditor:
                 self.frames.setdefault(who, []).append(message)
                 self.whole.setdefault(who, []).append(whole)
             self.checked_frames += 1
-            self.violations.extend(self.leaks(who, message, wire=True))
-            self.violations.extend(self.public_leaks(who, whole, message, wire=True))
+            self.violations.extend(self.leaks(who, message, wire=True, present=present))
+            self.violations.extend(
+                self.public_leaks(who, whole, message, wire=True, present=present)
+            )
             self.violations.extend(self.untyped_actions(who, whole))
             if message.get("t") == "table" and message["table"] in self.hub.tables:
                 table = self.hub.tables[message["table"]]
@@ -226,12 +307,22 @@ class Auditor:
 
         return [t for t in tables.values() if t.seat_of(who) is not None or watches(t.id)]
 
-    def leaks(self, who: str, message: dict[str, Any], wire: bool = False) -> list[str]:
-        seen = words(message, wire)
+    def leaks(
+        self,
+        who: str,
+        message: dict[str, Any],
+        wire: bool = False,
+        present: set[str] | None = None,
+    ) -> list[str]:
+        """``present``: the codes whose bytes are in the frame (:func:`codes_in_bytes`); the
+        message's strings are walked only if some of them are cards to look for."""
+        seen: set[str] | None = None
         kind = message.get("t")
         out = []
-        if kind in CARDLESS and seen & ALL_CARDS:
-            out.append(f"{who} got card codes {sorted(seen & ALL_CARDS)} in {kind!r}")
+        if kind in CARDLESS and (present is None or present):
+            seen = words(message, wire)
+            if seen & ALL_CARDS:
+                out.append(f"{who} got card codes {sorted(seen & ALL_CARDS)} in {kind!r}")
         for table in self.tables_for(who, message):
             if table.state is None:
                 continue
@@ -240,6 +331,10 @@ class Auditor:
             hidden = tracker.hidden_from(seat)
             if kind == "table" and message["table"] == table.id and hidden:
                 self.checked_tables += 1
+            if present is not None and present.isdisjoint(hidden):
+                continue  # no hidden card's bytes are in the frame: none is in its strings
+            if seen is None:
+                seen = words(message, wire)
             leaked = seen & hidden
             if leaked:
                 out.append(
@@ -274,17 +369,25 @@ class Auditor:
         message: dict[str, Any],
         delta: dict[str, Any] | None = None,
         wire: bool = False,
+        present: set[str] | None = None,
     ) -> list[str]:
         """The hidden cards of any seat (or of the spectators) in the public part of a whole
         table view: its fields that ``State.public_view`` makes, shared by every reader.
         ``delta``: the frame ``message`` was put together from; if it is a delta, only what it
         changed in the public part is read (the rest passed when it came: a card all readers
-        may know stays so)."""
+        may know stays so). ``present``: the codes whose bytes are in that frame
+        (:func:`codes_in_bytes`); its strings are walked only if some seat's hidden cards are
+        among them."""
         if message.get("t") != "table" or not message.get("view"):
             return []
         table = self.hub.tables.get(message["table"])
         if table is None or table.state is None:
             return []
+        if present is not None:
+            hidden_any, readers = self.hub.tracker(table.state).hidden_from_any()
+            if present.isdisjoint(hidden_any):  # no seat's hidden card is in the frame
+                self.checked_public += readers
+                return []
         keys = self.hub.tracker(table.state).public_keys(table)
         if delta is not None and DELTA in delta:
             parts: list[Any] = []
@@ -318,6 +421,14 @@ class Auditor:
         return out
 
 
+class Frames(FrameDecoder):
+    """The frames the hub writes, read back; says whether it holds a frame's first bytes."""
+
+    @property
+    def holding(self) -> bool:
+        return bool(self._buf or self._skip)
+
+
 class AuditedConnection(QueueConnection):
     """The hub's end of an in-process connection, checking each frame as it is written: the
     very bytes the client would read, the hub's shared frames (encoded once for many, views
@@ -337,16 +448,22 @@ class AuditedConnection(QueueConnection):
         self.auditor = auditor
         self.who = who
         self.reader = reader
-        self._frames = FrameDecoder(MAX_SERVER_FRAME)
+        self._frames = Frames(MAX_SERVER_FRAME)
 
     def write(self, data: bytes) -> None:
         if self._out_closed:
             raise ConnectionClosed
-        for message in self._frames.feed(data):
+        frames = self._frames
+        alone = not frames.holding
+        messages = list(frames.feed(data))
+        # The frames read lie within ``data`` (it began with one and held their ends): their
+        # bytes are looked in for card codes before their strings are walked.
+        framed = data if alone and not frames.holding else None
+        for message in messages:
             if isinstance(message, ProtocolError):
                 self.auditor.errors.append(f"{self.who}: the hub wrote a bad frame: {message}")
                 continue
-            whole = self.auditor.audit(self.who, message)
+            whole = self.auditor.audit(self.who, message, framed)
             if self.reader is not None and whole is not None:
                 self.reader(whole)
         if self.reader is None:
