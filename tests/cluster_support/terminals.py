@@ -14,8 +14,8 @@ a hub failover, a NATS or a PostgreSQL restart the session stays up.
 Whether it is back after a fault is read off its screen: its table's screen, showing a line
 said at the table once the fault was healed (a light client at the table says it: see
 ``tests/cluster_support/chaos.py``), so the line went through the hub and back to this
-terminal since (a Fortunes table of four shows no chat line at 80x24 while a card is to be
-played: there its play moved on since the heal does); or the lobby, if its table has closed.
+terminal since (at a Fortunes table of four at 80x24, on the line under the won tricks while a
+card is to be played); or the lobby, if its table has closed.
 """
 
 from __future__ import annotations
@@ -37,16 +37,6 @@ from tests.ssh.screens import LOBBY, PAST_WELCOME, WELCOME, table_title
 ENTER_EVERY = (1.0, 3.0)
 #: Seconds a player takes to notice its session ended and to type ``ssh`` again (uniform).
 COME_BACK_AFTER = (1.0, 3.0)
-#: A Fortunes table's screen (its board's title) ...
-FORTUNES = "\u2500 Fortunes \u2500"
-#: ... and what only the hub changes on it: the deal, the trick, the tricks' score.
-_PLAY = re.compile(r"deal [0-9a-f]+|Trick \d+/\d+|High \S+ \u00b7 Low \S+")
-
-
-def _played(screen: str) -> str | None:
-    """Where a Fortunes table's play stands on ``screen`` (None: not shown)."""
-    found = _PLAY.findall(screen)
-    return " ".join(found) if found else None
 
 
 @dataclass
@@ -158,9 +148,9 @@ class Terminal:
     def expect(self, marker: str | None, since: float) -> None:
         """From now on, note when the screen first shows the player back: its table (its title
         shown by this session since ``since``, the fault: a notice may cover it now) with a
-        line that starts with ``marker`` (said there after the fault was healed; at a
-        Fortunes table, or its play moved on since the heal), or (``marker`` None: its table
-        has closed) the lobby, with output that came after ``since``."""
+        line that starts with ``marker`` (said there after the fault was healed), or
+        (``marker`` None: its table has closed) the lobby, with output that came after
+        ``since``."""
         if marker is None:
 
             def back(screen: str) -> bool:
@@ -169,10 +159,6 @@ class Terminal:
         else:
             said = re.compile(re.escape(marker) + r"\d")
             title = table_title(self.table or 0)
-            # A Fortunes table of four at 80x24 shows no chat line while a card is to be
-            # played (its one row under the won tricks goes to the hand and the prompt): there
-            # the hub's own news of the table since the heal does instead.
-            played_at_heal = _played(self.text())
 
             def back(screen: str) -> bool:
                 # (its table's title on this session's screen since the fault, if covered now)
@@ -180,10 +166,7 @@ class Terminal:
                     self.title_at = time.monotonic()
                 if self.title_at <= since:
                     return False
-                if said.search(screen) is not None:
-                    return True
-                played = _played(screen)
-                return FORTUNES in screen and played is not None and played != played_at_heal
+                return said.search(screen) is not None
 
         self.back_at = None
         self._expected = back
