@@ -7,8 +7,9 @@ loop runs a timer (``gambit_event_loop_lag_seconds``) but not why. This watchdog
 it asks the loop to run a beat (``call_soon_threadsafe``) and, while the beat waits longer
 than the threshold, samples the loop thread's stack every few milliseconds
 (``sys._current_frames``). When the beat finally runs it logs, at WARNING, how long the loop
-was held, how much of that was garbage collection, and the stacks it saw most (each sample
-stands for about ``POLL`` seconds of the hold).
+was held, how much of that was garbage collection (and of which generations: young
+collections or full ones), and the stacks it saw most (each sample stands for about ``POLL``
+seconds of the hold).
 
 Off by default: the thread takes the GIL every few milliseconds. asyncio's own debug mode
 (``slow_callback_duration``) names the slow callback but not the line inside it, and slows
@@ -81,6 +82,8 @@ class LagWatch:
         self.holds: list[tuple[float, float, list[tuple[str, int]]]] = []
         self._gc_total = 0.0
         self._gc_started: float | None = None
+        #: Collections so far, by generation (a hold's are logged: young or full).
+        self._gc_runs = [0, 0, 0]
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="lag-watch", daemon=True)
 
@@ -104,11 +107,14 @@ class LagWatch:
         elif self._gc_started is not None:
             self._gc_total += time.perf_counter() - self._gc_started
             self._gc_started = None
+            generation = info.get("generation", 2)
+            self._gc_runs[min(max(generation, 0), 2)] += 1
 
     def _watch(self) -> None:
         while not self._stopped.is_set():
             beat = threading.Event()
             gc_before = self._gc_total
+            runs_before = list(self._gc_runs)
             asked = time.perf_counter()
             try:
                 self.loop.call_soon_threadsafe(beat.set)
@@ -122,19 +128,28 @@ class LagWatch:
                     stacks[describe(sys._current_frames().get(self.loop_thread))] += 1
             held = time.perf_counter() - asked
             if held >= self.threshold:
-                self._report(held, self._gc_total - gc_before, stacks)
+                runs = [now - then for now, then in zip(self._gc_runs, runs_before, strict=True)]
+                self._report(held, self._gc_total - gc_before, stacks, runs)
             self._stopped.wait(EVERY)
 
-    def _report(self, held: float, in_gc: float, stacks: Counter[str]) -> None:
+    def _report(
+        self, held: float, in_gc: float, stacks: Counter[str], runs: list[int] | None = None
+    ) -> None:
         top = stacks.most_common(STACKS_SHOWN)
         self.holds.append((held, in_gc, top))
         where = "; ".join(f"{count}x {stack}" for stack, count in top) or "(no sample)"
+        collections = ", ".join(
+            f"{count} of generation {generation}"
+            for generation, count in enumerate(runs or ())
+            if count
+        )
         log.warning(
-            "event loop held %.0f ms (in garbage collection %.0f ms; %d samples): %s",
+            "event loop held %.0f ms (in garbage collection %.0f ms; %d samples): %s%s",
             held * 1000,
             in_gc * 1000,
             sum(stacks.values()),
             where,
+            f" | collections: {collections}" if collections else "",
         )
 
 

@@ -4,11 +4,13 @@ A lobby update, a lobby chat line or a batch's messages go to every client at on
 write to an SSH channel is a packet asyncssh encrypts and sends there and then: in
 ``bench/soak.py`` (100 light clients) these fan-outs held ``gambit serve``'s event loop, the
 hub's and every player's, 25-160 ms each, most of its holds over 20 ms (``--debug-lag``).
-So the hub's end of a ``gambit`` channel only notes what it writes, and a :class:`WritePacer`
-writes it: at most :data:`BUDGET` of writing per turn of the loop (then the loop's timers and
-other callbacks run, and the rest goes at the next turn), and each channel's messages of a
-turn in one write (one packet: one encryption instead of one per message). Each channel's
-bytes keep their order; a channel's last words (a goodbye) go after what it was sent before.
+So the hub's end of a ``gambit`` channel, and a terminal's session (the frames its app draws,
+which a worker sends together: server/ssh/session.py), only note what they write, and a
+:class:`WritePacer` writes it: at most :data:`BUDGET` of writing per turn of the loop (then the
+loop's timers and other callbacks run, and the rest goes at the next turn), and each
+channel's messages of a turn in one write (one packet: one encryption instead of one per
+message). Each channel's bytes keep their order; a channel's last words (a goodbye) go after
+what it was sent before.
 """
 
 from __future__ import annotations

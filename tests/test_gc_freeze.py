@@ -5,7 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import gc
+import time
 import weakref
+from collections import deque
+from itertools import pairwise
+from typing import Any
 
 import pytest
 
@@ -288,6 +292,43 @@ async def test_a_light_processs_sweep_walks_only_what_came_after_its_start():
     finally:
         policy.close()
         gc.unfreeze()
+
+
+async def test_a_light_processs_young_collections_walk_a_tenth_of_a_second_of_survivors():
+    """In ``gambit serve``'s own process (light) each young collection holds every player's
+    event loop, and what it walks is what survived since the last: the collections by the clock
+    come every tenth of a second there, so none walks more than about that long's survivors. As
+    the hub plays, its old state is freed as new is made, so CPython's count stays near zero and
+    only the clock brings a collection (the cache below stands for it)."""
+    state: deque[list[list[int]]] = deque(([[i]] for i in range(5000)), maxlen=5000)
+    collections: list[float] = []
+
+    def seen(phase: str, info: dict[str, Any]) -> None:
+        if phase == "stop" and info["generation"] == 0:
+            collections.append(time.perf_counter())
+
+    policy = FrozenSessions(light=True)
+    gc.callbacks.append(seen)
+    try:
+        policy.started()  # (the state alive at start is frozen)
+        made = 0
+        largest = 0
+        began = time.perf_counter()
+        while time.perf_counter() - began < 1.5:  # moments of play, each 200 new entries
+            for _ in range(200):
+                state.append([[made]])  # (two objects; the oldest entry's two freed)
+                made += 1
+            largest = max(largest, len(gc.get_objects(0)))
+            await asyncio.sleep(0.005)
+        elapsed = time.perf_counter() - began
+    finally:
+        gc.callbacks.remove(seen)
+        policy.close()
+        gc.unfreeze()
+    assert gc.get_count()[0] < 1000  # (CPython's count saw nearly nothing to collect for)
+    gaps = [later - earlier for earlier, later in pairwise(collections)]
+    assert gaps and max(gaps) < 0.45  # (every half second before: 0.5 s of them to walk)
+    assert largest < 2 * made / elapsed * 0.25  # a quarter second's new objects at most
 
 
 async def test_a_light_process_sweeps_at_four_times_the_turnover(monkeypatch):

@@ -56,3 +56,26 @@ def test_off_unless_asked_and_settable_from_the_environment():
     assert parser.parse_args([]).debug_lag is None
     args = resolve(parser, [], env={"GAMBIT_DEBUG_LAG": "25"}, default_dir=Path()).args
     assert args.debug_lag == 25.0
+
+
+async def test_a_hold_says_which_generations_were_collected_in_it(caplog):
+    """Young collections and full ones are told apart in the log (the first are the server's
+    by the clock, the second its sweeps)."""
+    import gc
+
+    caplog.set_level(logging.WARNING, "server.lag_watch")
+    watch = watch_loop(20)
+    assert watch is not None
+    try:
+        await asyncio.sleep(0.05)
+        hold_the_loop(0.05)  # (the watchdog asks for its beat meanwhile)
+        gc.collect()
+        hold_the_loop(0.05)
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if watch.holds:
+                break
+    finally:
+        watch.stop()
+    assert watch.holds
+    assert "1 of generation 2" in caplog.text.split("collections: ", 1)[1]

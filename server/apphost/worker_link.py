@@ -7,6 +7,12 @@ travel as the protocol's own encoded frames, untouched: the hub checks them exac
 checks an in-process app's, so a worker is trusted no more than an app is.
 
 Session 0 is the link itself (a worker says it is ready, the SSH process asks it to stop).
+
+A turn of the event loop's frames go to the socket in one write, at the end of the turn: a
+lobby update or a chat line is a HUB frame for every app of a worker, and writing each at
+once was a system call each, and a wake-up of the worker each, while the SSH process's event
+loop (the hub's, every player's) waited (``bench/soak.py`` with ``--debug-lag``). Frames
+keep their order; :meth:`Link.close` writes what waits first.
 """
 
 from __future__ import annotations
@@ -50,6 +56,8 @@ SWEPT = 15  # worker → SSH process, session 0, msgpack map: {"rss": bytes or n
 
 #: A frame larger than this ends the link: neither side ever sends one.
 MAX_FRAME = 8 * 1024 * 1024
+#: Frames waiting for the end of the turn are written at once past this many bytes.
+FLUSH_AT = 256 * 1024
 
 Handler = Callable[[int, int, bytes], None]
 
@@ -68,17 +76,43 @@ class Link(asyncio.Protocol):
         self.handler = handler
         self.on_lost = on_lost
         self.transport: asyncio.Transport | None = None
-        self.closed = asyncio.get_running_loop().create_future()
+        self._loop = asyncio.get_running_loop()
+        self.closed = self._loop.create_future()
         self._buffer = bytearray()
+        #: Frames sent this turn, written at its end (see the module docstring).
+        self._out = bytearray()
+        self._flush_due = False
+        #: Writes to the socket so far (tests).
+        self.writes = 0
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]  # a stream's: it writes
 
     def send(self, session: int, kind: int, payload: bytes = b"") -> None:
+        """Queue a frame; it is written with the turn's others at the end of the turn."""
         transport = self.transport
         if transport is None or transport.is_closing():
             return
-        transport.write(HEADER.pack(len(payload), session, kind) + payload)
+        out = self._out
+        out += HEADER.pack(len(payload), session, kind)
+        out += payload
+        if len(out) >= FLUSH_AT:
+            self.flush()
+        elif not self._flush_due:
+            self._flush_due = True
+            self._loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Write the frames waiting, now."""
+        self._flush_due = False
+        if not self._out:
+            return
+        data, self._out = self._out, bytearray()
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        transport.write(data)
+        self.writes += 1
 
     def data_received(self, data: bytes) -> None:
         buffer = self._buffer
@@ -104,12 +138,15 @@ class Link(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.transport = None
+        self._out.clear()
         if not self.closed.done():
             self.closed.set_result(None)
         if self.on_lost is not None:
             self.on_lost()
 
     def close(self) -> None:
+        """Write what waits, then close (the other end reads it all before the end)."""
+        self.flush()
         if self.transport is not None:
             self.transport.close()
 

@@ -27,8 +27,10 @@ log = logging.getLogger(__name__)
 GUEST_PREFIX = "guest:"
 #: Why a guest's chips left their account, in the ledger.
 GUEST_LEFT = "guest_left"
-#: Candidates :meth:`Guests.forget_gone_guests` reads at a time (the store's default).
-FORGET_BATCH = 100
+#: Candidates :meth:`Guests.forget_gone_guests` reads, and forgets, at a time: each guest is a
+#: dozen statements on the hub's event loop (every player's), so a backlog (a day's guests,
+#: after a restart) goes a batch at a time between other turns, not a hundred in one.
+FORGET_BATCH = 10
 
 
 def is_guest(player_id: str | None) -> TypeGuard[str]:

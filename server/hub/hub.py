@@ -107,8 +107,10 @@ log = logging.getLogger(__name__)
 
 #: A connection's messages handled in one turn of the event loop, at most.
 TURN_MESSAGES = 16
-#: The guest retention's sweep runs at most this many seconds apart.
+#: The guest retention's sweep runs at most this many seconds apart ...
 GUEST_SWEEP_MAX = 600.0
+#: ... and its next batch this soon while one leaves candidates behind (see guests.py).
+GUEST_SWEEP_AGAIN = 0.05
 
 
 class Hub:
@@ -212,21 +214,31 @@ class Hub:
             guests,
         )
 
-    def _forget_gone_guests(self) -> None:
+    def _forget_gone_guests(self, so_far: int | None = None) -> None:
         """The owner's guest retention (``--guest-retention``), from a timer now and then
-        (every quarter of the retention, at most every 10 min; at once again while a batch
-        leaves candidates behind); and the names of players gone from the hub's map."""
+        (every quarter of the retention, at most every 10 min; soon again while a batch
+        leaves candidates behind: ``so_far``, those forgotten by the sweep's earlier batches);
+        and the names of players gone from the hub's map."""
         retention = self.config.guest_retention
         more = False
-        self.runtime.forget_unused_names()
+        forgotten = so_far or 0
+        if so_far is None:
+            self.runtime.forget_unused_names()
         try:
-            forgotten, more = self.guests.forget_gone_guests(retention)
-            if forgotten:
-                log.info("forgot %d guest(s) gone for over %.0f s", forgotten, retention)
+            batch, more = self.guests.forget_gone_guests(retention)
+            forgotten += batch
         except StoreError:
             log.exception("forgetting gone guests failed")
-        every = 0.5 if more else min(GUEST_SWEEP_MAX, max(1.0, retention / 4))
-        self.runtime.timers.later(("guest_retention",), every, self._forget_gone_guests)
+        if forgotten and not more:
+            log.info("forgot %d guest(s) gone for over %.0f s", forgotten, retention)
+        timers = self.runtime.timers
+        if more:
+            timers.later(
+                ("guest_retention",), GUEST_SWEEP_AGAIN, self._forget_gone_guests, forgotten
+            )
+            return
+        every = min(GUEST_SWEEP_MAX, max(1.0, retention / 4))
+        timers.later(("guest_retention",), every, self._forget_gone_guests)
 
     async def stop(self) -> None:
         self.runtime.timers.stop()

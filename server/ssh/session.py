@@ -29,6 +29,7 @@ from server.apphost.plain_launch import PlainLauncher, plain_wish
 from server.hub.session import chosen_language
 from server.terminal.early_input import EarlyInput
 from server.terminal.term_size import clamp_size
+from server.write_pacer import WritePacer, pacer
 
 from .door import TRANSPORT
 from .messages import NEEDS_PTY, NO_EXEC, NO_SUBSYSTEM, SORRY, idle_goodbye, say
@@ -91,6 +92,10 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
         self.last_input = time.monotonic()
         self._idle_handle: asyncio.TimerHandle | None = None
         self._closed = False
+        #: The app's frames not yet on the channel: the loop's pacer writes them, joined, at
+        #: the end of this turn or a later one (see :meth:`output`).
+        self._unwritten = bytearray()
+        self._pacer: WritePacer | None = None
 
     # --- asyncssh callbacks ----------------------------------------------------------------
 
@@ -165,19 +170,46 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
     # --- the app's output sink (see launcher.OutputSink) ------------------------------------
 
     def output(self, data: bytes) -> None:
-        """A frame for the player's terminal (empty: their screen already shows it)."""
+        """A frame for the player's terminal (empty: their screen already shows it).
+
+        Written by the loop's pacer (server/write_pacer.py), as the ``gambit`` channels' are:
+        a worker's frames for its players arrive together (after a lobby update, every app
+        draws), and each write to a channel is an SSH packet encrypted and sent there and
+        then, so writing them as they came held the event loop, the hub's and every
+        player's, for all of them at once. A turn's frames to one terminal are one write (the
+        host's frame observers are told of it then)."""
         if data and self.chan is not None and not self._closed:
-            try:
-                self.chan.write(data)
-            except (BrokenPipeError, ConnectionError):
-                # The player's end is gone (it sent EOF and closed): the app is being stopped.
-                self._closed = True
+            self._unwritten += data
+            if self._pacer is None:
+                self._pacer = pacer()
+            self._pacer.due(self)
+            return
+        for observer in self._observers:
+            observer(self, len(data))
+
+    def flush_now(self) -> None:
+        """Write the frames waiting on the channel now (the pacer's turn, or before the
+        session's last words)."""
+        if not self._unwritten:
+            return
+        data, self._unwritten = bytes(self._unwritten), bytearray()
+        if self._pacer is not None:
+            self._pacer.forget(self)
+        if self.chan is None or self._closed:
+            return
+        try:
+            self.chan.write(data)
+        except (BrokenPipeError, ConnectionError):
+            # The player's end is gone (it sent EOF and closed): the app is being stopped.
+            self._closed = True
+            return
         for observer in self._observers:
             observer(self, len(data))
 
     def pending_output(self) -> int:
         """Bytes queued for this client: in the channel (flow control) and in the transport
-        (given by the front door, see :data:`~.door.TRANSPORT`)."""
+        (given by the front door, see :data:`~.door.TRANSPORT`). Not the frames waiting for
+        the pacer: they go within a turn or two, whatever the client reads."""
         if self.chan is None:
             return 0
         pending = self.chan.get_write_buffer_size()
@@ -238,6 +270,7 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
             self.driver = None
             self.hub_conn = None
             self.host.session_closed(self)
+            self.flush_now()  # (the app's last frames, before the goodbye)
             if not self._closed and self.chan is not None:
                 if message:
                     self.chan.write(say(self.language(term, lang), message, **fields))

@@ -106,6 +106,25 @@ async def test_within_the_retention_the_guest_is_kept(store):
         await hub.stop()
 
 
+async def test_a_backlog_of_gone_guests_is_forgotten_a_batch_at_a_time(store):
+    """Each gone guest is a dozen statements on the hub's event loop, every player's: a
+    backlog (a day's guests) is forgotten a batch of ten per turn, not all in one."""
+    hub = Hub(store, fast_config())  # (a day's retention: nobody is forgotten meanwhile)
+    await hub.start()
+    try:
+        ids = []
+        for n in range(25):
+            visitor, pid = await guest(hub, f"Visitor{n}")
+            await visitor.close()
+            ids.append(pid)
+        await eventually(lambda: all(hub.guests.guest_is_gone(pid) for pid in ids))
+        batches = [hub.guests.forget_gone_guests(0.0) for _ in range(4)]
+        assert batches == [(10, True), (10, True), (5, False), (0, False)]  # (25 at once before)
+        assert all(store.get_player(pid) is None for pid in ids)
+    finally:
+        await hub.stop()
+
+
 def test_the_store_forgets_only_a_guest_with_no_chips():
     store = Store()
     store.ensure_player("guest:0001", starting_chips=100)

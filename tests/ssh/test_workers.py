@@ -99,6 +99,7 @@ async def test_frames_arrive_whole_however_the_bytes_are_cut():
     frames = [(7, wl.OUTPUT, b"\x1b[H" + bytes(range(256)) * 3), (1, wl.STOP, b""), (9, 6, b"x")]
     for frame in frames:
         sender.send(*frame)
+    await asyncio.sleep(0)  # (written at the end of the turn)
     data = bytes(sent.out)
     for step in (1, 2, 5, 17, len(data)):
         got: list[tuple[int, int, bytes]] = []
