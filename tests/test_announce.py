@@ -80,7 +80,7 @@ async def test_a_server_announced_on_loopback_is_found_by_browsing_and_stops_cle
     # Nothing of either side is left: no task, no thread, no socket.
     assert asyncio.all_tasks() == tasks
     assert threading.active_count() == threads
-    assert _open_files() == files
+    assert _open_files() <= files  # (others' closed meanwhile, as the collector ran)
 
 
 async def test_the_banner_does_not_wait_for_the_registration(tmp_path, monkeypatch):
@@ -145,4 +145,4 @@ async def test_registering_in_the_background_is_found_and_stops_clean():
     await asyncio.sleep(0)
     assert asyncio.all_tasks() == tasks
     assert threading.active_count() == threads
-    assert _open_files() == files
+    assert _open_files() <= files  # (others' closed meanwhile, as the collector ran)

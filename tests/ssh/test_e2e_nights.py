@@ -4,6 +4,7 @@ by itself) and everyone sees the standings."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -74,10 +75,15 @@ def test_register_from_the_lobby_be_seated_and_see_the_standings(serve, tmp_path
         bo = people["bo"]
         bo.settle()
         bo.press("\x1b")  # back from the table to the event
-        screen = bo.wait_for(r"your table: \d+ \(o\)")
+        # (the event's screen and its standings: the table below may come a frame later)
+        screen = bo.wait_for(
+            lambda text: (
+                re.search(r"your table: \d+ \(o\)", text) is not None
+                and "Standings" in text
+                and all(name in text.split("Standings")[1] for name in ("Ada", "Bo", "Cy"))
+            )
+        )
         assert "Round 1 of 1" in screen
-        for name in ("Ada", "Bo", "Cy"):
-            assert name in screen.split("Standings")[1]
     finally:
         for person in people.values():
             person.close()

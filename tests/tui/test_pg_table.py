@@ -387,8 +387,7 @@ async def test_a_spectator_sees_the_table_and_its_chat_but_no_hand(hub):
 async def test_too_small_a_terminal_says_so(hub):
     app = make_app(hub)
     async with app.run_test(size=(79, 24)) as pilot:
-        await pilot.pause(0.2)
-        assert "too small" in screen_text(app)
+        await wait_for(pilot, lambda: "too small" in screen_text(app))  # (a loaded machine)
         await pilot.resize_terminal(80, 24)
         await pilot.pause(0.1)
         assert "too small" not in screen_text(app)

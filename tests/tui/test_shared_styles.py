@@ -59,6 +59,8 @@ async def test_a_second_app_checks_no_selector_textual_checked_for_the_first(hub
         return check_rule(cls, rule_set, css_path_nodes)
 
     monkeypatch.setattr(Stylesheet, "_check_rule", classmethod(counting))
+    # (the process's answers so far forgotten: an earlier test in this worker drew the same)
+    monkeypatch.setattr(shared_styles, "_answers", {})
     first = make_app(hub, name="Ada")
     async with first.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(first.screen, WelcomeScreen))
