@@ -42,14 +42,3 @@ def _tables_index_checked(monkeypatch):
         self.tables.check()
 
     monkeypatch.setattr(Play, "table_changed", table_changed)
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config, log):
-    """``--dist loadfile`` (pyproject's addopts) hands the longest files out first
-    (tests/longest_first.py); any other ``--dist`` is xdist's own."""
-    if config.getvalue("dist") != "loadfile":
-        return None
-    from tests.longest_first import scheduler
-
-    return scheduler(config, log)
