@@ -7,6 +7,10 @@ back the same move is taken and stored (bench/chaos.py kills PostgreSQL like thi
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -21,6 +25,51 @@ from .test_database_restart import my_turn, stored_moves, until
 pytestmark = pytest.mark.cluster
 
 
+@dataclass
+class AdasTurn:
+    """A hub holding the database's lock, Ada at a Prophet's Gambit table with bots, her turn."""
+
+    hub: Hub
+    store: Store
+    lock: Any
+    #: Whether the lock said it was lost (the hub would stop).
+    lost: list[bool]
+    ada: Any
+    table: int
+    view: dict[str, Any]
+    #: The moves stored, and the game's history in memory, when it became her turn.
+    before: int
+    state: Any
+    history: int
+
+
+@contextlib.asynccontextmanager
+async def adas_turn(server: Any, db: str) -> AsyncIterator[AdasTurn]:
+    lock = await pg_lock.lock_database(db, "test hub")
+    assert lock is not None
+    store = Store(db)
+    hub = Hub(store, fast_config(bot_delay=0.05))
+    lost: list[bool] = []
+    lock.keep(lost=lambda: lost.append(True), away=hub.database_away, back=hub.database_back)
+    store.on_lost = lock.check_now  # (as server/hub/main.py wires it)
+    await hub.start()
+    try:
+        ada = await connect(hub)
+        await ada.hello("Ada", identity="SHA256:ada")
+        table = await table_with_bots(ada, "prophets_gambit", timer=0)
+        await ada.send("start", table=table)
+        view = (await my_turn(ada, table))["view"]
+        await asyncio.sleep(0.3)  # (what the bots did is committed)
+        before = stored_moves(server, db, table)
+        state = hub.tables[table].state
+        assert state is not None
+        yield AdasTurn(hub, store, lock, lost, ada, table, view, before, state, len(state.history))
+    finally:
+        await hub.stop()
+        await lock.release()
+        store.close()
+
+
 async def test_a_move_whose_write_finds_the_database_gone_is_not_saved_and_taken_after(
     monkeypatch,
 ):
@@ -30,26 +79,15 @@ async def test_a_move_whose_write_finds_the_database_gone_is_not_saved_and_taken
     monkeypatch.setattr(pg_lock, "CHECK_EVERY", 60.0)
     with postgres.running_postgres(durable=True) as server:  # (of its own: it is killed)
         db = server.create_database("lostwrite")
-        lock = await pg_lock.lock_database(db, "test hub")
-        assert lock is not None
-        store = Store(db)
-        hub = Hub(store, fast_config(bot_delay=0.05))
-        lost: list[bool] = []
-        lock.keep(lost=lambda: lost.append(True), away=hub.database_away, back=hub.database_back)
-        store.on_lost = lock.check_now  # (as server/hub/main.py wires it)
-        await hub.start()
-        try:
-            ada = await connect(hub)
-            await ada.hello("Ada", identity="SHA256:ada")
-            table = await table_with_bots(ada, "prophets_gambit", timer=0)
-            await ada.send("start", table=table)
-            view = (await my_turn(ada, table))["view"]
-            await asyncio.sleep(0.3)  # (what the bots did is committed)
-            before = stored_moves(server, db, table)
-            state = hub.tables[table].state
-            assert state is not None
-            history = len(state.history)
-
+        async with adas_turn(server, db) as turn:
+            hub, store, lost, ada = turn.hub, turn.store, turn.lost, turn.ada
+            table, view, before, state, history = (
+                turn.table,
+                turn.view,
+                turn.before,
+                turn.state,
+                turn.history,
+            )
             server.kill()  # kill -9, every process of it; the hub's loop has not run since
             await ada.send("act", table=table, action=view["legal"][0])
             refused = await ada.expect("error")
@@ -70,10 +108,6 @@ async def test_a_move_whose_write_finds_the_database_gone_is_not_saved_and_taken
             )
             assert len(state.history) > history
             assert [m["code"] for m in ada.log if m["t"] == "error"] == ["not_saved"]
-        finally:
-            await hub.stop()
-            await lock.release()
-            store.close()
 
 
 async def test_a_store_connection_cut_alone_is_connected_again_with_the_lock_still_held(
@@ -87,25 +121,15 @@ async def test_a_store_connection_cut_alone_is_connected_again_with_the_lock_sti
     monkeypatch.setattr(pg_lock, "CHECK_EVERY", 60.0)
     with postgres.running_postgres() as server:
         db = server.create_database("cutstore")
-        lock = await pg_lock.lock_database(db, "test hub")
-        assert lock is not None
-        store = Store(db)
-        hub = Hub(store, fast_config(bot_delay=0.05))
-        lost: list[bool] = []
-        lock.keep(lost=lambda: lost.append(True), away=hub.database_away, back=hub.database_back)
-        store.on_lost = lock.check_now
-        await hub.start()
-        try:
-            ada = await connect(hub)
-            await ada.hello("Ada", identity="SHA256:ada")
-            table = await table_with_bots(ada, "prophets_gambit", timer=0)
-            await ada.send("start", table=table)
-            view = (await my_turn(ada, table))["view"]
-            await asyncio.sleep(0.3)  # (what the bots did is committed)
-            before = stored_moves(server, db, table)
-            state = hub.tables[table].state
-            assert state is not None
-            history = len(state.history)
+        async with adas_turn(server, db) as turn:
+            store, lock, lost, ada = turn.store, turn.lock, turn.lost, turn.ada
+            table, view, before, state, history = (
+                turn.table,
+                turn.view,
+                turn.before,
+                turn.state,
+                turn.history,
+            )
             epoch = lock.epoch
 
             with server.admin() as admin:
@@ -121,7 +145,3 @@ async def test_a_store_connection_cut_alone_is_connected_again_with_the_lock_sti
             await until(lambda: stored_moves(server, db, table) > before, 10, "the move stored")
             assert len(state.history) > history
             assert [m["code"] for m in ada.log if m["t"] == "error"] == ["not_saved"]
-        finally:
-            await hub.stop()
-            await lock.release()
-            store.close()

@@ -109,11 +109,10 @@ def tables_now(hub: Hub) -> tuple[dict[int, dict], dict[int, dict]]:
     return memory, {row["id"]: row["info"] for row in hub.store.live_tables()}
 
 
-async def test_seat_changes_while_the_database_is_away_are_refused_and_change_nothing(store):
-    """A seat changes in memory before the table is saved: while the database is away,
-    joining, standing up (the last player: the table would close), adding or removing a
-    bot, starting a game and opening a table are each refused with ``not_saved``, and
-    nothing changes, in memory or in the store; once it is back the same request is taken."""
+@asynccontextmanager
+async def ada_and_bo(store) -> AsyncIterator[tuple[Hub, Client, Client, int]]:
+    """A started hub, Ada and Bo in its lobby, a waiting Prophet table of three Ada opened:
+    the hub, Ada, Bo and the table."""
     hub = Hub(store, fast_config())
     await hub.start()
     try:
@@ -122,7 +121,17 @@ async def test_seat_changes_while_the_database_is_away_are_refused_and_change_no
         bo = await connect(hub)
         await bo.hello("Bo", identity="SHA256:bo")
         await ada.send("create_table", game="prophet", players=3)
-        table = (await ada.expect("table"))["table"]
+        yield hub, ada, bo, (await ada.expect("table"))["table"]
+    finally:
+        await hub.stop()
+
+
+async def test_seat_changes_while_the_database_is_away_are_refused_and_change_nothing(store):
+    """A seat changes in memory before the table is saved: while the database is away,
+    joining, standing up (the last player: the table would close), adding or removing a
+    bot, starting a game and opening a table are each refused with ``not_saved``, and
+    nothing changes, in memory or in the store; once it is back the same request is taken."""
+    async with ada_and_bo(store) as (hub, ada, bo, table):
         await ada.send("add_bot", table=table, seat=2)
         await ada.until(lambda m: m["t"] == "table" and m["info"]["seats"][2]["bot"])
         full = await table_with_bots(bo, "prophet", players=3)
@@ -153,23 +162,13 @@ async def test_seat_changes_while_the_database_is_away_are_refused_and_change_no
         seats = tables_now(hub)[1][table]["seats"]
         assert [s["player"] for s in seats] == ["SHA256:ada", "SHA256:bo", None]
         assert not [m for m in ada.log + bo.log if m["t"] == "error" and m["code"] != "not_saved"]
-    finally:
-        await hub.stop()
 
 
 async def test_a_seat_left_without_a_request_while_the_database_is_away_is_saved_once_back(store):
     """A player who drops from a waiting table leaves their seat: no request to refuse, so
     memory changes (the others see it at once), and the store is told once the database is
     back."""
-    hub = Hub(store, fast_config())
-    await hub.start()
-    try:
-        ada = await connect(hub)
-        await ada.hello("Ada", identity="SHA256:ada")
-        bo = await connect(hub)
-        await bo.hello("Bo", identity="SHA256:bo")
-        await ada.send("create_table", game="prophet", players=3)
-        table = (await ada.expect("table"))["table"]
+    async with ada_and_bo(store) as (hub, ada, bo, table):
         await bo.send("join", table=table)
         await ada.until(lambda m: m["t"] == "table" and m["info"]["seats"][1]["name"] == "Bo")
         hub.database_away("the test's database restarts")
@@ -186,5 +185,3 @@ async def test_a_seat_left_without_a_request_while_the_database_is_away_is_saved
         memory, stored = tables_now(hub)
         assert stored[table]["seats"] == memory[table]["seats"]
         assert stored[table]["seats"][1]["player"] is None
-    finally:
-        await hub.stop()
