@@ -143,6 +143,7 @@ class Hub:
         #: (metrics). And what was refused, by code (over budget, too many tables…).
         self.action_hooks: list[ActionHook] = hooks.action_hooks
         self.refusals: Counter[str] = Counter()
+        run.timers.away = self.database_error
         # The parts, each made after the parts it holds; seating and entropy tell play
         # (made last: it holds them) of changes through the narrow TableEvents.
         self.restart = Restart()
@@ -268,14 +269,23 @@ class Hub:
         server/store/pg_lock.py): nothing is written until it is ours again."""
         self.store.fence(why)
 
+    def database_error(self, err: BaseException) -> bool:
+        """``err`` is a write refused because the database is away (fenced: see
+        :meth:`database_away`), or a database error that found its connection gone
+        (``Store.connection_lost``): not the code's failure, and tried again once back."""
+        if isinstance(err, StoreError) and self.store.fenced:
+            return True
+        return self.store.connection_lost(err)
+
     def database_back(self) -> bool:
         """The lock is ours again and nobody held it meanwhile: the store's connection is
         opened anew and writing goes on; False (the hub must stop) if writes were held on
         the old connection (memory is ahead of the database) or the database does not answer.
 
-        What was refused meanwhile is picked up: a bot's move or the next game whose timer
-        fired then is set again, and every table is sent again to its readers (a player
-        whose move was refused sees it is still theirs, and moves again). What changed
+        What was refused meanwhile is picked up: a bot's or a stand-in's move, the next game,
+        or anything else whose timer fired then (``Timers.refused``) is set again, and every
+        table is sent again to its readers (a player whose move was refused sees it is still
+        theirs, and moves again). What changed
         meanwhile without a request (a player who dropped from a waiting table left their
         seat, a grace period ran out, a table closed) is written now: every table is saved
         again as memory has it, and those closed meanwhile are forgotten."""
@@ -299,6 +309,7 @@ class Hub:
                 timers.later(("next", table.id), 0.0, self.play.next_game, table.id)
             if table.id in self.tables:
                 self.turns.arm(table)
+        timers.again()  # (a game night's round, a deal that waited for reveals: now)
         self.tables_again(list(self.sessions))
         return True
 

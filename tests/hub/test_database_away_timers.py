@@ -1,0 +1,65 @@
+"""The database away when no request is there to refuse: what a timer does (a stand-in's move
+when a turn clock runs out, the next game, a game night's round) and what a guest who leaves
+takes home. Each is refused before anything changes, says so in one line (no traceback: the
+database restarting is expected), and happens once the database is back (server/hub/timers.py
+``Timers.refused``, ``Hub.database_back``)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from server.hub import Hub
+
+from .conftest import fast_config
+from .harness import connect, table_with_bots
+from .test_database_away import stored, stored_beyond
+
+AWAY = "the test's database restarts"
+
+
+def failures(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    """What was logged as a failure (an error, or anything with a traceback)."""
+    return [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+def waits_for_the_database(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The one-line warnings that something waits for the database."""
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno == logging.WARNING and AWAY in r.getMessage() and not r.exc_info
+    ]
+
+
+async def test_a_stand_in_whose_move_is_refused_changes_nothing_and_moves_once_back(store, caplog):
+    """Ada's turn clock runs out while the database is away: the stand-in's move is refused
+    in one line; the table's log says no stand-in moved, nobody is told one did, and once the
+    database is back her clock (run out) makes the stand-in move, stored."""
+    caplog.set_level(logging.WARNING)
+    hub = Hub(store, fast_config(bot_delay=0.02, turn_timer=0.3))
+    await hub.start()
+    try:
+        ada = await connect(hub)
+        await ada.hello("Ada", identity="SHA256:ada")
+        table = await table_with_bots(ada, "prophet", players=3)
+        await ada.send("start", table=table)
+        await ada.until(lambda m: m["t"] == "table" and (m["view"] or {}).get("ask"))
+        state = hub.tables[table].state
+        assert state is not None
+        moves, events = stored(hub, table), list(state.events)
+        hub.database_away(AWAY)
+        await asyncio.sleep(0.6)  # (her clock ran out: the stand-in's move is refused)
+        assert stored(hub, table) == moves and len(state.history) == moves
+        assert state.events == events and hub.turns.stood_in == {}
+        assert failures(caplog) == [] and waits_for_the_database(caplog)
+
+        assert hub.database_back()
+        await stored_beyond(hub, table, moves)
+        assert state.history[moves][0] == 0  # (her seat: the stand-in moved for her)
+        assert {"e": "stand_in", "seat": 0, "why": "time"} in state.events
+        assert failures(caplog) == []
+    finally:
+        await hub.stop()
