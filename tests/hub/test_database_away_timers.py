@@ -7,6 +7,7 @@ database restarting is expected), and happens once the database is back (server/
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from server.hub import Hub
 
 from .conftest import fast_config
-from .harness import connect, table_with_bots
+from .harness import connect, play_to_end, table_with_bots
 from .test_database_away import stored, stored_beyond
 
 AWAY = "the test's database restarts"
@@ -60,6 +61,39 @@ async def test_a_stand_in_whose_move_is_refused_changes_nothing_and_moves_once_b
         await stored_beyond(hub, table, moves)
         assert state.history[moves][0] == 0  # (her seat: the stand-in moved for her)
         assert {"e": "stand_in", "seat": 0, "why": "time"} in state.events
+        assert failures(caplog) == []
+    finally:
+        await hub.stop()
+
+
+async def test_the_next_game_due_while_the_database_is_away_starts_once_back(store, caplog):
+    """The pause after a game runs out while the database is away: no deal is drawn or
+    closed, no seat turns, the table still shows the last result; in one line, and the next
+    game starts once the database is back."""
+    caplog.set_level(logging.WARNING)
+    hub = Hub(store, fast_config(between_games=0.3))
+    await hub.start()
+    try:
+        ada = await connect(hub)
+        await ada.hello("Ada", identity="SHA256:ada")
+        table = await table_with_bots(ada, "prophet", players=3)
+        await ada.send("start", table=table)
+        await play_to_end({0: ada}, table)
+        hub.database_away(AWAY)
+        at = hub.tables[table]
+        before = (at.status, copy.deepcopy(at.deal), at.deal_log, at.state, list(at.seats))
+        assert before[0] == "between"
+        await asyncio.sleep(0.5)  # (the next game is due: refused)
+        assert (at.status, at.deal, at.deal_log, at.state, at.seats) == before
+        assert failures(caplog) == [] and waits_for_the_database(caplog)
+
+        assert hub.database_back()
+        for _ in range(50):
+            if at.status == "playing" and at.state is not before[3]:
+                break
+            await asyncio.sleep(0.02)
+        assert at.status == "playing" and at.state is not before[3]
+        assert store.live_tables()[0]["info"]["status"] == "playing"
         assert failures(caplog) == []
     finally:
         await hub.stop()
