@@ -362,6 +362,9 @@ class Nights:
         night = self.nights.get(night_id)
         if night is None:
             return
+        # While the database is away the round is refused before anything changes (nobody
+        # withdrawn or moved, no table open): seated whole, from a timer, once it is back.
+        self.store.need_writable()
         self.timers.cancel(("night", f"n{night_id}"))
         self.next_at.pop(night_id, None)
         # Who is not here now is withdrawn (they may register again for a later round).

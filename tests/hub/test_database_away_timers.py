@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
+import time
 
 import pytest
 
@@ -19,6 +20,15 @@ from .harness import connect, play_to_end, table_with_bots
 from .test_database_away import stored, stored_beyond
 
 AWAY = "the test's database restarts"
+#: A game night of two rounds at tables of three, its start time far off (the test sets its
+#: timer).
+NIGHT = {
+    "game": "prophets_gambit",
+    "players": 3,
+    "format": "swiss",
+    "rounds": 2,
+    "starts_at": int(time.time()) + 3600,
+}
 
 
 def failures(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
@@ -94,6 +104,58 @@ async def test_the_next_game_due_while_the_database_is_away_starts_once_back(sto
             await asyncio.sleep(0.02)
         assert at.status == "playing" and at.state is not before[3]
         assert store.live_tables()[0]["info"]["status"] == "playing"
+        assert failures(caplog) == []
+    finally:
+        await hub.stop()
+
+
+async def test_a_night_round_due_while_the_database_is_away_is_seated_whole_once_back(
+    store, caplog
+):
+    """An event's round is due (its start time) while the database is away: no table of it
+    opens, nobody is withdrawn or moved from the table they sit at, in one line (the host's
+    own start is refused with ``not_saved``, as any request then); once the database is back
+    the whole round is seated, every table at once."""
+    caplog.set_level(logging.WARNING)
+    hub = Hub(store, fast_config())
+    await hub.start()
+    try:
+        players = []
+        for i in range(6):
+            client = await connect(hub)
+            await client.hello(f"P{i}", identity=f"key-{i}")
+            players.append(client)
+        await players[0].send("night", op="create", name="Friday", **NIGHT)
+        night_id = int((await players[0].expect("night"))["night"]["id"])
+        for client in players:
+            await client.send("night", op="register", night=night_id)
+        await players[0].until(lambda m: m["t"] == "night" and m["night"]["registered"] == 6)
+        other = await table_with_bots(players[5], "prophet", players=3)  # (P5 sits elsewhere)
+        night = hub.nights.nights[night_id]
+        before = (night.to_record(), sorted(hub.tables), store.nights())
+
+        hub.database_away(AWAY)
+        hub.nights.next_round_after(night, 0.05)  # (as its start time does)
+        await asyncio.sleep(0.3)
+        assert (night.to_record(), sorted(hub.tables), store.nights()) == before
+        assert hub.tables[other].seat_of("key-5") == 0
+        assert failures(caplog) == [] and waits_for_the_database(caplog)
+        # The host's own start is refused as any request is then, and changes nothing.
+        await players[0].send("night", op="start", night=night_id)
+        refused = await players[0].expect("error")
+        assert (refused["code"], refused["ref"]) == ("not_saved", "night")
+        assert (night.to_record(), sorted(hub.tables), store.nights()) == before
+
+        assert hub.database_back()
+        for client in players:
+            await client.until(
+                lambda m: m["t"] == "notice" and m["code"] == "night_round", timeout=2
+            )
+        tables = night.rounds[0].table_ids
+        assert len(tables) == 2 and all(t in hub.tables for t in tables)
+        seated = sorted(p for t in tables for p in hub.tables[t].humans())
+        assert seated == [f"key-{i}" for i in range(6)]
+        assert other not in hub.tables or hub.tables[other].seat_of("key-5") is None
         assert failures(caplog) == []
     finally:
         await hub.stop()
