@@ -249,7 +249,12 @@ class Hub:
         try:
             guests, chips = self.guests.retire_guests()
         except StoreError as err:  # (the database away, or its lock lost: the next start does it)
-            log.warning("stopping: guests' chips not sent home now: %s", err)
+            log.warning(
+                "stopping: guests' chips not sent home now (%d guest(s) left while the database "
+                "was away), the next start sends them: %s",
+                len(self.guests.owed),
+                err,
+            )
             guests = chips = 0
         if chips:
             log.info("stopping: %d chip(s) of %d guest(s) went back to the bank", chips, guests)
@@ -298,9 +303,12 @@ class Hub:
         self.store.fence(None)
         try:
             self._save_tables_again()
+            guests, chips = self.guests.send_owed_home()
         except StoreError:
             log.warning("the database is back but the tables could not be saved", exc_info=True)
             return False
+        if chips:
+            log.info("the database is back: %d chip(s) of %d guest(s) went home", chips, guests)
         timers = self.runtime.timers
         for table in list(self.tables.values()):
             if table.status == "playing" and table.state is not None and table.state.is_over:
@@ -453,7 +461,10 @@ class Hub:
             if hasattr(conn, "on_message"):
                 conn.on_message = None
             self.commit()  # what was said to this client goes out before it is hung up ...
-            self._drop_session(session, sending=True)
+            try:
+                self._drop_session(session, sending=True)
+            except Exception:  # (the connection is closed below whatever happened)
+                log.exception("session %s: dropping it failed", session.id)
             await self.outbox.sent()  # ... once on the disk (see outbox.py)
             session.alive = False
             with contextlib.suppress(Exception):

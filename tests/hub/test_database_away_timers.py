@@ -16,7 +16,7 @@ import pytest
 from server.hub import Hub
 
 from .conftest import fast_config
-from .harness import connect, play_to_end, table_with_bots
+from .harness import Client, connect, play_to_end, table_with_bots
 from .test_database_away import stored, stored_beyond
 
 AWAY = "the test's database restarts"
@@ -159,3 +159,72 @@ async def test_a_night_round_due_while_the_database_is_away_is_seated_whole_once
         assert failures(caplog) == []
     finally:
         await hub.stop()
+
+
+async def guest_at_a_table(hub: Hub) -> tuple[Client, str, int]:
+    """A guest (no key) at a waiting table of theirs with two bots: the guest, their id and
+    the table."""
+    guest = await connect(hub)
+    await guest.hello("Gus")
+    pid = next(p for p in hub.players if p.startswith("guest:"))
+    return guest, pid, await table_with_bots(guest, "prophet", players=3)
+
+
+async def test_a_guest_who_leaves_while_the_database_is_away_has_their_chips_sent_home_after(
+    store, caplog
+):
+    """The guest's connection ends cleanly (nothing escapes the hub's end of it), their table
+    closes, nothing moves in the ledger meanwhile, in one line; once the database is back
+    their chips go home in one transfer and the closed table is forgotten."""
+    caplog.set_level(logging.WARNING)
+    hub = Hub(store, fast_config())
+    await hub.start()
+    try:
+        guest, pid, table = await guest_at_a_table(hub)
+        chips = store.balance(f"player:{pid}")
+        assert chips > 0
+        hub.database_away(AWAY)
+        await guest.close()
+        assert await asyncio.wait_for(guest.hub_task, 2) is None  # (nothing escaped)
+        assert pid not in hub.players and table not in hub.tables
+        assert store.balance(f"player:{pid}") == chips
+        assert failures(caplog) == [] and waits_for_the_database(caplog)
+
+        assert hub.database_back()
+        assert store.balance(f"player:{pid}") == 0
+        assert hub.guests.owed == set()
+        assert store.ledger_total() == 0 and store.audit() == []
+        assert [row["id"] for row in store.live_tables()] == []
+        assert failures(caplog) == []
+    finally:
+        await hub.stop()
+
+
+async def test_a_stop_while_the_database_is_away_says_so_and_the_next_start_sends_guests_home(
+    store, caplog
+):
+    """As ``gambit serve`` stops: the players' connections end first (a guest leaves), then
+    the hub stops. Nothing escapes, the log says whose chips were not sent home, and the next
+    start sends them home."""
+    caplog.set_level(logging.WARNING)
+    hub = Hub(store, fast_config())
+    await hub.start()
+    guest, pid, _ = await guest_at_a_table(hub)
+    chips = store.balance(f"player:{pid}")
+    hub.database_away(AWAY)
+    await guest.close()
+    assert await asyncio.wait_for(guest.hub_task, 2) is None
+    await hub.stop()
+    assert failures(caplog) == []
+    said = " ".join(waits_for_the_database(caplog))
+    assert pid in said and "1 guest(s) left while the database was away" in said
+    assert store.balance(f"player:{pid}") == chips
+
+    store.fence(None)  # (the database is back for the next start)
+    again = Hub(store, fast_config())
+    await again.start()
+    try:
+        assert store.balance(f"player:{pid}") == 0
+        assert store.ledger_total() == 0 and store.audit() == []
+    finally:
+        await again.stop()
