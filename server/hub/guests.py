@@ -83,7 +83,9 @@ class Guests:
             if balance > 0:
                 self.money.to_bank(account, balance, GUEST_LEFT)
         except Exception as err:  # (the one transfer kept nothing)
-            if not self.run.timers.away(err):  # (the database found away as it wrote)
+            # (the database found away as it wrote; inside a larger transaction the failure
+            # is that transaction's, which keeps nothing)
+            if self.store.in_transaction or not self.run.timers.away(err):
                 raise
             self._owed(player_id, str(err))
             return 0

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import hashlib
 import logging
+import secrets
 import time
 
 import pytest
@@ -228,3 +230,52 @@ async def test_a_stop_while_the_database_is_away_says_so_and_the_next_start_send
         assert store.ledger_total() == 0 and store.audit() == []
     finally:
         await again.stop()
+
+
+async def test_a_deal_whose_wait_for_reveals_ends_while_the_database_is_away_is_dealt_once_back(
+    store, caplog
+):
+    """The table is full and started; its deal waits (briefly) for Bo's app to reveal. That
+    wait ends while the database is away: nothing is dealt, the deal is as it was, in one
+    line; once the database is back the game starts, without Bo's value."""
+    caplog.set_level(logging.WARNING)
+    hub = Hub(store, fast_config(entropy_wait=0.3))
+    await hub.start()
+    try:
+        ada, bo = await connect(hub), await connect(hub)
+        await ada.hello("Ada", identity="SHA256:ada")
+        await bo.hello("Bo", identity="SHA256:bo")
+        await ada.send("create_table", game="prophet", players=3)
+        table = (await ada.expect("table"))["table"]
+        await bo.send("join", table=table, seat=1)
+        await ada.send("add_bot", table=table, seat=2)
+        deal = (
+            await ada.until(
+                lambda m: (
+                    m["t"] == "table" and all(s["bot"] or s["name"] for s in m["info"]["seats"])
+                )
+            )
+        )["info"]["deal"]
+        values = {ada: secrets.token_hex(32), bo: secrets.token_hex(32)}
+        for client, value in values.items():
+            digest = hashlib.sha256(value.encode()).hexdigest()
+            await client.send("entropy", table=table, deal=deal["commitment"], commit=digest)
+        await ada.until(lambda m: m["t"] == "table" and m["info"]["deal"]["phase"] == "reveal")
+        await ada.send("entropy", table=table, deal=deal["commitment"], reveal=values[ada])
+        await ada.until(lambda m: m["t"] == "table" and m["info"]["deal"]["revealed"] == [0])
+        await ada.send("start", table=table)  # (Bo's app never reveals: the deal waits)
+        at = hub.tables[table]
+        await ada.until(lambda m: table in hub.entropy.waiting)
+        hub.database_away(AWAY)
+        before = (at.status, copy.deepcopy(at.deal), at.state, list(at.seats))
+        await asyncio.sleep(0.5)  # (the wait is over: the deal is refused)
+        assert (at.status, at.deal, at.state, at.seats) == before
+        assert failures(caplog) == [] and waits_for_the_database(caplog)
+
+        assert hub.database_back()
+        await ada.until(lambda m: m["t"] == "table" and m["view"] is not None, timeout=2)
+        assert at.status == "playing" and at.deal is not None and at.deal["left_out"] == [1]
+        assert store.live_tables()[0]["info"]["status"] == "playing"
+        assert failures(caplog) == []
+    finally:
+        await hub.stop()
