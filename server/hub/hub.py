@@ -228,8 +228,11 @@ class Hub:
         try:
             batch, more = self.guests.forget_gone_guests(retention)
             forgotten += batch
-        except StoreError:
-            log.exception("forgetting gone guests failed")
+        except StoreError as err:
+            if not self.database_error(err):
+                log.exception("forgetting gone guests failed")
+            else:  # (the next sweep forgets them)
+                log.warning("forgetting gone guests waits for the database: %s", err)
         if forgotten and not more:
             log.info("forgot %d guest(s) gone for over %.0f s", forgotten, retention)
         timers = self.runtime.timers
@@ -249,10 +252,11 @@ class Hub:
         try:
             guests, chips = self.guests.retire_guests()
         except StoreError as err:  # (the database away, or its lock lost: the next start does it)
+            owed = len(self.guests.owed)
+            meanwhile = f" ({owed} guest(s) left while the database was away)" if owed else ""
             log.warning(
-                "stopping: guests' chips not sent home now (%d guest(s) left while the database "
-                "was away), the next start sends them: %s",
-                len(self.guests.owed),
+                "stopping: guests' chips not sent home now%s, the next start sends them: %s",
+                meanwhile,
                 err,
             )
             guests = chips = 0

@@ -279,3 +279,28 @@ async def test_a_deal_whose_wait_for_reveals_ends_while_the_database_is_away_is_
         assert failures(caplog) == []
     finally:
         await hub.stop()
+
+
+async def test_the_guest_sweep_while_the_database_is_away_says_so_in_one_line(store, caplog):
+    """The guest retention's sweep (a timer) meets the database away: one line, no
+    traceback; the guest is forgotten by a sweep once it is back."""
+    caplog.set_level(logging.WARNING)
+    hub = Hub(store, fast_config(guest_retention=0.0))
+    await hub.start()
+    try:
+        guest = await connect(hub)
+        await guest.hello("Gus")
+        pid = next(iter(hub.players))
+        await guest.close()
+        await asyncio.wait_for(guest.hub_task, 2)
+        assert store.get_player(pid) is not None
+        hub.database_away(AWAY)
+        hub._forget_gone_guests()
+        assert failures(caplog) == [] and waits_for_the_database(caplog)
+        assert store.get_player(pid) is not None
+
+        assert hub.database_back()
+        hub._forget_gone_guests()
+        assert store.get_player(pid) is None
+    finally:
+        await hub.stop()
