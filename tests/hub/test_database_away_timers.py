@@ -16,6 +16,7 @@ import time
 import pytest
 
 from server.hub import Hub
+from server.store import StoreError
 
 from .conftest import fast_config
 from .harness import Client, connect, play_to_end, table_with_bots
@@ -47,10 +48,25 @@ def waits_for_the_database(caplog: pytest.LogCaptureFixture) -> list[str]:
     ]
 
 
-async def test_a_stand_in_whose_move_is_refused_changes_nothing_and_moves_once_back(store, caplog):
-    """Ada's turn clock runs out while the database is away: the stand-in's move is refused
-    in one line; the table's log says no stand-in moved, nobody is told one did, and once the
-    database is back her clock (run out) makes the stand-in move, stored."""
+def lost_as_it_writes(hub: Hub, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The next move's write finds the database's connection gone (as a PostgreSQL killed
+    before the lock's check notices: ``Store.connection_lost``, which fences the store)."""
+
+    def gone(*args: object) -> None:
+        hub.store.fence(AWAY)
+        raise StoreError(f"Database error: the connection is gone ({AWAY})")
+
+    monkeypatch.setattr(hub.store, "append_action", gone)
+
+
+@pytest.mark.parametrize("when", ["away", "lost_as_it_writes"])
+async def test_a_stand_in_whose_move_is_refused_changes_nothing_and_moves_once_back(
+    store, caplog, monkeypatch, when
+):
+    """Ada's turn clock runs out while the database is away (or its write finds the
+    connection gone): the stand-in's move is refused in one line; the table's log says no
+    stand-in moved, nobody is told one did, and once the database is back her clock (run
+    out) makes the stand-in move, stored."""
     caplog.set_level(logging.WARNING)
     hub = Hub(store, fast_config(bot_delay=0.02, turn_timer=0.3))
     await hub.start()
@@ -63,12 +79,17 @@ async def test_a_stand_in_whose_move_is_refused_changes_nothing_and_moves_once_b
         state = hub.tables[table].state
         assert state is not None
         moves, events = stored(hub, table), list(state.events)
-        hub.database_away(AWAY)
+        if when == "away":
+            hub.database_away(AWAY)
+        else:
+            lost_as_it_writes(hub, monkeypatch)
         await asyncio.sleep(0.6)  # (her clock ran out: the stand-in's move is refused)
+        assert hub.store.fenced
         assert stored(hub, table) == moves and len(state.history) == moves
         assert state.events == events and hub.turns.stood_in == {}
         assert failures(caplog) == [] and waits_for_the_database(caplog)
 
+        monkeypatch.undo()
         assert hub.database_back()
         await stored_beyond(hub, table, moves)
         assert state.history[moves][0] == 0  # (her seat: the stand-in moved for her)
