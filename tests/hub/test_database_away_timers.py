@@ -7,11 +7,13 @@ database restarting is expected), and happens once the database is back (server/
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import hashlib
 import logging
 import secrets
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -132,13 +134,28 @@ async def test_the_next_game_due_while_the_database_is_away_starts_once_back(sto
         await hub.stop()
 
 
+def lost_at_the_next_transaction(hub: Hub, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The next transaction finds the database's connection gone as it begins (as a
+    PostgreSQL killed before the lock's check notices: ``Store.connection_lost``)."""
+
+    @contextlib.contextmanager
+    def gone() -> Iterator[None]:
+        hub.store.fence(AWAY)
+        raise StoreError(f"Cannot start a transaction: the connection is gone ({AWAY})")
+        yield
+
+    monkeypatch.setattr(hub.store, "transaction", gone)
+
+
+@pytest.mark.parametrize("when", ["away", "lost_as_it_writes"])
 async def test_a_night_round_due_while_the_database_is_away_is_seated_whole_once_back(
-    store, caplog
+    store, caplog, monkeypatch, when
 ):
-    """An event's round is due (its start time) while the database is away: no table of it
-    opens, nobody is withdrawn or moved from the table they sit at, in one line (the host's
-    own start is refused with ``not_saved``, as any request then); once the database is back
-    the whole round is seated, every table at once."""
+    """An event's round is due (its start time) while the database is away (or its first
+    write finds the connection gone): no table of it opens, nobody is withdrawn or moved
+    from the table they sit at, in one line (the host's own start is refused with
+    ``not_saved``, as any request then); once the database is back the whole round is
+    seated, every table at once."""
     caplog.set_level(logging.WARNING)
     hub = Hub(store, fast_config())
     await hub.start()
@@ -157,7 +174,10 @@ async def test_a_night_round_due_while_the_database_is_away_is_seated_whole_once
         night = hub.nights.nights[night_id]
         before = (night.to_record(), sorted(hub.tables), store.nights())
 
-        hub.database_away(AWAY)
+        if when == "away":
+            hub.database_away(AWAY)
+        else:
+            lost_at_the_next_transaction(hub, monkeypatch)
         hub.nights.next_round_after(night, 0.05)  # (as its start time does)
         await asyncio.sleep(0.3)
         assert (night.to_record(), sorted(hub.tables), store.nights()) == before
@@ -169,6 +189,7 @@ async def test_a_night_round_due_while_the_database_is_away_is_seated_whole_once
         assert (refused["code"], refused["ref"]) == ("not_saved", "night")
         assert (night.to_record(), sorted(hub.tables), store.nights()) == before
 
+        monkeypatch.undo()
         assert hub.database_back()
         for client in players:
             await client.until(
