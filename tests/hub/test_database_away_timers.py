@@ -214,11 +214,13 @@ async def guest_at_a_table(hub: Hub) -> tuple[Client, str, int]:
     return guest, pid, await table_with_bots(guest, "prophet", players=3)
 
 
+@pytest.mark.parametrize("when", ["away", "lost_as_it_writes"])
 async def test_a_guest_who_leaves_while_the_database_is_away_has_their_chips_sent_home_after(
-    store, caplog
+    store, caplog, monkeypatch, when
 ):
     """The guest's connection ends cleanly (nothing escapes the hub's end of it), their table
-    closes, nothing moves in the ledger meanwhile, in one line; once the database is back
+    closes (its removal from the store the write that finds the connection gone, if it is
+    lost), nothing moves in the ledger meanwhile, in one line; once the database is back
     their chips go home in one transfer and the closed table is forgotten."""
     caplog.set_level(logging.WARNING)
     hub = Hub(store, fast_config())
@@ -227,13 +229,17 @@ async def test_a_guest_who_leaves_while_the_database_is_away_has_their_chips_sen
         guest, pid, table = await guest_at_a_table(hub)
         chips = store.balance(f"player:{pid}")
         assert chips > 0
-        hub.database_away(AWAY)
+        if when == "away":
+            hub.database_away(AWAY)
+        else:
+            lost_at_the_next_transaction(hub, monkeypatch)
         await guest.close()
         assert await asyncio.wait_for(guest.hub_task, 2) is None  # (nothing escaped)
-        assert pid not in hub.players and table not in hub.tables
+        assert pid not in hub.players and table not in hub.tables and hub.store.fenced
         assert store.balance(f"player:{pid}") == chips
         assert failures(caplog) == [] and waits_for_the_database(caplog)
 
+        monkeypatch.undo()
         assert hub.database_back()
         assert store.balance(f"player:{pid}") == 0
         assert hub.guests.owed == set()
