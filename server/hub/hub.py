@@ -294,10 +294,10 @@ class Hub:
         What was refused meanwhile is picked up: a bot's or a stand-in's move, the next game,
         or anything else whose timer fired then (``Timers.refused``) is set again, and every
         table is sent again to its readers (a player whose move was refused sees it is still
-        theirs, and moves again). What changed
-        meanwhile without a request (a player who dropped from a waiting table left their
-        seat, a grace period ran out, a table closed) is written now: every table is saved
-        again as memory has it, and those closed meanwhile are forgotten."""
+        theirs, and moves again). What changed meanwhile without a request (a player who
+        dropped from a waiting table left their seat, a grace period ran out, a table closed)
+        is written now: every table is saved again as memory has it, those closed meanwhile
+        are forgotten, and the chips of guests who left meanwhile go home."""
         try:
             if not self.store.reconnect():
                 return False

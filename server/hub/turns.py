@@ -258,15 +258,16 @@ class Turns:
         key = (table.id, index)
         state = table.state
         assert state is not None
-        events = len(state.events)
+        moves, events = len(state.history), len(state.events)
         self.stand_in_moves(table, index, why)
         try:
             self.play.apply_action(table, index, action)
         except Exception:
-            del state.events[events:]
-            self.stand_in_undone(table, index, why)
-            if deadline is not None:
-                self.deadlines[key] = deadline
+            if len(state.history) == moves:  # (refused before it was applied)
+                del state.events[events:]
+                self.stand_in_undone(table, index, why)
+                if deadline is not None:
+                    self.deadlines[key] = deadline
             raise
 
     # --- stand-ins in players' seats --------------------------------------------------------
