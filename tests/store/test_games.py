@@ -155,8 +155,9 @@ def held_store(folder) -> Store:
 
 def test_a_batchs_actions_are_stored_by_one_statement_at_its_commit(tmp_path):
     """The hub stores an action at every move, on its event loop: a held batch's actions
-    wait in memory and are inserted together, by one statement, as the batch commits (one
-    commit); another connection sees them all then, in order, and none before."""
+    wait in memory and are inserted together as the batch commits, a batch of nothing else
+    by one statement, its own commit (no BEGIN, no COMMIT); another connection sees them
+    all then, in order, and none before."""
     store = held_store(tmp_path)
     statements: list[str] = []
     store._conn.set_trace_callback(statements.append)
@@ -168,11 +169,29 @@ def test_a_batchs_actions_are_stored_by_one_statement_at_its_commit(tmp_path):
     assert [t["actions"] for t in other.live_tables()] == [[], []]
     commits = store.commits
     store.commit_held()
-    inserts = [sql for sql in statements if sql.startswith("INSERT INTO live_actions")]
-    assert len(inserts) == 1 and store.commits == commits + 1
+    assert len(statements) == 1 and statements[0].startswith("INSERT INTO live_actions")
+    assert store.commits == commits + 1 and not store._conn.in_transaction
     assert {t["id"]: t["actions"] for t in other.live_tables()} == {
         t: [[n % 4, {"type": "play", "n": n}] for n in range(16) if 1 + n % 2 == t] for t in (1, 2)
     }
+    other.close()
+    store.close()
+
+
+def test_a_batch_of_more_actions_than_one_statement_takes_commits_them_at_once(tmp_path):
+    store = held_store(tmp_path)
+    statements: list[str] = []
+    store._conn.set_trace_callback(statements.append)
+    for n in range(100):
+        store.append_action(1, n % 4, {"type": "play", "n": n}, n)
+    store.commit_held()
+    inserts = [sql for sql in statements if sql.startswith("INSERT INTO live_actions")]
+    assert statements[0] == "BEGIN IMMEDIATE" and statements[-1] == "COMMIT"
+    assert len(inserts) == 2  # (64 and 36, in a statement made for 64)
+    other = Store.open(tmp_path)
+    assert other.live_tables()[0]["actions"] == [
+        [n % 4, {"type": "play", "n": n}] for n in range(100)
+    ]
     other.close()
     store.close()
 
@@ -195,12 +214,15 @@ def test_held_actions_keep_their_place_among_the_batchs_writes(tmp_path):
     store.close()
 
 
-def test_a_held_action_that_cannot_be_stored_loses_its_whole_batch(tmp_path):
+@pytest.mark.parametrize("alone", [True, False], ids=["actions alone", "with other writes"])
+def test_a_held_action_that_cannot_be_stored_loses_its_whole_batch(tmp_path, alone):
     """An action is stored only at its batch's commit: if it cannot be (its table has no
-    game here), the commit is refused and nothing of the batch is kept, the other writes
-    included: the hub, which shows nothing of a batch before its commit, shows none of it."""
+    game here), the commit is refused and nothing of the batch is kept, the other actions
+    and writes included: the hub, which shows nothing of a batch before its commit, shows
+    none of it."""
     store = held_store(tmp_path)
-    store.ensure_player("ada", starting_chips=10)
+    if not alone:
+        store.ensure_player("ada", starting_chips=10)
     store.append_action(1, 0, {"type": "a"}, 0)
     store._conn.execute("UPDATE live_tables SET params = NULL WHERE id = 2")  # (the fault)
     store.append_action(2, 0, {"type": "b"}, 0)
