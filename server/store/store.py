@@ -1329,7 +1329,7 @@ class Store(NightStore, ModerationStore):
             for start in range(0, len(rows), ACTIONS_PER_INSERT):
                 chunk = rows[start : start + ACTIONS_PER_INSERT]
                 size = 1 << (len(chunk) - 1).bit_length()  # (1, 2, 4 ... 64)
-                values = [value for row in chunk for value in row]
+                values: list[int | bytes | None] = [value for row in chunk for value in row]
                 values += [None] * (4 * (size - len(chunk)))
                 self._conn.execute(_insert_actions_sql(size), values)
         except BaseException as err:
