@@ -11,7 +11,9 @@ Why this shape:
   anything they hold is shown.
 * **Synchronous on purpose.** The hub calls the store from its event loop. Calls are small
   indexed reads and writes, so a thread hop would cost more than it saves, and running them in
-  order on one thread keeps "stored before its effects are sent" trivially true.
+  order on one thread keeps "stored before its effects are sent" trivially true. The one
+  write made at every move, :meth:`Store.append_action`, waits in memory while commits are
+  held, and a batch's actions are inserted together (bench/append_action.py).
 * **Atomic groups.** :meth:`Store.transaction` groups calls (a deal's antes, a game's end:
   record, payouts, ratings). Every public writing method is itself a (nested) transaction, so
   a failing call inside a group leaves nothing half-done, even if the caller catches the error
@@ -27,6 +29,7 @@ Why this shape:
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 import time
@@ -108,6 +111,23 @@ _APPEND_ACTION = _APPEND_ACTION_INTO.format(
     seq="(SELECT COALESCE(MAX(a.seq) + 1, 0) FROM live_actions a WHERE a.table_id = t.id)"
 )
 _APPEND_ACTION_AT = _APPEND_ACTION_INTO.format(seq="?")
+#: A held batch's actions are inserted at most this many to a statement (4 parameters each:
+#: well under SQLite's oldest limit of 999), in statements made for 1, 2, 4 ... 64 rows (few
+#: texts for the statement cache), the rest of the rows NULLs, which insert nothing.
+ACTIONS_PER_INSERT = 64
+
+
+@functools.cache
+def _insert_actions_sql(rows: int) -> str:
+    """One statement storing up to ``rows`` actions (rows of NULLs are left out); all or
+    none: an action whose table has no game started makes it fail (its table_id NULL)."""
+    values = ", ".join(["(?, ?, ?, ?)"] * rows)
+    return (
+        "INSERT INTO live_actions (table_id, seq, seat, action) "
+        f"SELECT t.id, v.column2, v.column3, v.column4 FROM (VALUES {values}) v "
+        "LEFT JOIN live_tables t ON t.id = v.column1 AND t.params IS NOT NULL "
+        "WHERE v.column1 IS NOT NULL"
+    )
 
 
 def _unpack(data: bytes | None) -> Any:
@@ -160,6 +180,13 @@ class Store(NightStore, ModerationStore):
         # Held commits (see :meth:`hold_commits`): the open batch, and who hears it open.
         self._held = False
         self._lost = False
+        #: Actions of the held batch not yet inserted: ``(table_id, seq, seat, action)``
+        #: rows, inserted together before anything else writes and at the commit (see
+        #: :meth:`append_action`).
+        self._actions: list[tuple[int, int, int, bytes]] = []
+        #: The held batch's transaction has begun (a batch of actions alone needs none: see
+        #: :meth:`commit_held`).
+        self._begun = False
         #: A held batch was lost (or its commit failed): memory is ahead of the database for
         #: good, so the connection is never opened anew (see :meth:`reconnect`).
         self._ahead = False
@@ -343,6 +370,10 @@ class Store(NightStore, ModerationStore):
         conn = self._conn
         if self._depth == 0 and self._on_hold is not None:
             self._open_batch()
+        elif self._held and self._depth == 1:
+            self._begin_held()
+            if self._actions:  # (in their place among the batch's writes, in no savepoint)
+                self._insert_actions()
         outer = self._depth == 0
         savepoint = f"sp{self._depth}"
         try:
@@ -500,18 +531,37 @@ class Store(NightStore, ModerationStore):
 
     def commit_held(self) -> None:
         """Commit the open batch (if any); StoreError if it cannot be, and then nothing of it
-        is kept."""
+        is kept. Its actions waiting in memory are inserted first; a batch of nothing else
+        (up to 64 of them) is one statement, its own commit: no BEGIN, no COMMIT."""
         if not self._held:
             return
         if self._depth != 1:
             raise StoreError("commit_held inside a transaction")
+        lost = "The held writes were rolled back by the database."
+        started = time.perf_counter()
+        alone = not self._begun and not self._lost  # (actions alone, if any)
+        if alone and len(self._actions) > ACTIONS_PER_INSERT:
+            with contextlib.suppress(StoreError):  # (then the batch is lost: refused below)
+                self._begin_held()
+                alone = False
+        if self._actions and not self._lost:
+            try:
+                self._insert_actions()  # (alone: one statement, which commits itself)
+            except StoreError as err:  # (the batch is lost: refused below)
+                lost = f"The held writes cannot all be stored: {err}"
+        self._actions = []
         self._held = False
         self._depth = 0
+        begun, self._begun = self._begun, False
+        if alone and not self._lost:
+            self._committed(started)
+            return
         if self._lost:
             self._lost = False
             self._ahead = True
-            raise StoreError("The held writes were rolled back by the database.")
-        started = time.perf_counter()
+            if begun and self._conn.in_transaction:  # (what the batch kept is not committed)
+                self._conn.execute("ROLLBACK")
+            raise StoreError(lost)
         try:
             self._conn.execute("COMMIT")
             self._committed(started)
@@ -529,15 +579,31 @@ class Store(NightStore, ModerationStore):
         if self.on_commit is not None:
             self.on_commit(ms)
 
-    def _open_batch(self) -> None:
-        try:
-            self._conn.execute("BEGIN IMMEDIATE")
-        except self._errors as err:
-            raise self._failed("Cannot start a transaction", err) from err
+    def _open_batch(self, begin: bool = True) -> None:
+        """Hold the writes from now on; ``begin`` False: the transaction begins only before
+        the batch's first write that is not an action (:meth:`append_action`)."""
+        if begin:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+            except self._errors as err:
+                raise self._failed("Cannot start a transaction", err) from err
         self._held = True
+        self._begun = begin
         self._depth = 1
         assert self._on_hold is not None
         self._on_hold()
+
+    def _begin_held(self) -> None:
+        """The held batch's transaction, begun now if it has not yet."""
+        if self._begun:
+            return
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except self._errors as err:
+            if self._actions:
+                self._lost = True  # (they cannot be stored in this batch now)
+            raise self._failed("Cannot start a transaction", err) from err
+        self._begun = True
 
     def _bump(self, counter: str) -> int:
         """The next value of a persisted counter (1, 2, 3…); call inside a transaction."""
@@ -1208,17 +1274,37 @@ class Store(NightStore, ModerationStore):
     def append_action(
         self, table_id: int, seat: int, action: Mapping[str, Any], seq: int | None = None
     ) -> int:
-        """Store an accepted action of the table's current game; durable once this returns.
+        """Store an accepted action of the table's current game; durable once this returns,
+        or, while commits are held, once the batch is committed.
 
         Returns its sequence number: its index in the game's history (0 for the first).
         ``seq``: that index, if the caller knows it (the hub does: the length of the game's
         history), so the store need not look for the last one at every move; a number
         already taken is refused.
+
+        While commits are held (the hub), an action with its ``seq`` outside any transaction
+        of the caller's is not inserted here: the batch's actions are inserted together, by
+        one statement per 1, 2, 4 ... 64 of them, before the batch's next other write (in
+        their place among its writes) and at its commit. Then a number taken, or a table
+        with no game, is found at the commit, which is refused (nothing of the batch kept).
         """
-        # One statement (it runs at every move): atomic by itself, so inside a transaction
-        # (the hub's held batch) it needs no savepoint of its own.
-        sql = _APPEND_ACTION if seq is None else _APPEND_ACTION_AT
         data = packb(dict(action))
+        if seq is not None and self._on_hold is not None and not self.postgres:
+            if self._depth == 0:
+                self.need_writable()
+                self._open_batch(begin=False)
+            if self._depth == 1 and self._held:  # (the batch, in no transaction of the caller's)
+                # Kept until the batch's next write or commit, all inserted by one statement:
+                # it runs at every move, on the hub's event loop. Shown only once committed
+                # like every held write; one that cannot be stored then loses the batch.
+                self._actions.append((table_id, seq, seat, data))
+                return seq
+        if self._held and self._depth == 1:
+            self._begin_held()
+            if self._actions:  # (before this one, and before its seq is looked for)
+                self._insert_actions()
+        # One statement: atomic by itself, so inside a transaction it needs no savepoint.
+        sql = _APPEND_ACTION if seq is None else _APPEND_ACTION_AT
         args = (seat, data, table_id) if seq is None else (seq, seat, data, table_id)
         if self._depth == 0:
             with self.transaction():
@@ -1239,10 +1325,36 @@ class Store(NightStore, ModerationStore):
             raise StoreError(f"Table {table_id} has no game started.")
         return row[0]
 
+    def _insert_actions(self) -> None:
+        """Insert the held batch's waiting actions, in order; StoreError if any cannot be
+        stored, and then the whole batch is lost (:meth:`commit_held` refuses it): the hub
+        applied them, and shows nothing of the batch."""
+        rows, self._actions = self._actions, []
+        try:
+            for start in range(0, len(rows), ACTIONS_PER_INSERT):
+                chunk = rows[start : start + ACTIONS_PER_INSERT]
+                size = 1 << (len(chunk) - 1).bit_length()  # (1, 2, 4 ... 64)
+                values: list[int | bytes | None] = [value for row in chunk for value in row]
+                values += [None] * (4 * (size - len(chunk)))
+                self._conn.execute(_insert_actions_sql(size), values)
+        except BaseException as err:
+            self._lost = True  # (this batch must not be committed without them)
+            if isinstance(err, sqlite3.IntegrityError) and "NOT NULL" in str(err):
+                tables = sorted({row[0] for row in rows})
+                raise StoreError(
+                    f"An action at one of tables {tables} whose game is not started."
+                ) from err
+            if isinstance(err, self._errors):
+                raise self._failed("Database error", err) from err
+            raise
+
     def live_tables(self) -> list[dict[str, Any]]:
         """Every saved table, by id: ``{"id", "info", "params", "actions"}``; ``params`` is None
         before the first game, ``actions`` is ``[[seat, action], ...]`` like ``state.history``
         so ``game.replay(params, actions)`` restores the game at its last accepted action."""
+        if self._actions:
+            self._begin_held()
+            self._insert_actions()
         actions: dict[int, list[list[Any]]] = {}
         for table_id, seat, action in self._conn.execute(
             "SELECT table_id, seat, action FROM live_actions ORDER BY table_id, seq"

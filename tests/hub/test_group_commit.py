@@ -8,6 +8,7 @@ import math
 import sqlite3
 import threading
 import time
+from typing import Any
 
 import msgpack
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from protocol.codec import encode
 from protocol.event_log import expand
 from server.hub import Hub
+from server.hub.hooks import HubHooks
 from server.hub.hub import TURN_MESSAGES
 from server.store import Store, StoreError
 from server.store.store import DB_NAME
@@ -230,3 +232,60 @@ async def test_one_clients_burst_does_not_keep_the_others_waiting(file_hub):
         lambda m: m["t"] == "table" and sum(1 for x in ada.log if x["t"] == "table") == 2001,
         timeout=60,
     )
+
+
+class RefusingActions:
+    """A SQLite connection whose inserts of actions fail as a failing disk's would."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql.startswith("INSERT INTO live_actions"):
+            raise sqlite3.OperationalError("disk I/O error")
+        return self._conn.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+
+async def test_an_action_that_cannot_be_stored_is_shown_to_nobody(tmp_path):
+    """A turn's actions are inserted as its batch commits (one statement for them all): one
+    the database refuses then loses the batch, so the hub shows nothing of it (the player's
+    move is never seen, as if never made) and stops, its memory ahead of the database."""
+    store = Store.open(tmp_path)
+    stopped: list[bool] = []
+    hub = Hub(store, fast_config(), HubHooks(on_fatal=lambda: stopped.append(True)))
+    await hub.start()
+    try:
+        ada = await connect(hub)
+        await ada.hello("Ada")
+        await ada.send("create_table", game="prophets_gambit", players=3)
+        table = (await ada.expect("table"))["table"]
+        for seat in (1, 2):
+            await ada.send("add_bot", table=table, seat=seat)
+        await ada.until(
+            lambda m: m["t"] == "table" and all(s["bot"] for s in m["info"]["seats"][1:])
+        )
+        await ada.send("start", table=table)
+        asked = await ada.until(  # (the bots have bid: only Ada is waited for)
+            lambda m: m["t"] == "table" and bool(m.get("view") and m["view"]["waiting"] == [0])
+        )
+        await asyncio.sleep(0.05)  # (nothing else on its way)
+        stored = len(store.live_tables()[0]["actions"])
+        seen = len(ada.log)
+        store._conn = RefusingActions(store._conn)  # type: ignore[assignment]  # (the fault)
+        await ada.send("act", table=table, action=asked["view"]["legal"][0])
+        for _ in range(100):
+            if stopped:
+                break
+            await asyncio.sleep(0.01)
+        assert stopped  # (the server stops here; this hub goes on, each batch refused alike)
+        await asyncio.sleep(0.05)
+        assert [m for m in ada.log[seen:] if m["t"] == "table"] == []  # nothing shown
+    finally:
+        await hub.stop()
+        store.close()
+    again = Store.open(tmp_path)
+    assert len(again.live_tables()[0]["actions"]) == stored  # and nothing of it stored
+    again.close()

@@ -140,3 +140,97 @@ def test_actions_need_a_saved_table_with_a_game(store: Store):
     store.save_table(1, {})
     with pytest.raises(StoreError, match="no game"):
         store.append_action(1, 0, {"type": "x"})
+
+
+def held_store(folder) -> Store:
+    """A file-backed store holding commits as the hub's does (a batch per turn)."""
+    store = Store.open(folder)
+    store.hold_commits(lambda: None)
+    for t in (1, 2):
+        store.save_table(t, {"t": t})
+        store.start_game(t, {"game": "prophet", "seed": t})
+    store.commit_held()
+    return store
+
+
+def test_a_batchs_actions_are_stored_by_one_statement_at_its_commit(tmp_path):
+    """The hub stores an action at every move, on its event loop: a held batch's actions
+    wait in memory and are inserted together as the batch commits, a batch of nothing else
+    by one statement, its own commit (no BEGIN, no COMMIT); another connection sees them
+    all then, in order, and none before."""
+    store = held_store(tmp_path)
+    statements: list[str] = []
+    store._conn.set_trace_callback(statements.append)
+    for n in range(16):
+        assert store.append_action(1 + n % 2, n % 4, {"type": "play", "n": n}, n // 2) == n // 2
+    inserts = [sql for sql in statements if sql.startswith("INSERT INTO live_actions")]
+    assert inserts == [] and store.holding
+    other = Store.open(tmp_path)
+    assert [t["actions"] for t in other.live_tables()] == [[], []]
+    commits = store.commits
+    store.commit_held()
+    assert len(statements) == 1 and statements[0].startswith("INSERT INTO live_actions")
+    assert store.commits == commits + 1 and not store._conn.in_transaction
+    assert {t["id"]: t["actions"] for t in other.live_tables()} == {
+        t: [[n % 4, {"type": "play", "n": n}] for n in range(16) if 1 + n % 2 == t] for t in (1, 2)
+    }
+    other.close()
+    store.close()
+
+
+def test_a_batch_of_more_actions_than_one_statement_takes_commits_them_at_once(tmp_path):
+    store = held_store(tmp_path)
+    statements: list[str] = []
+    store._conn.set_trace_callback(statements.append)
+    for n in range(100):
+        store.append_action(1, n % 4, {"type": "play", "n": n}, n)
+    store.commit_held()
+    inserts = [sql for sql in statements if sql.startswith("INSERT INTO live_actions")]
+    assert statements[0] == "BEGIN IMMEDIATE" and statements[-1] == "COMMIT"
+    assert len(inserts) == 2  # (64 and 36, in a statement made for 64)
+    other = Store.open(tmp_path)
+    assert other.live_tables()[0]["actions"] == [
+        [n % 4, {"type": "play", "n": n}] for n in range(100)
+    ]
+    other.close()
+    store.close()
+
+
+def test_held_actions_keep_their_place_among_the_batchs_writes(tmp_path):
+    """What the batch writes after an action (a new game, which forgets the last one's
+    actions; a closed table) comes after it, as it did when each action was inserted at
+    once; a read of the live tables sees the held actions."""
+    store = held_store(tmp_path)
+    store.append_action(1, 0, {"type": "old"}, 0)
+    store.start_game(1, {"game": "prophet", "seed": 9})
+    store.append_action(1, 1, {"type": "new"}, 0)
+    store.append_action(2, 2, {"type": "gone"}, 0)
+    store.delete_table(2)
+    assert [(t["id"], t["actions"]) for t in store.live_tables()] == [(1, [[1, {"type": "new"}]])]
+    store.commit_held()
+    other = Store.open(tmp_path)
+    assert [(t["id"], t["actions"]) for t in other.live_tables()] == [(1, [[1, {"type": "new"}]])]
+    other.close()
+    store.close()
+
+
+@pytest.mark.parametrize("alone", [True, False], ids=["actions alone", "with other writes"])
+def test_a_held_action_that_cannot_be_stored_loses_its_whole_batch(tmp_path, alone):
+    """An action is stored only at its batch's commit: if it cannot be (its table has no
+    game here), the commit is refused and nothing of the batch is kept, the other actions
+    and writes included: the hub, which shows nothing of a batch before its commit, shows
+    none of it."""
+    store = held_store(tmp_path)
+    if not alone:
+        store.ensure_player("ada", starting_chips=10)
+    store.append_action(1, 0, {"type": "a"}, 0)
+    store._conn.execute("UPDATE live_tables SET params = NULL WHERE id = 2")  # (the fault)
+    store.append_action(2, 0, {"type": "b"}, 0)
+    with pytest.raises(StoreError, match="cannot all be stored"):
+        store.commit_held()
+    assert not store.holding and not store._conn.in_transaction
+    other = Store.open(tmp_path)
+    assert other.get_player("ada") is None
+    assert [t["actions"] for t in other.live_tables()] == [[], []]
+    other.close()
+    store.close()
