@@ -300,16 +300,17 @@ class GambitApp(App[None]):
         now = time.monotonic()
         live = [n for n in self._notices if n.until > now]
         kept = [n for n in live if n.message not in messages]
-        self._notices = live
-        if len(kept) == len(live):
-            return
-        self._notices = []  # (the kept ones are noted again as they are put up again)
-        self.call_later(self._put_up_again, kept)
+        self._notices = list(kept)  # (a copy: notices noted from now on are not kept ones)
+        if len(kept) < len(live):
+            self.call_later(self._put_up_again, kept)
 
     def _put_up_again(self, kept: list[Notice]) -> None:
+        """Every notice taken down, and ``kept`` put up again (those not withdrawn since)."""
         self.clear_notifications()
+        still = [n for n in kept if any(n is m for m in self._notices)]
+        self._notices = [m for m in self._notices if not any(m is n for n in still)]
         now = time.monotonic()
-        for notice in kept:
+        for notice in still:
             if notice.until > now:
                 self.notify(
                     notice.message,

@@ -154,7 +154,7 @@ class ChaosCluster:
         standby if another serves; and wait until one hub serves. After the active hub's
         kill: only until the standby serves; the killed hub is started again after the
         fault's check (:func:`one_fault`), as hubs on machines of their own would be: here
-        its start (1-4 s of a core on a loaded machine) took the two cores the new hub and
+        its start (seconds of a core on a loaded machine) took the two cores the new hub and
         the players needed while they came back, and the terminals' lines waited for it."""
         if kind == "hub" and self.wait_for_the_standby() is not None:
             return
