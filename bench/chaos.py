@@ -15,13 +15,13 @@ pressing Enter now and then (their tables have a turn timer), and, when their ga
 killed and their session ends, running ``ssh`` again 1-3 s later. Then ``--faults`` times,
 after a few seconds of play (seeded: ``--seed``), it kills one process: a gateway (started
 again on a new port), the active hub (the standby takes over; the killed one is started
-again as the standby), NATS or PostgreSQL (started again on the same port and data after a
-moment); any hub that exits meanwhile (its lease or its lock lost) is started again, as a
-service manager would. After each fault it checks the ledger, every action a client saw
-accepted against the store (a terminal's: its seat's moves seen by its table's owner, by
-count), every player back (a ping answered, its table heard from; a terminal showing its
-table with a line said there after the fault), and that one hub serves (the database's lock,
-no deal recorded twice); see tests/cluster_support/chaos.py.
+again as the standby once the fault is checked), NATS or PostgreSQL (started again on the
+same port and data after a moment); any hub that exits meanwhile (its lease or its lock
+lost) is started again, as a service manager would. After each fault it checks the
+ledger, every action a client saw accepted against the store (a terminal's: its seat's
+moves seen by its table's owner, by count), every player back (a ping answered, its table
+heard from; a terminal showing its table with a line said there after the fault), and that
+one hub serves (the database's lock, no deal recorded twice); see tests/cluster_support/chaos.py.
 
 When a check fails (or the run stops on an error, Ctrl+C too), every process's log is kept:
 each hub's and gateway's log and what it printed (``NAME.log``, ``NAME.out``, every start of

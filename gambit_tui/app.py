@@ -294,22 +294,30 @@ class GambitApp(App[None]):
     def withdraw_notices(self, messages: set[str]) -> None:
         """Take down the notices saying ``messages`` (an invitation once answered); the
         others stay up for the rest of their time. (Textual removes notices only all at
-        once: the others are put up again.)"""
+        once: the others are put up again. Textual puts a notice up through a message, so
+        that is done after the messages already posted: a notice asked for just before,
+        not yet up, is taken down too.)"""
         now = time.monotonic()
         live = [n for n in self._notices if n.until > now]
         kept = [n for n in live if n.message not in messages]
-        self._notices = live
-        if len(kept) == len(live):
-            return
-        self._notices = []
+        self._notices = list(kept)  # (a copy: notices noted from now on are not kept ones)
+        if len(kept) < len(live):
+            self.call_later(self._put_up_again, kept)
+
+    def _put_up_again(self, kept: list[Notice]) -> None:
+        """Every notice taken down, and ``kept`` put up again (those not withdrawn since)."""
         self.clear_notifications()
-        for notice in kept:
-            self.notify(
-                notice.message,
-                title=notice.title,
-                severity=notice.severity,
-                timeout=notice.until - now,
-            )
+        still = [n for n in kept if any(n is m for m in self._notices)]
+        self._notices = [m for m in self._notices if not any(m is n for n in still)]
+        now = time.monotonic()
+        for notice in still:
+            if notice.until > now:
+                self.notify(
+                    notice.message,
+                    title=notice.title,
+                    severity=notice.severity,
+                    timeout=notice.until - now,
+                )
 
     def withdraw_answered(self) -> None:
         """Take down the notice of each invitation or friend request no longer waiting."""
@@ -340,6 +348,10 @@ class GambitApp(App[None]):
         if kind == "welcome":
             self._adopt_you()
             if self.welcomed:
+                # (the notice that said it was reconnecting is over: up for its 10 s, it stood
+                # on the one saying it is back, and at a Fortunes table of four at 80x24 the
+                # two covered the line under the won tricks, where what is said shows)
+                self.withdraw_notices({_("Reconnecting to the tables…")})
                 self.notify(_("Back at the tables."))
                 return
             self.welcomed = True

@@ -26,8 +26,9 @@ over, NATS or PostgreSQL started again on the same port and data), it checks:
   must hold at least as many of that seat's actions in that deal;
 * every player is back: a ``ping`` sent after the fault answered, and a message of its table
   received since the fault (if it sat at one); a terminal shows its table with a line said
-  there once the fault was healed (its table's light clients say one every second until it
-  does), or the lobby if its table has closed; the time from the kill is measured;
+  there once the fault was healed (after a hub kill, once the standby serves; its table's
+  light clients say one every second until it does), or the lobby if its table has closed;
+  the time from the kill is measured;
 * no table is driven by two hubs: exactly one live hub serves, it holds the database's
   advisory lock, and no deal is recorded twice.
 
@@ -150,7 +151,13 @@ class ChaosCluster:
         """Start again what the fault (and what followed from it) ended: after ``down``
         seconds, NATS or PostgreSQL on the same port and data; a gateway on a new port; any
         hub that has ended (the killed one, or one that lost its lease or its lock), as a
-        standby if another serves; and wait until one hub serves."""
+        standby if another serves; and wait until one hub serves. After the active hub's
+        kill: only until the standby serves; the killed hub is started again after the
+        fault's check (:func:`one_fault`), as hubs on machines of their own would be: here
+        its start (seconds of a core on a loaded machine) took the two cores the new hub and
+        the players needed while they came back, and the terminals' lines waited for it."""
+        if kind == "hub" and self.wait_for_the_standby() is not None:
+            return
         time.sleep(down)
         if kind == "nats":
             self.nats.start()
@@ -160,6 +167,19 @@ class ChaosCluster:
             if gateway.proc.poll() is not None:
                 self.gateways[name] = self._gateway(name)
         self.wait_for_a_hub()
+
+    def wait_for_the_standby(self, timeout: float = 20.0) -> float | None:
+        """After the active hub's kill: when (monotonic) another live hub is seen serving (the
+        standby took over), the killed one not started again; None if none did within
+        ``timeout`` or no hub lives (then :meth:`heal` starts what ended)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.active_hubs():
+                return time.monotonic()
+            if not any(hub.proc.poll() is None for hub in self.hubs.values()):
+                return None
+            time.sleep(0.05)
+        return None
 
     def wait_for_a_hub(self) -> GambitProcess:
         """The hub that serves, once one does (starting again any that ended): after a
@@ -835,7 +855,8 @@ async def one_fault(
     )
     one_hub = not two_hubs and len(actives) == 1
     worst = max([*back.values(), *terminals_back]) if back or terminals_back else None
-    # A hub that lost its lease or lock after the heal: started again, as a standby.
+    # A hub that lost its lease or lock after the heal, or the hub killed: started again, as
+    # a standby.
     await asyncio.to_thread(cluster.restart_hubs)
     record = {
         "fault": number,

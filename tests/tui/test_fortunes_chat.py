@@ -11,6 +11,7 @@ from gambit_tui.screens.fortunes_table import FortunesTableScreen
 from gambit_tui.widgets.fortunes_hand import FortunesHand
 from gambit_tui.widgets.fortunes_won import FortunesWon
 from gambit_tui.widgets.panel_join import PanelJoin
+from protocol.messages import PROTOCOL_VERSION
 from protocol.requests import Chat
 
 from .conftest import enter_lobby, make_app, screen_text, wait_for
@@ -120,3 +121,37 @@ async def test_at_80x24_a_line_said_while_a_card_is_to_be_played_shows_under_the
         await wait_for(pilot, lambda: said in won_rows(app))
         row = screen_text(app).splitlines()[join.region.y]
         assert "Ada:" not in row and row.endswith("─┤"), row
+
+
+async def test_after_a_move_to_another_hub_a_line_said_shows_under_the_won_tricks(hub):
+    """A session moved to another hub (a standby took over: issue 43's chaos run) is told
+    "Reconnecting to the tables…" (for 10 s) and, once there, "Back at the tables.". The
+    first is taken down by the second: the two notices stacked covered the line under the
+    won tricks at 80x24, and a line said at the table after the move showed only when the
+    second's 5 s were over (the chaos run's Fortunes terminal, back 3-7 s after the others)."""
+    app = make_app(hub)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await enter_lobby(pilot)
+        table = await open_fortunes_table(pilot, betting="ante")
+        while table.view["trick"]["n"] < 2:  # our first card: a last trick, two footer rows
+            count = len(table.view["events"])
+            await pilot.press("enter")
+            await wait_for(pilot, lambda t=table, n=count: len(t.view["events"]) > n)
+        await wait_for(pilot, lambda: table.ask_kind == "play")
+        app.withdraw_notices({notice[0] for notice in app.live_notices()})
+        app.receive({"t": "notice", "code": "reconnecting", "message": "Reconnecting…"})
+        welcome = {
+            "t": "welcome",
+            "v": PROTOCOL_VERSION,
+            "you": dict(app.model.you),
+            "server": dict(app.model.server),
+            "returning": True,
+        }
+        app.receive(welcome)
+        app.send(Chat("table", "still here", table=table.table_id))
+        join = table.query_one(PanelJoin)
+        await wait_for(pilot, lambda: join.said is not None and "still here" in join.said.plain)
+        await pilot.pause()
+        row = screen_text(app).splitlines()[join.region.y]
+        assert row.endswith(" Ada: still here ─┤"), screen_text(app)
+        assert [n[0] for n in app.live_notices()] == ["Back at the tables."]
