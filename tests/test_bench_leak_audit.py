@@ -4,6 +4,7 @@ and the chunks' JSON lines add up (``--add``) to what the one run's would say.""
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from pathlib import Path
@@ -80,7 +81,9 @@ def test_a_gap_or_an_overlap_between_chunks_is_said() -> None:
 def test_a_block_plays_its_games_on_a_hub_of_its_own_and_audits_clean() -> None:
     """A smoke run of the wiring: one block of one game, one table at a time."""
     ((number, seed),) = bench.plan(7, 0, 1, block=1)
+    thresholds = gc.get_threshold()
     out = bench.run_block((number, seed, 1, 1, 60.0, 120.0, None))
     assert out["games"] >= 1 and out["frames"] > 0 and out["blocks"] == 1
     assert (out["leaks"], out["audit_errors"], out["table_failures"]) == (0, 0, 0)
     assert (out["ledger_sum"], out["ledger_audit"]) == (0, 0)
+    assert gc.get_threshold() == thresholds  # (its collector's setting was the block's own)
