@@ -129,8 +129,12 @@ class Entropy:
         self.waiting.discard(table_id)
 
     def due(self, table_id: int) -> None:
-        """Time is up: deal without the values that did not come."""
-        self.waiting.discard(table_id)
+        """Time is up: deal without the values that did not come (while the database is
+        away: refused before anything changes, and due again once it is back)."""
         table = self.tables.get(table_id)
         if table is not None and table.status != "playing":
+            self.run.store.need_writable()
+            self.waiting.discard(table_id)
             self.play.start_game(table, waited=True)
+            return
+        self.waiting.discard(table_id)

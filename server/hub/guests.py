@@ -58,6 +58,9 @@ class Guests:
         #: The last guest id of a full batch of :meth:`forget_gone_guests` (the next starts
         #: after it); "" from the first.
         self._forget_after = ""
+        #: Guests who left while the database was away: their chips go home once it is back
+        #: (:meth:`send_owed_home`), or at the next start (:meth:`retire_guests`).
+        self.owed: set[str] = set()
 
     def guest_is_gone(self, player_id: str) -> bool:
         """A guest with no session: they cannot come back (a new connection is a new guest)."""
@@ -71,11 +74,39 @@ class Guests:
         whole balance moved to the bank, in one transfer. Returns the chips moved."""
         if not self.guest_is_gone(player_id) or self.holds_seat(player_id):
             return 0
+        if self.store.fenced:  # (the database away: nothing moves now; see :attr:`owed`)
+            self._owed(player_id, self.store.fence_reason)
+            return 0
         account = Account.player(player_id)
-        balance = self.money.balance(account)
-        if balance > 0:
-            self.money.to_bank(account, balance, GUEST_LEFT)
+        try:
+            balance = self.money.balance(account)
+            if balance > 0:
+                self.money.to_bank(account, balance, GUEST_LEFT)
+        except Exception as err:  # (the one transfer kept nothing)
+            # (the database found away as it wrote; inside a larger transaction the failure
+            # is that transaction's, which keeps nothing)
+            if self.store.in_transaction or not self.run.timers.away(err):
+                raise
+            self._owed(player_id, str(err))
+            return 0
+        self.owed.discard(player_id)
         return balance
+
+    def _owed(self, player_id: str, why: str) -> None:
+        self.owed.add(player_id)
+        log.warning(
+            "guest %s left; their chips go home once the database is back: %s", player_id, why
+        )
+
+    def send_owed_home(self) -> tuple[int, int]:
+        """The database is back: the chips of every guest who left meanwhile go home (each in
+        one transfer, by the rule). Returns (guests, chips)."""
+        guests = chips = 0
+        for player_id in sorted(self.owed):
+            moved = self.send_guest_chips_home(player_id)
+            self.owed.discard(player_id)
+            guests, chips = guests + (moved > 0), chips + moved
+        return guests, chips
 
     def end_gone_guests_reservations(self, table: Table) -> list[str]:
         """Seats reserved for guests who are gone pass to their stand-ins for good once no
@@ -104,6 +135,7 @@ class Guests:
         Returns (guests whose chips moved, chips moved).
         """
         guests = chips = 0
+        self.store.need_writable()  # (nothing changes while the database is away)
         with self.store.transaction():
             for table in self.tables.values():
                 changed = False
@@ -126,6 +158,7 @@ class Guests:
                     self.money.to_bank(account, balance, GUEST_LEFT)
                     guests += 1
                     chips += balance
+        self.owed.clear()
         return guests, chips
 
     def forget_gone_guests(self, quiet_for: float) -> tuple[int, bool]:

@@ -143,6 +143,7 @@ class Hub:
         #: (metrics). And what was refused, by code (over budget, too many tables…).
         self.action_hooks: list[ActionHook] = hooks.action_hooks
         self.refusals: Counter[str] = Counter()
+        run.timers.away = self.database_error
         # The parts, each made after the parts it holds; seating and entropy tell play
         # (made last: it holds them) of changes through the narrow TableEvents.
         self.restart = Restart()
@@ -227,8 +228,11 @@ class Hub:
         try:
             batch, more = self.guests.forget_gone_guests(retention)
             forgotten += batch
-        except StoreError:
-            log.exception("forgetting gone guests failed")
+        except StoreError as err:
+            if not self.database_error(err):
+                log.exception("forgetting gone guests failed")
+            else:  # (the next sweep forgets them)
+                log.warning("forgetting gone guests waits for the database: %s", err)
         if forgotten and not more:
             log.info("forgot %d guest(s) gone for over %.0f s", forgotten, retention)
         timers = self.runtime.timers
@@ -248,7 +252,13 @@ class Hub:
         try:
             guests, chips = self.guests.retire_guests()
         except StoreError as err:  # (the database away, or its lock lost: the next start does it)
-            log.warning("stopping: guests' chips not sent home now: %s", err)
+            owed = len(self.guests.owed)
+            meanwhile = f" ({owed} guest(s) left while the database was away)" if owed else ""
+            log.warning(
+                "stopping: guests' chips not sent home now%s, the next start sends them: %s",
+                meanwhile,
+                err,
+            )
             guests = chips = 0
         if chips:
             log.info("stopping: %d chip(s) of %d guest(s) went back to the bank", chips, guests)
@@ -268,17 +278,26 @@ class Hub:
         server/store/pg_lock.py): nothing is written until it is ours again."""
         self.store.fence(why)
 
+    def database_error(self, err: BaseException) -> bool:
+        """``err`` is a write refused because the database is away (fenced: see
+        :meth:`database_away`), or a database error that found its connection gone
+        (``Store.connection_lost``): not the code's failure, and tried again once back."""
+        if isinstance(err, StoreError) and self.store.fenced:
+            return True
+        return self.store.connection_lost(err)
+
     def database_back(self) -> bool:
         """The lock is ours again and nobody held it meanwhile: the store's connection is
         opened anew and writing goes on; False (the hub must stop) if writes were held on
         the old connection (memory is ahead of the database) or the database does not answer.
 
-        What was refused meanwhile is picked up: a bot's move or the next game whose timer
-        fired then is set again, and every table is sent again to its readers (a player
-        whose move was refused sees it is still theirs, and moves again). What changed
-        meanwhile without a request (a player who dropped from a waiting table left their
-        seat, a grace period ran out, a table closed) is written now: every table is saved
-        again as memory has it, and those closed meanwhile are forgotten."""
+        What was refused meanwhile is picked up: a bot's or a stand-in's move, the next game,
+        or anything else whose timer fired then (``Timers.refused``) is set again, and every
+        table is sent again to its readers (a player whose move was refused sees it is still
+        theirs, and moves again). What changed meanwhile without a request (a player who
+        dropped from a waiting table left their seat, a grace period ran out, a table closed)
+        is written now: every table is saved again as memory has it, those closed meanwhile
+        are forgotten, and the chips of guests who left meanwhile go home."""
         try:
             if not self.store.reconnect():
                 return False
@@ -288,9 +307,12 @@ class Hub:
         self.store.fence(None)
         try:
             self._save_tables_again()
+            guests, chips = self.guests.send_owed_home()
         except StoreError:
             log.warning("the database is back but the tables could not be saved", exc_info=True)
             return False
+        if chips:
+            log.info("the database is back: %d chip(s) of %d guest(s) went home", chips, guests)
         timers = self.runtime.timers
         for table in list(self.tables.values()):
             if table.status == "playing" and table.state is not None and table.state.is_over:
@@ -299,6 +321,7 @@ class Hub:
                 timers.later(("next", table.id), 0.0, self.play.next_game, table.id)
             if table.id in self.tables:
                 self.turns.arm(table)
+        timers.again()  # (a game night's round, a deal that waited for reveals: now)
         self.tables_again(list(self.sessions))
         return True
 
@@ -442,7 +465,10 @@ class Hub:
             if hasattr(conn, "on_message"):
                 conn.on_message = None
             self.commit()  # what was said to this client goes out before it is hung up ...
-            self._drop_session(session, sending=True)
+            try:
+                self._drop_session(session, sending=True)
+            except Exception:  # (the connection is closed below whatever happened)
+                log.exception("session %s: dropping it failed", session.id)
             await self.outbox.sent()  # ... once on the disk (see outbox.py)
             session.alive = False
             with contextlib.suppress(Exception):

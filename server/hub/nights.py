@@ -362,6 +362,16 @@ class Nights:
         night = self.nights.get(night_id)
         if night is None:
             return
+        # While the database is away the round is refused before anything changes (nobody
+        # withdrawn or moved, no table open): seated whole, from a timer, once it is back.
+        # One transaction: a connection found gone as it begins refuses it the same way, and
+        # one lost part-way keeps nothing of it (the hub then starts again from the disk).
+        self.store.need_writable()
+        with self.store.transaction():
+            self._start_round(night, refuse)
+
+    def _start_round(self, night: Night, refuse: bool) -> None:
+        night_id = night.id
         self.timers.cancel(("night", f"n{night_id}"))
         self.next_at.pop(night_id, None)
         # Who is not here now is withdrawn (they may register again for a later round).

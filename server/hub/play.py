@@ -104,7 +104,10 @@ class Play:
 
     def start_game(self, table: Table, *, waited: bool = False) -> None:
         """Collect the antes and deal. Players who cannot pay the stake are stood up. Unless
-        ``waited``, the deal may first wait briefly for players' entropy (entropy.py)."""
+        ``waited``, the deal may first wait briefly for players' entropy (entropy.py).
+        While the database is away it is refused (StoreError) before anything changes: a
+        timer that fired it sets it again once the database is back (``Timers.refused``)."""
+        self.store.need_writable()
         for i, seat in enumerate(table.seats):
             if seat.player is not None and self.money.balance(Account.of_seat(seat)) < table.stake:
                 table.seats[i] = Seat()
@@ -132,12 +135,17 @@ class Play:
         seed = deals.game_seed(deal)
         state = game.new_state(table.players, table.options, dealer=table.dealer, seed=seed)
         table.deal_log = DealLog(state)
-        with self.store.transaction():
-            self.money.collect_antes(table)
-            table.state = state
-            table.status = "playing"
-            self.store.start_game(table.id, state.params)
-            self.run.save(table)
+        before = table.state, table.status
+        try:
+            with self.store.transaction():
+                self.money.collect_antes(table)
+                table.state = state
+                table.status = "playing"
+                self.store.start_game(table.id, state.params)
+                self.run.save(table)
+        except BaseException:  # (nothing of it stored: the table is as it was)
+            table.state, table.status = before
+            raise
         if table.stake:
             self.tell_balances(table)
         self.table_changed(table)
@@ -349,6 +357,7 @@ class Play:
                 ("next", table.id), self.config.between_games, self.next_game, table.id
             )
             return
+        self.store.need_writable()  # (the database away: nothing changes; again once back)
         for i, seat in enumerate(table.seats):
             if seat.reserved is not None and seat.player is None:
                 continue  # a bot keeps an absent player's seat until they reclaim it

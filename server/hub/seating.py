@@ -307,10 +307,25 @@ class Seating:
             self.close_table(table)
             return
         self.entropy.seats_changed(table)
+        if not self.store.fenced:
+            try:
+                self.play.table_updated(table)
+                return
+            except Exception as err:  # (the connection found gone as it wrote: as away)
+                if not self.timers.away(err):
+                    raise
+        self.play.table_changed(table)
+
+    def _forget_stored(self, table_id: int) -> None:
+        """The store forgets a closed table; while the database is away (or found gone as
+        this writes) it is forgotten once the database is back (``Hub.database_back``)."""
         if self.store.fenced:
-            self.play.table_changed(table)
             return
-        self.play.table_updated(table)
+        try:
+            self.store.delete_table(table_id)
+        except Exception as err:
+            if not self.timers.away(err):
+                raise
 
     def close_table(self, table: Table) -> None:
         self.timers.cancel_table(table.id)
@@ -319,8 +334,7 @@ class Seating:
         guests = self.guests.guests_at(table)
         self.duplicate.table_closed(table)
         del self.tables[table.id]
-        if not self.store.fenced:  # (else it is forgotten once the database is back)
-            self.store.delete_table(table.id)
+        self._forget_stored(table.id)
         for pid in guests:
             self.guests.send_guest_chips_home(pid)
         for session in self.watchers.table_closed(table.id):

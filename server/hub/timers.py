@@ -3,7 +3,11 @@
 Every part that waits (turn timers, bots, the next game, reveals, a restart) sets a timer here
 under a key; a table's keys are ``(kind, table id, …)`` so :meth:`Timers.cancel_table` ends
 them all when it closes. Once stopped, nothing new is scheduled (sessions that wind down after
-:meth:`stop` set no timers)."""
+:meth:`stop` set no timers).
+
+A timer whose callback is refused because the database is away (``away`` says so of its
+error: the write was refused before anything changed) is no failure: one line says so, and
+the timer is set again once the database is back (:meth:`again`)."""
 
 from __future__ import annotations
 
@@ -23,6 +27,10 @@ class Timers:
         self.pending: dict[Any, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         self.stopped = False
+        #: Whether an error a callback raised says the database is away (the hub sets it).
+        self.away: Callable[[BaseException], bool] = lambda err: False
+        #: Timers refused while the database was away, by key: set again by :meth:`again`.
+        self.refused: dict[Any, tuple[Callable[..., Any], tuple[Any, ...]]] = {}
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
@@ -39,18 +47,21 @@ class Timers:
         self.pending[key] = loop.call_later(max(0.0, delay), self._fire, key, callback, args)
 
     def cancel(self, key: Any) -> None:
+        self.refused.pop(key, None)
         handle = self.pending.pop(key, None)
         if handle is not None:
             handle.cancel()
 
     def cancel_table(self, table_id: int) -> None:
         """Cancel every timer of a table (keys ``(kind, table id, …)``): it closes."""
-        for key in [k for k in self.pending if isinstance(k, tuple) and k[1:2] == (table_id,)]:
+        keys = [*self.pending, *self.refused]
+        for key in [k for k in keys if isinstance(k, tuple) and k[1:2] == (table_id,)]:
             self.cancel(key)
 
     def stop(self) -> None:
         """Cancel every timer; schedule none from now on."""
         self.stopped = True
+        self.refused.clear()
         for handle in self.pending.values():
             handle.cancel()
         self.pending.clear()
@@ -63,5 +74,20 @@ class Timers:
         self.pending.pop(key, None)
         try:
             callback(*args)
-        except Exception:  # a timer must never take the hub down
-            log.exception("timer %r failed", key)
+        except Exception as err:  # a timer must never take the hub down
+            if not self.away(err):
+                log.exception("timer %r failed", key)
+                return
+            log.warning("timer %r waits for the database (set again once it is back): %s", key, err)
+            self.refused[key] = (callback, args)
+
+    def again(self) -> int:
+        """The database is back: every timer refused meanwhile fires now (unless its key was
+        set again meanwhile). Returns how many."""
+        refused, self.refused = self.refused, {}
+        again = 0
+        for key, (callback, args) in refused.items():
+            if key not in self.pending:
+                self.later(key, 0.0, callback, *args)
+                again += 1
+        return again

@@ -52,6 +52,7 @@ class Turns:
         # Collaborators: the config, who is online, the tables, timers and tasks; money, to
         # know what a seat can pay; play (connected once built, :meth:`connect`) to move.
         self.timers = run.timers
+        self.store = run.store
         self.config = run.config
         self.players = run.players
         self.tables = run.tables
@@ -144,10 +145,13 @@ class Turns:
     # --- moving for a seat ------------------------------------------------------------------
 
     def autoplay(self, table_id: int) -> None:
-        """Bots, stand-ins for absent players and expired timers act (one round of them)."""
+        """Bots, stand-ins for absent players and expired timers act (one round of them).
+        While the database is away nobody moves and nothing changes: the StoreError says so
+        to the timer, and the table is armed again once it is back (``Hub.database_back``)."""
         table = self.tables.get(table_id)
         if table is None or table.state is None or table.status != "playing":
             return
+        self.store.need_writable()
         state = table.state
         now = asyncio.get_running_loop().time()
         for index in sorted(state.pending()):
@@ -159,6 +163,7 @@ class Turns:
             why = "time" if human_here else ("away" if seat.player is not None else None)
             if why == "away" and now < self.returns_until:
                 continue  # (they may be on their way back: see RETURN_AFTER_START)
+            deadline = None  # (a human's clock that ran out: kept if the move is refused)
             if human_here:
                 deadline = self.deadlines.get((table.id, index))
                 if deadline is None or deadline > now + 0.001:
@@ -171,22 +176,27 @@ class Turns:
                 kind = seat.bot or self.config.standin_bot
             seed = f"{table.id}:{index}:{len(state.history)}"
             if kind in SLOW_KINDS:
-                self.think_off_loop(table, index, kind, seed, why)
+                self.think_off_loop(table, index, kind, seed, why, deadline)
                 return
             bot = make_bot(table.game, kind, seed=seed)
             action = self.affordable(table, index, bot.choose(self.seat_view(table, index)))
-            self.stand_in_moves(table, index, why)
-            self.play.apply_action(table, index, action)
+            self.move_for(table, index, action, why, deadline)
             break  # one action per tick: the table sees every move
         else:
             self.arm(table)
 
     def think_off_loop(
-        self, table: Table, index: int, kind: str, seed: str, why: str | None = None
+        self,
+        table: Table,
+        index: int,
+        kind: str,
+        seed: str,
+        why: str | None = None,
+        deadline: float | None = None,
     ) -> None:
         """A strong bot's move: its search runs in the bot pool, and the answer is applied
         only if the table is still at the same move (a player may have acted, or left);
-        ``why``: see :meth:`stand_in_moves`."""
+        ``why``, ``deadline``: see :meth:`move_for`."""
         key = (table.id, index)
         if key in self.thinking:
             return
@@ -215,10 +225,14 @@ class Turns:
                     self.arm(table)
                 return
             try:
-                action = self.affordable(table, index, action)
-                self.stand_in_moves(table, index, why)
-                self.play.apply_action(table, index, action)
-            except Exception:
+                self.store.need_writable()
+                self.move_for(table, index, self.affordable(table, index, action), why, deadline)
+            except Exception as err:
+                if self.timers.away(err):  # (armed again once the database is back)
+                    if deadline is not None:
+                        self.deadlines.setdefault(key, deadline)
+                    log.warning("a %s bot's move waits for the database: %s", kind, err)
+                    return
                 log.exception("a %s bot's move was refused", kind)
                 self.arm(table)
 
@@ -252,6 +266,29 @@ class Turns:
             return action
         return min(state.legal_actions(seat), key=lambda a: state.stake_due(seat, a))
 
+    def move_for(
+        self, table: Table, index: int, action: Action, why: str | None, deadline: float | None
+    ) -> None:
+        """A bot or a stand-in makes ``action`` in seat ``index`` (``why``: see
+        :meth:`stand_in_moves`; ``deadline``: the human's turn clock that ran out, None for a
+        bot). As a player's own move it is stored before anything changes; if it is refused
+        (the database found away as it writes) the stand-in's line in the log is taken back
+        and the seat's clock set again as it was, so that it moves once the database is back."""
+        key = (table.id, index)
+        state = table.state
+        assert state is not None
+        moves, events = len(state.history), len(state.events)
+        self.stand_in_moves(table, index, why)
+        try:
+            self.play.apply_action(table, index, action)
+        except Exception:
+            if len(state.history) == moves:  # (refused before it was applied)
+                del state.events[events:]
+                self.stand_in_undone(table, index, why)
+                if deadline is not None:
+                    self.deadlines[key] = deadline
+            raise
+
     # --- stand-ins in players' seats --------------------------------------------------------
 
     def stand_in_moves(self, table: Table, index: int, why: str | None) -> None:
@@ -266,6 +303,18 @@ class Turns:
         table.state.events.append({"e": "stand_in", "seat": index, "why": why})
         key = (table.id, pid)
         self.stood_in[key] = self.stood_in.get(key, 0) + 1
+
+    def stand_in_undone(self, table: Table, index: int, why: str | None) -> None:
+        """The move :meth:`stand_in_moves` announced was refused: it is not counted."""
+        pid = table.seats[index].player
+        if why is None or pid is None:
+            return
+        key = (table.id, pid)
+        left = self.stood_in.get(key, 0) - 1
+        if left > 0:
+            self.stood_in[key] = left
+        else:
+            self.stood_in.pop(key, None)
 
     def tell_stood_in(self, table_id: int, pid: str) -> None:
         """Tell a player who is back (acting again, or connected again) that a stand-in made

@@ -394,6 +394,11 @@ class Store(NightStore, ModerationStore):
         """Writes are refused now (see :meth:`fence`)."""
         return self._fenced is not None
 
+    @property
+    def fence_reason(self) -> str:
+        """Why writes are refused now ("" if they are not: see :meth:`fence`)."""
+        return self._fenced or ""
+
     def connection_lost(self, err: BaseException) -> bool:
         """True if ``err`` is this backend's error and the PostgreSQL connection went with it
         (the database killed or restarting, the link cut), before the lock's check (which

@@ -6,6 +6,7 @@ against a real PostgreSQL restart)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -51,7 +52,10 @@ async def stored_beyond(hub: Hub, table: int, moves: int) -> None:
     assert stored(hub, table) > moves
 
 
-async def test_nothing_is_written_while_the_database_is_away_and_play_goes_on_after(store):
+async def test_nothing_is_written_while_the_database_is_away_and_play_goes_on_after(store, caplog):
+    """The bots' timed moves are refused meanwhile, each in one line (expected: no
+    traceback), and made once the database is back."""
+    caplog.set_level(logging.WARNING)
     async with ada_and_two_bots(store, bot_delay=0.2) as (hub, ada, table):
         # Ada plays until it is a bot's turn; the database goes away before it moves.
         for _ in range(100):
@@ -69,6 +73,8 @@ async def test_nothing_is_written_while_the_database_is_away_and_play_goes_on_af
         assert stored(hub, table) == moves
         state = hub.tables[table].state
         assert state is not None and len(state.history) == moves  # memory as the store
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+        assert any("waits for the database" in r.getMessage() for r in caplog.records)
 
         seen = len(ada.log)
         assert hub.database_back()
