@@ -1,10 +1,28 @@
 """Leak audit at scale: every frame of 10^5 games checked for cards hidden from its reader.
 
-    python bench/leak_audit.py [--games 100000] [--procs 2] [--tables 6] [--seed S]
+    python bench/leak_audit.py [--games 100000] [--first 0] [--procs 2] [--tables 6] [--seed S]
+    python bench/leak_audit.py --add LOG [LOG ...]
     python bench/leak_audit.py --setup '{"game": ...}' --table-seed X [--repeat N]
 
-Not a timed test. Each process runs hubs (a fresh store in /dev/shm, or the temp folder, every
-``--batch`` games, so neither grows) on which ``--tables`` tables play at once, each set up at
+Not a timed test. A seed's games are a sequence of blocks of ``--block`` games (100), block
+``b`` with a seed of its own drawn from the run's seed and ``b`` alone; ``--first K --games N``
+plays games K to K+N-1 of the sequence (whole blocks), however many processes share them. So
+10^5 games can be played as chunks on different days, the same seed each time, and added up:
+
+    python bench/leak_audit.py --seed 43 --first 0 --games 30000 > leak-0.log
+    python bench/leak_audit.py --seed 43 --first 30000 --games 30000 > leak-1.log
+    python bench/leak_audit.py --seed 43 --first 60000 --games 40000 > leak-2.log
+    python bench/leak_audit.py --add leak-0.log leak-1.log leak-2.log
+
+``--add`` reads each log's last JSON line and prints one verdict: every count added up
+(games, frames, leaks, errors, ledger, per game, CPU seconds), ``covered`` (the games'
+ranges the chunks played, joined), ``gaps`` and ``overlaps`` between them, and ``clean``
+(no leak, audit or internal error, table failure, ledger imbalance or overlap). A block fixes
+its tables' setups, who sits, the bots and the scripted moves, not the deals (a hub deals from
+its own entropy): the same chunk played twice audits other deals of the same kind of tables.
+
+Each block plays on a hub of its own (a fresh store in /dev/shm, or the temp folder, so
+neither grows) on which ``--tables`` tables play at once, each set up at
 random from every option a table offers: the game, its number of players, every game option
 (Prophet's deck, cards-per-round schedule and cap; Fortunes' betting, raises, target and
 deals), a stake or none, and now and then two tables of one duplicate set. One to all of the
@@ -17,7 +35,7 @@ a few games a CI run: as the hub writes each frame (the very bytes), against the
 as it goes out, no card a reader never legitimately saw is in any string of it; lobby frames hold no
 card at all; a view's public part holds only what every reader knows. With many tables of one
 game the decks share their codes, so a frame is checked against its own table (see
-``Auditor.own_tables``). After each batch the ledger must sum to zero and audit clean.
+``Auditor.own_tables``). After each block the ledger must sum to zero and audit clean.
 
 A table that has not finished its games is told apart by how it stands: ``stalled``, no
 move at it for ``--stall-after`` seconds (a table that stopped: a hub, bot or timer bug, or
@@ -35,8 +53,11 @@ the first few in ``leak_samples``), ``audit_errors``, ``internal_errors``, ``sta
 ``long_samples``), ``hub_errors`` (what the hub logged as an error: a bot or timer that
 failed, with ``hub_error_samples``), ``table_failures`` (a table that could not be set up or
 played: an error the hub should not have given), ``ledger_sum``, ``per_game`` (games, frames
-and tables per game), ``setups`` (tables per game, players and options), ``refused_setups``,
-``seconds``, ``cpu_seconds`` (the workers') and ``games_per_second``.
+and tables per game), ``distinct_setups`` and ``setups_by_game`` (tables' setups: game,
+players and options), ``refused_setups``, ``blocks``, ``seed``, ``first``, ``games_asked``,
+``block``, ``range``, ``seconds``, ``cpu_seconds`` (the blocks', in the workers),
+``cpu_ms_per_game`` and ``games_per_second``. A block plays at least its games (a table
+plays one to three, so the last ones may go over).
 """
 
 from __future__ import annotations
@@ -44,6 +65,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import multiprocessing
@@ -79,6 +101,11 @@ TABLE_TIMEOUT = 1800.0
 LONG_AFTER = 300.0
 #: Samples kept of each kind (stalled, unfinished, long).
 SAMPLES = 5
+#: Games a block plays, on a hub and store of its own, with a seed of its own: what a run
+#: is cut into (see ``plan``).
+BLOCK = 100
+#: New objects between young garbage collections (CPython's default: 700).
+YOUNG_GC = 5_000
 
 
 def config() -> HubConfig:
@@ -188,7 +215,7 @@ class BenchClient:
 
 
 class Worker:
-    """One process's share: batches of games on fresh hubs, ``tables`` at a time."""
+    """One block's games on a fresh hub (``batch``), ``tables`` at a time."""
 
     def __init__(
         self,
@@ -529,37 +556,56 @@ class HubErrors(logging.Handler):
             self.out["hub_error_samples"].append(text)
 
 
-def run_worker(
+def plan(seed: int, first: int, games: int, block: int = BLOCK) -> list[tuple[int, int]]:
+    """The blocks games ``first`` .. ``first + games - 1`` of ``seed``'s sequence are, each
+    with its own seed: fixed by the run's seed and the block's number alone, so a run cut
+    into chunks (``--first``) covers the blocks one run over the same games would, whatever
+    ``--procs``."""
+    if first < 0 or games <= 0 or first % block or games % block:
+        raise ValueError(f"--first ({first}) and --games ({games}) are whole blocks of {block}")
+    return [(b, block_seed(seed, b)) for b in range(first // block, (first + games) // block)]
+
+
+def block_seed(seed: int, block: int) -> int:
+    """Block ``block``'s own seed (its tables' setups, who sits, the scripted moves)."""
+    return random.Random(f"leak-audit:{seed}:{block}").randrange(2**31)
+
+
+def run_block(
     args: tuple[int, int, int, int, float, float, tuple[dict[str, Any], float] | None],
 ) -> dict[str, Any]:
-    seed, games, tables, batch, stall_after, table_timeout, only = args
+    """One block's games on a fresh hub and store (``only``: one setup alone instead); its
+    counts, with the CPU seconds it took this process."""
+    number, seed, games, tables, stall_after, table_timeout, only = args
+    # The young generation collected after 5,000 new objects, not 700, as the server's own
+    # policy has it (server/gc_freeze.py): decoded frames die by reference counting; the
+    # collector's share of a run went from 4.5 % to 1.4 % (60 games, one process).
+    thresholds = gc.get_threshold()
+    gc.set_threshold(YOUNG_GC, *thresholds[1:])
+    cpu = time.process_time()
+    started = time.monotonic()
     logging.basicConfig(level=logging.CRITICAL)
     worker = Worker(seed, tables, stall_after, table_timeout)
     server_log = logging.getLogger("server")
     server_log.setLevel(logging.ERROR)
     server_log.propagate = False  # (counted here, not printed)
-    server_log.addHandler(HubErrors(worker.out))
-
-    async def main() -> None:
-        started = time.monotonic()
-        if only is not None:  # one setup alone, ``games`` times over
-            await worker.batch(games, only)
-            return
-        while worker.out["games"] < games:
-            before = worker.out["games"]
-            await worker.batch(min(batch, games - worker.out["games"]))
-            print(
-                f"seed {seed}: {worker.out['games']} games, {worker.out['frames']} frames, "
-                f"{worker.out['leaks']} leaks, {time.monotonic() - started:.0f} s",
-                file=sys.stderr,
-                flush=True,
-            )
-            if worker.out["games"] == before:  # nothing played: do not spin
-                break
-
-    asyncio.run(main())
-    worker.out["cpu_seconds"] = time.process_time()  # this process's, its threads' included
-    return worker.out
+    handler = HubErrors(worker.out)
+    server_log.addHandler(handler)
+    try:
+        asyncio.run(worker.batch(games, only))
+    finally:
+        server_log.removeHandler(handler)
+        gc.set_threshold(*thresholds)
+    out = worker.out
+    out["blocks"] = 1
+    out["cpu_seconds"] = time.process_time() - cpu  # this process's, its threads' included
+    print(
+        f"block {number} (seed {seed}): {out['games']} games, {out['frames']} frames, "
+        f"{out['leaks']} leaks, {time.monotonic() - started:.0f} s",
+        file=sys.stderr,
+        flush=True,
+    )
+    return out
 
 
 def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -580,13 +626,137 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     return total
 
 
+#: A run's JSON keys that name it or are worked out from the others, and the counts of
+#: distinct setups (two chunks may play one setup): not added up.
+NOT_ADDED = {
+    "setups_by_game",
+    "seed",
+    "first",
+    "games_asked",
+    "block",
+    "range",
+    "procs",
+    "distinct_setups",
+    "games_per_second",
+    "cpu_ms_per_game",
+}
+#: The counts that must all be 0 for a verdict to be clean.
+MUST_BE_ZERO = (
+    "leaks",
+    "audit_errors",
+    "internal_errors",
+    "table_failures",
+    "ledger_sum",
+    "ledger_audit",
+)
+
+
+def finish(
+    parts: list[dict[str, Any]],
+    seed: int,
+    first: int,
+    games: int,
+    block: int,
+    procs: int,
+    seconds: float,
+) -> dict[str, Any]:
+    """The run's JSON from its blocks' counts: ``range`` (games ``first`` up to, not
+    including, ``first + games`` of ``seed``'s sequence), what ``add_runs`` adds up."""
+    out = merge(parts)
+    setups = out.pop("setups")
+    out["distinct_setups"] = len(setups)
+    out["setups_by_game"] = dict(Counter(key.split("/")[0] for key in setups))
+    out["client_errors"] = dict(out["client_errors"])
+    for key, value in out.items():
+        if key.endswith("_samples") or key == "leak_samples":
+            out[key] = value[: 2 * SAMPLES]
+    out.update(seed=seed, first=first, games_asked=games, block=block)
+    out["range"] = [first, first + games]
+    out["procs"] = procs
+    out["seconds"] = round(seconds, 1)
+    out["cpu_seconds"] = round(out["cpu_seconds"], 1)
+    out["cpu_ms_per_game"] = (
+        round(1000 * out["cpu_seconds"] / out["games"]) if out["games"] else None
+    )
+    out["games_per_second"] = round(out["games"] / seconds, 2) if seconds else None
+    return out
+
+
+def add_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One verdict from the JSON lines of runs of one seed and block size (chunks played on
+    different days): every count added up, the games' ranges they covered, any gap between
+    them or overlap, and ``clean`` (no leak, audit or internal error, table failure, ledger
+    imbalance or overlap)."""
+    if not runs:
+        raise ValueError("no runs to add")
+    seeds = {(run["seed"], run["block"]) for run in runs}
+    if len(seeds) != 1:
+        raise ValueError(f"runs of different seeds or block sizes: {sorted(seeds)}")
+    total: dict[str, Any] = {}
+    for run in runs:
+        for key, value in run.items():
+            if key in NOT_ADDED:
+                continue
+            if isinstance(value, dict):
+                into = total.setdefault(key, {})
+                for k, v in value.items():
+                    if isinstance(v, dict):
+                        for kk, n in v.items():
+                            into.setdefault(k, {})
+                            into[k][kk] = into[k].get(kk, 0) + n
+                    else:
+                        into[k] = into.get(k, 0) + v
+            elif isinstance(value, list):
+                total[key] = (total.get(key, []) + value)[: 2 * SAMPLES]
+            elif isinstance(value, int | float) and not isinstance(value, bool):
+                total[key] = total.get(key, 0) + value
+    ranges = sorted(tuple(run["range"]) for run in runs)
+    covered: list[list[int]] = []
+    gaps: list[list[int]] = []
+    overlaps: list[list[int]] = []
+    for start, end in ranges:
+        if covered and start < covered[-1][1]:
+            overlaps.append([start, min(end, covered[-1][1])])
+            covered[-1][1] = max(covered[-1][1], end)
+        elif covered and start == covered[-1][1]:
+            covered[-1][1] = end
+        else:
+            if covered:
+                gaps.append([covered[-1][1], start])
+            covered.append([start, end])
+    seed, block = next(iter(seeds))
+    verdict = {"chunks": len(runs), "seed": seed, "block": block, "covered": covered}
+    verdict.update(gaps=gaps, overlaps=overlaps, **total)
+    verdict["cpu_seconds"] = round(verdict.get("cpu_seconds", 0.0), 1)
+    verdict["seconds"] = round(verdict.get("seconds", 0.0), 1)
+    games = verdict.get("games", 0)
+    verdict["cpu_ms_per_game"] = round(1000 * verdict["cpu_seconds"] / games) if games else None
+    verdict["clean"] = not overlaps and all(verdict.get(k, 0) == 0 for k in MUST_BE_ZERO)
+    return verdict
+
+
+def last_json_line(path: str) -> dict[str, Any]:
+    """A run's result: the last line of its output (or log) that is a JSON object."""
+    for line in reversed(Path(path).read_text().splitlines()):
+        if line.startswith("{"):
+            result: dict[str, Any] = json.loads(line)
+            return result
+    raise ValueError(f"{path}: no JSON line")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--games", type=int, default=100_000, help="whole blocks")
+    parser.add_argument(
+        "--first", type=int, default=0, help="the first game of the seed's sequence (a block's)"
+    )
+    parser.add_argument("--block", type=int, default=BLOCK, help="games per block (a hub each)")
     parser.add_argument("--procs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--tables", type=int, default=6, help="tables playing at once per hub")
-    parser.add_argument("--batch", type=int, default=2_000, help="games per hub and store")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument(
+        "--add", nargs="+", metavar="LOG", help="add up these runs' JSON lines into one verdict"
+    )
     parser.add_argument(
         "--stall-after", type=float, default=STALL_AFTER, help="seconds without a move: stalled"
     )
@@ -604,34 +774,30 @@ def main() -> None:
     )
     parser.add_argument("--repeat", type=int, default=1, help="with --setup: tables, in turn")
     args = parser.parse_args()
+    if args.add:
+        print(json.dumps(add_runs([last_json_line(path) for path in args.add])))
+        return
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     timing = (args.stall_after, args.table_timeout)
-    only: tuple[dict[str, Any], float] | None = None
     if args.setup:
         table_seed = args.table_seed if args.table_seed is not None else random.random()
         only = (json.loads(args.setup), table_seed)
-        args.procs, args.tables, args.games = 1, 1, args.repeat
-    shares = [args.games // args.procs + (i < args.games % args.procs) for i in range(args.procs)]
-    jobs = [
-        (seed + i, n, args.tables, args.batch, *timing, only) for i, n in enumerate(shares) if n
-    ]
-    started = time.monotonic()
-    if len(jobs) == 1:
-        parts = [run_worker(jobs[0])]
+        args.procs, args.first, args.games, args.block = 1, 0, args.repeat, args.repeat
+        jobs = [(0, seed, args.repeat, 1, *timing, only)]
     else:
-        with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
-            parts = pool.map(run_worker, jobs)
-    seconds = time.monotonic() - started
-    out = merge(parts)
-    setups = out.pop("setups")
-    out["distinct_setups"] = len(setups)
-    out["setups_by_game"] = dict(Counter(key.split("/")[0] for key in setups))
-    out["client_errors"] = dict(out["client_errors"])
-    out["seed"] = seed
-    out["procs"] = args.procs
-    out["seconds"] = round(seconds, 1)
-    out["cpu_seconds"] = round(out["cpu_seconds"], 1)
-    out["games_per_second"] = round(out["games"] / seconds, 2) if seconds else None
+        try:
+            blocks = plan(seed, args.first, args.games, args.block)
+        except ValueError as err:
+            parser.error(str(err))
+        jobs = [(b, s, args.block, args.tables, *timing, None) for b, s in blocks]
+    started = time.monotonic()
+    procs = min(args.procs, len(jobs))
+    if procs == 1:
+        parts = [run_block(job) for job in jobs]
+    else:
+        with multiprocessing.get_context("spawn").Pool(procs) as pool:
+            parts = list(pool.imap_unordered(run_block, jobs))
+    out = finish(parts, seed, args.first, args.games, args.block, procs, time.monotonic() - started)
     print(json.dumps(out))
 
 

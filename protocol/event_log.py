@@ -506,10 +506,13 @@ def _walk(root: dict[str, Any], entry: Any, fresh: set[int]) -> tuple[Any, Any]:
         raise ProtocolError("invalid", "A table's delta names no part of the table.")
     # (every table message and the app's views go through here, a delta's ten entries at
     # every move: one pass, the container types checked against a tuple made once)
+    # (a plain dict and string first, as decoded frames hold them: no isinstance call)
     node: Any = root
     last = len(path) - 1
     for depth, key in enumerate(path):
-        if isinstance(node, dict) and isinstance(key, str):
+        if (type(node) is dict or isinstance(node, dict)) and (
+            type(key) is str or isinstance(key, str)
+        ):
             if depth == last:
                 return node, key
             child = node.get(key)

@@ -83,6 +83,10 @@ class Table:
     #: The parts of the last change's messages every reader shared (``protocol.event_log``):
     #: the next change's info is compared with it, not copied again when it is the same.
     shared: Any = field(default=None, repr=False, compare=False)
+    #: The game state and its moves then that ``shared``'s public part was built of: while
+    #: they are the state's now, a bot in a seat is given that part (as a person there is),
+    #: not one built again (``Turns.seat_view``).
+    public_of: Any = field(default=None, repr=False, compare=False)
     #: The info its readers were last shown (without the turn timers) and what it was made
     #: of, kept while only the game moves (``Play.shared_table_info``).
     shown_info: Any = field(default=None, repr=False, compare=False)

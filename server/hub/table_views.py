@@ -65,8 +65,10 @@ class TableViews:
         (see :class:`~protocol.event_log.Shared`: their delta is made once too); ``moved``:
         see :meth:`shared_table_info`."""
         info = self.shared_table_info(table, moved=moved)
-        public = table.state.public_view() if table.state is not None else None
+        state = table.state
+        public = state.public_view() if state is not None else None
         table.shared = Shared(info, public, table.shared)
+        table.public_of = (state, len(state.history)) if state is not None else None
         return table.shared
 
     def seat_message(

@@ -179,7 +179,7 @@ class Turns:
                 self.think_off_loop(table, index, kind, seed, why, deadline)
                 return
             bot = make_bot(table.game, kind, seed=seed)
-            action = self.affordable(table, index, bot.choose(state.view(index)))
+            action = self.affordable(table, index, bot.choose(self.seat_view(table, index)))
             self.move_for(table, index, action, why, deadline)
             break  # one action per tick: the table sees every move
         else:
@@ -204,7 +204,7 @@ class Turns:
         assert state is not None
         moves = len(state.history)
         self.thinking.add(key)
-        view = state.view(index)
+        view = self.seat_view(table, index)
 
         async def answer() -> None:
             try:
@@ -237,6 +237,25 @@ class Turns:
                 self.arm(table)
 
         self.timers.spawn(answer())
+
+    @staticmethod
+    def seat_view(table: Table, index: int) -> dict[str, Any]:
+        """What a person in seat ``index`` would be shown now: the public part the hub built
+        for the table's last change when that was of the state as it is now (as a person's
+        view is made of it), else one built now, and the seat's own part."""
+        state = table.state
+        assert state is not None
+        made = table.public_of
+        shared = table.shared
+        if (
+            made is not None
+            and made[0] is state
+            and made[1] == len(state.history)
+            and shared is not None
+            and shared.public is not None
+        ):
+            return state.view(index, shared.public)
+        return state.view(index)
 
     def affordable(self, table: Table, seat: int, action: Action) -> Action:
         """A stand-in's choice if the seat can pay for it, else the seat's cheapest legal action

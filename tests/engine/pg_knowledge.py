@@ -19,7 +19,12 @@ from server.engine.prophets_gambit.state import PGState
 MOST_DRAWN_IN_ONE_ACTION = 6  # Broken One redraws a whole hand; Beast draws one per seat
 
 
-def pg_glimpses(state: PGState, seat: int, action: Action) -> dict[int | None, set[str]]:
+def pg_glimpses(
+    state: PGState, seat: int, action: Action, reshuffle: bool = True
+) -> dict[int | None, set[str]]:
+    """``reshuffle``: also play the action on a copy to find cards discarded and reshuffled
+    within it (a caller that applies the action itself reads them from its events instead:
+    :func:`may_reshuffle`, :func:`shown_in_reshuffle`)."""
     ask = state.pending().get(seat)
     if ask is None:
         return {}
@@ -31,15 +36,25 @@ def pg_glimpses(state: PGState, seat: int, action: Action) -> dict[int | None, s
         out[seat] = {state.fates[s] for s in others if "HIN" not in state.fronts[s]}
     if ask.kind == "darklord" and type(action) is Target:
         out[seat] = set(state.hands[action.seat])
-    if len(state.deck) < MOST_DRAWN_IN_ONE_ACTION:
+    if reshuffle and may_reshuffle(state):
         out[None] = _discarded_then_reshuffled(state, seat, action)
     return out
+
+
+def may_reshuffle(state: PGState) -> bool:
+    """Whether the next action may draw the deck empty and shuffle the discards back."""
+    return len(state.deck) < MOST_DRAWN_IN_ONE_ACTION
 
 
 def _discarded_then_reshuffled(state: PGState, seat: int, action: Action) -> set[str]:
     after = state.clone()
     after.apply(seat, action)
-    new = after.events[len(state.events) :]
+    return shown_in_reshuffle(after.events[len(state.events) :])
+
+
+def shown_in_reshuffle(new: list[dict]) -> set[str]:
+    """The cards one action's events (``new``) show face-up and shuffle back into the deck
+    (none unless the deck was reshuffled)."""
     if not any(e["e"] == "reshuffle" for e in new):
         return set()
     shown: set[str] = set()

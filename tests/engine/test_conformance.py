@@ -63,18 +63,20 @@ class Knowledge:
                 self.own[seat].update(cards)
 
 
-def glimpses(state, seat: int, action: dict) -> dict[int | None, set[str]]:
+def glimpses(state, seat: int, action: dict, reshuffle: bool = True) -> dict[int | None, set[str]]:
     """Cards a seat legitimately learns by a game's own mechanism (PG: Seer and Darklord);
     under None, cards everyone saw face-up during the action (PG: discarded, then reshuffled
     into the deck before the action ended, so never in a public place between steps; Prophet:
-    the final card of a round, played face-up, then dealt again in the same action)."""
+    the final card of a round, played face-up, then dealt again in the same action).
+    ``reshuffle=False``: not PG's discarded-then-reshuffled cards (found by playing the
+    action on a copy): a caller that applies the action reads them from its events."""
     if state.game.name == "prophet":
         return {None: {action.card}} if type(action) is Play else {}
     if state.game.name != "prophets_gambit":
         return {}
     from .pg_knowledge import pg_glimpses
 
-    return pg_glimpses(state, seat, action)
+    return pg_glimpses(state, seat, action, reshuffle)
 
 
 def check_hand_sizes(state, views: list[dict]) -> None:

@@ -33,6 +33,7 @@ from protocol.connection import ConnectionClosed, QueueConnection
 from protocol.event_log import DELTA, expand
 from server.engine import RulesError
 from server.hub import Hub
+from tests.engine.pg_knowledge import may_reshuffle, shown_in_reshuffle
 from tests.engine.play import is_hidden_place, owner, strings_in, wire_strings
 from tests.engine.test_conformance import Knowledge, glimpses
 
@@ -219,10 +220,18 @@ class WatchedHub(Hub):
             checked = state.check_action(seat, action)
         except RulesError:
             checked = None  # the hub refuses it below; nothing is revealed
+        # PG's cards discarded and reshuffled within the action are read from the events
+        # the action itself adds, not from playing it first on a deep copy of the game.
+        events = len(state.events)
+        reshuffle = (
+            checked is not None and state.game.name == "prophets_gambit" and may_reshuffle(state)
+        )
         if checked is not None:
-            for who, cards in glimpses(state, seat, checked).items():
+            for who, cards in glimpses(state, seat, checked, reshuffle=False).items():
                 tracker.extra[who] |= cards
         self._apply_action(table, seat, action)
+        if reshuffle:  # (before any frame of this action goes out: they wait for the commit)
+            tracker.extra[None] |= shown_in_reshuffle(state.events[events:])
         tracker.observe()
 
 

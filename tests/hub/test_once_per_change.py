@@ -5,6 +5,8 @@ are sent to."""
 
 from __future__ import annotations
 
+import asyncio
+
 from server.engine.base import State
 from server.hub.lobby import Lobby
 from server.hub.play import Play
@@ -94,3 +96,66 @@ async def test_the_info_is_kept_between_moves_and_made_anew_after_anything_else(
     assert t.shown_info is not kept
     assert t.shared.info["spectators"] == 2
     await cy.until(lambda m: m["t"] == "table" and m["info"]["spectators"] == 2)
+
+
+async def test_a_bot_is_given_the_public_part_its_tables_readers_were(hub, monkeypatch):
+    """A bot's move builds no public part of its own: it is given the one the hub built for
+    the table's last change, as a person in that seat is, and its view is the very view a
+    person there would see (a fresh ``State.view`` of the seat)."""
+    import server.hub.turns as turns
+
+    ada = await connect(hub)
+    await ada.hello("Ada", identity="SHA256:ada")
+    public = State.public_view
+    publics: list[int] = []
+    changes: list[int] = []  # public parts built per table_changed (one while a game is on)
+    given: list[tuple[dict, dict]] = []  # (the view a bot was given, the seat's fresh view)
+    changed, make_bot = Play.table_changed, turns.make_bot
+
+    def counted_public(self):
+        publics.append(id(self))
+        return public(self)
+
+    def counted_changed(self, t, **kw):
+        before = len(publics)
+        changed(self, t, **kw)
+        changes.append(len(publics) - before)
+
+    def watched_bot(game, kind, seed):
+        bot = make_bot(game, kind, seed=seed)
+        table_id, index, _ = (int(part) for part in seed.split(":"))
+        state = hub.tables[table_id].state
+        choose = bot.choose
+
+        def chooses(view):
+            given.append((view, {**public(state), **state.private_view(index)}))
+            return choose(view)
+
+        bot.choose = chooses
+        return bot
+
+    monkeypatch.setattr(State, "public_view", counted_public)
+    monkeypatch.setattr(Play, "table_changed", counted_changed)
+    monkeypatch.setattr(turns, "make_bot", watched_bot)
+    table = await start_table([ada], "prophet", 3, {"cap": 2})
+
+    t = hub.tables[table]
+    for _ in range(2000):  # (the deal's entropy first)
+        if t.state is not None:
+            break
+        await asyncio.sleep(0.005)
+    for _ in range(2000):  # (bounded: a game of two rounds asks Ada a few times)
+        state = t.state
+        if t.games_played or state is None or state.is_over:  # (None: between games)
+            break
+        if 0 in state.pending() and not ada.closed:
+            moves = len(state.history)
+            await ada.send("act", table=table, action=state.legal_actions(0)[0].to_wire())
+            while t.state is state and len(state.history) == moves:
+                await asyncio.sleep(0.001)
+        await asyncio.sleep(0.005)
+    assert t.games_played or (t.state is not None and t.state.is_over)
+    assert len(given) >= 4  # two bots, two rounds: each bid and played
+    assert all(bot_view == fresh for bot_view, fresh in given)
+    # Every public part built was one table change's, none a bot's own.
+    assert len(publics) == sum(changes)
