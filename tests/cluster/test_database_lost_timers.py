@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from server.hub import Hub
-from server.store import Store, pg_lock
+from server.store import Store, StoreError, pg_lock
 from tests.cluster_support import postgres
 from tests.hub.conftest import fast_config
 from tests.hub.harness import connect, play_to_end, table_with_bots
@@ -276,3 +276,37 @@ async def test_a_turn_timers_stand_in_at_the_kill_waits_for_the_database(monkeyp
             assert not lost
             await until(lambda: len(state.history) > moves, 10, "the stand-in's move")
             assert failures(caplog.records) == []
+
+
+async def test_a_held_batch_that_went_with_the_database_stops_the_hub_in_one_line(
+    monkeypatch, caplog
+):
+    """PostgreSQL killed while a burst's writes are held uncommitted (``Store.hold_commits``):
+    they went with it, so memory is ahead of the store and the hub stops (as before), but
+    that is the database's kill, not the code's failure: one line, no traceback."""
+    if not postgres.available():
+        pytest.skip("PostgreSQL is not installed (.ci/run installs it)")
+    monkeypatch.setattr(pg_lock, "CHECK_EVERY", 60.0)
+    with postgres.running_postgres(durable=True) as server:
+        db = server.create_database("lostbatch")
+        async with locked_hub(db) as (hub, store, _lost):
+            stopped: list[bool] = []
+            hub.on_fatal = lambda: stopped.append(True)
+            ada = await connect(hub)
+            await ada.hello("Ada", identity="SHA256:ada")
+            table = hub.tables[await table_with_bots(ada, "prophets_gambit", timer=0)]
+            await asyncio.sleep(0.1)  # (committed)
+            caplog.clear()
+            caplog.set_level(logging.INFO)
+            # In one turn of the loop, as a burst's handlers run: a write held, the kill,
+            # a second write of the same batch refused. The batch's commit comes next.
+            hub.runtime.save(table)
+            server.kill()
+            with pytest.raises(StoreError):
+                hub.runtime.save(table)
+            await until(lambda: bool(stopped), 5, "the hub stopping")
+            assert store.fenced
+            said = [r for r in caplog.records if "cannot commit" in r.getMessage()]
+            assert len(said) == 1 and said[0].levelno == logging.CRITICAL, said
+            assert "stopping" in said[0].getMessage()
+            assert [r for r in caplog.records if r.exc_info] == []
