@@ -130,11 +130,10 @@ class Entropy:
 
     def due(self, table_id: int) -> None:
         """Time is up: deal without the values that did not come (while the database is
-        away: refused before anything changes, and due again once it is back)."""
+        away: refused before anything changes, the deal still waiting, and due again once
+        it is back)."""
         table = self.tables.get(table_id)
         if table is not None and table.status != "playing":
             self.run.store.need_writable()
-            self.waiting.discard(table_id)
             self.play.start_game(table, waited=True)
-            return
         self.waiting.discard(table_id)

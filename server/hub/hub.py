@@ -344,12 +344,18 @@ class Hub:
         asyncio.get_running_loop().call_soon(self.commit)
 
     def commit(self) -> None:
-        """Commit the held writes, then send what waited for them."""
+        """Commit the held writes, then send what waited for them. If they cannot be, the
+        hub stops (memory is ahead of the store); a batch that went with the database (a
+        PostgreSQL killed under it: :meth:`database_error`) is said in one line, no
+        traceback: not the code's failure."""
         try:
             self.nights.save_held()  # (the events changed in the batch, each written once)
             self.store.commit_held()
-        except Exception:
-            log.critical("the store cannot commit; stopping", exc_info=True)
+        except Exception as err:
+            if self.database_error(err):  # (the held writes went with the database: one line)
+                log.critical("the store cannot commit; stopping: %s", err)
+            else:
+                log.critical("the store cannot commit; stopping", exc_info=True)
             self.outbox.drop()
             if self.on_fatal is not None:
                 self.on_fatal()

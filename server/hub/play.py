@@ -108,17 +108,24 @@ class Play:
         While the database is away it is refused (StoreError) before anything changes: a
         timer that fired it sets it again once the database is back (``Timers.refused``)."""
         self.store.need_writable()
-        for i, seat in enumerate(table.seats):
-            if seat.player is not None and self.money.balance(Account.of_seat(seat)) < table.stake:
-                table.seats[i] = Seat()
-                self.run.tell(
-                    seat.player,
-                    "chips",
-                    said(
-                        "You do not have the chips for this table's stake, "
-                        "so you have been stood up."
-                    ),
-                )
+        # Every balance read before anyone is stood up: a read that finds the database gone
+        # (Hub.database_error) then refuses the deal with nothing changed.
+        short = [
+            i
+            for i, seat in enumerate(table.seats)
+            if seat.player is not None and self.money.balance(Account.of_seat(seat)) < table.stake
+        ]
+        for i in short:
+            seat = table.seats[i]
+            table.seats[i] = Seat()
+            assert seat.player is not None  # (short: a player's seat)
+            self.run.tell(
+                seat.player,
+                "chips",
+                said(
+                    "You do not have the chips for this table's stake, so you have been stood up."
+                ),
+            )
         if not table.full:
             table.status = "waiting"
             self.seating.after_seat_change(table)

@@ -134,6 +134,67 @@ async def test_the_next_game_due_while_the_database_is_away_starts_once_back(sto
         await hub.stop()
 
 
+async def test_a_next_game_whose_second_balance_read_finds_the_connection_gone_stands_nobody_up(
+    store, caplog, monkeypatch
+):
+    """Before a deal each player's balance is read; a seat short of the stake is stood up.
+    The first read says Ada is short, the second (Bo's) finds the database's connection gone
+    (as a PostgreSQL killed before the lock's check notices: ``Store.connection_lost``):
+    the deal is refused with nothing changed (Ada keeps her seat and is told nothing), and
+    dealt once the database is back (both can pay: both play)."""
+    caplog.set_level(logging.WARNING)
+    hub = Hub(store, fast_config(between_games=60.0, entropy_wait=0.0))
+    await hub.start()
+    try:
+        ada, bo = await connect(hub), await connect(hub)
+        await ada.hello("Ada", identity="SHA256:ada")
+        await bo.hello("Bo", identity="SHA256:bo")
+        await ada.send("create_table", game="prophets_gambit", players=3, stake=1, timer=0)
+        table = (await ada.expect("table"))["table"]
+        await bo.send("join", table=table, seat=1)
+        await ada.send("add_bot", table=table, seat=2)
+        await ada.until(
+            lambda m: m["t"] == "table" and all(s["bot"] or s["name"] for s in m["info"]["seats"])
+        )
+        await ada.send("start", table=table)
+        await play_to_end({0: ada, 1: bo}, table)
+        at = hub.tables[table]
+        for _ in range(50):
+            if at.status == "between":
+                break
+            await asyncio.sleep(0.02)
+        assert at.status == "between"
+        seats = [copy.deepcopy(seat) for seat in at.seats]
+        reads: list[str] = []
+
+        def balance(account: str) -> int:
+            reads.append(account)
+            if len(reads) == 1:
+                return 0  # (Ada's: short of the stake)
+            hub.store.fence(AWAY)
+            raise StoreError(f"Database error: the connection is gone ({AWAY})")
+
+        monkeypatch.setattr(hub.store, "balance", balance)
+        timers = hub.runtime.timers
+        timers.later(("next", table), 0.0, hub.play.next_game, table)
+        await asyncio.sleep(0.1)
+        assert len(reads) == 2 and ("next", table) in timers.refused
+        assert at.status == "between" and list(at.seats) == seats
+        assert not [m for m in ada.log if m["t"] == "notice" and m.get("code") == "chips"]
+        assert failures(caplog) == [] and waits_for_the_database(caplog)
+
+        monkeypatch.undo()
+        assert hub.database_back()
+        for _ in range(50):
+            if at.status == "playing":
+                break
+            await asyncio.sleep(0.02)
+        assert at.status == "playing" and at.seats[0].player == seats[0].player
+        assert failures(caplog) == []
+    finally:
+        await hub.stop()
+
+
 def lost_at_the_next_transaction(hub: Hub, monkeypatch: pytest.MonkeyPatch) -> None:
     """The next transaction finds the database's connection gone as it begins (as a
     PostgreSQL killed before the lock's check notices: ``Store.connection_lost``)."""
