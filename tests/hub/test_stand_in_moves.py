@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 
 import pytest
 
@@ -39,7 +40,8 @@ def stood_in(message: dict, why: str) -> bool:
     return False
 
 
-async def test_a_move_made_when_time_ran_out_is_the_bots_and_the_player_is_told(store):
+async def test_a_move_made_when_time_ran_out_is_the_bots_and_the_player_is_told(store, caplog):
+    caplog.set_level(logging.INFO, logger="server.hub.turns")
     hub = Hub(store, fast_config(turn_timer=1.0, between_games=600.0))
     await hub.start()
     try:
@@ -58,6 +60,9 @@ async def test_a_move_made_when_time_ran_out_is_the_bots_and_the_player_is_told(
         await ada.send("act", table=table, action=now["legal"][0])
         told = await ada.expect("notice", code="stood_in")
         assert told["args"] == {"table": table} and "{table}" in told["text"]
+        # The server's log says whose decision a bot made, and why (the e2e tests read it).
+        said = [r.getMessage() for r in caplog.records if "a stand-in moves" in r.getMessage()]
+        assert said and set(said) == {f"table {table}: a stand-in moves in seat 0 (time)"}
         for c in (ada, eve):
             await c.close()
     finally:
