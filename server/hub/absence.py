@@ -7,6 +7,7 @@ either way they are told of any moves a stand-in made for them (:meth:`Turns.tel
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from .table import Seat
@@ -53,9 +54,15 @@ class Absence:
             self.play.table_changed(table)
 
     def keep_seat(self, table_id: int, player_id: str) -> None:
-        """Give an absent player the grace period to come back to their seat at this table."""
+        """Give an absent player the grace period to come back to their seat at this table.
+        After a start with games on (a restart, a standby taking over) it lasts at least until
+        their sessions can be back (:data:`~.turns.RETURN_AFTER_START`): it runs from before
+        the hub listens, and a grace shorter than that gave a player who came straight back
+        a stand-in in their seat instead of their table."""
+        now = asyncio.get_running_loop().time()
+        wait = max(self.config.grace, self.turns.returns_until - now)
         self.timers.later(
-            ("grace", table_id, player_id), self.config.grace, self.grace_over, table_id, player_id
+            ("grace", table_id, player_id), wait, self.grace_over, table_id, player_id
         )
 
     def grace_over(self, table_id: int, player_id: str) -> None:

@@ -78,8 +78,8 @@ class Recovery:
 
     def resume_tables(self) -> None:
         """After a restart: absent players get their grace period, games go on (without
-        stand-ins for them while their sessions come back)."""
-        if any(table.status == "playing" for table in self.tables.values()):
+        stand-ins for them, nor their grace running out, while their sessions come back)."""
+        if any(table.status in ("playing", "between") for table in self.tables.values()):
             self.turns.wait_for_returns()
         for table in list(self.tables.values()):
             if table.status == "waiting":

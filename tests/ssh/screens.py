@@ -4,6 +4,8 @@ chaos run's terminals (``tests/cluster_support/terminals.py``)."""
 
 from __future__ import annotations
 
+import re
+
 #: The welcome screen (a key the server has not seen, or a guest): Enter goes on.
 WELCOME = "Enter the lobby"
 #: The lobby.
@@ -18,3 +20,28 @@ def table_title(table: int) -> str:
     """What the screen of table ``table`` shows (and no other table's: "Table 1" is followed by
     a space, not another digit)."""
     return f"{TABLE}{table} "
+
+
+#: The footer's label and key of one action of each Prophet's Gambit decision, in the order a
+#: player who presses "the key the footer offers" prefers them (a turn risks a card, which
+#: turns up High cards and their decisions; Play is the only key of the Marionette's forced
+#: play, which left without it went to the turn timer: a minute). tests/tui/test_asks.py
+#: checks that every decision's footer offers one of them.
+DECISION_KEYS = (
+    ("Keep Fate", "k"),
+    ("Pass", "n"),
+    ("Highest", "h"),
+    ("Save", "s"),
+    ("Risk", "x"),
+    ("Play", "p"),
+)
+
+
+def decision_key(footer: str) -> str | None:
+    """The key for a decision the footer offers, if any (the first card by default)."""
+    if "⏎" in footer:
+        return "\r"
+    for label, key in DECISION_KEYS:
+        if re.search(rf"\b{key} {label}", footer):
+            return key
+    return None

@@ -15,6 +15,7 @@ import pytest
 
 from .conftest import needs_openssh
 from .harness import ServeProcess, SSHTerminal, ThreadServer, ssh_command, ssh_keygen
+from .screens import decision_key
 from .test_host import run_ssh
 
 pytestmark = needs_openssh
@@ -239,20 +240,15 @@ def play_until_result(table: list[Player], timeout: float = 180.0) -> None:
             pressed[index] = (footer, now)
 
 
-def decision_key(footer: str) -> str | None:
-    """The key for a decision the footer offers, if any (the first card by default)."""
-    if "⏎" in footer:
-        return "\r"
-    for label, key in (
-        ("Keep Fate", "k"),
-        ("Pass", "n"),
-        ("Highest", "h"),
-        ("Save", "s"),
-        ("Risk", "x"),
-    ):
-        if re.search(rf"\b{key} {label}", footer):
-            return key
-    return None
+def timer_moves(serve: ServeProcess, since: int) -> list[str]:
+    """The server's log lines after ``since`` (characters) saying a player's turn timer ran out
+    and a bot made their decision: one :func:`play_until_result` missed (it waited the
+    timer's minute; each line names the seat)."""
+    return [
+        line
+        for line in serve.log()[since:].splitlines()
+        if "a stand-in moves in seat" in line and line.endswith("(time)")
+    ]
 
 
 def test_three_players_and_bots_play_a_deal(serve, players, keys):
@@ -277,9 +273,11 @@ def test_three_players_and_bots_play_a_deal(serve, players, keys):
     ada.press("s")
     for player in table:
         player.wait_for("The Bid")
+    since = len(serve.log())
     play_until_result(table)
     for player in table:
         assert "The Reveal" in player.term.text()
+    assert timer_moves(serve, since) == []
 
 
 def join(player: Player, number: str, owner: str) -> None:
@@ -311,7 +309,9 @@ def test_a_finished_game_is_replayed_from_your_games(serve, players, tmp_path):
         eve.wait_for(rf"Bot {n}")
     eve.press("s")
     eve.wait_for("The Bid")
+    since = len(serve.log())
     play_until_result([eve])
+    assert timer_moves(serve, since) == []
     eve.press("\r")  # close the result
     eve.settle(0.2)
     eve.press("q")  # leave the table; it closes

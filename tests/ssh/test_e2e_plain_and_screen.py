@@ -12,7 +12,8 @@ import time
 
 from .conftest import needs_openssh
 from .harness import ServeProcess, SSHTerminal, ssh_command
-from .test_e2e import Player, decision_key, join
+from .screens import decision_key
+from .test_e2e import Player, join
 from .test_e2e_plain import _lines
 
 pytestmark = needs_openssh

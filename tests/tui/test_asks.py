@@ -18,6 +18,7 @@ from protocol.connection import queue_pair
 from protocol.term import TermInfo
 from server.engine import get_game
 from server.engine.prophets_gambit.state import _ASK_TYPES
+from tests.ssh.screens import decision_key
 
 from .conftest import screen_text, wait_for
 
@@ -115,6 +116,28 @@ async def test_every_ask_has_its_question_and_keys(kind):
                 sent = await asyncio.wait_for(hub_end.recv(), 1)
             assert sent == {"t": "act", "table": 1, "action": action}
             screen._acted_on = None  # the hub would answer with a new view
+
+
+@pytest.mark.parametrize("kind", [*sorted(_ASK_TYPES), "turn, no High cards left"])
+async def test_every_asks_footer_offers_a_key_the_terminal_players_press(kind):
+    """The end-to-end tests' players press the key their footer offers (``decision_key``); a
+    decision whose footer showed none of theirs was left to the turn timer. The Marionette's
+    forced play offers Play alone: a full-suite run waited the timer's minute for it."""
+    client, hub_end = queue_pair(trusted=True)
+    app = GambitApp(client, term=TermInfo(), identity="SHA256:ada", name="Ada")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await hub_end.recv()  # (hello)
+        hub_end.send_nowait(WELCOME)
+        await pilot.pause()
+        await pilot.press("enter")  # to the lobby, which the table opens over
+        view = ask_view(kind.split(",")[0])
+        if kind != view["ask"]["kind"]:  # (the High deck used up: a turn is Play alone)
+            view["legal"] = [a for a in view["legal"] if a["type"] == "play"]
+        hub_end.send_nowait({"t": "table", "table": 1, "info": INFO, "seat": 0, "view": view})
+        await wait_for(pilot, lambda: isinstance(app.screen, PGTableScreen))
+        await pilot.pause()
+        footer = screen_text(app).rstrip().splitlines()[-1]  # (as the e2e tests read it)
+        assert decision_key(footer) is not None, footer
 
 
 async def test_simultaneous_choices_name_who_is_still_choosing():
