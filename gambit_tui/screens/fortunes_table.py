@@ -94,6 +94,26 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
     FortunesTableScreen GambitFooter {
         max-height: 2;
     }
+    /* Notices (toasts) go over the Deal panel, top right, not bottom right as on other
+       screens: at 80x24 the bottom right holds the hand, the question and the line said at
+       the table (under the won tricks), which notices hid for their time (issue 43's chaos
+       runs: that terminal saw a line said seconds late). A notice here is news of the deal
+       (a flip, Stars free, a raise, a fold, the next deal), which the Deal panel shows once
+       it is gone. Within that panel (the compass is 44 wide: FortunesCompass), its right
+       border in sight, and no blank rows around the text: three notices fit over the top
+       panels, five before the line said. (No scroll gutter: Textual sized the rack without
+       it, and the last notice was cut.) */
+    FortunesTableScreen ToastRack {
+        dock: top;
+        align: right top;
+        margin-bottom: 0;
+        padding: 0 1 0 44;
+        overflow-y: hidden;
+    }
+    FortunesTableScreen Toast {
+        max-width: 100%;
+        padding: 0 1;
+    }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "play", N_("Play")),
