@@ -198,10 +198,14 @@ async def test_a_line_said_shows_while_notices_are_up(hub, lang):
         deal = table.query_one(FortunesStatus).region
         for toast in table.query(Toast):
             assert toast.region.x >= deal.x and toast.region.bottom <= deal.bottom, toast.region
-        # More room: the line said is in the won tricks' box, in sight too.
+        # More room: the lines said are in the won tricks' box, in sight too, a long one
+        # whole.
+        long = "and who is going to take this trick, I wonder, and who is not " * 2
+        app.send(Chat("table", long, table=table.table_id))
         for size in [(100, 30), (120, 40)]:
             await pilot.resize_terminal(*size)
-            await wait_for(pilot, lambda: join.said is None and "Ada: still here" in won_rows(app))
+            await wait_for(pilot, lambda: join.said is None and "Ada: and who" in won_rows(app)[5])
             await pilot.pause()
-            assert "│ Ada: still here " in screen_text(app), screen_text(app)
+            for row in won_rows(app)[4:]:
+                assert "│ " + row in screen_text(app), screen_text(app)
             assert len(list(app._notifications)) == 2
