@@ -176,8 +176,9 @@ async def test_a_line_said_shows_while_notices_are_up(hub, lang):
     """Issue 43's chaos runs: the Fortunes terminal saw a line said 2.6-4.6 s after the
     other games' terminals. Textual puts notices at the bottom right, where at 80x24 the
     line under the won tricks carries the newest line said: a flip and "Stars are free"
-    covered it for their time. They now go over the Deal panel (top right), in every
-    language, and at every size the line said is on the screen while they are up."""
+    covered it for their time. While the line said is there they go over the Deal panel
+    (top right), in every language; with more room they stay bottom right, over the won
+    tricks' spare rows; at every size the line said is on the screen while they are up."""
     app = make_app(hub, term=TermInfo(lang=LOCALES[lang]))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await enter_lobby(pilot)
@@ -208,4 +209,6 @@ async def test_a_line_said_shows_while_notices_are_up(hub, lang):
             await pilot.pause()
             for row in won_rows(app)[4:]:
                 assert "│ " + row in screen_text(app), screen_text(app)
+            deal = table.query_one(FortunesStatus).region
+            assert all(toast.region.y >= deal.bottom for toast in table.query(Toast))
             assert len(list(app._notifications)) == 2
