@@ -94,6 +94,28 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
     FortunesTableScreen GambitFooter {
         max-height: 2;
     }
+    /* Notices (toasts) go bottom right, as on other screens, over the won tricks' spare
+       rows, except while that box has no row for a line said (80x24 while a card is to be
+       played): the line under it then carries the newest line said at its right end, and
+       the bottom right holds that, the hand and the question, which notices hid for their
+       time (issue 43's chaos runs: that terminal saw a line said seconds late). Then they
+       go over the Deal panel, top right: a notice here is news of the deal (a flip, Stars
+       free, a raise, a fold), which the compass shows too and the panel once it is gone.
+       Within that panel (the compass is 44 wide: FortunesCompass), its right border in
+       sight, no blank rows around the text: three notices fit over the top panels, five
+       before the line said. (No scroll gutter: Textual sized the rack without it, and the
+       last notice was cut.) */
+    FortunesTableScreen.-notices-over-deal ToastRack {
+        dock: top;
+        align: right top;
+        margin-bottom: 0;
+        padding: 0 1 0 44;
+        overflow-y: hidden;
+    }
+    FortunesTableScreen.-notices-over-deal Toast {
+        max-width: 100%;
+        padding: 0 1;
+    }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "play", N_("Play")),
@@ -196,8 +218,10 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         player sees what is said with the chat closed, whatever the phase."""
         won = self.query_one(FortunesWon)
         chat = won.chat
-        newest = chat[-1] if chat and won.chat_room() < 1 else None
+        no_row = won.chat_room() < 1
+        newest = chat[-1] if chat and no_row else None
         self.query_one(PanelJoin).show_said(newest)
+        self.set_class(no_row, "-notices-over-deal")  # (see DEFAULT_CSS)
 
     def on_fortunes_won_chat_room_changed(self, event: FortunesWon.ChatRoomChanged) -> None:
         event.stop()

@@ -4,18 +4,22 @@ panel keeps every line, and a moved app keeps the lines shown."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets._toast import Toast
 
 from gambit_tui import chat_in_log
 from gambit_tui.screens.fortunes_table import FortunesTableScreen
 from gambit_tui.widgets.fortunes_hand import FortunesHand
+from gambit_tui.widgets.fortunes_status import FortunesStatus
 from gambit_tui.widgets.fortunes_won import FortunesWon
 from gambit_tui.widgets.panel_join import PanelJoin
 from protocol.messages import PROTOCOL_VERSION
 from protocol.requests import Chat
+from protocol.term import TermInfo
 
 from .conftest import enter_lobby, make_app, screen_text, wait_for
 from .test_chat_in_log import MARK
+from .test_fit import LOCALES
 from .test_fortunes_table import open_fortunes_table
 from .test_moved_table_log import hand_over, moved
 
@@ -155,3 +159,56 @@ async def test_after_a_move_to_another_hub_a_line_said_shows_under_the_won_trick
         row = screen_text(app).splitlines()[join.region.y]
         assert row.endswith(" Ada: still here ─┤"), screen_text(app)
         assert [n[0] for n in app.live_notices()] == ["Back at the tables."]
+
+
+async def play_to_our_first_card(pilot, table: FortunesTableScreen) -> None:
+    """Bid (the table bids) until our first card is to be played, a trick taken: at 80x24
+    the footer then has two rows, and the line said goes on the line under the won tricks."""
+    while table.view["trick"]["n"] < 2:
+        count = len(table.view["events"])
+        await pilot.press("enter")
+        await wait_for(pilot, lambda t=table, n=count: len(t.view["events"]) > n)
+    await wait_for(pilot, lambda: table.ask_kind == "play")
+
+
+@pytest.mark.parametrize("lang", ["en", "uk", "de"])
+async def test_a_line_said_shows_while_notices_are_up(hub, lang):
+    """Issue 43's chaos runs: the Fortunes terminal saw a line said 2.6-4.6 s after the
+    other games' terminals. Textual puts notices at the bottom right, where at 80x24 the
+    line under the won tricks carries the newest line said: a flip and "Stars are free"
+    covered it for their time. While the line said is there they go over the Deal panel
+    (top right), in every language; with more room they stay bottom right, over the won
+    tricks' spare rows; at every size the line said is on the screen while they are up."""
+    app = make_app(hub, term=TermInfo(lang=LOCALES[lang]))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await enter_lobby(pilot)
+        table = await open_fortunes_table(pilot, betting="ante")
+        await play_to_our_first_card(pilot, table)
+        says = app.translations.gettext
+        flip = says("{name} plays {card}: trick {n} flips to {direction}.")
+        table.notice(flip.format(name="Bot 2", card="*12", n=2, direction=says("LOW wins")), 30)
+        table.notice(says("Stars are free: anyone may play a Star at any time now."), 30)
+        app.send(Chat("table", "still here", table=table.table_id))
+        join = table.query_one(PanelJoin)
+        await wait_for(pilot, lambda: join.said is not None and "still here" in join.said.plain)
+        await wait_for(pilot, lambda: len([t for t in table.query(Toast) if t.region]) == 2)
+        row = screen_text(app).splitlines()[join.region.y]
+        assert row.endswith(" Ada: still here ─┤"), screen_text(app)
+        # The notices lie over the Deal panel alone: the compass, the won tricks, the hand
+        # and the question stay in sight.
+        deal = table.query_one(FortunesStatus).region
+        for toast in table.query(Toast):
+            assert toast.region.x >= deal.x and toast.region.bottom <= deal.bottom, toast.region
+        # More room: the lines said are in the won tricks' box, in sight too, a long one
+        # whole.
+        long = "and who is going to take this trick, I wonder, and who is not " * 2
+        app.send(Chat("table", long, table=table.table_id))
+        for size in [(100, 30), (120, 40)]:
+            await pilot.resize_terminal(*size)
+            await wait_for(pilot, lambda: join.said is None and "Ada: and who" in won_rows(app)[5])
+            await pilot.pause()
+            for row in won_rows(app)[4:]:
+                assert "│ " + row in screen_text(app), screen_text(app)
+            deal = table.query_one(FortunesStatus).region
+            assert all(toast.region.y >= deal.bottom for toast in table.query(Toast))
+            assert len(list(app._notifications)) == 2
