@@ -302,8 +302,10 @@ class Turns:
         # (a line of the log only: the game's record and its replay hold the moves alone)
         table.state.events.append({"e": "stand_in", "seat": index, "why": why})
         # ... and one in the server's: a player whose decision a bot made (their time ran
-        # out: a test's player that missed a decision; away: who did not come back).
-        log.info("table %s: a stand-in moves in seat %s (%s)", table.id, index, why)
+        # out: a test's player that missed a decision; away, at every move while they are
+        # gone: only when debugging).
+        level = logging.INFO if why == "time" else logging.DEBUG
+        log.log(level, "table %s: a stand-in moves in seat %s (%s)", table.id, index, why)
         key = (table.id, pid)
         self.stood_in[key] = self.stood_in.get(key, 0) + 1
 
