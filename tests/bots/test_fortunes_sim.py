@@ -9,6 +9,7 @@ from protocol.cards import FORTUNES_DECK
 from server.bots.fortunes import FortunesBot
 from server.bots.strong import fortunes_sim as sim
 from server.bots.strong.fortunes import _Base
+from server.bots.strong.hidden import deal_hidden
 from server.engine import get_game
 
 GAME = get_game("fortunes")
@@ -64,3 +65,65 @@ def test_a_played_out_deal_scores_as_the_engine_does():
         while not state.is_over:
             state.apply(state.turn, bot.choose(state.view(state.turn)))
         assert diff == _high_minus_low(state)
+
+
+def _replayed_in_full(base, dealt):
+    """The world and misses as the bot first computed them (the whole deal replayed on each
+    world, the public state with it): what :meth:`_Base.replayed` must still return."""
+    me = base.me
+    held = [base.hand if s == me else dealt[str(s)] for s in range(4)]
+    d = sim.Deal.of(
+        [sorted(held[s] + base.played_by[s]) for s in range(4)],
+        left=list(sim.SUIT_SIZE),
+        voids=[0, 0, 0, 0],
+        dealer=base.dealer,
+        trick=[],
+        led=None,
+        direction=sim.HIGH,
+        stars_free=False,
+        turn=base.dealer,
+        trick_no=1,
+        diff=0,
+    )
+    misses = 0
+    for seat, card in base.history:
+        if (seat - me) % 2:
+            cards = d.options(seat)
+            if len(cards) > 1 and sim.heuristic_card(d, seat, cards) != card:
+                misses += 1
+        d.play(seat, card)
+    return d, misses
+
+
+def _slots(deal):
+    return {name: getattr(deal, name) for name in sim.Deal.__slots__}
+
+
+def test_the_public_replay_gives_the_worlds_and_misses_of_the_full_one():
+    bot = FortunesBot(0)
+    checked = missed = 0
+    for g in range(16):
+        rng = random.Random(g)
+        state = GAME.new_state(4, {"betting": "ante"}, dealer=g % 4, seed=f"rep-{g}")
+        while not state.is_over:
+            seat = state.turn
+            view = state.view(seat)
+            if len(view["legal"]) > 1 and rng.random() < 0.5:
+                base = _Base(view)
+                for k in range(6):
+                    draw = random.Random(k)
+                    got = base.replayed(random.Random(k))
+                    dealt = deal_hidden(base.unseen, base.sizes, base.allowed, draw)
+                    if dealt is None:
+                        assert got is None
+                        continue
+                    assert got is not None
+                    want = _replayed_in_full(base, dealt)
+                    assert (_slots(got[0]), got[1]) == (_slots(want[0]), want[1])
+                    checked += 1
+                    missed += want[1] > 0
+            # Random cards too: opponents who are not the heuristic, so worlds miss.
+            legal = state.legal_actions(seat)
+            action = rng.choice(legal) if rng.random() < 0.4 else bot.choose(view)
+            state.apply(seat, action)
+    assert checked > 1000 and missed > 300

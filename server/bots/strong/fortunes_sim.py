@@ -276,3 +276,56 @@ def heuristic_card(deal: Deal, seat: int, cards: list[int]) -> int:
         if score > best_score:
             best, best_score = card, score
     return best
+
+
+def follow_values(deal: Deal, seat: int, cards: list[int], risky: bool) -> list[float]:
+    """The values :func:`heuristic_card` gives ``cards`` when ``seat`` follows (the trick is
+    not empty), the same floats, ``risky`` standing for its test of the unseen Stars
+    (``led != STAR and len(trick) < 3 and unseen_stars > 0``): the only part of a follow's
+    values that depends on the player's own hand. The strong bot's replay computes them once
+    for all its worlds."""
+    mine = (seat - deal.dealer) % 2
+    keep = KEEP[mine]
+    trick = deal.trick
+    led = deal.led
+    direction = deal.direction
+    high_power, low_power = STRENGTH
+    top_high = top_low = -1
+    for _, c in trick:
+        if SUIT[c] == led:
+            if high_power[c] > top_high:
+                top_high = high_power[c]
+            if low_power[c] > top_low:
+                top_low = low_power[c]
+    tops = (top_high, top_low)
+    if risky:
+        voids = deal.voids
+        flippers = [[0, 0], [0, 0]]
+        for i in range(3 - len(trick)):
+            s = (seat + 1 + i) % 4
+            partner = i % 2
+            flippers[1][partner] += 1
+            if voids[s] >> led & 1:  # type: ignore[operator]  # (a follow: led is a suit)
+                flippers[0][partner] += 1
+        stars_free = deal.stars_free
+    values = []
+    for card in cards:
+        suit = SUIT[card]
+        new_dir = direction ^ 1 if suit == STAR and led != STAR else direction
+        top = tops[new_dir]
+        if suit == led and STRENGTH[new_dir][card] > top:
+            top = STRENGTH[new_dir][card]
+        score: float = top if new_dir == mine else -top
+        if risky:
+            n = flippers[stars_free or suit == STAR][0 if score > 0 else 1]
+            if n:
+                other = new_dir ^ 1
+                turned = tops[other]
+                if suit == led and STRENGTH[other][card] > turned:
+                    turned = STRENGTH[other][card]
+                if other != mine:
+                    turned = -turned
+                p = min(0.7, 0.4 * n)
+                score = (1 - p) * score + p * turned
+        values.append(score - keep[card])
+    return values
