@@ -127,3 +127,47 @@ def test_the_public_replay_gives_the_worlds_and_misses_of_the_full_one():
             action = rng.choice(legal) if rng.random() < 0.4 else bot.choose(view)
             state.apply(seat, action)
     assert checked > 1000 and missed > 300
+
+
+def test_play_out_plays_the_steps_options_play_and_heuristic_card_would():
+    """``Deal.play_out`` writes :meth:`Deal.options` and :meth:`Deal.play` out in its loop:
+    from many positions (random plays on the way, so not only the heuristic's own), the
+    deal it ends in is the one those steps reach."""
+    compared = 0
+    for g in range(40):
+        rng = random.Random(g)
+        state = GAME.new_state(4, {"betting": "ante"}, dealer=g % 4, seed=f"po-{g}")
+        while not state.is_over:
+            if rng.random() < 0.25:
+                fast, _ = _deal(state)
+                slow = fast.copy()
+                fast.play_out()
+                while slow.trick_no <= sim.TRICKS:
+                    seat = slow.turn
+                    cards = slow.options(seat)
+                    card = cards[0] if len(cards) == 1 else sim.heuristic_card(slow, seat, cards)
+                    slow.play(seat, card)
+                assert _slots(fast) == _slots(slow)
+                compared += 1
+            state.apply(state.turn, rng.choice(state.legal_actions(state.turn)))
+    assert compared > 300
+
+
+def test_follow_values_rank_cards_as_heuristic_card_does():
+    follows = 0
+    for g in range(30):
+        rng = random.Random(g)
+        state = GAME.new_state(4, {"betting": "ante"}, dealer=g % 4, seed=f"fv-{g}")
+        while not state.is_over:
+            seat = state.turn
+            deal, _ = _deal(state)
+            cards = deal.options(seat)
+            if deal.led is not None and len(cards) > 1:
+                unseen_stars = deal.left[sim.STAR] - deal.counts[seat][sim.STAR]
+                risky = deal.led != sim.STAR and len(deal.trick) < 3 and unseen_stars > 0
+                values = sim.follow_values(deal, seat, cards, risky)
+                first_best = cards[values.index(max(values))]
+                assert first_best == sim.heuristic_card(deal, seat, cards)
+                follows += 1
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert follows > 500
