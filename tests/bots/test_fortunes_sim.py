@@ -9,6 +9,7 @@ from protocol.cards import FORTUNES_DECK
 from server.bots.fortunes import FortunesBot
 from server.bots.strong import fortunes_sim as sim
 from server.bots.strong.fortunes import _Base
+from server.bots.strong.hidden import deal_hidden
 from server.engine import get_game
 
 GAME = get_game("fortunes")
@@ -64,3 +65,109 @@ def test_a_played_out_deal_scores_as_the_engine_does():
         while not state.is_over:
             state.apply(state.turn, bot.choose(state.view(state.turn)))
         assert diff == _high_minus_low(state)
+
+
+def _replayed_in_full(base, dealt):
+    """The world and misses as the bot first computed them (the whole deal replayed on each
+    world, the public state with it): what :meth:`_Base.replayed` must still return."""
+    me = base.me
+    held = [base.hand if s == me else dealt[str(s)] for s in range(4)]
+    d = sim.Deal.of(
+        [sorted(held[s] + base.played_by[s]) for s in range(4)],
+        left=list(sim.SUIT_SIZE),
+        voids=[0, 0, 0, 0],
+        dealer=base.dealer,
+        trick=[],
+        led=None,
+        direction=sim.HIGH,
+        stars_free=False,
+        turn=base.dealer,
+        trick_no=1,
+        diff=0,
+    )
+    misses = 0
+    for seat, card in base.history:
+        if (seat - me) % 2:
+            cards = d.options(seat)
+            if len(cards) > 1 and sim.heuristic_card(d, seat, cards) != card:
+                misses += 1
+        d.play(seat, card)
+    return d, misses
+
+
+def _slots(deal):
+    return {name: getattr(deal, name) for name in sim.Deal.__slots__}
+
+
+def test_the_public_replay_gives_the_worlds_and_misses_of_the_full_one():
+    bot = FortunesBot(0)
+    checked = missed = 0
+    for g in range(16):
+        rng = random.Random(g)
+        state = GAME.new_state(4, {"betting": "ante"}, dealer=g % 4, seed=f"rep-{g}")
+        while not state.is_over:
+            seat = state.turn
+            view = state.view(seat)
+            if len(view["legal"]) > 1 and rng.random() < 0.5:
+                base = _Base(view)
+                for k in range(6):
+                    draw = random.Random(k)
+                    got = base.replayed(random.Random(k))
+                    dealt = deal_hidden(base.unseen, base.sizes, base.allowed, draw)
+                    if dealt is None:
+                        assert got is None
+                        continue
+                    assert got is not None
+                    want = _replayed_in_full(base, dealt)
+                    assert (_slots(got[0]), got[1]) == (_slots(want[0]), want[1])
+                    checked += 1
+                    missed += want[1] > 0
+            # Random cards too: opponents who are not the heuristic, so worlds miss.
+            legal = state.legal_actions(seat)
+            action = rng.choice(legal) if rng.random() < 0.4 else bot.choose(view)
+            state.apply(seat, action)
+    assert checked > 1000 and missed > 300
+
+
+def test_play_out_plays_the_steps_options_play_and_heuristic_card_would():
+    """``Deal.play_out`` writes :meth:`Deal.options` and :meth:`Deal.play` out in its loop:
+    from many positions (random plays on the way, so not only the heuristic's own), the
+    deal it ends in is the one those steps reach."""
+    compared = 0
+    for g in range(40):
+        rng = random.Random(g)
+        state = GAME.new_state(4, {"betting": "ante"}, dealer=g % 4, seed=f"po-{g}")
+        while not state.is_over:
+            if rng.random() < 0.25:
+                fast, _ = _deal(state)
+                slow = fast.copy()
+                fast.play_out()
+                while slow.trick_no <= sim.TRICKS:
+                    seat = slow.turn
+                    cards = slow.options(seat)
+                    card = cards[0] if len(cards) == 1 else sim.heuristic_card(slow, seat, cards)
+                    slow.play(seat, card)
+                assert _slots(fast) == _slots(slow)
+                compared += 1
+            state.apply(state.turn, rng.choice(state.legal_actions(state.turn)))
+    assert compared > 300
+
+
+def test_follow_values_rank_cards_as_heuristic_card_does():
+    follows = 0
+    for g in range(30):
+        rng = random.Random(g)
+        state = GAME.new_state(4, {"betting": "ante"}, dealer=g % 4, seed=f"fv-{g}")
+        while not state.is_over:
+            seat = state.turn
+            deal, _ = _deal(state)
+            cards = deal.options(seat)
+            if deal.led is not None and len(cards) > 1:
+                unseen_stars = deal.left[sim.STAR] - deal.counts[seat][sim.STAR]
+                risky = deal.led != sim.STAR and len(deal.trick) < 3 and unseen_stars > 0
+                values = sim.follow_values(deal, seat, cards, risky)
+                first_best = cards[values.index(max(values))]
+                assert first_best == sim.heuristic_card(deal, seat, cards)
+                follows += 1
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert follows > 500

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import insort
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -32,7 +33,6 @@ from protocol.cards import FORTUNES_DECK
 from ..base import register_bot
 from ..fortunes import FortunesBot, Table
 from . import fortunes_sim as sim
-from .hidden import deal_hidden
 from .search import StrongBot, mean_met, paired, race
 
 #: The margin (team points) at which a deal counts as about surely won or lost.
@@ -117,9 +117,99 @@ class _Base:
         for seat, card in self.history:
             self.played_by[seat].append(card)
         self.allowed = {str(s): _lacking(voids[s]) for s in range(4) if s != me and voids[s]}
+        # :func:`.hidden.deal_hidden`'s order of the places (by how many cards each may take
+        # beyond its size), the same for every world: a place, its size, and which cards it
+        # may take (None: any).
+        fits = {
+            p: sum(map(self.allowed[p], self.unseen)) if p in self.allowed else len(self.unseen)
+            for p in self.sizes
+        }
+        self.places = [
+            (
+                p,
+                self.sizes[p],
+                [self.allowed[p](c) for c in range(len(FORTUNES_DECK))]
+                if p in self.allowed
+                else None,
+            )
+            for p in sorted(self.sizes, key=lambda p: fits[p] - self.sizes[p])
+        ]
+        self._replay_public()
+
+    def _replay_public(self) -> None:
+        """The deal so far replayed once for every world of the decision: all but the hidden
+        hands is public, so before each opponent's play the state (the trick, voids, cards
+        left, direction) is the same in every world. ``steps`` keeps that state (a deal whose
+        hands each world sets) with the seat and its card, ``end`` the state after the last
+        play; :meth:`replayed` only puts a world's cards in the players' hands."""
+        me = self.me
+        d = sim.Deal.of(
+            [sorted(cards) for cards in self.played_by],
+            left=list(sim.SUIT_SIZE),
+            voids=[0, 0, 0, 0],
+            dealer=self.dealer,
+            trick=[],
+            led=None,
+            direction=sim.HIGH,
+            stars_free=False,
+            turn=self.dealer,
+            trick_no=1,
+            diff=0,
+        )
+        steps: list[tuple[int, int, sim.Deal, tuple[frozenset[int], frozenset[int]] | None]] = []
+        later = [cards[:] for cards in self.played_by]  # a seat's plays from this one on
+        for seat, card in self.history:
+            if (seat - me) % 2:
+                snap = d.copy()
+                beaten = None if d.led is None else self._beaten(snap, seat, card, later[seat])
+                steps.append((seat, card, snap, beaten))
+            later[seat].remove(card)
+            d.play(seat, card)
+        self.steps = steps
+        self.end = d
+
+    def _beaten(
+        self, d: sim.Deal, seat: int, card: int, later: list[int]
+    ) -> tuple[frozenset[int], frozenset[int]]:
+        """For a follow: the cards the seat may hold that the heuristic prefers to ``card``
+        (a higher value, or the same and earlier in the hand), without and with the trick
+        ``risky`` (see :func:`.fortunes_sim.follow_values`). The heuristic would have played
+        otherwise exactly when the seat's options hold one of them."""
+        could = sorted({*self.unseen, *later})
+        out = []
+        for risky in (False, True):
+            values = sim.follow_values(d, seat, could, risky)
+            mine = values[could.index(card)]
+            out.append(
+                frozenset(
+                    c
+                    for c, v in zip(could, values, strict=True)
+                    if v > mine or (v == mine and c < card)
+                )
+            )
+        return out[0], out[1]
+
+    def deal(self, rng: random.Random) -> dict[str, list[int]] | None:
+        """The hidden places' cards: :func:`.hidden.deal_hidden`'s deal for the same random
+        numbers (the same shuffle, the places in the same order, each taking the first cards
+        it may of those left), without its work that is the same for every world."""
+        pool = self.unseen[:]
+        rng.shuffle(pool)
+        taken: set[int] = set()
+        out: dict[str, list[int]] = {}
+        for place, need, ok in self.places:
+            if ok is None:
+                got = [c for c in pool if c not in taken][:need]
+            else:
+                got = [c for c in pool if ok[c] and c not in taken][:need]
+            if len(got) < need:
+                return None
+            taken.update(got)
+            out[place] = got
+        return out
 
     def world(self, rng: random.Random) -> sim.Deal | None:
-        dealt = deal_hidden(self.unseen, self.sizes, self.allowed, rng)
+        dealt = self.deal(rng)
         if dealt is None:
             return None
         return sim.Deal.of(
@@ -143,33 +233,54 @@ class _Base:
         the first trick: the world, and how many of the opponents' plays the heuristic bot
         would not have made holding that world's cards (the opponents at a bench table are
         heuristic bots: a world where they would have played otherwise is less likely).
-        ``dealt``: the hidden places' cards, when the caller knows them (a test)."""
-        dealt = dealt or deal_hidden(self.unseen, self.sizes, self.allowed, rng)
+        ``dealt``: the hidden places' cards, when the caller knows them (a test).
+
+        Only the opponents' hands differ between worlds: each play is checked on the public
+        state before it (``steps``), the opponent's hand then being the world's hand and the
+        cards it played from there on (the steps are walked backwards, adding them back)."""
+        dealt = dealt or self.deal(rng)
         if dealt is None:
             return None
         me = self.me
-        held = [self.hand if s == me else dealt[str(s)] for s in range(4)]
-        d = sim.Deal.of(
-            [sorted(held[s] + self.played_by[s]) for s in range(4)],
-            left=list(sim.SUIT_SIZE),
-            voids=[0, 0, 0, 0],
-            dealer=self.dealer,
-            trick=[],
-            led=None,
-            direction=sim.HIGH,
-            stars_free=False,
-            turn=self.dealer,
-            trick_no=1,
-            diff=0,
-        )
+        hands = [self.hand[:] if s == me else sorted(dealt[str(s)]) for s in range(4)]
         misses = 0
-        for seat, card in self.history:
-            if (seat - me) % 2:
+        steps = self.steps
+        if steps:
+            suit_of = sim.SUIT
+            heuristic_card = sim.heuristic_card
+            held = [h[:] for h in hands]
+            counts = sim.suit_counts(held)
+            star = sim.STAR
+            for seat, card, d, beaten in reversed(steps):
+                hand = held[seat]
+                insort(hand, card)
+                row = counts[seat]
+                row[suit_of[card]] += 1
+                d.hands[seat] = hand
+                d.counts[seat] = row
                 cards = d.options(seat)
-                if len(cards) > 1 and sim.heuristic_card(d, seat, cards) != card:
-                    misses += 1
-            d.play(seat, card)
-        return d, misses
+                if len(cards) < 2:
+                    continue
+                if beaten is None:  # a lead
+                    misses += heuristic_card(d, seat, cards) != card
+                else:  # (risky, as heuristic_card tests it)
+                    risky = d.led != star and len(d.trick) < 3 and d.left[star] > row[star]
+                    misses += not beaten[risky].isdisjoint(cards)
+        end = self.end
+        world = sim.Deal.of(
+            hands,
+            left=end.left[:],
+            voids=end.voids[:],
+            dealer=end.dealer,
+            trick=end.trick[:],
+            led=end.led,
+            direction=end.direction,
+            stars_free=end.stars_free,
+            turn=end.turn,
+            trick_no=end.trick_no,
+            diff=end.diff,
+        )
+        return world, misses
 
 
 def _met(values: list[float | None]) -> int:

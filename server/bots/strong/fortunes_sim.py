@@ -193,11 +193,57 @@ class Deal:
         self.direction = (leader - self.dealer) % 2  # a High-team lead goes high
 
     def play_out(self) -> int:
-        """The heuristic bot in every seat to the end of the deal; the final ``diff``."""
+        """The heuristic bot in every seat to the end of the deal; the final ``diff``.
+
+        :meth:`options` and :meth:`play` written out in the loop (a rollout is most of a
+        search's time): the same steps, on the deal's own fields, which
+        :func:`heuristic_card` reads."""
+        suit_of, hands, counts, left, voids = SUIT, self.hands, self.counts, self.left, self.voids
+        dealer = self.dealer
         while self.trick_no <= TRICKS:
             seat = self.turn
-            cards = self.options(seat)
-            self.play(seat, cards[0] if len(cards) == 1 else heuristic_card(self, seat, cards))
+            hand = hands[seat]
+            row = counts[seat]
+            led = self.led
+            if led is None or not row[led]:
+                cards = hand
+            elif self.stars_free and led != STAR:
+                cards = [c for c in hand if suit_of[c] == led or suit_of[c] == STAR]
+            else:
+                cards = [c for c in hand if suit_of[c] == led]
+            card = cards[0] if len(cards) == 1 else heuristic_card(self, seat, cards)
+            # (play)
+            hand.remove(card)
+            suit = suit_of[card]
+            row[suit] -= 1
+            left[suit] -= 1
+            trick = self.trick
+            if led is None:
+                self.led = led = suit
+            elif suit != led:
+                if not (suit == STAR and self.stars_free):
+                    voids[seat] |= 1 << led
+                if suit == STAR:
+                    self.direction ^= 1
+            if suit == STAR:
+                self.stars_free = True
+            trick.append((seat, card))
+            if len(trick) < 4:
+                self.turn = (seat + 1) % 4
+                continue
+            direction = self.direction
+            power = STRENGTH[direction]
+            top = -1
+            for _, c in trick:
+                if suit_of[c] == led and power[c] > top:
+                    top = power[c]
+            self.diff += top if direction == HIGH else -top
+            self.trick = []
+            self.led = None
+            self.trick_no = trick_no = self.trick_no + 1
+            leader = (dealer + trick_no - 1) % 4
+            self.turn = leader
+            self.direction = (leader - dealer) % 2
         return self.diff
 
 
@@ -227,7 +273,12 @@ def heuristic_card(deal: Deal, seat: int, cards: list[int]) -> int:
                 else:
                     table[suit] = lead[3]
         suit_of = SUIT
-        return max(cards, key=lambda c: table[suit_of[c]][c])
+        best, best_value = cards[0], float("-inf")
+        for card in cards:  # (the first best, as max() would take it)
+            value = table[suit_of[card]][card]
+            if value > best_value:
+                best, best_value = card, value
+        return best
     direction = deal.direction
     # The top so far each way: a suit's strengths run one way high and the other way low.
     high_power, low_power = STRENGTH
@@ -276,3 +327,57 @@ def heuristic_card(deal: Deal, seat: int, cards: list[int]) -> int:
         if score > best_score:
             best, best_score = card, score
     return best
+
+
+def follow_values(deal: Deal, seat: int, cards: list[int], risky: bool) -> list[float]:
+    """The values :func:`heuristic_card` gives ``cards`` when ``seat`` follows (the trick is
+    not empty), the same floats, ``risky`` standing for its test of the unseen Stars
+    (``led != STAR and len(trick) < 3 and unseen_stars > 0``): the only part of a follow's
+    values that depends on the player's own hand. The strong bot's replay computes them once
+    for all its worlds."""
+    mine = (seat - deal.dealer) % 2
+    keep = KEEP[mine]
+    trick = deal.trick
+    led = deal.led
+    assert led is not None  # (a follow)
+    direction = deal.direction
+    high_power, low_power = STRENGTH
+    top_high = top_low = -1
+    for _, c in trick:
+        if SUIT[c] == led:
+            if high_power[c] > top_high:
+                top_high = high_power[c]
+            if low_power[c] > top_low:
+                top_low = low_power[c]
+    tops = (top_high, top_low)
+    if risky:
+        voids = deal.voids
+        flippers = [[0, 0], [0, 0]]
+        for i in range(3 - len(trick)):
+            s = (seat + 1 + i) % 4
+            partner = i % 2
+            flippers[1][partner] += 1
+            if voids[s] >> led & 1:
+                flippers[0][partner] += 1
+        stars_free = deal.stars_free
+    values = []
+    for card in cards:
+        suit = SUIT[card]
+        new_dir = direction ^ 1 if suit == STAR and led != STAR else direction
+        top = tops[new_dir]
+        if suit == led and STRENGTH[new_dir][card] > top:
+            top = STRENGTH[new_dir][card]
+        score: float = top if new_dir == mine else -top
+        if risky:
+            n = flippers[stars_free or suit == STAR][0 if score > 0 else 1]
+            if n:
+                other = new_dir ^ 1
+                turned = tops[other]
+                if suit == led and STRENGTH[other][card] > turned:
+                    turned = STRENGTH[other][card]
+                if other != mine:
+                    turned = -turned
+                p = min(0.7, 0.4 * n)
+                score = (1 - p) * score + p * turned
+        values.append(score - keep[card])
+    return values
