@@ -94,7 +94,7 @@ class HubConfig:
     #: How long a strong bot thinks per move (ms), and the processes strong bots think in
     #: (0: a thread of the hub's process; see bot_pool.py).
     bot_think_ms: float = field(
-        default=200.0,
+        default=50.0,  # (strong bots' DEFAULT_THINK_MS: measured, see its comment)
         metadata=option(
             "--bot-think-ms",
             "milliseconds a strong bot (and a stand-in for an absent player) thinks per move",

@@ -33,8 +33,11 @@ from server.engine.base import State
 
 from ..base import Bot, make_bot
 
-#: The default time a strong bot thinks per decision (``--bot-think-ms``).
-DEFAULT_THINK_MS = 200.0
+#: The default time a strong bot thinks per decision (``--bot-think-ms``): the smallest of
+#: 50, 100 and 200 ms whose strength in every game is within the 95 % interval of the 200 ms
+#: figure (docs/benchmarks.md, "Strong bots", 2026-12-07: issue 45 item 3); a strong bot
+#: stands in for every player whose time runs out, so on a busy server this is real CPU.
+DEFAULT_THINK_MS = 50.0
 #: Worlds before the search may stop early because one action is clearly best.
 MIN_WORLDS = 12
 #: How many standard errors ahead of every other action the best one must be to stop early.
