@@ -31,12 +31,17 @@ T = TypeVar("T")
 
 async def within(seconds: float, what: str, step: Awaitable[T]) -> T:
     """``step``'s result, or a failure naming it after ``seconds``: every wait of this file
-    is bounded (a hub's stop once waited for ever here: tests/store/test_pg_lock_release.py)."""
+    is bounded (a hub's stop once waited for ever here: tests/store/test_pg_lock_release.py).
+    Waited for, not cancelled at the bound: a step that swallowed its cancel would pass."""
+    task = asyncio.ensure_future(step)
     try:
-        async with asyncio.timeout(seconds):
-            return await step
-    except TimeoutError:
-        raise AssertionError(f"not within {seconds} s: {what}") from None
+        await asyncio.wait({task}, timeout=seconds)
+    finally:
+        if not task.done():
+            task.cancel()
+    if not task.done() or task.cancelled():
+        raise AssertionError(f"not within {seconds} s: {what}")
+    return task.result()
 
 
 @contextlib.asynccontextmanager
