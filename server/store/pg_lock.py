@@ -63,6 +63,9 @@ REGAIN_POLL = 0.1
 #: again: the holder, asking every :data:`REGAIN_POLL` s, takes its lock again first when
 #: the database is back (a holder that died meanwhile is taken over a little later).
 WAIT_AFTER_DATABASE_AWAY = 3.0
+#: How long :meth:`DatabaseLock.release` waits for the keeper to end (it ends at its next
+#: turn; a check in flight is bounded by :data:`LOST_AFTER`).
+RELEASE_WITHIN = 5.0
 
 #: Every taking of the lock counts up the epoch, before the taker writes anything else.
 _EPOCH_TABLE = (
@@ -106,6 +109,8 @@ class DatabaseLock:
         self._wake = asyncio.Event()
         #: Why the store's connection went (None: it did not), said by :meth:`check_now`.
         self._store_lost: str | None = None
+        #: Set by :meth:`release`: the keeper ends at its next turn, cancelled or not.
+        self._released = False
 
     async def _connect(self) -> None:
         try:
@@ -232,6 +237,8 @@ class DatabaseLock:
     ) -> None:
         while True:
             why = await self._until_lost()
+            if self._released:
+                return
             if why is None:  # (the lock is still ours, the store's connection went: check_now)
                 if back is not None and back():
                     log.warning("database lock: still ours; the store connected again")
@@ -246,6 +253,8 @@ class DatabaseLock:
             log.warning("database lock: %s; taking it again", why)
             away(why)
             refused = await self.regain()
+            if self._released:
+                return
             if refused is None and back():
                 log.warning("database lock: taken again (nobody held it meanwhile); going on")
                 continue
@@ -258,11 +267,16 @@ class DatabaseLock:
         """Check the lock every second (or at once: :meth:`check_now`) while it is ours; why
         it is not any more, or None if it is but the store's connection went."""
         answered = time.monotonic()
-        while True:
+        while not self._released:
             self._wake.clear()
             store_lost, self._store_lost = self._store_lost, None
             try:
-                if not await asyncio.wait_for(self.check(), LOST_AFTER):
+                # (asyncio.timeout, not wait_for: on Python 3.11, wait_for returns the
+                # check's answer when the cancel of release() lands as it comes, and the
+                # keeper checked on for ever: a hub's stop that never returned)
+                async with asyncio.timeout(LOST_AFTER):
+                    held = await self.check()
+                if not held:
                     return "no longer held"
                 answered = time.monotonic()
                 if store_lost is not None:
@@ -275,7 +289,9 @@ class DatabaseLock:
                 log.warning("database lock: could not check yet: %s", err)
                 self._store_lost = self._store_lost or store_lost  # (asked again next time)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), CHECK_EVERY)
+                async with asyncio.timeout(CHECK_EVERY):
+                    await self._wake.wait()
+        return None
 
     async def regain(self, within: float = REGAIN_FOR) -> str | None:
         """Take the lock again on a new session, if nobody has held it since this server
@@ -283,7 +299,7 @@ class DatabaseLock:
         of what it took: :meth:`_close`). Asks every :data:`REGAIN_POLL` s while the
         database does not answer, for ``within`` seconds."""
         deadline = time.monotonic() + within
-        while True:
+        while not self._released:
             await self._close()
             try:
                 if not await self._take():
@@ -299,6 +315,7 @@ class DatabaseLock:
                 if time.monotonic() >= deadline:
                     return f"not taken again within {within:.0f} s ({err or type(err).__name__})"
             await asyncio.sleep(REGAIN_POLL)
+        return "released"
 
     async def _close(self) -> None:
         """Close the lock's connection (the lock goes with it), if there is one."""
@@ -306,18 +323,28 @@ class DatabaseLock:
         self.held = False
         if conn is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(conn.close(), 2)
+                async with asyncio.timeout(2):
+                    await conn.close()
 
     async def release(self) -> None:
-        """Let go (closing the connection ends the lock): another server may take over."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-            self._task = None
+        """Let go (closing the connection ends the lock): another server may take over.
+        The keeper is told to end (``_released``) as well as cancelled, and waited for at
+        most :data:`RELEASE_WITHIN` s: a cancel lost on the way must not leave it checking
+        on for ever with its caller waiting (and a cancel of the caller is not swallowed)."""
+        self._released = True
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            self._wake.set()
+            await asyncio.wait({task}, timeout=RELEASE_WITHIN)
+            if not task.done():
+                log.warning("database lock: its keeper did not end within %.0f s", RELEASE_WITHIN)
+            elif not task.cancelled():
+                task.exception()  # (taken: it ended, however, and the lock goes now)
         if self.conn is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.conn.close(), 2)
+                async with asyncio.timeout(2):
+                    await self.conn.close()
         self.held = False
 
 

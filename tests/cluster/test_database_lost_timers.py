@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
 
 import pytest
 
@@ -26,24 +26,43 @@ from .test_database_restart import until
 
 pytestmark = pytest.mark.cluster
 
+T = TypeVar("T")
+
+
+async def within(seconds: float, what: str, step: Awaitable[T]) -> T:
+    """``step``'s result, or a failure naming it after ``seconds``: every wait of this file
+    is bounded (a hub's stop once waited for ever here: tests/store/test_pg_lock_release.py).
+    Waited for, not cancelled at the bound: a step that swallowed its cancel would pass."""
+    task = asyncio.ensure_future(step)
+    try:
+        await asyncio.wait({task}, timeout=seconds)
+    finally:
+        if not task.done():
+            task.cancel()
+    if not task.done() or task.cancelled():
+        raise AssertionError(f"not within {seconds} s: {what}")
+    return task.result()
+
 
 @contextlib.asynccontextmanager
 async def locked_hub(db: str, **config: Any) -> AsyncIterator[tuple[Hub, Store, list[bool]]]:
     """A hub holding the database's lock, wired as server/hub/main.py wires it."""
-    lock = await pg_lock.lock_database(db, "test hub")
+    lock = await pg_lock.lock_database(db, "test hub", timeout=10)
     assert lock is not None
     store = Store(db)
     hub = Hub(store, fast_config(**config))
     lost: list[bool] = []
     lock.keep(lost=lambda: lost.append(True), away=hub.database_away, back=hub.database_back)
     store.on_lost = lock.check_now
-    await hub.start()
+    await within(10, "the hub's start", hub.start())
     try:
         yield hub, store, lost
     finally:
-        await hub.stop()
-        await lock.release()
-        store.close()
+        try:
+            await within(10, "the hub's stop", hub.stop())
+        finally:
+            await within(10, "the lock's release", lock.release())
+            store.close()
 
 
 def failures(records: list[logging.LogRecord]) -> list[str]:

@@ -153,7 +153,7 @@ class PostgresServer:
         for pid in (proc.pid, *children):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-        proc.wait()
+        proc.wait(timeout=10)  # (bounded: a test fails rather than hangs)
         deadline = time.monotonic() + 10
         while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
             time.sleep(0.02)
