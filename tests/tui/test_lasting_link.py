@@ -40,13 +40,25 @@ async def test_a_dropped_link_comes_back_to_the_table_and_the_screen_says_so(hub
         await enter_lobby(pilot)
         table = await start_pg_deal(pilot)
         stack = list(app.screen_stack)
+        said: list[str] = []
+        notify = app.notify
+
+        def noting(message, *args, **kwargs):
+            said.append(str(message))
+            return notify(message, *args, **kwargs)
+
+        app.notify = noting  # (every notice put up, also one taken down since)
         await hub_ends[0].close()  # the link drops without a goodbye
 
         def told() -> list[str]:
             return [n.message for n in app._notifications]
 
         await wait_for(pilot, lambda: "Back at the tables." in told())
-        assert "Reconnecting to the tables…" in told()
+        ours = [m for m in said if m in ("Reconnecting to the tables…", "Back at the tables.")]
+        assert ours == ["Reconnecting to the tables…", "Back at the tables."]
+        # Once back, the notice that it was reconnecting is taken down (it would stand on the
+        # one saying it is back for the rest of its 10 s).
+        await wait_for(pilot, lambda: "Reconnecting to the tables…" not in told())
         assert conn.reconnects == 1 and len(hub_ends) == 2
         assert list(app.screen_stack) == stack and app.screen is table
         # The seat is the player's, on the new link (a stand-in played it meanwhile).
