@@ -587,6 +587,7 @@ def run_block(
     logging.basicConfig(level=logging.CRITICAL)
     worker = Worker(seed, tables, stall_after, table_timeout)
     server_log = logging.getLogger("server")
+    level, propagate = server_log.level, server_log.propagate
     server_log.setLevel(logging.ERROR)
     server_log.propagate = False  # (counted here, not printed)
     handler = HubErrors(worker.out)
@@ -594,7 +595,10 @@ def run_block(
     try:
         asyncio.run(worker.batch(games, only))
     finally:
+        # (as it was: a test runs a block in its own process, whose later tests read logs)
         server_log.removeHandler(handler)
+        server_log.setLevel(level)
+        server_log.propagate = propagate
         gc.set_threshold(*thresholds)
     out = worker.out
     out["blocks"] = 1
