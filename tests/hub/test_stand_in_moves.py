@@ -100,8 +100,15 @@ async def test_the_next_deal_starting_as_time_runs_out_is_no_move_of_a_stand_in(
         deal = None
         for _ in range(3000):  # Ada plays her own cards, in time, to the deal's end
             view = (ada.tables.get(table) or {}).get("view") or {}
-            if view.get("phase") == "next_deal":
-                deal = view["deal"]
+            # (any view of the deal's end she was sent: on a loaded machine the next deal
+            # may have begun before this loop looked again)
+            ended = [
+                m["view"]["deal"]
+                for m in ada.log
+                if m["t"] == "table" and (m.get("view") or {}).get("phase") == "next_deal"
+            ]
+            if ended:
+                deal = ended[0]
                 break
             if view.get("legal") and view.get("phase") != "next_deal":
                 await ada.send("act", table=table, action=view["legal"][0])
