@@ -16,6 +16,14 @@ kept by the client and written once NATS was back, its wait over by then) moved 
 hub that took that for a lease lost stopped right after a short NATS restart it had
 weathered: a failover for nothing.)
 
+A clean stop gives the lease up (:meth:`HubLease.release`): the renewing task is told to end
+(``_released``) as well as cancelled, and waited for (bounded), before the entry is deleted.
+Its waits are ``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` returns an
+answer that comes just as the cancel lands and drops the cancel, and a released lease was
+renewed on (at a revision the delete no longer matched: the standby waited for the TTL, or
+for ever while the stopped hub's process lived on). A renewal cancelled in flight may still
+be written: the delete then finds the entry still naming this hub and deletes it anyway.
+
 Without JetStream on the NATS server there is no lease: the hub runs alone (and says so).
 """
 
@@ -36,6 +44,12 @@ KEY = "active"
 TTL = 3.0
 #: How often a standby asks.
 POLL = 0.5
+#: How often the holder renews, and how long it waits for each answer of NATS.
+RENEW_EVERY = TTL / 3
+ANSWER_WITHIN = TTL / 3
+#: How long :meth:`HubLease.release` waits for the renewing task to end, and for the delete.
+RELEASE_WITHIN = 2.0
+DELETE_WITHIN = 1.0
 
 
 class NoLease(Exception):
@@ -53,6 +67,8 @@ class HubLease:
         self.lost = False
         self._lost: Callable[[], None] = lambda: None
         self._task: asyncio.Task[None] | None = None
+        #: Set by :meth:`release`: the renewing task ends at its next turn, cancelled or not.
+        self._released = False
 
     async def _bucket(self) -> Any:
         import nats.js.errors as jse
@@ -98,12 +114,15 @@ class HubLease:
             self._task = asyncio.get_running_loop().create_task(self._renew())
 
     async def _renew(self) -> None:
-        while True:
-            await asyncio.sleep(TTL / 3)
+        while not self._released:
+            await asyncio.sleep(RENEW_EVERY)
+            if self._released:
+                return
             try:
-                self.revision = await asyncio.wait_for(
-                    self.kv.update(KEY, self.instance, last=self.revision), TTL / 3
-                )
+                # (asyncio.timeout, not wait_for: see the module's docstring)
+                async with asyncio.timeout(ANSWER_WITHIN):
+                    revision = await self.kv.update(KEY, self.instance, last=self.revision)
+                self.revision = revision
                 self.renewed = time.monotonic()
                 continue
             except Exception as err:
@@ -112,6 +131,8 @@ class HubLease:
                 if taken and (how := await self._take_again()):
                     log.warning("lease: not at revision %d (%s); taken again, %s", known, err, how)
                     continue
+                if self._released:
+                    return
                 if taken or time.monotonic() - self.renewed >= TTL:
                     log.critical(
                         "lease: lost (%s; revision %d); stopping so that another hub may serve",
@@ -131,26 +152,54 @@ class HubLease:
         was back, or answered after its wait had ended). How it was taken, or None if not
         (another hub holds it, or NATS did not answer)."""
         try:
-            self.revision = await asyncio.wait_for(self.kv.create(KEY, self.instance), TTL / 3)
+            async with asyncio.timeout(ANSWER_WITHIN):
+                revision = await self.kv.create(KEY, self.instance)
             how = "nobody held it"
         except Exception:
             try:
-                entry = await asyncio.wait_for(self.kv.get(KEY), TTL / 3)
+                async with asyncio.timeout(ANSWER_WITHIN):
+                    entry = await self.kv.get(KEY)
                 if entry.value != self.instance:  # (another hub's: only it writes its name)
                     return None
-                self.revision = await asyncio.wait_for(
-                    self.kv.update(KEY, self.instance, last=entry.revision), TTL / 3
-                )
+                async with asyncio.timeout(ANSWER_WITHIN):
+                    revision = await self.kv.update(KEY, self.instance, last=entry.revision)
                 how = f"it still named this hub (at revision {entry.revision})"
             except Exception:
                 return None
+        if self._released:
+            return None
+        self.revision = revision
         self.renewed = time.monotonic()
         return how
 
     async def release(self) -> None:
-        """Give the lease up (a clean stop): a standby takes over at once."""
-        if self._task is not None:
-            self._task.cancel()
+        """Give the lease up (a clean stop): a standby takes over at once. The renewing task
+        is told to end (``_released``) as well as cancelled, and waited for at most
+        :data:`RELEASE_WITHIN` s (a cancel lost on the way must not leave it renewing a
+        lease given up; a cancel of the caller is not swallowed); then the entry goes."""
+        self._released = True
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            await asyncio.wait({task}, timeout=RELEASE_WITHIN)
+            if not task.done():
+                log.warning("lease: its renewing did not end within %.0f s", RELEASE_WITHIN)
+            elif not task.cancelled():
+                task.exception()  # (taken: it ended, however, and the lease goes now)
         if self.kv is not None and self.revision:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.kv.delete(KEY, last=self.revision), 1)
+                async with asyncio.timeout(DELETE_WITHIN):
+                    await self._delete()
+
+    async def _delete(self) -> None:
+        """Delete the entry at the revision this hub knows; at another still naming this hub
+        (a renewal cancelled by :meth:`release` was written all the same), at that one."""
+        try:
+            await self.kv.delete(KEY, last=self.revision)
+        except Exception as err:
+            if type(err).__name__ != "KeyWrongLastSequenceError":
+                raise
+            entry = await self.kv.get(KEY)
+            if entry.value != self.instance:  # (another hub's now: not ours to delete)
+                return
+            await self.kv.delete(KEY, last=entry.revision)
