@@ -10,11 +10,18 @@ did), and how "in a transaction" is asked.
 Like sqlite3 in the store, the connection is in autocommit mode and the store issues
 ``BEGIN``/``SAVEPOINT``/``COMMIT`` itself, so commit batching (``hold_commits``) means the
 same on both. psycopg is imported here only: ``gambit serve`` with SQLite never needs it.
+
+The connect is bounded (:data:`CONNECT_TIMEOUT`): it is synchronous, on the hub's event loop
+(at start, and when the database comes back: ``Store.reconnect`` from the lock's keeper), so
+a host that takes the connection and never answers held every player for psycopg's default
+(130 s). libpq's own ways to set it win: a ``connect_timeout`` in the URL
+(``postgresql://…?connect_timeout=10``) or ``PGCONNECT_TIMEOUT``.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -25,6 +32,8 @@ from psycopg.types.json import Jsonb
 #: What the store catches as "a database error" on this backend.
 Error = psycopg.Error
 _OPEN = (TransactionStatus.INTRANS, TransactionStatus.INERROR, TransactionStatus.ACTIVE)
+#: Seconds a connect may take, unless the URL or ``PGCONNECT_TIMEOUT`` says (libpq: 2 at least).
+CONNECT_TIMEOUT = 5
 
 
 @functools.lru_cache(maxsize=1024)
@@ -44,8 +53,16 @@ class PgConnection:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        # prepare_threshold: the store's few queries are prepared after their second use.
-        self.raw = psycopg.connect(url, autocommit=True, prepare_threshold=2)
+        timeout = connect_timeout(url)
+        try:
+            # prepare_threshold: the store's few queries are prepared after their second use.
+            self.raw = psycopg.connect(
+                url, autocommit=True, prepare_threshold=2, connect_timeout=timeout
+            )
+        except psycopg.errors.ConnectionTimeout as err:
+            raise psycopg.errors.ConnectionTimeout(
+                f"no answer within {timeout} s ({err}; connect_timeout in the URL sets it)"
+            ) from err
 
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> psycopg.Cursor:
         if not params:
@@ -77,6 +94,15 @@ class PgConnection:
 
 def connect(url: str) -> PgConnection:
     return PgConnection(url)
+
+
+def connect_timeout(url: str) -> str:
+    """The connect's bound: the URL's ``connect_timeout``, else ``PGCONNECT_TIMEOUT``'s, else
+    :data:`CONNECT_TIMEOUT` (given to psycopg, whose argument would override the others)."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    given = conninfo_to_dict(url).get("connect_timeout") or os.environ.get("PGCONNECT_TIMEOUT")
+    return str(given or CONNECT_TIMEOUT)
 
 
 def ref_param(value: Any) -> Any:
