@@ -206,21 +206,23 @@ class Metrics(MetricsEndpoint):
         hub.store.on_commit = lambda ms: self.commit_time.observe(ms / 1000)
         if host is not None:
             host.frame_observers.append(self._frame)
+            host.sessions.ended.append(self._session_ended)
 
     # --- hooks -----------------------------------------------------------------------------
 
     def _action(self, table: Any, seat: int, action: Any) -> None:
+        """An action accepted: its time, and the SSH sessions of its table's seated players
+        whose next frame it waits for. O(seats), not O(sessions): each of a player's hub
+        sessions is looked up in the host's index (``LiveSessions.of_hub_conn``)."""
         self.actions += 1
         if self.host is None:
             return
-        if len(self._waiting) > len(self.host.sessions):
-            self._forget_gone_sessions()
-        by_conn = {s.hub_conn: s for s in self.host.sessions if s.hub_conn is not None}
+        session_of = self.host.sessions.of_hub_conn
         sessions = set()
         for held in table.seats:
             player = self.hub.players.get(held.player) if held.player else None
             for hub_session in player.sessions if player else ():
-                ours = by_conn.get(hub_session.conn)
+                ours = session_of(hub_session.conn)
                 # (A gambit channel draws no frames: its player's own app draws the table.)
                 if ours is not None and getattr(ours, "channel", None) is None:
                     sessions.add(ours)
@@ -248,19 +250,16 @@ class Metrics(MetricsEndpoint):
             for action in list(self._open)[:5_000]:
                 del self._open[action]
 
-    def _forget_gone_sessions(self) -> None:
-        """Sessions that ended before they drew what an action waited for: forget them, and
-        the actions that waited for them alone (else every player who left mid-game would
-        stay here, app and all, for as long as the server runs)."""
-        assert self.host is not None
-        live = self.host.sessions
-        for session in [s for s in self._waiting if s not in live]:
-            for action in self._waiting.pop(session):
-                entry = self._open.get(action)
-                if entry is not None:
-                    entry[1].discard(session)
-                    if not entry[1]:
-                        del self._open[action]
+    def _session_ended(self, session: Any) -> None:
+        """A session ended (``LiveSessions.ended``), perhaps before it drew what an action
+        waited for: forget it, and the actions that waited for it alone (else every player who
+        left mid-game would stay here, app and all, for as long as the server runs)."""
+        for action in self._waiting.pop(session, ()):
+            entry = self._open.get(action)
+            if entry is not None:
+                entry[1].discard(session)
+                if not entry[1]:
+                    del self._open[action]
 
     async def close(self) -> None:
         await super().close()
@@ -268,6 +267,8 @@ class Metrics(MetricsEndpoint):
         if self.host is not None:
             with contextlib.suppress(ValueError):
                 self.host.frame_observers.remove(self._frame)
+            with contextlib.suppress(ValueError):
+                self.host.sessions.ended.remove(self._session_ended)
 
 
 def parse_address(text: str) -> tuple[str, int]:

@@ -4,11 +4,15 @@ player at a table."""
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 import time
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
+from server.ssh.live_sessions import LiveSessions
 from tests.security.clients import LOBBY, WELCOME, connect, shows
 from tests.security.procs import serve
 
@@ -97,35 +101,44 @@ async def test_metrics_count_what_happens_and_health_answers(server):
 class _Session:
     """An SSH session as the metrics see it: its hub connection, no ``gambit`` channel."""
 
-    def __init__(self) -> None:
-        self.hub_conn = object()
-        self.channel = None
+    def __init__(self, channel: object = None) -> None:
+        self.address = "192.0.2.1"
+        self.hub_conn: object = object()
+        self.channel = channel
+
+
+def _metrics(hub: Any) -> tuple[Any, LiveSessions]:
+    """Metrics over a stand-in hub and an SSH host with real ``LiveSessions``."""
+    from server.metrics import Metrics
+
+    live = LiveSessions()
+    host = SimpleNamespace(sessions=live, frame_observers=[])
+    return Metrics(hub, host), live  # type: ignore[arg-type]  # the parts the metrics read
+
+
+def _hub() -> Any:
+    return SimpleNamespace(
+        players={}, store=SimpleNamespace(on_commit=None), observe_actions=lambda hook: list
+    )
 
 
 def test_sessions_that_end_before_drawing_are_forgotten():
     """Issue 43: a player who left before drawing what an action waited for stayed in the
     metrics' maps (session, app and all) for as long as the server ran."""
-    from types import SimpleNamespace
-
-    from server.metrics import Metrics
-
-    hub = SimpleNamespace(
-        players={}, store=SimpleNamespace(on_commit=None), observe_actions=lambda hook: list
-    )
-    host = SimpleNamespace(sessions=set(), frame_observers=[])
-    metrics = Metrics(hub, host)  # type: ignore[arg-type]  # the parts the metrics read
+    hub = _hub()
+    metrics, live = _metrics(hub)
     table = SimpleNamespace(seats=[SimpleNamespace(player="ada")])
 
     def arrives() -> _Session:
         session = _Session()
-        host.sessions.add(session)
+        live.add(session)
         hub.players["ada"] = SimpleNamespace(sessions=[SimpleNamespace(conn=session.hub_conn)])
         return session
 
     for _ in range(200):
         session = arrives()
         metrics._action(table, 0, None)  # an action at her table ...
-        host.sessions.discard(session)  # ... and she is gone before her screen drew it
+        live.discard(session)  # ... and she is gone before her screen drew it
     session = arrives()
     metrics._action(table, 0, None)
     assert set(metrics._waiting) == {session}
@@ -134,3 +147,131 @@ def test_sessions_that_end_before_drawing_are_forgotten():
     assert metrics._waiting == {} and metrics._open == {}
     samples = {s.name: s.value for s in metrics.action_latency.collect()[0].samples}
     assert samples["gambit_action_to_screens_seconds_count"] == 1
+
+
+class _OldWay:
+    """The metrics' hooks as they were before the index (server/metrics.py before issue 43's
+    fix): a map of every session built at every action, and sessions gone forgotten by a
+    sweep (run here as each session ends: as soon as it could run)."""
+
+    def __init__(self, hub: Any, live: LiveSessions, clock: Any) -> None:
+        self.hub, self.live, self.clock = hub, live, clock
+        self._open: dict[int, tuple[float, set[Any]]] = {}
+        self._waiting: dict[Any, set[int]] = {}
+        self._ids = 0
+        self.observed: list[float] = []
+
+    def action(self, table: Any) -> None:
+        if len(self._waiting) > len(self.live):
+            self.forget_gone_sessions()
+        by_conn = {s.hub_conn: s for s in self.live if s.hub_conn is not None}
+        sessions = set()
+        for held in table.seats:
+            player = self.hub.players.get(held.player) if held.player else None
+            for hub_session in player.sessions if player else ():
+                ours = by_conn.get(hub_session.conn)
+                if ours is not None and getattr(ours, "channel", None) is None:
+                    sessions.add(ours)
+        if not sessions:
+            return
+        self._ids += 1
+        self._open[self._ids] = (self.clock(), sessions)
+        for session in sessions:
+            self._waiting.setdefault(session, set()).add(self._ids)
+
+    def frame(self, session: Any) -> None:
+        waiting = self._waiting.pop(session, None)
+        if not waiting:
+            return
+        now = self.clock()
+        for action in waiting:
+            entry = self._open.get(action)
+            if entry is None:
+                continue
+            entry[1].discard(session)
+            if not entry[1]:
+                del self._open[action]
+                self.observed.append(now - entry[0])
+
+    def forget_gone_sessions(self) -> None:
+        for session in [s for s in self._waiting if s not in self.live]:
+            for action in self._waiting.pop(session):
+                entry = self._open.get(action)
+                if entry is not None:
+                    entry[1].discard(session)
+                    if not entry[1]:
+                        del self._open[action]
+
+
+async def test_the_index_gives_the_figures_of_the_map_and_forgets_sessions_that_end(monkeypatch):
+    """Issue 43: ``Metrics._action`` built a map of every session at every action (the loop
+    held at 500 sessions). The host's index (``LiveSessions.of_hub_conn``) gives the same
+    figures as that map did, through players arriving, leaving before their screens drew,
+    playing on several screens or a gambit channel, and clients that are no SSH sessions;
+    and once everyone has gone, neither the metrics nor the index hold anyone."""
+    import server.metrics
+
+    now = [100.0]
+    monkeypatch.setattr(
+        server.metrics,
+        "time",
+        SimpleNamespace(perf_counter=lambda: now[0], monotonic=time.monotonic),
+    )
+    hub = _hub()
+    metrics, live = _metrics(hub)
+    observed: list[float] = []
+    metrics.action_latency = SimpleNamespace(observe=observed.append)
+    old = _OldWay(hub, live, lambda: now[0])
+    rng = random.Random(43)
+    names = [f"p{n}" for n in range(12)]
+    for name in names:
+        hub.players[name] = SimpleNamespace(sessions=[])
+    tables = [
+        SimpleNamespace(seats=[SimpleNamespace(player=rng.choice([*names, None])) for _ in "1234"])
+        for _ in range(4)
+    ]
+    running: dict[_Session, tuple[str, Any]] = {}
+
+    def leaves(session: _Session) -> None:
+        name, hub_session = running.pop(session)
+        if rng.random() < 0.8:  # (else the hub drops its session a little later)
+            hub.players[name].sessions.remove(hub_session)
+        session.hub_conn = None  # (as the session does, before the host is told)
+        live.discard(session)
+        old.forget_gone_sessions()
+
+    for _ in range(4000):
+        now[0] += rng.random() / 100
+        step = rng.random()
+        if step < 0.15 or not running:
+            session = _Session(channel=object() if rng.random() < 0.1 else None)
+            conn, session.hub_conn = session.hub_conn, None
+            live.add(session)
+            session.hub_conn = conn  # (its app launched: the host serves it)
+            live.serving(session)
+            name = rng.choice(names)
+            hub_session = SimpleNamespace(conn=conn)
+            hub.players[name].sessions.append(hub_session)
+            running[session] = (name, hub_session)
+            if rng.random() < 0.1:  # a client that is none of the SSH sessions (TCP, the bus)
+                hub.players[name].sessions.append(SimpleNamespace(conn=object()))
+        elif step < 0.25:
+            leaves(rng.choice(list(running)))
+        elif step < 0.3:
+            rng.choice(tables).seats[rng.randrange(4)].player = rng.choice([*names, None])
+        elif step < 0.65:
+            table = rng.choice(tables)
+            metrics._action(table, 0, None)
+            old.action(table)
+        else:
+            session = rng.choice(list(running))
+            metrics._frame(session, 100)
+            old.frame(session)
+    assert len(observed) > 500 and observed == old.observed
+    assert metrics._open.keys() == old._open.keys() and metrics._waiting == old._waiting
+    for session in list(running):
+        leaves(session)
+    assert metrics._waiting == {} and metrics._open == {}
+    assert len(live) == 0 and live._by_hub_conn == {} and live._hub_conn_of == {}
+    await metrics.close()
+    assert live.ended == []

@@ -298,7 +298,10 @@ class SSHHost:
             log.exception("could not look up the plain mode stored with a key")
             return False
 
-    def serve_hub(self, conn: Connection) -> asyncio.Task[Any]:
+    def serve_hub(self, session: HostedSession) -> asyncio.Task[Any]:
+        conn = session.hub_conn
+        assert conn is not None, "a session is served once it has its hub connection"
+        self.sessions.serving(session)
         return self.hub.spawn(self.hub.serve(conn))
 
     def shown_address(self) -> tuple[str, int]:

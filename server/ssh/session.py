@@ -239,7 +239,7 @@ class GameSession(EarlyInput, asyncssh.SSHServerSession[bytes]):
             launcher = self.plain_launcher if plain else self.launcher
             self.app = app = launcher.launch(request, self)
             self.hub_conn = app.hub_conn
-            hub_task = self.host.serve_hub(app.hub_conn)
+            hub_task = self.host.serve_hub(self)
             self._arm_idle()
             self.attach(app)  # keystrokes go to the app now, those that came early first
             result = await app.result()

@@ -55,8 +55,9 @@ class SessionHost(Protocol):
 
     def session_closed(self, session: HostedSession) -> None: ...
 
-    def serve_hub(self, conn: Connection) -> asyncio.Task[Any]:
-        """Have the hub serve ``conn`` (the hub's end of a session's connection)."""
+    def serve_hub(self, session: HostedSession) -> asyncio.Task[Any]:
+        """Have the hub serve ``session.hub_conn`` (the hub's end of the session's
+        connection), and know the session by it from now on."""
 
     def session_language(self, conn: Connection) -> str | None:
         """The language the hub speaks on ``conn``, if it can tell."""

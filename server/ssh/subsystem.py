@@ -176,7 +176,7 @@ class PlayerSession(GameSession):
         self.hub_conn = channel
         self._arm_idle()
         try:
-            await self.host.serve_hub(channel)
+            await self.host.serve_hub(self)
         except Exception:
             log.exception("gambit channel from %s failed", self.address)
         finally:

@@ -97,6 +97,30 @@ def test_live_sessions_describe_a_hub_connection_by_its_session():
     assert sessions.describe(one.hub_conn) == {}
 
 
+def test_live_sessions_know_a_session_by_its_hub_connection_until_it_ends():
+    """The index the metrics ask at every action (issue 43): a session is known by the hub
+    connection it is served on (``serving``: it had none when it opened), and forgotten when
+    it ends, with whoever asked told (``ended``)."""
+    sessions = LiveSessions()
+    ended: list[Any] = []
+    sessions.ended.append(ended.append)
+    one = session(Host())
+    sessions.add(one)
+    conn = object()
+    assert sessions.of_hub_conn(conn) is None
+    one.hub_conn = conn  # type: ignore[assignment]  # a stand-in
+    sessions.serving(one)
+    assert sessions.of_hub_conn(conn) is one and sessions.describe(conn)["address"] == "192.0.2.1"
+    one.hub_conn = None  # (as a session does, before the host is told it has ended)
+    assert sessions.discard(one) and ended == [one]
+    assert sessions.of_hub_conn(conn) is None and sessions.describe(conn) == {}
+    assert sessions._by_hub_conn == {} and sessions._hub_conn_of == {}
+    stray = session(Host())
+    stray.hub_conn = object()  # type: ignore[assignment]  # a stand-in
+    sessions.serving(stray)  # (not running here: not known)
+    assert sessions.of_hub_conn(stray.hub_conn) is None
+
+
 def test_no_private_attribute_of_asyncssh_is_read():
     """asyncssh's connection hid its transport (``_transport``); the session read it by name
     until the door gave it to the connection publicly (``TRANSPORT``)."""
