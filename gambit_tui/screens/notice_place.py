@@ -102,7 +102,8 @@ class NoticePlace:
         if not children or children[-1] in self._ordered:
             return
         for child in [child for child in children if child not in self._ordered]:
-            rack.move_child(child, before=0)  # (in the order mounted: the newest ends first)
+            if children[0] is not child:  # (a lone toast stays: no layout for nothing)
+                rack.move_child(child, before=0)  # (in the order mounted: the newest first)
         self._ordered = WeakSet(children)
 
 
