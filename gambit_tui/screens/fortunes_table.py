@@ -52,13 +52,10 @@ from ..widgets.trick_view import trick_grid
 from .base import while_composed
 from .last_trick import LastTrickScreen
 from .notice_place import right_part
-from .table_base import TABLE_KEYS, TableScreen
+from .table_base import NOTICE_ROWS, TABLE_KEYS, TableScreen
 
 #: A quarter of the tricks: where the bid starts before the player changes it.
 FIRST_BID = 5
-#: The empty rows under the won tricks notices need to lie there: a one-line notice, the
-#: blank row above it and one more.
-NOTICE_ROWS = 3
 
 
 class FortunesTableScreen(TableScreen, inherit_bindings=False):
@@ -204,9 +201,9 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         no_row = won.chat_room() < 1
         newest = chat[-1] if chat and no_row else None
         self.query_one(PanelJoin).show_said(newest)
-        self.notice_place.update()  # (a line said took an empty row: see notice_area)
+        self.notice_place.update()  # (a line said took an empty row: see table_notice_area)
 
-    def notice_area(self) -> Region | None:
+    def table_notice_area(self) -> Region | None:
         """Notices lie over the won tricks' empty rows, under the players' rows and the
         lines said (issue 43's chaos runs: notices over the line said hid it for seconds),
         while three rows are empty (a one-line notice and the row above it), the box's right

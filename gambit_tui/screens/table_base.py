@@ -74,6 +74,10 @@ TABLE_KEYS: list[BindingType] = [
 ]
 
 
+#: The fewest rows notices are laid over (a one-line notice, the blank row above it and one
+#: more): an area with fewer leaves them to Textual's place.
+NOTICE_ROWS = 3
+
 #: How many hex characters of a deal's commitment a table shows (enough to compare by eye).
 COMMITMENT_SHOWN = 12
 
@@ -146,7 +150,7 @@ class TableScreen(GambitScreen):
     #: chat is closed is a notice.
     CHAT_IN_LOG: ClassVar[bool] = False
     #: The panels notices (toasts) lie over, the first one shown, and the share of its
-    #: width, on the right (see :meth:`notice_area`): the log of moves, and while the chat is
+    #: width, on the right (see :meth:`table_notice_area`): the log of moves, and while the chat is
     #: open (the log hidden) a panel of secondary information at the top. Never the hand, a
     #: bid row, the question or the keys; nor the chat's lines, which a player reads there.
     NOTICES_OVER: ClassVar[tuple[tuple[str, float], ...]] = (("#log", 0.5),)
@@ -512,10 +516,31 @@ class TableScreen(GambitScreen):
         self.notice_place.follow()
 
     def notice_area(self) -> Region | None:
-        """Where notices go: the right part of the first panel of :attr:`NOTICES_OVER`
-        shown (on the log half its width, as Textual's toasts take), from its top: once the
-        log is full its newest lines are at the bottom. None (none shown, or the screen is
-        too small to show the table): Textual's place, bottom right."""
+        """Where notices go (:mod:`.notice_place`): beside the result of a deal while it is
+        open, else over the table's panel (:meth:`table_notice_area`)."""
+        if self.result_open and self._result_panel is not None:
+            return self.beside_result(self._result_panel.region)
+        return self.table_notice_area()
+
+    def beside_result(self, result: Region) -> Region | None:
+        """The right half of the rows under the open result, down to the question (the hand
+        and the question: only the result's keys act while it is open), else of those above
+        it; None (the result fills the table): Textual's place."""
+        prompt = self.notice_panel("PromptBar")
+        width = self.size.width
+        end = prompt.region.bottom if prompt is not None else result.bottom
+        under = Region(0, result.bottom, width, end - result.bottom)
+        above = Region(0, 1, width, result.y - 1)  # (under the status line)
+        for rows in (under, above):
+            if rows.height >= NOTICE_ROWS:
+                return right_part(rows)
+        return None
+
+    def table_notice_area(self) -> Region | None:
+        """The right part of the first panel of :attr:`NOTICES_OVER` shown (on the log half
+        its width, as Textual's toasts take), from its top: once the log is full its newest
+        lines are at the bottom. None (none shown, or the screen is too small to show the
+        table): Textual's place, bottom right."""
         for selector, share in self.NOTICES_OVER:
             panel = self.notice_panel(selector)
             if panel is not None:

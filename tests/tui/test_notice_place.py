@@ -254,3 +254,27 @@ async def test_a_recomposed_table_lays_its_notices_over_its_new_log(hub):
         assert "-notices-placed" not in table.classes
         (region,) = shown_toasts(table).values()
         assert region.right >= 60 - 2 and region.bottom == 20 - 1, region  # (bottom right)
+
+
+async def test_notices_leave_the_result_of_a_deal_in_sight(hub):
+    """While the result of a deal is open over the table (only its keys act), notices lie
+    under it, over the hand's row: not over the result, which the player reads."""
+    from gambit_tui.widgets.result_panel import ResultPanel
+
+    from .conftest import result_shown
+    from .test_pg_table import play_deal_by_keys
+
+    app = make_app(hub)
+    async with app.run_test(size=SIZES[0], notifications=True) as pilot:
+        await enter_lobby(pilot)
+        table = await start_pg_deal(pilot)
+        await play_deal_by_keys(pilot)
+        await wait_for(pilot, lambda: result_shown(app))
+        result = table.query_one(ResultPanel).region
+        for message, title, severity in notices(app)[:2]:
+            app.notify(message, title=title, severity=severity or "information", timeout=30)
+        await wait_for(pilot, lambda: len(shown_toasts(table)) == 2)
+        await pilot.pause()
+        keys = table.query_one(GambitFooter).region
+        for region in shown_toasts(table).values():
+            assert region.y >= result.bottom and region.bottom <= keys.y, screen_text(app)
