@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.css.query import NoMatches
+from textual.geometry import Region
 from textual.screen import Screen
 
 from protocol.actions import Bid, Play, action_from_wire
@@ -50,7 +51,8 @@ from ..widgets.prompt_bar import PromptBar
 from ..widgets.trick_view import trick_grid
 from .base import while_composed
 from .last_trick import LastTrickScreen
-from .table_base import TABLE_KEYS, TableScreen
+from .notice_place import right_part
+from .table_base import NOTICE_ROWS, TABLE_KEYS, TableScreen
 
 #: A quarter of the tricks: where the bid starts before the player changes it.
 FIRST_BID = 5
@@ -93,28 +95,6 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
     }
     FortunesTableScreen GambitFooter {
         max-height: 2;
-    }
-    /* Notices (toasts) go bottom right, as on other screens, over the won tricks' spare
-       rows, except while that box has no row for a line said (80x24 while a card is to be
-       played): the line under it then carries the newest line said at its right end, and
-       the bottom right holds that, the hand and the question, which notices hid for their
-       time (issue 43's chaos runs: that terminal saw a line said seconds late). Then they
-       go over the Deal panel, top right: a notice here is news of the deal (a flip, Stars
-       free, a raise, a fold), which the compass shows too and the panel once it is gone.
-       Within that panel (the compass is 44 wide: FortunesCompass), its right border in
-       sight, no blank rows around the text: three notices fit over the top panels, five
-       before the line said. (No scroll gutter: Textual sized the rack without it, and the
-       last notice was cut.) */
-    FortunesTableScreen.-notices-over-deal ToastRack {
-        dock: top;
-        align: right top;
-        margin-bottom: 0;
-        padding: 0 1 0 44;
-        overflow-y: hidden;
-    }
-    FortunesTableScreen.-notices-over-deal Toast {
-        max-width: 100%;
-        padding: 0 1;
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -221,7 +201,25 @@ class FortunesTableScreen(TableScreen, inherit_bindings=False):
         no_row = won.chat_room() < 1
         newest = chat[-1] if chat and no_row else None
         self.query_one(PanelJoin).show_said(newest)
-        self.set_class(no_row, "-notices-over-deal")  # (see DEFAULT_CSS)
+        self.notice_place.update()  # (a line said took an empty row: see table_notice_area)
+
+    def table_notice_area(self) -> Region | None:
+        """Notices lie over the won tricks' empty rows, under the players' rows and the
+        lines said (issue 43's chaos runs: notices over the line said hid it for seconds),
+        while three rows are empty (a one-line notice and the row above it), the box's right
+        border in sight; else (80x24) over the Deal panel, top right: a notice here is news
+        of the deal (a flip, Stars free, a raise, a fold), which the compass shows too and
+        the panel once it is gone; three notices fit there, the oldest go first. There too
+        with the chat open (not over its lines, which the player reads)."""
+        won = self.notice_panel("FortunesWon")
+        if isinstance(won, FortunesWon) and not self.chat_open:
+            free = won.free_rows()
+            if free >= NOTICE_ROWS:
+                box = won.region
+                top = won.content_region.bottom - free
+                return right_part(Region(box.x, top, box.width, free))
+        deal = self.notice_panel("FortunesStatus")
+        return None if deal is None else right_part(deal.region, 1.0)
 
     def on_fortunes_won_chat_room_changed(self, event: FortunesWon.ChatRoomChanged) -> None:
         event.stop()

@@ -80,6 +80,9 @@ class PGTableScreen(TableScreen, inherit_bindings=False):
         *TABLE_KEYS,
     ]
     CHAT_IN_LOG = True
+    #: Notices over the log's right half; with the chat open, over the Table panel (the
+    #: Focus and the player's Fate are in the log and the hint too).
+    NOTICES_OVER = (("#log", 0.5), ("PGCenter", 1.0))
 
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)

@@ -99,6 +99,10 @@ class ProphetTableScreen(TableScreen, inherit_bindings=False):
         *TABLE_KEYS,
     ]
     CHAT_IN_LOG = True
+    #: Notices over the log's right half (at 80x24 while bidding its two rows: one notice,
+    #: the oldest go first); with the chat open, over the seats panel's right half: the
+    #: game's totals, not the bids and tricks won (the trick stays in sight).
+    NOTICES_OVER = (("#log", 0.5), ("ProphetSeats", 0.5))
 
     def __init__(self, table_id: int) -> None:
         super().__init__(table_id)

@@ -12,6 +12,9 @@ from rich.text import Text
 from textual import events as textual_events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
+from textual.geometry import Region
+from textual.widget import Widget
 from textual.widgets import Input
 
 from protocol.actions import Action, Play
@@ -32,6 +35,7 @@ from ..widgets.hand_row import HandRow
 from ..widgets.prompt_bar import PromptBar
 from ..widgets.result_panel import ResultPanel
 from .base import GambitScreen, while_composed
+from .notice_place import NoticePlace, right_part
 
 #: The result of a deal comes up this many seconds after the move that ended it, which shows
 #: at once like every move: the last card is seen landing before the result covers the table.
@@ -69,6 +73,10 @@ TABLE_KEYS: list[BindingType] = [
     Binding("escape", "close_result", N_("Close"), show=False),
 ]
 
+
+#: The fewest rows notices are laid over (a one-line notice, the blank row above it and one
+#: more): an area with fewer leaves them to Textual's place.
+NOTICE_ROWS = 3
 
 #: How many hex characters of a deal's commitment a table shows (enough to compare by eye).
 COMMITMENT_SHOWN = 12
@@ -117,6 +125,16 @@ class TableScreen(GambitScreen):
     TableScreen.-chat ChatPanel {
         display: block;
     }
+    /* While notices lie over a panel of the table (notice_place.py), compact toasts as wide
+       as Textual makes them or as the panel allows; no scroll gutter on their rack (Textual
+       sized the rack without it, and the last notice was cut). */
+    TableScreen.-notices-placed ToastRack {
+        overflow-y: hidden;
+    }
+    TableScreen.-notices-placed Toast {
+        max-width: 100%;
+        padding: 0 1;
+    }
     """
     BINDINGS: ClassVar[list[BindingType]] = TABLE_KEYS
     #: Nothing takes the focus by itself: the first focusable widget is the hidden chat
@@ -131,6 +149,11 @@ class TableScreen(GambitScreen):
     #: lines are shown there (gambit_tui/chat_in_log.py). Without one, a line said while the
     #: chat is closed is a notice.
     CHAT_IN_LOG: ClassVar[bool] = False
+    #: The panels notices (toasts) lie over, the first one shown, and the share of its
+    #: width, on the right (see :meth:`table_notice_area`): the log of moves, and while the chat is
+    #: open (the log hidden) a panel of secondary information at the top. Never the hand, a
+    #: bid row, the question or the keys; nor the chat's lines, which a player reads there.
+    NOTICES_OVER: ClassVar[tuple[tuple[str, float], ...]] = (("#log", 0.5),)
 
     def __init__(self, table_id: int) -> None:
         super().__init__()
@@ -161,6 +184,10 @@ class TableScreen(GambitScreen):
         self.autoplay: AutoPlay | None = None
         #: The last card hint: the row's choices it was made for, what else it read, the hint.
         self._hint_memo: tuple[list[Any], tuple[Any, ...], Text] | None = None
+        #: Keeps the notices over :meth:`notice_area` as the layout changes.
+        self.notice_place = NoticePlace(self, self.notice_area)
+        #: The widgets of :attr:`NOTICES_OVER`, by selector, once found (a layout asks).
+        self._notice_panels: dict[str, Widget] = {}
 
     # --- the model -------------------------------------------------------------------------
 
@@ -486,6 +513,51 @@ class TableScreen(GambitScreen):
     def on_mount(self) -> None:
         # (Textual calls GambitScreen.on_mount too: handlers run for every class.)
         self._ticker = self.set_interval(1.0, self._tick)
+        self.notice_place.follow()
+
+    def notice_area(self) -> Region | None:
+        """Where notices go (:mod:`.notice_place`): beside the result of a deal while it is
+        open, else over the table's panel (:meth:`table_notice_area`)."""
+        if self.result_open and self._result_panel is not None:
+            return self.beside_result(self._result_panel.region)
+        return self.table_notice_area()
+
+    def beside_result(self, result: Region) -> Region | None:
+        """The right half of the rows under the open result, down to the question (the hand
+        and the question: only the result's keys act while it is open), else of those above
+        it; None (the result fills the table): Textual's place."""
+        prompt = self.notice_panel("PromptBar")
+        width = self.size.width
+        end = prompt.region.bottom if prompt is not None else result.bottom
+        under = Region(0, result.bottom, width, end - result.bottom)
+        above = Region(0, 1, width, result.y - 1)  # (under the status line)
+        for rows in (under, above):
+            if rows.height >= NOTICE_ROWS:
+                return right_part(rows)
+        return None
+
+    def table_notice_area(self) -> Region | None:
+        """The right part of the first panel of :attr:`NOTICES_OVER` shown (on the log half
+        its width, as Textual's toasts take), from its top: once the log is full its newest
+        lines are at the bottom. None (none shown, or the screen is too small to show the
+        table): Textual's place, bottom right."""
+        for selector, share in self.NOTICES_OVER:
+            panel = self.notice_panel(selector)
+            if panel is not None:
+                return right_part(panel.region, share)
+        return None
+
+    def notice_panel(self, selector: str) -> Widget | None:
+        """The widget ``selector`` names, if it is shown (found once, and again after a
+        recompose: a layout asks)."""
+        widget = self._notice_panels.get(selector)
+        if widget is None or not widget.is_attached:
+            try:
+                widget = self._notice_panels[selector] = self.query_one(selector)
+            except NoMatches:
+                return None
+        region = widget.region
+        return widget if region.width > 1 and region.height > 0 else None
 
     def timers_widget(self) -> Any:
         """The widget with a ``timers`` attribute (seconds left per seat), if the game shows

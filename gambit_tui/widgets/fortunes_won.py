@@ -57,6 +57,14 @@ class FortunesWon(TablePanel):
         rows = 4 if (self.message or {}).get("view") else 1
         return self.content_size.height - rows
 
+    def free_rows(self) -> int:
+        """The rows under the players' rows and the chat lines shown: empty (notices may lie
+        there)."""
+        room = self.chat_room()
+        if room <= 0:
+            return 0
+        return room - len(self.chat_rows(max(20, self.content_size.width), room))
+
     def set_title(self) -> None:
         well = disposition_mark("well", self.style).plain
         ill = disposition_mark("ill", self.style).plain
