@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from server.bots.fortunes import FortunesBot
+from server.bots.strong import fortunes as strong_fortunes
 from server.bots.strong import fortunes_sim as sim
 from server.bots.strong.fortunes import _Base
 from server.engine import get_game
@@ -84,3 +85,12 @@ def test_worlds_are_dealt_when_the_opponents_are_not_the_heuristic():
         unlimited += not base.limits
     assert fallback > 0 and unlimited > 0
     assert missing < 0.02 * tries
+
+
+def test_leads_rule_out_cards_the_follows_do_not(monkeypatch):
+    """A lead tells too: the cards the leader values above its lead whatever its hand."""
+    views = [view for _, view in _positions(4, 0.0, "lead")]
+    with_leads = sum(len(c) for v in views for c in _Base(v).limits.values())
+    monkeypatch.setattr(strong_fortunes, "LEAD_LIMITS", False)
+    follows_only = sum(len(c) for v in views for c in _Base(v).limits.values())
+    assert with_leads > follows_only * 1.1
