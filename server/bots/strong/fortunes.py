@@ -10,7 +10,10 @@ cards' results differ by the card alone), and a card that falls clearly behind t
 dropped as the worlds come in (racing), so the time goes to the close choices. A world is
 weighed by the opponents' plays so far: of ``DRAWS`` worlds dealt, the deal is replayed on
 each, and one is kept the less likely the more of those plays the heuristic would not have
-made holding its cards.
+made holding its cards. Before that, the plays that rule cards out whatever the rest of the
+hand limit the deal itself (``FOLLOW_LIMITS``): a heuristic opponent that followed or led with
+a card did not hold a card it values higher that it could have played then, so no world gives
+it one (four worlds in ten come out consistent with every opponent's play, one in ten without).
 
 A rollout's result is the deal's margin for the partnership (ruling 9's team difference),
 squashed so that a deal won by much counts little more than one won by a little: the measure
@@ -24,7 +27,7 @@ from __future__ import annotations
 import math
 import random
 from bisect import insort
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from protocol.actions import Action, action_from_wire
@@ -56,12 +59,12 @@ DRAWS = 8
 MISS_WEIGHT = 0.2
 #: Failed samples before a decision gives up sampling.
 MAX_FAILURES = 40
-
-
-def _lacking(void: int) -> Callable[[int], bool]:
-    """A test of a card: of none of the suits ``void`` marks (a bit per suit)."""
-    suit_of = sim.SUIT
-    return lambda c: not void >> suit_of[c] & 1
+#: Whether an opponent's follows limit the cards it is dealt (:meth:`_Base._follow_limits`).
+FOLLOW_LIMITS = True
+#: Whether an opponent's leads limit them too (:meth:`_Base._lead_ruled`).
+LEAD_LIMITS = True
+#: Shuffles more before a world is dealt by the voids alone, when the limits fail one.
+LIMITED_TRIES = 6
 
 
 class _Base:
@@ -116,25 +119,106 @@ class _Base:
         self.played_by: list[list[int]] = [[], [], [], []]
         for seat, card in self.history:
             self.played_by[seat].append(card)
-        self.allowed = {str(s): _lacking(voids[s]) for s in range(4) if s != me and voids[s]}
-        # :func:`.hidden.deal_hidden`'s order of the places (by how many cards each may take
-        # beyond its size), the same for every world: a place, its size, and which cards it
-        # may take (None: any).
+        self._replay_public()
+        # Where each hidden place may take a card: the voids shown, and (``FOLLOW_LIMITS``)
+        # the cards an opponent's follows show it did not hold.
+        self.limits = self._follow_limits() if FOLLOW_LIMITS else {}
+        self.places = self._places(self.limits)
+        self.loose = self._places({}) if self.limits else self.places
+
+    def _places(self, limits: dict[int, set[int]]) -> list[tuple[str, int, list[bool] | None]]:
+        """:func:`.hidden.deal_hidden`'s order of the places (by how many cards each may take
+        beyond its size), the same for every world: a place, its size, and which cards it may
+        take (None: any), a seat's voids and its ``limits`` (cards it cannot hold) kept out."""
+        voids, suit_of = self.voids, sim.SUIT
+        allowed: dict[str, list[bool]] = {}
+        for s in range(4):
+            if s != self.me and (voids[s] or s in limits):
+                out = limits.get(s, set())
+                allowed[str(s)] = [
+                    not voids[s] >> suit_of[c] & 1 and c not in out
+                    for c in range(len(FORTUNES_DECK))
+                ]
         fits = {
-            p: sum(map(self.allowed[p], self.unseen)) if p in self.allowed else len(self.unseen)
+            p: sum(allowed[p][c] for c in self.unseen) if p in allowed else len(self.unseen)
             for p in self.sizes
         }
-        self.places = [
-            (
-                p,
-                self.sizes[p],
-                [self.allowed[p](c) for c in range(len(FORTUNES_DECK))]
-                if p in self.allowed
-                else None,
-            )
+        return [
+            (p, self.sizes[p], allowed.get(p))
             for p in sorted(self.sizes, key=lambda p: fits[p] - self.sizes[p])
         ]
-        self._replay_public()
+
+    def _follow_limits(self) -> dict[int, set[int]]:
+        """Per opponent, the unseen cards its follows show it did not hold: a card the
+        heuristic prefers to the one played (whichever way its test of the unseen Stars
+        went) that would have been a legal play then. The opponents at a bench table are
+        heuristic bots, which play that card whenever they hold it. A seat that played a
+        card such a follow rules out (not the heuristic: a person, another bot) is not
+        limited."""
+        unseen = set(self.unseen)
+        suit_of, star = sim.SUIT, sim.STAR
+        out: dict[int, set[int]] = {}
+        wrong: set[int] = set()
+        later = [set(cards) for cards in self.played_by]
+        for seat, card, d, beaten in self.steps:
+            later[seat].discard(card)
+            if beaten is None:
+                if LEAD_LIMITS:
+                    size = self.sizes[str(seat)] + len(later[seat]) + 1
+                    ruled = self._lead_ruled(d, seat, card, size, later[seat])
+                    if not ruled.isdisjoint(later[seat]):
+                        wrong.add(seat)
+                    out.setdefault(seat, set()).update(ruled & unseen)
+                continue
+            led, suit = d.led, suit_of[card]
+            both = beaten[0] & beaten[1]
+            if suit == led:  # it held the led suit: those cards, and Stars once free
+                ruled = {
+                    c for c in both if suit_of[c] == led or (d.stars_free and suit_of[c] == star)
+                }
+            elif suit == star and d.stars_free:  # a free Star: it may hold the led suit
+                ruled = {c for c in both if suit_of[c] in (led, star)}
+            else:  # void in the led suit: any card was legal
+                ruled = set(both)
+            if not ruled.isdisjoint(later[seat]):
+                wrong.add(seat)
+            out.setdefault(seat, set()).update(ruled & unseen)
+        return {s: cards for s, cards in out.items() if s not in wrong and cards}
+
+    def _lead_ruled(
+        self, d: sim.Deal, seat: int, card: int, size: int, later: set[int]
+    ) -> set[int]:
+        """Of the cards a heuristic leader of ``card`` (``size`` cards in hand) may have held
+        (unseen, or played by it ``later``), those it values above ``card`` however its hand
+        set a lead's flip chance: it did not hold them. (A suit's chance depends on how many
+        of the suit and of the Stars it holds; only the chances the public deal leaves open
+        are tried.)"""
+        mine = (seat - d.dealer) % 2
+        lead = sim.LEAD[mine]
+        left, voids, suit_of = d.left, d.voids, sim.SUIT
+        chances: list[tuple[int, ...]] = []
+        for suit in range(5):
+            if not left[sim.STAR] or suit == sim.STAR:
+                chances.append((0,))
+                continue
+            bit = 1 << suit
+            void_opps = (voids[(seat + 1) % 4] & bit > 0) + (voids[(seat + 3) % 4] & bit > 0)
+            if d.stars_free or void_opps == 2:
+                ks = [1]
+            elif void_opps == 1 or left[suit] < 3:
+                ks = [2]
+            else:
+                ks = [2, 3]
+            if left[sim.STAR] <= size:  # it may hold every Star left: no flip at all
+                ks.append(0)
+            chances.append(tuple(ks))
+        top = max(lead[k][card] for k in chances[suit_of[card]])
+        ruled = set()
+        for c in [*self.unseen, *later]:
+            low = min(lead[k][c] for k in chances[suit_of[c]])
+            if low > top or (low == top and c < card):
+                ruled.add(c)
+        return ruled
 
     def _replay_public(self) -> None:
         """The deal so far replayed once for every world of the decision: all but the hidden
@@ -195,9 +279,26 @@ class _Base:
         it may of those left), without its work that is the same for every world."""
         pool = self.unseen[:]
         rng.shuffle(pool)
+        got = self._fill(pool, self.places)
+        if got is not None or self.loose is self.places:
+            return got
+        # The limits leave few ways (or none: the opponents are not the heuristic): a few
+        # more shuffles, then the voids alone.
+        for _ in range(LIMITED_TRIES):
+            rng.shuffle(pool)
+            got = self._fill(pool, self.places)
+            if got is not None:
+                return got
+        return self._fill(pool, self.loose)
+
+    @staticmethod
+    def _fill(
+        pool: list[int], places: list[tuple[str, int, list[bool] | None]]
+    ) -> dict[str, list[int]] | None:
+        """Each place in turn takes the first cards of ``pool`` it may (None: one cannot)."""
         taken: set[int] = set()
         out: dict[str, list[int]] = {}
-        for place, need, ok in self.places:
+        for place, need, ok in places:
             if ok is None:
                 got = [c for c in pool if c not in taken][:need]
             else:
