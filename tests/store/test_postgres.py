@@ -3,6 +3,7 @@ one account at once, held commits seen by other connections, and URLs kept out o
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 import psycopg
@@ -176,7 +177,7 @@ def test_a_held_batch_lost_with_its_connection_is_never_reconnected_over(
         assert store.fenced and len(lost) == 1  # (told once, as the write found it gone)
         with pytest.raises(StoreError):
             store.commit_held()
-        assert store.reconnect() is False
+        assert asyncio.run(store.reconnect()) is False
         store.hold_commits(None)
     with Store(url) as again:
         assert again.get_player("k1")["lang"] is None
