@@ -103,6 +103,7 @@ class Ticker:
             self.late = max(self.late, loop.time() - before - 0.01)
 
     async def stop(self) -> float:
+        await asyncio.sleep(0.05)  # (a tick held up just now comes in)
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
