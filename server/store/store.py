@@ -192,6 +192,8 @@ class Store(NightStore, ModerationStore):
         self._ahead = False
         #: Why every write is refused now (None: they are not): see :meth:`fence`.
         self._fenced: str | None = None
+        #: :meth:`close` was called: no connection is opened anew (see :meth:`reconnect`).
+        self._closed = False
         #: Commits made (each one waits for the disk): what a burst of writes cost; and the
         #: longest one took (ms), the longest the hub's event loop waited on the disk.
         self.commits = 0
@@ -343,6 +345,7 @@ class Store(NightStore, ModerationStore):
         """Commit what is held, close the connection (this also tidies the WAL)."""
         if self.checkpointer is not None:
             self.checkpointer.stop()
+        self._closed = True
         if self._held:
             self.commit_held()
         self._conn.close()
@@ -486,8 +489,9 @@ class Store(NightStore, ModerationStore):
         (pg.py) for a database that does not answer, and the hub serves players meanwhile.
         The new connection is put in place here, on the loop, only once it is whole, and
         only if nothing was held or begun meanwhile (the store is fenced while its database
-        is away, so nothing can be: asked again all the same). Async for that alone: every
-        other call stays synchronous (see the module's docstring)."""
+        is away, so nothing can be: asked again all the same), and not if the store was
+        closed meanwhile (the server stopping: False, the new connection closed). Async for
+        that alone: every other call stays synchronous (see the module's docstring)."""
         if not self.postgres:
             return True
         if not self._reconnectable:
@@ -509,8 +513,9 @@ class Store(NightStore, ModerationStore):
 
     @property
     def _reconnectable(self) -> bool:
-        """No writes held, no transaction open, no held batch lost (see :meth:`reconnect`)."""
-        return not (self._held or self._depth or self._lost or self._ahead)
+        """No writes held, no transaction open, no held batch lost, not closed (see
+        :meth:`reconnect`)."""
+        return not (self._held or self._depth or self._lost or self._ahead or self._closed)
 
     # --- group commit --------------------------------------------------------------------
 
