@@ -286,10 +286,12 @@ class Hub:
             return True
         return self.store.connection_lost(err)
 
-    def database_back(self) -> bool:
+    async def database_back(self) -> bool:
         """The lock is ours again and nobody held it meanwhile: the store's connection is
         opened anew and writing goes on; False (the hub must stop) if writes were held on
         the old connection (memory is ahead of the database) or the database does not answer.
+        The connect waits off the loop (``Store.reconnect``): players are served meanwhile,
+        as while the database was away (fenced); everything after it runs at once.
 
         What was refused meanwhile is picked up: a bot's or a stand-in's move, the next game,
         or anything else whose timer fired then (``Timers.refused``) is set again, and every
@@ -299,7 +301,7 @@ class Hub:
         is written now: every table is saved again as memory has it, those closed meanwhile
         are forgotten, and the chips of guests who left meanwhile go home."""
         try:
-            if not self.store.reconnect():
+            if not await self.store.reconnect():
                 return False
         except StoreError:
             log.warning("the database does not answer on a new connection", exc_info=True)

@@ -157,7 +157,7 @@ async def _serve(
     db_lock: DatabaseLock | None = None,
     metrics_at: tuple[str, int] | None = None,
 ) -> bool:
-    store = Store.open(data_dir, db=config.db)
+    store = await Store.open_off_loop(data_dir, db=config.db)
     servers: list[asyncio.Server] = []
     restarted: list[bool] = []
     metrics: Metrics | None = None

@@ -250,7 +250,7 @@ async def _run_serve(
         restart = True
         stop.set()
 
-    store = Store.open(data_dir, db=hub_config.db)
+    store = await Store.open_off_loop(data_dir, db=hub_config.db)
     # The SSH host's sessions, made first: the hub's admins see each player's address.
     sessions = LiveSessions()
     hooks = HubHooks(

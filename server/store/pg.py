@@ -11,10 +11,11 @@ Like sqlite3 in the store, the connection is in autocommit mode and the store is
 ``BEGIN``/``SAVEPOINT``/``COMMIT`` itself, so commit batching (``hold_commits``) means the
 same on both. psycopg is imported here only: ``gambit serve`` with SQLite never needs it.
 
-The connect is bounded (:data:`CONNECT_TIMEOUT`): it is synchronous, on the hub's event loop
-(at start, and when the database comes back: ``Store.reconnect`` from the lock's keeper), so
-a host that takes the connection and never answers held every player for psycopg's default
-(130 s). libpq's own ways to set it win: a ``connect_timeout`` in the URL
+The connect is bounded (:data:`CONNECT_TIMEOUT`): it is synchronous, so a host that takes the
+connection and never answers waited psycopg's default (130 s). A server makes it on a thread
+(off_loop.py: ``Store.open_off_loop`` at start, ``Store.reconnect`` when the database comes
+back), so its event loop goes on meanwhile; the bound is how long the store waits.
+libpq's own ways to set it win: a ``connect_timeout`` in the URL
 (``postgresql://…?connect_timeout=10``) or ``PGCONNECT_TIMEOUT``.
 """
 

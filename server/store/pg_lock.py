@@ -37,7 +37,7 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .store import StoreError
@@ -220,27 +220,29 @@ class DatabaseLock:
         self,
         lost: Callable[[], None],
         away: Callable[[str], None] | None = None,
-        back: Callable[[], bool] | None = None,
+        back: Callable[[], Awaitable[bool]] | None = None,
     ) -> None:
         """Check the lock every second until released; call ``lost`` if it is not ours.
         With ``away`` and ``back``: a lock that went with its session is asked for again
         first (see the module's docstring): ``away(why)`` as it goes (write nothing from
-        now on), ``back()`` once it is ours again with nobody having held it meanwhile
-        (False: the holder cannot go on, and ``lost`` follows)."""
+        now on), ``await back()`` once it is ours again with nobody having held it meanwhile
+        (False: the holder cannot go on, and ``lost`` follows). ``back`` is awaited: the
+        hub's store connects anew on a thread (``Store.reconnect``), and its loop serves
+        players meanwhile; the lock is not checked until it has answered."""
         self._task = asyncio.get_running_loop().create_task(self._watch(lost, away, back))
 
     async def _watch(
         self,
         lost: Callable[[], None],
         away: Callable[[str], None] | None,
-        back: Callable[[], bool] | None,
+        back: Callable[[], Awaitable[bool]] | None,
     ) -> None:
         while True:
             why = await self._until_lost()
             if self._released:
                 return
             if why is None:  # (the lock is still ours, the store's connection went: check_now)
-                if back is not None and back():
+                if back is not None and await back():
                     log.warning("database lock: still ours; the store connected again")
                     continue
                 await self._close()
@@ -255,7 +257,7 @@ class DatabaseLock:
             refused = await self.regain()
             if self._released:
                 return
-            if refused is None and back():
+            if refused is None and await back():
                 log.warning("database lock: taken again (nobody held it meanwhile); going on")
                 continue
             await self._close()  # (a lock taken again on the way is let go)

@@ -192,6 +192,8 @@ class Store(NightStore, ModerationStore):
         self._ahead = False
         #: Why every write is refused now (None: they are not): see :meth:`fence`.
         self._fenced: str | None = None
+        #: :meth:`close` was called: no connection is opened anew (see :meth:`reconnect`).
+        self._closed = False
         #: Commits made (each one waits for the disk): what a burst of writes cost; and the
         #: longest one took (ms), the longest the hub's event loop waited on the disk.
         self.commits = 0
@@ -325,10 +327,25 @@ class Store(NightStore, ModerationStore):
             _fsync_dir(folder.resolve().parent)
         return cls(folder / DB_NAME, **kwargs)
 
+    @classmethod
+    async def open_off_loop(
+        cls, data_dir: str | os.PathLike[str] | None = None, *, db: str | None = None, **kwargs: Any
+    ) -> Store:
+        """:meth:`open` for a server's event loop: a PostgreSQL store is opened on a thread
+        (its connect may wait up to its connect_timeout, and the NATS lease's renewal and
+        the database lock run on the loop meanwhile: off_loop.py), then used on the loop.
+        SQLite's is opened here: a sqlite3 connection belongs to the thread that made it."""
+        if db and is_postgres_url(db):
+            from .off_loop import made_off_loop
+
+            return await made_off_loop(functools.partial(cls.open, data_dir, db=db, **kwargs))
+        return cls.open(data_dir, db=db, **kwargs)
+
     def close(self) -> None:
         """Commit what is held, close the connection (this also tidies the WAL)."""
         if self.checkpointer is not None:
             self.checkpointer.stop()
+        self._closed = True
         if self._held:
             self.commit_held()
         self._conn.close()
@@ -461,25 +478,44 @@ class Store(NightStore, ModerationStore):
         if self._fenced is not None:
             raise StoreError(f"The database takes no writes now: {self._fenced}")
 
-    def reconnect(self) -> bool:
+    async def reconnect(self) -> bool:
         """A PostgreSQL store's connection opened anew (the server restarted under the old
         one, or may have). False, and nothing done, if writes are held or a transaction is
         open on the old connection, or a held batch was lost or failed to commit: they went
         with it, so memory is ahead of the database.
-        StoreError if the database does not answer. SQLite: nothing to do."""
+        StoreError if the database does not answer. SQLite: nothing to do.
+
+        The connect is made on a thread (off_loop.py): it waits up to its connect_timeout
+        (pg.py) for a database that does not answer, and the hub serves players meanwhile.
+        The new connection is put in place here, on the loop, only once it is whole, and
+        only if nothing was held or begun meanwhile (the store is fenced while its database
+        is away, so nothing can be: asked again all the same), and not if the store was
+        closed meanwhile (the server stopping: False, the new connection closed). Async for
+        that alone: every other call stays synchronous (see the module's docstring)."""
         if not self.postgres:
             return True
-        if self._held or self._depth or self._lost or self._ahead:
+        if not self._reconnectable:
             return False
         from . import pg
+        from .off_loop import made_off_loop
 
         with contextlib.suppress(Exception):
             self._conn.close()
         try:
-            self._conn = pg.connect(self.path)  # type: ignore[assignment]  # as in _open_postgres
+            conn = await made_off_loop(functools.partial(pg.connect, self.path))
         except pg.Error as err:
             raise StoreError(f"Cannot open the database {redact(self.path)}: {err}") from err
+        if not self._reconnectable:
+            conn.close()
+            return False
+        self._conn = conn  # type: ignore[assignment]  # as in _open_postgres
         return True
+
+    @property
+    def _reconnectable(self) -> bool:
+        """No writes held, no transaction open, no held batch lost, not closed (see
+        :meth:`reconnect`)."""
+        return not (self._held or self._depth or self._lost or self._ahead or self._closed)
 
     # --- group commit --------------------------------------------------------------------
 

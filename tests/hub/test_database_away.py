@@ -77,7 +77,7 @@ async def test_nothing_is_written_while_the_database_is_away_and_play_goes_on_af
         assert any("waits for the database" in r.getMessage() for r in caplog.records)
 
         seen = len(ada.log)
-        assert hub.database_back()
+        assert await hub.database_back()
         # The table is sent again, and the bots move again: the game goes on, stored.
         await ada.until(lambda m: m["t"] == "table" and m["table"] == table, timeout=2)
         assert len(ada.log) > seen
@@ -103,7 +103,7 @@ async def test_a_move_sent_while_the_database_is_away_is_refused_in_words_and_ta
         assert hub.refusals["not_saved"] == 1
         assert stored(hub, table) == moves
 
-        assert hub.database_back()
+        assert await hub.database_back()
         await ada.send("act", table=table, action=view["legal"][0])
         await stored_beyond(hub, table, moves)
         assert not [m for m in ada.log if m["t"] == "error" and m is not refused]
@@ -162,7 +162,7 @@ async def test_seat_changes_while_the_database_is_away_are_refused_and_change_no
             assert tables_now(hub) == before, kind
         assert hub.refusals["not_saved"] == len(requests)
 
-        assert hub.database_back()
+        assert await hub.database_back()
         await bo.send("join", table=table)
         await bo.until(lambda m: m["t"] == "table" and m["table"] == table and m["seat"] == 1)
         seats = tables_now(hub)[1][table]["seats"]
@@ -187,7 +187,7 @@ async def test_a_seat_left_without_a_request_while_the_database_is_away_is_saved
         await ada.until(lambda m: m["t"] == "table" and m["info"]["seats"][1]["name"] is None)
         assert tables_now(hub)[1][table]["seats"][1]["player"] == "SHA256:bo"  # (not yet)
 
-        assert hub.database_back()
+        assert await hub.database_back()
         memory, stored = tables_now(hub)
         assert stored[table]["seats"] == memory[table]["seats"]
         assert stored[table]["seats"][1]["player"] is None

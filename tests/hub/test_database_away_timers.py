@@ -92,7 +92,7 @@ async def test_a_stand_in_whose_move_is_refused_changes_nothing_and_moves_once_b
         assert failures(caplog) == [] and waits_for_the_database(caplog)
 
         monkeypatch.undo()
-        assert hub.database_back()
+        assert await hub.database_back()
         await stored_beyond(hub, table, moves)
         assert state.history[moves][0] == 0  # (her seat: the stand-in moved for her)
         assert {"e": "stand_in", "seat": 0, "why": "time"} in state.events
@@ -122,7 +122,7 @@ async def test_the_next_game_due_while_the_database_is_away_starts_once_back(sto
         assert (at.status, at.deal, at.deal_log, at.state, at.seats) == before
         assert failures(caplog) == [] and waits_for_the_database(caplog)
 
-        assert hub.database_back()
+        assert await hub.database_back()
         for _ in range(50):
             if at.status == "playing" and at.state is not before[3]:
                 break
@@ -184,7 +184,7 @@ async def test_a_next_game_whose_second_balance_read_finds_the_connection_gone_s
         assert failures(caplog) == [] and waits_for_the_database(caplog)
 
         monkeypatch.undo()
-        assert hub.database_back()
+        assert await hub.database_back()
         for _ in range(50):
             if at.status == "playing":
                 break
@@ -251,7 +251,7 @@ async def test_a_night_round_due_while_the_database_is_away_is_seated_whole_once
         assert (night.to_record(), sorted(hub.tables), store.nights()) == before
 
         monkeypatch.undo()
-        assert hub.database_back()
+        assert await hub.database_back()
         for client in players:
             await client.until(
                 lambda m: m["t"] == "notice" and m["code"] == "night_round", timeout=2
@@ -301,7 +301,7 @@ async def test_a_guest_who_leaves_while_the_database_is_away_has_their_chips_sen
         assert failures(caplog) == [] and waits_for_the_database(caplog)
 
         monkeypatch.undo()
-        assert hub.database_back()
+        assert await hub.database_back()
         assert store.balance(f"player:{pid}") == 0
         assert hub.guests.owed == set()
         assert store.ledger_total() == 0 and store.audit() == []
@@ -381,7 +381,7 @@ async def test_a_deal_whose_wait_for_reveals_ends_while_the_database_is_away_is_
         assert (at.status, at.deal, at.state, at.seats) == before
         assert failures(caplog) == [] and waits_for_the_database(caplog)
 
-        assert hub.database_back()
+        assert await hub.database_back()
         await ada.until(lambda m: m["t"] == "table" and m["view"] is not None, timeout=2)
         assert at.status == "playing" and at.deal is not None and at.deal["left_out"] == [1]
         assert store.live_tables()[0]["info"]["status"] == "playing"
@@ -408,7 +408,7 @@ async def test_the_guest_sweep_while_the_database_is_away_says_so_in_one_line(st
         assert failures(caplog) == [] and waits_for_the_database(caplog)
         assert store.get_player(pid) is not None
 
-        assert hub.database_back()
+        assert await hub.database_back()
         hub._forget_gone_guests()
         assert store.get_player(pid) is None
     finally:

@@ -5,6 +5,7 @@ synchronously, on the hub's event loop (at start, and when the database comes ba
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import socket
 import threading
@@ -75,3 +76,33 @@ def test_the_url_and_pgconnect_timeout_set_the_bound(monkeypatch) -> None:
     monkeypatch.setenv("PGCONNECT_TIMEOUT", "7")
     assert pg_module.connect_timeout(plain) == "7"
     assert pg_module.connect_timeout(plain + "?connect_timeout=12") == "12"
+
+
+async def test_a_server_opening_its_store_serves_on_while_the_database_says_nothing(
+    silent, monkeypatch
+) -> None:
+    """At start (``Store.open_off_loop``: server/hub/main.py, server/ssh/serve.py) the NATS
+    lease's renewal and the database lock run on the loop: the connect waits on a thread."""
+    monkeypatch.delenv("PGCONNECT_TIMEOUT", raising=False)
+    monkeypatch.setattr(pg_module, "CONNECT_TIMEOUT", 2)
+    url = f"postgresql://gambit@127.0.0.1:{silent.port}/gambit?sslmode=disable"
+    loop = asyncio.get_running_loop()
+    late = 0.0
+
+    async def tick() -> None:
+        nonlocal late
+        while True:
+            before = loop.time()
+            await asyncio.sleep(0.01)
+            late = max(late, loop.time() - before - 0.01)
+
+    ticker = asyncio.ensure_future(tick())
+    await asyncio.sleep(0.05)  # (ticking before the open begins)
+    try:
+        with pytest.raises(StoreError, match="no answer within 2 s"):
+            await asyncio.wait_for(Store.open_off_loop(db=url), 30)
+        await asyncio.sleep(0.05)  # (a tick held up by the open comes in)
+    finally:
+        ticker.cancel()
+    assert silent.accepted
+    assert late < 1.0, f"the loop was held {late:.2f} s by the store's open"

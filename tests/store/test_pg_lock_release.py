@@ -41,7 +41,11 @@ async def test_a_release_as_a_check_answers_ends_the_keeper(monkeypatch) -> None
     conn = HeldConnection()
     lock.conn, lock.held = conn, True
     lost: list[bool] = []
-    lock.keep(lost=lambda: lost.append(True), away=lambda why: None, back=lambda: True)
+
+    async def back() -> bool:
+        return True
+
+    lock.keep(lost=lambda: lost.append(True), away=lambda why: None, back=back)
     keeper = lock._task
     assert keeper is not None
     await asyncio.sleep(0)  # (the keeper's first check waits for its answer)

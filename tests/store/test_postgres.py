@@ -3,6 +3,7 @@ one account at once, held commits seen by other connections, and URLs kept out o
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 import psycopg
@@ -176,7 +177,35 @@ def test_a_held_batch_lost_with_its_connection_is_never_reconnected_over(
         assert store.fenced and len(lost) == 1  # (told once, as the write found it gone)
         with pytest.raises(StoreError):
             store.commit_held()
-        assert store.reconnect() is False
+        assert asyncio.run(store.reconnect()) is False
         store.hold_commits(None)
     with Store(url) as again:
         assert again.get_player("k1")["lang"] is None
+
+
+def test_a_store_closed_while_it_connects_again_stays_closed(url: str, monkeypatch) -> None:
+    """The server stopping while its store connects again on a thread (Store.reconnect): the
+    connection made afterwards is closed and not put in place; nothing writes on it."""
+    from server.store import pg
+
+    go = threading.Event()
+    made: list[PgConnection] = []
+    connect = pg.connect
+
+    def held_up(where: str) -> PgConnection:
+        go.wait(10)
+        made.append(connect(where))
+        return made[-1]
+
+    async def stop_while_connecting(store: Store) -> bool:
+        monkeypatch.setattr(pg, "connect", held_up)
+        again = asyncio.ensure_future(store.reconnect())
+        await asyncio.sleep(0.05)  # (the connect waits on its thread)
+        store.close()
+        go.set()
+        return await asyncio.wait_for(again, 10)
+
+    store = Store(url)
+    store.fence("the test's database restarts")
+    assert asyncio.run(stop_while_connecting(store)) is False
+    assert len(made) == 1 and made[0].raw.closed and store._conn is not made[0]

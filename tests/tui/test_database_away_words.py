@@ -39,6 +39,6 @@ async def test_a_move_while_the_database_is_away_says_so_and_is_taken_after(hub,
         await wait_for(pilot, lambda: NOT_SAVED[lang] in notices(app))
         assert not any("went wrong" in n or "schiefgegangen" in n for n in notices(app))
         assert table.ask is not None and len(table.view["events"]) == events
-        assert hub.database_back()
+        assert await hub.database_back()
         app.send(Act(table.table_id, action))
         await wait_for(pilot, lambda: len(table.view["events"]) > events)
