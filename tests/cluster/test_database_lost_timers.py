@@ -122,6 +122,18 @@ async def fire_at_kill(
     return refused
 
 
+async def a_game_played(hub: Hub) -> int:
+    """Ada's Prophet's Gambit table with bots, one game played to its end: the table is
+    between games (the next game's timer set)."""
+    ada = await connect(hub)
+    await ada.hello("Ada", identity="SHA256:ada")
+    table = await table_with_bots(ada, "prophets_gambit", timer=0)
+    await ada.send("start", table=table)
+    await play_to_end({0: ada}, table)
+    await until(lambda: hub.tables[table].status == "between", 10, "between games")
+    return table
+
+
 async def test_a_next_game_whose_balance_read_finds_the_database_gone_waits_for_it(
     monkeypatch, caplog
 ):
@@ -137,12 +149,7 @@ async def test_a_next_game_whose_balance_read_finds_the_database_gone_waits_for_
             store,
             lost,
         ):
-            ada = await connect(hub)
-            await ada.hello("Ada", identity="SHA256:ada")
-            table = await table_with_bots(ada, "prophets_gambit", timer=0)
-            await ada.send("start", table=table)
-            await play_to_end({0: ada}, table)
-            await until(lambda: hub.tables[table].status == "between", 10, "between games")
+            table = await a_game_played(hub)
             timers = hub.runtime.timers
             assert ("next", table) in timers.pending
             refused = await fire_at_kill(
@@ -179,12 +186,7 @@ async def test_a_reveal_waits_end_whose_balance_read_finds_the_database_gone_wai
             store,
             lost,
         ):
-            ada = await connect(hub)
-            await ada.hello("Ada", identity="SHA256:ada")
-            table = await table_with_bots(ada, "prophets_gambit", timer=0)
-            await ada.send("start", table=table)
-            await play_to_end({0: ada}, table)
-            await until(lambda: hub.tables[table].status == "between", 10, "between games")
+            table = await a_game_played(hub)
             timers = hub.runtime.timers
             timers.cancel(("next", table))
             hub.entropy.waiting.add(table)  # (the deal waits for a reveal that does not come)
