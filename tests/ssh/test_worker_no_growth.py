@@ -17,6 +17,7 @@ import collections
 import gc
 
 from textual._styles_cache import StylesCache
+from textual.app import App
 from textual.dom import DOMNode
 
 from server.apphost import worker_link as wl
@@ -44,15 +45,32 @@ class Side(SSHSide):
             super().from_worker(session, kind, payload)
 
 
-def left_of_apps() -> collections.Counter[str]:
-    """Widgets, apps and widgets' drawing caches alive (the frozen too)."""
+def apps_alive() -> list[object]:
+    """Widgets, apps and widgets' drawing caches alive (the frozen too; no collection here:
+    what is left at the end must have gone with the worker's own sweep)."""
     gc.unfreeze()
     try:
-        return collections.Counter(
-            type(o).__qualname__ for o in gc.get_objects() if isinstance(o, DOMNode | StylesCache)
-        )
+        return [o for o in gc.get_objects() if isinstance(o, DOMNode | StylesCache)]
     finally:
         gc.freeze()
+
+
+def left_of_apps(before: list[object]) -> collections.Counter[str]:
+    """What :func:`apps_alive` finds now that was not alive ``before`` (what earlier tests in
+    this process left, such as an app of theirs still ending, is not this worker's)."""
+    known = {id(o) for o in before}  # (``before`` holds them: no id is reused meanwhile)
+    return collections.Counter(type(o).__qualname__ for o in apps_alive() if id(o) not in known)
+
+
+def holders_of_apps(before: list[object]) -> list[str]:
+    """What holds each app left (on a failure: the next run says where to look)."""
+    known = {id(o) for o in before}
+    apps = [o for o in apps_alive() if isinstance(o, App) and id(o) not in known]
+    return [
+        f"{type(app).__qualname__} held by "
+        + ", ".join(sorted({type(r).__qualname__ for r in gc.get_referrers(app)}))
+        for app in apps
+    ]
 
 
 async def wave(hub: Hub, worker: Worker, side: Side, number: int, ids) -> None:
@@ -103,9 +121,11 @@ async def wave(hub: Hub, worker: Worker, side: Side, number: int, ids) -> None:
 
 async def test_players_who_came_and_went_leave_nothing_alive_in_their_worker(store):
     ids = iter(range(1, 10_000))
+    before = apps_alive()
     async with a_worker_beside_a_hub(store, Side, guest_retention=0.0) as (hub, worker, side):
         for number in range(WAVES):
             await wave(hub, worker, side, number, ids)
             worker.memory.sweep()
             assert not worker.sessions
-            assert left_of_apps() == {}
+            left = left_of_apps(before)
+            assert left == {}, holders_of_apps(before)
