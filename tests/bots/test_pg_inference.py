@@ -18,7 +18,7 @@ import pytest
 from protocol.cards import TAROKKA_COMMON
 from server.bots import make_bot
 from server.bots.prophets_gambit import potential
-from server.bots.strong import pg_world
+from server.bots.strong import pg_inference, pg_world
 from server.bots.strong.pg_inference import (
     fate_choices,
     fate_likelihood,
@@ -245,3 +245,79 @@ def test_worlds_follow_an_opponents_fate_choice(kind, monkeypatch):
     # Measured when written: replaced 0.357 without, 0.320 with (0.868-0.896 of it over
     # three seeds of the worlds); kept 0.233 and 0.186 (0.711-0.799). Deterministic here.
     assert on < 0.93 * off, (on, off)
+
+
+def _kept_beside_a_hidden_card() -> tuple[dict[str, Any], int, str]:
+    """A heuristic deal's view where an opponent kept its Fate while a card was the Focus,
+    still holds that Fate, and the card is hidden in the deck again (the Artifact gave it to
+    a seat as its Fate, that seat replaced it, a reshuffle took it from the discard pile):
+    ``(view, opponent, card)``."""
+    game = get_game("prophets_gambit")
+    for i in range(40):
+        n = 3 + i % 3
+        bots = [make_bot("prophets_gambit", "heuristic", seed=f"pgkey-{i}-{s}") for s in range(n)]
+        state = game.new_state(n, {}, dealer=i % n, seed=f"pgkey-{i}")
+        kept: dict[int, tuple[str, str]] = {}  # seat: (its Fate, the Focus) when it kept
+        while not state.is_over:
+            seat = min(state.pending())
+            for s, (fate, focus) in kept.items():
+                if s != seat and state.fates[s] == fate and focus in state.deck:
+                    return state.view(seat), s, focus
+            start = len(state.events)
+            state.apply(seat, bots[seat].choose(state.view(seat)))
+            for ev in state.events[start:]:
+                if ev["e"] == "keep_fate":
+                    kept[ev["seat"]] = (state.fates[ev["seat"]], state.focus)
+    raise AssertionError("no deal of the 40 came to it")
+
+
+def test_no_world_gives_an_opponent_the_focus_it_kept_its_fate_beside(monkeypatch):
+    """The leak audit's KeyError in ``fate_better`` (2026-12-07, games 50,000-64,999): a
+    world dealt an opponent, as its Fate, the card that was the Focus when it kept that Fate
+    (hidden in the deck again since); judging that keep put the card in the five twice. The
+    view rules it out: a Fate stays with its seat, the card was elsewhere. Neither the
+    shared candidates nor the worlds may deal it, and no five judged holds a card twice."""
+    view, seat, card = _kept_beside_a_hidden_card()
+    real = pg_inference.fate_better
+
+    def checked(hand: list[int], fate: int, focus: int, cards: list[int]) -> int:
+        for c in (fate, *cards):
+            held = [*hand, focus, c] if focus >= 0 else [*hand, c]
+            codes = [TAROKKA_COMMON[i] for i in held]
+            assert len(set(held)) == len(held), ("a card twice in a five judged", codes)
+        return real(hand, fate, focus, cards)
+
+    monkeypatch.setattr(pg_inference, "fate_better", checked)
+    game = get_game("prophets_gambit")
+    dealt = []
+    for k in range(12):
+        rng = random.Random(k)
+        shared = pg_world.shared_candidates(view, rng)
+        dealt += [fate for _, fate, _ in shared.get(seat, [])]
+        for _ in range(4):
+            world = pg_world.sample_world(game, view, rng, shared, engine=False)
+            assert world is not None
+            dealt.append(world.fates[seat])
+    assert len(dealt) > 100
+    assert card not in dealt, (card, dealt.count(card), len(dealt))
+
+
+def test_a_fate_choice_is_judged_on_cards_beside_the_focus_not_on_it(monkeypatch):
+    """The cards a Fate choice is judged on are ones its seat could draw: never the Focus of
+    that moment, even when the choice's ``public`` cards leave it out (a five holding the
+    Focus twice is no hand: a suited one was the audit's KeyError)."""
+    judged: list[int] = []
+    real = pg_inference.fate_better
+
+    def spy(hand: list[int], fate: int, focus: int, cards: list[int]) -> int:
+        judged.extend(cards)
+        return real(hand, fate, focus, cards)
+
+    monkeypatch.setattr(pg_inference, "fate_better", spy)
+    rng = random.Random(3)
+    hand = ["S1", "S3", "S5", "C2", "G7"]
+    for replaced in (False, True):
+        for _ in range(40):
+            fate_likelihood(hand, "T4", [(replaced, None, "S9", 0, [])], rng)
+    assert len(judged) == 80 * pg_inference.FATE_SAMPLES
+    assert TAROKKA_COMMON.index("S9") not in judged

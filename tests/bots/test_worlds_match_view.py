@@ -8,7 +8,10 @@ one seat decides, its sampler's worlds are checked against the truth:
 * every card whose place the seat knows (a card taken with the Ghost, its own card given by
   the Raven or the Tempter, a hand it saw with the Darklord, the Fates the Seer showed, its
   old Fate moved by the Mists) is in that place;
-* no card is in two places, and every card is somewhere.
+* no card is in two places, and every card is somewhere;
+* no hidden Fate is a card the seat saw out of the Fates since that Fate came to its seat
+  (a Fate stays with its seat: one kept while the card was the Focus is not that card, even
+  when a reshuffle hid the card again since).
 
 What the seat knows is followed here from the truth, event by event (not from the view, as
 the sampler does), and checked against the true deal as it goes.
@@ -72,6 +75,8 @@ class Knowledge:
     def __init__(self, me: int) -> None:
         self.me = me
         self.places: dict[str, tuple[str, int]] = {}
+        #: Per seat, cards its Fate is not (seen elsewhere since it came to the seat).
+        self.not_fate: list[set[str]] = []
 
     def forget_hand(self, seat: int) -> None:
         for card, place in list(self.places.items()):
@@ -88,8 +93,17 @@ class Knowledge:
     ) -> None:
         me, places = self.me, self.places
         seat, action = acted
+        if not self.not_fate:
+            self.not_fate = [set() for _ in range(state.num_players)]
         for i, ev in enumerate(events):
             kind = ev["e"]
+            if kind in ("replace_fate", "artifact"):
+                self.not_fate[ev["seat"]] = set()  # a new Fate (drawn, or the Focus shown)
+            elif kind == "mists":
+                seats = ev["seats"]
+                moved = [self.not_fate[s] for s in seats]
+                for k, s in enumerate(seats):
+                    self.not_fate[s] = moved[k - 1]
             if kind in ("play", "discard"):
                 places.pop(ev["card"], None)  # public from now on
             elif kind == "discard_hand":
@@ -147,6 +161,13 @@ class Knowledge:
         for card in [c for c, (where, s) in places.items() if where == "hand" and s == me]:
             del places[card]  # its own hand is in its view
         places.pop(state.fates[me], None)
+        # What the seat sees now outside the hidden Fates (true of the deal after the move).
+        visible = {*state.discard, *state.hands[me], *(c for st in state.shown for c in st)}
+        visible.update(c for c in (state.focus, state.killed) if c)
+        visible.update(f for s, f in enumerate(state.fates) if state.fate_open[s] or s == me)
+        visible.update(c for c, (where, _) in places.items() if where == "hand")
+        for s, cards in enumerate(self.not_fate):
+            cards.update(visible - {state.fates[s]})
 
     def check_truth(self, state: Any) -> None:
         """The knowledge is true of the real deal (the test's own bookkeeping is right)."""
@@ -166,6 +187,8 @@ def check_pg_world(world: Any, state: Any, me: int, known: Knowledge) -> None:
             assert card in world.hands[s], ("known in hand", card, s, world.hands)
         else:
             assert world.fates[s] == card, ("known Fate", card, s, world.fates)
+    for s, cards in enumerate(known.not_fate):
+        assert world.fates[s] not in cards, ("a Fate the seat saw elsewhere", s, world.fates[s])
     places = world.card_locations()
     everywhere = Counter(c for cards in places.values() for c in cards)
     twice = [c for c, k in everywhere.items() if k > 1]

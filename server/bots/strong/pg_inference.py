@@ -286,7 +286,9 @@ def fate_likelihood(
         if not then:
             continue
         held = [INDEX[c] for c in sorted(then)]
-        out = public | BIT[INDEX[old]]
+        # Not the cards it held, nor the Focus (``public`` has it when read from a view):
+        # beside them, a card it could not draw would be judged in a five holding it twice.
+        out = public | BIT[INDEX[old]] | (BIT[INDEX[focus]] if focus else 0)
         for c in held:
             out |= BIT[c]
         pool = [c for c in _ALL if not out & BIT[c]]

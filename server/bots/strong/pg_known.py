@@ -14,6 +14,10 @@ cards the seat has seen, and knows where they went, as a player at the table rem
 
 What it knows stops where the cards move unseen: a seat that passes a card with the Raven to
 someone else, or swaps one with the Tempter with someone else, may have passed the very card.
+
+:func:`ruled_out_fates` says where hidden cards are not: a Fate stays hidden with its seat,
+so no card this seat saw out of the Fates since that Fate came to its seat can be it, though
+a reshuffle, the Ghost or a pass may have hidden the card again since.
 """
 
 from __future__ import annotations
@@ -68,27 +72,100 @@ def _tempter(places: dict[str, Place], events: list[dict[str, Any]], i: int, me:
     places.pop(swap["got"], None)
 
 
+class _RuledOut:
+    """Per seat, the cards its Fate cannot be, followed event by event (see
+    :func:`ruled_out_fates`)."""
+
+    def __init__(self, n: int) -> None:
+        self.out: list[set[str]] = [set() for _ in range(n)]
+        self.discard: set[str] = set()
+        self.drawing: int | None = None  # a seat drawing its new Fate (a reshuffle first)
+
+    def seen(self, cards: Any, but: int | None = None) -> None:
+        for s, out in enumerate(self.out):
+            if s != but:
+                out.update(cards)
+
+    def step(self, ev: dict[str, Any], places: dict[str, Place]) -> None:
+        """``ev`` read; ``places``: where the seat knows hidden cards to be, after it."""
+        kind = ev["e"]
+        if kind == "reshuffle":  # the discard pile, hidden again in the deck
+            self.seen(self.discard, self.drawing)
+            self.discard.clear()
+            return
+        self.drawing = None
+        if kind == "deal":
+            self.seen((ev["focus"],))
+        elif kind in ("bids", "discard_hand", "drew", "saw_hand"):
+            self.seen(ev["cards"])
+            if kind == "discard_hand":
+                self.discard.update(ev["cards"])
+        elif kind in ("play", "discard", "take", "received", "gave"):
+            self.seen((ev["card"],))
+            if kind == "discard":
+                self.discard.add(ev["card"])
+            elif kind == "take":
+                self.discard.discard(ev["card"])
+        elif kind == "swap":
+            self.seen((ev["gave"], ev["got"]))
+        elif kind == "replace_fate":
+            # The new Fate is none of the cards known elsewhere now; after a reshuffle it
+            # may be any card of the old discard pile, the old Fate too.
+            seat = ev["seat"]
+            self.out[seat] = set(places)
+            self.seen((ev["card"],), seat)
+            self.discard.add(ev["card"])
+            self.drawing = seat
+        elif kind == "artifact":  # the turner's Fate is the old Focus, shown
+            self.out[ev["seat"]] = set()
+            self.seen((ev["fate"], ev["focus"]), ev["seat"])
+        elif kind == "mists":  # each Fate moves on with what rules it out
+            seats = ev["seats"]
+            moved = [self.out[s] for s in seats]
+            for k, s in enumerate(seats):
+                self.out[s] = moved[k - 1]
+
+
 #: The last view read and what it said (every world of a decision reads the same view).
 _LAST: list[Any] = [None, None]
+
+#: What :func:`_read` finds: cards known in each other seat's hand, other seats' Fates
+#: known, and per seat the cards its Fate cannot be.
+Found = tuple[dict[int, list[str]], dict[int, str], list[set[str]]]
+
+
+def _found(view: dict[str, Any]) -> Found:
+    if _LAST[0] is not view:
+        _LAST[0], _LAST[1] = view, _read(view)
+    found: Found = _LAST[1]
+    return found
 
 
 def known_places(view: dict[str, Any]) -> tuple[dict[int, list[str]], dict[int, str]]:
     """The hidden cards this seat knows the place of: cards in each other seat's hand, and
     other seats' Fates (open Fates, its own cards and public piles are the view's already).
     The result is shared by the calls on one view: not to be changed."""
-    if _LAST[0] is view:
-        return _LAST[1]
-    found = _read(view)
-    _LAST[0], _LAST[1] = view, found
-    return found
+    hands, fates, _ = _found(view)
+    return hands, fates
 
 
-def _read(view: dict[str, Any]) -> tuple[dict[int, list[str]], dict[int, str]]:
+def ruled_out_fates(view: dict[str, Any]) -> list[set[str]]:
+    """Per seat, the cards its Fate cannot be: every card this seat saw out of the Fates
+    (the Focus, a bid, a play, the discard pile, a hand) or knew to be elsewhere since that
+    Fate came to the seat. A world that deals a seat such a Fate contradicts the view (a
+    seat that kept its Fate while the card was the Focus would judge a five holding it
+    twice). The Mists move each Fate with what rules it out; a replaced Fate starts afresh.
+    Shared by the calls on one view: not to be changed."""
+    return _found(view)[2]
+
+
+def _read(view: dict[str, Any]) -> Found:
     me = view["seat"]
     events = view["events"]
     places: dict[str, Place] = {}
     my_fate: str | None = None  # this seat's Fate, as far as the events tell
     moved: dict[int, int] = {}  # the last Mists: each affected seat's left neighbour
+    ruled_out = _RuledOut(view["players"])
     for i, ev in enumerate(events):
         kind = ev["e"]
         if kind in ("play", "discard", "replace_fate", "received"):
@@ -127,6 +204,7 @@ def _read(view: dict[str, Any]) -> tuple[dict[int, list[str]], dict[int, str]]:
         elif kind == "saw_fates":
             for s, card in ev["fates"].items():
                 places[card] = (True, int(s))
+        ruled_out.step(ev, places)
     public = set(view["hand"]) | set(view["discard"]) | set(view["open_fates"].values())
     public.update(c for c in (view.get("fate"), view["focus"], view["killed"]) if c)
     hands: dict[int, list[str]] = {}
@@ -142,4 +220,4 @@ def _read(view: dict[str, Any]) -> tuple[dict[int, list[str]], dict[int, str]]:
     for s, cards in list(hands.items()):
         if len(cards) > view["hand_sizes"][s]:
             del hands[s]  # the history was read wrongly somewhere: claim nothing of it
-    return hands, fates
+    return hands, fates, ruled_out.out

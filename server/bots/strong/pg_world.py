@@ -7,7 +7,8 @@ every attribute the rules read exists, with its type), whose places are then set
 view shows now: the Focus, the piles, the stacks in front, the phase and
 whose turn it is; the hidden cards whose place the seat knows stay there (:mod:`.pg_known`)
 and the others are dealt at random from the ones it has not seen, each place getting as many
-as the view counts. Every rule then runs in the engine.
+as the view counts, and no Fate a card the seat saw elsewhere since that Fate came to its
+seat (:func:`.pg_known.ruled_out_fates`). Every rule then runs in the engine.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from .pg_inference import (
     signal_misses,
     signals,
 )
-from .pg_known import known_places
+from .pg_known import known_places, ruled_out_fates
 from .pg_replay import Step, replay_misses, timeline
 
 #: Candidate hands drawn per opponent, and how much each choice they contradict counts.
@@ -113,14 +114,21 @@ def _draw_candidates(
     steps: list[Step] | None = None,
     held: list[str] | None = None,
     said: list[FateChoice] | None = None,
+    barred: set[str] | None = None,
 ) -> Candidates:
     """``tries`` hands (and Fates, when unknown) drawn from ``pool``, each weighted by how
     well the opponent's own choices fit it (see :mod:`.pg_inference`). ``held``: the cards
     of its hand this seat knows of (weighed with the drawn ones, not drawn); ``said``: its
-    choices to keep or replace its Fate."""
+    choices to keep or replace its Fate; ``barred``: cards its Fate cannot be
+    (:func:`.pg_known.ruled_out_fates`). Empty when no card of the pool may be its Fate."""
     out: Candidates = []
+    barred = barred if fate is None and barred else None
+    if barred is not None and all(c in barred for c in pool):
+        return out
     for _ in range(tries):
         cards = rng.sample(pool, size + (fate is None))
+        while barred is not None and cards[-1] in barred:
+            cards = rng.sample(pool, size + 1)  # (redrawn whole: hand and Fate stay uniform)
         hand, its_fate = (cards, fate) if fate is not None else (cards[:-1], cards[-1])
         whole = [*held, *hand] if held else hand
         if steps is not None:
@@ -160,11 +168,13 @@ def _infer_hand(
     sigs: list[Signal] | None = None,
     held: list[str] | None = None,
     said: list[FateChoice] | None = None,
-) -> tuple[list[str], str | None]:
+    barred: set[str] | None = None,
+) -> tuple[list[str], str | None] | None:
     """One opponent's hand (and Fate, when unknown): one of a few drawn from the pool, by
     how well its own choices fit it. ``shared`` candidates (drawn once for the decision from
     every unseen card) are used when one of them fits the cards still free: weighing a
-    candidate costs more than a rollout, and a few dozen serve every world of a decision."""
+    candidate costs more than a rollout, and a few dozen serve every world of a decision.
+    None when no Fate the view allows is left in the pool."""
     if shared:
         free = set(pool)
         fits = [c for c in shared if free.issuperset(c[0]) and (fate is not None or c[1] in free)]
@@ -172,7 +182,11 @@ def _infer_hand(
             hand, its_fate, _ = rng.choices(fits, [c[2] for c in fits])[0]
             return list(hand), its_fate
     tries = CANDIDATES if removed or said else 1
-    drawn = _draw_candidates(pool, size, fate, focus, removed, rng, tries, sigs, None, held, said)
+    drawn = _draw_candidates(
+        pool, size, fate, focus, removed, rng, tries, sigs, None, held, said, barred
+    )
+    if not drawn:
+        return None
     if tries == 1:
         return drawn[0][0], drawn[0][1]
     hand, its_fate, _ = rng.choices(drawn, [c[2] for c in drawn])[0]
@@ -233,6 +247,7 @@ def shared_candidates(
     removed = choices(view)
     sigs = signals(view)
     said = fate_choices(view) if FATE_CHOICES else {}
+    barred = ruled_out_fates(view)
     out: dict[int, Candidates] = {}
     for s in range(view["players"]):
         if s == view["seat"] or s in known_hands or not removed.get(s):
@@ -252,6 +267,7 @@ def shared_candidates(
                 steps,
                 held.get(s),
                 said.get(s),
+                barred[s],
             )
     return out
 
@@ -298,6 +314,7 @@ def sample_world(
     removed = choices(view)
     sigs = signals(view)
     said = fate_choices(view) if FATE_CHOICES else {}
+    barred = ruled_out_fates(view)
     hands: list[list[str]] = [[] for _ in range(n)]
     for s in range(n):
         if s == me:
@@ -309,7 +326,7 @@ def sample_world(
             size = view["hand_sizes"][s] - len(kept)
             if size + (fates[s] is None) > len(pool):
                 return None
-            hand, fate = _infer_hand(
+            inferred = _infer_hand(
                 pool,
                 size,
                 fates[s],
@@ -320,17 +337,22 @@ def sample_world(
                 sigs.get(s),
                 kept,
                 said.get(s),
+                barred[s],
             )
+            if inferred is None:
+                return None
+            hand, fate = inferred
             hands[s] = [*kept, *hand]
             fates[s] = fate
             gone = {*hand, fate}
             pool[:] = [c for c in pool if c not in gone]
     for s in range(n):
         if fates[s] is None and s != me:
-            got = take(1)
-            if got is None:
+            # The last card of the shuffled pool that may be its Fate.
+            i = next((i for i in reversed(range(len(pool))) if pool[i] not in barred[s]), None)
+            if i is None:
                 return None
-            fates[s] = got[0]
+            fates[s] = pool.pop(i)
     bids: list[str | None] = [None] * n
     if view["phase"] == "bid":
         for s in range(n):
