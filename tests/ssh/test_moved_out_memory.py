@@ -122,8 +122,9 @@ async def a_worker_beside_a_hub(
 ) -> AsyncIterator[tuple[Hub, Worker, SSHSide]]:
     """A started hub (``fast_config(**config)``), an app worker's ``Worker`` and the SSH
     side's link between them; after the block, every app ended, each link's hub end closed,
-    the worker's memory policy closed and nothing left frozen."""
-    hub = Hub(store, fast_config(**config))
+    the worker's memory policy closed and nothing left frozen. Apps have a minute to say
+    hello (a wave of them starts at once; under the suite's load 2 s is not enough)."""
+    hub = Hub(store, fast_config(**{"hello_timeout": 60.0, **config}))
     await hub.start()
     worker = Worker()
     link = side(hub, worker)

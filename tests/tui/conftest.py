@@ -35,8 +35,11 @@ app_module.CHECK_MESSAGES = True
 
 
 def tui_config(**overrides):
-    """Fast hub settings; the result of a deal stays up (the next deal waits a minute)."""
-    values = {"seed": 1, "between_games": 60.0}
+    """Fast hub settings; the result of a deal stays up (the next deal waits a minute). An app
+    has a minute to say hello: a test may start its hub's side of a connection well before
+    the app (``make_app``, then another app's start), and under the suite's load a hub that
+    gave up after 2 s left the app at "Connecting" (the hello's deadline: tests/hub)."""
+    values = {"seed": 1, "between_games": 60.0, "hello_timeout": 60.0}
     values.update(overrides)
     return fast_config(**values)
 
