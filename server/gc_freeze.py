@@ -98,8 +98,8 @@ for the garbage of the players who are there, not for more players.
 
 After each sweep, and at each half-minute freeze, the C allocator gives its free pages back to
 the system (``server/malloc_trim.py``): what Python frees over 512 bytes is glibc's, which
-keeps it resident otherwise (46 MB of a soaked server's 233, 35 MB of a worker's 221), and a
-worker's memory right after a sweep decides its recycling.
+keeps it resident otherwise (a few MB in a soak, more under bursts), and a worker's memory
+right after a sweep decides its recycling.
 
 A sweep first drops the event loop's cancelled timers: asyncio keeps one until its deadline,
 with the context it was made in, and a Textual app's context holds the app (its

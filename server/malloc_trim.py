@@ -4,9 +4,12 @@ Python frees its small objects into its own arenas, but everything over 512 byte
 channel's pending output, a frame being encoded, a lobby update's rows, a screen's lines) is
 glibc's ``malloc``, and glibc returns a freed block to the system only when it lies at the
 very top of its heap. Blocks freed in the middle stay resident, ready for reuse, for as long
-as the process runs: in ``bench/soak.py`` a ``gambit serve`` whose resident memory had
-reached 233 MB gave back 46 MB to one ``malloc_trim(0)`` (an app worker at 221 MB, 35 MB),
-memory that counted as growth in the soak's slopes and, in a worker, towards its recycling
+as the process runs. How much that is depends on the load: in ``bench/soak.py`` (no tracing)
+one ``malloc_trim(0)`` 7 minutes in gave back 0.4 MB of a ``gambit serve`` at 114 MB and
+1.5-2.9 MB of app workers at 130-151 MB; with ``tracemalloc`` on (``server/mem_trace.py``:
+it mallocs a record for every block Python allocates), 46 MB of 233 and 35 MB of 221; in
+``bench/worker_churn.py``, a worker ran 5-10 MB lower with a trim after each sweep. Small,
+but it is memory the soak's slopes count and, in a worker, its recycling does
 (``server/apphost/recycling.py`` reads the memory right after a sweep). ``malloc_trim(0)``
 releases the pages of every free block (``madvise``), in every arena; the blocks stay the
 allocator's, so nothing else changes. It costs a walk of the free lists: about 0.4 ms when
