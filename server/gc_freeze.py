@@ -96,6 +96,11 @@ to find nothing, its players stalled each time (at full cores: a suspect in ``be
 left is counted per app open then, and the bar grows with the apps opened since: sweeps come
 for the garbage of the players who are there, not for more players.
 
+After each sweep, and at each half-minute freeze, the C allocator gives its free pages back to
+the system (``server/malloc_trim.py``): what Python frees over 512 bytes is glibc's, which
+keeps it resident otherwise (a few MB in a soak, more under bursts), and a worker's memory
+right after a sweep decides its recycling.
+
 A sweep first drops the event loop's cancelled timers: asyncio keeps one until its deadline,
 with the context it was made in, and a Textual app's context holds the app (its
 ``active_app``): an app that ended with a notice up (its 12 s timer cancelled) would stay
@@ -112,6 +117,8 @@ import logging
 import os
 import time
 from collections.abc import Callable, Iterator
+
+from server.malloc_trim import trim
 
 log = logging.getLogger(__name__)
 
@@ -283,6 +290,7 @@ class FrozenSessions:
     def _tick(self) -> None:
         if not self.light:
             gc.freeze()
+        trim()  # (see the module docstring)
         self._periodic = asyncio.get_running_loop().call_later(FREEZE_EVERY, self._tick)
         if self._sweep_handle is not None:
             return
@@ -378,6 +386,7 @@ class FrozenSessions:
             gc.unfreeze()
             found = gc.collect()
             gc.freeze()
+        trim()  # what the sweep freed, and what the C allocator kept (see the module docstring)
         self.resident_after_sweep = resident_bytes()
         self.frozen_after_sweep = gc.get_freeze_count()
         self.open_at_sweep = self.open

@@ -288,6 +288,9 @@ def main() -> None:
     from server.logs import setup_logging
 
     setup_logging(args.log_file, args.verbose, args.log_json)
+    from server.mem_trace import start_from_env
+
+    start_from_env("worker")  # GAMBIT_TRACEMALLOC=DIR (inherited): a diagnosis, off by default
     asyncio.run(serve(args.fd))
 
 

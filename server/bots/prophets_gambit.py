@@ -34,14 +34,16 @@ def score(key: tuple[int, ...]) -> int:
 
 
 #: Potentials already computed (a pure function of the cards; the strong bot's rollouts ask
-#: the same ones many times: every candidate action meets the same worlds).
-_POTENTIALS: dict[tuple[frozenset[str], tuple[str, ...]], tuple[int, ...]] = {}
-_POTENTIALS_MAX = 1 << 15  # a few MB at most
+#: the same ones many times: every candidate action meets the same worlds). Kept by a string
+#: (the hand's cards sorted, then the fixed ones): full, 32,768 entries of ``(frozenset,
+#: tuple)`` keys held 17 MB of a server's memory, as strings 3 MB (``docs/benchmarks.md``).
+_POTENTIALS: dict[str, tuple[int, ...]] = {}
+_POTENTIALS_MAX = 1 << 15
 
 
 def potential(hand: list[str], fixed: list[str]) -> tuple[int, ...]:
     """The best final hand reachable by keeping three of ``hand`` beside ``fixed`` cards."""
-    key = (frozenset(hand), tuple(fixed))
+    key = " ".join(sorted(hand)) + "|" + " ".join(fixed)
     found = _POTENTIALS.get(key)
     if found is not None:
         return found

@@ -330,6 +330,9 @@ def main_serve(args: argparse.Namespace) -> int:
         sys.stderr.write(f"gambit serve: {err}\n")
         return 2
     use_app_fps()  # before Textual is imported; the workers inherit it
+    from server.mem_trace import start_from_env
+
+    start_from_env("serve")  # GAMBIT_TRACEMALLOC=DIR: a diagnosis, off by default
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
     hub_config = hub_config_from(args)
     try:

@@ -1,0 +1,58 @@
+"""GAMBIT_TRACEMALLOC: snapshots of a process, and the diff that names what grew."""
+
+from __future__ import annotations
+
+import json
+import tracemalloc
+
+import pytest
+
+from server import mem_trace
+
+
+@pytest.fixture
+def traced():
+    tracemalloc.start(4)
+    yield
+    tracemalloc.stop()
+
+
+def test_the_diff_names_the_line_that_grew(tmp_path, traced, capsys):
+    trace = mem_trace.MemTrace(tmp_path, "serve", every=3600, collect=True)
+    first = trace.write()
+    kept = [bytes(1000) + str(i).encode() for i in range(2000)]  # the grower
+    trace.started -= 120  # (two minutes later, as far as the rates go)
+    second = trace.write()
+    assert first != second
+    info = json.loads(second.with_suffix(".json").read_text())
+    assert info["role"] == "serve" and info["traced_mb"] > 1.9 and info["minute"] >= 2
+    assert mem_trace.main(["diff", str(first), str(second), "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    top = out.splitlines()[1:3]
+    assert "tests/test_mem_trace.py" in top[1], out
+    assert "KB/min" in top[0] and len(kept) == 2000
+
+
+def test_nothing_is_traced_unless_asked(monkeypatch):
+    monkeypatch.delenv(mem_trace.DIR_ENV, raising=False)
+    assert mem_trace.start_from_env("serve") is None
+    assert not tracemalloc.is_tracing()
+
+
+def test_the_object_counts_that_grew(tmp_path, traced, capsys):
+    trace = mem_trace.MemTrace(tmp_path, "worker", every=3600, collect=False)
+    first = trace.write()
+
+    class Grower:
+        pass
+
+    kept = [Grower() for _ in range(500)]
+    trace.started -= 60
+    second = trace.write()
+    assert (
+        mem_trace.main(["types", str(first.with_suffix(".json")), str(second.with_suffix(".json"))])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "+500  test_the_object_counts_that_grew.<locals>.Grower" in out, out
+    assert len(kept) == 500
