@@ -268,7 +268,7 @@ class Hub:
         for session in list(self.sessions):
             with contextlib.suppress(Exception):
                 await session.conn.close()
-        self.runtime.timers.cancel_tasks()
+        await self.runtime.timers.end_tasks()
         self.turns.bot_pool.close()
 
     # --- a database that went away -----------------------------------------------------------

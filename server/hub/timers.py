@@ -70,6 +70,17 @@ class Timers:
         for task in list(self.tasks):
             task.cancel()
 
+    async def end_tasks(self, timeout: float = 1.0) -> None:
+        """Cancel every task spawned and let each end (within ``timeout``): one cancelled
+        before it ever ran would otherwise be dropped unstarted if the loop closes next (a bot
+        about to think, at a hub's stop). Not the task calling this, if it is one of them."""
+        me = asyncio.current_task()
+        tasks = [task for task in self.tasks if task is not me]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+
     def _fire(self, key: Any, callback: Callable[..., Any], args: tuple[Any, ...]) -> None:
         self.pending.pop(key, None)
         try:
