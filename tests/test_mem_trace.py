@@ -46,7 +46,9 @@ def test_the_object_counts_that_grew(tmp_path, traced, capsys):
     class Grower:
         pass
 
-    kept = [Grower() for _ in range(500)]
+    # (enough to be among the types a snapshot keeps, the most numerous, in a process that
+    # has run many tests: a few hundred were not, beside 440,000 objects)
+    kept = [Grower() for _ in range(50_000)]
     trace.started -= 60
     second = trace.write()
     assert (
@@ -54,5 +56,5 @@ def test_the_object_counts_that_grew(tmp_path, traced, capsys):
         == 0
     )
     out = capsys.readouterr().out
-    assert "+500  test_the_object_counts_that_grew.<locals>.Grower" in out, out
-    assert len(kept) == 500
+    assert "+50000  test_the_object_counts_that_grew.<locals>.Grower" in out, out
+    assert len(kept) == 50_000
