@@ -53,27 +53,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from server.malloc_trim import heap_info, trim  # noqa: E402  # (after the root is on the path)
+
 GAMES = ("prophet", "prophets_gambit", "fortunes")
 TABLE_SIZE = 4
 MALLOPT = {"M_TRIM_THRESHOLD": -1, "M_TOP_PAD": -2, "M_MMAP_THRESHOLD": -3, "M_ARENA_MAX": -8}
-
-
-class MallInfo2(ctypes.Structure):
-    _fields_ = [
-        (name, ctypes.c_size_t)
-        for name in (
-            "arena",
-            "ordblks",
-            "smblks",
-            "hblks",
-            "hblkhd",
-            "usmblks",
-            "fsmblks",
-            "uordblks",
-            "fordblks",
-            "keepcost",
-        )
-    ]
 
 
 def libc() -> Any:
@@ -85,12 +69,12 @@ LIBC = libc()
 
 
 def heap() -> tuple[float, float]:
-    """glibc's main heap: MB in use, MB free inside it (0, 0 where mallinfo2 is missing)."""
-    if LIBC is None or not hasattr(LIBC, "mallinfo2"):
+    """glibc's heap: MB in use (mmapped blocks too), MB free inside it (0, 0 where mallinfo2
+    is missing; ``server/malloc_trim.py``)."""
+    info = heap_info()
+    if info is None:
         return 0.0, 0.0
-    LIBC.mallinfo2.restype = MallInfo2
-    info = LIBC.mallinfo2()
-    return (info.uordblks + info.hblkhd) / 2**20, info.fordblks / 2**20
+    return (info["in_use"] + info["mmapped"]) / 2**20, info["free"] / 2**20
 
 
 def arenas_in_use() -> int:
@@ -418,8 +402,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     swept: list[dict[str, Any]] = []
 
     def after_sweep() -> None:
-        if args.trim and LIBC is not None:
-            LIBC.malloc_trim(0)
+        if args.trim:
+            trim()
         swept.append(churn.measure())
 
     worker.memory.on_swept = after_sweep

@@ -40,6 +40,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from server.gc_freeze import resident_bytes
 from server.malloc_trim import heap_info
 
 log = logging.getLogger(__name__)
@@ -58,12 +59,8 @@ TOP = 25
 
 
 def resident_mb() -> float | None:
-    with (
-        contextlib.suppress(OSError, ValueError, IndexError),
-        open("/proc/self/statm", "rb") as statm,
-    ):
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-    return None
+    rss = resident_bytes()
+    return None if rss is None else rss / 2**20
 
 
 class MemTrace:
