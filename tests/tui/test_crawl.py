@@ -58,7 +58,7 @@ def test_a_short_crawl_finds_nothing_wrong(template):
     screens: set[str] = set()
 
     @settings(
-        max_examples=5,
+        max_examples=len(LANGS),  # (a session in each language: bench/crawl.py crawls long)
         deadline=None,
         database=None,
         derandomize=True,
