@@ -131,6 +131,13 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
         #: Set while the bench stops and starts the server (clients' failures are expected).
         self.restarting = False
+        #: Times started: a visit that began before a restart and failed after it was cut by
+        #: the restart (a terminal waits on a screen that never comes), not failed.
+        self.starts = 0
+
+    def cut(self, since: int) -> bool:
+        """Whether a failure of what began at start number ``since`` is the restart's."""
+        return self.restarting or self.starts != since
 
     def command(self) -> list[str]:
         command = [
@@ -169,6 +176,7 @@ class Server:
         return command
 
     async def start(self) -> None:
+        self.starts += 1
         self.proc = subprocess.Popen(
             self.command(), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
@@ -525,12 +533,13 @@ async def light_life(
     await asyncio.sleep(rng.uniform(0, pace.ramp))
     while not stop.is_set():
         dropped = False
+        began = server.starts
         try:
             until = time.monotonic() + rng.expovariate(1 / pace.stay)
             dropped = await player.visit(server.port, min(until, pace.end), counts)
         except Exception as err:  # the restart, most often: come back a moment later
             player.close()
-            if not server.restarting:
+            if not server.cut(began):
                 counts.error(player.name, err)
             await asyncio.sleep(rng.uniform(1, 5))
             continue
@@ -558,6 +567,7 @@ async def terminal_life(
         registered = key is not None
         name = f"tr{index:02d}" if registered else f"tg{index:02d}v{visit}"
         client = ssh_load.Client(name, False)
+        began = server.starts
         try:
             if registered:
                 client.conn = await asyncssh.connect(
@@ -596,7 +606,7 @@ async def terminal_life(
                 await asyncio.sleep(rng.uniform(2, 5))
                 client.chan.write(b"\r")  # a move, or a result closed
         except Exception as err:
-            if not server.restarting:
+            if not server.cut(began):
                 counts.error(name, err)
         finally:
             if client.conn is not None:
