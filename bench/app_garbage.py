@@ -38,11 +38,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
 import gc
 import json
 import statistics
 import sys
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -60,18 +62,40 @@ FRAMES = 12
 OURS = ("gambit_tui/", "server/", "protocol/", "textual/", "rich/")
 
 
-def swept() -> list[Any]:
-    """A sweep as the app workers make it, keeping what it finds (``gc.garbage``)."""
-    gc.unfreeze()
-    gc.set_debug(gc.DEBUG_SAVEALL)
+@contextlib.contextmanager
+def policy_paused() -> Iterator[None]:
+    """The bench's own collections without the policy's callback (``FrozenSessions`` freezes
+    after every collection: what a counting sweep keeps would be frozen, never freed, and
+    counted again by the next)."""
+    saved = list(gc.callbacks)
+    gc.callbacks.clear()
     try:
-        gc.collect()
-        found = list(gc.garbage)
-        gc.garbage.clear()
+        yield
     finally:
-        gc.set_debug(0)
-    gc.freeze()
+        gc.callbacks[:] = saved
+
+
+def swept() -> list[Any]:
+    """A sweep as the app workers make it (unfrozen, a full collection), keeping what it finds
+    (``gc.garbage``) for counting; :func:`freed` then frees it and freezes the rest."""
+    with policy_paused():
+        gc.unfreeze()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            gc.collect()
+            found = list(gc.garbage)
+            gc.garbage.clear()
+        finally:
+            gc.set_debug(0)
     return found
+
+
+def freed() -> None:
+    """What :func:`swept` kept, freed once its list is dropped, and everything alive frozen,
+    as after a worker's sweep."""
+    with policy_paused():
+        gc.collect()
+        gc.freeze()
 
 
 def type_name(obj: Any) -> str:
@@ -103,9 +127,14 @@ def site(obj: Any) -> str:
 
 def report(found: list[Any], top: int, trace: bool) -> list[tuple[str, int]]:
     """The found objects by type, and by where they were made (to stderr)."""
+    from textual.dom import DOMNode
+
     types = collections.Counter(type_name(obj) for obj in found).most_common(top)
     for name, count in types:
         print(f"  {count:7d} {name}", file=sys.__stderr__)
+    nodes = collections.Counter(type_name(obj) for obj in found if isinstance(obj, DOMNode))
+    for name, count in nodes.most_common(top):
+        print(f"  {count:7d} widgets {name}", file=sys.__stderr__)
     if trace:
         sites = collections.Counter(site(obj) for obj in found).most_common(top)
         for name, count in sites:
@@ -127,7 +156,7 @@ async def table_round(seated: Any, chat: bool) -> int:
             text = {"t": "chat", "channel": "table", "table": table_id, "text": "gl all"}
             hub.handle(session, text)
     for app, terminal in zip(seated.apps, seated.terminals, strict=True):
-        if getattr(app.screen, "result_open", False):
+        if app.is_running and getattr(app.screen, "result_open", False):
             terminal.driver.feed(b"\r")
     await settle(seated.terminals, quiet=0.05, fresh=False)
     return acted
@@ -143,12 +172,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "tables_burst": 10_000,
             "seat_changes_burst": 10_000,
             "messages_burst": 10_000,
+            "chat_limit": False,
         }
         present = await lobby_apps(args.apps, "gambit-garbage-", **limits)
         store, hub, apps, terminals, runs = present
         lobby_round = await lobby_churn(hub, terminals)
     else:
-        seated = await seat_apps(args.apps, "gambit-garbage-", after_results_read=0.0)
+        seated = await seat_apps(
+            args.apps,
+            "gambit-garbage-",
+            after_results_read=0.0,
+            chat_limit=False,
+            standin_bot="heuristic",  # (for the players gone in ``ended``: no process pool)
+        )
         store, hub, apps, terminals, runs, _ = seated
     for patch in args.without:
         without(patch)
@@ -162,6 +198,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         else:
             await table_round(seated, chat=args.scenario == "table")
     swept()
+    freed()
     if args.trace:
         tracemalloc.start(FRAMES)
     per_block: list[float] = []
@@ -200,9 +237,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         types = report(found, args.top, args.trace)
         per_block.append(figure)
         del found
+        freed()
     if args.trace:
         tracemalloc.stop()
     memory.close()
+    tables = len(hub.tables)
+    games = sum(table.games_played for table in hub.tables.values())
     for app in apps:
         app.exit()
     await asyncio.gather(*runs, return_exceptions=True)
@@ -216,6 +256,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "blocks": args.blocks,
         key: round(statistics.median(per_block), 1),
         "per_block": [round(x, 1) for x in per_block],
+        "tables": tables,
+        "games_played": games,
         "top_types": dict(types[:6]),
         "without": args.without,
     }
