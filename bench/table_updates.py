@@ -15,7 +15,8 @@ update), ``full_frames`` (whole-screen repaints during the actions), ``all_drawn
 
 ``--without`` takes out one of the app host's corrections to Textual for the run, to measure
 what it saves (docs/textual-patches.md): ``divide``, ``count_parameters``, ``changed_rows``,
-``hidden_screens``, ``shown_bindings``, ``laid_out_map``, ``quiet_prompts``.
+``hidden_screens``, ``shown_bindings``, ``laid_out_map``, ``quiet_prompts``,
+``lru_cache``.
 """
 
 from __future__ import annotations
@@ -141,17 +142,26 @@ class Seated(NamedTuple):
             self.store.close()
 
 
-async def seat_apps(
+class InLobby(NamedTuple):
+    """Apps on counting terminals, each through its welcome screen to the lobby."""
+
+    store: Any
+    hub: Any
+    apps: list[Any]
+    terminals: list[CountingTerminal]
+    runs: list[asyncio.Task[Any]]
+
+
+async def lobby_apps(
     count: int,
     prefix: str,
     terms: list[Any] | None = None,
-    game: str = "prophets_gambit",
     **hub_settings: Any,
-) -> Seated:
-    """``count`` Gambit apps on the real driver, through the welcome screen, at tables of five
-    of ``game`` that have started (the hub's store in a new temporary folder named with
-    ``prefix``); ``terms``: each app's terminal (default: an 80×24 xterm-256color for all);
-    ``hub_settings``: the hub's settings (``HubConfig``) that differ from this bench's."""
+) -> InLobby:
+    """``count`` Gambit apps on the real driver, through the welcome screen to the lobby (the
+    hub's store in a new temporary folder named with ``prefix``); ``terms``: each app's
+    terminal (default: an 80×24 xterm-256color for all); ``hub_settings``: the hub's settings
+    (``HubConfig``) that differ from this bench's."""
     from gambit_tui.app import GambitApp
     from protocol.connection import queue_pair
     from protocol.term import TermInfo
@@ -197,6 +207,21 @@ async def seat_apps(
         terminal.driver.feed(b"\r")  # welcome → lobby
     await until(lambda: all(type(app.screen).__name__ == "LobbyScreen" for app in apps))
     await settle(terminals, fresh=False)
+    return InLobby(store, hub, apps, terminals, runs)
+
+
+async def seat_apps(
+    count: int,
+    prefix: str,
+    terms: list[Any] | None = None,
+    game: str = "prophets_gambit",
+    **hub_settings: Any,
+) -> Seated:
+    """``count`` Gambit apps on the real driver, through the welcome screen, at tables of five
+    of ``game`` that have started (the hub's store in a new temporary folder named with
+    ``prefix``); ``terms``: each app's terminal (default: an 80×24 xterm-256color for all);
+    ``hub_settings``: the hub's settings (``HubConfig``) that differ from this bench's."""
+    store, hub, apps, terminals, runs = await lobby_apps(count, prefix, terms, **hub_settings)
     players = sorted(
         (p for p in hub.players.values() if p.name.startswith("load")), key=lambda p: p.name
     )
@@ -293,6 +318,7 @@ WITHOUT = {
     "hidden_screens": ["hidden_screens.background_screens"],
     "laid_out_map": ["laid_out_map.full_map", "laid_out_map.reflow", "laid_out_map.clear"],
     "quiet_prompts": ["quiet_prompts.check_idle"],
+    "lru_cache": ["textual_patches.lru_clear", "textual_patches.lru_discard"],
 }
 
 

@@ -31,6 +31,7 @@ from typing import Any
 from rich.console import Console
 from rich.style import Style
 from textual.app import App
+from textual.cache import LRUCache
 from textual.css.stylesheet import Stylesheet
 from textual.message_pump import MessagePump
 from textual.screen import Screen
@@ -101,7 +102,7 @@ def _read(name: str, owner: type, attribute: str, fingerprint: str) -> Patch:
 
 #: Every patch, in the order they are installed.
 PATCHES: tuple[Patch, ...] = (
-    # textual_patches: small corrections (docs/textual-patches.md 1-4, 9).
+    # textual_patches: small corrections (docs/textual-patches.md 1-4, 9, 14, 15).
     Patch(
         "textual_patches.divide",
         Strip,
@@ -157,6 +158,20 @@ PATCHES: tuple[Patch, ...] = (
         "get_inner_outer",
         "d2509f3e796680df",
         textual_patches._inner_outer_by_colours,
+    ),
+    Patch(
+        "textual_patches.lru_clear",
+        LRUCache,
+        "clear",
+        "840350756f822f0d",
+        textual_patches._clear_without_cycles,
+    ),
+    Patch(
+        "textual_patches.lru_discard",
+        LRUCache,
+        "discard",
+        "3dbe5f7f2fc8f50a",
+        textual_patches._discard_without_cycle,
     ),
     # colour_codes: each app's colour depth, though styles are shared.
     Patch(

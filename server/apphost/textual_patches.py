@@ -46,6 +46,18 @@ wave of eight players had come and gone, 184 of them were alive
 "Soak") measured 60-70k fewer live blocks and about 4 MB less after 20 waves without them.
 Here the answer is kept by the two colours alone (the same styles: the method never reads its
 instance).
+
+Textual's ``LRUCache`` keeps its entries in a ring: each entry a list ``[previous, next, key,
+value]``. ``clear()`` lets go of the ring whole, and a ring is a reference cycle: every entry,
+with the value it held (a ``DataTable``'s rendered cells, rows and lines: lists of segments and
+strips), is left to the cyclic collector. A ``DataTable`` clears its five caches whenever a
+row is added or removed or a column resized: the lobby's tables list, at every lobby update.
+In an app worker that garbage, alive at a young collection, is frozen, and waits for a sweep
+that stalls every player of the worker: 300-400 objects per lobby per round of a table opened,
+joined and closed and a chat line (``bench/app_garbage.py --scenario lobby``), most of all the
+garbage its sweeps found. Here ``clear()`` and ``discard()`` empty each entry they let go of
+first (the cache keeps no entry elsewhere, and hands out only values), so reference counting
+frees them at once.
 """
 
 from __future__ import annotations
@@ -56,7 +68,7 @@ from functools import lru_cache, partial
 from inspect import signature
 from typing import Any
 
-from textual.cache import FIFOCache
+from textual.cache import FIFOCache, LRUCache
 from textual.color import Color
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
@@ -234,3 +246,22 @@ def _inner_outer_by_colours(
     self: StylesCache, base_background: Color, background: Color
 ) -> tuple[Style, Style]:
     return _inner_and_outer(base_background, background)
+
+
+_lru_clear = LRUCache.clear
+_lru_discard = LRUCache.discard
+
+
+def _clear_without_cycles(self: LRUCache[Any, Any]) -> None:
+    """``LRUCache.clear``, each entry of its ring emptied first (see above)."""
+    for link in self._cache.values():
+        link.clear()
+    _lru_clear(self)
+
+
+def _discard_without_cycle(self: LRUCache[Any, Any], key: Any) -> None:
+    """``LRUCache.discard``, the entry let go of emptied (a lone entry's ring is itself)."""
+    link = self._cache.get(key)
+    _lru_discard(self, key)
+    if link is not None:
+        link.clear()

@@ -141,3 +141,26 @@ async def test_the_lobby_list_changes_one_row_when_a_seat_is_taken(hub):
             await pilot.pause(0.3)
             assert drawn == [1]  # the table's row, under the header
             assert "2/4" in "".join(segment.text for segment in lobby_table.render_line(1))
+
+
+async def test_a_data_tables_cleared_caches_are_freed_without_the_collector():
+    """A ``DataTable`` clears its caches at every row added or removed (the lobby's tables
+    list, at each lobby update); Textual's ``LRUCache.clear`` left each cache's ring of entries,
+    with the rendered cells, rows and lines, in a reference cycle for the collector (in an app
+    worker: frozen, then swept; ``textual_patches.lru_clear``)."""
+    import gc
+
+    app = Tables(rows())
+    async with app.run_test(size=(60, 12)) as pilot:
+        table = app.query_one(DataTable)
+        await pilot.pause()
+        assert len(table._line_cache) and len(table._row_render_cache)  # drawn: cached
+        gc.collect()
+        gc.disable()
+        try:
+            table._clear_caches()  # (what adding or removing a row does first)
+            left = gc.collect()
+        finally:
+            gc.enable()
+        assert left == 0  # all freed by reference counting alone
+        assert not len(table._line_cache)

@@ -130,6 +130,67 @@ def test_a_widgets_drawing_cache_is_not_kept_by_the_colours_it_asked_about():
     assert gone() is None
 
 
+class _Value:
+    """A cached value whose end a weak reference sees."""
+
+
+def _freed_by_reference_counting(drop) -> bool:
+    """Whether a value held by an ``LRUCache`` is freed once ``drop(cache, key)`` lets go of
+    it, with the cyclic collector off (so only reference counting can free it)."""
+    import weakref
+
+    from textual.cache import LRUCache
+
+    gc.collect()
+    gc.disable()
+    try:
+        cache: LRUCache[str, _Value] = LRUCache(8)
+        value = _Value()
+        gone = weakref.ref(value)
+        cache["a"] = value
+        cache["b"] = _Value()
+        cache.get("a")  # (moved to the front of the ring)
+        del value
+        drop(cache, "a")
+        return gone() is None
+    finally:
+        gc.enable()
+
+
+def test_a_cleared_lru_cache_leaves_no_reference_cycle():
+    """``LRUCache.clear`` let go of its ring of entries whole: a cycle, with every value it
+    held, left for the collector (a ``DataTable``'s rendered rows at every lobby update)."""
+    assert _freed_by_reference_counting(lambda cache, key: cache.clear())
+
+
+def test_a_discarded_lone_lru_entry_leaves_no_reference_cycle():
+    """A cache's only entry is a ring of one, which ``discard`` left pointing at itself."""
+
+    def drop_both(cache, key):
+        cache.discard("b")
+        cache.discard(key)
+
+    assert _freed_by_reference_counting(drop_both)
+
+
+def test_an_lru_cache_serves_and_evicts_as_before_after_clears_and_discards():
+    from textual.cache import LRUCache
+
+    cache: LRUCache[int, str] = LRUCache(3)
+    for round_ in range(3):
+        for key in range(4):
+            cache[key] = f"{round_}:{key}"
+        assert list(cache.keys()) == [1, 2, 3]  # the oldest evicted
+        assert cache.get(1) == f"{round_}:1"
+        cache[4] = "new"  # evicts 2, the least recently used now
+        assert 2 not in cache and cache[1] == f"{round_}:1" and cache[4] == "new"
+        cache.discard(3)
+        cache.discard(99)  # (not there: nothing happens)
+        assert sorted(cache.keys()) == [1, 4] and len(cache) == 2
+        cache.clear()
+        assert len(cache) == 0 and cache.get(1) is None and not cache
+
+
 async def test_repainting_only_the_changed_rows_draws_the_cells_textual_draws(hub):
     """On a real table screen (with the result panel over it), for many sets of changed
     regions: the same strips, row by row, as Textual's own compositor gives."""
