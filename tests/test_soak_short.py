@@ -29,7 +29,7 @@ def test_lag_share_is_read_off_the_bucket_at_the_target() -> None:
     assert soak.lag_share_over({float("inf"): 0.0}, 0.02) is None
 
 
-def test_a_one_minute_soak_balances_and_does_not_grow(tmp_path: Path) -> None:
+def test_a_one_minute_soak_balances_and_does_not_grow() -> None:
     run = subprocess.run(
         [
             sys.executable,
