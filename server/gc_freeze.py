@@ -395,11 +395,16 @@ class FrozenSessions:
         self._sweep_waits_for_moves = False
         self.sweeps += 1
         self.last_sweep = time.monotonic()
+        # (the memory a sweep leaves, with the apps open then, is what tells a leak from a
+        # high-water mark in a soak's log: the RSS between sweeps holds garbage waiting)
+        resident = self.resident_after_sweep
         log.info(
-            "swept %d objects in %.0f ms; %d frozen",
+            "swept %d objects in %.0f ms; %d frozen; %.1f MB resident with %d open",
             found,
             (time.perf_counter() - started) * 1000,
             gc.get_freeze_count(),
+            (resident or 0) / 2**20,
+            self.open,
         )
         if self.on_swept is not None:
             self.on_swept()

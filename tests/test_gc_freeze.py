@@ -44,6 +44,18 @@ def test_frozen_garbage_waits_for_a_sweep(policy):
     assert gc.get_freeze_count() > 0  # what is alive is frozen again
 
 
+def test_a_sweep_logs_the_memory_it_leaves_and_the_apps_open(policy, caplog):
+    """A soak's log then tells a leak (the memory after sweeps rising at the same apps
+    open) from a high-water mark (between sweeps, garbage waiting is in the RSS)."""
+    policy.open = 3
+    with caplog.at_level("INFO", logger="server.gc_freeze"):
+        policy.sweep()
+    (line,) = [r.getMessage() for r in caplog.records if "swept" in r.getMessage()]
+    resident = float(line.split("; ")[2].split(" MB")[0])
+    assert resident == pytest.approx(policy.resident_after_sweep / 2**20, abs=0.1)
+    assert resident > 1 and line.endswith("with 3 open")
+
+
 async def test_what_a_young_collection_leaves_alive_is_frozen_and_its_garbage_freed(policy):
     policy.started()
     before = gc.get_freeze_count()
