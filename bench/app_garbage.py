@@ -30,7 +30,8 @@ over blocks: objects the sweep found / apps / rounds; for ``ended``, ``garbage_p
 
 ``--without`` takes out one of the app host's corrections to Textual for the run, as in
 ``table_updates.py`` (``lru_cache``: ``LRUCache.clear`` and ``discard`` leave their entries
-in a cycle again, as Textual does), to measure old and new side by side.
+in a cycle again, as Textual does), to measure old and new side by side; ``ended_apps``: an
+ended app is left whole for the sweep, not taken apart (``server/apphost/ended_apps.py``).
 """
 
 from __future__ import annotations
@@ -163,6 +164,7 @@ async def table_round(seated: Any, chat: bool) -> int:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
+    from server.apphost.ended_apps import take_apart
     from server.gc_freeze import FrozenSessions
 
     lobby_round: Any = None
@@ -186,8 +188,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             standin_bot="heuristic",  # (for the players gone in ``ended``: no process pool)
         )
         store, hub, apps, terminals, runs, _ = seated
+    taking_apart = "ended_apps" not in args.without
     for patch in args.without:
-        without(patch)
+        if patch != "ended_apps":
+            without(patch)
     memory = FrozenSessions()
     memory.started()
     for _ in apps:
@@ -218,6 +222,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for i in gone:
                 apps[i].exit()
             await asyncio.gather(*(runs[i] for i in gone), return_exceptions=True)
+            if taking_apart:  # as the app host does when an app has ended (ended_apps.py)
+                for i in gone:
+                    take_apart(apps[i])
             await asyncio.sleep(0.6)
             ended = len(gone)
         found = swept()
@@ -244,7 +251,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     tables = len(hub.tables)
     games = sum(table.games_played for table in hub.tables.values())
     for app in apps:
-        app.exit()
+        if app.is_running:  # (an app taken apart is asked nothing else)
+            app.exit()
     await asyncio.gather(*runs, return_exceptions=True)
     await hub.stop()
     store.close()

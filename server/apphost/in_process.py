@@ -19,6 +19,7 @@ from server.terminal.driver import bind_term
 from server.terminal.early_input import EarlyInput
 
 from .app_settings import app_language, make_app, prepare_app
+from .ended_apps import take_apart_later
 from .launcher import AppRequest, AppResult, OutputSink
 
 if TYPE_CHECKING:  # for type hints only
@@ -133,6 +134,8 @@ class LocalApp(EarlyInput):
             self.exit()
         with contextlib.suppress(Exception):
             await self.conn.close()
+        if self.app is not None:
+            take_apart_later(self.app, self._run)
         self.app = None  # (what it held goes now, not when the session is collected)
         self.driver = None
 

@@ -38,6 +38,7 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable
+from textual.worker_manager import WorkerManager
 
 from gambit_tui.screens.base import GambitScreen
 from gambit_tui.widgets.footer import GambitFooter
@@ -255,6 +256,14 @@ PATCHES: tuple[Patch, ...] = (
         "c3afb9aef38d2a1b",
         guard=(Console, "color_system"),
     ),
+    _per_app("ended_apps.registry", App, "_registry", "8b2138af0f6bb490", guard=(App, "_register")),
+    _per_app(
+        "ended_apps.workers",
+        WorkerManager,
+        "_workers",
+        "a64123523f22ebf3",
+        guard=(WorkerManager, "add_worker"),
+    ),
     _per_app("driver.full_repaints", App, "_display", "4b78dff6669a455c"),
     _per_app("chops_display.display", App, "_display", "4b78dff6669a455c"),
     # Code of ours that does what these originals do, or reads what they keep.
@@ -263,6 +272,9 @@ PATCHES: tuple[Patch, ...] = (
     _read("draw_now.on_layout", Screen, "_on_layout", "55209a37fad6f883"),
     _read("draw_now.on_update_scroll", Screen, "_on_update_scroll", "4dc07a423afef330"),
     _read("draw_now.on_timer_update", Screen, "_on_timer_update", "421401660de142c5"),
+    _read("ended_apps.start_widget", App, "_start_widget", "82b8c97aaa60e9f3"),
+    _read("ended_apps.unregister", App, "_unregister", "1cc24101a8c6dda7"),
+    _read("ended_apps.remove_worker", WorkerManager, "_remove_worker", "16b339a7ae2c694b"),
     _read("shown_bindings.active_bindings", Screen, "active_bindings", "511c420b9cbd94b2"),
     _read("colour_codes.make_ansi_codes", Style, "_make_ansi_codes", "c55d3213253e0723"),
     _read("colour_codes.join", Strip, "join", "49cd3104a078d503"),

@@ -182,7 +182,8 @@ async def test_apps_moved_out_of_a_worker_are_swept_soon_and_nothing_keeps_them(
         assert all(isinstance(state, dict) for state in side.states.values())
         # Three moved out, five still open: the old rule waited for five to end (or 20).
         await until(lambda: worker.memory.sweeps == 1, "a sweep for the moves", timeout=10)
-        assert [ref() for ref in old_apps] == [None] * len(moving)
+        # (freed by that sweep, or taken apart a second after they ended: ended_apps.AFTER)
+        await until(lambda: [ref() for ref in old_apps] == [None] * len(moving), "freed", 5)
         assert len(worker.sessions) == len(names) - len(moving)
         assert worker.moved_out == set()
         assert all(app.app is not None for app, _, _ in worker.sessions.values())

@@ -20,9 +20,11 @@ from textual._styles_cache import StylesCache
 from textual.app import App
 from textual.dom import DOMNode
 
+from server.apphost import ended_apps
 from server.apphost import worker_link as wl
 from server.apphost.app_worker import Worker
 from server.bots import make_bot
+from server.gc_freeze import YOUNG_THRESHOLD
 from server.hub import Hub
 
 from .test_moved_out_memory import SSHSide, a_worker_beside_a_hub, hub_session, to_the_lobby, until
@@ -73,7 +75,9 @@ def holders_of_apps(before: list[object]) -> list[str]:
     ]
 
 
-async def wave(hub: Hub, worker: Worker, side: Side, number: int, ids) -> None:
+async def wave(
+    hub: Hub, worker: Worker, side: Side, number: int, ids, before_leaving=lambda: None
+) -> None:
     names = [f"W{number}p{i}" for i in range(PER_WAVE)]
     sessions = {name: next(ids) for name in names}
     for name, session in sessions.items():
@@ -113,6 +117,7 @@ async def wave(hub: Hub, worker: Worker, side: Side, number: int, ids) -> None:
         sessions[name] = new
         await until(lambda s=new: side.tables.get(s) in tables, "the moved app at its table")
     await asyncio.sleep(0.3)
+    before_leaving()
     for session in sessions.values():
         worker.on_frame(session, wl.STOP, b"")
     await until(lambda: not set(sessions.values()) & set(worker.sessions), "every app ended")
@@ -125,7 +130,34 @@ async def test_players_who_came_and_went_leave_nothing_alive_in_their_worker(sto
     async with a_worker_beside_a_hub(store, Side, guest_retention=0.0) as (hub, worker, side):
         for number in range(WAVES):
             await wave(hub, worker, side, number, ids)
+            await asyncio.sleep(ended_apps.AFTER + 0.5)  # (until then a timer holds each app)
             worker.memory.sweep()
             assert not worker.sessions
             left = left_of_apps(before)
             assert left == {}, holders_of_apps(before)
+
+
+async def test_an_ended_app_is_freed_at_once_not_at_a_sweep(store):
+    """Everything alive frozen before the players leave (as the worker freezes every half
+    minute), no collection of the older generations meanwhile: once their apps have ended
+    (and ``ended_apps.AFTER`` has passed), no app and no drawing cache is left, with no sweep,
+    and any widget still alive is an empty shell (held by a layout's closure that a young
+    collection froze while the layout ran: ``Compositor._arrange_root``). Textual's cycles
+    alone kept every widget of every app, with all it held, until the worker's next sweep."""
+    ids = iter(range(1, 10_000))
+    before = apps_alive()
+    async with a_worker_beside_a_hub(store, Side, guest_retention=0.0) as (hub, worker, side):
+        _, older, oldest = gc.get_threshold()
+        gc.set_threshold(YOUNG_THRESHOLD, 1 << 30, 1 << 30)  # (young collections only)
+        try:
+            # (a young collection: what survives is frozen, as at the worker's freezes)
+            await wave(hub, worker, side, 0, ids, before_leaving=lambda: gc.collect(0))
+            assert not worker.sessions
+            await asyncio.sleep(ended_apps.AFTER + 0.5)
+            known = {id(o) for o in before}
+            left = [o for o in apps_alive() if id(o) not in known]
+        finally:
+            gc.set_threshold(YOUNG_THRESHOLD, older, oldest)
+        whole = collections.Counter(type(o).__qualname__ for o in left if vars(o))
+        assert whole == {}, holders_of_apps(before)
+        assert not any(isinstance(o, App) for o in left)
