@@ -45,8 +45,9 @@ The price: what is frozen and becomes garbage in a reference cycle stays in memo
 *sweep* (unfreeze, one full collection, freeze again), whose stall grows with everything
 alive. An app whose player has left is taken apart once it has ended
 (``server/apphost/ended_apps.py``), so reference counting frees nearly all of it (5,800
-objects an app for a sweep before, 256 after); what is left still waits for a sweep. So sweeps are amortised: one runs only once at least as many sessions have ended as
-are still open (and at least 20), at most once a minute. Memory for ended sessions never
+objects an app for a sweep before, 256 after); what is left still waits for a sweep. So
+sweeps are amortised: one runs only once at least as many sessions have ended as are still
+open (and at least 20), at most once a minute. Memory for ended sessions never
 exceeds that of the open ones, and the stall is paid once per turnover of the server, not
 every few seconds.
 

@@ -164,11 +164,13 @@ def log_crashes(app: App[Any]) -> None:
 
 def prepare_app(app: App[Any], term: TermInfo) -> None:
     """Per-session settings Textual would otherwise take from the server's own environment."""
-    from .ended_apps import keep_every_node
+    from .ended_apps import EveryNode, EveryWorker
     from .textual_layer import on_instance
 
     log_crashes(app)
-    keep_every_node(app)
+    # (what ended_apps takes apart once the app has ended: every node and worker it had)
+    on_instance("ended_apps.registry", app, EveryNode())
+    on_instance("ended_apps.workers", app._workers, EveryWorker())
     on_instance("app_settings.stray_stdout", app, STRAY_OUTPUT)
     on_instance("app_settings.stray_stderr", app, STRAY_OUTPUT)
     app.error_console = Console(file=APP_ERRORS, markup=False, highlight=False)  # type: ignore[arg-type]  # a file-like writer, not a TextIO

@@ -62,15 +62,6 @@ class EveryWorker(set[Any]):
         self.ever.add(item)
 
 
-def keep_every_node(app: Any) -> None:
-    """Give ``app`` a registry that remembers its nodes, and a set that remembers its
-    workers (before it mounts or runs any)."""
-    from .textual_layer import on_instance
-
-    on_instance("ended_apps.registry", app, EveryNode())
-    on_instance("ended_apps.workers", app._workers, EveryWorker())
-
-
 def remember_parts(node: Any) -> None:
     """Remember the virtual nodes Textual has just made to read ``node``'s component styles
     (``Stylesheet._process_component_classes``): each is in a cycle with its styles, and
