@@ -54,6 +54,7 @@ from server.apphost.launcher import AppLauncher
 from server.apphost.workers import AppWorkers
 from server.gc_freeze import FrozenSessions
 
+from . import asyncssh_layer
 from .config import HostConfig
 from .door import ADMITTED_ADDRESS, FrontDoor
 from .live_sessions import LiveSessions
@@ -171,6 +172,7 @@ class SSHHost:
             )
             await self.workers.start()
             self.launcher = self.workers
+        asyncssh_layer.install()  # (half the packets: see the module)
         self._server = await asyncssh.listen(
             config.host,
             config.port,
