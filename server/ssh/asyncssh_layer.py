@@ -1,4 +1,4 @@
-"""The one change the server makes to asyncssh's code, declared here and checked on install.
+"""The changes the server makes to asyncssh's code, declared here and checked on install.
 
 asyncssh sends an empty ``SSH_MSG_IGNORE`` packet before every packet it sends once keys are
 exchanged (``SSHConnection.send_packet``): a countermeasure from the days of CBC ciphers,
@@ -10,12 +10,17 @@ nothing is predictable from a previous packet and OpenSSH sends no such packets;
 those ciphers, the empty ``SSH_MSG_IGNORE`` that asyncssh puts before a packet is not sent.
 Every other cipher, and every other packet, is asyncssh's own.
 
-:func:`install` installs it only when asyncssh's ``send_packet`` is the code it was written
-against (:data:`FINGERPRINT`, a hash of its source); otherwise it logs why and leaves asyncssh
-as it is (this saves work, nothing depends on it). ``tests/ssh/test_asyncssh_layer.py`` fails
-on an asyncssh whose ``send_packet`` changed, and counts the packets a real OpenSSH client
-receives. To update: read the new ``send_packet``, then print its fingerprint with
-``python -m server.ssh.asyncssh_layer``.
+asyncssh also describes every packet it sends or receives for its debug log (its name, its
+size in words: ``SSHPacketLogger._log_packet``) before its logger checks whether packets are
+logged at all (only at debug level 3): about 2 % of the server's CPU in the same profile.
+Here the description is made only at that level.
+
+:func:`install` installs each change only when the asyncssh code it replaces is the code it
+was written against (:data:`PATCHES`: a hash of the original's source); otherwise it logs why
+and leaves that code as it is (these save work, nothing depends on them).
+``tests/ssh/test_asyncssh_layer.py`` fails on an asyncssh whose originals changed, and counts
+the packets a real OpenSSH client receives. To update: read the new originals, then print
+their fingerprints with ``python -m server.ssh.asyncssh_layer``.
 """
 
 from __future__ import annotations
@@ -28,18 +33,20 @@ from typing import Any
 from asyncssh.connection import SSHConnection
 from asyncssh.constants import MSG_IGNORE
 from asyncssh.encryption import ChachaEncryption, GCMEncryption
-from asyncssh.packet import String
+from asyncssh.logging import SSHLogger
+from asyncssh.packet import SSHPacketLogger, String
 
 log = logging.getLogger(__name__)
 
-#: ``fingerprint(SSHConnection.send_packet)`` of the asyncssh this was written against (2.24).
-FINGERPRINT = "fb9da7bec6dd395a"
-#: asyncssh's own ``send_packet``.
-ORIGINAL = SSHConnection.send_packet
+#: asyncssh's own ``send_packet`` and ``_log_packet``.
+SEND_PACKET = SSHConnection.send_packet
+LOG_PACKET = SSHPacketLogger._log_packet
 #: The payload of the packet asyncssh inserts.
 _EMPTY = String(b"")
 #: Ciphers with which the inserted packet protects nothing (see above).
 _AEAD = (ChachaEncryption, GCMEncryption)
+#: asyncssh's debug level from which it logs packets (``SSHLogger.packet``).
+_PACKETS_LOGGED = 3
 
 
 def fingerprint(function: Any) -> str:
@@ -52,39 +59,61 @@ def _send_packet(self: SSHConnection, pkttype: int, *args: bytes, handler: Any =
     if (
         pkttype == MSG_IGNORE
         and args == (_EMPTY,)
-        and isinstance(self._send_encryption, _AEAD)  # asyncssh's own attribute (see install)
+        and isinstance(self._send_encryption, _AEAD)  # asyncssh's own attribute
     ):
         return
-    ORIGINAL(self, pkttype, *args, handler=handler)
+    SEND_PACKET(self, pkttype, *args, handler=handler)
 
 
-def installed() -> bool:
-    return SSHConnection.send_packet is _send_packet
+def _log_packet(self: SSHPacketLogger, *args: Any) -> None:
+    """asyncssh's ``_log_packet``, only where its logger logs packets."""
+    if SSHLogger._debug_level >= _PACKETS_LOGGED:
+        LOG_PACKET(self, *args)
 
 
-def install() -> bool:
-    """Install the change if asyncssh's ``send_packet`` is the one it was written for (see the
-    module docstring); whether it is installed."""
-    if installed():
-        return True
-    now = fingerprint(ORIGINAL)
-    if now != FINGERPRINT:
-        log.warning(
-            "asyncssh's SSHConnection.send_packet is not the one server/ssh/asyncssh_layer.py "
-            "was written for (fingerprint %s, expected %s): every packet is sent with an "
-            "empty SSH_MSG_IGNORE before it, as asyncssh does",
-            now,
-            FINGERPRINT,
-        )
-        return False
-    SSHConnection.send_packet = _send_packet  # type: ignore[method-assign]  # the declared change
-    return True
+#: Each change: the class, the attribute, asyncssh's original, its fingerprint (asyncssh
+#: 2.24) and what replaces it.
+PATCHES: tuple[tuple[type, str, Any, str, Any], ...] = (
+    (SSHConnection, "send_packet", SEND_PACKET, "fb9da7bec6dd395a", _send_packet),
+    (SSHPacketLogger, "_log_packet", LOG_PACKET, "f3263d7da93663f1", _log_packet),
+)
+
+
+def changed() -> list[str]:
+    """Each original that is not the one its change was written for."""
+    return [
+        f"{owner.__qualname__}.{name} (fingerprint {fingerprint(original)}, expected {expected})"
+        for owner, name, original, expected, _ in PATCHES
+        if fingerprint(original) != expected
+    ]
+
+
+def install() -> None:
+    """Install each change whose original is the one it was written for (see the module
+    docstring); log each that is not."""
+    for owner, name, original, expected, replacement in PATCHES:
+        if getattr(owner, name) is replacement:
+            continue
+        now = fingerprint(original)
+        if now != expected:
+            log.warning(
+                "asyncssh's %s.%s is not the one server/ssh/asyncssh_layer.py was written "
+                "for (fingerprint %s, expected %s): left as asyncssh has it",
+                owner.__qualname__,
+                name,
+                now,
+                expected,
+            )
+            continue
+        setattr(owner, name, replacement)
 
 
 def uninstall() -> None:
-    """asyncssh's own ``send_packet`` back (tests, benches measuring old against new)."""
-    SSHConnection.send_packet = ORIGINAL  # type: ignore[method-assign]  # (see install)
+    """asyncssh's own code back (tests, benches measuring old against new)."""
+    for owner, name, original, _, _ in PATCHES:
+        setattr(owner, name, original)
 
 
 if __name__ == "__main__":
-    print(fingerprint(ORIGINAL))
+    for owner, name, original, _, _ in PATCHES:
+        print(f"{owner.__qualname__}.{name}: {fingerprint(original)}")

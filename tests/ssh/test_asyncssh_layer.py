@@ -1,11 +1,14 @@
-"""The server's one change to asyncssh (``server/ssh/asyncssh_layer.py``): no empty
+"""The server's changes to asyncssh (``server/ssh/asyncssh_layer.py``): no empty
 ``SSH_MSG_IGNORE`` before every packet under an AEAD cipher, counted by a real OpenSSH client
-(its ``DEBUG3`` log names every such packet it receives)."""
+(its ``DEBUG3`` log names every such packet it receives); packets described for asyncssh's
+debug log only when it logs them."""
 
 from __future__ import annotations
 
 import pytest
 from asyncssh.connection import SSHConnection
+from asyncssh.logging import SSHLogger
+from asyncssh.packet import SSHPacketLogger
 
 from server.ssh import asyncssh_layer
 
@@ -14,10 +17,10 @@ from .harness import ssh_command
 from .test_host import run_ssh
 
 
-def test_asyncssh_send_packet_is_the_one_the_change_was_written_for():
-    """An asyncssh whose ``send_packet`` changed fails here (and the server leaves it as it
-    is, with a warning): read the new one, then take its fingerprint."""
-    assert asyncssh_layer.fingerprint(asyncssh_layer.ORIGINAL) == asyncssh_layer.FINGERPRINT
+def test_asyncssh_is_the_code_the_changes_were_written_for():
+    """An asyncssh whose originals changed fails here (and the server leaves them as they
+    are, with a warning): read the new ones, then take their fingerprints."""
+    assert asyncssh_layer.changed() == []
 
 
 def ignores_received(port: int, cipher: str) -> int:
@@ -33,7 +36,7 @@ def ignores_received(port: int, cipher: str) -> int:
 @pytest.mark.parametrize("cipher", ["chacha20-poly1305@openssh.com", "aes128-gcm@openssh.com"])
 def test_an_aead_cipher_gets_no_empty_packet_before_each_packet(standin_server, cipher):
     server = standin_server()
-    assert SSHConnection.send_packet is not asyncssh_layer.ORIGINAL  # (installed by the host)
+    assert SSHConnection.send_packet is not asyncssh_layer.SEND_PACKET  # (the host installs)
     assert ignores_received(server.port, cipher) == 0
     asyncssh_layer.uninstall()
     try:
@@ -46,3 +49,15 @@ def test_an_aead_cipher_gets_no_empty_packet_before_each_packet(standin_server, 
 def test_other_ciphers_keep_asyncssh_s_packets(standin_server):
     server = standin_server()
     assert ignores_received(server.port, "aes128-ctr") >= 5
+
+
+def test_packets_are_described_only_when_asyncssh_logs_them(monkeypatch):
+    described = []
+    monkeypatch.setattr(asyncssh_layer, "LOG_PACKET", lambda *args: described.append(args))
+    asyncssh_layer.install()
+    logger = SSHPacketLogger()
+    logger.log_sent_packet(94, 7, b"data")
+    assert described == []
+    monkeypatch.setattr(SSHLogger, "_debug_level", 3)
+    logger.log_sent_packet(94, 7, b"data")
+    assert len(described) == 1
