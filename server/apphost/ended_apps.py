@@ -20,6 +20,8 @@ they held is then freed by reference counting, frozen or not, and the sweeps fin
 
 It waits :data:`AFTER` seconds after the run has ended: callbacks already queued on the loop
 (a timer's last tick, a message posted during shutdown) run first against an app still whole.
+What is left is a shell that answers only ``is_running`` (False): nothing may keep an ended
+app to ask it anything later (``LocalApp.close`` lets go of it).
 """
 
 from __future__ import annotations
@@ -127,7 +129,8 @@ def take_apart_later(app: Any, run: asyncio.Future[Any]) -> None:
     loop = asyncio.get_running_loop()
 
     def when_done(_: asyncio.Future[Any]) -> None:
-        loop.call_later(AFTER, _take_apart_logged, app)
+        if not loop.is_closed():  # (a process ending leaves it whole)
+            loop.call_later(AFTER, _take_apart_logged, app)
 
     run.add_done_callback(when_done)
 
