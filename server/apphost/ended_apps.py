@@ -37,31 +37,27 @@ log = logging.getLogger(__name__)
 AFTER = 1.0
 
 
-class EveryNode(WeakSet[Any]):
-    """The app's registry of mounted nodes, which also remembers (weakly) every node it ever
-    held: a node removed while the app ran may still be alive in a cycle when it ends."""
+class _RemembersEvery:
+    """A set that also remembers, weakly, every item it ever held."""
 
     def __init__(self) -> None:
         super().__init__()
         self.ever: WeakSet[Any] = WeakSet()
 
     def add(self, item: Any) -> None:
-        super().add(item)
+        super().add(item)  # type: ignore[misc]  # (the set this is mixed into)
         self.ever.add(item)
 
 
-class EveryWorker(set[Any]):
-    """The app's set of running workers, which also remembers (weakly) every worker it ever
-    held: a worker cancelled as the app ended keeps its ``CancelledError``, whose traceback's
-    frames hold the worker and the app (a cycle that outlives the app's own)."""
+class EveryNode(_RemembersEvery, WeakSet[Any]):
+    """The app's registry of mounted nodes (a node removed while the app ran may still be
+    alive in a cycle when it ends)."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.ever: WeakSet[Any] = WeakSet()
 
-    def add(self, item: Any) -> None:
-        super().add(item)
-        self.ever.add(item)
+class EveryWorker(_RemembersEvery, set[Any]):
+    """The app's set of running workers (a worker cancelled as the app ended keeps its
+    ``CancelledError``, whose traceback's frames hold the worker and the app: a cycle that
+    outlives the app's own)."""
 
 
 def remember_parts(node: Any) -> None:
