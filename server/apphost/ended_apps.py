@@ -31,10 +31,14 @@ import logging
 from typing import Any
 from weakref import WeakSet
 
+from textual.css.stylesheet import Stylesheet
+
 log = logging.getLogger(__name__)
 
 #: Seconds between an app's run ending and its taking apart (see above).
 AFTER = 1.0
+#: Textual's own, which makes the virtual nodes (replaced: ``ended_apps.component_classes``).
+_process_component_classes = Stylesheet._process_component_classes
 
 
 class _RemembersEvery:
@@ -60,10 +64,11 @@ class EveryWorker(_RemembersEvery, set[Any]):
     outlives the app's own)."""
 
 
-def remember_parts(node: Any) -> None:
-    """Remember the virtual nodes Textual has just made to read ``node``'s component styles
-    (``Stylesheet._process_component_classes``): each is in a cycle with its styles, and
-    those it replaced are unreachable but for the collector (``shared_styles`` calls this)."""
+def _process_component_classes_remembered(self: Stylesheet, node: Any) -> None:
+    """``Stylesheet._process_component_classes``, the virtual nodes it makes to read
+    ``node``'s component styles remembered by the app's registry: each is in a cycle with its
+    styles, and those it replaced are unreachable but for the collector."""
+    _process_component_classes(self, node)
     component_styles = node.__dict__.get("_component_styles")
     if not component_styles:
         return
@@ -111,13 +116,13 @@ def parts_of(app: Any) -> list[Any]:
 def take_apart(app: Any) -> int:
     """Drop the attributes of every part of the ended ``app`` (see the module docstring);
     returns how many parts."""
-    nodes = parts_of(app)
-    for node in nodes:
-        attributes = getattr(node, "__dict__", None)
+    parts = parts_of(app)
+    for part in parts:
+        attributes = getattr(part, "__dict__", None)
         if attributes is not None:
             attributes.clear()
     app._running = False  # (its ``is_running`` still answers: it is not)
-    return len(nodes)
+    return len(parts)
 
 
 def take_apart_later(app: Any, run: asyncio.Future[Any]) -> None:

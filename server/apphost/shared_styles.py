@@ -46,8 +46,6 @@ from textual.css.model import SelectorType
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 
-from .ended_apps import remember_parts
-
 #: Textual's own ``Stylesheet.apply``, which does the work on a miss.
 TEXTUALS = Stylesheet.apply
 
@@ -175,14 +173,12 @@ def apply_shared(
     if not cacheable:
         node.__dict__.pop("_gambit_styles", None)
         TEXTUALS(self, node, animate=animate, cache=cache)
-        remember_parts(node)
         return
     key = _path_key(number, node, pseudo, above, ids, classes)
     answer = _answers.get(key, _NOTHING)
     if answer is _NOTHING:
         caught: dict[tuple[Any, ...], Any] = {}
         TEXTUALS(self, node, animate=animate, cache=caught)
-        remember_parts(node)
         answer = next(iter(caught.values()), None)
         if len(_answers) >= ANSWERS:
             del _answers[next(iter(_answers))]
@@ -204,5 +200,4 @@ def apply_shared(
     if answer is not None:
         self.replace_rules(node, answer, animate=animate)  # type: ignore[arg-type]  # a RulesMap (_NOTHING made it object)
     self._process_component_classes(node)
-    remember_parts(node)
     node._gambit_styles = (key, answer)  # type: ignore[attr-defined]  # our note on Textual's object

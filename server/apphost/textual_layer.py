@@ -49,6 +49,7 @@ from . import (
     colour_codes,
     data_table_rows,
     draw_now,
+    ended_apps,
     hidden_screens,
     laid_out_map,
     quiet_prompts,
@@ -174,6 +175,14 @@ PATCHES: tuple[Patch, ...] = (
         "3dbe5f7f2fc8f50a",
         textual_patches._discard_without_cycle,
     ),
+    # ended_apps: the virtual nodes of component styles remembered (docs/textual-patches.md 16).
+    Patch(
+        "ended_apps.component_classes",
+        Stylesheet,
+        "_process_component_classes",
+        "852b5e4b93c6fc25",
+        ended_apps._process_component_classes_remembered,
+    ),
     # colour_codes: each app's colour depth, though styles are shared.
     Patch(
         "colour_codes.render_ansi",
@@ -279,12 +288,6 @@ PATCHES: tuple[Patch, ...] = (
     _read("colour_codes.make_ansi_codes", Style, "_make_ansi_codes", "c55d3213253e0723"),
     _read("colour_codes.join", Strip, "join", "49cd3104a078d503"),
     _read("shared_styles.replace_rules", Stylesheet, "replace_rules", "2db1c7976ac6aa11"),
-    _read(
-        "shared_styles.component_classes",
-        Stylesheet,
-        "_process_component_classes",
-        "852b5e4b93c6fc25",
-    ),
     _read("data_table_rows.render_cell", DataTable, "_render_cell", "56c87899a3bfc4da"),
     _read(
         "data_table_rows.render_line_in_row", DataTable, "_render_line_in_row", "669cc46a7ca119d2"
