@@ -14,7 +14,7 @@ thread that every ``GAMBIT_TRACEMALLOC_EVERY`` seconds (120) writes, in ``DIR``:
   uses itself), the C allocator's account (``malloc_mb``: its free blocks included), the
   collector's counts (and, with ``GAMBIT_TRACEMALLOC_COLLECT=1``, what a full collection
   before the snapshot freed: garbage waiting for a sweep, ``server/gc_freeze.py``, is not a
-  leak), and the objects the collector tracks (not those frozen) by type, most first.
+  leak), and the objects the collector tracks (the frozen ones too) by type, most first.
 
 Then ``python -m server.mem_trace diff DIR/serve-123-005.tracemalloc DIR/serve-123-015...``
 prints what grew between the two by line and by traceback (KB, and KB a minute), and
@@ -110,7 +110,7 @@ class MemTrace:
         snapshot = tracemalloc.take_snapshot()
         info["snapshot_s"] = time.perf_counter() - started
         snapshot.dump(str(stem) + ".tracemalloc")
-        objects = gc.get_objects()
+        objects = everything_tracked()
         info["gc_tracked"] = len(objects)
         counts = Counter(type(o).__qualname__ for o in objects)
         del objects
@@ -118,6 +118,21 @@ class MemTrace:
         Path(str(stem) + ".json").write_text(json.dumps(info, indent=1))
         log.info("tracemalloc snapshot %s (%.1f MB traced)", stem, info["traced_mb"])
         return Path(str(stem) + ".tracemalloc")
+
+
+def everything_tracked() -> list[Any]:
+    """Every object the collector tracks, the frozen ones too: an app worker freezes nearly
+    everything alive (``server/gc_freeze.py``), so counting only the unfrozen would miss what
+    grows there. Unfrozen for the count and frozen again at once (the freeze also takes what
+    was young: the worker's own freezes do so every half minute anyway)."""
+    frozen = gc.get_freeze_count()
+    if frozen:
+        gc.unfreeze()
+    try:
+        return gc.get_objects()
+    finally:
+        if frozen:
+            gc.freeze()
 
 
 def start_from_env(role: str) -> MemTrace | None:

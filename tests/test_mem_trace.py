@@ -58,3 +58,26 @@ def test_the_object_counts_that_grew(tmp_path, traced, capsys):
     out = capsys.readouterr().out
     assert "+50000  test_the_object_counts_that_grew.<locals>.Grower" in out, out
     assert len(kept) == 50_000
+
+
+def test_frozen_objects_are_counted_and_stay_frozen(tmp_path, traced):
+    """An app worker freezes what is alive: a count of the unfrozen alone would miss it."""
+    import gc
+
+    trace = mem_trace.MemTrace(tmp_path, "worker", every=3600, collect=False)
+
+    class FrozenGrower:
+        pass
+
+    kept = [FrozenGrower() for _ in range(50_000)]
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        path = trace.write()
+        info = json.loads(path.with_suffix(".json").read_text())
+        name = FrozenGrower.__qualname__
+        assert info["types"].get(name) == 50_000, info["types"]
+        assert gc.get_freeze_count() >= frozen  # frozen again after the count
+    finally:
+        gc.unfreeze()
+    assert len(kept) == 50_000
