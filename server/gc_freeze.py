@@ -118,6 +118,7 @@ import gc
 import heapq
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 
@@ -408,14 +409,18 @@ class FrozenSessions:
         self.last_sweep = time.monotonic()
         # (the memory a sweep leaves, with the apps open then, is what tells a leak from a
         # high-water mark in a soak's log: the RSS between sweeps holds garbage waiting)
+        # (and Python's live blocks beside it: resident memory well above what the blocks
+        # need is memory the allocators keep, not objects kept alive)
         resident = self.resident_after_sweep
         log.info(
-            "swept %d objects in %.0f ms; %d frozen; %.1f MB resident with %d open",
+            "swept %d objects in %.0f ms; %d frozen; %.1f MB resident with %d open; "
+            "%d blocks alive",
             found,
             (time.perf_counter() - started) * 1000,
             gc.get_freeze_count(),
             (resident or 0) / 2**20,
             self.open,
+            sys.getallocatedblocks(),
         )
         if self.on_swept is not None:
             self.on_swept()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import gc
+import sys
 import time
 import weakref
 from collections import deque
@@ -53,7 +54,9 @@ def test_a_sweep_logs_the_memory_it_leaves_and_the_apps_open(policy, caplog):
     (line,) = [r.getMessage() for r in caplog.records if "swept" in r.getMessage()]
     resident = float(line.split("; ")[2].split(" MB")[0])
     assert resident == pytest.approx(policy.resident_after_sweep / 2**20, abs=0.1)
-    assert resident > 1 and line.endswith("with 3 open")
+    assert resident > 1 and "with 3 open;" in line
+    blocks = int(line.split("; ")[-1].split(" blocks")[0])
+    assert blocks == pytest.approx(sys.getallocatedblocks(), rel=0.05)
 
 
 async def test_what_a_young_collection_leaves_alive_is_frozen_and_its_garbage_freed(policy):
