@@ -414,13 +414,14 @@ class FrozenSessions:
         resident = self.resident_after_sweep
         log.info(
             "swept %d objects in %.0f ms; %d frozen; %.1f MB resident with %d open; "
-            "%d blocks alive",
+            "%d blocks alive (pid %d)",
             found,
             (time.perf_counter() - started) * 1000,
             gc.get_freeze_count(),
             (resident or 0) / 2**20,
             self.open,
             sys.getallocatedblocks(),
+            os.getpid(),  # (the server and its app workers write one log)
         )
         if self.on_swept is not None:
             self.on_swept()
