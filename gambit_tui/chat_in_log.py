@@ -28,6 +28,8 @@ from typing import Any
 
 from rich.text import Text
 
+from gambit_tui.shared_memos import shared_memo
+
 #: The most of a chat line the log shows, name and all (two rows at 80 columns): a long line
 #: would push the moves out of the log; the chat panel (c) shows it whole.
 SHOWN_CHARS = 140
@@ -37,7 +39,7 @@ KEPT = 50
 CUT = "…"
 
 #: Lines made, by sender and text, for every app in the process (at most ``SHARED``).
-_made: dict[tuple[str, str], Text] = {}
+_made: dict[tuple[str, str], Text] = shared_memo("chat lines", {})
 SHARED = 1024
 
 

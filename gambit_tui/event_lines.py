@@ -15,12 +15,14 @@ from rich.errors import StyleSyntaxError
 from rich.style import Style
 from rich.text import Span, Text
 
+from gambit_tui.shared_memos import shared_memo
+
 #: Lines already made, for every app in the process, by context and the event's ``repr``
 #: (at most ``SHARED_LINES``, the oldest made go first). Lines are never changed once made.
-_shared: dict[tuple[Hashable, str], Text | None] = {}
+_shared: dict[tuple[Hashable, str], Text | None] = shared_memo("event lines", {})
 SHARED_LINES = 4096
 #: Each line made, by its text and styles (see ``_one_of_its_kind``); as bounded.
-_alike: dict[tuple[object, ...], Text] = {}
+_alike: dict[tuple[object, ...], Text] = shared_memo("alike lines", {})
 _MISSING = Text()  # (a sentinel: never one of the lines kept)
 
 

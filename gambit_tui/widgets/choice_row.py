@@ -12,6 +12,8 @@ from textual.content import Content
 from textual.markup import escape
 from textual.message import Message
 
+from gambit_tui.shared_memos import shared_memo
+
 from ..i18n import _
 from .text_lines import TextLines, retitle, shown
 
@@ -19,7 +21,7 @@ from .text_lines import TextLines, retitle, shown
 #: ``MADE_TITLES``, the oldest made go first). Textual parses a title's markup at every set,
 #: CSS tokens and all, for two players at every move; the content it makes keeps the theme
 #: colour by name (``$accent``), found in each app's own theme where it is drawn.
-_active_titles: dict[str, Content] = {}
+_active_titles: dict[str, Content] = shared_memo("choice titles", {})
 MADE_TITLES = 256
 
 

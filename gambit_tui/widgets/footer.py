@@ -14,6 +14,8 @@ from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
 
+from gambit_tui.shared_memos import shared_memo
+
 from ..i18n import N_, _
 
 #: Cells between two keys.
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
 #: ``MADE_FOOTERS``, the oldest made go first). Strips are never changed once made.
 _made_footers: dict[
     tuple[object, ...], tuple[list[Strip], list[tuple[int, int, int, FooterItem]]]
-] = {}
+] = shared_memo("footers", {})
 MADE_FOOTERS = 256
 
 

@@ -7,6 +7,8 @@ from typing import Any
 
 from rich.text import Text
 
+from gambit_tui.shared_memos import shared_memo
+
 from ..cards import card_text
 from ..i18n import _, pgettext
 from ..names import seat_name
@@ -18,7 +20,7 @@ from .seats_panel import TablePanel
 #: at the table): its rows, by what they are made of and the catalog, and their lines and
 #: measures (``grid_lines``' shared), for every app in the process. At most
 #: ``MADE_CENTERS`` (the oldest made go first); never changed once made.
-_made_centers: dict[Hashable, Any] = {}
+_made_centers: dict[Hashable, Any] = shared_memo("table centres", {})
 MADE_CENTERS = 1024
 
 

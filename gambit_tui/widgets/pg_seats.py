@@ -7,6 +7,8 @@ from typing import Any, NamedTuple
 
 from rich.text import Text
 
+from gambit_tui.shared_memos import shared_memo
+
 from ..cards import card_text, cards_text, face_down
 from ..i18n import N_, _
 from ..names import seat_label
@@ -20,7 +22,7 @@ FRONT_MARKS = {"HEX": N_("Ex"), "HIN": N_("In")}
 #: Seats' cells, measures and lines, for every app in the process, by what a row is made of
 #: (see :meth:`PGSeats._row_key`): the players at a table see the same rows but their own.
 #: At most ``MADE_ROWS`` (the oldest made go first); never changed once made.
-_made_rows: dict[Hashable, Any] = {}
+_made_rows: dict[Hashable, Any] = shared_memo("seat rows", {})
 MADE_ROWS = 2048
 
 

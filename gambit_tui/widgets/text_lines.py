@@ -28,6 +28,8 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
+from gambit_tui.shared_memos import shared_memo
+
 from ..shared_lines import TRANSITIONS, SharedList
 
 T = TypeVar("T")
@@ -42,7 +44,7 @@ _dirty: weakref.WeakKeyDictionary[Any, list[TextLines]] = weakref.WeakKeyDiction
 #: app in the process: the players at a table see mostly the same lines (a log line, a seat),
 #: and rich's ``Text.render`` was the costliest part of drawing a changed row. Strips are
 #: never changed once made, so sharing them shares nothing that differs between players.
-_made_strips: dict[tuple[object, ...], Strip] = {}
+_made_strips: dict[tuple[object, ...], Strip] = shared_memo("strips", {})
 #: ... at most this many (the oldest made go first).
 MADE_STRIPS = 4096
 
@@ -50,7 +52,7 @@ MADE_STRIPS = 4096
 #: monochrome theme...), by strip, filters and background: filtering a row was a tenth of an
 #: app update, and the players at a table get the same new lines. Each entry keeps its strip,
 #: so the strip's ``id`` in the key cannot be reused while the entry lives.
-_filtered_strips: dict[tuple[object, ...], tuple[Strip, Strip]] = {}
+_filtered_strips: dict[tuple[object, ...], tuple[Strip, Strip]] = shared_memo("filtered strips", {})
 
 
 #: Content rows joined to what Textual draws beside them, by the content row (filtered), the
@@ -59,7 +61,7 @@ _filtered_strips: dict[tuple[object, ...], tuple[Strip, Strip]] = {}
 #: and each app joined, cut and rendered its own copy (the driver sends a strip as
 #: ``Strip.render`` writes it, once per strip: a shared row is rendered once, for the colour
 #: system in its key). Each entry keeps its content row, so its ``id`` is not reused.
-_framed_rows: dict[tuple[object, ...], tuple[Strip, Strip]] = {}
+_framed_rows: dict[tuple[object, ...], tuple[Strip, Strip]] = shared_memo("framed rows", {})
 
 
 #: The fewest changed rows a widget repaints whole: the driver scrolls two rows or more, and

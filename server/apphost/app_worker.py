@@ -34,6 +34,7 @@ from . import app_timing
 from . import worker_link as wl
 from .in_process import LocalApp, default_app_factory
 from .launcher import AppRequest
+from .memo_ages import MemoAges
 
 log = logging.getLogger(__name__)
 
@@ -259,8 +260,11 @@ async def serve(fd: int) -> None:
     sock = socket.socket(fileno=fd)
     await loop.create_unix_connection(lambda: worker.link, sock=sock)
     worker.memory.started()
+    memos = MemoAges()
+    memos.start()
     worker.link.send(0, wl.READY)
     await worker.link.closed
+    memos.close()
     # The SSH process is gone: end every app (their hub connections are gone too).
     worker.stop_all()
     with contextlib.suppress(TimeoutError):

@@ -51,6 +51,7 @@ import asyncssh
 from server.admission import Admission, AdmissionLimits
 from server.apphost.in_process import AppFactory, InProcessLauncher, default_app_factory
 from server.apphost.launcher import AppLauncher
+from server.apphost.memo_ages import MemoAges
 from server.apphost.workers import AppWorkers
 from server.gc_freeze import FrozenSessions
 
@@ -145,6 +146,8 @@ class SSHHost:
         # (Apps in workers: this process's sessions are light, see gc_freeze.py.)
         light = config.app_workers > 0
         self.memory = FrozenSessions(light=light) if config.freeze_sessions else None
+        # (apps in this process: their shared memos are emptied now and then, see memo_ages)
+        self.memos = MemoAges() if config.freeze_sessions and not light else None
         self.workers: AppWorkers | None = None
 
     @property
@@ -196,6 +199,8 @@ class SSHHost:
             self.port = sockets[0].getsockname()[1]
         if self.memory is not None:
             self.memory.started()
+        if self.memos is not None:
+            self.memos.start()
         return self.port
 
     async def close(self) -> None:
@@ -226,6 +231,8 @@ class SSHHost:
             await self.workers.close(timeout=2)
         if self.memory is not None:
             self.memory.close()
+        if self.memos is not None:
+            self.memos.close()
 
     async def abort(self) -> None:
         """What :meth:`close` did not finish in time: drop every connection, kill workers."""
@@ -237,6 +244,8 @@ class SSHHost:
             await self.workers.kill()
         if self.memory is not None:
             self.memory.close()
+        if self.memos is not None:
+            self.memos.close()
 
     # --- counting --------------------------------------------------------------------------
 
