@@ -22,6 +22,7 @@ from typing import Any
 
 from protocol.actions import Action
 from server.bots import make_bot
+from server.bots.memos import Ages
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +45,13 @@ def _worker_start(parent: int) -> None:
     threading.Thread(target=watch, name="hub-watch", daemon=True).start()
 
 
+#: The bots' memos in this process, emptied now and then (``server/bots/memos.py``).
+_memos = Ages()
+
+
 def think(game: str, kind: str, seed: str, think_ms: float, view: dict[str, Any]) -> Action:
     """One decision, in a worker: a fresh bot (bots keep no memory between moves)."""
+    _memos.tick()
     return make_bot(game, kind, seed=seed, think_ms=think_ms).choose(view)
 
 
