@@ -73,6 +73,18 @@ def _bounded_lru_caches(modules: dict[str, ModuleType]) -> Iterator[Any]:
                         yield function
 
 
+#: The caches found, and how many modules were loaded then (a walk is about 10 ms: it is made
+#: again only once more modules are loaded).
+_found: tuple[int, list[Any]] = (0, [])
+
+
+def _lru_caches() -> list[Any]:
+    global _found
+    if _found[0] != len(sys.modules):
+        _found = (len(sys.modules), list(_bounded_lru_caches(sys.modules)))
+    return _found[1]
+
+
 def forget(report: Callable[[str, int], None] | None = None) -> int:
     """Empty every shared memo (see the module docstring); the entries let go."""
     dropped = forget_all(report)
@@ -83,7 +95,7 @@ def forget(report: Callable[[str, int], None] | None = None) -> int:
             dropped += entries
             if report is not None:
                 report(name, entries)
-    for function in _bounded_lru_caches(sys.modules):
+    for function in _lru_caches():
         entries = function.cache_info().currsize
         if entries:
             function.cache_clear()
