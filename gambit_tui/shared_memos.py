@@ -2,7 +2,8 @@
 
 Several parts of the app keep what they made for every app in the process (lines turned into
 strips, a seat's row, an event's line, a chat line): the players at a table see mostly the same
-lines, so each is made once. Each memo is bounded, but a bound is reached only after hours of
+lines, so each is made once (the server's app host registers its own memos of the apps'
+drawing here too). Each memo is bounded, but a bound is reached only after hours of
 other games' lines: in ``bench/soak.py`` an app worker's live objects rose all through each
 half hour, the memos filling with lines nobody would see again. A process that hosts apps for
 days calls :func:`forget_all` every few minutes instead (``server/apphost/memo_ages.py``):

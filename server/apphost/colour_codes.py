@@ -36,6 +36,8 @@ from rich.console import Console
 from rich.style import Style
 from textual.strip import SGR_STYLES, Strip
 
+from gambit_tui.shared_memos import shared_memo
+
 TRUECOLOR = ColorSystem.TRUECOLOR
 #: Entries kept per colour depth other than truecolor: styles (small, and a few thousand in
 #: use), and strips (kept alive by their entry; a strip is mostly drawn once, but a row
@@ -45,8 +47,8 @@ STRIPS_KEPT = 1_024
 
 #: The depth whose codes and texts Textual's own slots hold (see above): set by the first render.
 _home: ColorSystem | None = None
-_codes: dict[ColorSystem, dict[int, tuple[Any, str]]] = {}
-_texts: dict[ColorSystem, dict[int, tuple[Any, str]]] = {}
+_codes: dict[ColorSystem, dict[int, tuple[Any, str]]] = shared_memo("style codes", {})
+_texts: dict[ColorSystem, dict[int, tuple[Any, str]]] = shared_memo("strip texts", {})
 
 
 def codes_for(style: Style, color_system: ColorSystem) -> str:

@@ -25,13 +25,11 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
 from gambit_tui.shared_memos import forget_all
-
-from . import colour_codes, shared_styles
 
 log = logging.getLogger(__name__)
 
@@ -40,14 +38,6 @@ FORGET_EVERY = 120.0
 #: Modules whose bounded ``lru_cache``s are emptied (the functions and the methods of their
 #: classes), by name prefix.
 PACKAGES = ("gambit_tui.", "server.terminal.", "server.apphost.", "rich.", "textual.")
-#: The server's own memos, besides the app's (``gambit_tui.shared_memos``); the colour codes
-#: keep one memo per colour depth.
-SERVER_MEMOS: tuple[tuple[str, MutableMapping[Any, Any], bool], ...] = (
-    ("style codes", colour_codes._codes, True),
-    ("strip texts", colour_codes._texts, True),
-    ("style answers", shared_styles._answers, False),
-    ("style candidates", shared_styles._candidates, False),
-)
 #: The memos named in the log line of each emptying, most entries first.
 NAMED = 4
 
@@ -87,14 +77,7 @@ def _lru_caches() -> list[Any]:
 
 def forget(report: Callable[[str, int], None] | None = None) -> int:
     """Empty every shared memo (see the module docstring); the entries let go."""
-    dropped = forget_all(report)
-    for name, memo, per_depth in SERVER_MEMOS:
-        entries = sum(map(len, memo.values())) if per_depth else len(memo)
-        if entries:
-            memo.clear()
-            dropped += entries
-            if report is not None:
-                report(name, entries)
+    dropped = forget_all(report)  # (the app's memos, and the app host's: they register too)
     for function in _lru_caches():
         entries = function.cache_info().currsize
         if entries:

@@ -46,6 +46,8 @@ from textual.css.model import SelectorType
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 
+from gambit_tui.shared_memos import shared_memo
+
 #: Textual's own ``Stylesheet.apply``, which does the work on a miss.
 TEXTUALS = Stylesheet.apply
 
@@ -62,9 +64,9 @@ RULE_LISTS = 32
 _rule_lists: dict[tuple[int, ...], tuple[int, list[Any]]] = {}
 _numbers = itertools.count()
 #: (rules, node class, id, classes) -> (rule ids, pseudo classes named, flags, cacheable)
-_candidates: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_candidates: dict[tuple[Any, ...], tuple[Any, ...]] = shared_memo("style candidates", {})
 #: the key of a node's path -> its rules map (None: no rule applies, Textual sets nothing)
-_answers: dict[tuple[Any, ...], dict[str, Any] | None] = {}
+_answers: dict[tuple[Any, ...], dict[str, Any] | None] = shared_memo("style answers", {})
 _NOTHING = object()
 
 
