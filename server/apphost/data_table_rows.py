@@ -10,10 +10,16 @@ server over a second of CPU for each seat taken anywhere. Here a cell whose colu
 width drops only its own row's cached renders and refreshes that row's region; a cell that
 may widen its column, or a row whose height follows its content, is still Textual's.
 
+A row drawn before its table measured it is drawn again once the columns are widened
+(:func:`on_idle`): Textual widens them only when the table is next idle, and that leaves the
+update count as it was, so a row drawn in between (the screen laid out first for another
+widget's change, as happens on a loaded server) stayed cut to the header's width for good.
+
 Private names of Textual 8.2's ``DataTable`` it reads: ``_data``, ``_row_locations``,
 ``_column_locations``, ``_cell_render_cache``, ``_row_render_cache``,
-``_row_renderable_cache``, ``_line_cache`` (each keyed as noted in :func:`_forget_row`) and
-``_get_offsets``. Guarded by ``tests/tui/test_data_table_rows.py``.
+``_row_renderable_cache``, ``_line_cache`` (each keyed as noted in :func:`_forget_row`),
+``_get_offsets``, ``_updated_cells``, ``_require_update_dimensions``, ``_label_column`` and
+``_update_count``; it replaces ``_on_idle``. Guarded by ``tests/tui/test_data_table_rows.py``.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from .textual_private import ColumnKey, RowKey
 
 #: Textual's own, for what this module leaves to it (and for tests).
 TEXTUALS = DataTable.update_cell
+TEXTUALS_ON_IDLE = DataTable._on_idle
 
 
 def update_cell(
@@ -50,6 +57,28 @@ def update_cell(
     index = self._row_locations.get(row_key)
     if index is not None:  # (it is: the row is there)
         self.refresh_row(index)
+
+
+async def on_idle(self: DataTable[Any], event: Any) -> None:
+    """``DataTable._on_idle``, then, if it changed a column's width, every row drawn again.
+
+    Every render the table caches (cells, a row's lines, whole lines) is keyed by its update
+    count. Textual's idle handler widens the columns for new rows and wider cells without
+    counting an update, so what was drawn since the change, at the old widths, was still
+    taken from the caches afterwards."""
+    if not (self._updated_cells or self._require_update_dimensions):
+        await TEXTUALS_ON_IDLE(self, event)  # (it has nothing to measure)
+        return
+    before = _render_widths(self)
+    await TEXTUALS_ON_IDLE(self, event)
+    if _render_widths(self) != before:
+        self._update_count += 1
+        self.refresh()
+
+
+def _render_widths(table: DataTable[Any]) -> tuple[int, ...]:
+    widths = tuple(column.get_render_width(table) for column in table.ordered_columns)
+    return (*widths, table._label_column.content_width)
 
 
 def _forget_row(table: DataTable[Any], row_key: RowKey) -> None:

@@ -242,6 +242,13 @@ PATCHES: tuple[Patch, ...] = (
         "117f6ee504bc006b",
         data_table_rows.update_cell,
     ),
+    Patch(
+        "data_table_rows.on_idle",
+        DataTable,
+        "_on_idle",
+        "d94152378c36b0c2",
+        data_table_rows.on_idle,
+    ),
     # Set on each app (app_settings.prepare_app, server/terminal/driver.py).
     _per_app("app_settings.log_crashes", App, "_handle_exception", "baea2e7f88e7ac52"),
     _per_app(

@@ -59,6 +59,7 @@ def drawn_lines(table: DataTable) -> list[int]:
 def test_the_textual_internals_data_table_rows_reads_are_there():
     """An upgrade of Textual that renames what the module reads fails here."""
     assert DataTable.update_cell is data_table_rows.update_cell  # installed (conftest)
+    assert DataTable._on_idle is data_table_rows.on_idle
     table = DataTable()
     for name in (
         "_data",
@@ -69,6 +70,10 @@ def test_the_textual_internals_data_table_rows_reads_are_there():
         "_row_renderable_cache",
         "_line_cache",
         "_get_offsets",
+        "_updated_cells",
+        "_require_update_dimensions",
+        "_label_column",
+        "_update_count",
     ):
         assert hasattr(table, name), name
 
@@ -164,3 +169,22 @@ async def test_a_data_tables_cleared_caches_are_freed_without_the_collector():
             gc.enable()
         assert left == 0  # all freed by reference counting alone
         assert not len(table._line_cache)
+
+
+async def test_a_row_drawn_before_the_table_measures_it_is_drawn_again_at_its_width():
+    """Textual widens a table's columns for new rows only when the table is next idle, and
+    caches each rendered cell under the table's update count, which widening leaves as it
+    was. A row drawn in between (the screen laid out by another widget's change first, as on
+    a loaded server) stayed cut to the header's width: "Frida" for "Friday", for good."""
+    app = Tables([])
+    async with app.run_test(size=(80, 12)) as pilot:
+        table = app.query_one(DataTable)
+        table.styles.height = 8  # (a fixed height: a new row resizes nothing)
+        await pilot.pause()
+        table.add_row("1", "Prophet's Gambit", "3/4", "Registering", key="new")
+        early = "".join(segment.text for segment in table.render_line(1))  # before its idle
+        assert "Registering" not in early  # (cut to the header's width, as Textual draws it)
+        await pilot.pause()
+        assert table.columns["status"].content_width == len("Registering")
+        drawn = "".join(segment.text for segment in table.render_line(1))
+        assert "Prophet's Gambit" in drawn and "Registering" in drawn, drawn
