@@ -1,9 +1,12 @@
 """The server's changes to asyncssh (``server/ssh/asyncssh_layer.py``): no empty
 ``SSH_MSG_IGNORE`` before every packet under an AEAD cipher, counted by a real OpenSSH client
 (its ``DEBUG3`` log names every such packet it receives); packets described for asyncssh's
-debug log only when it logs them."""
+debug log only when it logs them; a closed connection freed without the collector."""
 
 from __future__ import annotations
+
+import gc
+import time
 
 import pytest
 from asyncssh.connection import SSHConnection
@@ -61,3 +64,36 @@ def test_packets_are_described_only_when_asyncssh_logs_them(monkeypatch):
     monkeypatch.setattr(SSHLogger, "_debug_level", 3)
     logger.log_sent_packet(94, 7, b"data")
     assert len(described) == 1
+
+
+def connections_left(server) -> int:
+    """asyncssh connections the server process still holds, garbage in cycles included."""
+    from asyncssh.connection import SSHServerConnection
+
+    def count() -> int:
+        return sum(isinstance(o, SSHServerConnection) for o in gc.get_objects())
+
+    return server.sync(count)
+
+
+@needs_openssh
+@pytest.mark.parametrize("installed", [True, False], ids=["installed", "asyncssh's own"])
+def test_a_closed_connection_is_freed_without_the_collector(standin_server, installed):
+    """Closed connections waited in a reference cycle for the server process's sweeps, which
+    come every few hundred sessions: megabytes between sweeps in a soak."""
+    server = standin_server()
+    if not installed:
+        asyncssh_layer.uninstall()
+    gc.collect()
+    gc.disable()  # (the whole process: only reference counting frees anything now)
+    try:
+        for _ in range(3):
+            code, out = run_ssh(ssh_command(server.port, remote=["ls"]))
+            assert code == 1 and "Gambit runs no commands" in out
+        deadline = time.monotonic() + 5
+        while (left := connections_left(server)) and installed and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        gc.enable()
+        asyncssh_layer.install()
+    assert left == (0 if installed else 3)
