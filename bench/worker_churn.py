@@ -2,7 +2,7 @@
 
     python bench/worker_churn.py [--waves 40] [--apps 20] [--stay 10] [--moves 30]
                                  [--moved 0.25] [--sweep-interval 2] [--trim]
-                                 [--mallopt NAME=VALUE ...] [--without PATCH]
+                                 [--mallopt NAME=VALUE ...] [--without PATCH] [--forget-memos]
 
 One process, no SSH: the real hub, and an app worker's own ``Worker``
 (``server/apphost/app_worker.py``: the real Gambit app on the real driver, its frames counted
@@ -23,7 +23,10 @@ a census of ``gc.get_objects()`` by type. ``--trim`` calls glibc's ``malloc_trim
 each sweep; ``--mallopt M_ARENA_MAX=1`` (or ``M_TRIM_THRESHOLD``, ``M_MMAP_THRESHOLD``,
 ``M_TOP_PAD``) sets glibc's options at the start. ``--without textual_patches.inner_outer``
 puts one of the app host's patches to Textual back to Textual's own code
-(``server/apphost/textual_layer.py``), to measure what it changes.
+(``server/apphost/textual_layer.py``), to measure what it changes. ``--forget-memos`` empties
+the shared memos at the end of each wave, before its sweep, as an app worker does every two
+minutes (``server/apphost/memo_ages.py``): a run of a few minutes otherwise measures them
+filling.
 
 Prints one line per wave on stderr and, last, one JSON line: per wave ``rss_mb``,
 ``blocks_k``, ``frozen_k``, ``arenas``, ``heap_used_mb``, ``heap_free_mb``; the slopes per
@@ -53,7 +56,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from server.malloc_trim import heap_info, trim  # noqa: E402  # (after the root is on the path)
+from server.apphost import memo_ages  # noqa: E402  # (after the root is on the path)
+from server.malloc_trim import heap_info, trim  # noqa: E402
 
 GAMES = ("prophet", "prophets_gambit", "fortunes")
 TABLE_SIZE = 4
@@ -415,6 +419,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for wave in range(args.waves):
             sweeps = worker.memory.sweeps
             await churn.wave(wave, stay[:2])
+            if args.forget_memos:
+                memo_ages.forget()
             if not await until(lambda s=sweeps: worker.memory.sweeps > s, args.sweep_interval + 15):
                 worker.memory.sweep()  # (the policy did not: fewer ended than are open)
             sample = dict(
@@ -450,6 +456,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "trim": args.trim,
         "mallopt": args.mallopt,
         "without": args.without,
+        "forget_memos": args.forget_memos,
         "malloc": os.environ.get("PYTHONMALLOC", "pymalloc"),
         "seconds": round(time.monotonic() - started),
         "failed": churn.failed,
@@ -472,6 +479,9 @@ def main() -> None:
     parser.add_argument("--trim", action="store_true", help="malloc_trim(0) after each sweep")
     parser.add_argument("--mallopt", action="append", default=[], help="NAME=VALUE (glibc)")
     parser.add_argument("--without", action="append", default=[], help="a patch left out")
+    parser.add_argument(
+        "--forget-memos", action="store_true", help="empty the shared memos after each wave"
+    )
     from table_updates import run_on_tables  # (this folder: run as a script)
 
     run_on_tables(parser, run, table_size=TABLE_SIZE)
