@@ -24,9 +24,9 @@ each sweep; ``--mallopt M_ARENA_MAX=1`` (or ``M_TRIM_THRESHOLD``, ``M_MMAP_THRES
 ``M_TOP_PAD``) sets glibc's options at the start. ``--without textual_patches.inner_outer``
 puts one of the app host's patches to Textual back to Textual's own code
 (``server/apphost/textual_layer.py``), to measure what it changes. ``--forget-memos`` empties
-the shared memos at the end of each wave, before its sweep, as an app worker does every two
-minutes (``server/apphost/memo_ages.py``): a run of a few minutes otherwise measures them
-filling.
+the shared memos at the end of each wave, as an app worker does every two minutes
+(``server/apphost/memo_ages.py``), so a wave's sweep finds at most about a wave's worth of
+them: a run of a few minutes otherwise measures them filling.
 
 Prints one line per wave on stderr and, last, one JSON line: per wave ``rss_mb``,
 ``blocks_k``, ``frozen_k``, ``arenas``, ``heap_used_mb``, ``heap_free_mb``; the slopes per
